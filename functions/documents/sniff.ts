@@ -1,0 +1,177 @@
+/**
+ * Which supported document a byte string is (API §0.4): content first, file name and declared MIME
+ * second. Pure: no I/O, no platform. Reads only the head (and for ZIP containers the tail) so it
+ * works on a range of a large upload.
+ */
+
+export type DocumentKind = 'pdf' | 'png' | 'jpeg' | 'tiff' | 'webp' | 'docx' | 'xlsx' | 'csv' | 'txt' | 'md';
+
+export const MIME_OF: Record<DocumentKind, string> = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  tiff: 'image/tiff',
+  webp: 'image/webp',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  csv: 'text/csv',
+  txt: 'text/plain',
+  md: 'text/markdown',
+};
+
+const KIND_OF_MIME = new Map<string, DocumentKind>([
+  ...Object.entries(MIME_OF).map(([kind, mime]) => [mime, kind as DocumentKind] as const),
+  ['image/jpg', 'jpeg'],
+  ['image/tif', 'tiff'],
+  ['application/csv', 'csv'],
+  ['text/x-markdown', 'md'],
+]);
+
+/** MIME types that say nothing about the content. */
+const GENERIC_MIMES = new Set(['application/octet-stream', 'binary/octet-stream', 'application/binary', '']);
+
+const TEXT_KINDS = new Set<DocumentKind>(['csv', 'txt', 'md']);
+
+/** A document that cannot be accepted; `message` names the problem for the 422. */
+export class DocumentProblem extends Error {
+  constructor(
+    message: string,
+    readonly code: 'document_invalid' | 'document_unsupported',
+  ) {
+    super(message);
+    this.name = 'DocumentProblem';
+  }
+}
+
+export interface Sniffed {
+  kind: DocumentKind;
+  mimeType: string;
+}
+
+function startsWith(bytes: Uint8Array, signature: number[], offset = 0): boolean {
+  if (bytes.length < offset + signature.length) return false;
+  return signature.every((b, i) => bytes[offset + i] === b);
+}
+
+function containsAscii(bytes: Uint8Array, text: string): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(text, 0, 'latin1');
+}
+
+/** Well-known formats we do not support, named so the 422 says what was sent. */
+function unsupportedBinaryName(head: Uint8Array): string | undefined {
+  if (startsWith(head, [0x47, 0x49, 0x46, 0x38])) return 'a GIF image';
+  if (startsWith(head, [0x42, 0x4d])) return 'a BMP image';
+  if (startsWith(head, [0xd0, 0xcf, 0x11, 0xe0])) return 'a legacy Office (OLE) document such as .doc or .xls';
+  if (startsWith(head, [0x1f, 0x8b])) return 'a gzip archive';
+  if (startsWith(head, [0x37, 0x7a, 0xbc, 0xaf])) return 'a 7-Zip archive';
+  if (startsWith(head, [0x52, 0x61, 0x72, 0x21])) return 'a RAR archive';
+  if (startsWith(head, [0x7f, 0x45, 0x4c, 0x46])) return 'an ELF executable';
+  if (startsWith(head, [0x4d, 0x5a])) return 'a Windows executable';
+  if (startsWith(head, [0x00, 0x00, 0x00]) && containsAscii(head.subarray(4, 12), 'ftyp')) return 'a video or HEIC image';
+  return undefined;
+}
+
+function binaryKind(head: Uint8Array, tail: Uint8Array): DocumentKind | undefined {
+  // PDF: the header may follow up to 1 KB of junk.
+  if (containsAscii(head.subarray(0, 1024), '%PDF-')) return 'pdf';
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  if (startsWith(head, [0xff, 0xd8, 0xff])) return 'jpeg';
+  if (startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a])) return 'tiff';
+  if (startsWith(head, [0x52, 0x49, 0x46, 0x46]) && startsWith(head, [0x57, 0x45, 0x42, 0x50], 8)) return 'webp';
+  if (startsWith(head, [0x50, 0x4b, 0x03, 0x04])) {
+    // OOXML: the part names are stored uncompressed in the local headers and the central directory.
+    if (containsAscii(head, 'word/') || containsAscii(tail, 'word/document.xml')) return 'docx';
+    if (containsAscii(head, 'xl/') || containsAscii(tail, 'xl/workbook.xml')) return 'xlsx';
+    throw new DocumentProblem('The document is a ZIP archive that is neither a DOCX nor an XLSX file', 'document_unsupported');
+  }
+  return undefined;
+}
+
+function isUtf8Text(head: Uint8Array, complete: boolean): boolean {
+  if (head.includes(0)) return false;
+  try {
+    // `stream: true` tolerates a multi-byte character cut at the end of a partial head.
+    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: !complete });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function extensionOf(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  return dot >= 0 ? filename.slice(dot + 1).toLowerCase() : '';
+}
+
+function textKind(filename: string, declared: DocumentKind | undefined): DocumentKind {
+  const ext = extensionOf(filename);
+  if (ext === 'csv' || ext === 'tsv') return 'csv';
+  if (ext === 'md' || ext === 'markdown') return 'md';
+  if (declared && TEXT_KINDS.has(declared)) return declared;
+  return 'txt';
+}
+
+export interface SniffInput {
+  /** The first bytes of the document (at least 64 KB when the document is larger). */
+  head: Uint8Array;
+  /** The last bytes (for ZIP central directories); may equal head for small documents. */
+  tail?: Uint8Array;
+  /** Total size in bytes. */
+  size: number;
+  filename: string;
+  /** The MIME type the client declared (data URL or upload content type), if any. */
+  declaredMime?: string | undefined;
+}
+
+export function sniffDocument(input: SniffInput): Sniffed {
+  const { head, size, filename } = input;
+  const tail = input.tail ?? head;
+  if (size === 0) throw new DocumentProblem('The document is empty (0 bytes)', 'document_invalid');
+
+  const declaredMime = input.declaredMime?.split(';')[0]!.trim().toLowerCase();
+  const declared = declaredMime !== undefined ? KIND_OF_MIME.get(declaredMime) : undefined;
+  if (declaredMime !== undefined && !declared && !GENERIC_MIMES.has(declaredMime) && !declaredMime.startsWith('text/')) {
+    throw new DocumentProblem(
+      `MIME type ${declaredMime} is not supported; supported types are PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, CSV, TXT and Markdown`,
+      'document_unsupported',
+    );
+  }
+
+  const kind = binaryKind(head, tail);
+  if (kind) return { kind, mimeType: MIME_OF[kind] };
+
+  const named = unsupportedBinaryName(head);
+  if (named) throw new DocumentProblem(`The document is ${named}, which is not a supported type`, 'document_unsupported');
+
+  if (declared && !TEXT_KINDS.has(declared)) {
+    throw new DocumentProblem(`The document was declared as ${declaredMime} but its content is not a ${declared.toUpperCase()} file`, 'document_invalid');
+  }
+  if (!isUtf8Text(head, head.length >= size)) {
+    throw new DocumentProblem(
+      `The document (${filename}) is binary content of no supported type (supported: PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, CSV, TXT, Markdown; text must be UTF-8)`,
+      'document_unsupported',
+    );
+  }
+  const text = textKind(filename, declared);
+  return { kind: text, mimeType: MIME_OF[text] };
+}
+
+/** Page count when it is known without reading the document (single images, text); otherwise null. */
+export function knownPageCount(kind: DocumentKind): number | null {
+  return kind === 'png' || kind === 'jpeg' || kind === 'webp' || TEXT_KINDS.has(kind) ? 1 : null;
+}
+
+/** `data:<mime>[;param]*;base64,<data>` → MIME and bytes; a problem names what is wrong. */
+export function decodeDataUrl(url: string): { mime: string; bytes: Buffer } {
+  const match = /^data:([^,]*?),(.*)$/s.exec(url);
+  if (!match) throw new DocumentProblem('Malformed data URL: expected data:<mime>;base64,<data>', 'document_invalid');
+  const meta = match[1]!.split(';').map((s) => s.trim());
+  if (!meta.slice(1).some((m) => m.toLowerCase() === 'base64')) {
+    throw new DocumentProblem('The data URL must be base64-encoded (data:<mime>;base64,<data>)', 'document_invalid');
+  }
+  const data = match[2]!.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data) || data.length % 4 === 1) {
+    throw new DocumentProblem('Invalid base64 in the data URL', 'document_invalid');
+  }
+  return { mime: meta[0]!.toLowerCase(), bytes: Buffer.from(data, 'base64') };
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { ListQueryParams, MIMEData } from '../platform/schemas.ts';
+
+export const File = z
+  .object({
+    object: z.literal('file'),
+    id: z.string(),
+    filename: z.string(),
+    mime_type: z.string(),
+    size_bytes: z.number().int(),
+    sha256: z.string(),
+    page_count: z.number().int().nullable(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'File' });
+export type File = z.infer<typeof File>;
+
+const SHA256 = z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters');
+
+/** Upload ceiling of the three-step upload (API §2.1). */
+export const MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
+
+export const CreateUploadBody = z.object({
+  filename: z.string().min(1).max(1024),
+  size_bytes: z.number().int().min(1).max(MAX_UPLOAD_BYTES),
+  content_type: z.string().min(1).max(255).optional(),
+  sha256: SHA256.optional(),
+});
+
+export const UploadTicket = z
+  .object({
+    fileId: z.string(),
+    uploadUrl: z.string(),
+    uploadMethod: z.literal('PUT'),
+    uploadHeaders: z.record(z.string(), z.string()),
+    mimeData: z.null(),
+    expiresAt: z.string(),
+  })
+  .meta({ id: 'UploadTicket' });
+
+export const CompleteUploadBody = z.object({ sha256: SHA256.optional() }).default({});
+
+export const CreateFileBody = z.object({ document: MIMEData });
+
+export const FileIdParams = z.object({ file_id: z.string() });
+
+export const ListFilesQuery = ListQueryParams.extend({ mime_type: z.string().optional() });
+
+export const DownloadLink = z
+  .object({ download_url: z.string(), expires_in: z.string(), filename: z.string(), mime_data: MIMEData })
+  .meta({ id: 'DownloadLink' });

@@ -1,0 +1,243 @@
+/**
+ * Files (API §2) and the document-input resolver every operation uses (API §0.4).
+ *
+ * Bytes are content-addressed per environment: `<org>/<env>/files/<sha256>`. The same bytes under the
+ * same file name are the same File; under another name a new File sharing the stored bytes.
+ * A lookup item (sha256 + file name → file id), written with a condition, keeps that true under
+ * concurrent uploads.
+ */
+import { createHash } from 'node:crypto';
+import { decodeDataUrl, DocumentProblem, knownPageCount, sniffDocument, type Sniffed } from '../documents/sniff.ts';
+import { Gone, Invalid, NotFound } from '../platform/errors.ts';
+import { timestamp } from '../platform/ids.ts';
+import type { Platform } from '../platform/platform.ts';
+import type { Scope } from '../platform/ports.ts';
+import type { DocumentInput, FileRef, MIMEData } from '../platform/schemas.ts';
+import type { File } from './schema.ts';
+
+export const FILE_TYPE = 'file';
+const UPLOAD_TYPE = 'upload';
+const UPLOAD_TTL_SECONDS = 15 * 60;
+const DOWNLOAD_TTL_SECONDS = 60 * 60;
+/** How much of a stored object the sniffer reads from each end. */
+const SNIFF_BYTES = 64 * 1024;
+
+interface Upload {
+  file_id: string;
+  filename: string;
+  size_bytes: number;
+  content_type: string;
+  sha256: string | null;
+  expires_at: string;
+  completed_file_id: string | null;
+}
+
+export function blobKeyOf(scope: Scope, sha256: string): string {
+  return `${scope.orgId}/${scope.envId}/files/${sha256}`;
+}
+function uploadKeyOf(scope: Scope, fileId: string): string {
+  return `${scope.orgId}/${scope.envId}/uploads/${fileId}`;
+}
+function lookupKeyOf(scope: Scope, sha256: string, filename: string): string {
+  const nameHash = createHash('sha256').update(filename, 'utf8').digest('hex');
+  return `${scope.orgId}#${scope.envId}#filebytes#${sha256}#${nameHash}`;
+}
+
+export function fileRefOf(file: File): FileRef {
+  return { id: file.id, filename: file.filename, mime_type: file.mime_type };
+}
+
+function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function problemAt(loc: (string | number)[], error: unknown): never {
+  if (error instanceof DocumentProblem) throw Invalid.at(loc, error.message, error.code);
+  throw error;
+}
+
+/** Finds or creates the File for stored bytes and a file name. */
+async function fileFor(p: Platform, scope: Scope, sha256: string, sizeBytes: number, filename: string, sniffed: Sniffed, preferredId?: string): Promise<File> {
+  const lookupKey = lookupKeyOf(scope, sha256, filename);
+  const existingId = await p.store.getItem<string>(lookupKey);
+  if (existingId) {
+    const existing = await p.store.getRecord<File>(scope, FILE_TYPE, existingId);
+    if (existing) return existing.data;
+  }
+  const file: File = {
+    object: 'file',
+    id: preferredId ?? p.ids.next('file'),
+    filename,
+    mime_type: sniffed.mimeType,
+    size_bytes: sizeBytes,
+    sha256,
+    page_count: knownPageCount(sniffed.kind),
+    created_at: timestamp(p.clock.now()),
+  };
+  // Claim the (bytes, name) pair first; a concurrent twin that lost reads the winner's file.
+  const claimed = await p.store.putItem(lookupKey, file.id, { ifAbsent: true });
+  if (!claimed) {
+    const winnerId = await p.store.getItem<string>(lookupKey);
+    const winner = winnerId ? await p.store.getRecord<File>(scope, FILE_TYPE, winnerId) : undefined;
+    if (winner) return winner.data;
+    await p.store.putItem(lookupKey, file.id);
+  }
+  await p.store.putRecord(scope, {
+    type: FILE_TYPE,
+    id: file.id,
+    createdAt: file.created_at,
+    filename: file.filename,
+    attrs: { mime_type: file.mime_type },
+    data: file,
+  });
+  return file;
+}
+
+/** Stores bytes received inline (data URL or one-shot upload) and returns their File. */
+export async function storeBytes(p: Platform, scope: Scope, bytes: Uint8Array, filename: string, declaredMime: string | undefined, loc: (string | number)[]): Promise<File> {
+  let sniffed: Sniffed;
+  try {
+    sniffed = sniffDocument({ head: bytes.subarray(0, SNIFF_BYTES), tail: bytes.subarray(Math.max(0, bytes.length - SNIFF_BYTES)), size: bytes.length, filename, declaredMime });
+  } catch (error) {
+    problemAt(loc, error);
+  }
+  const sha256 = sha256Hex(bytes);
+  const key = blobKeyOf(scope, sha256);
+  if (!(await p.blobs.head(key))) await p.blobs.put(key, bytes, sniffed.mimeType);
+  return fileFor(p, scope, sha256, bytes.length, filename, sniffed);
+}
+
+/** Sniffs an object already in storage by reading a range from each end. */
+async function sniffStored(p: Platform, key: string, sizeBytes: number, filename: string, declaredMime: string | undefined): Promise<Sniffed> {
+  const head = (await p.blobs.getRange(key, 0, SNIFF_BYTES - 1)) ?? new Uint8Array();
+  const tail = sizeBytes > SNIFF_BYTES ? ((await p.blobs.getRange(key, Math.max(0, sizeBytes - SNIFF_BYTES), sizeBytes - 1)) ?? head) : head;
+  return sniffDocument({ head, tail, size: sizeBytes, filename, declaredMime });
+}
+
+export async function getFile(p: Platform, scope: Scope, fileId: string): Promise<File> {
+  const record = await p.store.getRecord<File>(scope, FILE_TYPE, fileId);
+  if (!record) throw NotFound.of('File', fileId);
+  return record.data;
+}
+
+export async function downloadUrlOf(p: Platform, scope: Scope, file: File): Promise<string> {
+  return p.blobs.presignGet(blobKeyOf(scope, file.sha256), DOWNLOAD_TTL_SECONDS, file.filename);
+}
+
+export async function downloadLink(p: Platform, scope: Scope, fileId: string) {
+  const file = await getFile(p, scope, fileId);
+  const url = await downloadUrlOf(p, scope, file);
+  return { download_url: url, expires_in: '60 minutes', filename: file.filename, mime_data: { filename: file.filename, url } };
+}
+
+// ---- three-step upload (API §2.1) ----
+
+export async function createUpload(
+  p: Platform,
+  scope: Scope,
+  input: { filename: string; size_bytes: number; content_type?: string | undefined; sha256?: string | undefined },
+) {
+  const fileId = p.ids.next('file');
+  const now = p.clock.now();
+  const upload: Upload = {
+    file_id: fileId,
+    filename: input.filename,
+    size_bytes: input.size_bytes,
+    content_type: input.content_type ?? 'application/octet-stream',
+    sha256: input.sha256?.toLowerCase() ?? null,
+    expires_at: timestamp(new Date(now.getTime() + UPLOAD_TTL_SECONDS * 1000)),
+    completed_file_id: null,
+  };
+  const put = await p.blobs.presignPut(uploadKeyOf(scope, fileId), UPLOAD_TTL_SECONDS, upload.content_type);
+  await p.store.putRecord(scope, { type: UPLOAD_TYPE, id: fileId, createdAt: timestamp(now), data: upload });
+  return { fileId, uploadUrl: put.url, uploadMethod: 'PUT' as const, uploadHeaders: put.headers, mimeData: null, expiresAt: upload.expires_at };
+}
+
+export async function completeUpload(p: Platform, scope: Scope, fileId: string, input: { sha256?: string | undefined }): Promise<MIMEData> {
+  const record = await p.store.getRecord<Upload>(scope, UPLOAD_TYPE, fileId);
+  if (!record) throw NotFound.of('Upload', fileId);
+  const upload = record.data;
+  if (upload.completed_file_id) {
+    const file = await getFile(p, scope, upload.completed_file_id);
+    return { filename: file.filename, url: await downloadUrlOf(p, scope, file) };
+  }
+  if (p.clock.now().toISOString() > upload.expires_at) throw new Gone(`Upload ${fileId} expired at ${upload.expires_at}; start a new upload`);
+
+  const uploadKey = uploadKeyOf(scope, fileId);
+  const head = await p.blobs.head(uploadKey);
+  if (!head) throw Invalid.at(['path', 'file_id'], `No bytes were uploaded for ${fileId}: PUT the file to uploadUrl first`, 'upload_missing');
+  if (head.sizeBytes !== upload.size_bytes) {
+    throw Invalid.at(['body'], `Uploaded ${head.sizeBytes} bytes but size_bytes was ${upload.size_bytes}`, 'size_mismatch');
+  }
+  const actual = (await p.blobs.sha256(uploadKey))!;
+  const expected = input.sha256?.toLowerCase() ?? upload.sha256;
+  if (expected && expected !== actual) {
+    throw Invalid.at(['body', 'sha256'], `Checksum mismatch: the uploaded bytes have sha256 ${actual}, expected ${expected}`, 'checksum_mismatch');
+  }
+  let sniffed: Sniffed;
+  try {
+    sniffed = await sniffStored(p, uploadKey, head.sizeBytes, upload.filename, upload.content_type);
+  } catch (error) {
+    problemAt(['body'], error);
+  }
+  const blobKey = blobKeyOf(scope, actual);
+  if (!(await p.blobs.head(blobKey))) await p.blobs.copy(uploadKey, blobKey);
+  const file = await fileFor(p, scope, actual, head.sizeBytes, upload.filename, sniffed, fileId);
+  await p.store.updateRecord<Upload>(scope, UPLOAD_TYPE, fileId, { completed_file_id: file.id });
+  await p.blobs.delete(uploadKey);
+  return { filename: file.filename, url: await downloadUrlOf(p, scope, file) };
+}
+
+// ---- the document-input resolver (API §0.4) ----
+
+export interface ResolvedDocument {
+  file: File;
+  /** Where the bytes are: pass this key between states, never the bytes. */
+  blobKey: string;
+}
+
+/**
+ * Turns a `document` of a request body into a stored File: a data URL is decoded and stored, a
+ * download URL this service issued is read from storage (no outbound request), a FileRef must name
+ * a file of the caller's environment. Everything else is a 422 at `loc`.
+ */
+export async function resolveDocument(p: Platform, scope: Scope, input: DocumentInput, loc: (string | number)[]): Promise<ResolvedDocument> {
+  if ('url' in input && typeof input.url === 'string') {
+    const { filename, url } = input;
+    if (url.startsWith('data:')) {
+      let decoded: { mime: string; bytes: Buffer };
+      try {
+        decoded = decodeDataUrl(url);
+      } catch (error) {
+        problemAt([...loc, 'url'], error);
+      }
+      const file = await storeBytes(p, scope, decoded.bytes, filename, decoded.mime, [...loc, 'url']);
+      return { file, blobKey: blobKeyOf(scope, file.sha256) };
+    }
+    const key = p.blobs.keyOfUrl(url);
+    const prefix = `${scope.orgId}/${scope.envId}/files/`;
+    if (!key) {
+      throw Invalid.at(
+        [...loc, 'url'],
+        'Only data: URLs and download URLs issued by this service are accepted; upload the file (POST /v1/files/upload) and pass a FileRef',
+        'url_unsupported',
+      );
+    }
+    const sha256 = key.slice(prefix.length);
+    if (!key.startsWith(prefix) || !/^[0-9a-f]{64}$/.test(sha256)) throw Invalid.at([...loc, 'url'], 'File not found: the URL does not name a file of this environment', 'file_not_found');
+    const head = await p.blobs.head(key);
+    if (!head) throw Invalid.at([...loc, 'url'], 'File not found: the URL does not name a file of this environment', 'file_not_found');
+    let sniffed: Sniffed;
+    try {
+      sniffed = await sniffStored(p, key, head.sizeBytes, filename, undefined);
+    } catch (error) {
+      problemAt([...loc, 'url'], error);
+    }
+    const file = await fileFor(p, scope, sha256, head.sizeBytes, filename, sniffed);
+    return { file, blobKey: key };
+  }
+  const id = (input as { id: string }).id;
+  const record = await p.store.getRecord<File>(scope, FILE_TYPE, id);
+  if (!record) throw Invalid.at([...loc, 'id'], `File ${id} not found`, 'file_not_found', id);
+  return { file: record.data, blobKey: blobKeyOf(scope, record.data.sha256) };
+}

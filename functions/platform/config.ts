@@ -1,0 +1,52 @@
+/**
+ * Deployment configuration, read once from the environment. On AWS the CDK stack sets these on each
+ * Lambda; locally `lib/local` sets them (plus AWS_ENDPOINT_URL_* for the emulators) before any
+ * handler runs.
+ */
+export interface Config {
+  region: string;
+  table: string;
+  bucket: string;
+  kmsKeyId: string;
+  runStateMachineArn: string;
+  /** S3 endpoint override (local emulator); undefined on AWS. */
+  s3Endpoint: string | undefined;
+  /** Path-style S3 URLs (required by the local emulator). */
+  s3ForcePathStyle: boolean;
+  /** How long a synchronous create waits for its run before answering with the run as it stands. */
+  syncWaitMs: number;
+  /** Whether http:// and private/loopback URLs may be called (local runtime: yes; AWS: no by default). */
+  allowPrivateUrls: boolean;
+  /** The human name of this deployment ("local", "Quire-test", ...), for logs only. */
+  deployment: string;
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`Configuration error: environment variable ${name} is not set`);
+  return value;
+}
+
+let cached: Config | undefined;
+
+export function config(): Config {
+  if (cached) return cached;
+  cached = {
+    region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    table: required('QUIRE_TABLE'),
+    bucket: required('QUIRE_BUCKET'),
+    kmsKeyId: required('QUIRE_KMS_KEY_ID'),
+    runStateMachineArn: required('QUIRE_RUN_STATE_MACHINE_ARN'),
+    s3Endpoint: process.env.AWS_ENDPOINT_URL_S3 || undefined,
+    s3ForcePathStyle: process.env.QUIRE_S3_FORCE_PATH_STYLE === 'true',
+    syncWaitMs: Number(process.env.QUIRE_SYNC_WAIT_MS ?? 25_000),
+    allowPrivateUrls: process.env.QUIRE_ALLOW_PRIVATE_URLS === 'true',
+    deployment: process.env.QUIRE_DEPLOYMENT ?? 'local',
+  };
+  return cached;
+}
+
+/** Tests that rebuild the environment call this to re-read it. */
+export function resetConfig(): void {
+  cached = undefined;
+}

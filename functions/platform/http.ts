@@ -1,0 +1,206 @@
+/**
+ * The HTTP plumbing every handler shares (API §0): a middy stack that gives each request an id,
+ * parses and limits the JSON body, authenticates the API key, validates body/query/path with the
+ * operation's zod schemas, maps typed errors to the bodies of API §0.2, re-checks the key before
+ * answering, and sends responses over 6 MB through a presigned URL (303).
+ *
+ * A handler is `api(operation, async (req) => result)`; it sees validated, typed input.
+ */
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import middy from '@middy/core';
+import type { z } from 'zod';
+import { assertKeyStillValid, bearerKey, resolveCaller, type Caller } from '../auth/service.ts';
+import { AppError, Invalid, PayloadTooLarge, type ValidationIssue } from './errors.ts';
+import { ulidBody } from './ids.ts';
+import { logger } from './logger.ts';
+import type { Operation } from './operation.ts';
+import { platform, type Platform } from './platform.ts';
+
+/** The Lambda payload ceiling (API §0.1): requests and responses above it never reach or leave a Lambda. */
+export const PAYLOAD_LIMIT_BYTES = 6 * 1024 * 1024;
+/** Room for headers and the event envelope around the body. */
+const RESPONSE_BODY_LIMIT = PAYLOAD_LIMIT_BYTES - 64 * 1024;
+
+export interface ApiRequest<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  caller: Caller;
+  requestId: string;
+  event: APIGatewayProxyEventV2;
+  platform: Platform;
+}
+
+/** A non-JSON answer (HTML, CSV, assets) or one with a custom status/headers. */
+export class RawResponse {
+  constructor(
+    readonly body: string | Buffer,
+    readonly contentType: string,
+    readonly status = 200,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+type Result = APIGatewayProxyStructuredResultV2;
+
+interface Internal {
+  requestId: string;
+  caller?: Caller;
+  body?: unknown;
+  query?: unknown;
+  params?: unknown;
+  started: number;
+}
+
+/** zod issues → API §0.2 ValidationErrors with loc starting at body/query/path. */
+export function toValidationIssues(where: 'body' | 'query' | 'path', error: z.ZodError, input: unknown): ValidationIssue[] {
+  return error.issues.map((issue) => {
+    const loc = [where, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
+    let value: unknown = input;
+    for (const p of issue.path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[p as PropertyKey] : undefined;
+    const missing = value === undefined && issue.code === 'invalid_type';
+    const out: ValidationIssue = { loc, msg: missing ? 'Field required' : issue.message, type: missing ? 'missing' : issue.code };
+    if (!missing && value !== undefined && (typeof value !== 'string' || value.length <= 200)) out.input = value;
+    return out;
+  });
+}
+
+/** API §0.1: an omitted field and a null mean the same thing. */
+export function dropNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropNulls);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v === null) continue;
+      // Never let a body key reach an object prototype.
+      if (k === '__proto__') continue;
+      out[k] = dropNulls(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Query parameters from the raw query string: API Gateway joins repeated keys with commas otherwise. */
+export function parseQuery(event: APIGatewayProxyEventV2): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const params = new URLSearchParams(event.rawQueryString ?? '');
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    out[key] = values.length === 1 ? values[0]! : values;
+  }
+  return out;
+}
+
+function parseBody(event: APIGatewayProxyEventV2): unknown {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+  if (raw.length > PAYLOAD_LIMIT_BYTES) {
+    throw new PayloadTooLarge(
+      `Request body is ${raw.length} bytes; the limit is 6 MB. Upload the file with POST /v1/files/upload and pass a FileRef instead.`,
+    );
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw new Invalid([{ loc: ['body'], msg: `JSON decode error: ${(error as Error).message}`, type: 'json_invalid' }]);
+  }
+}
+
+function validate<T>(schema: z.ZodType<T> | undefined, where: 'body' | 'query' | 'path', input: unknown): T {
+  if (!schema) return undefined as T;
+  const result = schema.safeParse(input);
+  if (!result.success) throw new Invalid(toValidationIssues(where, result.error, input));
+  return result.data;
+}
+
+function json(status: number, body: unknown, requestId: string): Result {
+  return {
+    statusCode: status,
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+    body: body === undefined ? '' : JSON.stringify(body),
+  };
+}
+
+function errorResult(error: unknown, requestId: string): Result {
+  if (error instanceof AppError) return json(error.status, error.body(), requestId);
+  logger.error('Unhandled error', { error: error as Error });
+  return json(500, { detail: 'Internal error', request_id: requestId }, requestId);
+}
+
+export function api<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
+  op: Operation<B, Q, P>,
+  fn: (req: ApiRequest<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<unknown>,
+) {
+  const core = async (event: APIGatewayProxyEventV2, context: Context & { internal?: Internal }): Promise<Result> => {
+    const internal = (context as unknown as { quire: Internal }).quire;
+    const p = platform();
+    const result = await fn({
+      body: internal.body as z.infer<B>,
+      query: internal.query as z.infer<Q>,
+      params: internal.params as z.infer<P>,
+      caller: internal.caller as Caller,
+      requestId: internal.requestId,
+      event,
+      platform: p,
+    });
+    if (internal.caller) await assertKeyStillValid(p, internal.caller);
+    if (result instanceof RawResponse) {
+      const isBinary = Buffer.isBuffer(result.body);
+      return {
+        statusCode: result.status,
+        headers: { 'content-type': result.contentType, 'x-request-id': internal.requestId, ...result.headers },
+        body: isBinary ? (result.body as Buffer).toString('base64') : (result.body as string),
+        isBase64Encoded: isBinary,
+      };
+    }
+    if (op.status === 204) return { statusCode: 204, headers: { 'x-request-id': internal.requestId } };
+    const text = JSON.stringify(result);
+    if (Buffer.byteLength(text) > RESPONSE_BODY_LIMIT && internal.caller) {
+      // Too big for a Lambda response: hand it over through storage (API §0.1).
+      const key = `${internal.caller.orgId}/${internal.caller.envId}/responses/${internal.requestId}.json`;
+      await p.blobs.put(key, text, 'application/json');
+      const location = await p.blobs.presignGet(key, 15 * 60);
+      return { statusCode: 303, headers: { location, 'x-request-id': internal.requestId }, body: '' };
+    }
+    return { statusCode: op.status, headers: { 'content-type': 'application/json', 'x-request-id': internal.requestId }, body: text };
+  };
+
+  return middy(core as unknown as (event: APIGatewayProxyEventV2, context: Context) => Promise<Result>)
+    .use({
+      before: async (request) => {
+        const internal: Internal = { requestId: `req_${ulidBody(Date.now())}`, started: Date.now() };
+        (request.context as unknown as { quire: Internal }).quire = internal;
+        const event = request.event;
+        logger.appendKeys({ request_id: internal.requestId, route: event.routeKey });
+        if (op.auth === 'api_key') {
+          internal.caller = await resolveCaller(platform(), bearerKey(event.headers?.authorization ?? event.headers?.Authorization));
+          logger.appendKeys({ org: internal.caller.orgId, env: internal.caller.envSlug });
+        }
+        internal.params = validate(op.params, 'path', event.pathParameters ?? {});
+        internal.query = validate(op.query, 'query', parseQuery(event));
+        if (op.body) internal.body = validate(op.body, 'body', dropNulls(parseBody(event)));
+      },
+      after: async (request) => {
+        const internal = (request.context as unknown as { quire: Internal }).quire;
+        logger.info('request', { status: request.response?.statusCode, ms: Date.now() - internal.started });
+        logger.removeKeys(['request_id', 'route', 'org', 'env']);
+      },
+      onError: async (request) => {
+        const internal = (request.context as unknown as { quire?: Internal }).quire;
+        const requestId = internal?.requestId ?? `req_${ulidBody(Date.now())}`;
+        let error = request.error;
+        // A key revoked while the request was in flight answers 401 whatever else happened.
+        if (internal?.caller && !(error instanceof AppError && error.status === 401)) {
+          try {
+            await assertKeyStillValid(platform(), internal.caller);
+          } catch (revoked) {
+            error = revoked as Error;
+          }
+        }
+        request.response = errorResult(error, requestId);
+        logger.info('request', { status: request.response.statusCode, ms: internal ? Date.now() - internal.started : 0 });
+        logger.removeKeys(['request_id', 'route', 'org', 'env']);
+      },
+    });
+}

@@ -1,0 +1,33 @@
+/**
+ * An operation is the wire description of one route: what it accepts and what it answers. The same
+ * object validates requests in the handler (`platform/http.ts`) and documents the route in the
+ * OpenAPI document (`platform/openapi.ts`), so the two cannot drift apart.
+ */
+import type { z } from 'zod';
+
+export interface Operation<
+  B extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  P extends z.ZodType = z.ZodType,
+> {
+  summary: string;
+  /** `public` routes skip the API key (only the OpenAPI document and the docs page). */
+  auth: 'api_key' | 'public';
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Success status. */
+  status: number;
+  /** Success body schema; omitted for 204 and non-JSON answers. */
+  response?: z.ZodType;
+  /** Body media type when it is not JSON. */
+  contentType?: string;
+  /** Request bodies of this route are not null-stripped or otherwise reshaped. */
+  tags?: string[];
+}
+
+export function operation<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
+  op: Operation<B, Q, P>,
+): Operation<B, Q, P> {
+  return op;
+}

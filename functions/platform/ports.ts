@@ -1,0 +1,130 @@
+/**
+ * Ports: the only ways feature services talk to the world (DESIGN §1).
+ * Adapters in this folder implement them with the AWS SDK v3; the same adapters run locally
+ * against the emulators, only the endpoints differ.
+ */
+
+/** The (organization, environment) every resource belongs to. */
+export interface Scope {
+  orgId: string;
+  envId: string;
+}
+
+/** A stored resource: its wire-facing data plus a few attributes used for keys and filters. */
+export interface StoredRecord<T = Record<string, unknown>> {
+  type: string;
+  id: string;
+  createdAt: string;
+  /** Run status or similar; used by list filters and conditional moves. */
+  status?: string;
+  /** File name; lists filter on a case-insensitive prefix of it. */
+  filename?: string;
+  /** Extra equality-filterable attributes (e.g. mime_type, project_id). */
+  attrs?: Record<string, string>;
+  data: T;
+}
+
+export interface ListQuery {
+  limit: number;
+  order: 'asc' | 'desc';
+  after?: string;
+  before?: string;
+  /** Inclusive bounds on created_at, RFC 3339. */
+  fromTime?: string;
+  toTime?: string;
+  filenamePrefix?: string;
+  status?: string;
+  attrs?: Record<string, string>;
+}
+
+export interface ListPage<T> {
+  items: StoredRecord<T>[];
+  /** Id of the last item when a next page exists. */
+  after: string | null;
+  /** Id of the first item when a previous page exists. */
+  before: string | null;
+}
+
+export interface Store {
+  getRecord<T>(scope: Scope, type: string, id: string): Promise<StoredRecord<T> | undefined>;
+  /** Creates a record; with `ifAbsent` fails with a Conflict when it exists. */
+  putRecord<T>(scope: Scope, record: StoredRecord<T>, opts?: { ifAbsent?: boolean }): Promise<void>;
+  /**
+   * Conditional single-item update: applies `patch` to `data` (shallow merge) and sets `status`,
+   * only when the current status is one of `fromStatuses`. Returns the updated record, or
+   * undefined when the record is missing or the condition failed.
+   */
+  moveStatus<T>(
+    scope: Scope,
+    type: string,
+    id: string,
+    fromStatuses: readonly string[],
+    toStatus: string,
+    patch?: Partial<T>,
+  ): Promise<StoredRecord<T> | undefined>;
+  /** Shallow-merges `patch` into `data` (unconditional). Returns the new record or undefined. */
+  updateRecord<T>(scope: Scope, type: string, id: string, patch: Partial<T>, attrs?: Partial<Pick<StoredRecord, 'filename' | 'status'>>): Promise<StoredRecord<T> | undefined>;
+  deleteRecord(scope: Scope, type: string, id: string): Promise<boolean>;
+  /** Throws Invalid (422) when `after`/`before` is not an item of this list. */
+  listRecords<T>(scope: Scope, type: string, query: ListQuery): Promise<ListPage<T>>;
+
+  /** Unscoped items addressed by an explicit key (API keys, lookups, organizations). */
+  getItem<T>(key: string): Promise<T | undefined>;
+  /** With `ifAbsent`, returns false (and writes nothing) when the key exists. */
+  putItem<T>(key: string, value: T, opts?: { ifAbsent?: boolean }): Promise<boolean>;
+  deleteItem(key: string): Promise<void>;
+  /** Items whose key starts with `prefix` (small admin listings: keys of an organization). */
+  listItems<T>(indexKey: string): Promise<T[]>;
+  putIndexedItem<T>(key: string, indexKey: string, value: T): Promise<void>;
+}
+
+export interface BlobHead {
+  sizeBytes: number;
+  contentType?: string;
+}
+
+export interface Blobs {
+  put(key: string, body: Uint8Array | string, contentType?: string): Promise<void>;
+  get(key: string): Promise<Uint8Array | undefined>;
+  /** Bytes [start, end] inclusive (clamped to the object); undefined when the object is missing. */
+  getRange(key: string, start: number, end: number): Promise<Uint8Array | undefined>;
+  head(key: string): Promise<BlobHead | undefined>;
+  delete(key: string): Promise<void>;
+  copy(fromKey: string, toKey: string): Promise<void>;
+  /** Streams the object through SHA-256 without holding it in memory. */
+  sha256(key: string): Promise<string | undefined>;
+  presignGet(key: string, expiresInSeconds: number, downloadName?: string): Promise<string>;
+  presignPut(key: string, expiresInSeconds: number, contentType: string): Promise<{ url: string; headers: Record<string, string> }>;
+  /** The object key behind a URL this adapter issued (presigned GET), or undefined. */
+  keyOfUrl(url: string): string | undefined;
+}
+
+/** Envelope encryption (KMS GenerateDataKey + AES-256-GCM). */
+export interface Sealed {
+  ciphertext: string;
+  encryptedKey: string;
+  iv: string;
+  tag: string;
+}
+export interface KeyRing {
+  seal(plaintext: string, context: Record<string, string>): Promise<Sealed>;
+  open(sealed: Sealed, context: Record<string, string>): Promise<string>;
+}
+
+export interface RunExecution {
+  /** Named after the run id, so a repeated start is idempotent. */
+  name: string;
+  input: Record<string, unknown>;
+}
+export interface Runner {
+  start(machine: 'run', execution: RunExecution): Promise<string>;
+  stop(executionArn: string, cause: string): Promise<void>;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface Ids {
+  next(prefix: string): string;
+}

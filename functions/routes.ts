@@ -1,0 +1,70 @@
+/**
+ * The route table: the single source for the API Gateway routes built by CDK (lib/cloud), the local
+ * HTTP server (lib/local) and the OpenAPI document. Nothing else lists routes.
+ *
+ * `module` is relative to functions/; the folder is the resource group, and each group is one Lambda
+ * on AWS (its routes dispatched by route key). `size` picks memory and timeout (see `SIZES`).
+ */
+import type { Operation } from './platform/operation.ts';
+import { fileOperations as files } from './files/operations.ts';
+import { authOperations as auth } from './auth/operations.ts';
+import { modelOperations as models } from './models/operations.ts';
+import { docsOperations as docs } from './docs/operations.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type SizeClass = 'small' | 'document';
+
+export interface Route {
+  method: HttpMethod;
+  /** API Gateway path syntax: /v1/files/{file_id} */
+  path: string;
+  /** Handler module, relative to functions/ (or absolute, for routes defined by tests). */
+  module: string;
+  /** Export name of the handler in `module`. */
+  handler: string;
+  size: SizeClass;
+  op: Operation;
+}
+
+/** Memory (MB) and timeout (s) of each size class; API Gateway ends requests at 29 s anyway. */
+export const SIZES: Record<SizeClass, { memoryMb: number; timeoutSeconds: number }> = {
+  small: { memoryMb: 512, timeoutSeconds: 29 },
+  document: { memoryMb: 2048, timeoutSeconds: 29 },
+};
+
+export const routes: Route[] = [
+  { method: 'GET', path: '/openapi.json', module: 'docs/handlers.ts', handler: 'openapiDocument', size: 'small', op: docs.openapiDocument },
+  { method: 'GET', path: '/docs', module: 'docs/handlers.ts', handler: 'docsPage', size: 'small', op: docs.docsPage },
+  { method: 'GET', path: '/docs/{asset}', module: 'docs/handlers.ts', handler: 'docsAsset', size: 'small', op: docs.docsAsset },
+
+  { method: 'GET', path: '/v1/auth/status', module: 'auth/handlers.ts', handler: 'authStatus', size: 'small', op: auth.authStatus },
+  { method: 'GET', path: '/v1/models', module: 'models/handlers.ts', handler: 'listModels', size: 'small', op: models.listModels },
+
+  { method: 'POST', path: '/v1/files/upload', module: 'files/handlers.ts', handler: 'createUpload', size: 'small', op: files.createUpload },
+  { method: 'POST', path: '/v1/files/upload/{file_id}/complete', module: 'files/handlers.ts', handler: 'completeUpload', size: 'document', op: files.completeUpload },
+  { method: 'POST', path: '/v1/files', module: 'files/handlers.ts', handler: 'createFile', size: 'small', op: files.createFile },
+  { method: 'GET', path: '/v1/files', module: 'files/handlers.ts', handler: 'listFiles', size: 'small', op: files.listFiles },
+  { method: 'GET', path: '/v1/files/{file_id}', module: 'files/handlers.ts', handler: 'getFile', size: 'small', op: files.getFile },
+  { method: 'GET', path: '/v1/files/{file_id}/download-link', module: 'files/handlers.ts', handler: 'getDownloadLink', size: 'small', op: files.getDownloadLink },
+];
+
+/** Background task functions: invoked by state machines, never by HTTP. Keys are the ASL substitution names. */
+export interface TaskFunction {
+  module: string;
+  handler: string;
+  memoryMb: number;
+  timeoutSeconds: number;
+}
+export const taskFunctions: Record<string, TaskFunction> = {
+  RunTaskFunctionArn: { module: 'runs/task.ts', handler: 'handler', memoryMb: 3008, timeoutSeconds: 900 },
+};
+
+/** State machines: ASL file (relative to the repo root) and the task functions it references. */
+export const stateMachines = {
+  run: { definition: 'statemachines/run.asl.json', tasks: ['RunTaskFunctionArn'] },
+} as const;
+
+/** The API Gateway route key of a route, e.g. "GET /v1/files/{file_id}". */
+export function routeKey(route: Pick<Route, 'method' | 'path'>): string {
+  return `${route.method} ${route.path}`;
+}

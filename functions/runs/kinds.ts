@@ -1,0 +1,53 @@
+/**
+ * Run kinds: what each kind of run (parse, split, extraction, ...) is called, how its records look
+ * and what its task does. The run service and the run state machine's task handler are generic;
+ * a kind plugs in here.
+ */
+import type { Platform } from '../platform/platform.ts';
+import type { Scope } from '../platform/ports.ts';
+
+export interface RunUsage {
+  credits: number;
+  page_count?: number;
+}
+
+export interface RunContext {
+  platform: Platform;
+  scope: Scope;
+  runId: string;
+  /** The stored run record's data (wire fields and the kind's private `_input`). */
+  record: Record<string, unknown>;
+  /** Whether the run is still wanted (false once cancelled or deleted): long tasks check it between steps. */
+  stillWanted(): Promise<boolean>;
+}
+
+export interface RunKind {
+  /** Event and usage name, e.g. "parse" (webhook event "parse.completed"). */
+  name: string;
+  /** Store type of its records. */
+  type: string;
+  /** Id prefix without the underscore, e.g. "prs". */
+  idPrefix: string;
+  /** Resource name in messages: "Parse prs_... not found". */
+  resource: string;
+  /** The output before completion (API §0.5). */
+  emptyOutput: unknown;
+  /** Does the work. Throws RunFailure for an expected failure; any other throw is `internal`. */
+  execute(ctx: RunContext): Promise<{ output: unknown; usage: RunUsage }>;
+}
+
+/** Built-in kinds, loaded lazily so a Lambda bundles only what it imports. Later issues add theirs. */
+const builtIn: Record<string, () => Promise<RunKind>> = {};
+
+const registered = new Map<string, RunKind>();
+
+/** Registers a kind at run time (kinds defined by tests; local inline mode only). */
+export function registerRunKind(kind: RunKind): void {
+  registered.set(kind.name, kind);
+}
+
+export async function loadRunKind(name: string): Promise<RunKind> {
+  const kind = registered.get(name) ?? (await builtIn[name]?.());
+  if (!kind) throw new Error(`Unknown run kind ${name}`);
+  return kind;
+}

@@ -1,0 +1,148 @@
+/**
+ * The run lifecycle (API §0.5, DESIGN §4), the same for every kind:
+ * - create stores the run `queued` and starts its state machine execution (named after the run id);
+ *   a synchronous create then waits for a terminal status up to the sync budget and answers with the
+ *   run as it stands — one code path for both;
+ * - status moves are single-item conditional writes, so a cancel always wins over a late finish;
+ * - outputs live in storage; `include_output=false` never reads them.
+ */
+import { NotFound } from '../platform/errors.ts';
+import { timestamp } from '../platform/ids.ts';
+import type { ListParams } from '../platform/pagination.ts';
+import { listEnvelopeOf, toListQuery } from '../platform/pagination.ts';
+import type { Platform } from '../platform/platform.ts';
+import type { Scope } from '../platform/ports.ts';
+import { ACTIVE_STATUSES, TERMINAL_STATUSES, type RunStatus } from '../platform/schemas.ts';
+import { executionArnOf } from '../platform/sfn-runner.ts';
+import type { RunKind } from './kinds.ts';
+
+/** Run records keep private fields under `_` names; they never reach the wire. */
+export interface RunData {
+  id: string;
+  status: RunStatus;
+  error: unknown;
+  usage: { credits: number; page_count?: number };
+  created_at: string;
+  _output_key?: string | null;
+  _input?: unknown;
+  [field: string]: unknown;
+}
+
+export interface CreateRunInput {
+  /** Wire fields of the record besides id/status/error/usage/created_at/output (file, model, options...). */
+  fields: Record<string, unknown>;
+  /** What the task needs that the wire does not show (blob keys, ...). */
+  input?: unknown;
+  /** Used by list filters. */
+  filename?: string;
+  attrs?: Record<string, string>;
+  background: boolean;
+  /** Initial usage (e.g. a page count known up front). */
+  usage?: RunData['usage'];
+}
+
+export function outputKeyOf(scope: Scope, kind: RunKind, id: string): string {
+  return `${scope.orgId}/${scope.envId}/outputs/${kind.type}/${id}.json`;
+}
+
+const isTerminal = (status: string | undefined) => TERMINAL_STATUSES.includes(status as RunStatus);
+
+/** The wire form of a run: private fields dropped, `output` set. */
+export function renderRun(data: RunData, output: unknown): Record<string, unknown> {
+  const wire: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) if (!key.startsWith('_')) wire[key] = value;
+  wire.output = output;
+  return wire;
+}
+
+async function outputOf(p: Platform, kind: RunKind, data: RunData, includeOutput: boolean): Promise<unknown> {
+  if (!includeOutput || data.status !== 'completed' || !data._output_key) return kind.emptyOutput;
+  const bytes = await p.blobs.get(data._output_key);
+  return bytes ? JSON.parse(Buffer.from(bytes).toString('utf8')) : kind.emptyOutput;
+}
+
+async function readRun(p: Platform, scope: Scope, kind: RunKind, id: string): Promise<RunData> {
+  const record = await p.store.getRecord<RunData>(scope, kind.type, id);
+  if (!record) throw NotFound.of(kind.resource, id);
+  return record.data;
+}
+
+function executionArn(p: Platform, id: string): string {
+  return executionArnOf(p.config.runStateMachineArn, id);
+}
+
+/** Polls the run until it is terminal or the deadline passes; never sleeps a fixed long time. */
+async function waitForTerminal(p: Platform, scope: Scope, kind: RunKind, id: string, deadline: number): Promise<RunData> {
+  let delay = 10;
+  for (;;) {
+    const data = await readRun(p, scope, kind, id);
+    if (isTerminal(data.status) || Date.now() >= deadline) return data;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(delay, Math.max(0, deadline - Date.now()))));
+    delay = Math.min(delay * 1.5, 250);
+  }
+}
+
+export async function createRun(p: Platform, scope: Scope, kind: RunKind, input: CreateRunInput): Promise<Record<string, unknown>> {
+  const started = Date.now();
+  const id = p.ids.next(kind.idPrefix);
+  const data: RunData = {
+    id,
+    ...input.fields,
+    status: 'queued',
+    error: null,
+    usage: input.usage ?? { credits: 0 },
+    created_at: timestamp(p.clock.now()),
+    _output_key: null,
+    _input: input.input ?? null,
+  };
+  await p.store.putRecord(scope, { type: kind.type, id, createdAt: data.created_at, status: data.status, filename: input.filename, attrs: input.attrs, data });
+  try {
+    await p.runner.start('run', { name: id, input: { run: { kind: kind.name, orgId: scope.orgId, envId: scope.envId, id } } });
+  } catch (error) {
+    // Nothing will ever run it: record why instead of leaving it queued forever.
+    await p.store.moveStatus<RunData>(scope, kind.type, id, ACTIVE_STATUSES, 'failed', {
+      error: { code: 'internal', message: 'The run could not be started', details: null },
+    });
+    throw error;
+  }
+  if (input.background) return renderRun(data, kind.emptyOutput);
+  const settled = await waitForTerminal(p, scope, kind, id, started + p.config.syncWaitMs);
+  return renderRun(settled, await outputOf(p, kind, settled, true));
+}
+
+export async function getRun(p: Platform, scope: Scope, kind: RunKind, id: string, includeOutput: boolean) {
+  const data = await readRun(p, scope, kind, id);
+  return renderRun(data, await outputOf(p, kind, data, includeOutput));
+}
+
+export async function listRuns(p: Platform, scope: Scope, kind: RunKind, params: ListParams & { include_output: boolean }, attrs?: Record<string, string | undefined>) {
+  const page = await p.store.listRecords<RunData>(scope, kind.type, toListQuery(params, attrs));
+  const outputs = await Promise.all(page.items.map((item) => outputOf(p, kind, item.data, params.include_output)));
+  const byId = new Map(page.items.map((item, i) => [item.id, outputs[i]]));
+  return listEnvelopeOf(page, (data) => renderRun(data, byId.get(data.id)));
+}
+
+/** Cancel (API §0.5): active → cancelled and the execution stopped; a terminal run comes back unchanged. */
+export async function cancelRun(p: Platform, scope: Scope, kind: RunKind, id: string) {
+  const current = await readRun(p, scope, kind, id);
+  if (isTerminal(current.status)) return renderRun(current, await outputOf(p, kind, current, true));
+  const cancelled = await p.store.moveStatus<RunData>(scope, kind.type, id, ACTIVE_STATUSES, 'cancelled', { error: null });
+  if (!cancelled) {
+    // It reached a terminal status between the read and the write: answer with that.
+    const settled = await readRun(p, scope, kind, id);
+    return renderRun(settled, await outputOf(p, kind, settled, true));
+  }
+  await p.runner.stop(executionArn(p, id), 'Cancelled by the API');
+  return renderRun(cancelled.data, kind.emptyOutput);
+}
+
+export async function deleteRun(p: Platform, scope: Scope, kind: RunKind, id: string): Promise<void> {
+  const current = await readRun(p, scope, kind, id);
+  if (!isTerminal(current.status)) {
+    // Stop it first so no late finish writes an output for a record that is gone.
+    await p.store.moveStatus<RunData>(scope, kind.type, id, ACTIVE_STATUSES, 'cancelled', { error: null });
+    await p.runner.stop(executionArn(p, id), 'Deleted by the API');
+  }
+  await p.store.deleteRecord(scope, kind.type, id);
+  await p.blobs.delete(outputKeyOf(scope, kind, id));
+}

@@ -1,0 +1,103 @@
+/**
+ * The task handler of statemachines/run.asl.json: one Lambda, four steps.
+ *   start   — conditional queued → in_progress; `proceed: false` when the run was cancelled or deleted.
+ *   execute — runs the kind's work, writes the output to storage, passes on its key (never the output).
+ *   finish  — conditional in_progress → completed (or → failed with the kind's PrimitiveError);
+ *             when the condition fails (cancelled meanwhile) the late result is discarded.
+ *   fail    — any uncaught failure (crash, timeout) → failed with a PrimitiveError.
+ */
+import { RunFailure } from '../platform/errors.ts';
+import { logger } from '../platform/logger.ts';
+import { platform } from '../platform/platform.ts';
+import type { Scope } from '../platform/ports.ts';
+import { ACTIVE_STATUSES, type PrimitiveError } from '../platform/schemas.ts';
+import { loadRunKind, type RunUsage } from './kinds.ts';
+import { outputKeyOf, type RunData } from './service.ts';
+
+interface RunRef {
+  kind: string;
+  orgId: string;
+  envId: string;
+  id: string;
+}
+
+type Executed = { outputKey: string; usage: RunUsage } | { failure: PrimitiveError } | { skipped: true };
+
+export type RunTaskInput =
+  | { step: 'start'; run: RunRef }
+  | { step: 'execute'; run: RunRef }
+  | { step: 'finish'; run: RunRef; executed: Executed }
+  | { step: 'fail'; run: RunRef; error: { Error?: string; Cause?: string } };
+
+/** A state machine Catch gives {Error, Cause}; for Lambda errors Cause is JSON {errorType, errorMessage}. */
+export function primitiveErrorOf(error: { Error?: string; Cause?: string }): PrimitiveError {
+  if (error.Error === 'States.Timeout') {
+    return { code: 'timeout', message: 'The run exceeded its time budget', details: null };
+  }
+  let errorType = error.Error ?? 'Error';
+  try {
+    const cause = JSON.parse(error.Cause ?? '{}') as { errorType?: string };
+    errorType = cause.errorType ?? errorType;
+  } catch {
+    // Cause was not JSON: keep the error name only.
+  }
+  // Never copy an unexpected error's message into the record: it may hold internals.
+  return { code: 'internal', message: `The run failed unexpectedly (${errorType})`, details: null };
+}
+
+export async function handler(input: RunTaskInput): Promise<unknown> {
+  const p = platform();
+  const scope: Scope = { orgId: input.run.orgId, envId: input.run.envId };
+  const kind = await loadRunKind(input.run.kind);
+  const id = input.run.id;
+  logger.appendKeys({ run_id: id, step: input.step, kind: kind.name });
+  try {
+    switch (input.step) {
+      case 'start': {
+        const moved = await p.store.moveStatus<RunData>(scope, kind.type, id, ['pending', 'queued'], 'in_progress');
+        return { proceed: moved !== undefined };
+      }
+
+      case 'execute': {
+        const record = await p.store.getRecord<RunData>(scope, kind.type, id);
+        if (!record || record.data.status !== 'in_progress') return { skipped: true };
+        const stillWanted = async () => (await p.store.getRecord<RunData>(scope, kind.type, id))?.data.status === 'in_progress';
+        try {
+          const result = await kind.execute({ platform: p, scope, runId: id, record: record.data, stillWanted });
+          const outputKey = outputKeyOf(scope, kind, id);
+          await p.blobs.put(outputKey, JSON.stringify(result.output), 'application/json');
+          return { outputKey, usage: result.usage };
+        } catch (error) {
+          if (error instanceof RunFailure) return { failure: { code: error.code, message: error.message, details: error.details } };
+          throw error;
+        }
+      }
+
+      case 'finish': {
+        const executed = input.executed;
+        if ('skipped' in executed) return { finished: false };
+        if ('failure' in executed) {
+          const failed = await p.store.moveStatus<RunData>(scope, kind.type, id, ['in_progress'], 'failed', { error: executed.failure });
+          return { finished: failed !== undefined };
+        }
+        const completed = await p.store.moveStatus<RunData>(scope, kind.type, id, ['in_progress'], 'completed', {
+          _output_key: executed.outputKey,
+          usage: executed.usage,
+          error: null,
+        });
+        // Cancelled (or deleted) while it worked: the late result is dropped, nothing is left behind.
+        if (!completed) await p.blobs.delete(executed.outputKey);
+        return { finished: completed !== undefined };
+      }
+
+      case 'fail': {
+        const error = primitiveErrorOf(input.error);
+        logger.warn('run failed', { error_type: input.error.Error, code: error.code });
+        const failed = await p.store.moveStatus<RunData>(scope, kind.type, id, ACTIVE_STATUSES, 'failed', { error });
+        return { failed: failed !== undefined };
+      }
+    }
+  } finally {
+    logger.removeKeys(['run_id', 'step', 'kind']);
+  }
+}

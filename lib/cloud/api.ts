@@ -1,0 +1,129 @@
+/**
+ * The HTTP API (DESIGN §1, §7): one Lambda per resource group (functions/<group>/), and one API
+ * Gateway route per row of the route table, integrated with its group's Lambda. The Lambda learns
+ * which route it serves from `event.routeKey` (functions/platform/dispatch.ts).
+ */
+import { CfnOutput, Validations } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { routes, SIZES, type Route } from '../../functions/routes.ts';
+import { routeGroups } from '../../functions/platform/dispatch.ts';
+import { ENTRIES_DIR, writeRouteEntry } from './bundling.ts';
+import { QuireFunction } from './function.ts';
+import type { Runs } from './runs.ts';
+import type { StageSettings } from './stage.ts';
+import type { Storage } from './storage.ts';
+
+/** Where the docs Lambda finds the swagger-ui files copied next to its bundle (see docsAssetHooks). */
+export const DOCS_ASSETS_DIR = '/var/task/swagger-ui';
+const SWAGGER_UI_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'swagger-ui-standalone-preset.js'];
+
+/** Stage-wide throttling: a runaway client cannot exhaust the account's Lambda concurrency. */
+const THROTTLE = { rateLimit: 100, burstLimit: 200 };
+
+export interface ApiProps {
+  settings: StageSettings;
+  storage: Storage;
+  runs: Runs;
+  /** Environment of every API Lambda (config.ts), QUIRE_RUN_STATE_MACHINE_ARN included. */
+  environment: Record<string, string>;
+}
+
+export class Api extends Construct {
+  readonly httpApi: apigw.HttpApi;
+  readonly stage: apigw.HttpStage;
+  readonly functions: Record<string, QuireFunction> = {};
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+
+    this.httpApi = new apigw.HttpApi(this, 'Http', {
+      description: 'Quire HTTP API',
+      // The stage is created below, with access logging and throttling.
+      createDefaultStage: false,
+    });
+
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.settings.logRetention,
+      removalPolicy: props.settings.removalPolicy,
+    });
+    this.stage = new apigw.HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      accessLogSettings: { destination: new apigw.LogGroupLogDestination(accessLogs) },
+      throttle: THROTTLE,
+    });
+
+    for (const group of routeGroups()) {
+      const groupRoutes = routes.filter((route) => groupOf(route) === group);
+      const isDocs = group === 'docs';
+
+      const fn = new QuireFunction(this, group, {
+        entry: writeRouteEntry(ENTRIES_DIR, group),
+        handler: 'handler',
+        // The most demanding route of the group decides (document routes need memory for parsing).
+        memoryMb: Math.max(...groupRoutes.map((route) => SIZES[route.size].memoryMb)),
+        timeoutSeconds: Math.max(...groupRoutes.map((route) => SIZES[route.size].timeoutSeconds)),
+        environment: isDocs ? { ...props.environment, QUIRE_DOCS_ASSETS_DIR: DOCS_ASSETS_DIR } : props.environment,
+        settings: props.settings,
+        description: `Quire API: ${group} routes`,
+        commandHooks: isDocs ? docsAssetHooks() : undefined,
+      });
+      props.storage.grantDataAccess(fn);
+      props.runs.grantStartStop(fn);
+      this.functions[group] = fn;
+
+      // One integration per group, shared by its routes (each route still gets its own invoke
+      // permission, scoped to its path).
+      const integration = new HttpLambdaIntegration(`${group}Integration`, fn.fn, {
+        payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
+      });
+
+      for (const route of groupRoutes) {
+        const httpRoute = new apigw.HttpRoute(this, `${route.method} ${route.path}`, {
+          httpApi: this.httpApi,
+          routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method]),
+          integration,
+        });
+        Validations.of(httpRoute).acknowledge({
+          id: 'AwsSolutions-APIG4',
+          reason:
+            route.op.auth === 'public'
+              ? 'Public by contract (API.md §0.1): the OpenAPI document and its docs page need no key.'
+              : 'Authorized in the Lambda: API keys are hashed and looked up in DynamoDB, then checked again before the response (API.md §1); API Gateway authorizers cannot express that.',
+        });
+      }
+    }
+
+    new CfnOutput(this, 'Url', { value: this.stage.url, description: 'Base URL of the Quire HTTP API' });
+  }
+}
+
+/** The resource group of a route: the folder of its handler module ("files/handlers.ts" → "files"). */
+function groupOf(route: Route): string {
+  return route.module.split('/')[0]!;
+}
+
+/** Copies the swagger-ui files served by GET /docs/{asset} into the docs bundle, under swagger-ui/. */
+function docsAssetHooks(): ICommandHooks {
+  const require = createRequire(import.meta.url);
+  const sourceDir = dirname(require.resolve('swagger-ui-dist/package.json'));
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (_inputDir: string, outputDir: string) => [
+      `mkdir -p ${shellQuote(`${outputDir}/swagger-ui`)}`,
+      ...SWAGGER_UI_FILES.map((file) => `cp ${shellQuote(`${sourceDir}/${file}`)} ${shellQuote(`${outputDir}/swagger-ui/${file}`)}`),
+    ],
+  };
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}

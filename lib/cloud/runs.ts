@@ -1,0 +1,148 @@
+/**
+ * Background runs (DESIGN §4): the task Lambdas named in `taskFunctions` and the Standard state
+ * machines of `stateMachines` whose ASL files call them. The ASL files are shared with the local
+ * runner; here each `${Name}` placeholder in them is substituted with the ARN of task function `Name`.
+ */
+import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { join } from 'node:path';
+import { stateMachines, taskFunctions } from '../../functions/routes.ts';
+import { FUNCTIONS_DIR, REPO_ROOT } from './bundling.ts';
+import { QuireFunction } from './function.ts';
+import type { StageSettings } from './stage.ts';
+import type { Storage } from './storage.ts';
+
+export type StateMachineName = keyof typeof stateMachines;
+
+export interface RunsProps {
+  settings: StageSettings;
+  storage: Storage;
+  /** Environment shared by every Lambda, without QUIRE_RUN_STATE_MACHINE_ARN (added here). */
+  environment: Record<string, string>;
+}
+
+export class Runs extends Construct {
+  readonly taskFunctions: Record<string, QuireFunction> = {};
+  readonly stateMachines = {} as Record<StateMachineName, sfn.StateMachine>;
+  readonly failedAlarms = {} as Record<StateMachineName, cloudwatch.Alarm>;
+
+  constructor(scope: Construct, id: string, props: RunsProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+
+    // The task Lambdas are invoked by the state machines, and they need the run state machine's
+    // ARN in their configuration (functions/platform/config.ts reads it). Referencing the state
+    // machine resource from them would be a cycle (it references them), so the machines get fixed
+    // names and the ARN is spelled out from the name.
+    const runStateMachineArn = stack.formatArn({
+      service: 'states',
+      resource: 'stateMachine',
+      resourceName: stateMachineName(stack, 'run'),
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+
+    for (const [name, task] of Object.entries(taskFunctions)) {
+      const fn = new QuireFunction(this, name, {
+        entry: join(FUNCTIONS_DIR, task.module),
+        handler: task.handler,
+        memoryMb: task.memoryMb,
+        timeoutSeconds: task.timeoutSeconds,
+        environment: { ...props.environment, QUIRE_RUN_STATE_MACHINE_ARN: runStateMachineArn },
+        settings: props.settings,
+        description: `Quire background task ${name} (${task.module})`,
+      });
+      props.storage.grantDataAccess(fn);
+      this.taskFunctions[name] = fn;
+    }
+
+    for (const [name, machine] of Object.entries(stateMachines) as [StateMachineName, (typeof stateMachines)[StateMachineName]][]) {
+      const logGroup = new logs.LogGroup(this, `${name}Logs`, {
+        // The /aws/vendedlogs/ prefix keeps Step Functions from growing the account-wide
+        // CloudWatch Logs resource policy with one entry per log group.
+        logGroupName: `/aws/vendedlogs/states/${stateMachineName(stack, name)}`,
+        retention: props.settings.logRetention,
+        removalPolicy: props.settings.removalPolicy,
+      });
+
+      const substitutions: Record<string, string> = {};
+      for (const task of machine.tasks) substitutions[task] = this.taskFunctions[task]!.fn.functionArn;
+
+      const stateMachine = new sfn.StateMachine(this, name, {
+        stateMachineName: stateMachineName(stack, name),
+        stateMachineType: sfn.StateMachineType.STANDARD,
+        definitionBody: sfn.DefinitionBody.fromFile(join(REPO_ROOT, machine.definition)),
+        definitionSubstitutions: substitutions,
+        logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: true },
+        tracingEnabled: true,
+      });
+
+      // The definition comes from a file, so CDK cannot see which functions it calls: grant them here.
+      // The ASL names the unqualified function ARN, so no version/alias wildcard is needed.
+      stateMachine.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['lambda:InvokeFunction'],
+          resources: machine.tasks.map((task) => this.taskFunctions[task]!.fn.functionArn),
+        }),
+      );
+
+      Validations.of(stateMachine).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'Added by CDK for logging and tracing: the CloudWatch Logs delivery actions (logs:CreateLogDelivery, ...) ' +
+          'and the X-Ray actions (xray:PutTraceSegments, ...) do not support resource-level permissions.',
+      });
+
+      this.failedAlarms[name] = new cloudwatch.Alarm(this, `${name}FailedAlarm`, {
+        alarmDescription: `Executions of ${stateMachineName(stack, name)} failed (a run did not reach its Fail step cleanly).`,
+        metric: stateMachine.metricFailed({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+
+      this.stateMachines[name] = stateMachine;
+    }
+  }
+
+  /**
+   * Lets an API function start and stop runs and read their status: StartExecution on the run state
+   * machine; StopExecution and DescribeExecution on its executions (named after run ids).
+   */
+  grantStartStop(target: QuireFunction): void {
+    const stateMachine = this.stateMachines.run;
+    const executionsArn = Stack.of(this).formatArn({
+      service: 'states',
+      resource: 'execution',
+      resourceName: `${stateMachineName(Stack.of(this), 'run')}:*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    target.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'RunStart',
+        actions: ['states:StartExecution'],
+        resources: [stateMachine.stateMachineArn],
+      }),
+    );
+    target.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'RunStopDescribe',
+        actions: ['states:StopExecution', 'states:DescribeExecution'],
+        resources: [executionsArn],
+      }),
+    );
+    Validations.of(target).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${stateMachineName(Stack.of(this), 'run')}:*]`,
+      reason: 'Execution ARNs end in the run id, unknown until the run starts; the wildcard covers executions of the run state machine only.',
+    });
+  }
+}
+
+/** e.g. "Quire-test-run": fixed, so the ARN is known before the machine exists (see above). */
+function stateMachineName(stack: Stack, name: string): string {
+  return `${stack.stackName}-${name}`;
+}

@@ -1,0 +1,46 @@
+/**
+ * One Quire deployment: storage, background runs, then the HTTP API (in that order: the API Lambdas
+ * need the run state machine's ARN, the task Lambdas need nothing from the API).
+ * Each deployment serves both data environments (test and production), chosen by the API key.
+ */
+import { Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { Api } from './api.ts';
+import { Runs } from './runs.ts';
+import { stageSettings, type Stage } from './stage.ts';
+import { Storage } from './storage.ts';
+
+export interface QuireStackProps extends StackProps {
+  stage: Stage;
+}
+
+export class QuireStack extends Stack {
+  readonly storage: Storage;
+  readonly runs: Runs;
+  readonly api: Api;
+
+  constructor(scope: Construct, id: string, props: QuireStackProps) {
+    super(scope, id, props);
+    const settings = stageSettings(props.stage);
+
+    this.storage = new Storage(this, 'Storage', { settings });
+
+    // Read by functions/platform/config.ts in every Lambda.
+    const environment: Record<string, string> = {
+      QUIRE_TABLE: this.storage.table.tableName,
+      QUIRE_BUCKET: this.storage.bucket.bucketName,
+      QUIRE_KMS_KEY_ID: this.storage.key.keyArn,
+      QUIRE_DEPLOYMENT: this.stackName,
+      POWERTOOLS_SERVICE_NAME: 'quire',
+    };
+
+    this.runs = new Runs(this, 'Runs', { settings, storage: this.storage, environment });
+
+    this.api = new Api(this, 'Api', {
+      settings,
+      storage: this.storage,
+      runs: this.runs,
+      environment: { ...environment, QUIRE_RUN_STATE_MACHINE_ARN: this.runs.stateMachines.run.stateMachineArn },
+    });
+  }
+}

@@ -1,0 +1,576 @@
+/**
+ * A local AWS Step Functions endpoint (DESIGN.md §5).
+ *
+ * It speaks the wire protocol of `@aws-sdk/client-sfn` (awsJson1_0: `POST /`,
+ * `X-Amz-Target: AWSStepFunctions.<Op>`, errors as `{"__type", "message"}`) for StartExecution,
+ * DescribeExecution, StopExecution and ListExecutions, and runs the same ASL definitions as on AWS
+ * with aws-local-stepfunctions. Every Task state is mapped to `invokeTask(resource, input)`, which
+ * stands in for the Lambda invoke.
+ *
+ * Executions live in memory only: a restart forgets them, which is what a restart of the whole local
+ * runtime means anyway.
+ */
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import {
+  ExecutionError,
+  ExecutionTimeoutError,
+  StateMachine,
+  type RunOptions,
+  type StateMachineDefinition,
+} from 'aws-local-stepfunctions';
+
+polyfillPromiseWithResolvers();
+
+export interface LocalStepFunctionsOptions {
+  host?: string; // default '127.0.0.1'
+  port?: number; // default 0 (ephemeral)
+  region?: string; // default 'us-east-1'
+  /** State machines by name; definitions have their ${...} substitutions already applied. */
+  stateMachines: Record<string, object>;
+  /** Runs a Task state's Resource (a Lambda ARN) with the state's input; resolves to the task result. */
+  invokeTask(resourceArn: string, input: unknown): Promise<unknown>;
+}
+
+export interface LocalStepFunctions {
+  endpoint: string; // http://127.0.0.1:<port>
+  stateMachineArn(name: string): string; // arn:aws:states:<region>:000000000000:stateMachine:<name>
+  /** Resolves once the execution has ended and none of its tasks is still running (even an abandoned one). */
+  whenSettled(executionArn: string): Promise<void>;
+  /** Stops accepting requests, aborts running executions, closes the server (no port left bound). */
+  close(): Promise<void>;
+}
+
+const ACCOUNT_ID = '000000000000';
+/** Step Functions' limit on an execution's input, output and every state's data (256 KiB). */
+const MAX_PAYLOAD_BYTES = 256 * 1024;
+/** Requests carry at most one payload; anything much bigger is a client bug, not a document. */
+const MAX_REQUEST_BYTES = 1024 * 1024;
+/** AWS: 1-80 characters, no whitespace, brackets, wildcards, special or control characters. */
+const EXECUTION_NAME = /^[^\s<>{}[\]?*"#%\\^|~`$&,;:/\u0000-\u001f\u007f-\u009f]{1,80}$/;
+
+type JsonValue = Parameters<StateMachine['run']>[0];
+type TaskHandlers = NonNullable<NonNullable<RunOptions['overrides']>['taskResourceLocalHandlers']>;
+type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED';
+
+interface LoadedStateMachine {
+  name: string;
+  arn: string;
+  machine: StateMachine;
+  /** Task state name -> its Resource, over the whole definition (Parallel branches and Map processors too). */
+  taskResources: Map<string, string>;
+}
+
+interface Execution {
+  arn: string;
+  name: string;
+  stateMachine: LoadedStateMachine;
+  input: string;
+  status: ExecutionStatus;
+  startDate: Date;
+  stopDate?: Date;
+  output?: string;
+  error?: string;
+  cause?: string;
+  abort(): void;
+  /** Resolves when the library's run settles (at once on abort); never rejects. */
+  ended: Promise<void>;
+  /** Task invocations still running; an aborted or timed-out task keeps running until it returns. */
+  runningTasks: Set<Promise<unknown>>;
+}
+
+/** An error answered to the client as `{"__type": type, "message": message}`. */
+class ApiError extends Error {
+  constructor(
+    readonly type: string,
+    message: string,
+    readonly statusCode = 400,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A task error that the library must neither retry nor catch: it reads `isRetryable` /
+ * `isCatchable` off any thrown error (duck-typed, as on its own RuntimeError), defaulting both to true.
+ */
+class UncatchableTaskError extends Error {
+  readonly isRetryable = false;
+  readonly isCatchable = false;
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+export async function startLocalStepFunctions(options: LocalStepFunctionsOptions): Promise<LocalStepFunctions> {
+  const region = options.region ?? 'us-east-1';
+  const host = options.host ?? '127.0.0.1';
+  const stateMachineArn = (name: string) => `arn:aws:states:${region}:${ACCOUNT_ID}:stateMachine:${name}`;
+
+  // Definitions are validated here, so a broken ASL file fails the start, not the first run.
+  const stateMachines = new Map<string, LoadedStateMachine>();
+  for (const [name, definition] of Object.entries(options.stateMachines)) {
+    const arn = stateMachineArn(name);
+    stateMachines.set(arn, loadStateMachine(name, arn, definition as StateMachineDefinition));
+  }
+
+  const service = new StepFunctionsService(region, stateMachines, options.invokeTask);
+  const server = http.createServer((req, res) => {
+    void serveAwsJson(req, res, 'AWSStepFunctions.', 'application/x-amz-json-1.0', (op, body) =>
+      service.dispatch(op, body),
+    );
+  });
+  // A malformed request must not crash the process; just drop that connection.
+  server.on('clientError', (_err, socket) => socket.destroy());
+  const port = await listen(server, host, options.port ?? 0);
+
+  let closing: Promise<void> | undefined;
+  return {
+    endpoint: `http://${host}:${port}`,
+    stateMachineArn,
+    whenSettled: (executionArn) => service.whenSettled(executionArn),
+    close() {
+      closing ??= (async () => {
+        const stopped = closeServer(server);
+        service.abortAll();
+        await stopped;
+      })();
+      return closing;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The service: one method per operation, all state in memory.
+
+class StepFunctionsService {
+  private readonly executions = new Map<string, Execution>();
+
+  constructor(
+    private readonly region: string,
+    private readonly stateMachines: Map<string, LoadedStateMachine>,
+    private readonly invokeTask: LocalStepFunctionsOptions['invokeTask'],
+  ) {}
+
+  dispatch(operation: string, body: Record<string, unknown>): unknown {
+    switch (operation) {
+      case 'StartExecution':
+        return this.startExecution(body);
+      case 'DescribeExecution':
+        return this.describeExecution(body);
+      case 'StopExecution':
+        return this.stopExecution(body);
+      case 'ListExecutions':
+        return this.listExecutions(body);
+      default:
+        throw new ApiError('UnknownOperationException', `Operation ${operation} is not supported locally`);
+    }
+  }
+
+  async whenSettled(executionArn: string): Promise<void> {
+    const execution = this.executions.get(executionArn);
+    if (!execution) throw new Error(`Execution does not exist: ${executionArn}`);
+    await execution.ended;
+    // A Retry after the last task may start (and at once refuse) another one; loop until none is left.
+    while (execution.runningTasks.size > 0) {
+      await Promise.allSettled([...execution.runningTasks]);
+    }
+  }
+
+  abortAll(): void {
+    for (const execution of this.executions.values()) {
+      if (execution.status === 'RUNNING') {
+        this.stop(execution, 'States.Aborted', 'The local Step Functions endpoint was closed');
+      }
+    }
+  }
+
+  private startExecution(body: Record<string, unknown>) {
+    const stateMachine = this.requireStateMachine(body.stateMachineArn);
+    const name = optionalString(body, 'name') ?? randomUUID();
+    if (!EXECUTION_NAME.test(name)) throw new ApiError('InvalidName', `Invalid Name: '${name}'`);
+    const input = optionalString(body, 'input') ?? '{}';
+    const parsedInput = parseExecutionInput(input);
+
+    const arn = `arn:aws:states:${this.region}:${ACCOUNT_ID}:execution:${stateMachine.name}:${name}`;
+    const existing = this.executions.get(arn);
+    if (existing) {
+      // Standard workflows: the same name and input while open is the same execution; anything else
+      // (other input, or the execution already closed) is refused, as on AWS.
+      if (existing.status === 'RUNNING' && existing.input === input) {
+        return { executionArn: existing.arn, startDate: epochSeconds(existing.startDate) };
+      }
+      throw new ApiError('ExecutionAlreadyExists', `Execution Already Exists: '${arn}'`);
+    }
+
+    const execution = this.run(arn, name, stateMachine, input, parsedInput);
+    return { executionArn: execution.arn, startDate: epochSeconds(execution.startDate) };
+  }
+
+  private describeExecution(body: Record<string, unknown>) {
+    const e = this.requireExecution(body.executionArn);
+    return {
+      executionArn: e.arn,
+      stateMachineArn: e.stateMachine.arn,
+      name: e.name,
+      status: e.status,
+      startDate: epochSeconds(e.startDate),
+      stopDate: e.stopDate && epochSeconds(e.stopDate),
+      input: e.input,
+      inputDetails: { included: true },
+      output: e.output,
+      outputDetails: e.output === undefined ? undefined : { included: true },
+      error: e.error,
+      cause: e.cause,
+    };
+  }
+
+  private stopExecution(body: Record<string, unknown>) {
+    const execution = this.requireExecution(body.executionArn);
+    if (execution.status === 'RUNNING') {
+      this.stop(execution, optionalString(body, 'error'), optionalString(body, 'cause'));
+    }
+    // Stopping a closed execution changes nothing; answer with the time it ended.
+    return { stopDate: epochSeconds(execution.stopDate ?? new Date()) };
+  }
+
+  private listExecutions(body: Record<string, unknown>) {
+    const stateMachine = this.requireStateMachine(body.stateMachineArn);
+    const statusFilter = optionalString(body, 'statusFilter');
+    const maxResults = typeof body.maxResults === 'number' && body.maxResults > 0 ? Math.min(body.maxResults, 1000) : 100;
+    const offset = Number(optionalString(body, 'nextToken') ?? '0') || 0;
+
+    // Newest first, like AWS.
+    const matching = [...this.executions.values()]
+      .filter((e) => e.stateMachine === stateMachine && (!statusFilter || e.status === statusFilter))
+      .sort((a, b) => b.startDate.getTime() - a.startDate.getTime());
+    const page = matching.slice(offset, offset + maxResults);
+    const nextOffset = offset + page.length;
+    return {
+      executions: page.map((e) => ({
+        executionArn: e.arn,
+        stateMachineArn: e.stateMachine.arn,
+        name: e.name,
+        status: e.status,
+        startDate: epochSeconds(e.startDate),
+        stopDate: e.stopDate && epochSeconds(e.stopDate),
+      })),
+      nextToken: nextOffset < matching.length ? String(nextOffset) : undefined,
+    };
+  }
+
+  // --- running executions ---
+
+  private run(arn: string, name: string, stateMachine: LoadedStateMachine, input: string, parsedInput: JsonValue): Execution {
+    const startDate = new Date();
+    const execution: Execution = {
+      arn,
+      name,
+      stateMachine,
+      input,
+      status: 'RUNNING',
+      startDate,
+      abort: () => {},
+      ended: Promise.resolve(),
+      runningTasks: new Set(),
+    };
+    this.executions.set(arn, execution);
+
+    const handlers: TaskHandlers = {};
+    for (const [stateName, resource] of stateMachine.taskResources) {
+      handlers[stateName] = (taskInput) => this.runTask(execution, resource, taskInput) as Promise<JsonValue>;
+    }
+    const run = stateMachine.machine.run(parsedInput, {
+      overrides: { taskResourceLocalHandlers: handlers },
+      // On abort, resolve with null instead of rejecting: StopExecution has already recorded the outcome.
+      noThrowOnAbort: true,
+      context: {
+        Execution: { Id: arn, Name: name, StartTime: startDate.toISOString() },
+        StateMachine: { Id: stateMachine.arn, Name: stateMachine.name },
+      },
+    });
+    execution.abort = run.abort;
+    execution.ended = run.result.then(
+      (output) => this.succeed(execution, output),
+      (error: unknown) => this.fail(execution, error),
+    );
+    return execution;
+  }
+
+  /** Stands in for the Lambda invoke of a Task state. */
+  private async runTask(execution: Execution, resource: string, input: unknown): Promise<unknown> {
+    // A running task is not interrupted by an abort, but a Retry after it must not invoke again.
+    if (execution.status !== 'RUNNING') {
+      throw new UncatchableTaskError('States.Aborted', 'The execution was stopped');
+    }
+    // Through a promise constructor, so a synchronous throw is shaped like any other task error.
+    const invocation = new Promise<unknown>((resolve) => resolve(this.invokeTask(resource, input)));
+    execution.runningTasks.add(invocation);
+    let result: unknown;
+    try {
+      result = await invocation;
+    } catch (error) {
+      throw asLambdaError(error);
+    } finally {
+      execution.runningTasks.delete(invocation);
+    }
+    // Round-trip through JSON as the Lambda wire would (undefined -> null, Dates -> strings).
+    const json = JSON.stringify(result ?? null);
+    if (Buffer.byteLength(json) > MAX_PAYLOAD_BYTES) {
+      // On AWS this is a terminal error that States.ALL does not catch.
+      throw new UncatchableTaskError(
+        'States.DataLimitExceeded',
+        `The state/task '${resource}' returned a result with a size exceeding the maximum number of bytes service limit.`,
+      );
+    }
+    return JSON.parse(json);
+  }
+
+  private succeed(execution: Execution, output: unknown): void {
+    if (execution.status !== 'RUNNING') return; // stopped meanwhile: a late result is ignored
+    const json = JSON.stringify(output ?? null);
+    if (Buffer.byteLength(json) > MAX_PAYLOAD_BYTES) {
+      this.finish(execution, 'FAILED', {
+        error: 'States.DataLimitExceeded',
+        cause: 'The execution output has a size exceeding the maximum number of bytes service limit.',
+      });
+      return;
+    }
+    this.finish(execution, 'SUCCEEDED', { output: json });
+  }
+
+  private fail(execution: Execution, error: unknown): void {
+    if (execution.status !== 'RUNNING') return;
+    if (error instanceof ExecutionTimeoutError) {
+      this.finish(execution, 'TIMED_OUT', {});
+    } else if (error instanceof ExecutionError && error.cause instanceof Error) {
+      // The error of the state that failed the execution (a task's, a Fail state's, States.Runtime...).
+      this.finish(execution, 'FAILED', { error: error.cause.name, cause: error.cause.message });
+    } else {
+      this.finish(execution, 'FAILED', { error: 'States.Runtime', cause: describeError(error) });
+    }
+  }
+
+  private stop(execution: Execution, error: string | undefined, cause: string | undefined): void {
+    // Record the outcome first: whatever the running task returns later is then ignored.
+    this.finish(execution, 'ABORTED', { error, cause });
+    execution.abort();
+  }
+
+  private finish(
+    execution: Execution,
+    status: Exclude<ExecutionStatus, 'RUNNING'>,
+    outcome: { output?: string; error?: string; cause?: string },
+  ): void {
+    execution.status = status;
+    execution.stopDate = new Date();
+    execution.output = outcome.output;
+    execution.error = outcome.error;
+    execution.cause = outcome.cause;
+  }
+
+  // --- argument checks ---
+
+  private requireStateMachine(arn: unknown): LoadedStateMachine {
+    if (typeof arn !== 'string' || !arn.startsWith('arn:aws:states:')) {
+      throw new ApiError('InvalidArn', `Invalid Arn: '${String(arn)}'`);
+    }
+    const stateMachine = this.stateMachines.get(arn);
+    if (!stateMachine) throw new ApiError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${arn}'`);
+    return stateMachine;
+  }
+
+  private requireExecution(arn: unknown): Execution {
+    if (typeof arn !== 'string' || !arn.startsWith('arn:aws:states:')) {
+      throw new ApiError('InvalidArn', `Invalid Arn: '${String(arn)}'`);
+    }
+    const execution = this.executions.get(arn);
+    if (!execution) throw new ApiError('ExecutionDoesNotExist', `Execution Does Not Exist: '${arn}'`);
+    return execution;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// State machine definitions
+
+function loadStateMachine(name: string, arn: string, given: StateMachineDefinition): LoadedStateMachine {
+  // A copy: the library's validator writes into the definition (a QueryLanguage on every state).
+  const definition = structuredClone(given);
+  const taskResources = new Map<string, string>();
+  collectTaskResources(definition, taskResources);
+  // Validates the definition; costs ~0.1-0.6 s per machine (asl-validator compiles its JSON schemas each time).
+  return { name, arn, machine: new StateMachine(definition), taskResources };
+}
+
+/**
+ * The library looks local task handlers up by *state name*, for nested state machines too, so one
+ * name must mean one Resource across the whole definition.
+ */
+function collectTaskResources(definition: { States: Record<string, unknown> }, into: Map<string, string>): void {
+  for (const [stateName, state] of Object.entries(definition.States)) {
+    const s = state as {
+      Type?: string;
+      Resource?: string;
+      Branches?: { States: Record<string, unknown> }[];
+      ItemProcessor?: { States: Record<string, unknown> };
+      Iterator?: { States: Record<string, unknown> };
+    };
+    if (s.Type === 'Task' && typeof s.Resource === 'string') {
+      const known = into.get(stateName);
+      if (known !== undefined && known !== s.Resource) {
+        throw new Error(`Task state name '${stateName}' is used for two resources (${known}, ${s.Resource})`);
+      }
+      into.set(stateName, s.Resource);
+    }
+    for (const branch of s.Branches ?? []) collectTaskResources(branch, into);
+    const processor = s.ItemProcessor ?? s.Iterator;
+    if (processor) collectTaskResources(processor, into);
+  }
+}
+
+/**
+ * Shapes a task failure like a Lambda function error seen by Step Functions: Error is the error's
+ * name and Cause a JSON string `{"errorType","errorMessage"}` (the library's Catch uses the message
+ * as the Cause).
+ */
+function asLambdaError(error: unknown): Error {
+  const name = error instanceof Error ? error.name : 'Error';
+  const message = error instanceof Error ? error.message : String(error);
+  const lambdaError = new Error(JSON.stringify({ errorType: name, errorMessage: message }));
+  lambdaError.name = name;
+  return lambdaError;
+}
+
+function parseExecutionInput(input: string): JsonValue {
+  if (Buffer.byteLength(input) > MAX_PAYLOAD_BYTES) {
+    throw new ApiError('ValidationException', `input exceeds the maximum of ${MAX_PAYLOAD_BYTES} bytes`);
+  }
+  try {
+    return JSON.parse(input) as JsonValue;
+  } catch {
+    throw new ApiError('InvalidExecutionInput', 'Invalid State Machine Execution Input: input is not valid JSON');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The awsJson HTTP plumbing (the same shape as in kms.ts)
+
+/** Answers one request; never throws, never rejects. */
+async function serveAwsJson(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  targetPrefix: string,
+  contentType: string,
+  dispatch: (operation: string, body: Record<string, unknown>) => unknown,
+): Promise<void> {
+  let status = 200;
+  let payload: unknown;
+  try {
+    const target = req.headers['x-amz-target'];
+    if (req.method !== 'POST' || typeof target !== 'string' || !target.startsWith(targetPrefix)) {
+      throw new ApiError('UnknownOperationException', 'Expected POST / with X-Amz-Target: ' + targetPrefix + '<Operation>');
+    }
+    const body = await readJsonBody(req);
+    payload = await dispatch(target.slice(targetPrefix.length), body);
+  } catch (error) {
+    const apiError = error instanceof ApiError ? error : new ApiError('InternalFailure', describeError(error), 500);
+    status = apiError.statusCode;
+    payload = { __type: apiError.type, message: apiError.message };
+  }
+  try {
+    const text = JSON.stringify(payload ?? {});
+    res.writeHead(status, {
+      'content-type': contentType,
+      'content-length': Buffer.byteLength(text),
+      'x-amzn-requestid': randomUUID(),
+    });
+    res.end(text);
+  } catch {
+    res.destroy(); // the client went away mid-answer
+  }
+}
+
+async function readJsonBody(req: http.IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_REQUEST_BYTES) throw new ApiError('ValidationException', 'Request body is too large');
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ApiError('SerializationException', 'Request body is not valid JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError('SerializationException', 'Request body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+function listen(server: http.Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // Keep-alive sockets of SDK clients would otherwise hold the port until they time out.
+    server.closeAllConnections();
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+function optionalString(body: Record<string, unknown>, key: string): string | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new ApiError('ValidationException', `${key} must be a string`);
+  return value;
+}
+
+/** The SFN JSON protocol sends timestamps as epoch seconds (with a fraction). */
+function epochSeconds(date: Date): number {
+  return date.getTime() / 1000;
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/**
+ * aws-local-stepfunctions calls Promise.withResolvers (Node 22+) in every Task state. On Node 20
+ * the TypeError would surface as a task failure, which a Catch then silently turns into a "normal"
+ * failure path, so install it before anything runs.
+ */
+function polyfillPromiseWithResolvers(): void {
+  const PromiseCtor = Promise as unknown as { withResolvers?: unknown };
+  if (typeof PromiseCtor.withResolvers === 'function') return;
+  Object.defineProperty(Promise, 'withResolvers', {
+    configurable: true,
+    writable: true,
+    enumerable: false,
+    value: function withResolvers<T>(this: PromiseConstructor) {
+      let resolve!: (value: T | PromiseLike<T>) => void;
+      let reject!: (reason?: unknown) => void;
+      const promise = new this<T>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      return { promise, resolve, reject };
+    },
+  });
+}
