@@ -133,6 +133,8 @@ export async function cancelRun(p: Platform, scope: Scope, kind: RunKind, id: st
     return renderRun(settled, await outputOf(p, kind, settled, true));
   }
   await p.runner.stop(executionArn(p, id), 'Cancelled by the API');
+  // A task that already wrote its output before noticing the cancel leaves nothing behind.
+  await p.blobs.delete(outputKeyOf(scope, kind, id));
   return renderRun(cancelled.data, kind.emptyOutput);
 }
 

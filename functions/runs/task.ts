@@ -66,6 +66,12 @@ export async function handler(input: RunTaskInput): Promise<unknown> {
           const result = await kind.execute({ platform: p, scope, runId: id, record: record.data, stillWanted });
           const outputKey = outputKeyOf(scope, kind, id);
           await p.blobs.put(outputKey, JSON.stringify(result.output), 'application/json');
+          // Cancelled or deleted while it worked: the execution may already be stopped, so no Finish
+          // would ever clean up. Whoever acts second (this check or the canceller) deletes the output.
+          if (!(await stillWanted())) {
+            await p.blobs.delete(outputKey);
+            return { skipped: true };
+          }
           return { outputKey, usage: result.usage };
         } catch (error) {
           if (error instanceof RunFailure) return { failure: { code: error.code, message: error.message, details: error.details } };

@@ -5,6 +5,7 @@
  */
 import { CfnOutput, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -22,6 +23,23 @@ import type { Storage } from './storage.ts';
 /** Where the docs Lambda finds the swagger-ui files copied next to its bundle (see docsAssetHooks). */
 export const DOCS_ASSETS_DIR = '/var/task/swagger-ui';
 const SWAGGER_UI_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'swagger-ui-standalone-preset.js'];
+
+/** One JSON line per request, with the route key so logs group by route (HTTP API $context variables). */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    ip: '$context.identity.sourceIp',
+    requestTime: '$context.requestTime',
+    routeKey: '$context.routeKey',
+    path: '$context.path',
+    status: '$context.status',
+    protocol: '$context.protocol',
+    responseLength: '$context.responseLength',
+    responseLatency: '$context.responseLatency',
+    integrationLatency: '$context.integrationLatency',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);
 
 /** Stage-wide throttling: a runaway client cannot exhaust the account's Lambda concurrency. */
 const THROTTLE = { rateLimit: 100, burstLimit: 200 };
@@ -56,7 +74,7 @@ export class Api extends Construct {
       httpApi: this.httpApi,
       stageName: '$default',
       autoDeploy: true,
-      accessLogSettings: { destination: new apigw.LogGroupLogDestination(accessLogs) },
+      accessLogSettings: { destination: new apigw.LogGroupLogDestination(accessLogs), format: ACCESS_LOG_FORMAT },
       throttle: THROTTLE,
     });
 

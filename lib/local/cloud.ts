@@ -14,6 +14,7 @@ import dynalite from 'dynalite';
 import S3rver from 's3rver';
 import { TABLE_DEFINITION } from '../../functions/platform/dynamo-store.ts';
 import { resetConfig } from '../../functions/platform/config.ts';
+import { setPlatform } from '../../functions/platform/platform.ts';
 import { routes as defaultRoutes, stateMachines, taskFunctions, type Route } from '../../functions/routes.ts';
 import { startHttpServer } from './http-server.ts';
 import { inlineInvoker, REPO_ROOT, workerPoolInvoker, type Invoker } from './invoker.ts';
@@ -88,6 +89,7 @@ export function applyEnvironment(env: Record<string, string>): void {
   delete process.env.AWS_SESSION_TOKEN;
   Object.assign(process.env, env);
   resetConfig();
+  setPlatform(undefined);
 }
 
 function listen(server: Server, host: string): Promise<number> {

@@ -1,0 +1,326 @@
+/**
+ * The CDK app, synthesized in-process (no CLI): both stacks are built once, in one App, so each
+ * Lambda bundle is made once and shared by the two stacks.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Stack, type App, type CfnElement } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routeGroups } from '../../../functions/platform/dispatch.ts';
+import { routeKey, routes, SIZES, stateMachines, taskFunctions } from '../../../functions/routes.ts';
+import { createQuireApp } from '../../../lib/cloud/app.ts';
+import { FUNCTIONS_DIR, REPO_ROOT, routeEntrySource } from '../../../lib/cloud/bundling.ts';
+import type { QuireFunction } from '../../../lib/cloud/function.ts';
+import type { QuireStack } from '../../../lib/cloud/stack.ts';
+import type { Stage } from '../../../lib/cloud/stage.ts';
+
+const STAGES: Stage[] = ['test', 'production'];
+
+let app: App;
+let outdir: string;
+const stacks = {} as Record<Stage, QuireStack>;
+const templates = {} as Record<Stage, Template>;
+
+beforeAll(() => {
+  // The same feature flags as `cdk synth` (cdk.json), so the test sees the template the CLI makes.
+  const context = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')).context;
+  outdir = mkdtempSync(join(tmpdir(), 'quire-cdk-test-'));
+  const built = createQuireApp({ outdir, context });
+  app = built.app;
+  for (const stage of STAGES) {
+    stacks[stage] = built.stacks[stage];
+    // The first call synthesizes the whole app (cdk-nag runs then, and fails the synth on a finding).
+    templates[stage] = Template.fromStack(built.stacks[stage]);
+  }
+}, 240_000);
+
+/** The template logical id of an L2 construct's resource. */
+function logicalId(construct: IConstruct): string {
+  return Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
+}
+
+/** The logical id of the inline policy that holds a Quire function's permissions. */
+function policyId(fn: QuireFunction): string {
+  return logicalId(fn.role.node.findChild('DefaultPolicy'));
+}
+
+interface Statement {
+  Action: string | string[];
+  Resource: unknown;
+  Effect: string;
+}
+
+function statementsOf(template: Template, policyLogicalIds?: string[]): Statement[] {
+  const policies = template.findResources('AWS::IAM::Policy');
+  return Object.entries(policies)
+    .filter(([id]) => !policyLogicalIds || policyLogicalIds.includes(id))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Statement[]);
+}
+
+function actionsOf(statement: Statement): string[] {
+  return Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+}
+
+describe.each(STAGES)('Quire-%s stack', (stage) => {
+  it('has one API Gateway route per route of the table, integrated with its group Lambda (payload 2.0)', () => {
+    const stack = stacks[stage];
+    const template = templates[stage];
+    const apiRoutes = template.findResources('AWS::ApiGatewayV2::Route');
+    const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
+    expect(Object.keys(apiRoutes)).toHaveLength(routes.length);
+
+    for (const route of routes) {
+      const found = Object.values(apiRoutes).filter((r) => r.Properties.RouteKey === routeKey(route));
+      expect(found, routeKey(route)).toHaveLength(1);
+      const integrationId = found[0]!.Properties.Target['Fn::Join'][1][1].Ref as string;
+      const integration = integrations[integrationId]!.Properties;
+      const group = route.module.split('/')[0]!;
+      expect(integration.PayloadFormatVersion).toBe('2.0');
+      expect(integration.IntegrationUri).toEqual({ 'Fn::GetAtt': [logicalId(stack.api.functions[group]!.fn), 'Arn'] });
+    }
+  });
+
+  it('has access logging and throttling on the default stage', () => {
+    templates[stage].hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('routeKey') },
+      DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
+    });
+  });
+
+  it('runs every Lambda on nodejs22.x and arm64', () => {
+    const functions = Object.values(templates[stage].findResources('AWS::Lambda::Function'));
+    expect(functions).toHaveLength(routeGroups().length + Object.keys(taskFunctions).length);
+    for (const fn of functions) {
+      expect(fn.Properties.Runtime).toBe('nodejs22.x');
+      expect(fn.Properties.Architectures).toEqual(['arm64']);
+    }
+  });
+
+  it('sizes each group Lambda for its most demanding route, and each task Lambda as the table says', () => {
+    const stack = stacks[stage];
+    const template = templates[stage];
+    for (const group of routeGroups()) {
+      const groupRoutes = routes.filter((r) => r.module.split('/')[0] === group);
+      const fn = template.findResources('AWS::Lambda::Function')[logicalId(stack.api.functions[group]!.fn)]!;
+      expect(fn.Properties.MemorySize, group).toBe(Math.max(...groupRoutes.map((r) => SIZES[r.size].memoryMb)));
+      expect(fn.Properties.Timeout, group).toBe(Math.max(...groupRoutes.map((r) => SIZES[r.size].timeoutSeconds)));
+    }
+    for (const [name, task] of Object.entries(taskFunctions)) {
+      const fn = template.findResources('AWS::Lambda::Function')[logicalId(stack.runs.taskFunctions[name]!.fn)]!;
+      expect(fn.Properties.MemorySize).toBe(task.memoryMb);
+      expect(fn.Properties.Timeout).toBe(task.timeoutSeconds);
+    }
+  });
+
+  it('gives every Lambda the configuration of functions/platform/config.ts; the docs assets dir only to docs', () => {
+    const stack = stacks[stage];
+    const functions = templates[stage].findResources('AWS::Lambda::Function');
+    const docsId = logicalId(stack.api.functions.docs!.fn);
+    for (const [id, fn] of Object.entries(functions)) {
+      const env = fn.Properties.Environment.Variables;
+      for (const name of ['QUIRE_TABLE', 'QUIRE_BUCKET', 'QUIRE_KMS_KEY_ID', 'QUIRE_RUN_STATE_MACHINE_ARN']) {
+        expect(env[name], `${id} ${name}`).toBeDefined();
+      }
+      expect(env.QUIRE_DEPLOYMENT).toBe(`Quire-${stage}`);
+      expect(env.POWERTOOLS_SERVICE_NAME).toBe('quire');
+      expect(env.QUIRE_DOCS_ASSETS_DIR).toBe(id === docsId ? '/var/task/swagger-ui' : undefined);
+    }
+  });
+
+  it('has a table with pk/sk, the gsi1 index and point-in-time recovery; protected and retained in production', () => {
+    const template = templates[stage];
+    template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: stage === 'production' ? 'Retain' : 'Delete',
+      Properties: {
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: [
+          Match.objectLike({
+            IndexName: 'gsi1',
+            KeySchema: [
+              { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+              { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+            ],
+          }),
+        ],
+        Replicas: [
+          Match.objectLike({
+            PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+            DeletionProtectionEnabled: stage === 'production',
+          }),
+        ],
+      },
+    });
+  });
+
+  it('encrypts the documents bucket with the stack key, blocks public access and requires TLS', () => {
+    const stack = stacks[stage];
+    const template = templates[stage];
+    const keyId = logicalId(stack.storage.key);
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [
+          Match.objectLike({ ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: { 'Fn::GetAtt': [keyId, 'Arn'] } } }),
+        ],
+      },
+      LoggingConfiguration: Match.objectLike({ DestinationBucketName: Match.anyValue() }),
+      VersioningConfiguration: Match.absent(),
+      CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedMethods: ['PUT', 'GET'], AllowedOrigins: ['*'] })] },
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([
+          Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+          Match.objectLike({ ExpirationInDays: 2, TagFilters: [{ Key: 'quire-lifecycle', Value: 'upload' }] }),
+        ]),
+      },
+    });
+    for (const bucket of Object.values(template.findResources('AWS::S3::Bucket'))) {
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+    }
+    const policies = Object.values(template.findResources('AWS::S3::BucketPolicy'));
+    expect(policies).toHaveLength(2);
+    for (const policy of policies) {
+      expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+        expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      );
+    }
+  });
+
+  it('rotates the KMS key', () => {
+    templates[stage].hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+  });
+
+  it('has the run state machine, Standard, with each ASL task placeholder wired to its task Lambda', () => {
+    const stack = stacks[stage];
+    const template = templates[stage];
+    const asl = readFileSync(join(REPO_ROOT, stateMachines.run.definition), 'utf8');
+    const placeholders = new Set([...asl.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]!));
+    expect([...placeholders].sort()).toEqual([...stateMachines.run.tasks].sort());
+
+    const substitutions: Record<string, unknown> = {};
+    for (const task of stateMachines.run.tasks) {
+      substitutions[task] = { 'Fn::GetAtt': [logicalId(stack.runs.taskFunctions[task]!.fn), 'Arn'] };
+    }
+    template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      StateMachineName: `Quire-${stage}-run`,
+      StateMachineType: 'STANDARD',
+      DefinitionS3Location: Match.anyValue(),
+      DefinitionSubstitutions: substitutions,
+      LoggingConfiguration: Match.objectLike({ Level: 'ALL' }),
+      TracingConfiguration: { Enabled: true },
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/States',
+      MetricName: 'ExecutionsFailed',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  it('grants least privilege: no wildcard actions, states actions only to the API Lambdas', () => {
+    const stack = stacks[stage];
+    const template = templates[stage];
+    for (const statement of statementsOf(template)) {
+      for (const action of actionsOf(statement)) {
+        expect(action, JSON.stringify(statement)).not.toContain('*');
+      }
+    }
+
+    const taskPolicies = Object.values(stack.runs.taskFunctions).map(policyId);
+    const taskActions = statementsOf(template, taskPolicies).flatMap(actionsOf);
+    expect(taskActions.filter((a) => a.startsWith('states:'))).toEqual([]);
+    expect(taskActions).toContain('dynamodb:UpdateItem');
+
+    for (const group of routeGroups()) {
+      const apiActions = statementsOf(template, [policyId(stack.api.functions[group]!)]).flatMap(actionsOf);
+      expect(apiActions.filter((a) => a.startsWith('states:')).sort()).toEqual([
+        'states:DescribeExecution',
+        'states:StartExecution',
+        'states:StopExecution',
+      ]);
+    }
+  });
+
+  it('bundles self-contained ES modules; the docs bundle carries the swagger-ui files', () => {
+    const stack = stacks[stage];
+    const functions = templates[stage].findResources('AWS::Lambda::Function');
+    for (const [id, fn] of Object.entries(functions)) {
+      const assetDir = join(outdir, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
+      expect(existsSync(join(assetDir, 'index.mjs')), id).toBe(true);
+    }
+    const docs = functions[logicalId(stack.api.functions.docs!.fn)]!;
+    const docsDir = join(outdir, `asset.${String(docs.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
+    for (const file of ['swagger-ui-bundle.js', 'swagger-ui.css', 'swagger-ui-standalone-preset.js']) {
+      expect(existsSync(join(docsDir, 'swagger-ui', file)), file).toBe(true);
+    }
+  });
+
+  it('has no cdk-nag findings left as annotations', () => {
+    const annotations = Annotations.fromStack(stacks[stage]);
+    expect(annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
+    expect(annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
+  });
+});
+
+describe('generated Lambda entries', () => {
+  it('import the group handlers and hand them to routeDispatcher', () => {
+    expect(routeEntrySource('files')).toBe(
+      `import * as handlers from '${FUNCTIONS_DIR}/files/handlers.ts';\n` +
+        `import { routeDispatcher } from '${FUNCTIONS_DIR}/platform/dispatch.ts';\n` +
+        `export const handler = routeDispatcher('files', handlers);\n`,
+    );
+  });
+});
+
+describe('the app', () => {
+  it('has no unacknowledged AwsSolutions finding (errors or warnings)', () => {
+    // cdk-nag v3 reports through policy validation, not annotations: run its rules directly.
+    const report = new AwsSolutionsChecks().validateScope(app);
+    const findings = report.violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
+    expect(findings).toEqual([]);
+    // ...and what the synth itself wrote down.
+    const written = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8'));
+    expect(written.pluginReports.flatMap((r: { violations?: unknown[] }) => r.violations ?? [])).toEqual([]);
+  });
+
+  it('makes bundles that load in Node and export a handler', () => {
+    const assetDirs = new Set<string>();
+    for (const stage of STAGES) {
+      for (const fn of Object.values(templates[stage].findResources('AWS::Lambda::Function'))) {
+        assetDirs.add(join(outdir, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`));
+      }
+    }
+    // Both stacks share their bundles: one per group plus one per task function.
+    expect(assetDirs.size).toBe(routeGroups().length + Object.keys(taskFunctions).length);
+    for (const dir of assetDirs) {
+      const script = `const m = await import(${JSON.stringify(join(dir, 'index.mjs'))}); process.stdout.write(typeof m.handler);`;
+      const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        env: {
+          PATH: process.env.PATH,
+          AWS_REGION: 'us-east-1',
+          QUIRE_TABLE: 'table',
+          QUIRE_BUCKET: 'bucket',
+          QUIRE_KMS_KEY_ID: 'key',
+          QUIRE_RUN_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:run',
+        },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(out, dir).toBe('function');
+    }
+  });
+});
