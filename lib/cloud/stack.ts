@@ -3,7 +3,7 @@
  * need the run state machine's ARN, the task Lambdas need nothing from the API).
  * Each deployment serves both data environments (test and production), chosen by the API key.
  */
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { Api } from './api.ts';
 import { Runs } from './runs.ts';
@@ -42,5 +42,11 @@ export class QuireStack extends Stack {
       runs: this.runs,
       environment: { ...environment, QUIRE_RUN_STATE_MACHINE_ARN: this.runs.stateMachines.run.stateMachineArn },
     });
+
+    // What the admin CLI (bin/quire.ts) needs to reach this deployment's data.
+    new CfnOutput(this, 'TableName', { value: this.storage.table.tableName });
+    new CfnOutput(this, 'BucketName', { value: this.storage.bucket.bucketName });
+    new CfnOutput(this, 'KeyArn', { value: this.storage.key.keyArn });
+    new CfnOutput(this, 'RunStateMachineArn', { value: this.runs.stateMachines.run.stateMachineArn });
   }
 }

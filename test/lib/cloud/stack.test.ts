@@ -312,6 +312,7 @@ describe('the app', () => {
         env: {
           PATH: process.env.PATH,
           AWS_REGION: 'us-east-1',
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
           QUIRE_TABLE: 'table',
           QUIRE_BUCKET: 'bucket',
           QUIRE_KMS_KEY_ID: 'key',

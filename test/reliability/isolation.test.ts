@@ -1,0 +1,124 @@
+/**
+ * Isolation (API §1): for every route of the route table that takes an id, a key of the other
+ * environment or of another organization is answered exactly like an unknown id (404, same body
+ * shape); for every list route, the other environment's items never appear. The cases are keyed by
+ * route, and the test fails when a route has no case — a new route cannot escape the matrix.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes, routeKey, type Route } from '../../functions/routes.ts';
+import { probeRoutes } from '../support/probe.ts';
+import { dataUrl, startTestCloud, type TestCloud } from '../support/cloud.ts';
+
+let cloud: TestCloud;
+beforeAll(async () => {
+  cloud = await startTestCloud({ extraRoutes: probeRoutes });
+});
+afterAll(() => cloud?.close());
+
+const UNKNOWN = { file: 'file_01m7z0qenejn1pv4p44vpcbwww', probe: 'prb_01m7z0qenejn1pv4p44vpcbwww' };
+
+interface IdCase {
+  /** Creates the resource with `key` and returns the request to make for it. */
+  make(key: string): Promise<{ method: string; path: string; body?: unknown; expectStatus: number }>;
+  /** The same request for an id that never existed. */
+  unknown: { method: string; path: string; body?: unknown };
+}
+
+async function uploadFile(key: string): Promise<string> {
+  const r = await cloud.api('POST', '/v1/files', { key, body: { document: { filename: `iso-${Math.random()}.txt`, url: dataUrl('text/plain', `secret ${Math.random()}`) } } });
+  expect(r.status).toBe(201);
+  return r.body.id;
+}
+
+const idCases: Record<string, IdCase> = {
+  'GET /v1/files/{file_id}': {
+    make: async (key) => ({ method: 'GET', path: `/v1/files/${await uploadFile(key)}`, expectStatus: 200 }),
+    unknown: { method: 'GET', path: `/v1/files/${UNKNOWN.file}` },
+  },
+  'GET /v1/files/{file_id}/download-link': {
+    make: async (key) => ({ method: 'GET', path: `/v1/files/${await uploadFile(key)}/download-link`, expectStatus: 200 }),
+    unknown: { method: 'GET', path: `/v1/files/${UNKNOWN.file}/download-link` },
+  },
+  'POST /v1/files/upload/{file_id}/complete': {
+    make: async (key) => {
+      const bytes = Buffer.from(`upload ${Math.random()}`);
+      const ticket = await cloud.api('POST', '/v1/files/upload', { key, body: { filename: 'u.txt', size_bytes: bytes.length, content_type: 'text/plain' } });
+      const put = await fetch(ticket.body.uploadUrl, { method: 'PUT', headers: ticket.body.uploadHeaders, body: bytes });
+      expect(put.status).toBe(200);
+      return { method: 'POST', path: `/v1/files/upload/${ticket.body.fileId}/complete`, body: {}, expectStatus: 200 };
+    },
+    unknown: { method: 'POST', path: `/v1/files/upload/${UNKNOWN.file}/complete`, body: {} },
+  },
+  'GET /v1/probes/{probe_id}': {
+    make: async (key) => ({ method: 'GET', path: `/v1/probes/${(await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id}`, expectStatus: 200 }),
+    unknown: { method: 'GET', path: `/v1/probes/${UNKNOWN.probe}` },
+  },
+  'DELETE /v1/probes/{probe_id}': {
+    make: async (key) => ({ method: 'DELETE', path: `/v1/probes/${(await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id}`, expectStatus: 204 }),
+    unknown: { method: 'DELETE', path: `/v1/probes/${UNKNOWN.probe}` },
+  },
+  'POST /v1/probes/{probe_id}/cancel': {
+    make: async (key) => ({ method: 'POST', path: `/v1/probes/${(await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id}/cancel`, expectStatus: 200 }),
+    unknown: { method: 'POST', path: `/v1/probes/${UNKNOWN.probe}/cancel` },
+  },
+  // Public routes: the asset name is not a resource of any environment.
+  'GET /docs/{asset}': {
+    make: async () => ({ method: 'GET', path: '/docs/swagger-ui.css', expectStatus: 200 }),
+    unknown: { method: 'GET', path: '/docs/nothing.js' },
+  },
+};
+
+/** List routes and how to make an item that must not appear in the other environment's list. */
+const listCases: Record<string, { make(key: string): Promise<string>; path: string }> = {
+  'GET /v1/files': { make: uploadFile, path: '/v1/files?limit=100' },
+  'GET /v1/probes': { make: async (key) => (await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id, path: '/v1/probes?limit=100' },
+};
+
+const allRoutes: Route[] = [...routes, ...probeRoutes];
+const withId = allRoutes.filter((r) => r.path.includes('{'));
+const lists = allRoutes.filter((r) => r.method === 'GET' && !r.path.includes('{') && r.op.response && 'shape' in r.op.response && 'list_metadata' in (r.op.response as { shape: object }).shape);
+
+it('every route that takes an id, and every list route, has an isolation case', () => {
+  expect(withId.map(routeKey).filter((k) => !idCases[k])).toEqual([]);
+  expect(lists.map(routeKey).filter((k) => !listCases[k])).toEqual([]);
+});
+
+/** A 404 body with the id replaced, so bodies for different ids compare. */
+const shape = (body: unknown) => JSON.stringify(body).replace(/(file|prb)_[0-9a-z]{26}/g, '<id>');
+
+describe.each(withId.filter((r) => r.op.auth === 'api_key').map(routeKey))('%s', (key) => {
+  it('answers the owner, and every other environment and organization exactly like an unknown id', async () => {
+    const c = idCases[key]!;
+    const strangers = { 'the other environment': cloud.keys.live, 'another organization (test)': cloud.keys.otherOrgTest, 'another organization (live)': cloud.keys.otherOrgLive };
+    for (const [who, strangerKey] of Object.entries(strangers)) {
+      const request = await c.make(cloud.keys.test);
+      const unknown = await cloud.api(c.unknown.method, c.unknown.path, { key: strangerKey, body: c.unknown.body });
+      const foreign = await cloud.api(request.method, request.path, { key: strangerKey, body: request.body });
+      expect(unknown.status, who).toBe(404);
+      expect(foreign.status, who).toBe(404);
+      expect(shape(foreign.body), who).toBe(shape(unknown.body));
+      const own = await cloud.api(request.method, request.path, { key: cloud.keys.test, body: request.body });
+      expect(own.status, `owner after ${who}`).toBe(request.expectStatus);
+    }
+    // And the other way round: a live resource is invisible to the test key.
+    const live = await c.make(cloud.keys.live);
+    expect((await cloud.api(live.method, live.path, { key: cloud.keys.test, body: live.body })).status).toBe(404);
+  });
+});
+
+describe.each(lists.map(routeKey))('%s', (key) => {
+  it("never shows the other environment's or organization's items", async () => {
+    const c = listCases[key]!;
+    const testId = await c.make(cloud.keys.test);
+    const liveId = await c.make(cloud.keys.live);
+    const otherId = await c.make(cloud.keys.otherOrgTest);
+    const ids = async (k: string) => ((await cloud.api('GET', c.path, { key: k })).body.data as Array<{ id: string }>).map((d) => d.id);
+    const asTest = await ids(cloud.keys.test);
+    const asLive = await ids(cloud.keys.live);
+    expect(asTest).toContain(testId);
+    expect(asTest).not.toContain(liveId);
+    expect(asTest).not.toContain(otherId);
+    expect(asLive).toContain(liveId);
+    expect(asLive).not.toContain(testId);
+  });
+});
