@@ -58,15 +58,16 @@ function containsAscii(bytes: Uint8Array, text: string): boolean {
 }
 
 /** Well-known formats we do not support, named so the 422 says what was sent. */
-function unsupportedBinaryName(head: Uint8Array): string | undefined {
+function unsupportedBinaryName(head: Uint8Array, isText: boolean): string | undefined {
   if (startsWith(head, [0x47, 0x49, 0x46, 0x38])) return 'a GIF image';
-  if (startsWith(head, [0x42, 0x4d])) return 'a BMP image';
+  // "BM" and "MZ" also start ordinary text ("BMW invoice", "MZ Logistics"): only binary content counts.
+  if (!isText && startsWith(head, [0x42, 0x4d])) return 'a BMP image';
   if (startsWith(head, [0xd0, 0xcf, 0x11, 0xe0])) return 'a legacy Office (OLE) document such as .doc or .xls';
   if (startsWith(head, [0x1f, 0x8b])) return 'a gzip archive';
   if (startsWith(head, [0x37, 0x7a, 0xbc, 0xaf])) return 'a 7-Zip archive';
-  if (startsWith(head, [0x52, 0x61, 0x72, 0x21])) return 'a RAR archive';
+  if (startsWith(head, [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07])) return 'a RAR archive';
   if (startsWith(head, [0x7f, 0x45, 0x4c, 0x46])) return 'an ELF executable';
-  if (startsWith(head, [0x4d, 0x5a])) return 'a Windows executable';
+  if (!isText && startsWith(head, [0x4d, 0x5a])) return 'a Windows executable';
   if (startsWith(head, [0x00, 0x00, 0x00]) && containsAscii(head.subarray(4, 12), 'ftyp')) return 'a video or HEIC image';
   return undefined;
 }
@@ -140,13 +141,14 @@ export function sniffDocument(input: SniffInput): Sniffed {
   const kind = binaryKind(head, tail);
   if (kind) return { kind, mimeType: MIME_OF[kind] };
 
-  const named = unsupportedBinaryName(head);
+  const isText = isUtf8Text(head, head.length >= size);
+  const named = unsupportedBinaryName(head, isText);
   if (named) throw new DocumentProblem(`The document is ${named}, which is not a supported type`, 'document_unsupported');
 
   if (declared && !TEXT_KINDS.has(declared)) {
     throw new DocumentProblem(`The document was declared as ${declaredMime} but its content is not a ${declared.toUpperCase()} file`, 'document_invalid');
   }
-  if (!isUtf8Text(head, head.length >= size)) {
+  if (!isText) {
     throw new DocumentProblem(
       `The document (${filename}) is binary content of no supported type (supported: PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, CSV, TXT, Markdown; text must be UTF-8)`,
       'document_unsupported',

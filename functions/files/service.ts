@@ -109,8 +109,9 @@ export async function storeBytes(p: Platform, scope: Scope, bytes: Uint8Array, f
 
 /** Sniffs an object already in storage by reading a range from each end. */
 async function sniffStored(p: Platform, key: string, sizeBytes: number, filename: string, declaredMime: string | undefined): Promise<Sniffed> {
-  const head = (await p.blobs.getRange(key, 0, SNIFF_BYTES - 1)) ?? new Uint8Array();
-  const tail = sizeBytes > SNIFF_BYTES ? ((await p.blobs.getRange(key, Math.max(0, sizeBytes - SNIFF_BYTES), sizeBytes - 1)) ?? head) : head;
+  const head = await p.blobs.getRange(key, 0, SNIFF_BYTES - 1);
+  const tail = sizeBytes > SNIFF_BYTES ? await p.blobs.getRange(key, Math.max(0, sizeBytes - SNIFF_BYTES), sizeBytes - 1) : head;
+  if (!head || !tail) throw new Error(`Object ${key} vanished while it was read`);
   return sniffDocument({ head, tail, size: sizeBytes, filename, declaredMime });
 }
 
@@ -153,23 +154,40 @@ export async function createUpload(
   return { fileId, uploadUrl: put.url, uploadMethod: 'PUT' as const, uploadHeaders: put.headers, mimeData: null, expiresAt: upload.expires_at };
 }
 
+async function completedAnswer(p: Platform, scope: Scope, upload: Upload): Promise<MIMEData | undefined> {
+  if (!upload.completed_file_id) return undefined;
+  const file = await getFile(p, scope, upload.completed_file_id);
+  return { filename: file.filename, url: await downloadUrlOf(p, scope, file) };
+}
+
 export async function completeUpload(p: Platform, scope: Scope, fileId: string, input: { sha256?: string | undefined }): Promise<MIMEData> {
   const record = await p.store.getRecord<Upload>(scope, UPLOAD_TYPE, fileId);
   if (!record) throw NotFound.of('Upload', fileId);
   const upload = record.data;
-  if (upload.completed_file_id) {
-    const file = await getFile(p, scope, upload.completed_file_id);
-    return { filename: file.filename, url: await downloadUrlOf(p, scope, file) };
-  }
+  const done = await completedAnswer(p, scope, upload);
+  if (done) return done;
   if (p.clock.now().toISOString() > upload.expires_at) throw new Gone(`Upload ${fileId} expired at ${upload.expires_at}; start a new upload`);
+  try {
+    return await finishUpload(p, scope, fileId, upload, input);
+  } catch (error) {
+    // A concurrent complete of the same upload (a client retrying) may have finished it and removed
+    // the uploaded object while this one read it: answer as that one did.
+    const again = await p.store.getRecord<Upload>(scope, UPLOAD_TYPE, fileId);
+    const answer = again ? await completedAnswer(p, scope, again.data) : undefined;
+    if (answer) return answer;
+    throw error;
+  }
+}
 
+async function finishUpload(p: Platform, scope: Scope, fileId: string, upload: Upload, input: { sha256?: string | undefined }): Promise<MIMEData> {
   const uploadKey = uploadKeyOf(scope, fileId);
   const head = await p.blobs.head(uploadKey);
   if (!head) throw Invalid.at(['path', 'file_id'], `No bytes were uploaded for ${fileId}: PUT the file to uploadUrl first`, 'upload_missing');
   if (head.sizeBytes !== upload.size_bytes) {
     throw Invalid.at(['body'], `Uploaded ${head.sizeBytes} bytes but size_bytes was ${upload.size_bytes}`, 'size_mismatch');
   }
-  const actual = (await p.blobs.sha256(uploadKey))!;
+  const actual = await p.blobs.sha256(uploadKey);
+  if (!actual) throw new Error(`Object ${uploadKey} vanished while it was read`);
   const expected = input.sha256?.toLowerCase() ?? upload.sha256;
   if (expected && expected !== actual) {
     throw Invalid.at(['body', 'sha256'], `Checksum mismatch: the uploaded bytes have sha256 ${actual}, expected ${expected}`, 'checksum_mismatch');

@@ -104,9 +104,15 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
     }
     const hasFilter = filters.length > 0;
     const found: RecordItem[] = [];
-    let exclusiveStartKey: Record<string, unknown> | undefined = startAfter
-      ? { pk: startAfter.pk, sk: startAfter.sk, gsi1pk: startAfter.gsi1pk, gsi1sk: startAfter.gsi1sk }
-      : undefined;
+    let exclusiveStartKey: Record<string, unknown> | undefined;
+    if (startAfter) {
+      // DynamoDB rejects a start key outside the key condition (a cursor outside the date bounds):
+      // a cursor before the range walks the whole range, one beyond it has nothing after it.
+      const beforeRange = forward ? startAfter.gsi1sk < (values[':from'] as string) : startAfter.gsi1sk > (values[':to'] as string);
+      const beyondRange = forward ? startAfter.gsi1sk > (values[':to'] as string) : startAfter.gsi1sk < (values[':from'] as string);
+      if (beyondRange) return found;
+      if (!beforeRange) exclusiveStartKey = { pk: startAfter.pk, sk: startAfter.sk, gsi1pk: startAfter.gsi1pk, gsi1sk: startAfter.gsi1sk };
+    }
     do {
       const input: QueryCommandInput = {
         TableName: table,

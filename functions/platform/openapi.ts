@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document, generated from the route table and the operations' zod schemas
  * (JSON Schema 2020-12, which OpenAPI 3.1 uses as is).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Route } from '../routes.ts';
 
 type JsonSchema = Record<string, unknown>;

@@ -6,20 +6,35 @@ import { Invalid } from './errors.ts';
 import type { ListPage, ListQuery } from './ports.ts';
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+
+/** Whether `YYYY-MM-DD` names a real calendar day (Date would roll 2026-02-30 over to March 2). */
+function isCalendarDay(day: string): boolean {
+  const start = new Date(`${day}T00:00:00.000Z`);
+  return !Number.isNaN(start.getTime()) && start.toISOString().slice(0, 10) === day;
+}
 
 /** `YYYY-MM-DD` is the start (or end) of that UTC day; RFC 3339 is the instant itself. */
 export function parseDateBound(value: string, param: 'from_date' | 'to_date'): string {
   const day = DAY.exec(value);
   if (day) {
-    const start = new Date(`${value}T00:00:00.000Z`);
-    if (Number.isNaN(start.getTime()) || start.toISOString().slice(0, 10) !== value) {
+    if (!isCalendarDay(value)) {
       throw Invalid.at(['query', param], `Invalid date: ${value} is not a calendar day`, 'date_from_datetime_parsing', value);
     }
+    const start = new Date(`${value}T00:00:00.000Z`);
     return param === 'from_date' ? start.toISOString() : new Date(start.getTime() + 86_400_000 - 1).toISOString();
   }
+  const parts = RFC3339.exec(value);
   const instant = new Date(value);
-  if (!RFC3339.test(value) || Number.isNaN(instant.getTime())) {
+  // Date accepts 2026-02-30T... (rolling over to March) and hour 24: RFC 3339 allows neither.
+  const inRange =
+    parts !== null &&
+    isCalendarDay(parts[1]!) &&
+    Number(parts[2]) <= 23 &&
+    Number(parts[3]) <= 59 &&
+    Number(parts[4]) <= 59 &&
+    (parts[6] === undefined || (Number(parts[6]) <= 23 && Number(parts[7]) <= 59));
+  if (!inRange || Number.isNaN(instant.getTime())) {
     throw Invalid.at(['query', param], 'Invalid date: expected YYYY-MM-DD or an RFC 3339 timestamp', 'datetime_parsing', value);
   }
   return instant.toISOString();

@@ -1,17 +1,17 @@
 /**
  * The adapters of one Lambda container (or one local worker), built once on first use from the
  * configuration. Services receive this object; tests may build their own.
+ *
+ * Every request reads DynamoDB, so the store is built at once. S3, KMS and Step Functions are loaded
+ * on their first call: most routes never touch them, and their SDK clients are a large part of a
+ * bundle's import time (cold start).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { KMSClient } from '@aws-sdk/client-kms';
-import { SFNClient } from '@aws-sdk/client-sfn';
 import { config, type Config } from './config.ts';
 import { dynamoStore } from './dynamo-store.ts';
 import { randomIds, systemClock } from './ids.ts';
-import { kmsKeyRing } from './kms-keyring.ts';
 import type { Blobs, Clock, Ids, KeyRing, Runner, Store } from './ports.ts';
-import { s3Blobs, s3Client } from './s3-blobs.ts';
-import { sfnRunner } from './sfn-runner.ts';
+import { s3KeyOfUrl } from './s3-urls.ts';
 
 export interface Platform {
   config: Config;
@@ -23,17 +23,47 @@ export interface Platform {
   ids: Ids;
 }
 
+/**
+ * A port whose adapter module is imported on the first call of any of its (async) methods.
+ * `ready` holds methods that must answer synchronously without the adapter.
+ */
+function lazyPort<T extends object>(load: () => Promise<T>, ready: Partial<T> = {}): T {
+  let adapter: Promise<T> | undefined;
+  return new Proxy(ready as T, {
+    get(target, method) {
+      if (method in target) return target[method as keyof T];
+      return async (...args: unknown[]) => {
+        adapter ??= load();
+        const impl = (await adapter) as Record<PropertyKey, (...a: unknown[]) => unknown>;
+        return impl[method]!(...args);
+      };
+    },
+  });
+}
+
 let current: Platform | undefined;
 
 export function buildPlatform(cfg: Config = config()): Platform {
-  const s3 = s3Client({ region: cfg.region, endpoint: cfg.s3Endpoint, forcePathStyle: cfg.s3ForcePathStyle });
   const clock = systemClock;
+  const s3Options = { region: cfg.region, endpoint: cfg.s3Endpoint, forcePathStyle: cfg.s3ForcePathStyle };
   return {
     config: cfg,
     store: dynamoStore(new DynamoDBClient({ region: cfg.region }), cfg.table),
-    blobs: s3Blobs(s3, cfg.bucket, { endpoint: cfg.s3Endpoint, forcePathStyle: cfg.s3ForcePathStyle, region: cfg.region }),
-    keyRing: kmsKeyRing(new KMSClient({ region: cfg.region }), cfg.kmsKeyId),
-    runner: sfnRunner(new SFNClient({ region: cfg.region }), { run: cfg.runStateMachineArn }),
+    blobs: lazyPort<Blobs>(
+      async () => {
+        const { s3Blobs, s3Client } = await import('./s3-blobs.ts');
+        return s3Blobs(s3Client(s3Options), cfg.bucket, { endpoint: cfg.s3Endpoint });
+      },
+      { keyOfUrl: (url: string) => s3KeyOfUrl(url, cfg.bucket, cfg.s3Endpoint) },
+    ),
+    keyRing: lazyPort<KeyRing>(async () => {
+      const [{ KMSClient }, { kmsKeyRing }] = await Promise.all([import('@aws-sdk/client-kms'), import('./kms-keyring.ts')]);
+      return kmsKeyRing(new KMSClient({ region: cfg.region }), cfg.kmsKeyId);
+    }),
+    runner: lazyPort<Runner>(async () => {
+      const [{ SFNClient }, { sfnRunner }] = await Promise.all([import('@aws-sdk/client-sfn'), import('./sfn-runner.ts')]);
+      return sfnRunner(new SFNClient({ region: cfg.region }), { run: cfg.runStateMachineArn });
+    }),
     clock,
     ids: randomIds(clock),
   };

@@ -16,6 +16,10 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Blobs } from './ports.ts';
+import { s3KeyOfUrl } from './s3-urls.ts';
+
+/** Kept in line with UPLOAD_STAGING_TAG in lib/cloud/storage.ts. */
+export const UPLOAD_STAGING_TAG = 'quire-lifecycle=upload';
 
 export function s3Client(options: { region: string; endpoint?: string; forcePathStyle: boolean }): S3Client {
   return new S3Client({
@@ -32,7 +36,7 @@ function isMissing(error: unknown): boolean {
   return error instanceof NoSuchKey || error instanceof S3NotFound || name === 'NoSuchKey' || name === 'NotFound';
 }
 
-export function s3Blobs(client: S3Client, bucket: string, options: { endpoint?: string; forcePathStyle: boolean; region: string }): Blobs {
+export function s3Blobs(client: S3Client, bucket: string, options: { endpoint?: string | undefined } = {}): Blobs {
   async function readStream(key: string, range?: string): Promise<Readable | undefined> {
     try {
       const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: range }));
@@ -100,32 +104,17 @@ export function s3Blobs(client: S3Client, bucket: string, options: { endpoint?: 
     },
 
     async presignPut(key, expiresInSeconds, contentType) {
-      const command = new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType });
-      const url = await getSignedUrl(client, command, { expiresIn: expiresInSeconds, signableHeaders: new Set(['content-type']) });
-      return { url, headers: { 'Content-Type': contentType } };
+      // The staging tag lets a bucket lifecycle rule expire abandoned uploads (lib/cloud/storage.ts):
+      // lifecycle filters match key prefixes, and upload keys are <org>/<env>/uploads/<id>.
+      const command = new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType, Tagging: UPLOAD_STAGING_TAG });
+      const url = await getSignedUrl(client, command, {
+        expiresIn: expiresInSeconds,
+        signableHeaders: new Set(['content-type', 'x-amz-tagging']),
+        unhoistableHeaders: new Set(['x-amz-tagging']),
+      });
+      return { url, headers: { 'Content-Type': contentType, 'x-amz-tagging': UPLOAD_STAGING_TAG } };
     },
 
-    keyOfUrl(url) {
-      let parsed: URL;
-      try {
-        parsed = new URL(url);
-      } catch {
-        return undefined;
-      }
-      const path = decodeURIComponent(parsed.pathname);
-      if (options.endpoint) {
-        // Emulator or custom endpoint: path-style http(s)://host:port/<bucket>/<key>.
-        const endpoint = new URL(options.endpoint);
-        const sameServer = parsed.port === endpoint.port && ['127.0.0.1', 'localhost', endpoint.hostname].includes(parsed.hostname);
-        if (!sameServer || !path.startsWith(`/${bucket}/`)) return undefined;
-        return path.slice(bucket.length + 2);
-      }
-      if (parsed.protocol !== 'https:') return undefined;
-      const virtualHost = new RegExp(`^${bucket.replace(/[.]/g, '\\.')}\\.s3[.-]([a-z0-9-]+\\.)?amazonaws\\.com$`);
-      if (virtualHost.test(parsed.hostname)) return path.slice(1);
-      const pathStyleHost = /^s3[.-]([a-z0-9-]+\.)?amazonaws\.com$/;
-      if (pathStyleHost.test(parsed.hostname) && path.startsWith(`/${bucket}/`)) return path.slice(bucket.length + 2);
-      return undefined;
-    },
+    keyOfUrl: (url) => s3KeyOfUrl(url, bucket, options.endpoint),
   };
 }

@@ -2,7 +2,7 @@
  * Wire types shared by several resources (API §0): FileRef, MIMEData, document input, list envelope,
  * PrimitiveError, usage.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const FileRef = z
   .object({

@@ -2,7 +2,7 @@
  * Wire pieces shared by every run resource (API §0.5) and the generic operations of a run resource:
  * create, get (include_output), list, delete, cancel.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { operation } from '../platform/operation.ts';
 import { listEnvelope, RunListQueryParams } from '../platform/schemas.ts';
 

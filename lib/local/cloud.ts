@@ -160,7 +160,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const kms = await startLocalKms({ host, port: 0, region: REGION, masterKeyFile: join(dataDir, 'kms-master.key') });
     closers.push(() => kms.close());
 
-    const invoker: Invoker = options.mode === 'inline' ? inlineInvoker() : workerPoolInvoker({ maxWorkers: Math.max(8, availableParallelism() * 4) });
+    const invoker: Invoker = options.mode === 'inline' ? inlineInvoker() : workerPoolInvoker({ maxWorkers: Number(process.env.QUIRE_WORKERS ?? Math.max(4, availableParallelism() * 2)) });
     const taskByArn = new Map(Object.entries(taskFunctions).map(([name, fn]) => [localTaskArn(name), fn]));
     const sfn = await startLocalStepFunctions({
       host,

@@ -93,13 +93,13 @@ it('runs, serves, survives a restart and stops cleanly', async () => {
 
   // Three-step upload round trip, then the bytes come back through the download link.
   const bytes = Buffer.from('%PDF-1.4\n% a tiny test document\n%%EOF\n');
-  const ticket = await (
+  const ticket: { fileId: string; uploadUrl: string; uploadHeaders: Record<string, string> } = await (
     await fetch(`${first.url}/v1/files/upload`, { method: 'POST', headers: { ...auth(testKey!), 'content-type': 'application/json' }, body: JSON.stringify({ filename: 'e2e.pdf', size_bytes: bytes.length }) })
   ).json();
   expect((await fetch(ticket.uploadUrl, { method: 'PUT', headers: ticket.uploadHeaders, body: bytes })).status).toBe(200);
   const completed = await fetch(`${first.url}/v1/files/upload/${ticket.fileId}/complete`, { method: 'POST', headers: { ...auth(testKey!), 'content-type': 'application/json' }, body: '{}' });
   expect(completed.status).toBe(200);
-  const mime = await completed.json();
+  const mime = (await completed.json()) as { url: string };
   expect(Buffer.from(await (await fetch(mime.url)).arrayBuffer())).toEqual(bytes);
   const file = await (await fetch(`${first.url}/v1/files/${ticket.fileId}`, { headers: auth(testKey!) })).json();
   expect(file).toMatchObject({ id: ticket.fileId, filename: 'e2e.pdf', mime_type: 'application/pdf', size_bytes: bytes.length });

@@ -4,7 +4,7 @@
  * gate the test opens, or fail transiently once.
  */
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveDocument } from '../../functions/files/service.ts';
 import { ModelName } from '../../functions/models/schema.ts';
 import { RunFailure, TransientError } from '../../functions/platform/errors.ts';
@@ -38,12 +38,22 @@ const Probe = z.object({
 
 export const probeOperations = runOperations({ resource: 'probe', plural: 'probes', idParam: 'probe_id', createBody: CreateProbe, record: Probe, tag: 'probes' });
 
+interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+}
+function deferred(): Deferred {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 /** Gates a "gate" probe waits at; the test opens them. Shared because handlers run inline. */
-export const gates = new Map<string, { reached: PromiseWithResolvers<void>; open: PromiseWithResolvers<void> }>();
+export const gates = new Map<string, { reached: Deferred; open: Deferred }>();
 export function gate(name: string) {
   let g = gates.get(name);
   if (!g) {
-    g = { reached: Promise.withResolvers<void>(), open: Promise.withResolvers<void>() };
+    g = { reached: deferred(), open: deferred() };
     gates.set(name, g);
   }
   return g;

@@ -1,0 +1,14 @@
+/**
+ * `npm run bench`: every benchmark, each printing its figures next to a reference measured in the
+ * same run. `npm run bench -- api` or `-- bundles` runs one.
+ */
+import { benchApi, printApiResults } from './api.ts';
+
+const only = process.argv[2];
+
+if (!only || only === 'api') printApiResults(await benchApi());
+if (!only || only === 'bundles') {
+  const { main } = await import('./bundles.ts');
+  await main();
+}
+process.exit(0);
