@@ -7,20 +7,19 @@ import { CfnOutput, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import type { ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { routes, SIZES, type Route } from '../../functions/routes.ts';
 import { routeGroups } from '../../functions/platform/dispatch.ts';
 import { ENTRIES_DIR, writeRouteEntry } from './bundling.ts';
-import { QuireFunction } from './function.ts';
+import { QuireFunction, type BundledFile } from './function.ts';
 import type { Runs } from './runs.ts';
 import type { StageSettings } from './stage.ts';
 import type { Storage } from './storage.ts';
 
-/** Where the docs Lambda finds the swagger-ui files copied next to its bundle (see docsAssetHooks). */
+/** Where the docs Lambda finds the swagger-ui files copied next to its bundle (see docsAssetFiles). */
 export const DOCS_ASSETS_DIR = '/var/task/swagger-ui';
 const SWAGGER_UI_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'swagger-ui-standalone-preset.js'];
 
@@ -91,7 +90,7 @@ export class Api extends Construct {
         environment: isDocs ? { ...props.environment, QUIRE_DOCS_ASSETS_DIR: DOCS_ASSETS_DIR } : props.environment,
         settings: props.settings,
         description: `Quire API: ${group} routes`,
-        commandHooks: isDocs ? docsAssetHooks() : undefined,
+        files: isDocs ? docsAssetFiles() : undefined,
       });
       props.storage.grantDataAccess(fn);
       props.runs.grantStartStop(fn);
@@ -128,20 +127,9 @@ function groupOf(route: Route): string {
   return route.module.split('/')[0]!;
 }
 
-/** Copies the swagger-ui files served by GET /docs/{asset} into the docs bundle, under swagger-ui/. */
-function docsAssetHooks(): ICommandHooks {
+/** The swagger-ui files served by GET /docs/{asset}, copied into the docs bundle under swagger-ui/. */
+function docsAssetFiles(): BundledFile[] {
   const require = createRequire(import.meta.url);
   const sourceDir = dirname(require.resolve('swagger-ui-dist/package.json'));
-  return {
-    beforeBundling: () => [],
-    beforeInstall: () => [],
-    afterBundling: (_inputDir: string, outputDir: string) => [
-      `mkdir -p ${shellQuote(`${outputDir}/swagger-ui`)}`,
-      ...SWAGGER_UI_FILES.map((file) => `cp ${shellQuote(`${sourceDir}/${file}`)} ${shellQuote(`${outputDir}/swagger-ui/${file}`)}`),
-    ],
-  };
-}
-
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
+  return SWAGGER_UI_FILES.map((file) => ({ from: join(sourceDir, file), to: join('swagger-ui', file) }));
 }

@@ -1,30 +1,48 @@
 /**
- * Lambda bundle size and cold import time, per HTTP resource group, against a reference bundle that
- * holds only the DynamoDB client (measured in the same run, so the ratio is what matters).
+ * Lambda bundle sizes and cold import time, per Lambda of the stack (HTTP resource groups and task
+ * functions), against a reference bundle that holds only the DynamoDB client (built and measured the
+ * same way in the same run, so the ratios are what matters).
  *
- * Each group is bundled exactly as the CDK stack bundles it (lib/cloud/bundling.ts ESBUILD_OPTIONS,
- * same generated entry), except the target: node20, so the bundle runs on this machine.
+ * Each bundle is built exactly as the CDK stack builds it (lib/cloud/bundling.ts
+ * `lambdaBuildOptions`: code splitting, `index.mjs` plus `chunks/`, same generated entries), except
+ * the target: node20, so the bundle runs on this machine. Per bundle:
+ * - total: every file of the bundle (what is deployed);
+ * - cold load: the entry plus the chunks it imports statically, transitively (what a cold start
+ *   loads; chunks behind a dynamic `import()` load when a route first needs them);
+ * - import ms: `import()` of the entry in a fresh node process, median of RUNS (the runs are
+ *   interleaved across bundles, so a slow moment of the machine does not land on one bundle).
  *
  *   node --import tsx test/bench/bundles.ts
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { routeGroups } from '../../functions/platform/dispatch.ts';
-import { ESBUILD_OPTIONS, REPO_ROOT, routeEntrySource } from '../../lib/cloud/bundling.ts';
+import { taskFunctions } from '../../functions/routes.ts';
+import { ENTRY_FILE, FUNCTIONS_DIR, lambdaBuildOptions, REPO_ROOT, writeRouteEntry, type LambdaEntry } from '../../lib/cloud/bundling.ts';
 
 export interface BundleMeasure {
+  /** A route group, `task:<name>`, or REFERENCE_GROUP. */
   group: string;
+  /** Total size of the bundle's files. */
   bytes: number;
+  /** Number of files in the bundle (the entry and its chunks). */
+  files: number;
+  /** Size of the entry and of the chunks it imports statically (transitively). */
+  coldBytes: number;
   importMsMedian: number;
 }
 
 export const REFERENCE_GROUP = 'reference:client-dynamodb';
 const REFERENCE_SOURCE =
   "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const handler = async () => new DynamoDBClient({});\n";
+
+/** The goal for the API Lambdas: each bundle under 1 MB, its import within 2x of the reference. */
+const MAX_API_BYTES = 1_000_000;
+const MAX_IMPORT_RATIO = 2;
 
 /** Fresh processes per bundle: each import is a cold start of the module graph. */
 const RUNS = 5;
@@ -44,24 +62,69 @@ const LAMBDA_LIKE_ENV = {
   POWERTOOLS_LOG_LEVEL: 'ERROR',
 };
 
-/** Bundles `source` (resolved from the repository root) to `outfile`; returns its size in bytes. */
-async function bundle(source: string, outfile: string): Promise<number> {
-  await build({
-    ...ESBUILD_OPTIONS,
-    target: 'node20',
-    stdin: { contents: source, resolveDir: REPO_ROOT, sourcefile: 'entry.ts', loader: 'ts' },
-    outfile,
-  });
-  return statSync(outfile).size;
+interface Built {
+  group: string;
+  /** The entry module (outdir/index.mjs) and the name of its handler export. */
+  entry: string;
+  handler: string;
+  bytes: number;
+  files: number;
+  coldBytes: number;
+  times: number[];
 }
 
-/** Milliseconds one fresh `node` process spends in `import()` of the bundle (startup excluded). */
-function importMs(file: string): number {
+/** Builds one bundle into `outdir` as the stack does and measures its sizes. */
+async function bundle(group: string, entry: LambdaEntry, handler: string, outdir: string): Promise<Built> {
+  const result = await build({ ...lambdaBuildOptions(entry, outdir), target: 'node20', metafile: true });
+  const files = filesUnder(outdir);
+  const entryFile = join(outdir, ENTRY_FILE);
+  return {
+    group,
+    entry: entryFile,
+    handler,
+    bytes: files.reduce((sum, file) => sum + statSync(file).size, 0),
+    files: files.length,
+    coldBytes: staticClosureBytes(result.metafile!, entryFile),
+    times: [],
+  };
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/**
+ * Bytes of `entryFile` and of every output it reaches through static imports (`import ... from`),
+ * not through `import()`. Metafile paths are relative to the working directory.
+ */
+function staticClosureBytes(metafile: Metafile, entryFile: string): number {
+  const outputs = new Map(Object.entries(metafile.outputs).map(([path, output]) => [resolve(path), output]));
+  const seen = new Set<string>();
+  const pending = [resolve(entryFile)];
+  let bytes = 0;
+  while (pending.length) {
+    const path = pending.pop()!;
+    const output = outputs.get(path);
+    if (seen.has(path) || !output) continue;
+    seen.add(path);
+    bytes += output.bytes;
+    for (const imported of output.imports) {
+      if (imported.kind === 'import-statement' && !imported.external) pending.push(resolve(imported.path));
+    }
+  }
+  if (!seen.size) throw new Error(`${entryFile} is not an output of its build`);
+  return bytes;
+}
+
+/** Milliseconds one fresh `node` process spends in `import()` of the entry (startup excluded). */
+function importMs(file: string, handler: string): number {
   const script = [
     'const start = performance.now();',
     `const m = await import(${JSON.stringify(pathToFileURL(file).href)});`,
     'const ms = performance.now() - start;',
-    "if (typeof m.handler !== 'function') throw new Error('bundle exports no handler');",
+    `if (typeof m[${JSON.stringify(handler)}] !== 'function') throw new Error('bundle exports no handler');`,
     'process.stdout.write(String(ms));',
   ].join('\n');
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
@@ -78,22 +141,25 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-async function measure(group: string, source: string, dir: string): Promise<BundleMeasure> {
-  const outfile = join(dir, `${group.replace(/[^a-z0-9-]/gi, '_')}.mjs`);
-  const bytes = await bundle(source, outfile);
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) times.push(importMs(outfile));
-  return { group, bytes, importMsMedian: median(times) };
-}
-
-/** One row per route group, then the reference row (group `reference:client-dynamodb`). */
+/** One row per route group, one per task function (`task:<name>`), then the reference row. */
 export async function measureBundles(): Promise<BundleMeasure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'quire-bundles-'));
   try {
-    const results: BundleMeasure[] = [];
-    for (const group of routeGroups()) results.push(await measure(group, routeEntrySource(group), dir));
-    results.push(await measure(REFERENCE_GROUP, REFERENCE_SOURCE, dir));
-    return results;
+    const built: Built[] = [];
+    for (const group of routeGroups()) {
+      const entry = writeRouteEntry(join(dir, 'entries'), group);
+      built.push(await bundle(group, entry, 'handler', join(dir, group)));
+    }
+    for (const [name, task] of Object.entries(taskFunctions)) {
+      built.push(await bundle(`task:${name}`, join(FUNCTIONS_DIR, task.module), task.handler, join(dir, `task-${name}`)));
+    }
+    const reference = { contents: REFERENCE_SOURCE, resolveDir: REPO_ROOT, sourcefile: 'reference.ts', loader: 'ts' } as const;
+    built.push(await bundle(REFERENCE_GROUP, reference, 'handler', join(dir, 'reference')));
+
+    for (let run = 0; run < RUNS; run++) {
+      for (const b of built) b.times.push(importMs(b.entry, b.handler));
+    }
+    return built.map(({ group, bytes, files, coldBytes, times }) => ({ group, bytes, files, coldBytes, importMsMedian: median(times) }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -102,15 +168,30 @@ export async function measureBundles(): Promise<BundleMeasure[]> {
 export async function main(): Promise<void> {
   const results = await measureBundles();
   const reference = results.find((r) => r.group === REFERENCE_GROUP)!;
+  const kib = (bytes: number) => (bytes / 1024).toFixed(0);
   const rows = results.map((r) => ({
-    group: r.group,
-    'size (KiB)': (r.bytes / 1024).toFixed(0),
-    'size ×ref': (r.bytes / reference.bytes).toFixed(2),
+    bundle: r.group,
+    files: r.files,
+    'total KiB': kib(r.bytes),
+    'cold-load KiB': kib(r.coldBytes),
+    'cold-load ×ref': (r.coldBytes / reference.coldBytes).toFixed(2),
     'import ms (median)': r.importMsMedian.toFixed(1),
     'import ×ref': (r.importMsMedian / reference.importMsMedian).toFixed(2),
   }));
-  console.log(`Lambda bundles (esbuild, ${ESBUILD_OPTIONS.format}, minified), import() in a fresh node, median of ${RUNS}:`);
+  console.log(
+    `Lambda bundles (esbuild, ESM, minified, code splitting): total = all files, cold load = ${ENTRY_FILE} + chunks it ` +
+      `imports statically; import() of ${ENTRY_FILE} in a fresh node, median of ${RUNS}:`,
+  );
   console.table(rows);
+
+  const api = results.filter((r) => r.group !== REFERENCE_GROUP && !r.group.startsWith('task:'));
+  const tooBig = api.filter((r) => r.bytes >= MAX_API_BYTES).map((r) => r.group);
+  const tooSlow = api.filter((r) => r.importMsMedian > MAX_IMPORT_RATIO * reference.importMsMedian).map((r) => r.group);
+  const worst = Math.max(...api.map((r) => r.importMsMedian / reference.importMsMedian));
+  console.log(
+    `API bundles: total under 1 MB: ${tooBig.length ? `no (${tooBig.join(', ')})` : 'all'}; ` +
+      `import within ${MAX_IMPORT_RATIO}x of the reference: ${tooSlow.length ? `no (${tooSlow.join(', ')})` : 'all'} (worst ${worst.toFixed(2)}x).`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

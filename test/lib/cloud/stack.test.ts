@@ -3,18 +3,18 @@
  * Lambda bundle is made once and shared by the two stacks.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Stack, type App, type CfnElement } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '../../../functions/platform/dispatch.ts';
 import { routeKey, routes, SIZES, stateMachines, taskFunctions } from '../../../functions/routes.ts';
 import { createQuireApp } from '../../../lib/cloud/app.ts';
-import { FUNCTIONS_DIR, REPO_ROOT, routeEntrySource } from '../../../lib/cloud/bundling.ts';
+import { CHUNKS_DIR, ENTRY_FILE, FUNCTIONS_DIR, REPO_ROOT, routeEntrySource } from '../../../lib/cloud/bundling.ts';
 import type { QuireFunction } from '../../../lib/cloud/function.ts';
 import type { QuireStack } from '../../../lib/cloud/stack.ts';
 import type { Stage } from '../../../lib/cloud/stage.ts';
@@ -38,6 +38,10 @@ beforeAll(() => {
     templates[stage] = Template.fromStack(built.stacks[stage]);
   }
 }, 240_000);
+
+afterAll(() => {
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+});
 
 /** The template logical id of an L2 construct's resource. */
 function logicalId(construct: IConstruct): string {
@@ -64,6 +68,16 @@ function statementsOf(template: Template, policyLogicalIds?: string[]): Statemen
 
 function actionsOf(statement: Statement): string[] {
   return Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+}
+
+/** The staged asset directory (in the cloud assembly) of a Lambda function resource of a template. */
+function assetDirOf(fn: { [key: string]: any }): string {
+  return join(outdir, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
+}
+
+/** The JavaScript files of a bundle (entry and chunks), as paths relative to its directory. */
+function codeFilesOf(assetDir: string): string[] {
+  return readdirSync(assetDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.mjs'));
 }
 
 describe.each(STAGES)('Quire-%s stack', (stage) => {
@@ -94,12 +108,19 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     });
   });
 
-  it('runs every Lambda on nodejs22.x and arm64', () => {
-    const functions = Object.values(templates[stage].findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(routeGroups().length + Object.keys(taskFunctions).length);
-    for (const fn of functions) {
+  it('runs every Lambda on nodejs22.x and arm64, its handler exported by the bundle entry (index.mjs)', () => {
+    const stack = stacks[stage];
+    const functions = templates[stage].findResources('AWS::Lambda::Function');
+    expect(Object.keys(functions)).toHaveLength(routeGroups().length + Object.keys(taskFunctions).length);
+    for (const fn of Object.values(functions)) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
+    }
+    for (const group of routeGroups()) {
+      expect(functions[logicalId(stack.api.functions[group]!.fn)]!.Properties.Handler, group).toBe('index.handler');
+    }
+    for (const [name, task] of Object.entries(taskFunctions)) {
+      expect(functions[logicalId(stack.runs.taskFunctions[name]!.fn)]!.Properties.Handler, name).toBe(`index.${task.handler}`);
     }
   });
 
@@ -255,17 +276,28 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     }
   });
 
-  it('bundles self-contained ES modules; the docs bundle carries the swagger-ui files', () => {
+  it('bundles split ES modules (index.mjs and chunks/); the docs bundle carries the swagger-ui files', () => {
     const stack = stacks[stage];
     const functions = templates[stage].findResources('AWS::Lambda::Function');
     for (const [id, fn] of Object.entries(functions)) {
-      const assetDir = join(outdir, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
-      expect(existsSync(join(assetDir, 'index.mjs')), id).toBe(true);
+      const assetDir = assetDirOf(fn);
+      expect(statSync(join(assetDir, ENTRY_FILE), { throwIfNoEntry: false })?.isFile(), id).toBe(true);
+      expect(statSync(join(assetDir, CHUNKS_DIR), { throwIfNoEntry: false })?.isDirectory(), id).toBe(true);
+      expect(codeFilesOf(assetDir).filter((file) => file.startsWith(`${CHUNKS_DIR}/`)).length, id).toBeGreaterThan(0);
     }
-    const docs = functions[logicalId(stack.api.functions.docs!.fn)]!;
-    const docsDir = join(outdir, `asset.${String(docs.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
+    const docsDir = assetDirOf(functions[logicalId(stack.api.functions.docs!.fn)]!);
     for (const file of ['swagger-ui-bundle.js', 'swagger-ui.css', 'swagger-ui-standalone-preset.js']) {
       expect(existsSync(join(docsDir, 'swagger-ui', file)), file).toBe(true);
+    }
+  });
+
+  it('keeps the code of each API Lambda (entry and chunks) under 1 MB', () => {
+    const stack = stacks[stage];
+    const functions = templates[stage].findResources('AWS::Lambda::Function');
+    for (const group of routeGroups()) {
+      const assetDir = assetDirOf(functions[logicalId(stack.api.functions[group]!.fn)]!);
+      const bytes = codeFilesOf(assetDir).reduce((sum, file) => sum + statSync(join(assetDir, file)).size, 0);
+      expect(bytes, group).toBeLessThan(1_000_000);
     }
   });
 
@@ -297,17 +329,20 @@ describe('the app', () => {
     expect(written.pluginReports.flatMap((r: { violations?: unknown[] }) => r.violations ?? [])).toEqual([]);
   });
 
-  it('makes bundles that load in Node and export a handler', () => {
+  it('makes bundles that load in Node and export a handler, every chunk loading too', () => {
     const assetDirs = new Set<string>();
     for (const stage of STAGES) {
-      for (const fn of Object.values(templates[stage].findResources('AWS::Lambda::Function'))) {
-        assetDirs.add(join(outdir, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`));
-      }
+      for (const fn of Object.values(templates[stage].findResources('AWS::Lambda::Function'))) assetDirs.add(assetDirOf(fn));
     }
     // Both stacks share their bundles: one per group plus one per task function.
     expect(assetDirs.size).toBe(routeGroups().length + Object.keys(taskFunctions).length);
     for (const dir of assetDirs) {
-      const script = `const m = await import(${JSON.stringify(join(dir, 'index.mjs'))}); process.stdout.write(typeof m.handler);`;
+      // The chunks are what the entry loads on demand (dynamic import()): each must load on its own.
+      const chunks = codeFilesOf(dir).filter((file) => file !== ENTRY_FILE).map((file) => join(dir, file));
+      const script =
+        `const m = await import(${JSON.stringify(join(dir, ENTRY_FILE))});\n` +
+        `for (const chunk of ${JSON.stringify(chunks)}) await import(chunk);\n` +
+        'process.stdout.write(typeof m.handler);';
       const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
         env: {
           PATH: process.env.PATH,
