@@ -83,13 +83,13 @@ export async function benchApi(): Promise<LoadResult[]> {
   const results: LoadResult[] = [];
   try {
     const status = await (await fetch(`${base}/v1/auth/status`, { headers })).text();
-    const file: { id: string } = await (
+    const file = (await (
       await fetch(`${base}/v1/files`, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json' },
         body: JSON.stringify({ document: { filename: 'bench.txt', url: `data:text/plain;base64,${Buffer.from('bench').toString('base64')}` } }),
       })
-    ).json();
+    ).json()) as { id: string };
     const barePort = await freePort();
     const bare = await spawnAndWait('node', ['-e', BARE_SERVER], { PORT: String(barePort), BODY: status }, 'bare ready');
     try {

@@ -86,16 +86,16 @@ it('runs, serves, survives a restart and stops cleanly', async () => {
   expect(testKey).toBeDefined();
   expect(liveKey).toBeDefined();
 
-  const status = await (await fetch(`${first.url}/v1/auth/status`, { headers: auth(testKey!) })).json();
+  const status = (await (await fetch(`${first.url}/v1/auth/status`, { headers: auth(testKey!) })).json()) as { organization_id: string };
   expect(status).toMatchObject({ authenticated: true, environment_slug: 'test', key: { prefix: 'rt_test_', role: 'admin' } });
   const live = await (await fetch(`${first.url}/v1/auth/status`, { headers: auth(liveKey!) })).json();
   expect(live).toMatchObject({ environment_slug: 'production', environment: { type: 'production' } });
 
   // Three-step upload round trip, then the bytes come back through the download link.
   const bytes = Buffer.from('%PDF-1.4\n% a tiny test document\n%%EOF\n');
-  const ticket: { fileId: string; uploadUrl: string; uploadHeaders: Record<string, string> } = await (
+  const ticket = (await (
     await fetch(`${first.url}/v1/files/upload`, { method: 'POST', headers: { ...auth(testKey!), 'content-type': 'application/json' }, body: JSON.stringify({ filename: 'e2e.pdf', size_bytes: bytes.length }) })
-  ).json();
+  ).json()) as { fileId: string; uploadUrl: string; uploadHeaders: Record<string, string> };
   expect((await fetch(ticket.uploadUrl, { method: 'PUT', headers: ticket.uploadHeaders, body: bytes })).status).toBe(200);
   const completed = await fetch(`${first.url}/v1/files/upload/${ticket.fileId}/complete`, { method: 'POST', headers: { ...auth(testKey!), 'content-type': 'application/json' }, body: '{}' });
   expect(completed.status).toBe(200);
