@@ -131,15 +131,15 @@ export function sniffDocument(input: SniffInput): Sniffed {
 
   const declaredMime = input.declaredMime?.split(';')[0]!.trim().toLowerCase();
   const declared = declaredMime !== undefined ? KIND_OF_MIME.get(declaredMime) : undefined;
+  // Content first (API §0.4): a real PDF or image is what it is, whatever MIME was declared.
+  const kind = binaryKind(head, tail);
+  if (kind) return { kind, mimeType: MIME_OF[kind] };
   if (declaredMime !== undefined && !declared && !GENERIC_MIMES.has(declaredMime) && !declaredMime.startsWith('text/')) {
     throw new DocumentProblem(
       `MIME type ${declaredMime} is not supported; supported types are PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, CSV, TXT and Markdown`,
       'document_unsupported',
     );
   }
-
-  const kind = binaryKind(head, tail);
-  if (kind) return { kind, mimeType: MIME_OF[kind] };
 
   const isText = isUtf8Text(head, head.length >= size);
   const named = unsupportedBinaryName(head, isText);

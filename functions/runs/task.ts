@@ -31,7 +31,8 @@ export type RunTaskInput =
 
 /** A state machine Catch gives {Error, Cause}; for Lambda errors Cause is JSON {errorType, errorMessage}. */
 export function primitiveErrorOf(error: { Error?: string; Cause?: string }): PrimitiveError {
-  if (error.Error === 'States.Timeout') {
+  // The state's TimeoutSeconds and the Lambda's own timeout are equal, so either may fire first.
+  if (error.Error === 'States.Timeout' || error.Error === 'Sandbox.Timedout') {
     return { code: 'timeout', message: 'The run exceeded its time budget', details: null };
   }
   let errorType = error.Error ?? 'Error';
