@@ -8,7 +8,7 @@
 import type { Operation } from './platform/operation.ts';
 import { fileOperations as files } from './files/operations.ts';
 import { authOperations as auth } from './auth/operations.ts';
-import { modelOperations as models } from './models/operations.ts';
+import { modelOperations as models } from './model-catalog/operations.ts';
 import { docsOperations as docs } from './docs/operations.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -38,7 +38,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/docs/{asset}', module: 'docs/handlers.ts', handler: 'docsAsset', size: 'small', op: docs.docsAsset },
 
   { method: 'GET', path: '/v1/auth/status', module: 'auth/handlers.ts', handler: 'authStatus', size: 'small', op: auth.authStatus },
-  { method: 'GET', path: '/v1/models', module: 'models/handlers.ts', handler: 'listModels', size: 'small', op: models.listModels },
+  { method: 'GET', path: '/v1/models', module: 'model-catalog/handlers.ts', handler: 'listModels', size: 'small', op: models.listModels },
 
   { method: 'POST', path: '/v1/files/upload', module: 'files/handlers.ts', handler: 'createUpload', size: 'small', op: files.createUpload },
   { method: 'POST', path: '/v1/files/upload/{file_id}/complete', module: 'files/handlers.ts', handler: 'completeUpload', size: 'document', op: files.completeUpload },

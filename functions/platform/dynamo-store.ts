@@ -134,6 +134,51 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
     return found;
   }
 
+  /**
+   * One UpdateItem: SET the given top-level attributes and fields of `data`, only if `condition`
+   * holds. Returns the updated record, or undefined when the condition failed (or the item is gone).
+   */
+  async function conditionalUpdate<T>(
+    scope: Scope,
+    type: string,
+    id: string,
+    topLevel: Record<string, unknown>,
+    dataPatch: Record<string, unknown>,
+    condition: { expression: string; names: Record<string, string>; values: Record<string, unknown> },
+  ): Promise<StoredRecord<T> | undefined> {
+    const names: Record<string, string> = { ...condition.names };
+    const values: Record<string, unknown> = { ...condition.values };
+    const sets: string[] = [];
+    Object.entries(topLevel).forEach(([key, value], i) => {
+      names[`#t${i}`] = key;
+      values[`:t${i}`] = value;
+      sets.push(`#t${i} = :t${i}`);
+    });
+    Object.entries(dataPatch).forEach(([key, value], i) => {
+      names['#data'] = 'data';
+      names[`#d${i}`] = key;
+      values[`:d${i}`] = value;
+      sets.push(`#data.#d${i} = :d${i}`);
+    });
+    try {
+      const out = await doc.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: recordKey(scope, type, id),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: condition.expression,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toRecord<T>(out.Attributes as RecordItem);
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+  }
+
   async function cursorItem(scope: Scope, type: string, id: string, param: 'after' | 'before'): Promise<RecordItem> {
     const item = await getRecordItem(scope, type, id);
     if (!item) throw Invalid.at(['query', param], `Cursor ${id} is not an item of this list`, 'cursor_invalid', id);
@@ -175,77 +220,25 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
     },
 
     async moveStatus<T>(scope: Scope, type: string, id: string, fromStatuses: readonly string[], toStatus: string, patch?: Partial<T>) {
-      const names: Record<string, string> = { '#status': 'status', '#data': 'data' };
-      const values: Record<string, unknown> = { ':to': toStatus };
-      const sets = ['#status = :to', '#data.#dstatus = :to'];
-      names['#dstatus'] = 'status';
+      const values: Record<string, unknown> = {};
       fromStatuses.forEach((s, i) => (values[`:from${i}`] = s));
-      Object.entries(patch ?? {}).forEach(([key, value], i) => {
-        names[`#p${i}`] = key;
-        values[`:p${i}`] = value;
-        sets.push(`#data.#p${i} = :p${i}`);
+      return conditionalUpdate<T>(scope, type, id, { status: toStatus }, { ...patch, status: toStatus }, {
+        expression: `attribute_exists(pk) AND #current IN (${Object.keys(values).join(', ')})`,
+        names: { '#current': 'status' },
+        values,
       });
-      try {
-        const out = await doc.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: recordKey(scope, type, id),
-            UpdateExpression: `SET ${sets.join(', ')}`,
-            ConditionExpression: `attribute_exists(pk) AND #status IN (${fromStatuses.map((_, i) => `:from${i}`).join(', ')})`,
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        return toRecord<T>(out.Attributes as RecordItem);
-      } catch (error) {
-        if (isConditionFailure(error)) return undefined;
-        throw error;
-      }
     },
 
     async updateRecord<T>(scope: Scope, type: string, id: string, patch: Partial<T>, attrs?: { filename?: string; status?: string }) {
-      const names: Record<string, string> = { '#data': 'data' };
-      const values: Record<string, unknown> = {};
-      const sets: string[] = [];
-      Object.entries(patch).forEach(([key, value], i) => {
-        names[`#p${i}`] = key;
-        values[`:p${i}`] = value;
-        sets.push(`#data.#p${i} = :p${i}`);
-      });
-      if (attrs?.filename !== undefined) {
-        names['#fn'] = 'filename';
-        names['#fnlc'] = 'filename_lc';
-        values[':fn'] = attrs.filename;
-        values[':fnlc'] = attrs.filename.toLowerCase();
-        sets.push('#fn = :fn', '#fnlc = :fnlc');
-      }
-      if (attrs?.status !== undefined) {
-        names['#status'] = 'status';
-        values[':status'] = attrs.status;
-        sets.push('#status = :status');
-      }
-      if (sets.length === 0) {
+      const topLevel: Record<string, unknown> = {};
+      const dataPatch: Record<string, unknown> = { ...patch };
+      if (attrs?.filename !== undefined) Object.assign(topLevel, { filename: attrs.filename, filename_lc: attrs.filename.toLowerCase() });
+      if (attrs?.status !== undefined) topLevel.status = dataPatch.status = attrs.status;
+      if (Object.keys(topLevel).length === 0 && Object.keys(dataPatch).length === 0) {
         const item = await getRecordItem(scope, type, id);
         return item ? toRecord<T>(item) : undefined;
       }
-      try {
-        const out = await doc.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: recordKey(scope, type, id),
-            UpdateExpression: `SET ${sets.join(', ')}`,
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        return toRecord<T>(out.Attributes as RecordItem);
-      } catch (error) {
-        if (isConditionFailure(error)) return undefined;
-        throw error;
-      }
+      return conditionalUpdate<T>(scope, type, id, topLevel, dataPatch, { expression: 'attribute_exists(pk)', names: {}, values: {} });
     },
 
     async deleteRecord(scope: Scope, type: string, id: string) {

@@ -5,25 +5,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { REPO_ROOT } from '../../lib/local/invoker.ts';
+import { freePort } from '../support/ports.ts';
 
 const CONNECTIONS = 16;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const TEST_KEY = 'rt_test_bench000000000000000000000000';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function spawnAndWait(command: string, args: string[], env: Record<string, string>, ready: string): Promise<ChildProcess> {
   const child = spawn(command, args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
