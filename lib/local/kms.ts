@@ -13,10 +13,10 @@
  * with the canonical JSON of the EncryptionContext as additional authenticated data, so decrypting
  * under another context fails with InvalidCiphertextException, as on KMS.
  */
-import http from 'node:http';
-import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { ApiError, startAwsJsonEndpoint, type AwsJsonOperation } from './aws-json-endpoint.ts';
 
 export interface LocalKmsOptions {
   host?: string; // default '127.0.0.1'
@@ -44,17 +44,6 @@ const MAX_PLAINTEXT_BYTES = 4096;
 const MAX_REQUEST_BYTES = 64 * 1024;
 const KEY_SPEC_BYTES: Record<string, number> = { AES_256: 32, AES_128: 16 };
 
-/** An error answered to the client as `{"__type": type, "message": message}`. */
-class ApiError extends Error {
-  constructor(
-    readonly type: string,
-    message: string,
-    readonly statusCode = 400,
-  ) {
-    super(message);
-  }
-}
-
 export async function startLocalKms(options: LocalKmsOptions): Promise<LocalKms> {
   const region = options.region ?? 'us-east-1';
   const masterKey = await loadOrCreateMasterKey(options.masterKeyFile);
@@ -66,23 +55,17 @@ export async function startLocalKms(options: LocalKmsOptions): Promise<LocalKms>
     `arn:aws:kms:${region}:${ACCOUNT_ID}:alias/${KEY_NAME}`,
   ]);
 
-  const server = http.createServer((req, res) => {
-    void serveAwsJson(req, res, 'TrentService.', 'application/x-amz-json-1.1', (op, body) => service.dispatch(op, body));
+  const endpoint = await startAwsJsonEndpoint({
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    targetPrefix: 'TrentService.',
+    contentType: 'application/x-amz-json-1.1',
+    maxRequestBytes: MAX_REQUEST_BYTES,
+    unknownOperationType: 'UnsupportedOperationException',
+    internalErrorType: 'KMSInternalException',
+    operations: service.operations,
   });
-  // A malformed request must not crash the process; just drop that connection.
-  server.on('clientError', (_err, socket) => socket.destroy());
-  const host = options.host ?? '127.0.0.1';
-  const port = await listen(server, host, options.port ?? 0);
-
-  let closing: Promise<void> | undefined;
-  return {
-    endpoint: `http://${host}:${port}`,
-    keyId: keyArn,
-    close() {
-      closing ??= closeServer(server);
-      return closing;
-    },
-  };
+  return { endpoint: endpoint.endpoint, keyId: keyArn, close: () => endpoint.close() };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -96,18 +79,11 @@ class KmsService {
     private readonly keyNames: string[],
   ) {}
 
-  dispatch(operation: string, body: Record<string, unknown>): unknown {
-    switch (operation) {
-      case 'GenerateDataKey':
-        return this.generateDataKey(body);
-      case 'Encrypt':
-        return this.encrypt(body);
-      case 'Decrypt':
-        return this.decrypt(body);
-      default:
-        throw new ApiError('UnsupportedOperationException', `Operation ${operation} is not supported locally`);
-    }
-  }
+  readonly operations: Record<string, AwsJsonOperation> = {
+    GenerateDataKey: (body) => this.generateDataKey(body),
+    Encrypt: (body) => this.encrypt(body),
+    Decrypt: (body) => this.decrypt(body),
+  };
 
   private generateDataKey(body: Record<string, unknown>) {
     this.requireKey(body.KeyId);
@@ -250,88 +226,4 @@ async function readMasterKey(file: string): Promise<Buffer | undefined> {
     throw new Error(`${file} is not a local KMS master key (expected ${MASTER_KEY_BYTES} bytes, found ${key.length})`);
   }
   return key;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The awsJson HTTP plumbing (the same shape as in stepfunctions.ts)
-
-/** Answers one request; never throws, never rejects. */
-async function serveAwsJson(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  targetPrefix: string,
-  contentType: string,
-  dispatch: (operation: string, body: Record<string, unknown>) => unknown,
-): Promise<void> {
-  let status = 200;
-  let payload: unknown;
-  try {
-    const target = req.headers['x-amz-target'];
-    if (req.method !== 'POST' || typeof target !== 'string' || !target.startsWith(targetPrefix)) {
-      throw new ApiError('UnsupportedOperationException', 'Expected POST / with X-Amz-Target: ' + targetPrefix + '<Operation>');
-    }
-    const body = await readJsonBody(req);
-    payload = await dispatch(target.slice(targetPrefix.length), body);
-  } catch (error) {
-    const apiError =
-      error instanceof ApiError ? error : new ApiError('KMSInternalException', describeError(error), 500);
-    status = apiError.statusCode;
-    payload = { __type: apiError.type, message: apiError.message };
-  }
-  try {
-    const text = JSON.stringify(payload ?? {});
-    res.writeHead(status, {
-      'content-type': contentType,
-      'content-length': Buffer.byteLength(text),
-      'x-amzn-requestid': randomUUID(),
-    });
-    res.end(text);
-  } catch {
-    res.destroy(); // the client went away mid-answer
-  }
-}
-
-async function readJsonBody(req: http.IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_REQUEST_BYTES) throw new ApiError('ValidationException', 'Request body is too large');
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return {};
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ApiError('SerializationException', 'Request body is not valid JSON');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ApiError('SerializationException', 'Request body must be a JSON object');
-  }
-  return body as Record<string, unknown>;
-}
-
-function listen(server: http.Server, host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      const address = server.address();
-      resolve(typeof address === 'object' && address ? address.port : port);
-    });
-  });
-}
-
-function closeServer(server: http.Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    // Keep-alive sockets of SDK clients would otherwise hold the port until they time out.
-    server.closeAllConnections();
-  });
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

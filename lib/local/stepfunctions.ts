@@ -10,7 +10,6 @@
  * Executions live in memory only: a restart forgets them, which is what a restart of the whole local
  * runtime means anyway.
  */
-import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import {
   ExecutionError,
@@ -19,6 +18,7 @@ import {
   type RunOptions,
   type StateMachineDefinition,
 } from 'aws-local-stepfunctions';
+import { ApiError, describeError, startAwsJsonEndpoint, type AwsJsonOperation } from './aws-json-endpoint.ts';
 
 polyfillPromiseWithResolvers();
 
@@ -79,17 +79,6 @@ interface Execution {
   runningTasks: Set<Promise<unknown>>;
 }
 
-/** An error answered to the client as `{"__type": type, "message": message}`. */
-class ApiError extends Error {
-  constructor(
-    readonly type: string,
-    message: string,
-    readonly statusCode = 400,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * A task error that the library must neither retry nor catch: it reads `isRetryable` /
  * `isCatchable` off any thrown error (duck-typed, as on its own RuntimeError), defaulting both to true.
@@ -116,23 +105,25 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
   }
 
   const service = new StepFunctionsService(region, stateMachines, options.invokeTask);
-  const server = http.createServer((req, res) => {
-    void serveAwsJson(req, res, 'AWSStepFunctions.', 'application/x-amz-json-1.0', (op, body) =>
-      service.dispatch(op, body),
-    );
+  const endpoint = await startAwsJsonEndpoint({
+    host,
+    port: options.port ?? 0,
+    targetPrefix: 'AWSStepFunctions.',
+    contentType: 'application/x-amz-json-1.0',
+    maxRequestBytes: MAX_REQUEST_BYTES,
+    unknownOperationType: 'UnknownOperationException',
+    internalErrorType: 'InternalFailure',
+    operations: service.operations,
   });
-  // A malformed request must not crash the process; just drop that connection.
-  server.on('clientError', (_err, socket) => socket.destroy());
-  const port = await listen(server, host, options.port ?? 0);
 
   let closing: Promise<void> | undefined;
   return {
-    endpoint: `http://${host}:${port}`,
+    endpoint: endpoint.endpoint,
     stateMachineArn,
     whenSettled: (executionArn) => service.whenSettled(executionArn),
     close() {
       closing ??= (async () => {
-        const stopped = closeServer(server);
+        const stopped = endpoint.close();
         service.abortAll();
         await stopped;
       })();
@@ -153,20 +144,12 @@ class StepFunctionsService {
     private readonly invokeTask: LocalStepFunctionsOptions['invokeTask'],
   ) {}
 
-  dispatch(operation: string, body: Record<string, unknown>): unknown {
-    switch (operation) {
-      case 'StartExecution':
-        return this.startExecution(body);
-      case 'DescribeExecution':
-        return this.describeExecution(body);
-      case 'StopExecution':
-        return this.stopExecution(body);
-      case 'ListExecutions':
-        return this.listExecutions(body);
-      default:
-        throw new ApiError('UnknownOperationException', `Operation ${operation} is not supported locally`);
-    }
-  }
+  readonly operations: Record<string, AwsJsonOperation> = {
+    StartExecution: (body) => this.startExecution(body),
+    DescribeExecution: (body) => this.describeExecution(body),
+    StopExecution: (body) => this.stopExecution(body),
+    ListExecutions: (body) => this.listExecutions(body),
+  };
 
   async whenSettled(executionArn: string): Promise<void> {
     const execution = this.executions.get(executionArn);
@@ -454,85 +437,6 @@ function parseExecutionInput(input: string): JsonValue {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The awsJson HTTP plumbing (the same shape as in kms.ts)
-
-/** Answers one request; never throws, never rejects. */
-async function serveAwsJson(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  targetPrefix: string,
-  contentType: string,
-  dispatch: (operation: string, body: Record<string, unknown>) => unknown,
-): Promise<void> {
-  let status = 200;
-  let payload: unknown;
-  try {
-    const target = req.headers['x-amz-target'];
-    if (req.method !== 'POST' || typeof target !== 'string' || !target.startsWith(targetPrefix)) {
-      throw new ApiError('UnknownOperationException', 'Expected POST / with X-Amz-Target: ' + targetPrefix + '<Operation>');
-    }
-    const body = await readJsonBody(req);
-    payload = await dispatch(target.slice(targetPrefix.length), body);
-  } catch (error) {
-    const apiError = error instanceof ApiError ? error : new ApiError('InternalFailure', describeError(error), 500);
-    status = apiError.statusCode;
-    payload = { __type: apiError.type, message: apiError.message };
-  }
-  try {
-    const text = JSON.stringify(payload ?? {});
-    res.writeHead(status, {
-      'content-type': contentType,
-      'content-length': Buffer.byteLength(text),
-      'x-amzn-requestid': randomUUID(),
-    });
-    res.end(text);
-  } catch {
-    res.destroy(); // the client went away mid-answer
-  }
-}
-
-async function readJsonBody(req: http.IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_REQUEST_BYTES) throw new ApiError('ValidationException', 'Request body is too large');
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return {};
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ApiError('SerializationException', 'Request body is not valid JSON');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ApiError('SerializationException', 'Request body must be a JSON object');
-  }
-  return body as Record<string, unknown>;
-}
-
-function listen(server: http.Server, host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      const address = server.address();
-      resolve(typeof address === 'object' && address ? address.port : port);
-    });
-  });
-}
-
-function closeServer(server: http.Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    // Keep-alive sockets of SDK clients would otherwise hold the port until they time out.
-    server.closeAllConnections();
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
 // Small helpers
 
 function optionalString(body: Record<string, unknown>, key: string): string | undefined {
@@ -545,10 +449,6 @@ function optionalString(body: Record<string, unknown>, key: string): string | un
 /** The SFN JSON protocol sends timestamps as epoch seconds (with a fraction). */
 function epochSeconds(date: Date): number {
   return date.getTime() / 1000;
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 /**
