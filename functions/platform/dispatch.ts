@@ -16,6 +16,7 @@ export function routeDispatcher(group: string, handlers: Record<string, unknown>
     if (typeof fn !== 'function') throw new Error(`Route ${routeKey(route)}: ${group}/handlers.ts exports no ${route.handler}`);
     byKey.set(routeKey(route), fn as LambdaHandler);
   }
+  if (byKey.size === 0) throw new Error(`No route of the route table is hosted by ${group}/handlers.ts`);
   return async (event, context) => {
     const fn = byKey.get(event.routeKey);
     if (!fn) return { statusCode: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: 'Not Found' }) };

@@ -425,7 +425,7 @@ describe('routeDispatcher', () => {
   });
 
   it('an unknown route key (or one of another group) → 404 Not Found', async () => {
-    const dispatch = routeDispatcher('models', { listModels: async () => ({ statusCode: 200 }) });
+    const dispatch = routeDispatcher('model-catalog', { listModels: async () => ({ statusCode: 200 }) });
     expect(await dispatch(eventFor('GET /v1/models'), context)).toEqual({ statusCode: 200 });
     for (const key of ['GET /v1/nothing', 'GET /v1/files', 'POST /v1/models', '']) {
       const result = (await dispatch(eventFor(key), context)) as APIGatewayProxyStructuredResultV2;
@@ -435,7 +435,11 @@ describe('routeDispatcher', () => {
   });
 
   it('refuses to build when the group module lacks a handler of its routes', () => {
-    expect(() => routeDispatcher('models', {})).toThrow(/exports no listModels/);
+    expect(() => routeDispatcher('model-catalog', {})).toThrow(/exports no listModels/);
+  });
+
+  it('refuses to build for a group that hosts no route (a misspelt group would 404 everything)', () => {
+    expect(() => routeDispatcher('models', { listModels: async () => ({}) })).toThrow(/No route of the route table is hosted by models/);
   });
 
   it('every route belongs to a group', () => {
