@@ -10,6 +10,7 @@ import { fileOperations as files } from './files/operations.ts';
 import { authOperations as auth } from './auth/operations.ts';
 import { modelOperations as models } from './model-catalog/operations.ts';
 import { docsOperations as docs } from './docs/operations.ts';
+import { parseOperations as parses } from './parses/operations.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type SizeClass = 'small' | 'document';
@@ -46,6 +47,12 @@ export const routes: Route[] = [
   { method: 'GET', path: '/v1/files', module: 'files/handlers.ts', handler: 'listFiles', size: 'small', op: files.listFiles },
   { method: 'GET', path: '/v1/files/{file_id}', module: 'files/handlers.ts', handler: 'getFile', size: 'small', op: files.getFile },
   { method: 'GET', path: '/v1/files/{file_id}/download-link', module: 'files/handlers.ts', handler: 'getDownloadLink', size: 'small', op: files.getDownloadLink },
+
+  { method: 'POST', path: '/v1/parses', module: 'parses/handlers.ts', handler: 'createParse', size: 'document', op: parses.create },
+  { method: 'GET', path: '/v1/parses', module: 'parses/handlers.ts', handler: 'listParses', size: 'small', op: parses.list },
+  { method: 'GET', path: '/v1/parses/{parse_id}', module: 'parses/handlers.ts', handler: 'getParse', size: 'small', op: parses.get },
+  { method: 'DELETE', path: '/v1/parses/{parse_id}', module: 'parses/handlers.ts', handler: 'deleteParse', size: 'small', op: parses.delete },
+  { method: 'POST', path: '/v1/parses/{parse_id}/cancel', module: 'parses/handlers.ts', handler: 'cancelParse', size: 'small', op: parses.cancel },
 ];
 
 /** Background task functions: invoked by state machines, never by HTTP. Keys are the ASL substitution names. */

@@ -27,6 +27,11 @@ const KIND_OF_MIME = new Map<string, DocumentKind>([
   ['text/x-markdown', 'md'],
 ]);
 
+/** The document kind of a stored file's MIME type (as this module assigned it). */
+export function kindOfMime(mime: string): DocumentKind | undefined {
+  return KIND_OF_MIME.get(mime.split(';')[0]!.trim().toLowerCase());
+}
+
 /** MIME types that say nothing about the content. */
 const GENERIC_MIMES = new Set(['application/octet-stream', 'binary/octet-stream', 'application/binary', '']);
 

@@ -19,6 +19,8 @@ export interface RunContext {
   record: Record<string, unknown>;
   /** Whether the run is still wanted (false once cancelled or deleted): long tasks check it between steps. */
   stillWanted(): Promise<boolean>;
+  /** Epoch ms by which the work must end (the task's own time budget, with a margin). */
+  deadline: number;
 }
 
 export interface RunKind {
@@ -37,7 +39,9 @@ export interface RunKind {
 }
 
 /** Built-in kinds, loaded lazily so a Lambda bundles only what it imports. Later issues add theirs. */
-const builtIn: Record<string, () => Promise<RunKind>> = {};
+const builtIn: Record<string, () => Promise<RunKind>> = {
+  parse: async () => (await import('../parses/service.ts')).parseKind,
+};
 
 const registered = new Map<string, RunKind>();
 

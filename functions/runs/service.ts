@@ -6,7 +6,7 @@
  * - status moves are single-item conditional writes, so a cancel always wins over a late finish;
  * - outputs live in storage; `include_output=false` never reads them.
  */
-import { NotFound } from '../platform/errors.ts';
+import { Invalid, NotFound } from '../platform/errors.ts';
 import { timestamp } from '../platform/ids.ts';
 import type { ListParams } from '../platform/pagination.ts';
 import { listEnvelopeOf, toListQuery } from '../platform/pagination.ts';
@@ -25,6 +25,7 @@ export interface RunData {
   created_at: string;
   _output_key?: string | null;
   _input?: unknown;
+  _cache_key?: string | null;
   [field: string]: unknown;
 }
 
@@ -39,6 +40,42 @@ export interface CreateRunInput {
   background: boolean;
   /** Initial usage (e.g. a page count known up front). */
   usage?: RunData['usage'];
+  /**
+   * Identifies the work (input bytes, options, model) for the result cache (API §0.5). Omit it to
+   * skip the cache (bust_cache).
+   */
+  cacheKey?: string;
+}
+
+/** A cached result: a copy of a completed run's output, kept apart so deleting that run keeps it. */
+interface CacheEntry {
+  blobKey: string;
+  usage: RunData['usage'];
+}
+
+function cacheItemKey(scope: Scope, kind: RunKind, cacheKey: string): string {
+  return `${scope.orgId}#${scope.envId}#cache#${kind.type}#${cacheKey}`;
+}
+function cacheBlobKey(scope: Scope, kind: RunKind, cacheKey: string): string {
+  return `${scope.orgId}/${scope.envId}/cache/${kind.type}/${cacheKey}.json`;
+}
+
+/** Called when a run completes: later identical requests may be answered from this output. */
+export async function rememberResult(p: Platform, scope: Scope, kind: RunKind, data: RunData): Promise<void> {
+  const cacheKey = data._cache_key;
+  if (typeof cacheKey !== 'string' || !data._output_key) return;
+  const blobKey = cacheBlobKey(scope, kind, cacheKey);
+  await p.blobs.copy(data._output_key, blobKey);
+  await p.store.putItem<CacheEntry>(cacheItemKey(scope, kind, cacheKey), { blobKey, usage: data.usage });
+}
+
+/** A new, already completed run whose output is a copy of the cached one; undefined on a miss. */
+async function answerFromCache(p: Platform, scope: Scope, kind: RunKind, data: RunData, cacheKey: string): Promise<RunData | undefined> {
+  const entry = await p.store.getItem<CacheEntry>(cacheItemKey(scope, kind, cacheKey));
+  if (!entry || !(await p.blobs.head(entry.blobKey))) return undefined;
+  const outputKey = outputKeyOf(scope, kind, data.id);
+  await p.blobs.copy(entry.blobKey, outputKey);
+  return { ...data, status: 'completed', usage: entry.usage, _output_key: outputKey };
 }
 
 export function outputKeyOf(scope: Scope, kind: RunKind, id: string): string {
@@ -94,7 +131,13 @@ export async function createRun(p: Platform, scope: Scope, kind: RunKind, input:
     created_at: timestamp(p.clock.now()),
     _output_key: null,
     _input: input.input ?? null,
+    _cache_key: input.cacheKey ?? null,
   };
+  const cached = input.cacheKey ? await answerFromCache(p, scope, kind, data, input.cacheKey) : undefined;
+  if (cached) {
+    await p.store.putRecord(scope, { type: kind.type, id, createdAt: cached.created_at, status: cached.status, filename: input.filename, attrs: input.attrs, data: cached });
+    return renderRun(cached, await outputOf(p, kind, cached, true));
+  }
   await p.store.putRecord(scope, { type: kind.type, id, createdAt: data.created_at, status: data.status, filename: input.filename, attrs: input.attrs, data });
   try {
     await p.runner.start('run', { name: id, input: { run: { kind: kind.name, orgId: scope.orgId, envId: scope.envId, id } } });
@@ -107,6 +150,13 @@ export async function createRun(p: Platform, scope: Scope, kind: RunKind, input:
   }
   if (input.background) return renderRun(data, kind.emptyOutput);
   const settled = await waitForTerminal(p, scope, kind, id, started + p.config.syncWaitMs);
+  const error = settled.error as { code?: string; message?: string } | null;
+  if (settled.status === 'failed' && (error?.code === 'document_invalid' || error?.code === 'document_unsupported')) {
+    // A document that cannot be opened is a bad request (API §0.2), answered 422 and not kept as a
+    // run. A background create learns it later, as a failed run.
+    await p.store.deleteRecord(scope, kind.type, id);
+    throw Invalid.at(['body', 'document'], error.message ?? 'The document cannot be read', error.code);
+  }
   return renderRun(settled, await outputOf(p, kind, settled, true));
 }
 

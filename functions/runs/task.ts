@@ -12,7 +12,7 @@ import { platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { ACTIVE_STATUSES, type PrimitiveError } from '../platform/schemas.ts';
 import { loadRunKind, type RunUsage } from './kinds.ts';
-import { outputKeyOf, type RunData } from './service.ts';
+import { outputKeyOf, rememberResult, type RunData } from './service.ts';
 
 interface RunRef {
   kind: string;
@@ -46,7 +46,10 @@ export function primitiveErrorOf(error: { Error?: string; Cause?: string }): Pri
   return { code: 'internal', message: `The run failed unexpectedly (${errorType})`, details: null };
 }
 
-export async function handler(input: RunTaskInput): Promise<unknown> {
+/** What the task keeps in hand after its work, to write the output and finish in time. */
+const DEADLINE_MARGIN_MS = 10_000;
+
+export async function handler(input: RunTaskInput, context?: { getRemainingTimeInMillis(): number }): Promise<unknown> {
   const p = platform();
   const scope: Scope = { orgId: input.run.orgId, envId: input.run.envId };
   const kind = await loadRunKind(input.run.kind);
@@ -64,7 +67,9 @@ export async function handler(input: RunTaskInput): Promise<unknown> {
         if (!record || record.data.status !== 'in_progress') return { skipped: true };
         const stillWanted = async () => (await p.store.getRecord<RunData>(scope, kind.type, id))?.data.status === 'in_progress';
         try {
-          const result = await kind.execute({ platform: p, scope, runId: id, record: record.data, stillWanted });
+          const remaining = context?.getRemainingTimeInMillis() ?? 15 * 60_000;
+          const deadline = Date.now() + Math.max(1_000, remaining - DEADLINE_MARGIN_MS);
+          const result = await kind.execute({ platform: p, scope, runId: id, record: record.data, stillWanted, deadline });
           const outputKey = outputKeyOf(scope, kind, id);
           await p.blobs.put(outputKey, JSON.stringify(result.output), 'application/json');
           // Cancelled or deleted while it worked: the execution may already be stopped, so no Finish
@@ -93,8 +98,12 @@ export async function handler(input: RunTaskInput): Promise<unknown> {
           error: null,
         });
         // Cancelled (or deleted) while it worked: the late result is dropped, nothing is left behind.
-        if (!completed) await p.blobs.delete(executed.outputKey);
-        return { finished: completed !== undefined };
+        if (!completed) {
+          await p.blobs.delete(executed.outputKey);
+          return { finished: false };
+        }
+        await rememberResult(p, scope, kind, completed.data);
+        return { finished: true };
       }
 
       case 'fail': {

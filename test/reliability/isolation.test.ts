@@ -15,7 +15,13 @@ beforeAll(async () => {
 });
 afterAll(() => cloud?.close());
 
-const UNKNOWN = { file: 'file_01m7z0qenejn1pv4p44vpcbwww', probe: 'prb_01m7z0qenejn1pv4p44vpcbwww' };
+const UNKNOWN = { file: 'file_01m7z0qenejn1pv4p44vpcbwww', probe: 'prb_01m7z0qenejn1pv4p44vpcbwww', parse: 'prs_01m7z0qenejn1pv4p44vpcbwww' };
+
+async function createParse(key: string): Promise<string> {
+  const r = await cloud.api('POST', '/v1/parses', { key, body: { document: { filename: 'p.txt', url: dataUrl('text/plain', `parse me ${Math.random()}`) } } });
+  expect(r.status).toBe(201);
+  return r.body.id;
+}
 
 interface IdCase {
   /** Creates the resource with `key` and returns the request to make for it. */
@@ -61,6 +67,18 @@ const idCases: Record<string, IdCase> = {
     make: async (key) => ({ method: 'POST', path: `/v1/probes/${(await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id}/cancel`, expectStatus: 200 }),
     unknown: { method: 'POST', path: `/v1/probes/${UNKNOWN.probe}/cancel` },
   },
+  'GET /v1/parses/{parse_id}': {
+    make: async (key) => ({ method: 'GET', path: `/v1/parses/${await createParse(key)}`, expectStatus: 200 }),
+    unknown: { method: 'GET', path: `/v1/parses/${UNKNOWN.parse}` },
+  },
+  'DELETE /v1/parses/{parse_id}': {
+    make: async (key) => ({ method: 'DELETE', path: `/v1/parses/${await createParse(key)}`, expectStatus: 204 }),
+    unknown: { method: 'DELETE', path: `/v1/parses/${UNKNOWN.parse}` },
+  },
+  'POST /v1/parses/{parse_id}/cancel': {
+    make: async (key) => ({ method: 'POST', path: `/v1/parses/${await createParse(key)}/cancel`, expectStatus: 200 }),
+    unknown: { method: 'POST', path: `/v1/parses/${UNKNOWN.parse}/cancel` },
+  },
   // Public routes: the asset name is not a resource of any environment.
   'GET /docs/{asset}': {
     make: async () => ({ method: 'GET', path: '/docs/swagger-ui.css', expectStatus: 200 }),
@@ -71,6 +89,7 @@ const idCases: Record<string, IdCase> = {
 /** List routes and how to make an item that must not appear in the other environment's list. */
 const listCases: Record<string, { make(key: string): Promise<string>; path: string }> = {
   'GET /v1/files': { make: uploadFile, path: '/v1/files?limit=100' },
+  'GET /v1/parses': { make: createParse, path: '/v1/parses?limit=100' },
   'GET /v1/probes': { make: async (key) => (await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id, path: '/v1/probes?limit=100' },
 };
 
@@ -84,7 +103,7 @@ it('every route that takes an id, and every list route, has an isolation case', 
 });
 
 /** A 404 body with the id replaced, so bodies for different ids compare. */
-const shape = (body: unknown) => JSON.stringify(body).replace(/(file|prb)_[0-9a-z]{26}/g, '<id>');
+const shape = (body: unknown) => JSON.stringify(body).replace(/(file|prb|prs)_[0-9a-z]{26}/g, '<id>');
 
 describe.each(withId.filter((r) => r.op.auth === 'api_key').map(routeKey))('%s', (key) => {
   it('answers the owner, and every other environment and organization exactly like an unknown id', async () => {

@@ -14,7 +14,7 @@ import { runOperations } from '../../functions/runs/schema.ts';
 import type { Route } from '../../functions/routes.ts';
 
 const CreateProbe = z.object({
-  mode: z.enum(['echo', 'crash', 'fail', 'gate', 'transient-once']).default('echo'),
+  mode: z.enum(['echo', 'crash', 'fail', 'bad-document', 'gate', 'transient-once']).default('echo'),
   text: z.string().default(''),
   gate: z.string().optional(),
   document: DocumentInput.optional(),
@@ -72,7 +72,8 @@ export const probeKind: RunKind = {
     attempts.set(runId, (attempts.get(runId) ?? 0) + 1);
     const mode = record.mode as string;
     if (mode === 'crash') throw new Error('boom: an internal detail that must not leak');
-    if (mode === 'fail') throw new RunFailure('document_invalid', 'The probe document is invalid', { page: 3 });
+    if (mode === 'fail') throw new RunFailure('model_error', 'The probe model gave up', { page: 3 });
+    if (mode === 'bad-document') throw new RunFailure('document_invalid', 'The probe document is damaged');
     if (mode === 'transient-once' && !transientSeen.has(runId)) {
       transientSeen.add(runId);
       throw new TransientError('briefly unavailable');

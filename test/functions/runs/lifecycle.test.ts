@@ -80,7 +80,21 @@ describe('failures', () => {
   it("a task's own failure is recorded with its code, message and details", async () => {
     const r = await cloud.api('POST', '/v1/probes', { body: { mode: 'fail', background: true } });
     const done = await settled(r.body.id);
-    expect(done).toMatchObject({ status: 'failed', error: { code: 'document_invalid', message: 'The probe document is invalid', details: { page: 3 } } });
+    expect(done).toMatchObject({ status: 'failed', error: { code: 'model_error', message: 'The probe model gave up', details: { page: 3 } } });
+    const sync = await cloud.api('POST', '/v1/probes', { body: { mode: 'fail' } });
+    expect(sync.status).toBe(201);
+    expect(sync.body).toMatchObject({ status: 'failed', error: { code: 'model_error' } });
+  });
+
+  it('a document that cannot be read: 422 for a synchronous create (nothing kept), a failed run in the background', async () => {
+    const before = (await cloud.api('GET', '/v1/probes?limit=100')).body.data.length;
+    const sync = await cloud.api('POST', '/v1/probes', { body: { mode: 'bad-document' } });
+    expect(sync.status).toBe(422);
+    expect(sync.body.detail).toEqual([{ loc: ['body', 'document'], msg: 'The probe document is damaged', type: 'document_invalid' }]);
+    expect((await cloud.api('GET', '/v1/probes?limit=100')).body.data.length).toBe(before);
+    const background = await cloud.api('POST', '/v1/probes', { body: { mode: 'bad-document', background: true } });
+    expect(background.status).toBe(201);
+    expect(await settled(background.body.id)).toMatchObject({ status: 'failed', error: { code: 'document_invalid', message: 'The probe document is damaged' } });
   });
 
   it('a transient failure is retried by the state machine and then completes', async () => {

@@ -1,0 +1,87 @@
+/**
+ * Reads any supported document into the Doc model: the one entry point every operation uses.
+ * Scanned PDF pages and images go through OCR (a small worker pool shared by the process, like a warm
+ * Lambda container keeps it); everything else is read from its own structure.
+ */
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { readCsv } from './csv.ts';
+import { type Doc, type Page, ReadFailure } from './doc.ts';
+import { readDocx } from './docx.ts';
+import { decodeImage } from './image.ts';
+import { dropRepeatedHeadersFooters, layoutPage } from './layout.ts';
+import { createOcrPool, type OcrPool } from './ocr.ts';
+import { readPdf } from './pdf.ts';
+import { greyToPdfWords, rasterizePdfPage } from './raster.ts';
+import type { DocumentKind } from './sniff.ts';
+import { readText } from './text.ts';
+import { readXlsx } from './xlsx.ts';
+
+export interface ReadOptions {
+  kind: DocumentKind;
+  /** Resolution for rasterizing scanned PDF pages before OCR. */
+  dpi: number;
+  /** Epoch ms by which reading must end; readers throw ReadFailure('…', 'timeout') past it. */
+  deadline: number;
+  /** The OCR pool to use (default: the process-wide one). */
+  ocr?: () => Promise<OcrPool>;
+}
+
+let processPool: Promise<OcrPool> | undefined;
+
+/** The process-wide OCR pool, created on first use and kept warm between invocations. */
+export function sharedOcrPool(): Promise<OcrPool> {
+  processPool ??= createOcrPool();
+  return processPool;
+}
+
+async function ocrImages(bytes: Uint8Array, kind: 'png' | 'jpeg' | 'tiff' | 'webp', pool: () => Promise<OcrPool>): Promise<Page[]> {
+  const frames = await decodeImage(bytes, kind);
+  const ocr = await pool();
+  // Frames are recognized concurrently; the pool bounds how many at once.
+  return Promise.all(
+    frames.map(async (frame, i) => {
+      const words = (await ocr.recognize(frame)).map((w) => ({ ...w, origin: { kind: 'box' as const, page: i + 1, box: w.box! } }));
+      return layoutPage({ number: i + 1, width: frame.width, height: frame.height, unit: 'px', ocr: true, words, rules: [] });
+    }),
+  );
+}
+
+export async function readDocument(bytes: Uint8Array, options: ReadOptions): Promise<Doc> {
+  const pool = options.ocr ?? sharedOcrPool;
+  const { kind, deadline } = options;
+  let pages: Page[];
+  switch (kind) {
+    case 'pdf': {
+      const scannedPage = async (page: PDFPageProxy, pageNumber: number) => {
+        const grey = await rasterizePdfPage(page, options.dpi);
+        const words = await (await pool()).recognize(grey);
+        return greyToPdfWords(words, grey.dpi, pageNumber);
+      };
+      pages = dropRepeatedHeadersFooters(await readPdf(bytes, { deadline, scannedPage }));
+      break;
+    }
+    case 'png':
+    case 'jpeg':
+    case 'tiff':
+    case 'webp':
+      pages = await ocrImages(bytes, kind, pool);
+      break;
+    case 'docx':
+      pages = await readDocx(bytes, { deadline });
+      break;
+    case 'xlsx':
+      pages = await readXlsx(bytes, { deadline });
+      break;
+    case 'csv':
+      pages = readCsv(bytes);
+      break;
+    case 'txt':
+    case 'md':
+      pages = readText(bytes, kind);
+      break;
+    default:
+      throw new ReadFailure(`Documents of type ${String(kind)} cannot be read`, 'document_unsupported');
+  }
+  if (Date.now() > deadline) throw new ReadFailure('Reading the document took longer than its time budget', 'timeout');
+  return { kind, pages };
+}
