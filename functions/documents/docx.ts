@@ -1,0 +1,708 @@
+/**
+ * DOCX reader. Reads `word/document.xml` itself (not through mammoth) because provenance (API §6.2)
+ * needs the body exactly as Word stores it: every body paragraph counted from 0 (empty ones, headings
+ * and list items included; table paragraphs not), code-point offsets within each paragraph's text, and
+ * tables by grid position. mammoth's HTML merges and drops paragraphs, so its output cannot be mapped
+ * back to those indices; it also inflates the whole archive with no size limit.
+ *
+ * The archive is opened by a small central-directory reader (below, shared with the XLSX reader) so
+ * declared sizes are checked before anything is inflated, and inflation itself is capped at the
+ * declared size (a lying header cannot make us inflate more).
+ *
+ * Paragraph text: `w:t` text, `w:tab` → "\t", `w:br` / `w:cr` → "\n", `w:noBreakHyphen` → "-";
+ * deleted revisions, field instructions, drawings and text boxes are not body text.
+ * Pages split at `w:br w:type="page"`, `w:pageBreakBefore`, and section breaks that start a new page;
+ * `w:lastRenderedPageBreak` only records where Word last happened to wrap, so it is ignored.
+ */
+import { createInflateRaw, inflateRawSync } from 'node:zlib';
+import { MAX_PAGES, ReadFailure, type Cell, type Page, type Table } from './doc.ts';
+import { addTextLines, codePointLength, newPage } from './text.ts';
+
+// =============================================================================================
+// ZIP: central directory, size checks, capped inflation
+
+export interface ZipEntry {
+  name: string;
+  /** 0 stored, 8 deflated. */
+  method: number;
+  flags: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  localHeaderOffset: number;
+}
+
+/** Inflated bytes we accept for the parts we read (API: documents are bounded; XML beyond this is a bomb). */
+export const MAX_INFLATED_BYTES = 100 * 1024 * 1024;
+/** Above this size a part must not compress better than MAX_RATIO:1 (real XML stays well under it). */
+const RATIO_CHECK_BYTES = 10 * 1024 * 1024;
+const MAX_RATIO = 100;
+
+/** Lists a ZIP archive's entries from its central directory, without inflating anything. */
+export function readZipDirectory(bytes: Uint8Array, what: string): Map<string, ZipEntry> {
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (data.length >= 4 && data.readUInt32BE(0) === 0xd0cf11e0) {
+    // Office wraps password-protected documents in an OLE container instead of a ZIP.
+    throw new ReadFailure(`The ${what} is password-protected (encrypted) or a legacy Office file, which cannot be read`, 'document_unsupported');
+  }
+  // The end-of-central-directory record is the last 22 bytes, unless an archive comment follows it.
+  let end = -1;
+  for (let i = data.length - 22; i >= Math.max(0, data.length - 22 - 0xffff); i--) {
+    if (data.readUInt32LE(i) === 0x06054b50) {
+      end = i;
+      break;
+    }
+  }
+  if (end < 0) throw new ReadFailure(`The ${what} is corrupt (not a ZIP archive)`);
+  const directorySize = data.readUInt32LE(end + 12);
+  const directoryOffset = data.readUInt32LE(end + 16);
+  if (directoryOffset === 0xffffffff || directoryOffset + directorySize > end) {
+    // ZIP64 (over 4 GB) or an inconsistent directory: neither is a document we can read.
+    throw new ReadFailure(`The ${what} is corrupt (bad ZIP central directory)`);
+  }
+  const entries = new Map<string, ZipEntry>();
+  for (let at = directoryOffset; at < directoryOffset + directorySize; ) {
+    if (at + 46 > end || data.readUInt32LE(at) !== 0x02014b50) throw new ReadFailure(`The ${what} is corrupt (bad ZIP central directory)`);
+    const nameLength = data.readUInt16LE(at + 28);
+    const entry: ZipEntry = {
+      name: data.toString('utf8', at + 46, at + 46 + nameLength),
+      flags: data.readUInt16LE(at + 8),
+      method: data.readUInt16LE(at + 10),
+      compressedSize: data.readUInt32LE(at + 20),
+      uncompressedSize: data.readUInt32LE(at + 24),
+      localHeaderOffset: data.readUInt32LE(at + 42),
+    };
+    entries.set(entry.name, entry);
+    at += 46 + nameLength + data.readUInt16LE(at + 30) + data.readUInt16LE(at + 32);
+  }
+  return entries;
+}
+
+/** Refuses parts whose declared sizes make them a decompression bomb, before inflating any of them. */
+export function checkInflatedSizes(entries: ZipEntry[], what: string, maxTotal = MAX_INFLATED_BYTES): void {
+  let total = 0;
+  for (const entry of entries) {
+    // A ZIP64 size (0xFFFFFFFF marker) is at least that large, so it fails the total as it should.
+    total += entry.uncompressedSize;
+    const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
+    if (entry.uncompressedSize > RATIO_CHECK_BYTES && ratio > MAX_RATIO) {
+      throw new ReadFailure(`The ${what} looks like a decompression bomb: ${entry.name} expands ${Math.round(ratio)}:1 to ${entry.uncompressedSize} bytes`);
+    }
+    if (entry.flags & 1) throw new ReadFailure(`The ${what} is encrypted (${entry.name}), which is not supported`, 'document_unsupported');
+    if (entry.method !== 0 && entry.method !== 8) throw new ReadFailure(`The ${what} uses an unsupported ZIP compression method (${entry.method})`, 'document_unsupported');
+  }
+  if (total > maxTotal) {
+    throw new ReadFailure(`The ${what} is too large to read: its parts expand to ${total} bytes (limit ${maxTotal})`);
+  }
+}
+
+/** The compressed bytes of an entry (after its local header). */
+export function entryData(bytes: Uint8Array, entry: ZipEntry, what: string): Buffer {
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const at = entry.localHeaderOffset;
+  if (at + 30 > data.length || data.readUInt32LE(at) !== 0x04034b50) throw new ReadFailure(`The ${what} is corrupt (bad ZIP entry ${entry.name})`);
+  const start = at + 30 + data.readUInt16LE(at + 26) + data.readUInt16LE(at + 28);
+  if (start + entry.compressedSize > data.length) throw new ReadFailure(`The ${what} is corrupt (truncated ZIP entry ${entry.name})`);
+  return data.subarray(start, start + entry.compressedSize);
+}
+
+/** Inflates one entry, never past its declared size (checked beforehand by checkInflatedSizes). */
+export function inflateEntry(bytes: Uint8Array, entry: ZipEntry, what: string): Buffer {
+  const compressed = entryData(bytes, entry, what);
+  let inflated: Buffer;
+  try {
+    inflated = entry.method === 0 ? compressed : inflateRawSync(compressed, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
+  } catch (error) {
+    const detail = error instanceof RangeError ? 'it expands beyond its declared size' : 'corrupt compressed data';
+    throw new ReadFailure(`The ${what} is corrupt (${entry.name}: ${detail})`);
+  }
+  if (inflated.length !== entry.uncompressedSize) throw new ReadFailure(`The ${what} is corrupt (${entry.name} does not match its declared size)`);
+  return inflated;
+}
+
+/**
+ * Inflates an entry without keeping the output, failing if it produces more (or other) than its
+ * declared size. For readers (exceljs) that inflate the archive themselves without a limit.
+ */
+export async function verifyInflatedSize(bytes: Uint8Array, entry: ZipEntry, what: string): Promise<void> {
+  const compressed = entryData(bytes, entry, what);
+  if (entry.method === 0) {
+    if (compressed.length !== entry.uncompressedSize) throw new ReadFailure(`The ${what} is corrupt (${entry.name} does not match its declared size)`);
+    return;
+  }
+  const inflater = createInflateRaw();
+  inflater.end(compressed);
+  let total = 0;
+  try {
+    for await (const chunk of inflater) {
+      total += (chunk as Buffer).length;
+      if (total > entry.uncompressedSize) break; // leaving the loop destroys the stream
+    }
+  } catch {
+    throw new ReadFailure(`The ${what} is corrupt (${entry.name}: corrupt compressed data)`);
+  }
+  if (total !== entry.uncompressedSize) throw new ReadFailure(`The ${what} is corrupt or a decompression bomb (${entry.name} does not match its declared size)`);
+}
+
+// =============================================================================================
+// XML: a minimal non-validating parser (elements, attributes, text); OOXML needs no more
+
+interface XmlElement {
+  name: string;
+  attrs: Record<string, string>;
+  children: XmlNode[];
+}
+type XmlNode = XmlElement | string;
+
+const WORD_NAMESPACES = new Set(['http://schemas.openxmlformats.org/wordprocessingml/2006/main', 'http://purl.oclc.org/ooxml/wordprocessingml/main']);
+
+function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g, (all, name: string) => {
+    if (name[0] === '#') {
+      const code = name[1] === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : all;
+    }
+    return { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }[name as 'lt'];
+  });
+}
+
+const TOKEN = /<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<\?[\s\S]*?\?>|<!DOCTYPE|<\/([^\s>]+)\s*>|<([^\s/>!?]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|[^<]+/y;
+const ATTRIBUTE = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
+/** Shared by elements without attributes or children, to keep large documents light on memory. */
+const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_CHILDREN: XmlNode[] = Object.freeze([]) as unknown as XmlNode[];
+
+/**
+ * Parses XML into a tree. Element and attribute names in the WordprocessingML namespace are
+ * normalized to the `w:` prefix whatever prefix the file binds (declared on the root, as Word does).
+ */
+function parseXml(xml: string, what: string, deadline: number): XmlElement {
+  const root: XmlElement = { name: '#document', attrs: {}, children: [] };
+  const stack: XmlElement[] = [root];
+  /** The prefix bound to the WordprocessingML namespace, when it is not `w` ('' for a default namespace). */
+  let otherPrefix: string | undefined;
+  const rename = (name: string) => {
+    if (otherPrefix === undefined) return name;
+    const colon = name.indexOf(':');
+    if (colon < 0) return otherPrefix === '' ? `w:${name}` : name;
+    return name.slice(0, colon) === otherPrefix ? `w:${name.slice(colon + 1)}` : name;
+  };
+  TOKEN.lastIndex = 0;
+  for (let tokens = 1; TOKEN.lastIndex < xml.length; tokens++) {
+    // Parsing is synchronous: look at the clock now and then so a huge part cannot overrun the budget.
+    if (tokens % 65_536 === 0 && Date.now() > deadline) throw new ReadFailure(`Reading the ${what} took too long`, 'timeout');
+    const at = TOKEN.lastIndex;
+    const match = TOKEN.exec(xml);
+    if (!match) throw new ReadFailure(`The ${what} is corrupt (malformed XML at offset ${at})`);
+    const token = match[0];
+    const parent = stack[stack.length - 1]!;
+    if (match[3] !== undefined) {
+      let attrs = NO_ATTRIBUTES;
+      const source = match[4]!;
+      if (source !== '') {
+        attrs = {};
+        ATTRIBUTE.lastIndex = 0;
+        for (let a = ATTRIBUTE.exec(source); a; a = ATTRIBUTE.exec(source)) {
+          // Unprefixed attributes are in no namespace, so only prefixed ones are renamed.
+          attrs[a[1]!.includes(':') ? rename(a[1]!) : a[1]!] = decodeEntities(a[2] ?? a[3] ?? '');
+        }
+      }
+      if (stack.length === 1) {
+        for (const [key, value] of Object.entries(attrs)) {
+          if (WORD_NAMESPACES.has(value) && (key === 'xmlns' || key.startsWith('xmlns:'))) {
+            const prefix = key === 'xmlns' ? '' : key.slice(6);
+            otherPrefix = prefix === 'w' ? undefined : prefix;
+          }
+        }
+      }
+      const selfClosing = match[5] === '/';
+      const element: XmlElement = { name: rename(match[3]), attrs, children: selfClosing ? NO_CHILDREN : [] };
+      parent.children.push(element);
+      if (!selfClosing) stack.push(element);
+    } else if (match[2] !== undefined) {
+      if (stack.length === 1 || parent.name !== rename(match[2])) throw new ReadFailure(`The ${what} is corrupt (mismatched XML end tag </${match[2]}>)`);
+      stack.pop();
+    } else if (match[1] !== undefined) {
+      parent.children.push(match[1]);
+    } else if (token === '<!DOCTYPE') {
+      // OOXML never has one; refusing it keeps entity-expansion tricks out.
+      throw new ReadFailure(`The ${what} is corrupt (unexpected DOCTYPE)`);
+    } else if (token[0] !== '<') {
+      parent.children.push(decodeEntities(token));
+    }
+  }
+  if (stack.length !== 1) throw new ReadFailure(`The ${what} is corrupt (unclosed XML element <${stack[stack.length - 1]!.name}>)`);
+  return root;
+}
+
+function elements(node: XmlElement, name?: string): XmlElement[] {
+  return node.children.filter((c): c is XmlElement => typeof c !== 'string' && (name === undefined || c.name === name));
+}
+
+function child(node: XmlElement | undefined, name: string): XmlElement | undefined {
+  return node?.children.find((c): c is XmlElement => typeof c !== 'string' && c.name === name);
+}
+
+function val(node: XmlElement | undefined): string | undefined {
+  return node?.attrs['w:val'];
+}
+
+/** An on/off property (`<w:b/>`, `<w:b w:val="false"/>`). */
+function isOn(node: XmlElement | undefined): boolean {
+  if (!node) return false;
+  const value = val(node);
+  return value === undefined || !['0', 'false', 'off'].includes(value);
+}
+
+function textOf(node: XmlElement): string {
+  return node.children.map((c) => (typeof c === 'string' ? c : '')).join('');
+}
+
+// =============================================================================================
+// Styles and numbering
+
+interface ParagraphStyle {
+  name?: string;
+  basedOn?: string;
+  outlineLevel?: number;
+  numId?: string;
+  ilvl?: number;
+  pageBreakBefore?: boolean;
+}
+
+interface Styles {
+  byId: Map<string, ParagraphStyle>;
+  defaultId?: string;
+}
+
+function readStyles(xml: XmlElement | undefined): Styles {
+  const styles: Styles = { byId: new Map() };
+  const root = xml && child(xml, 'w:styles');
+  if (!root) return styles;
+  for (const style of elements(root, 'w:style')) {
+    if (style.attrs['w:type'] !== 'paragraph') continue;
+    const id = style.attrs['w:styleId'];
+    if (id === undefined) continue;
+    const pPr = child(style, 'w:pPr');
+    const numPr = child(pPr, 'w:numPr');
+    const outline = val(child(pPr, 'w:outlineLvl'));
+    const pageBreak = child(pPr, 'w:pageBreakBefore');
+    styles.byId.set(id, {
+      name: val(child(style, 'w:name')),
+      basedOn: val(child(style, 'w:basedOn')),
+      outlineLevel: outline === undefined ? undefined : Number(outline),
+      numId: val(child(numPr, 'w:numId')),
+      ilvl: val(child(numPr, 'w:ilvl')) === undefined ? undefined : Number(val(child(numPr, 'w:ilvl'))),
+      pageBreakBefore: pageBreak ? isOn(pageBreak) : undefined,
+    });
+    // The default paragraph style applies to paragraphs that name none.
+    if (['1', 'true', 'on'].includes(style.attrs['w:default'] ?? '')) styles.defaultId = id;
+  }
+  return styles;
+}
+
+/** A style with what it inherits through `w:basedOn` filled in (nearest definition wins). */
+function resolveStyle(styles: Styles, id: string | undefined): ParagraphStyle & { id?: string } {
+  const resolved: ParagraphStyle & { id?: string } = { id };
+  const seen = new Set<string>();
+  for (let current = id; current !== undefined && !seen.has(current); ) {
+    seen.add(current);
+    const style = styles.byId.get(current);
+    if (!style) break;
+    resolved.name ??= style.name;
+    resolved.outlineLevel ??= style.outlineLevel;
+    resolved.numId ??= style.numId;
+    resolved.ilvl ??= style.ilvl;
+    resolved.pageBreakBefore ??= style.pageBreakBefore;
+    current = style.basedOn;
+  }
+  return resolved;
+}
+
+interface Level {
+  start: number;
+  format: string;
+  text: string;
+}
+
+interface Numbering {
+  /** numId → abstractNumId and the levels whose start the instance overrides. */
+  instances: Map<string, { abstractId: string; startOverrides: Map<number, number> }>;
+  abstracts: Map<string, Map<number, Level>>;
+}
+
+function readNumbering(xml: XmlElement | undefined): Numbering {
+  const numbering: Numbering = { instances: new Map(), abstracts: new Map() };
+  const root = xml && child(xml, 'w:numbering');
+  if (!root) return numbering;
+  for (const abstract of elements(root, 'w:abstractNum')) {
+    const levels = new Map<number, Level>();
+    for (const lvl of elements(abstract, 'w:lvl')) {
+      levels.set(Number(lvl.attrs['w:ilvl'] ?? 0), {
+        start: Number(val(child(lvl, 'w:start')) ?? 1),
+        format: val(child(lvl, 'w:numFmt')) ?? 'decimal',
+        text: val(child(lvl, 'w:lvlText')) ?? '',
+      });
+    }
+    numbering.abstracts.set(abstract.attrs['w:abstractNumId'] ?? '', levels);
+  }
+  for (const num of elements(root, 'w:num')) {
+    const startOverrides = new Map<number, number>();
+    for (const override of elements(num, 'w:lvlOverride')) {
+      const start = val(child(override, 'w:startOverride'));
+      if (start !== undefined) startOverrides.set(Number(override.attrs['w:ilvl'] ?? 0), Number(start));
+    }
+    numbering.instances.set(num.attrs['w:numId'] ?? '', { abstractId: val(child(num, 'w:abstractNumId')) ?? '', startOverrides });
+  }
+  return numbering;
+}
+
+function toRoman(n: number): string {
+  const numerals: [number, string][] = [[1000, 'm'], [900, 'cm'], [500, 'd'], [400, 'cd'], [100, 'c'], [90, 'xc'], [50, 'l'], [40, 'xl'], [10, 'x'], [9, 'ix'], [5, 'v'], [4, 'iv'], [1, 'i']];
+  let out = '';
+  for (const [value, numeral] of numerals) {
+    while (n >= value) {
+      out += numeral;
+      n -= value;
+    }
+  }
+  return out;
+}
+
+function formatNumber(n: number, format: string): string {
+  switch (format) {
+    case 'lowerLetter':
+      // Word goes a … z, aa … zz.
+      return String.fromCharCode(97 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
+    case 'upperLetter':
+      return String.fromCharCode(65 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
+    case 'lowerRoman':
+      return toRoman(n);
+    case 'upperRoman':
+      return toRoman(n).toUpperCase();
+    case 'decimalZero':
+      return String(n).padStart(2, '0');
+    case 'none':
+      return '';
+    default:
+      return String(n);
+  }
+}
+
+/** Computes list markers as Word prints them, keeping counters across the document. */
+class ListCounter {
+  /** abstractNumId → the current count at each level. */
+  private readonly counts = new Map<string, number[]>();
+  private readonly started = new Set<string>();
+
+  constructor(private readonly numbering: Numbering) {}
+
+  /** The printed marker ("1.", "a)", …), "-" for bullets and whatever cannot be determined. */
+  marker(numId: string, ilvl: number): string {
+    const instance = this.numbering.instances.get(numId);
+    const levels = instance && this.numbering.abstracts.get(instance.abstractId);
+    const level = levels?.get(ilvl);
+    if (!instance || !levels || !level) return '-';
+    const counts = this.counts.get(instance.abstractId) ?? [];
+    this.counts.set(instance.abstractId, counts);
+    if (!this.started.has(numId)) {
+      // A list instance with a start override restarts its levels (how Word restarts numbering).
+      this.started.add(numId);
+      for (const [overridden, start] of instance.startOverrides) counts[overridden] = start - 1;
+    }
+    for (let k = 0; k < ilvl; k++) counts[k] ??= levels.get(k)?.start ?? 1;
+    counts[ilvl] = counts[ilvl] === undefined ? level.start : counts[ilvl]! + 1;
+    counts.length = ilvl + 1; // deeper levels restart after a shallower item
+    if (level.format === 'bullet') return '-';
+    const marker = level.text.replace(/%([1-9])/g, (_, n: string) => {
+      const k = Number(n) - 1;
+      return formatNumber(counts[k] ?? 1, levels.get(k)?.format ?? 'decimal');
+    });
+    return marker.trim() === '' ? '-' : marker.trim();
+  }
+}
+
+// =============================================================================================
+// Body
+
+const PAGE_BREAK = Symbol('page break');
+type Piece = string | typeof PAGE_BREAK;
+
+/** Run-level containers whose content is displayed text. */
+const INLINE_CONTAINERS = new Set(['w:hyperlink', 'w:ins', 'w:smartTag', 'w:customXml', 'w:fldSimple', 'w:bdo', 'w:dir', 'w:moveTo']);
+
+function collectRunPieces(node: XmlElement, pieces: Piece[]): void {
+  for (const item of elements(node)) {
+    if (item.name === 'w:r') {
+      for (const part of elements(item)) {
+        switch (part.name) {
+          case 'w:t':
+            pieces.push(textOf(part));
+            break;
+          case 'w:tab':
+            pieces.push('\t');
+            break;
+          case 'w:br':
+            pieces.push(part.attrs['w:type'] === 'page' ? PAGE_BREAK : '\n');
+            break;
+          case 'w:cr':
+            pieces.push('\n');
+            break;
+          case 'w:noBreakHyphen':
+            pieces.push('-');
+            break;
+        }
+      }
+    } else if (INLINE_CONTAINERS.has(item.name)) {
+      collectRunPieces(item, pieces);
+    } else if (item.name === 'w:sdt') {
+      const content = child(item, 'w:sdtContent');
+      if (content) collectRunPieces(content, pieces);
+    }
+  }
+}
+
+/** Block-level children, looking through content controls and custom XML wrappers. */
+function blockChildren(node: XmlElement): XmlElement[] {
+  return elements(node).flatMap((item) => {
+    if (item.name === 'w:sdt') {
+      const content = child(item, 'w:sdtContent');
+      return content ? blockChildren(content) : [];
+    }
+    if (item.name === 'w:customXml') return blockChildren(item);
+    return [item];
+  });
+}
+
+/** A paragraph's text with page breaks dropped (inside table cells they do not split pages). */
+function paragraphText(p: XmlElement): string {
+  const pieces: Piece[] = [];
+  collectRunPieces(p, pieces);
+  return pieces.filter((piece): piece is string => piece !== PAGE_BREAK).join('');
+}
+
+/** A table cell's text: its paragraphs (and those of nested tables) one per line. */
+function cellParagraphs(tc: XmlElement): string[] {
+  return blockChildren(tc).flatMap((item) => {
+    if (item.name === 'w:p') return [paragraphText(item)];
+    if (item.name === 'w:tbl') return tableRows(item).flatMap((tr) => tableCells(tr).flatMap(cellParagraphs));
+    return [];
+  });
+}
+
+const tableRows = (tbl: XmlElement) => blockChildren(tbl).filter((e) => e.name === 'w:tr');
+const tableCells = (tr: XmlElement) => blockChildren(tr).filter((e) => e.name === 'w:tc');
+
+function intAttr(node: XmlElement | undefined, fallback: number): number {
+  const value = Number(val(node));
+  return Number.isInteger(value) && value >= 0 ? value : fallback;
+}
+
+class DocxReader {
+  readonly pages: Page[] = [];
+  private page!: Page;
+  /** Whether anything (even an empty paragraph) sits on the current page. */
+  private pageUsed = false;
+  private paragraphIndex = 0;
+  private tableIndex = 0;
+  private readonly lists: ListCounter;
+
+  constructor(
+    private readonly styles: Styles,
+    numbering: Numbering,
+    private readonly deadline: number,
+  ) {
+    this.lists = new ListCounter(numbering);
+    this.startPage();
+  }
+
+  private startPage(): void {
+    if (this.pages.length >= MAX_PAGES) throw new ReadFailure(`The DOCX file has more than ${MAX_PAGES} pages`);
+    this.page = newPage(this.pages.length + 1);
+    this.pages.push(this.page);
+    this.pageUsed = false;
+  }
+
+  readBody(body: XmlElement): void {
+    let count = 0;
+    for (const item of blockChildren(body)) {
+      if (++count % 256 === 0 && Date.now() > this.deadline) throw new ReadFailure('Reading the DOCX file took too long', 'timeout');
+      if (item.name === 'w:p') this.paragraph(item);
+      else if (item.name === 'w:tbl') this.table(item);
+    }
+  }
+
+  private headingLevel(pPr: XmlElement | undefined, style: ReturnType<typeof resolveStyle>): number | undefined {
+    const outline = val(child(pPr, 'w:outlineLvl'));
+    const name = (style.name ?? '').toLowerCase();
+    const byName = /^heading\s*([1-9])$/.exec(name) ?? /^heading\s*([1-9])$/i.exec(style.id ?? '');
+    if (byName) return Math.min(6, Number(byName[1]));
+    if (name === 'title' || /^title$/i.test(style.id ?? '')) return 1;
+    // Outline levels 0–8 are heading levels 1–9; 9 is body text.
+    const level = outline !== undefined ? Number(outline) : style.outlineLevel;
+    return level !== undefined && level >= 0 && level < 9 ? Math.min(6, level + 1) : undefined;
+  }
+
+  private paragraph(p: XmlElement): void {
+    const index = this.paragraphIndex++;
+    const pPr = child(p, 'w:pPr');
+    const style = resolveStyle(this.styles, val(child(pPr, 'w:pStyle')) ?? this.styles.defaultId);
+    const pageBreakBefore = child(pPr, 'w:pageBreakBefore') ? isOn(child(pPr, 'w:pageBreakBefore')) : (style.pageBreakBefore ?? false);
+    if (pageBreakBefore && this.pageUsed) this.startPage();
+
+    const numPr = child(pPr, 'w:numPr');
+    const numId = val(child(numPr, 'w:numId')) ?? style.numId;
+    const ilvl = intAttr(child(numPr, 'w:ilvl'), style.ilvl ?? 0);
+    // numId 0 explicitly removes numbering a style would give.
+    const marker = numId !== undefined && numId !== '0' ? this.lists.marker(numId, ilvl) : undefined;
+    const level = this.headingLevel(pPr, style);
+
+    const pieces: Piece[] = [];
+    collectRunPieces(p, pieces);
+    // Split into the parts on each page; offsets run on across a page break (one paragraph).
+    const parts: { text: string; start: number }[] = [{ text: '', start: 0 }];
+    let offset = 0;
+    for (const piece of pieces) {
+      if (piece === PAGE_BREAK) {
+        parts.push({ text: '', start: offset });
+      } else {
+        parts[parts.length - 1]!.text += piece;
+        offset += codePointLength(piece);
+      }
+    }
+    parts.forEach((part, i) => {
+      if (i > 0) this.startPage();
+      this.pageUsed = true;
+      if (part.text.trim() === '') return;
+      const { lines } = addTextLines(this.page, part.text, (start, end) => ({
+        kind: 'docx_paragraph',
+        paragraph: index,
+        charStart: part.start + start,
+        charEnd: part.start + end,
+      }));
+      const text = part.text.trim();
+      if (i === 0 && level !== undefined) {
+        const numbered = marker !== undefined && marker !== '-' ? `${marker} ` : '';
+        this.page.blocks.push({ kind: 'heading', level, text: numbered + text, lines });
+      } else if (i === 0 && marker !== undefined) {
+        this.page.blocks.push({ kind: 'list_item', text: `${marker} ${text}`, lines });
+      } else {
+        this.page.blocks.push({ kind: 'paragraph', text, lines });
+      }
+    });
+
+    // A section break ends the page unless the next section is continuous.
+    const section = child(pPr, 'w:sectPr');
+    if (section && val(child(section, 'w:type')) !== 'continuous') this.startPage();
+  }
+
+  private table(tbl: XmlElement): void {
+    const index = this.tableIndex++;
+    this.pageUsed = true;
+    const page = this.page;
+    const grid = child(tbl, 'w:tblGrid');
+    const rows = tableRows(tbl);
+    const cells: Cell[] = [];
+    const lines: number[] = [];
+    /** Grid column → the cell a vertical merge (`w:vMerge`) is extending downwards. */
+    let open = new Map<number, Cell>();
+    let columnCount = grid ? elements(grid, 'w:gridCol').length : 0;
+    rows.forEach((tr, row) => {
+      const trPr = child(tr, 'w:trPr');
+      let column = intAttr(child(trPr, 'w:gridBefore'), 0);
+      const stillOpen = new Map<number, Cell>();
+      for (const tc of tableCells(tr)) {
+        const tcPr = child(tc, 'w:tcPr');
+        const span = Math.max(1, intAttr(child(tcPr, 'w:gridSpan'), 1));
+        const vMerge = child(tcPr, 'w:vMerge');
+        const above = open.get(column);
+        if (vMerge && val(vMerge) !== 'restart' && above) {
+          // A continuation cell: the cell above grows; its own (normally empty) content is dropped.
+          above.rowSpan = row - above.row + 1;
+          stillOpen.set(column, above);
+        } else {
+          const text = cellParagraphs(tc).join('\n');
+          const added = addTextLines(page, text, (start, end) => ({ kind: 'docx_cell', table: index, row, column, charStart: start, charEnd: end }));
+          lines.push(...added.lines);
+          const cell: Cell = { row, column, rowSpan: 1, columnSpan: span, text: text.trim(), words: added.words };
+          cells.push(cell);
+          if (vMerge) stillOpen.set(column, cell);
+        }
+        column += span;
+      }
+      open = stillOpen;
+      columnCount = Math.max(columnCount, column + intAttr(child(trPr, 'w:gridAfter'), 0));
+    });
+
+    // Grid slots no cell covers (short rows, gridBefore/After) become empty cells: the grid is whole.
+    const covered = rows.map(() => Array<boolean>(columnCount).fill(false));
+    for (const cell of cells) {
+      for (let r = cell.row; r < cell.row + cell.rowSpan; r++) {
+        for (let c = cell.column; c < Math.min(columnCount, cell.column + cell.columnSpan); c++) covered[r]![c] = true;
+      }
+    }
+    covered.forEach((slots, row) =>
+      slots.forEach((isCovered, column) => {
+        if (!isCovered) cells.push({ row, column, rowSpan: 1, columnSpan: 1, text: '', words: [] });
+      }),
+    );
+    cells.sort((a, b) => a.row - b.row || a.column - b.column);
+
+    const table: Table = { rowCount: rows.length, columnCount, headerRows: headerRowCount(tbl, rows), cells };
+    page.tables.push(table);
+    const texts = Array.from({ length: table.rowCount }, () => Array<string>(columnCount).fill(''));
+    for (const cell of cells) texts[cell.row]![cell.column] = cell.text.replace(/\n/g, ' ');
+    page.blocks.push({ kind: 'table', text: texts.map((r) => r.join('\t')).join('\n'), lines, table: page.tables.length - 1 });
+  }
+}
+
+/**
+ * Header rows: the leading rows marked "repeat as header row" (`w:tblHeader`); otherwise the first row
+ * when the table style's first-row formatting is on (`w:tblLook` firstRow, what Word sets for tables
+ * with a header), as pandoc does.
+ */
+function headerRowCount(tbl: XmlElement, rows: XmlElement[]): number {
+  let marked = 0;
+  while (marked < rows.length && isOn(child(child(rows[marked], 'w:trPr'), 'w:tblHeader'))) marked++;
+  if (marked > 0) return marked;
+  const look = child(child(tbl, 'w:tblPr'), 'w:tblLook');
+  if (!look || rows.length < 2) return 0;
+  const firstRow = look.attrs['w:firstRow'];
+  if (firstRow !== undefined) return firstRow === '1' || firstRow === 'true' ? 1 : 0;
+  // Older files encode the flags as a hex bitmask; 0x0020 is "first row".
+  const mask = parseInt(look.attrs['w:val'] ?? '0', 16);
+  return Number.isNaN(mask) || (mask & 0x20) === 0 ? 0 : 1;
+}
+
+// =============================================================================================
+
+const DOCUMENT_PART = 'word/document.xml';
+const STYLES_PART = 'word/styles.xml';
+const NUMBERING_PART = 'word/numbering.xml';
+
+/** Reads a DOCX file: one page per hard page break (or one page). */
+export async function readDocx(bytes: Uint8Array, options: { deadline: number }): Promise<Page[]> {
+  const what = 'DOCX file';
+  const entries = readZipDirectory(bytes, what);
+  const documentEntry = entries.get(DOCUMENT_PART);
+  if (!documentEntry) throw new ReadFailure(`The ${what} is corrupt (it has no ${DOCUMENT_PART})`);
+  const parts = [documentEntry, entries.get(STYLES_PART), entries.get(NUMBERING_PART)].filter((e): e is ZipEntry => e !== undefined);
+  // Only the parts we read count: images and other media are never inflated.
+  checkInflatedSizes(parts, what);
+
+  const parse = (entry: ZipEntry | undefined) => {
+    if (!entry) return undefined;
+    const xml = inflateEntry(bytes, entry, what).toString('utf8');
+    return parseXml(xml, what, options.deadline);
+  };
+  const document = parse(documentEntry)!;
+  const styles = readStyles(parse(entries.get(STYLES_PART)));
+  const numbering = readNumbering(parse(entries.get(NUMBERING_PART)));
+  const body = child(child(document, 'w:document'), 'w:body');
+  if (!body) throw new ReadFailure(`The ${what} is corrupt (${DOCUMENT_PART} has no body)`);
+
+  const reader = new DocxReader(styles, numbering, options.deadline);
+  reader.readBody(body);
+  return reader.pages;
+}

@@ -1,0 +1,270 @@
+/**
+ * OCR with tesseract.js: a small pool of worker threads, each holding one Tesseract engine with the
+ * English LSTM model, created on first need and reused.
+ *
+ * Offline by construction. The only things tesseract.js 7 fetches are the language model (from a CDN
+ * unless `langPath` is a local folder) and, in browsers, the core wasm and worker script; in Node the
+ * worker script is a local file and the core is `require`d from tesseract.js-core. So: the model
+ * comes from the installed @tesseract.js-data/eng package, and `cacheMethod: 'none'` stops the worker
+ * from reading or writing `./eng.traineddata` in the working directory.
+ */
+import Tesseract from 'tesseract.js';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import type { Worker as Thread } from 'node:worker_threads';
+import type { GreyImage, Word } from './doc.ts';
+
+export interface OcrPool {
+  /** Words with boxes in pixels of `image`; `origin.page` is 0 (the caller sets pages and units). */
+  recognize(image: GreyImage): Promise<Word[]>;
+  /** Terminates every worker; recognize() fails afterwards. */
+  close(): Promise<void>;
+}
+
+/**
+ * The LSTM-only model (tessdata_best converted to integers, 2.9 MB): what tesseract.js would download
+ * for OEM.LSTM_ONLY. The package's own `langPath` points at the 10.9 MB folder that adds the legacy
+ * engine, which we do not run.
+ */
+export function englishModelFolder(): string {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve('@tesseract.js-data/eng')), '4.0.0_best_int');
+}
+
+/** Images above this (a Letter page at 450 dpi) retire their worker afterwards: see Pool.run. */
+const RECYCLE_AFTER_PIXELS = 20_000_000;
+
+/** The DPI that GreyImage uses for "unknown": Tesseract estimates the resolution from text size instead. */
+const UNKNOWN_DPI = 72;
+
+export async function createOcrPool(options: { size?: number } = {}): Promise<OcrPool> {
+  const size = Math.max(1, Math.min(4, Math.floor(options.size ?? availableParallelism())));
+  const langPath = englishModelFolder();
+  // A missing model would otherwise make worker start-up wait forever (tesseract.js swallows that
+  // rejection), so check once, here.
+  if (!existsSync(path.join(langPath, 'eng.traineddata.gz'))) {
+    throw new Error(`The OCR model is missing from ${langPath}; reinstall @tesseract.js-data/eng.`);
+  }
+  return new Pool(size, langPath);
+}
+
+interface Job {
+  image: GreyImage;
+  resolve: (words: Word[]) => void;
+  reject: (error: Error) => void;
+}
+
+/** One Tesseract worker thread, and the job it is running. */
+interface Engine {
+  tesseract: Tesseract.Worker;
+  /** Settles when the thread has exited, whether stopped or crashed. */
+  exited: Promise<void>;
+  job: Job | undefined;
+}
+
+class Pool implements OcrPool {
+  private readonly engines = new Set<Engine>();
+  private readonly idle: Engine[] = [];
+  private readonly queue: Job[] = [];
+  private readonly startups = new Set<Promise<void>>();
+  private closed = false;
+
+  constructor(
+    private readonly size: number,
+    private readonly langPath: string,
+  ) {}
+
+  recognize(image: GreyImage): Promise<Word[]> {
+    if (this.closed) return Promise.reject(new Error('The OCR pool is closed.'));
+    const { width, height, data } = image;
+    if (!(width >= 1 && height >= 1 && data.length === width * height)) {
+      return Promise.reject(new Error(`Not a grey image: ${data.length} bytes for ${width}×${height} pixels.`));
+    }
+    return new Promise<Word[]>((resolve, reject) => {
+      this.queue.push({ image, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const closed = new Error('The OCR pool is closed.');
+    for (const job of this.queue.splice(0)) job.reject(closed);
+    // Workers still starting join `engines` when they are up; wait so they are stopped too.
+    await Promise.allSettled(this.startups);
+    const engines = [...this.engines];
+    this.engines.clear();
+    this.idle.length = 0;
+    // tesseract.js's terminate() leaves a running job's promise pending forever: settle it here.
+    for (const engine of engines) engine.job?.reject(closed);
+    await Promise.all(engines.map(stopEngine));
+  }
+
+  /** Hands queued jobs to idle workers, and starts workers (up to the pool size) for the rest. */
+  private dispatch(): void {
+    while (this.queue.length > 0 && this.idle.length > 0) this.run(this.idle.pop()!, this.queue.shift()!);
+    while (this.startups.size < this.queue.length && this.engines.size + this.startups.size < this.size) {
+      const startup: Promise<void> = startEngine(this.langPath).then(
+        (engine) => {
+          this.startups.delete(startup);
+          this.adopt(engine);
+        },
+        (error: unknown) => {
+          this.startups.delete(startup);
+          // Fail a waiting job rather than leave it queued with no worker coming.
+          this.queue.shift()?.reject(error instanceof Error ? error : new Error(`The OCR engine did not start: ${String(error)}`));
+          this.dispatch();
+        },
+      );
+      this.startups.add(startup);
+    }
+  }
+
+  private adopt(engine: Engine): void {
+    this.engines.add(engine);
+    void engine.exited.then(() => this.lost(engine));
+    if (this.closed) return; // close() is waiting for this start-up and stops it
+    this.idle.push(engine);
+    this.dispatch();
+  }
+
+  private run(engine: Engine, job: Job): void {
+    engine.job = job;
+    // WebAssembly memory never shrinks: a worker keeps the heap of the largest image it has read
+    // (~10 bytes a pixel: +400 MB after a 49 MP page). Replace it after a big one.
+    const reuse = job.image.width * job.image.height <= RECYCLE_AFTER_PIXELS;
+    recognizeWith(engine.tesseract, job.image).then(
+      (words) => {
+        job.resolve(words);
+        this.release(engine, reuse);
+      },
+      (error: unknown) => {
+        job.reject(error instanceof Error ? error : new Error(`OCR failed: ${String(error)}`));
+        // After an error (an abort on out-of-memory, say) the engine's wasm state cannot be trusted.
+        this.release(engine, false);
+      },
+    );
+  }
+
+  private release(engine: Engine, reuse: boolean): void {
+    engine.job = undefined;
+    if (!this.engines.has(engine)) return; // closed or lost meanwhile
+    if (reuse) {
+      this.idle.push(engine);
+    } else {
+      this.engines.delete(engine);
+      void stopEngine(engine);
+    }
+    this.dispatch();
+  }
+
+  /** A thread that exits without being stopped (a crash) fails its job; the next job starts another. */
+  private lost(engine: Engine): void {
+    if (!this.engines.delete(engine)) return; // stopped on purpose
+    const at = this.idle.indexOf(engine);
+    if (at >= 0) this.idle.splice(at, 1);
+    engine.job?.reject(new Error('The OCR worker stopped unexpectedly.'));
+    engine.job = undefined;
+    this.dispatch();
+  }
+}
+
+async function startEngine(langPath: string): Promise<Engine> {
+  // tesseract.js reports start-up failures after the first one only through errorHandler (and
+  // without one, it throws them out of a message listener, crashing the process).
+  let failStart: (reason: Error) => void = () => {};
+  const startFailed = new Promise<never>((_, reject) => {
+    failStart = reject;
+  });
+  const tesseract = await Promise.race([
+    Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
+      langPath,
+      gzip: true,
+      cacheMethod: 'none',
+      logger: () => {},
+      // Job errors also arrive as rejected promises; this only keeps them from being thrown again.
+      errorHandler: (error: unknown) => failStart(new Error(`The OCR engine did not start: ${String(error)}`)),
+    }),
+    startFailed,
+  ]);
+  // The thread is an undocumented property; tesseract.js neither listens for its 'error' event (an
+  // uncaught exception in it would then crash this process) nor waits for it to exit.
+  const thread = (tesseract as unknown as { worker?: Thread }).worker;
+  if (!thread) {
+    await tesseract.terminate();
+    throw new Error('tesseract.js no longer exposes its worker thread; ocr.ts needs updating.');
+  }
+  thread.on('error', () => {}); // the thread then exits, and 'exit' fails the job
+  const engine: Engine = {
+    tesseract,
+    exited: new Promise<void>((resolve) => thread.once('exit', () => resolve())),
+    job: undefined,
+  };
+  try {
+    await tesseract.setParameters({
+      // Automatic page segmentation without orientation detection (the LSTM-only build has none).
+      tessedit_pageseg_mode: Tesseract.PSM.AUTO,
+      preserve_interword_spaces: '1',
+      // Tesseract's diagnostics ("Estimating resolution as …") would otherwise go to the process stdout.
+      debug_file: '/dev/null',
+    });
+  } catch (error) {
+    await stopEngine(engine);
+    throw error;
+  }
+  return engine;
+}
+
+/** Terminates the worker and waits for its thread to exit, so close() leaves nothing running. */
+async function stopEngine(engine: Engine): Promise<void> {
+  await engine.tesseract.terminate();
+  await engine.exited;
+}
+
+async function recognizeWith(worker: Tesseract.Worker, image: GreyImage): Promise<Word[]> {
+  const options: Record<string, string> = {};
+  // Tesseract reads below 70 dpi as "unknown" and would ignore it anyway.
+  if (image.dpi !== UNKNOWN_DPI && image.dpi >= 70) options.user_defined_dpi = String(Math.round(image.dpi));
+  // TSV is the word-level output without the per-character JSON that `blocks` builds and we'd discard.
+  const result = await worker.recognize(toPgm(image), options, { text: false, tsv: true });
+  return wordsFromTsv(result.data.tsv ?? '');
+}
+
+/**
+ * The grey bytes behind a binary PGM header: Leptonica (inside the wasm) reads PGM directly, so the
+ * pixels are never compressed (a PNG would cost an encode here and a decode there: ~130 ms a page).
+ * Not BMP: tesseract.js re-encodes BMP input through a slow JavaScript path.
+ *
+ * The header carries a 500-byte comment because tesseract.js looks for an EXIF orientation pattern in
+ * the first 500 bytes of any input, and dark pixels can match it (the page then comes out rotated, as
+ * garbage); PGM comments are ASCII, which the pattern can never match.
+ */
+function toPgm(image: GreyImage): Uint8Array {
+  const header = new TextEncoder().encode(`P5\n#${' '.repeat(500)}\n${image.width} ${image.height}\n255\n`);
+  const pgm = new Uint8Array(header.length + image.data.length);
+  pgm.set(header);
+  pgm.set(image.data, header.length);
+  return pgm;
+}
+
+/** TSV rows of level 5 are words: level page block paragraph line word left top width height conf text. */
+function wordsFromTsv(tsv: string): Word[] {
+  const words: Word[] = [];
+  for (const row of tsv.split('\n')) {
+    const fields = row.split('\t');
+    if (fields[0] !== '5' || fields.length < 12) continue;
+    const text = fields.slice(11).join('\t').trim();
+    if (text === '') continue;
+    const [left, top, width, height] = fields.slice(6, 10).map(Number);
+    const box = { left, top, width, height };
+    words.push({
+      text,
+      box,
+      origin: { kind: 'box', page: 0, box: { ...box } },
+      confidence: Math.max(0, Math.min(100, Math.round(Number(fields[10])))),
+    });
+  }
+  return words;
+}

@@ -1,0 +1,520 @@
+/**
+ * PDF reader: pdf.js text layer → words with boxes, vector drawing → ruling lines, then the shared
+ * page layout (./layout.ts). Pages without a usable text layer are scanned pages: the caller's
+ * `scannedPage` hook (rasterize + OCR) supplies their words.
+ *
+ * Boxes are in PDF points at scale 1, top-left origin, in the page as displayed (after /Rotate and
+ * the crop box offset): everything goes through the viewport transform.
+ */
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { type Box, MAX_PAGES, type Page, ReadFailure, type Rule, type Word } from './doc.ts';
+import { layoutPage } from './layout.ts';
+
+export interface ReadPdfOptions {
+  /** Epoch ms; reading stops with ReadFailure(…, 'timeout') once past it (checked between pages). */
+  deadline: number;
+  /** Words of a scanned page (no usable text layer), boxes in PDF points, top-left origin. */
+  scannedPage?: (page: PDFPageProxy, pageNumber: number) => Promise<Word[]>;
+}
+
+type Matrix = [number, number, number, number, number, number];
+
+/** The parts of a pdf.js text content item we use (TextItem; marked-content entries have no `str`). */
+interface TextItem {
+  str: string;
+  transform: number[];
+  width: number;
+  fontName: string;
+  hasEOL: boolean;
+}
+
+interface TextStyle {
+  ascent?: number;
+  descent?: number;
+}
+
+export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promise<Page[]> {
+  checkDeadline(options.deadline, 'before it started');
+  // A copy: pdf.js takes ownership of (and may detach) the buffer it is given.
+  const task = pdfjs.getDocument({
+    data: new Uint8Array(bytes),
+    useSystemFonts: false,
+    disableFontFace: true,
+    isEvalSupported: false,
+    verbosity: 0,
+  });
+  let pdf: PDFDocumentProxy;
+  try {
+    pdf = await task.promise;
+  } catch (error) {
+    await task.destroy().catch(() => undefined);
+    throw openFailure(error, bytes);
+  }
+  try {
+    if (pdf.numPages > MAX_PAGES) {
+      throw new ReadFailure(`The PDF has ${pdf.numPages} pages; at most ${MAX_PAGES} pages are supported`, 'document_unsupported');
+    }
+    const pages: Page[] = [];
+    // One page at a time, cleaned up after use, so a long document stays within memory.
+    for (let n = 1; n <= pdf.numPages; n++) {
+      checkDeadline(options.deadline, `at page ${n} of ${pdf.numPages}`);
+      let page: PDFPageProxy;
+      try {
+        page = await pdf.getPage(n);
+      } catch (error) {
+        throw damaged(error, n);
+      }
+      try {
+        pages.push(await readPage(page, n, options));
+      } finally {
+        page.cleanup();
+      }
+    }
+    return pages;
+  } finally {
+    await pdf.destroy().catch(() => undefined);
+  }
+}
+
+function checkDeadline(deadline: number, where: string): void {
+  if (Date.now() > deadline) throw new ReadFailure(`Reading the PDF took longer than its time budget (stopped ${where})`, 'timeout');
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function openFailure(error: unknown, bytes: Uint8Array): ReadFailure {
+  if (error instanceof ReadFailure) return error;
+  // pdf.js does not export PasswordException; its name is the stable part.
+  if (error instanceof Error && error.name === 'PasswordException') {
+    return new ReadFailure('The PDF is encrypted with a password', 'document_invalid');
+  }
+  const tail = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(-1024);
+  const cut = bytes.byteLength > 0 && !tail.includes('%%EOF', 0, 'latin1') ? ' (the file looks cut short: it has no %%EOF end marker)' : '';
+  return new ReadFailure(`The PDF is damaged: ${messageOf(error).replace(/\.$/, '')}${cut}`, 'document_invalid');
+}
+
+function damaged(error: unknown, pageNumber: number): ReadFailure {
+  if (error instanceof ReadFailure) return error;
+  return new ReadFailure(`The PDF is damaged: page ${pageNumber} cannot be read (${messageOf(error).replace(/\.$/, '')})`, 'document_invalid');
+}
+
+async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPdfOptions): Promise<Page> {
+  const viewport = page.getViewport({ scale: 1 });
+  const toViewport = viewport.transform as Matrix;
+  let words: Word[];
+  let fields: Word[];
+  let graphics: Graphics;
+  try {
+    const content = await page.getTextContent();
+    words = textWords(content.items as TextItem[], content.styles as Record<string, TextStyle>, toViewport, pageNumber);
+    fields = annotationWords((await page.getAnnotations()) as AnnotationData[], toViewport, pageNumber);
+    graphics = readGraphics(await page.getOperatorList(), toViewport);
+  } catch (error) {
+    throw damaged(error, pageNumber);
+  }
+  const dimensions = { number: pageNumber, width: viewport.width, height: viewport.height, unit: 'pt' as const };
+  // Text placed outside the visible page (clipped leftovers of imposition, hidden tricks) is not read.
+  const onPage = (w: Word) => w.box!.left < viewport.width && w.box!.left + w.box!.width > 0 && w.box!.top < viewport.height && w.box!.top + w.box!.height > 0;
+
+  const usable = usableWords(words).filter(onPage);
+  const pageArea = viewport.width * viewport.height;
+  const printable = usable.reduce((sum, w) => sum + w.text.length, 0);
+  // No usable text, or a page-sized image with a few stray words (a stamped page number on a scan).
+  const scanned = printable === 0 || (printable < 40 && graphics.imageArea >= 0.6 * pageArea);
+  if (scanned && options.scannedPage) {
+    const ocrWords = await options.scannedPage(page, pageNumber);
+    const placed = ocrWords.flatMap((w) => (w.box ? [{ ...w, origin: { kind: 'box' as const, page: pageNumber, box: w.box } }] : []));
+    return layoutPage({ ...dimensions, ocr: true, words: placed, rules: graphics.rules });
+  }
+  return layoutPage({ ...dimensions, ocr: false, words: [...usable, ...fields.filter(onPage)], rules: graphics.rules });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Text layer
+
+/** Apply n first, then m (the PDF `cm` composition order, same as pdf.js Util.transform(m, n)). */
+function multiply(m: Matrix, n: readonly number[]): Matrix {
+  return [
+    m[0] * n[0]! + m[2] * n[1]!,
+    m[1] * n[0]! + m[3] * n[1]!,
+    m[0] * n[2]! + m[2] * n[3]!,
+    m[1] * n[2]! + m[3] * n[3]!,
+    m[0] * n[4]! + m[2] * n[5]! + m[4],
+    m[1] * n[4]! + m[3] * n[5]! + m[5],
+  ];
+}
+
+function apply(m: Matrix, x: number, y: number): [number, number] {
+  return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+}
+
+function boundingBox(points: [number, number][]): Box {
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  const left = Math.min(...xs);
+  const top = Math.min(...ys);
+  return { left, top, width: Math.max(...xs) - left, height: Math.max(...ys) - top };
+}
+
+/** A word cut from a text item, before pieces split across items are glued back together. */
+interface Piece {
+  text: string;
+  box: Box;
+  /** Whether whitespace (or a line end) comes before / after it in the text layer. */
+  spaceBefore: boolean;
+  spaceAfter: boolean;
+}
+
+/**
+ * Words from the text items. An item is a run of text with one transform; it is split at whitespace,
+ * each word's extent along the baseline taken in proportion to its character offsets (glyph widths
+ * are not exposed per character). The box spans the font's descent to ascent.
+ */
+function textWords(items: TextItem[], styles: Record<string, TextStyle>, toViewport: Matrix, pageNumber: number): Word[] {
+  const pieces: Piece[] = [];
+  let pendingSpace = true;
+  for (const item of items) {
+    if (typeof item.str !== 'string') continue;
+    const str = item.str;
+    const [a, b, c, d, e, f] = item.transform as Matrix;
+    const advanceScale = Math.hypot(a, b);
+    const fontHeight = Math.hypot(c, d);
+    if (str.trim() === '' || fontHeight === 0 || advanceScale === 0 || !(item.width >= 0)) {
+      if (str.length > 0 || item.hasEOL) pendingSpace = true;
+      continue;
+    }
+    // Diagonal text is a watermark or a stamp ("DRAFT", "PAID"): its huge box would cover the columns.
+    const angle = (Math.atan2(toViewport[1] * a + toViewport[3] * b, toViewport[0] * a + toViewport[2] * b) * 180) / Math.PI;
+    const offAxis = Math.abs(angle) % 90;
+    if (offAxis > 10 && offAxis < 80) {
+      pendingSpace = true;
+      continue;
+    }
+    const style = styles[item.fontName] ?? {};
+    const ascent = style.ascent && style.ascent > 0 && style.ascent < 1.5 ? style.ascent : 0.8;
+    const descent = style.descent && style.descent < 0 && style.descent > -1 ? style.descent : -0.2;
+    // Unit vectors along the baseline and up the glyphs, in user space.
+    const ux = a / advanceScale;
+    const uy = b / advanceScale;
+    const vx = c / fontHeight;
+    const vy = d / fontHeight;
+    const corner = (s: number, t: number) => apply(toViewport, e + ux * s + vx * t, f + uy * s + vy * t);
+    const perChar = item.width / str.length;
+    for (const match of str.matchAll(/\S+/g)) {
+      const start = match.index;
+      const end = start + match[0].length;
+      const s0 = start * perChar;
+      const s1 = end * perChar;
+      const t0 = descent * fontHeight;
+      const t1 = ascent * fontHeight;
+      pieces.push({
+        text: match[0],
+        box: boundingBox([corner(s0, t0), corner(s1, t0), corner(s0, t1), corner(s1, t1)]),
+        spaceBefore: start > 0 || pendingSpace || /^\s/.test(str),
+        spaceAfter: end < str.length,
+      });
+      pendingSpace = false;
+    }
+    pendingSpace = /\s$/.test(str) || item.hasEOL;
+  }
+
+  // pdf.js may cut one word across items (a font change mid-word, kerned glyph runs): glue pieces that
+  // touch on one baseline with no space between them.
+  const glued: Piece[] = [];
+  for (const piece of pieces) {
+    const previous = glued[glued.length - 1];
+    if (previous && !previous.spaceAfter && !piece.spaceBefore) {
+      const height = Math.min(previous.box.height, piece.box.height);
+      const gap = piece.box.left - (previous.box.left + previous.box.width);
+      const overlap = Math.min(previous.box.top + previous.box.height, piece.box.top + piece.box.height) - Math.max(previous.box.top, piece.box.top);
+      if (overlap >= 0.6 * height && gap > -0.25 * height && gap < 0.12 * height) {
+        const left = Math.min(previous.box.left, piece.box.left);
+        const top = Math.min(previous.box.top, piece.box.top);
+        previous.box = {
+          left,
+          top,
+          width: Math.max(previous.box.left + previous.box.width, piece.box.left + piece.box.width) - left,
+          height: Math.max(previous.box.top + previous.box.height, piece.box.top + piece.box.height) - top,
+        };
+        previous.text += piece.text;
+        previous.spaceAfter = piece.spaceAfter;
+        continue;
+      }
+    }
+    glued.push({ ...piece });
+  }
+
+  // Some producers fake bold by drawing the same text twice, slightly offset: keep one copy.
+  const seen = new Map<string, Box[]>();
+  const words: Word[] = [];
+  for (const piece of glued) {
+    const earlier = seen.get(piece.text) ?? [];
+    if (earlier.some((box) => overlapRatio(box, piece.box) > 0.7)) continue;
+    earlier.push(piece.box);
+    seen.set(piece.text, earlier);
+    words.push({ text: piece.text, box: piece.box, origin: { kind: 'box', page: pageNumber, box: piece.box } });
+  }
+  return words;
+}
+
+function overlapRatio(a: Box, b: Box): number {
+  const width = Math.min(a.left + a.width, b.left + b.width) - Math.max(a.left, b.left);
+  const height = Math.min(a.top + a.height, b.top + b.height) - Math.max(a.top, b.top);
+  if (width <= 0 || height <= 0) return 0;
+  const smaller = Math.min(a.width * a.height, b.width * b.height);
+  return smaller > 0 ? (width * height) / smaller : 0;
+}
+
+/** The parts of pdf.js annotation data we use (form field widgets and free-text annotations). */
+interface AnnotationData {
+  subtype?: string;
+  fieldType?: string;
+  fieldValue?: unknown;
+  rect?: number[];
+  hidden?: boolean;
+  password?: boolean;
+  multiLine?: boolean;
+  /** 0 left, 1 centered, 2 right. */
+  textAlignment?: number | null;
+  defaultAppearanceData?: { fontSize?: number };
+  contentsObj?: { str?: string };
+}
+
+function annotationText(annotation: AnnotationData): string | undefined {
+  if (annotation.hidden) return undefined;
+  const value = annotation.fieldValue;
+  if (annotation.subtype === 'Widget') {
+    if (annotation.password) return undefined;
+    if (annotation.fieldType === 'Tx' && typeof value === 'string') return value;
+    if (annotation.fieldType === 'Ch') return Array.isArray(value) ? value.join(', ') : typeof value === 'string' ? value : undefined;
+    return undefined;
+  }
+  if (annotation.subtype === 'FreeText') return annotation.contentsObj?.str;
+  return undefined;
+}
+
+/**
+ * Words of filled form fields and free-text annotations ("add text" in PDF viewers): pdf.js keeps them
+ * out of the text content, yet they are what a filled form says. Their glyphs are not known, so words
+ * are spread over the field's box at an estimated half an em per character.
+ */
+function annotationWords(annotations: AnnotationData[], toViewport: Matrix, pageNumber: number): Word[] {
+  const words: Word[] = [];
+  for (const annotation of annotations) {
+    const text = annotationText(annotation);
+    const rect = annotation.rect;
+    if (!text?.trim() || !rect || rect.length !== 4) continue;
+    const field = boundingBox([apply(toViewport, rect[0]!, rect[1]!), apply(toViewport, rect[2]!, rect[3]!)]);
+    const lines = text.split(/\r\n?|\n/).filter((l) => l.trim() !== '');
+    if (field.width <= 0 || field.height <= 0 || lines.length === 0) continue;
+    const fitted = field.height / lines.length;
+    const declared = annotation.defaultAppearanceData?.fontSize ?? 0;
+    // Font size 0 means "auto": the viewer fits the text to the field.
+    const size = Math.min(declared > 0 ? declared : 0.75 * fitted, fitted);
+    const pad = Math.min(2, field.width / 10);
+    lines.forEach((line, k) => {
+      const charWidth = Math.min(0.5 * size, (field.width - 2 * pad) / line.length);
+      const lineWidth = charWidth * line.length;
+      const left =
+        annotation.textAlignment === 1 ? field.left + (field.width - lineWidth) / 2 : annotation.textAlignment === 2 ? field.left + field.width - pad - lineWidth : field.left + pad;
+      const top = lines.length === 1 ? field.top + (field.height - size) / 2 : field.top + k * fitted;
+      for (const match of line.matchAll(/\S+/g)) {
+        const box = { left: left + match.index * charWidth, top, width: match[0].length * charWidth, height: size };
+        words.push({ text: match[0], box, origin: { kind: 'box', page: pageNumber, box } });
+      }
+    });
+  }
+  return words;
+}
+
+/** Characters that mean the text layer is not real text: replacement, control, private-use. */
+const GARBAGE = /[\uFFFD\p{Cc}\p{Co}]/gu;
+
+/**
+ * The words of a usable text layer: words made only of garbage characters are dropped, and a layer
+ * that is mostly garbage (fonts without a Unicode mapping) counts as no text at all.
+ */
+export function usableWords(words: Word[]): Word[] {
+  let good = 0;
+  let bad = 0;
+  const kept: Word[] = [];
+  for (const word of words) {
+    const garbage = word.text.match(GARBAGE)?.length ?? 0;
+    bad += garbage;
+    good += word.text.length - garbage;
+    if (garbage < word.text.length) kept.push(word);
+  }
+  return bad > good ? [] : kept;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Vector graphics: ruling lines and image coverage
+
+interface Graphics {
+  rules: Rule[];
+  /** Area of the page covered by images (summed, capped at the page's area). */
+  imageArea: number;
+}
+
+/**
+ * The path encoding of pdf.js 5.x (DrawOPS in pdf.worker.mjs, not exported): since 5.x every path
+ * reaches the operator list as one `constructPath` op, args `[paintOp, [Float32Array | null], minMax]`,
+ * the buffer holding opcodes each followed by its coordinates. `re` becomes moveTo + 3 lineTo +
+ * closePath (or moveTo + lineTo + closePath for a zero-width or zero-height rectangle).
+ */
+const DRAW = { moveTo: 0, lineTo: 1, curveTo: 2, quadraticCurveTo: 3, closePath: 4 } as const;
+
+const OPS = pdfjs.OPS;
+const STROKES = new Set([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+const FILLS = new Set([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+const IMAGES = new Set(
+  Object.entries(OPS)
+    .filter(([name]) => /^paint.*Image/.test(name))
+    .map(([, op]) => op),
+);
+/** A filled rectangle at most this thick (points) is a drawn line. */
+const THIN = 2.5;
+/** Shorter strokes are glyph-like marks, not rules. */
+const MIN_RULE = 3;
+const WHITE = '#ffffff';
+
+interface GraphicsState {
+  ctm: Matrix;
+  stroke: string;
+  fill: string;
+}
+
+function readGraphics(operatorList: { fnArray: number[]; argsArray: unknown[] }, toViewport: Matrix): Graphics {
+  const rules: Rule[] = [];
+  let imageArea = 0;
+  let state: GraphicsState = { ctm: [1, 0, 0, 1, 0, 0], stroke: '#000000', fill: '#000000' };
+  const stack: GraphicsState[] = [];
+  const { fnArray, argsArray } = operatorList;
+  for (let i = 0; i < fnArray.length; i++) {
+    const op = fnArray[i]!;
+    const args = argsArray[i] as unknown[] | null;
+    switch (op) {
+      case OPS.save:
+        stack.push(state);
+        break;
+      case OPS.restore:
+        state = stack.pop() ?? state;
+        break;
+      case OPS.transform:
+        state = { ...state, ctm: multiply(state.ctm, args as number[]) };
+        break;
+      case OPS.paintFormXObjectBegin: {
+        stack.push(state);
+        const matrix = args?.[0] as ArrayLike<number> | null | undefined;
+        if (matrix && matrix.length === 6) state = { ...state, ctm: multiply(state.ctm, Array.from(matrix)) };
+        break;
+      }
+      case OPS.paintFormXObjectEnd:
+        state = stack.pop() ?? state;
+        break;
+      case OPS.setStrokeRGBColor:
+        if (typeof args?.[0] === 'string') state = { ...state, stroke: args[0].toLowerCase() };
+        break;
+      case OPS.setFillRGBColor:
+        if (typeof args?.[0] === 'string') state = { ...state, fill: args[0].toLowerCase() };
+        break;
+      case OPS.constructPath: {
+        const paint = args?.[0] as number;
+        const buffer = (args?.[1] as (ArrayLike<number> | null)[] | undefined)?.[0];
+        if (!buffer) break;
+        const toPage = multiply(toViewport, state.ctm);
+        if (STROKES.has(paint) && state.stroke !== WHITE) rules.push(...strokedRules(buffer, toPage));
+        if (FILLS.has(paint) && state.fill !== WHITE) rules.push(...filledRules(buffer, toPage));
+        break;
+      }
+      default:
+        if (IMAGES.has(op)) {
+          // Images paint the unit square under the current transform.
+          const box = boundingBox([apply(state.ctm, 0, 0), apply(state.ctm, 1, 0), apply(state.ctm, 0, 1), apply(state.ctm, 1, 1)]);
+          imageArea += box.width * box.height;
+        }
+    }
+  }
+  return { rules, imageArea };
+}
+
+/** Subpaths of a path buffer as point lists (curves end a straight run: their points are dropped). */
+function subpaths(buffer: ArrayLike<number>, toPage: Matrix): { points: [number, number][]; closed: boolean; curved: boolean }[] {
+  const paths: { points: [number, number][]; closed: boolean; curved: boolean }[] = [];
+  let current: { points: [number, number][]; closed: boolean; curved: boolean } | undefined;
+  for (let k = 0; k < buffer.length; ) {
+    switch (buffer[k++]) {
+      case DRAW.moveTo:
+        current = { points: [apply(toPage, buffer[k]!, buffer[k + 1]!)], closed: false, curved: false };
+        paths.push(current);
+        k += 2;
+        break;
+      case DRAW.lineTo:
+        current?.points.push(apply(toPage, buffer[k]!, buffer[k + 1]!));
+        k += 2;
+        break;
+      case DRAW.curveTo:
+        if (current) current.curved = true;
+        k += 6;
+        break;
+      case DRAW.quadraticCurveTo:
+        if (current) current.curved = true;
+        k += 4;
+        break;
+      case DRAW.closePath:
+        if (current) current.closed = true;
+        break;
+      default:
+        // An unknown opcode: the encoding changed; stop rather than misread coordinates.
+        return paths;
+    }
+  }
+  return paths;
+}
+
+/** Axis-aligned straight segments of a stroked path, as rules. */
+function strokedRules(buffer: ArrayLike<number>, toPage: Matrix): Rule[] {
+  const rules: Rule[] = [];
+  for (const path of subpaths(buffer, toPage)) {
+    if (path.curved) continue;
+    const points = path.closed ? [...path.points, path.points[0]!] : path.points;
+    for (let k = 1; k < points.length; k++) {
+      const rule = axisAligned(points[k - 1]!, points[k]!);
+      if (rule) rules.push(rule);
+    }
+  }
+  return rules;
+}
+
+function axisAligned([x1, y1]: [number, number], [x2, y2]: [number, number]): Rule | undefined {
+  const dx = Math.abs(x2 - x1);
+  const dy = Math.abs(y2 - y1);
+  if (dx >= MIN_RULE && dy <= Math.max(0.5, 0.02 * dx)) return { x1: Math.min(x1, x2), y1: (y1 + y2) / 2, x2: Math.max(x1, x2), y2: (y1 + y2) / 2 };
+  if (dy >= MIN_RULE && dx <= Math.max(0.5, 0.02 * dy)) return { x1: (x1 + x2) / 2, y1: Math.min(y1, y2), x2: (x1 + x2) / 2, y2: Math.max(y1, y2) };
+  return undefined;
+}
+
+/** Thin filled rectangles (how many producers draw table borders), as rules along their middle. */
+function filledRules(buffer: ArrayLike<number>, toPage: Matrix): Rule[] {
+  const rules: Rule[] = [];
+  for (const path of subpaths(buffer, toPage)) {
+    if (path.curved || path.points.length < 4 || path.points.length > 5) continue;
+    const box = boundingBox(path.points);
+    // Every corner on the bounding box's edges: an axis-aligned rectangle.
+    const onEdges = path.points.every(
+      ([x, y]) => (Math.abs(x - box.left) < 0.01 || Math.abs(x - box.left - box.width) < 0.01) && (Math.abs(y - box.top) < 0.01 || Math.abs(y - box.top - box.height) < 0.01),
+    );
+    if (!onEdges) continue;
+    if (box.height <= THIN && box.width >= Math.max(MIN_RULE, 3 * box.height)) {
+      const y = box.top + box.height / 2;
+      rules.push({ x1: box.left, y1: y, x2: box.left + box.width, y2: y });
+    } else if (box.width <= THIN && box.height >= Math.max(MIN_RULE, 3 * box.width)) {
+      const x = box.left + box.width / 2;
+      rules.push({ x1: x, y1: box.top, x2: x, y2: box.top + box.height });
+    }
+  }
+  return rules;
+}
