@@ -1,21 +1,29 @@
 /**
  * PDF reader: pdf.js text layer → words with boxes, vector drawing → ruling lines, then the shared
  * page layout (./layout.ts). Pages without a usable text layer are scanned pages: the caller's
- * `scannedPage` hook (rasterize + OCR) supplies their words.
+ * `ocr` hooks rasterize them and recognize their words.
  *
  * Boxes are in PDF points at scale 1, top-left origin, in the page as displayed (after /Rotate and
  * the crop box offset): everything goes through the viewport transform.
  */
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { type Box, MAX_PAGES, type Page, ReadFailure, type Rule, type Word } from './doc.ts';
+import { type Box, type GreyImage, MAX_PAGES, type Page, ReadFailure, type Rule, type Word } from './doc.ts';
 import { layoutPage } from './layout.ts';
 
 export interface ReadPdfOptions {
   /** Epoch ms; reading stops with ReadFailure(…, 'timeout') once past it (checked between pages). */
   deadline: number;
-  /** Words of a scanned page (no usable text layer), boxes in PDF points, top-left origin. */
-  scannedPage?: (page: PDFPageProxy, pageNumber: number) => Promise<Word[]>;
+  /**
+   * OCR of scanned pages (no usable text layer). `rasterize` needs the live page, so pages are
+   * rasterized one by one; `recognize` does not, so up to `concurrency` pages are recognized while
+   * the next ones are read. Words come back with boxes in PDF points, top-left origin.
+   */
+  ocr?: {
+    rasterize(page: PDFPageProxy, pageNumber: number): Promise<GreyImage>;
+    recognize(image: GreyImage, pageNumber: number): Promise<Word[]>;
+    concurrency: number;
+  };
 }
 
 type Matrix = [number, number, number, number, number, number];
@@ -55,7 +63,8 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     if (pdf.numPages > MAX_PAGES) {
       throw new ReadFailure(`The PDF has ${pdf.numPages} pages; at most ${MAX_PAGES} pages are supported`, 'document_unsupported');
     }
-    const pages: Page[] = [];
+    const pages: Array<Page | Promise<Page>> = [];
+    const recognizing = new Set<Promise<Page>>();
     // One page at a time, cleaned up after use, so a long document stays within memory.
     for (let n = 1; n <= pdf.numPages; n++) {
       checkDeadline(options.deadline, `at page ${n} of ${pdf.numPages}`);
@@ -65,13 +74,24 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
       } catch (error) {
         throw damaged(error, n);
       }
+      let read: Page | Recognizing;
       try {
-        pages.push(await readPage(page, n, options));
+        read = await readPage(page, n, options);
       } finally {
         page.cleanup();
       }
+      if ('recognized' in read) {
+        // A scanned page being recognized: keep at most `concurrency` in flight (each holds a raster).
+        const pending = read.recognized;
+        pages.push(pending);
+        recognizing.add(pending);
+        pending.then(() => recognizing.delete(pending), () => recognizing.delete(pending));
+        if (recognizing.size >= (options.ocr?.concurrency ?? 1)) await Promise.race(recognizing).catch(() => undefined);
+      } else {
+        pages.push(read);
+      }
     }
-    return pages;
+    return await Promise.all(pages);
   } finally {
     await pdf.destroy().catch(() => undefined);
   }
@@ -101,7 +121,12 @@ function damaged(error: unknown, pageNumber: number): ReadFailure {
   return new ReadFailure(`The PDF is damaged: page ${pageNumber} cannot be read (${messageOf(error).replace(/\.$/, '')})`, 'document_invalid');
 }
 
-async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPdfOptions): Promise<Page> {
+/** A scanned page once rasterized: its layout arrives when OCR is done. (Wrapped, as an async function would flatten a returned promise.) */
+interface Recognizing {
+  recognized: Promise<Page>;
+}
+
+async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPdfOptions): Promise<Page | Recognizing> {
   const viewport = page.getViewport({ scale: 1 });
   const toViewport = viewport.transform as Matrix;
   let words: Word[];
@@ -124,10 +149,14 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPdf
   const printable = usable.reduce((sum, w) => sum + w.text.length, 0);
   // No usable text, or a page-sized image with a few stray words (a stamped page number on a scan).
   const scanned = printable === 0 || (printable < 40 && graphics.imageArea >= 0.6 * pageArea);
-  if (scanned && options.scannedPage) {
-    const ocrWords = await options.scannedPage(page, pageNumber);
-    const placed = ocrWords.flatMap((w) => (w.box ? [{ ...w, origin: { kind: 'box' as const, page: pageNumber, box: w.box } }] : []));
-    return layoutPage({ ...dimensions, ocr: true, words: placed, rules: graphics.rules });
+  if (scanned && options.ocr) {
+    const ocr = options.ocr;
+    const image = await ocr.rasterize(page, pageNumber);
+    const recognized = ocr.recognize(image, pageNumber).then((ocrWords) => {
+      const placed = ocrWords.flatMap((w) => (w.box ? [{ ...w, origin: { kind: 'box' as const, page: pageNumber, box: w.box } }] : []));
+      return layoutPage({ ...dimensions, ocr: true, words: placed, rules: graphics.rules });
+    });
+    return { recognized };
   }
   return layoutPage({ ...dimensions, ocr: false, words: [...usable, ...fields.filter(onPage)], rules: graphics.rules });
 }

@@ -3,9 +3,10 @@
  * Scanned PDF pages and images go through OCR (a small worker pool shared by the process, like a warm
  * Lambda container keeps it); everything else is read from its own structure.
  */
+import { availableParallelism } from 'node:os';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { readCsv } from './csv.ts';
-import { type Doc, type Page, ReadFailure } from './doc.ts';
+import { type Doc, type GreyImage, type Page, ReadFailure } from './doc.ts';
 import { readDocx } from './docx.ts';
 import { decodeImage } from './image.ts';
 import { dropRepeatedHeadersFooters, layoutPage } from './layout.ts';
@@ -25,6 +26,9 @@ export interface ReadOptions {
   /** The OCR pool to use (default: the process-wide one). */
   ocr?: () => Promise<OcrPool>;
 }
+
+/** Scanned pages recognized at once; a little above the pool size so a worker never waits for a raster. */
+const OCR_PAGES_IN_FLIGHT = Math.min(4, availableParallelism()) + 1;
 
 let processPool: Promise<OcrPool> | undefined;
 
@@ -52,12 +56,12 @@ export async function readDocument(bytes: Uint8Array, options: ReadOptions): Pro
   let pages: Page[];
   switch (kind) {
     case 'pdf': {
-      const scannedPage = async (page: PDFPageProxy, pageNumber: number) => {
-        const grey = await rasterizePdfPage(page, options.dpi);
-        const words = await (await pool()).recognize(grey);
-        return greyToPdfWords(words, grey.dpi, pageNumber);
+      const ocr = {
+        rasterize: (page: PDFPageProxy) => rasterizePdfPage(page, options.dpi),
+        recognize: async (image: GreyImage, pageNumber: number) => greyToPdfWords(await (await pool()).recognize(image), image.dpi, pageNumber),
+        concurrency: OCR_PAGES_IN_FLIGHT,
       };
-      pages = dropRepeatedHeadersFooters(await readPdf(bytes, { deadline, scannedPage }));
+      pages = dropRepeatedHeadersFooters(await readPdf(bytes, { deadline, ocr }));
       break;
     }
     case 'png':

@@ -188,15 +188,31 @@ describe('scanned pages', () => {
     expect(pageText(pages[2]!)).toBe('17');
   });
 
-  it('lays out the words of the scannedPage hook for pages without a text layer, and only those', async () => {
+  it('rasterizes and recognizes pages without a text layer, and only those, several in flight', async () => {
     const box = { left: 72, top: 100, width: 80, height: 12 };
-    const scannedPage = vi.fn(async (_page: unknown, pageNumber: number): Promise<Word[]> => [
-      { text: 'Recognized', box, origin: { kind: 'box', page: pageNumber, box }, confidence: 91 },
-      { text: 'text', box: { ...box, left: 160, width: 30 }, origin: { kind: 'box', page: pageNumber, box }, confidence: 88 },
-    ]);
-    const pages = await readPdf(await scannedPdf(), { ...budget(), scannedPage });
-    expect(scannedPage.mock.calls.map((call) => call[1])).toEqual([1, 3]);
-    expect(typeof (scannedPage.mock.calls[0]![0] as { getViewport?: unknown }).getViewport).toBe('function');
+    const grey = { width: 1, height: 1, data: new Uint8Array([255]), dpi: 72 };
+    const rasterize = vi.fn(async (_page: unknown, _pageNumber: number) => grey);
+    // Page 1's recognition only ends once page 3's has begun: both must be in flight together.
+    let page3Started!: () => void;
+    const page3 = new Promise<void>((resolve) => (page3Started = resolve));
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const recognize = vi.fn(async (_image: unknown, pageNumber: number): Promise<Word[]> => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      if (pageNumber === 3) page3Started();
+      else await page3;
+      inFlight--;
+      return [
+        { text: 'Recognized', box, origin: { kind: 'box', page: pageNumber, box }, confidence: 91 },
+        { text: 'text', box: { ...box, left: 160, width: 30 }, origin: { kind: 'box', page: pageNumber, box }, confidence: 88 },
+      ];
+    });
+    const pages = await readPdf(await scannedPdf(), { ...budget(), ocr: { rasterize, recognize, concurrency: 2 } });
+    expect(rasterize.mock.calls.map((call) => call[1])).toEqual([1, 3]);
+    expect(typeof (rasterize.mock.calls[0]![0] as { getViewport?: unknown }).getViewport).toBe('function');
+    expect(recognize.mock.calls.map((call) => call[1])).toEqual([1, 3]);
+    expect(maxInFlight).toBe(2);
     expect(pages[0]).toMatchObject({ ocr: true, unit: 'pt', blocks: [{ kind: 'paragraph', text: 'Recognized text' }] });
     expect(pages[0]!.words[1]!.origin).toEqual({ kind: 'box', page: 1, box: { ...box, left: 160, width: 30 } });
     expect(pages[1]!.ocr).toBe(false);
