@@ -412,6 +412,9 @@ function entriesOf(items: Item[], words: Word[]): Entry[] {
 
 const BULLET = /^[•\-*▪–◦‣●○■□►▸]$/;
 const GLUED_BULLET = /^[•▪◦‣●○■□►▸]\S/u;
+/** A page number as printed in running heads and feet: "page 3", "3 of 9", "3/9", "- 3 -", or a lone number. */
+const PAGE_NUMBER = /\b(page|p\.|pg\.?|seite|página|pagina)\s*\d+(\s*(of|\/|de|von)\s*\d+)?\b|\b\d+\s*(of|\/)\s*\d+\b|^[-–—]?\s*\d+\s*[-–—]?$/g;
+
 const NUMBER_MARKER = /^\(?(\d{1,3}|[a-z]|[ivx]{1,5})[.)]$|^\(?[A-Z]\)$/;
 
 function isListLine(words: string[]): boolean {
@@ -550,8 +553,13 @@ function runningKey(page: Page, block: Block): string | undefined {
   if (page.unit === 'none' || !block.box || block.kind === 'table' || page.height <= 0) return undefined;
   const band = bottom(block.box) <= BAND * page.height ? 'top' : block.box.top >= (1 - BAND) * page.height ? 'bottom' : undefined;
   if (!band) return undefined;
-  // Digits normalized, so "Page 3 of 9" matches "Page 4 of 9".
-  const text = block.text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+  // Page numbers normalized ("Page 3 of 9", "3 / 9", "- 3 -", a lone "3"), so they match from page
+  // to page; other digits stay, since a title like "Part 2" differs from "Part 3".
+  const text = block.text
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(PAGE_NUMBER, '#');
   return text === '' ? undefined : `${band}:${text}`;
 }
 
