@@ -153,6 +153,9 @@ export function sniffDocument(input: SniffInput): Sniffed {
   if (declared && !TEXT_KINDS.has(declared)) {
     throw new DocumentProblem(`The document was declared as ${declaredMime} but its content is not a ${declared.toUpperCase()} file`, 'document_invalid');
   }
+  if (!isText && !head.includes(0)) {
+    throw new DocumentProblem(`The document (${filename}) is text that is not valid UTF-8: save it as UTF-8 and send it again`, 'document_unsupported');
+  }
   if (!isText) {
     throw new DocumentProblem(
       `The document (${filename}) is binary content of no supported type (supported: PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, CSV, TXT, Markdown; text must be UTF-8)`,

@@ -242,6 +242,8 @@ export async function readXlsx(bytes: Uint8Array, options: { deadline: number })
   const order = internals.model?.sheets?.map((s) => s.name) ?? [];
   const byName = new Map(sheets.map((s) => [s.name, s]));
   const ordered = [...order.map((name) => byName.get(name) ?? { name, rows: new Map() }), ...sheets.filter((s) => !order.includes(s.name))];
+  // Every workbook has at least one sheet; none read means xl/workbook.xml is damaged.
+  if (ordered.length === 0) throw new ReadFailure(`The ${what} has no readable sheets (its xl/workbook.xml is damaged or empty)`);
   // Sparse sheets (a value in A1 and another in XFD1000000) would make a huge grid: bound the areas.
   const area = ordered.reduce((sum, sheet) => sum + usedRange(sheet).rowCount * usedRange(sheet).columnCount, 0);
   if (area > MAX_CELLS) throw new ReadFailure(`The ${what}'s used ranges span ${area} cells, more than the ${MAX_CELLS} that can be read`);
