@@ -7,6 +7,10 @@ import { benchApi, printApiResults } from './api.ts';
 const only = process.argv[2];
 
 if (!only || only === 'api') printApiResults(await benchApi());
+if (!only || only === 'parse') {
+  const { benchParse } = await import('./parse.ts');
+  await benchParse();
+}
 if (!only || only === 'bundles') {
   const { main } = await import('./bundles.ts');
   await main();

@@ -1,0 +1,1213 @@
+/**
+ * Table detection on one page (API §3: parses render every detected table as markdown, html, json or
+ * yaml). Input: positioned words and the straight rules drawn on the page, in page units, origin
+ * top-left, y down. Pure geometry: no I/O.
+ *
+ * Three passes, each claiming the words it puts in a table, so a word lands in at most one cell:
+ *  1. Ruled grids: horizontal and vertical rules that cross. Rows and columns come from the rules,
+ *     merged cells from inner rules that are missing.
+ *  2. Tables with horizontal rules only ("booktabs": top rule, header rule, bottom rule; or a rule under
+ *     every row): the rules give the vertical extent (and the header), text alignment gives the columns.
+ *  3. Unruled tables: runs of text lines whose whitespace gaps line up.
+ *
+ * Every distance threshold is a multiple of the page's typical word height, so the same code works in
+ * PDF points and in image pixels.
+ */
+import { type Box, type Cell, type Rule, type Table, unionBox, type Word } from './doc.ts';
+
+// ---------------------------------------------------------------------------------------------------
+// Shapes used while detecting
+// ---------------------------------------------------------------------------------------------------
+
+/** A drawn straight segment: `at` is its y (horizontal) or x (vertical); it runs from..to along the other axis. */
+interface Segment {
+  at: number;
+  from: number;
+  to: number;
+}
+
+interface Interval {
+  left: number;
+  right: number;
+}
+
+/** Words on one text line (grouped by vertical overlap), left to right. */
+interface TextLine {
+  words: number[];
+  top: number;
+  bottom: number;
+}
+
+/** The part of one text line that a table candidate looks at (its free words inside some area). */
+interface Slice {
+  /** Index into `PageText.lines`. */
+  line: number;
+  /** Left to right. */
+  words: number[];
+  top: number;
+  bottom: number;
+}
+
+/** Words of one line that sit a word space apart (a line splits into chunks at wider gaps). */
+interface Chunk extends Interval {
+  words: number[];
+}
+
+/** A table row built from text lines: the words of each column. */
+interface TextRow {
+  top: number;
+  bottom: number;
+  cells: number[][];
+  /** Per column, the words of the last line that had words there (what a wrapped line continues). */
+  lastLines: number[][];
+  lineCount: number;
+  /** Indices into `PageText.lines` of the lines in this row. */
+  lines: number[];
+}
+
+/** A row on its way into a grid: cells cover every column exactly once (a cell may span columns). */
+interface RowDraft {
+  top: number;
+  bottom: number;
+  cells: { column: number; span: number; words: number[] }[];
+  lines: number[];
+}
+
+interface GridCell {
+  row: number;
+  column: number;
+  rowSpan: number;
+  columnSpan: number;
+  words: number[];
+}
+
+/** Every table kind is built into this before it becomes a `Table`. */
+interface Grid {
+  /** Column boundaries, left to right (columnCount + 1). */
+  xs: number[];
+  /** Row boundaries, top to bottom (rowCount + 1). */
+  ys: number[];
+  cells: GridCell[];
+  /** Set when the drawing says how many rows are header rows (a booktabs header rule). */
+  headerRows?: number;
+  /** Inner row boundaries (index into `ys`) drawn as double rules. */
+  doubleRules?: Set<number>;
+}
+
+/** The page's words as plain arrays, the text lines, and which words a table has taken. */
+interface PageText {
+  words: Word[];
+  left: Float64Array;
+  right: Float64Array;
+  top: Float64Array;
+  bottom: Float64Array;
+  /** Typical word height: the yardstick for every distance below. */
+  h: number;
+  /** Slop allowed in rule coordinates. */
+  tol: number;
+  /** Top to bottom. */
+  lines: TextLine[];
+  lineOf: Int32Array;
+  /** 1 once a table holds the word (or when the word has no box or no text). */
+  used: Uint8Array;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Entry point
+// ---------------------------------------------------------------------------------------------------
+
+/** The tables on one page, top to bottom; `Cell.words` index into `words`. */
+export function detectTables(words: Word[], rules: Rule[], page: { width: number; height: number }): Table[] {
+  const text = readPage(words, page);
+  if (!text) return [];
+  const { horizontal, vertical } = straightenRules(rules, text.tol);
+
+  const grids: Grid[] = [];
+  // Rules that touch no vertical rule (or belong to a frame that is no grid) may still be booktabs rules.
+  const looseHorizontal: Segment[] = [];
+  for (const group of connectRules(horizontal, vertical, 0.4 * text.h)) {
+    const grid = ruledGrid(group.horizontal, group.vertical, text);
+    if (grid) grids.push(claim(grid, text));
+    else looseHorizontal.push(...group.horizontal);
+  }
+  grids.push(...horizontalRuleGrids(looseHorizontal, text));
+  grids.push(...unruledGrids(text));
+
+  return grids
+    .map((grid) => toTable(grid, text))
+    .sort((a, b) => a.box!.top - b.box!.top || a.box!.left - b.box!.left);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Words and lines
+// ---------------------------------------------------------------------------------------------------
+
+function readPage(words: Word[], page: { width: number; height: number }): PageText | null {
+  const n = words.length;
+  const left = new Float64Array(n);
+  const right = new Float64Array(n);
+  const top = new Float64Array(n);
+  const bottom = new Float64Array(n);
+  const used = new Uint8Array(n);
+  const boxed: number[] = [];
+  const heights: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const box = words[i].box;
+    const usable = box && Number.isFinite(box.left) && Number.isFinite(box.top) && box.width >= 0 && box.height > 0;
+    if (!usable || words[i].text.trim() === '') {
+      used[i] = 1;
+      continue;
+    }
+    left[i] = box.left;
+    right[i] = box.left + box.width;
+    top[i] = box.top;
+    bottom[i] = box.top + box.height;
+    boxed.push(i);
+    heights.push(box.height);
+  }
+  if (boxed.length === 0) return null;
+  const h = median(heights);
+  const tol = Math.max(0.5, 0.12 * h, 0.0005 * Math.max(page.width, page.height));
+  const text: PageText = { words, left, right, top, bottom, h, tol, lines: [], lineOf: new Int32Array(n).fill(-1), used };
+  text.lines = groupLines(boxed, text);
+  text.lines.forEach((line, l) => {
+    for (const w of line.words) text.lineOf[w] = l;
+  });
+  return text;
+}
+
+/**
+ * Words into lines by vertical overlap: a word joins a line when each one's vertical middle lies inside
+ * the other (mutual, so a tall word cannot chain two lines together). Small marks (footnote marks,
+ * superscripts) that end up on a line of their own fold into the line their middle sits in.
+ */
+function groupLines(indices: number[], text: Pick<PageText, 'left' | 'top' | 'bottom'>): TextLine[] {
+  const { left, top, bottom } = text;
+  const middle = (w: number) => (top[w] + bottom[w]) / 2;
+  const order = indices.slice().sort((a, b) => middle(a) - middle(b));
+  const lines: TextLine[] = [];
+  let open: TextLine[] = [];
+  for (const w of order) {
+    const y = middle(w);
+    // Words come in order of their middle, so a line whose bottom is above this one can take no more.
+    open = open.filter((line) => line.bottom >= y);
+    let best: TextLine | undefined;
+    let bestDistance = Infinity;
+    for (const line of open) {
+      const lineMiddle = (line.top + line.bottom) / 2;
+      if (y < line.top || lineMiddle < top[w] || lineMiddle > bottom[w]) continue;
+      if (Math.abs(lineMiddle - y) < bestDistance) {
+        best = line;
+        bestDistance = Math.abs(lineMiddle - y);
+      }
+    }
+    if (best) {
+      best.words.push(w);
+      best.top = Math.min(best.top, top[w]);
+      best.bottom = Math.max(best.bottom, bottom[w]);
+    } else {
+      const line = { words: [w], top: top[w], bottom: bottom[w] };
+      lines.push(line);
+      open.push(line);
+    }
+  }
+  lines.sort((a, b) => a.top + a.bottom - (b.top + b.bottom));
+  const folded: TextLine[] = [];
+  lines.forEach((line, k) => {
+    const middle = (line.top + line.bottom) / 2;
+    const height = line.bottom - line.top;
+    const host = [folded.at(-1), lines[k + 1]].find(
+      (other) => other && height < 0.8 * (other.bottom - other.top) && middle >= other.top && middle <= other.bottom,
+    );
+    if (host) {
+      host.words.push(...line.words);
+      host.top = Math.min(host.top, line.top);
+      host.bottom = Math.max(host.bottom, line.bottom);
+    } else folded.push(line);
+  });
+  for (const line of folded) line.words.sort((a, b) => left[a] - left[b]);
+  return folded;
+}
+
+/** The free words of a line that pass `keep`, or null when none does. */
+function sliceOf(text: PageText, line: number, keep: (w: number) => boolean): Slice | null {
+  const words = text.lines[line].words.filter((w) => !text.used[w] && keep(w));
+  if (words.length === 0) return null;
+  return { line, words, top: Math.min(...words.map((w) => text.top[w])), bottom: Math.max(...words.map((w) => text.bottom[w])) };
+}
+
+/** Free words whose middle lies in the rectangle, line by line. */
+function slicesIn(text: PageText, area: { left: number; right: number; top: number; bottom: number }): Slice[] {
+  const inside = (w: number) => {
+    const x = (text.left[w] + text.right[w]) / 2;
+    const y = (text.top[w] + text.bottom[w]) / 2;
+    return x >= area.left && x <= area.right && y >= area.top && y <= area.bottom;
+  };
+  const slices: Slice[] = [];
+  text.lines.forEach((line, l) => {
+    if (line.bottom < area.top || line.top > area.bottom) return;
+    const slice = sliceOf(text, l, inside);
+    if (slice) slices.push(slice);
+  });
+  return slices;
+}
+
+/**
+ * A line's words split where the gap is wider than a word space. The space is judged against the line's
+ * own height (from ascenders to descenders), which holds for PDF text boxes and for tight OCR boxes.
+ * 0.7 em: a space is 0.25-0.35 em, but a PDF reader that spreads an item's width evenly over its
+ * characters makes it up to ~0.65 em in capitals; table gutters are rarely under 1 em.
+ */
+function chunksOf(slice: Slice, text: PageText): Chunk[] {
+  const wordGap = 0.7 * Math.min(slice.bottom - slice.top, 2 * text.h);
+  const chunks: Chunk[] = [];
+  for (const w of slice.words) {
+    const last = chunks.at(-1);
+    if (last && text.left[w] - last.right <= wordGap) {
+      last.words.push(w);
+      last.right = Math.max(last.right, text.right[w]);
+    } else {
+      chunks.push({ left: text.left[w], right: text.right[w], words: [w] });
+    }
+  }
+  return chunks;
+}
+
+function claim(grid: Grid, text: PageText): Grid {
+  for (const cell of grid.cells) for (const w of cell.words) text.used[w] = 1;
+  return grid;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Rules
+// ---------------------------------------------------------------------------------------------------
+
+/** Rules as horizontal and vertical segments, collinear pieces merged, near-equal coordinates snapped. */
+function straightenRules(rules: Rule[], tol: number): { horizontal: Segment[]; vertical: Segment[] } {
+  const horizontal: Segment[] = [];
+  const vertical: Segment[] = [];
+  for (const { x1, y1, x2, y2 } of rules) {
+    if (![x1, y1, x2, y2].every(Number.isFinite)) continue;
+    const dx = Math.abs(x2 - x1);
+    const dy = Math.abs(y2 - y1);
+    if (dy <= tol && dx > dy) horizontal.push({ at: (y1 + y2) / 2, from: Math.min(x1, x2), to: Math.max(x1, x2) });
+    else if (dx <= tol && dy > dx) vertical.push({ at: (x1 + x2) / 2, from: Math.min(y1, y2), to: Math.max(y1, y2) });
+    // Anything else is a diagonal or a dot: not a table border.
+  }
+  return { horizontal: mergeCollinear(horizontal, tol), vertical: mergeCollinear(vertical, tol) };
+}
+
+function mergeCollinear(segments: Segment[], tol: number): Segment[] {
+  const sorted = segments.slice().sort((a, b) => a.at - b.at);
+  const merged: Segment[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    // One cluster of near-equal coordinates (each within tol of the previous), snapped to their mean.
+    let j = i + 1;
+    while (j < sorted.length && sorted[j].at - sorted[j - 1].at <= tol) j++;
+    const cluster = sorted.slice(i, j).sort((a, b) => a.from - b.from);
+    const at = cluster.reduce((sum, s) => sum + s.at, 0) / cluster.length;
+    let current = { at, from: cluster[0].from, to: cluster[0].to };
+    for (const s of cluster.slice(1)) {
+      // Pieces that touch or nearly touch (a rule drawn cell by cell, a dashed rule) are one rule.
+      if (s.from <= current.to + 2 * tol) current.to = Math.max(current.to, s.to);
+      else {
+        merged.push(current);
+        current = { at, from: s.from, to: s.to };
+      }
+    }
+    merged.push(current);
+    i = j;
+  }
+  // What is still tiny after merging is a dot or a glyph-like mark.
+  return merged.filter((s) => s.to - s.from > 3 * tol);
+}
+
+/** Groups of rules that touch each other (a horizontal and a vertical rule touch where they cross or meet). */
+function connectRules(horizontal: Segment[], vertical: Segment[], reach: number): { horizontal: Segment[]; vertical: Segment[] }[] {
+  const parent = Array.from({ length: horizontal.length + vertical.length }, (_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  horizontal.forEach((h, i) => {
+    vertical.forEach((v, j) => {
+      if (v.at >= h.from - reach && v.at <= h.to + reach && h.at >= v.from - reach && h.at <= v.to + reach) {
+        parent[find(i)] = find(horizontal.length + j);
+      }
+    });
+  });
+  const groups = new Map<number, { horizontal: Segment[]; vertical: Segment[] }>();
+  const groupOf = (i: number) => {
+    const root = find(i);
+    if (!groups.has(root)) groups.set(root, { horizontal: [], vertical: [] });
+    return groups.get(root)!;
+  };
+  horizontal.forEach((h, i) => groupOf(i).horizontal.push(h));
+  vertical.forEach((v, j) => groupOf(horizontal.length + j).vertical.push(v));
+  return [...groups.values()];
+}
+
+/** A row or column boundary of a ruled grid: rules within half a text height of each other are one. */
+interface Boundary {
+  at: number;
+  lo: number;
+  hi: number;
+  /** Two parallel, overlapping rules: a double rule. */
+  double: boolean;
+}
+
+function boundaries(rules: Segment[], ends: number[], text: PageText): Boundary[] {
+  const values = [...rules.map((s) => ({ at: s.at, rule: s as Segment | undefined })), ...ends.map((at) => ({ at, rule: undefined }))];
+  values.sort((a, b) => a.at - b.at);
+  const result: Boundary[] = [];
+  for (let i = 0; i < values.length; ) {
+    // Nothing fits between rules closer than half a text height, so they bound the same row.
+    let j = i + 1;
+    while (j < values.length && values[j].at - values[j - 1].at < 0.5 * text.h) j++;
+    const cluster = values.slice(i, j);
+    const drawn = cluster.flatMap((v) => (v.rule ? [v.rule] : []));
+    const at = mean((drawn.length > 0 ? drawn : cluster).map((v) => v.at));
+    const double = drawn.some((a, k) => drawn.slice(k + 1).some((b) => b.at !== a.at && overlap(a, b) >= 0.5 * Math.min(a.to - a.from, b.to - b.from)));
+    result.push({ at, lo: cluster[0].at, hi: cluster.at(-1)!.at, double });
+    i = j;
+  }
+  return result;
+}
+
+/** How much of from..to the rules (all along one boundary) cover, as a fraction. */
+function coverage(rules: Segment[], from: number, to: number): number {
+  const pieces = rules.filter((s) => s.to > from && s.from < to).map((s) => ({ left: Math.max(from, s.from), right: Math.min(to, s.to) }));
+  return intervalLength(pieces) / Math.max(to - from, 1e-9);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 1. Ruled grids
+// ---------------------------------------------------------------------------------------------------
+
+function ruledGrid(horizontal: Segment[], vertical: Segment[], text: PageText): Grid | null {
+  // A grid needs at least two of each; fewer is an underline, a frame side, a margin bar.
+  if (horizontal.length < 2 || vertical.length < 2) return null;
+  const { tol, h } = text;
+  // The outer edges come from the rules' extent too, so a grid drawn without its outer border still closes.
+  const rowLines = boundaries(horizontal, [Math.min(...vertical.map((s) => s.from)), Math.max(...vertical.map((s) => s.to))], text);
+  const columnLines = boundaries(vertical, [Math.min(...horizontal.map((s) => s.from)), Math.max(...horizontal.map((s) => s.to))], text);
+  const R = rowLines.length - 1;
+  const C = columnLines.length - 1;
+  if (R < 1 || C < 2) return null;
+  const ys = rowLines.map((b) => b.at);
+  const xs = columnLines.map((b) => b.at);
+
+  // Words by grid cell, from their middle.
+  const bandWords: number[][] = Array.from({ length: R }, () => []);
+  const cellWords: number[][] = Array.from({ length: R * C }, () => []);
+  for (let w = 0; w < text.words.length; w++) {
+    if (text.used[w]) continue;
+    const x = (text.left[w] + text.right[w]) / 2;
+    const y = (text.top[w] + text.bottom[w]) / 2;
+    if (x < xs[0] || x > xs[C] || y < ys[0] || y > ys[R]) continue;
+    const r = position(ys, y);
+    bandWords[r].push(w);
+    cellWords[r * C + position(xs, x)].push(w);
+  }
+  if (cellWords.filter((words) => words.length > 0).length < 2) return null; // an empty grid: a chart, a form frame
+
+  // The rules along each boundary, looked up once.
+  const along = (rules: Segment[], line: Boundary) => rules.filter((s) => s.at >= line.lo - tol && s.at <= line.hi + tol);
+  const rowRules = rowLines.map((line) => along(horizontal, line));
+  const columnRules = columnLines.map((line) => along(vertical, line));
+  const ruleBelow = (r: number, c: number) => coverage(rowRules[r + 1], xs[c], xs[c + 1]) >= 0.5;
+  const ruleRightOf = (r: number, c: number) => coverage(columnRules[c + 1], ys[r], ys[r + 1]) >= 0.5;
+  // A vertical rule missing over a whole row of text columns (only the header drawn with separators)
+  // merges nothing when the text itself has a clear gap at that x on both sides.
+  const textSplitsAt = (r: number, x: number, from: number, to: number) => {
+    const words = bandWords[r].filter((w) => text.right[w] > from && text.left[w] < to);
+    const crossing = words.some((w) => text.right[w] > x - 0.3 * h && text.left[w] < x + 0.3 * h);
+    return !crossing && words.some((w) => text.right[w] <= x) && words.some((w) => text.left[w] >= x);
+  };
+
+  // Cells, row by row: a cell grows right while the rule to its right is missing, then down while the
+  // rule below its whole width is missing (so a merged cell is always a rectangle).
+  const owner = new Int32Array(R * C).fill(-1);
+  const cells: GridCell[] = [];
+  for (let r = 0; r < R; r++) {
+    for (let c = 0; c < C; c++) {
+      if (owner[r * C + c] >= 0) continue;
+      let columnSpan = 1;
+      while (
+        c + columnSpan < C &&
+        owner[r * C + c + columnSpan] < 0 &&
+        !ruleRightOf(r, c + columnSpan - 1) &&
+        !textSplitsAt(r, xs[c + columnSpan], xs[c], xs[c + columnSpan + 1])
+      ) {
+        columnSpan++;
+      }
+      let rowSpan = 1;
+      const open = (rr: number) => range(c, c + columnSpan).every((cc) => owner[rr * C + cc] < 0 && !ruleBelow(rr - 1, cc));
+      while (r + rowSpan < R && open(r + rowSpan)) rowSpan++;
+      const words: number[] = [];
+      for (let rr = r; rr < r + rowSpan; rr++) {
+        for (let cc = c; cc < c + columnSpan; cc++) {
+          owner[rr * C + cc] = cells.length;
+          words.push(...cellWords[rr * C + cc]);
+        }
+      }
+      cells.push({ row: r, column: c, rowSpan, columnSpan, words });
+    }
+  }
+  const drawn: Grid = { xs, ys, cells, doubleRules: new Set(range(1, R).filter((k) => rowLines[k].double)) };
+  const grid = splitBands(drawn, bandWords, text);
+  if (grid.ys.length - 1 < 2) return null; // a single row of boxes is no table
+  // Rows read from the text (rules only around the block) must look like a table as much as an unruled
+  // one: a frame with a rule between two columns of running text is a page layout.
+  if (grid !== drawn && !plausibleTable(gridTexts(grid, text), false)) return null;
+  return grid;
+}
+
+/**
+ * Rows the rules do not separate. A grid with vertical rules but horizontal rules only around the header
+ * and the whole table holds many text rows between two rules: when bands of several text rows hold most
+ * of the text, those bands are split into their text rows. A fully ruled table with a wrapped cell here
+ * and there keeps the rules' rows.
+ */
+function splitBands(grid: Grid, bandWords: number[][], text: PageText): Grid {
+  const R = grid.ys.length - 1;
+  const C = grid.xs.length - 1;
+  // Only bands crossed by no merged cell can be split without tearing a cell.
+  const plain = new Array<boolean>(R).fill(true);
+  for (const cell of grid.cells) {
+    if (cell.rowSpan > 1 || cell.columnSpan > 1) for (let r = cell.row; r < cell.row + cell.rowSpan; r++) plain[r] = false;
+  }
+  const columnOf = (w: number) => position(grid.xs, (text.left[w] + text.right[w]) / 2);
+  const slices = bandWords.map((words) => slicesOfWords(words, text));
+  const bandRows = slices.map((bandSlices, r) => (plain[r] && bandSlices.length > 1 ? linesToRows(bandSlices, columnOf, C, text) : null));
+  const lineCount = sum(slices.map((s) => s.length));
+  const multiLines = sum(bandRows.map((rows, r) => (rows && rows.length >= 2 ? slices[r].length : 0)));
+  const tallBand = bandRows.some((rows) => rows && rows.length >= 3);
+  if (!(multiLines * 2 > lineCount && (tallBand || R <= 2))) return grid;
+
+  const split = bandRows.map((rows) => (rows && rows.length >= 2 ? rows : null));
+  const start: number[] = [];
+  let count = 0;
+  for (let r = 0; r < R; r++) {
+    start.push(count);
+    count += split[r]?.length ?? 1;
+  }
+  start.push(count);
+  const ys: number[] = [];
+  for (let r = 0; r < R; r++) {
+    ys.push(grid.ys[r]);
+    const rows = split[r];
+    if (rows) for (let i = 1; i < rows.length; i++) ys.push((rows[i - 1].bottom + rows[i].top) / 2);
+  }
+  ys.push(grid.ys[R]);
+  const cells: GridCell[] = [];
+  for (const cell of grid.cells) {
+    if (split[cell.row]) continue;
+    cells.push({ ...cell, row: start[cell.row], rowSpan: start[cell.row + cell.rowSpan] - start[cell.row] });
+  }
+  split.forEach((rows, r) => {
+    rows?.forEach((row, i) => {
+      for (let c = 0; c < C; c++) cells.push({ row: start[r] + i, column: c, rowSpan: 1, columnSpan: 1, words: row.cells[c] });
+    });
+  });
+  const doubleRules = new Set([...(grid.doubleRules ?? [])].map((k) => start[k]));
+  return { xs: grid.xs, ys, cells, doubleRules };
+}
+
+/** Given words (all free) as slices of their lines, top to bottom. */
+function slicesOfWords(words: number[], text: PageText): Slice[] {
+  const byLine = new Map<number, number[]>();
+  for (const w of words) {
+    const l = text.lineOf[w];
+    if (!byLine.has(l)) byLine.set(l, []);
+    byLine.get(l)!.push(w);
+  }
+  return [...byLine.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([line, lineWords]) => {
+      lineWords.sort((a, b) => text.left[a] - text.left[b]);
+      return { line, words: lineWords, top: Math.min(...lineWords.map((w) => text.top[w])), bottom: Math.max(...lineWords.map((w) => text.bottom[w])) };
+    });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 2. Tables with horizontal rules only
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * Booktabs and rule-per-row tables. Long horizontal rules of (nearly) the same extent form a family; a
+ * table lies between two of them. From each rule down, the farthest rule that closes a valid table wins.
+ */
+function horizontalRuleGrids(rules: Segment[], text: PageText): Grid[] {
+  // Underlines under a word or two are shorter than this.
+  const long = rules.filter((s) => s.to - s.from >= 4 * text.h).sort((a, b) => a.at - b.at);
+  const grids: Grid[] = [];
+  const grouped = new Array<boolean>(long.length).fill(false);
+  for (let i = 0; i < long.length; i++) {
+    if (grouped[i]) continue;
+    const family = [long[i]];
+    for (let j = i + 1; j < long.length; j++) {
+      if (!grouped[j] && overlap(long[i], long[j]) >= 0.8 * (Math.max(long[i].to, long[j].to) - Math.min(long[i].from, long[j].from))) {
+        family.push(long[j]);
+        grouped[j] = true;
+      }
+    }
+    for (let a = 0; a < family.length - 1; ) {
+      let next = a + 1;
+      for (let b = family.length - 1; b > a; b--) {
+        const grid = ruledRegionGrid(family[a], family[b], family.slice(a + 1, b), text);
+        if (grid) {
+          grids.push(claim(grid, text));
+          next = b;
+          break;
+        }
+      }
+      a = next;
+    }
+  }
+  return grids;
+}
+
+/** The table between a top and a bottom rule, `separators` being the full-width rules in between. */
+function ruledRegionGrid(topRule: Segment, bottomRule: Segment, separators: Segment[], text: PageText): Grid | null {
+  const area = { left: Math.min(topRule.from, bottomRule.from), right: Math.max(topRule.to, bottomRule.to), top: topRule.at, bottom: bottomRule.at };
+  const slices = slicesIn(text, area);
+  if (slices.length < 2) return null;
+
+  // Bands: the text between consecutive rules. A band of single-chunk lines only is a caption or prose
+  // (say between two stacked tables), not part of a table; except in a table with a rule under every row,
+  // where it is a row with one filled cell (a section label) when it is no taller than the other rows.
+  const bands: Slice[][] = Array.from({ length: separators.length + 1 }, () => []);
+  for (const slice of slices) {
+    const middle = (slice.top + slice.bottom) / 2;
+    bands[separators.filter((s) => s.at < middle).length].push(slice);
+  }
+  const ruleAt = [topRule.at, ...separators.map((s) => s.at), bottomRule.at];
+  const filled = range(0, bands.length).filter((k) => bands[k].length > 0);
+  const rulePerRow = filled.every((k) => bands[k].length <= 2);
+  const usualHeight = median(filled.map((k) => ruleAt[k + 1] - ruleAt[k]));
+  const foreign = (k: number) => !bands[k].some((slice) => chunksOf(slice, text).length >= 2) && !(rulePerRow && ruleAt[k + 1] - ruleAt[k] <= 1.5 * usualHeight);
+  if (filled.some(foreign)) return null;
+
+  // A short first band above a rule is the header (booktabs). Columns come from the body, where a header
+  // cell spanning columns (a group heading) cannot hide the gap between them; header cells clear of every
+  // body column head columns of their own (empty in the body), unless they are a line of group headings.
+  const nonEmpty = bands.filter((band) => band.length > 0);
+  const hasHeaderBand = nonEmpty.length >= 2 && nonEmpty[0].length <= 3;
+  const header = hasHeaderBand ? nonEmpty[0] : [];
+  const bodyBands = hasHeaderBand ? nonEmpty.slice(1) : nonEmpty;
+  const body = bodyBands.flat();
+  const bodyColumns = columnsOf(body, text);
+  const clear = header
+    .map((slice) => chunksOf(slice, text))
+    .filter((chunks) => chunks.length * 2 > bodyColumns.length)
+    .flat()
+    .filter((chunk) => !bodyColumns.some((column) => column.right > chunk.left && column.left < chunk.right));
+  const columns = mergeIntervals([...bodyColumns, ...clear], 0.3 * text.h);
+  if (columns.length < 2) return null;
+  const xs = columnEdges(columns, area.left, area.right);
+  const C = columns.length;
+  const columnOf = (w: number) => position(xs, (text.left[w] + text.right[w]) / 2);
+
+  // Rows: when the rules separate every row (a rule under each row), each band is one row and its
+  // lines are one row's wrapped cells; when bands hold several rows (booktabs), rows come from the lines.
+  const bandRows = bodyBands.map((band) => linesToRows(band, columnOf, C, text));
+  const multiLines = sum(bodyBands.map((band, k) => (bandRows[k].length >= 2 ? band.length : 0)));
+  const byLines = multiLines * 2 > body.length;
+  const bodyRows = byLines ? bandRows.flat().map(draftOf) : bodyBands.map((band) => draftOf(mergeLines(band, columnOf, C)));
+
+  // Header lines with a group heading are rows of their own; otherwise they are one row's wrapped cells.
+  // Header text is placed by chunks (a header wider than its column reaches past the body's gap middle).
+  let headerRows: RowDraft[] = [];
+  if (header.length > 0) {
+    const placed = header.map((slice) => spanningRow(slice, columns, xs, text));
+    if (placed.some((row) => row === null)) headerRows = [draftOf(mergeLines(header, columnOf, C))];
+    else if (placed.some((row) => row!.cells.some((cell) => cell.span > 1))) headerRows = placed as RowDraft[];
+    else headerRows = [mergeDrafts(placed as RowDraft[])];
+  }
+  const rows = [...headerRows, ...bodyRows];
+  // Rules inside the region (a header rule, row rules) are evidence of a table; two rules alone may be a
+  // frame or page separators around anything.
+  if (!plausibleTable(draftTexts(rows, C, text), separators.length > 0)) return null;
+  const grid = gridFromRows(rows, xs, area.top, area.bottom);
+  // The header rule marks the header only where it is special: in a rule-per-row table it is one of many.
+  if (byLines && headerRows.length > 0) grid.headerRows = headerRows.length;
+  return grid;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 3. Unruled tables
+// ---------------------------------------------------------------------------------------------------
+
+interface Run {
+  start: number;
+  end: number;
+  columns: Interval[];
+}
+
+/**
+ * Runs of text lines whose whitespace gaps line up. A run starts at a line of at least two chunks and
+ * grows while every column gap found so far stays open: a paragraph line (one chunk across the gaps)
+ * ends it. Left-aligned, right-aligned and centred columns all leave such gaps.
+ */
+function unruledGrids(text: PageText): Grid[] {
+  const lines: (Slice & { chunks: Chunk[] })[] = text.lines.map((_, l) => {
+    const slice = sliceOf(text, l, () => true) ?? { line: l, words: [], top: text.lines[l].top, bottom: text.lines[l].bottom };
+    return { ...slice, chunks: chunksOf(slice, text) };
+  });
+  const minGap = 0.3 * text.h;
+
+  const grow = (start: number): Run | null => {
+    // A table's first line (its header, mostly) has at least two short cells; lines of a multi-column
+    // page hold long chunks and are rejected here, before any work.
+    const first = lines[start];
+    if (!first || first.chunks.filter((chunk) => chunk.words.length <= 6).length < 2) return null;
+    let columns = mergeIntervals(first.chunks, minGap);
+    let end = start;
+    for (let j = start + 1; j < lines.length; j++) {
+      const line = lines[j];
+      if (line.chunks.length === 0) break; // a line taken by another table
+      if (line.top - lines[j - 1].bottom > 2 * text.h) break; // a blank stretch ends a table
+      const next = mergeIntervals([...columns, ...line.chunks], minGap);
+      if (!gapsSurvive(columns, next)) break;
+      columns = next;
+      end = j;
+    }
+    return end > start ? { start, end, columns } : null;
+  };
+
+  const grids: Grid[] = [];
+  for (let i = 0; i < lines.length; ) {
+    const run = grow(i);
+    // Lines of long chunks are running text (a multi-column page): no table, and no need to look closer.
+    if (!run || median(range(run.start, run.end + 1).flatMap((l) => lines[l].chunks.map((chunk) => chunk.words.length))) > 6) {
+      i++;
+      continue;
+    }
+    // A first line of group headings hides gaps (a heading across them), makes gaps of its own (a heading
+    // centred in the whitespace between two right-aligned columns) or just fills few columns. Then start
+    // at the next line; this line may join as a header with spanning cells.
+    const later = grow(i + 1);
+    // (A full header line that adds a column is the header of a column empty in the body: keep it.)
+    const sparse = later && lines[i].chunks.length * 2 <= later.columns.length && lines[i + 1].chunks.length > lines[i].chunks.length;
+    if (later && later.end >= run.end && (later.columns.length > run.columns.length || sparse)) {
+      i++;
+      continue;
+    }
+    const made = runGrid(run, lines, text);
+    if (!made) {
+      i++;
+      continue;
+    }
+    grids.push(claim(made.grid, text));
+    i = made.lastLine + 1;
+  }
+  return grids;
+}
+
+function runGrid(run: Run, lines: (Slice & { chunks: Chunk[] })[], text: PageText): { grid: Grid; lastLine: number } | null {
+  const columns = dropProseEdges(run, lines, text);
+  // Lines of a multi-column page can line up for a while; but there, two or more of the "columns" go on
+  // as running text above or below the run, while a table's columns end with the table.
+  const nearby = [run.start - 2, run.start - 1, run.end + 1, run.end + 2].flatMap((l) => (lines[l] ? [lines[l]] : []));
+  if (columns.filter((_, k) => nearby.some((line) => continuesAsText(line.words, columns, k, text))).length >= 2) return null;
+  const C = columns.length;
+  const xs = columnEdges(columns);
+  const within = (w: number) => {
+    const x = (text.left[w] + text.right[w]) / 2;
+    return x >= xs[0] && x <= xs[C];
+  };
+  const slices: Slice[] = [];
+  for (let l = run.start; l <= run.end; l++) {
+    const slice = sliceOf(text, lines[l].line, within);
+    if (slice) slices.push(slice);
+  }
+  const columnOf = (w: number) => position(xs, (text.left[w] + text.right[w]) / 2);
+  const pieces = linePieces(slices, columnOf, C, text);
+  if (!aligned(pieces, text)) return null;
+  // Columns of running text (most lines a few words filling the column) are page columns, not a table's.
+  const runningText = pieces.filter((column, k) => {
+    const full = column.filter((piece) => piece.words >= 3 && piece.right - piece.left >= 0.6 * (columns[k].right - columns[k].left));
+    return column.length >= 3 && full.length >= 0.7 * column.length;
+  });
+  if (runningText.length >= 2) return null;
+  const rows = linesToRows(slices, columnOf, C, text);
+
+  // A last row with a single cell after a wider gap than the rows keep is a note under the table.
+  const rowGaps = rows.slice(1).map((row, k) => row.top - rows[k].bottom);
+  const usualGap = median(rowGaps);
+  while (rows.length > 1 && rows.at(-1)!.cells.filter((cell) => cell.length > 0).length === 1 && rows.at(-1)!.top - rows.at(-2)!.bottom > 1.3 * usualGap + 0.1 * text.h) {
+    rows.pop();
+  }
+  const drafts = rows.map(draftOf);
+  if (!plausibleTable(draftTexts(drafts, C, text), false)) return null;
+
+  // A line just above whose chunks each cover whole columns, one at least spanning several: a header
+  // with group headings.
+  const above = lines[run.start - 1];
+  if (above && above.chunks.length >= 2 && rows[0].top - above.bottom <= 2 * text.h) {
+    const header = spanningRow(above, columns, xs, text);
+    if (header && header.cells.some((cell) => cell.span > 1)) drafts.unshift(header);
+  }
+  return { grid: gridFromRows(drafts, xs), lastLine: Math.max(...rows.at(-1)!.lines) };
+}
+
+/**
+ * A table beside a column of running text shares its lines with that text, which then looks like one
+ * more column. An edge column of long lines that goes on above or below the run (without reaching into
+ * the next column) is that text, not a table column.
+ */
+function dropProseEdges(run: Run, lines: (Slice & { chunks: Chunk[] })[], text: PageText): Interval[] {
+  let columns = run.columns;
+  const wordsPerLine = (column: Interval) =>
+    median(
+      range(run.start, run.end + 1)
+        .map((l) => lines[l].words.filter((w) => text.left[w] >= column.left && text.right[w] <= column.right).length)
+        .filter((n) => n > 0),
+    );
+  const goesOn = (column: Interval, neighbour: Interval) => {
+    const clearOfNeighbour = (chunk: Chunk) => (neighbour.left < column.left ? chunk.left > neighbour.right : chunk.right < neighbour.left);
+    return [lines[run.start - 1], lines[run.end + 1]].some((line) =>
+      line?.chunks.some((chunk) => chunk.right > column.left && chunk.left < column.right && clearOfNeighbour(chunk)),
+    );
+  };
+  if (columns.length > 2 && wordsPerLine(columns.at(-1)!) > 6 && goesOn(columns.at(-1)!, columns.at(-2)!)) columns = columns.slice(0, -1);
+  if (columns.length > 2 && wordsPerLine(columns[0]) > 6 && goesOn(columns[0], columns[1])) columns = columns.slice(1);
+  return columns;
+}
+
+/**
+ * Whether a line has running text inside column k: the whitespace on both sides of the column stays
+ * clear (a line across the table fills it), and the words between are at least three, together about
+ * as wide as the column. Word by word rather than by chunks, so justified text with wide spaces counts.
+ */
+function continuesAsText(words: number[], columns: Interval[], k: number, text: PageText): boolean {
+  const hits = (from: number, to: number) => {
+    const middle = (from + to) / 2;
+    const half = Math.max((to - from) / 2, 0.3 * text.h);
+    return words.some((w) => text.left[w] < middle + half && text.right[w] > middle - half);
+  };
+  if ((k > 0 && hits(columns[k - 1].right, columns[k].left)) || (k + 1 < columns.length && hits(columns[k].right, columns[k + 1].left))) return false;
+  const inside = words.filter((w) => text.right[w] > columns[k].left && text.left[w] < columns[k].right);
+  if (inside.length < 3) return false;
+  const width = Math.max(...inside.map((w) => text.right[w])) - Math.min(...inside.map((w) => text.left[w]));
+  const ratio = width / (columns[k].right - columns[k].left);
+  return ratio >= 0.6 && ratio <= 1.2;
+}
+
+/** Per column, what each line puts there: the extent of its words and how many. */
+function linePieces(slices: Slice[], columnOf: (w: number) => number, columnCount: number, text: PageText): (Interval & { words: number })[][] {
+  const pieces = range(0, columnCount).map(() => [] as (Interval & { words: number })[]);
+  for (const slice of slices) {
+    const extent = new Map<number, Interval & { words: number }>();
+    for (const w of slice.words) {
+      const c = columnOf(w);
+      const e = extent.get(c);
+      if (e) {
+        e.right = Math.max(e.right, text.right[w]);
+        e.words++;
+      } else extent.set(c, { left: text.left[w], right: text.right[w], words: 1 });
+    }
+    for (const [c, e] of extent) pieces[c].push(e);
+  }
+  return pieces;
+}
+
+/**
+ * Whether the columns line up as table columns do: in each, most cells share a left edge, a right edge
+ * or a centre. Whitespace that merely happens to line up for a few lines of justified text leaves
+ * "columns" of words at random positions. At most one column may be ragged (a header unlike its body,
+ * a column of mixed content).
+ */
+function aligned(pieces: Interval[][], text: PageText): boolean {
+  const tol = 0.4 * text.h;
+  let good = 0;
+  let ragged = 0;
+  for (const column of pieces) {
+    if (column.length < 2) continue;
+    const best = Math.max(
+      mostWithin(column.map((e) => e.left), tol),
+      mostWithin(column.map((e) => e.right), tol),
+      mostWithin(column.map((e) => (e.left + e.right) / 2), tol),
+    );
+    if (best >= Math.max(2, 0.5 * column.length)) good++;
+    else ragged++;
+  }
+  return good >= 2 && ragged <= 1;
+}
+
+/** The most values that fit in one window `tol` wide. */
+function mostWithin(values: number[], tol: number): number {
+  const sorted = values.slice().sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; j < sorted.length; j++) {
+    while (sorted[j] - sorted[i] > tol) i++;
+    most = Math.max(most, j - i + 1);
+  }
+  return most;
+}
+
+/** Every gap between the old intervals still holds a gap between the new ones. */
+function gapsSurvive(old: Interval[], next: Interval[]): boolean {
+  for (let k = 0; k + 1 < old.length; k++) {
+    const gapLeft = old[k].right;
+    const gapRight = old[k + 1].left;
+    const open = next.some((interval, m) => m + 1 < next.length && interval.right >= gapLeft && next[m + 1].left <= gapRight);
+    if (!open) return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Columns and rows from text lines (shared by passes 2 and 3, and by ruled bands)
+// ---------------------------------------------------------------------------------------------------
+
+/** Columns: the x-ranges the lines' chunks cover together; the whitespace between them separates columns. */
+function columnsOf(slices: Slice[], text: PageText): Interval[] {
+  return mergeIntervals(
+    slices.flatMap((slice) => chunksOf(slice, text)),
+    0.3 * text.h,
+  );
+}
+
+/** Column boundaries: halfway across each gap, the outer ones at the content (or the given) edges. */
+function columnEdges(columns: Interval[], left = columns[0].left, right = columns.at(-1)!.right): number[] {
+  return [left, ...columns.slice(1).map((column, k) => (columns[k].right + column.left) / 2), right];
+}
+
+/**
+ * Lines into rows. A line normally starts a row; it continues the row above when it is a wrapped cell:
+ * most columns empty, every filled one continuing text already there, and the text could not have
+ * fitted on the line above (the line above plus this line's first word is as wide as the column gets).
+ * Also a wrapped row label whose values sit on its last line (common in financial statements).
+ */
+function linesToRows(slices: Slice[], columnOf: (w: number) => number, columnCount: number, text: PageText): TextRow[] {
+  const lineCells = slices.map((slice) => {
+    const cells: number[][] = Array.from({ length: columnCount }, () => []);
+    for (const w of slice.words) cells[columnOf(w)].push(w);
+    return cells;
+  });
+  const widthOf = (words: number[]) => (words.length === 0 ? 0 : text.right[words.at(-1)!] - text.left[words[0]]);
+  const columnWidth = range(0, columnCount).map((c) => Math.max(0, ...lineCells.map((cells) => widthOf(cells[c]))));
+  // A wrapped line sits no farther below than rows usually do; when the lines are spaced at two levels
+  // (the leading inside cells, padding between rows), it sits at the tight one.
+  const gaps = slices.slice(1).map((slice, k) => Math.max(0, slice.top - slices[k].bottom));
+  const tight = gaps.length > 0 ? Math.min(...gaps) : 0;
+  const usual = median(gaps);
+  const maxGap = usual > 1.5 * tight + 0.1 * text.h ? (tight + usual) / 2 : Math.max(0.5 * text.h, 1.2 * usual);
+  // The word did not fit: the line above, a space (a low estimate) and the word reach past the column's
+  // widest line, which is no wider than the width the text was wrapped to.
+  const wraps = (before: number[], after: number[], c: number) =>
+    !isNumeric(wordsText(after, text)) && widthOf(before) + 0.2 * text.h + widthOf(after.slice(0, 1)) >= columnWidth[c];
+
+  const rows: TextRow[] = [];
+  slices.forEach((slice, i) => {
+    const cells = lineCells[i];
+    const row = rows.at(-1);
+    const filled = range(0, columnCount).filter((c) => cells[c].length > 0);
+    let continues = false;
+    if (row && slice.top - slices[i - 1].bottom <= maxGap) {
+      const few = filled.length <= Math.max(1, Math.floor((columnCount - 1) / 2));
+      const rowFilled = range(0, columnCount).filter((c) => row.cells[c].length > 0);
+      continues =
+        (few && filled.every((c) => row.cells[c].length > 0 && wraps(row.lastLines[c], cells[c], c))) ||
+        (row.lineCount === 1 &&
+          rowFilled.length === 1 &&
+          cells[rowFilled[0]].length > 0 &&
+          !isNumeric(wordsText(row.cells[rowFilled[0]], text)) &&
+          wraps(row.lastLines[rowFilled[0]], cells[rowFilled[0]], rowFilled[0]));
+    }
+    if (row && continues) {
+      for (const c of filled) {
+        row.cells[c].push(...cells[c]);
+        row.lastLines[c] = cells[c];
+      }
+      row.bottom = Math.max(row.bottom, slice.bottom);
+      row.lineCount++;
+      row.lines.push(slice.line);
+    } else {
+      rows.push({ top: slice.top, bottom: slice.bottom, cells: cells.map((words) => words.slice()), lastLines: cells, lineCount: 1, lines: [slice.line] });
+    }
+  });
+  return rows;
+}
+
+/** All the lines as one row (a band between two rules). */
+function mergeLines(slices: Slice[], columnOf: (w: number) => number, columnCount: number): TextRow {
+  const cells: number[][] = Array.from({ length: columnCount }, () => []);
+  for (const slice of slices) for (const w of slice.words) cells[columnOf(w)].push(w);
+  return {
+    top: Math.min(...slices.map((s) => s.top)),
+    bottom: Math.max(...slices.map((s) => s.bottom)),
+    cells,
+    lastLines: cells,
+    lineCount: slices.length,
+    lines: slices.map((s) => s.line),
+  };
+}
+
+/**
+ * A header line over known columns. Each chunk covers the columns its text overlaps; a chunk centred
+ * in the whitespace between two columns also heads the other one when no other chunk does (a short
+ * heading centred over right-aligned numbers barely touches them). A line of few headings (group
+ * headings) is read as a partition: each heading runs up to the next one, and the last spans as many
+ * columns as the one before it. Null when two chunks share a column or a chunk reads like prose.
+ */
+function spanningRow(slice: Slice, columns: Interval[], xs: number[], text: PageText): RowDraft | null {
+  const chunks = chunksOf(slice, text);
+  if (chunks.some((chunk) => chunk.words.length > 6)) return null;
+  const placed = chunks.map((chunk) => {
+    const touches = (column: Interval) => column.right > chunk.left && column.left < chunk.right;
+    const first = columns.findIndex(touches);
+    if (first >= 0) return { chunk, first, last: columns.findLastIndex(touches) };
+    const nearest = position(xs, (chunk.left + chunk.right) / 2);
+    return { chunk, first: nearest, last: nearest };
+  });
+  if (placed.some((p, k) => k > 0 && p.first <= placed[k - 1].last)) return null;
+  placed.forEach((p, k) => {
+    const middle = (p.chunk.left + p.chunk.right) / 2;
+    const gap = columns.findIndex((column, c) => c + 1 < columns.length && column.right <= middle && middle <= columns[c + 1].left);
+    if (gap < 0) return;
+    if (gap < p.first && (k === 0 || placed[k - 1].last < gap)) p.first = gap;
+    if (gap + 1 > p.last && (k === placed.length - 1 || placed[k + 1].first > gap + 1)) p.last = gap + 1;
+  });
+  if (chunks.length * 2 <= columns.length) {
+    placed.forEach((p, k) => {
+      const after = placed[k + 1];
+      const before = placed[k - 1];
+      if (after) p.last = Math.max(p.last, after.first - 1);
+      else if (before) p.last = Math.min(columns.length - 1, Math.max(p.last, p.first + before.last - before.first));
+    });
+  }
+  const cells: RowDraft['cells'] = [];
+  let next = 0;
+  for (const { chunk, first, last } of placed) {
+    for (let c = next; c < first; c++) cells.push({ column: c, span: 1, words: [] });
+    cells.push({ column: first, span: last - first + 1, words: chunk.words });
+    next = last + 1;
+  }
+  for (let c = next; c < columns.length; c++) cells.push({ column: c, span: 1, words: [] });
+  return { top: slice.top, bottom: slice.bottom, cells, lines: [slice.line] };
+}
+
+/** Rows of single-column cells as one row, cell by cell. */
+function mergeDrafts(rows: RowDraft[]): RowDraft {
+  const cells = rows[0].cells.map((cell) => ({ ...cell, words: rows.flatMap((row) => row.cells.find((other) => other.column === cell.column)!.words) }));
+  return { top: Math.min(...rows.map((r) => r.top)), bottom: Math.max(...rows.map((r) => r.bottom)), cells, lines: rows.flatMap((r) => r.lines) };
+}
+
+function draftOf(row: TextRow): RowDraft {
+  return { top: row.top, bottom: row.bottom, cells: row.cells.map((words, column) => ({ column, span: 1, words })), lines: row.lines };
+}
+
+/** Rows stacked into a grid: row boundaries halfway between rows, the outer ones at the content (or the given) edges. */
+function gridFromRows(rows: RowDraft[], xs: number[], top = rows[0].top, bottom = rows.at(-1)!.bottom): Grid {
+  const ys = [top, ...rows.slice(1).map((row, k) => (rows[k].bottom + row.top) / 2), bottom];
+  const cells = rows.flatMap((row, r) => row.cells.map((cell) => ({ row: r, column: cell.column, rowSpan: 1, columnSpan: cell.span, words: cell.words })));
+  return { xs, ys, cells };
+}
+
+/** A grid's cell texts as rows (a merged cell's text in its first slot). */
+function gridTexts(grid: Grid, text: PageText): string[][] {
+  const rows = range(0, grid.ys.length - 1).map(() => new Array<string>(grid.xs.length - 1).fill(''));
+  for (const cell of grid.cells) rows[cell.row][cell.column] = wordsText(cell.words, text);
+  return rows;
+}
+
+function draftTexts(rows: RowDraft[], columnCount: number, text: PageText): string[][] {
+  return rows.map((row) => {
+    const texts = new Array<string>(columnCount).fill('');
+    for (const cell of row.cells) texts[cell.column] = wordsText(cell.words, text);
+    return texts;
+  });
+}
+
+/**
+ * Whether text rows make a table rather than prose, a list or a multi-column page: short cells, enough
+ * columns and rows, a column of data or short labels, and with only two columns, one of them numbers or
+ * a word or two. `ruled`: rules already mark the table, so two columns and two rows are enough.
+ */
+function plausibleTable(rows: string[][], ruled: boolean): boolean {
+  const columnCount = rows[0]?.length ?? 0;
+  const columnCells = (c: number) => rows.map((row) => row[c]).filter((cell) => cell !== '');
+  // A column of list markers (bullets, "1.") stands beside list items, in prose too: it is no column of data.
+  const markers = (cells: string[]) => cells.filter((cell) => LIST_MARKER.test(cell)).length >= 0.8 * cells.length;
+  // A column counts when it holds a value in three rows (two when rules bracket the table): the lines
+  // must share their column positions, not merely leave gaps in the same places.
+  const columns = range(0, columnCount)
+    .map(columnCells)
+    .filter((cells) => cells.length >= Math.min(ruled ? 2 : 3, rows.length) && !markers(cells));
+  const fullRows = rows.filter((row) => row.filter((cell) => cell !== '').length >= 2).length;
+  const cellWords = rows.flat().filter((cell) => cell !== '').map(wordCount);
+  if (median(cellWords) > 6) return false;
+  // Most columns hold more than one value; "columns" of one word each come from whitespace lining up by chance.
+  if (columns.length < 0.5 * columnCount) return false;
+  // Some column must hold data or short labels; lines of running text (narrow page columns) hold neither.
+  const dataColumn = (cells: string[]) => cells.filter((cell) => !LIST_MARKER.test(cell) && (isNumeric(cell) || wordCount(cell) <= 3)).length >= 0.6 * cells.length;
+  if (!columns.some(dataColumn)) return false;
+  if (ruled) return columns.length >= 2 && fullRows >= 2;
+  if (columns.length >= 3) return fullRows >= 3;
+  if (columns.length === 2) {
+    const short = (cells: string[]) => median(cells.map(wordCount)) <= 6;
+    const values = (cells: string[]) => cells.filter((cell) => isNumeric(cell) || wordCount(cell) <= 2).length >= 0.75 * cells.length;
+    return fullRows >= 4 && columns.every(short) && columns.some(values);
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Grid → Table
+// ---------------------------------------------------------------------------------------------------
+
+function toTable(grid: Grid, text: PageText): Table {
+  const readingOrder = (a: number, b: number) => text.lineOf[a] - text.lineOf[b] || text.left[a] - text.left[b];
+  const cells: Cell[] = grid.cells
+    .slice()
+    .sort((a, b) => a.row - b.row || a.column - b.column)
+    .map((cell) => {
+      const words = cell.words.slice().sort(readingOrder);
+      return {
+        row: cell.row,
+        column: cell.column,
+        rowSpan: cell.rowSpan,
+        columnSpan: cell.columnSpan,
+        text: wordsText(words, text),
+        box: rectangle(grid.xs[cell.column], grid.ys[cell.row], grid.xs[cell.column + cell.columnSpan], grid.ys[cell.row + cell.rowSpan]),
+        words,
+      };
+    });
+  const rowCount = grid.ys.length - 1;
+  const columnCount = grid.xs.length - 1;
+  return { rowCount, columnCount, headerRows: headerRowCount(grid, cells, text), cells, box: unionBox(cells.map((cell) => cell.box!)) };
+}
+
+/**
+ * Header rows: the first row (or a first band of rows joined by merged header cells) when it differs
+ * from the body: text over a numeric column, taller words, or a double rule under it. Otherwise 0.
+ */
+function headerRowCount(grid: Grid, cells: Cell[], text: PageText): number {
+  if (grid.headerRows !== undefined) return grid.headerRows;
+  const rowCount = grid.ys.length - 1;
+  const columnCount = grid.xs.length - 1;
+  const first = cells.filter((cell) => cell.row === 0);
+  // A row-0 cell spanning rows, or spanning columns over sub-headings, makes a two-row header band likely.
+  let band = Math.max(...first.map((cell) => cell.rowSpan));
+  if (first.some((cell) => cell.columnSpan > 1)) band = Math.max(band, 2);
+  const doubles = grid.doubleRules ?? new Set<number>();
+  const cellAt = (r: number, c: number) => cells.find((cell) => cell.row <= r && r < cell.row + cell.rowSpan && cell.column <= c && c < cell.column + cell.columnSpan);
+
+  for (const h of band > 1 ? [band, 1] : [1]) {
+    if (rowCount - h < 1) continue;
+    const body = cells.filter((cell) => cell.row >= h);
+    // A double rule under the header band, when double rules are not simply the table's style.
+    if (doubles.has(h) && (doubles.size === 1 || doubles.size < (rowCount - 1) / 2)) return h;
+    // Text over a column of numbers (a year heads a column of amounts too, as in financial statements).
+    const textOverNumbers = range(0, columnCount).some((c) => {
+      const values = body.filter((cell) => cell.column === c && cell.columnSpan === 1 && cell.text !== '' && !PLACEHOLDER.test(cell.text));
+      if (values.length < 2 || values.filter((cell) => isNumeric(cell.text)).length < 0.8 * values.length) return false;
+      const yearColumn = values.filter((cell) => YEAR.test(cell.text)).length >= 0.5 * values.length;
+      return range(0, h).every((r) => {
+        const heading = cellAt(r, c)?.text ?? '';
+        return (/\p{L}/u.test(heading) && !isNumeric(heading)) || (YEAR.test(heading) && !yearColumn);
+      });
+    });
+    if (textOverNumbers) return h;
+    // Larger type. OCR boxes vary with the letters (capitals, ascenders), so they need a larger margin.
+    const heights = (from: Cell[]) => {
+      const values: number[] = [];
+      for (const cell of from) for (const w of cell.words) values.push(text.bottom[w] - text.top[w]);
+      return values;
+    };
+    const headHeights = heights(cells.filter((cell) => cell.row < h));
+    const bodyHeights = heights(body);
+    const ocr = cells.some((cell) => cell.words.some((w) => text.words[w].confidence !== undefined));
+    if (headHeights.length > 0 && bodyHeights.length >= 2 && median(headHeights) >= (ocr ? 1.3 : 1.15) * median(bodyHeights)) return h;
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------------------------------
+
+/** Numbers, amounts, percentages, dates: values a data column holds. */
+function isNumeric(value: string): boolean {
+  const v = value.replace(/\s+/g, '');
+  return (
+    /^[([]?[-+−–±]?[$€£¥]?[-+−–]?\.?\d[\d.,']*(%|‰|[kKmMbB]|bn|mn)?[)\]]?[$€£¥]?\*?$/.test(v) ||
+    /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/.test(v)
+  );
+}
+
+const YEAR = /^(19|20)\d\d$/;
+
+/** Cells that stand for "no value" and say nothing about the column's kind. */
+const PLACEHOLDER = /^([-–—]+|n\/?a|N\/?A|nil)$/;
+
+const LIST_MARKER = /^(\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?[ivxlcIVXLC]{1,5}[.)]|[•◦▪▫■□●○·*–—-])$/;
+
+function wordsText(words: number[], text: PageText): string {
+  return words.map((w) => text.words[w].text.trim()).join(' ');
+}
+
+function wordCount(value: string): number {
+  return value.split(/\s+/).filter(Boolean).length;
+}
+
+/** Intervals sorted and merged where they overlap or lie closer than `minGap`. */
+function mergeIntervals(intervals: Interval[], minGap: number): Interval[] {
+  const sorted = intervals.map((i) => ({ left: i.left, right: i.right })).sort((a, b) => a.left - b.left);
+  const merged: Interval[] = [];
+  for (const interval of sorted) {
+    const last = merged.at(-1);
+    if (last && interval.left - last.right < minGap) last.right = Math.max(last.right, interval.right);
+    else merged.push(interval);
+  }
+  return merged;
+}
+
+function intervalLength(intervals: Interval[]): number {
+  return sum(mergeIntervals(intervals, 0).map((i) => i.right - i.left));
+}
+
+function overlap(a: Segment, b: Segment): number {
+  return Math.max(0, Math.min(a.to, b.to) - Math.max(a.from, b.from));
+}
+
+/** The index k with edges[k] <= value < edges[k + 1], clamped to 0..edges.length - 2. */
+function position(edges: number[], value: number): number {
+  let lo = 0;
+  let hi = edges.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (edges[mid] <= value) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function rectangle(left: number, top: number, right: number, bottom: number): Box {
+  return { left, top, width: right - left, height: bottom - top };
+}
+
+function range(from: number, to: number): number[] {
+  const values: number[] = [];
+  for (let i = from; i < to; i++) values.push(i);
+  return values;
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, v) => total + v, 0);
+}
+
+function mean(values: number[]): number {
+  return sum(values) / values.length;
+}
+
+/** The median, 0 for no values. */
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = values.slice().sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}

@@ -1,0 +1,813 @@
+/**
+ * Table detection over word boxes and rules: ruled grids (merged cells), booktabs and rule-per-row
+ * tables, unruled tables from column alignment, header detection, and the prose that must stay prose.
+ * Pages are synthetic (test/support/table-fixtures.ts: boxes from character counts or Helvetica metrics,
+ * rules as a PDF producer draws them), generated at random (tables and prose pages from a seed), and
+ * end to end through the PDF reader and OCR.
+ */
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Rule, type Table, tableRows, type Word } from '../../../functions/documents/doc.ts';
+import { createOcrPool } from '../../../functions/documents/ocr.ts';
+import { readPdf } from '../../../functions/documents/pdf.ts';
+import { greyToPdfWords } from '../../../functions/documents/raster.ts';
+import { detectTables } from '../../../functions/documents/tables.ts';
+import {
+  gridWords,
+  lineWords,
+  type Measure,
+  page,
+  proseWords,
+  randomProsePage,
+  randomTable,
+  seeded,
+  tableScan,
+  tablesPdf,
+  wrap,
+} from '../../support/table-fixtures.ts';
+
+const LETTER = { width: 612, height: 792 };
+
+function detect(words: Word[], rules: Rule[] = []): Table[] {
+  return detectTables(words, rules, LETTER);
+}
+
+/** Every cell's words are real, in no other cell, and spell the cell's text. */
+function expectConsistent(tables: Table[], words: Word[]): void {
+  const seen = new Set<number>();
+  for (const table of tables) {
+    for (const cell of table.cells) {
+      for (const w of cell.words) {
+        expect(w).toBeGreaterThanOrEqual(0);
+        expect(w).toBeLessThan(words.length);
+        expect(seen.has(w), `word ${w} (${words[w].text}) in two cells`).toBe(false);
+        seen.add(w);
+      }
+      expect(cell.words.map((w) => words[w].text).join(' ')).toBe(cell.text);
+    }
+  }
+}
+
+/** Texts of the words that no table took. */
+function leftover(tables: Table[], words: Word[]): string {
+  const taken = new Set(tables.flatMap((t) => t.cells.flatMap((c) => c.words)));
+  return words
+    .filter((_, i) => !taken.has(i))
+    .map((w) => w.text)
+    .join(' ');
+}
+
+const QUARTERS = [
+  ['Region', 'Q1', 'Q2', 'Q3', 'Q4'],
+  ['North America', '1,204', '1,310.50', '998', '1,402'],
+  ['Western Europe', '877', '902.25', '1,050', '1,120'],
+  ['Asia Pacific', '2,310', '2,450.75', '2,601', '2,777'],
+  ['Latin America', '412', '398.10', '455', '470'],
+  ['Middle East', '150', '162.40', '171', '188'],
+];
+const QUARTER_WIDTHS = [130, 70, 80, 70, 70];
+const QUARTER_ALIGN = ['left', 'right', 'right', 'right', 'right'] as const;
+
+describe('ruled tables', () => {
+  it('reconstructs a 6×5 grid drawn cell by cell, cell-exact, with boxes from the rules', () => {
+    const fixture = gridWords(QUARTERS, { x0: 72, y0: 100, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN], rules: 'grid' });
+    const tables = detect(fixture.words, fixture.rules);
+    expect(tables).toHaveLength(1);
+    const [table] = tables;
+    expect(table.rowCount).toBe(6);
+    expect(table.columnCount).toBe(5);
+    expect(tableRows(table)).toEqual(fixture.expected);
+    expect(table.headerRows).toBe(1);
+    expect(table.cells).toHaveLength(30);
+    const cell = table.cells.find((c) => c.row === 2 && c.column === 2)!;
+    expect(cell.box!.left).toBeCloseTo(fixture.xs[2]);
+    expect(cell.box!.top).toBeCloseTo(fixture.ys[2]);
+    expect(cell.box!.width).toBeCloseTo(fixture.xs[3] - fixture.xs[2]);
+    expect(cell.box!.height).toBeCloseTo(fixture.ys[3] - fixture.ys[2]);
+    expect(table.box!.left).toBeCloseTo(fixture.box.left);
+    expect(table.box!.width).toBeCloseTo(fixture.box.width);
+    expect(table.box!.height).toBeCloseTo(fixture.box.height);
+    expectConsistent(tables, fixture.words);
+    expect(leftover(tables, fixture.words)).toBe('');
+  });
+
+  it('tolerates slop: rules a little off, overshooting, drawn in pieces, in any direction', () => {
+    const fixture = gridWords(QUARTERS, { x0: 72, y0: 100, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN], rules: 'grid' });
+    let seed = 7;
+    const jitter = () => {
+      seed = (seed * 16807) % 2147483647;
+      return (seed / 2147483647 - 0.5) * 0.8;
+    };
+    const rules = fixture.rules.map((r, i) =>
+      i % 2 === 0
+        ? { x1: r.x2 + jitter(), y1: r.y2 + jitter(), x2: r.x1 + jitter(), y2: r.y1 + jitter() }
+        : r.y1 === r.y2
+          ? { x1: r.x1 - 1.5, y1: r.y1, x2: r.x2 + 1.5, y2: r.y2 }
+          : { x1: r.x1, y1: r.y1 - 1.5, x2: r.x2, y2: r.y2 + 1.5 },
+    );
+    const tables = detect(fixture.words, rules);
+    expect(tables).toHaveLength(1);
+    expect(tableRows(tables[0])).toEqual(fixture.expected);
+  });
+
+  it('keeps a header cell spanning two columns as one merged cell', () => {
+    const rows = [
+      ['Site', 'Temperature', '', 'Samples'],
+      ['', 'Min', 'Max', ''],
+      ['Harbor', '4.1', '12.8', '14'],
+      ['Estuary', '3.7', '13.5', '9'],
+      ['Pier', '5.0', '11.2', '21'],
+    ];
+    const merges = [{ row: 0, column: 1, rowSpan: 1, columnSpan: 2 }];
+    const fixture = gridWords(rows, { x0: 60, y0: 200, colWidths: [100, 70, 70, 80], align: ['left', 'right', 'right', 'right'], rules: 'grid', merges });
+    const [table] = detect(fixture.words, fixture.rules);
+    expect(table.rowCount).toBe(5);
+    expect(table.columnCount).toBe(4);
+    expect(tableRows(table)).toEqual(fixture.expected);
+    const merged = table.cells.find((c) => c.text === 'Temperature')!;
+    expect(merged).toMatchObject({ row: 0, column: 1, rowSpan: 1, columnSpan: 2 });
+    expect(merged.box!.width).toBeCloseTo(140);
+    // Two cells fewer than the full 5×4 grid: the merged slot is not repeated.
+    expect(table.cells).toHaveLength(19);
+    expect(table.headerRows).toBe(2);
+  });
+
+  it('keeps a header cell spanning two columns over a numeric body as one header row', () => {
+    const rows = [
+      ['Name', 'Score', '', 'Total'],
+      ['Ann', '12', '14', '26'],
+      ['Bob', '9', '15', '24'],
+      ['Cid', '11', '10', '21'],
+    ];
+    const merges = [{ row: 0, column: 1, rowSpan: 1, columnSpan: 2 }];
+    const fixture = gridWords(rows, { x0: 60, y0: 200, colWidths: [90, 60, 60, 60], rules: 'grid', merges });
+    const [table] = detect(fixture.words, fixture.rules);
+    expect(tableRows(table)).toEqual(fixture.expected);
+    expect(table.cells.find((c) => c.text === 'Score')).toMatchObject({ columnSpan: 2, rowSpan: 1 });
+    expect(table.headerRows).toBe(1);
+  });
+
+  it('keeps a cell spanning rows as one merged cell', () => {
+    const rows = [
+      ['Region', 'Country', 'Sales'],
+      ['Europe', 'France', '310'],
+      ['', 'Germany', '295'],
+      ['', 'Spain', '120'],
+      ['Asia', 'Japan', '404'],
+      ['', 'Korea', '233'],
+    ];
+    const merges = [
+      { row: 1, column: 0, rowSpan: 3, columnSpan: 1 },
+      { row: 4, column: 0, rowSpan: 2, columnSpan: 1 },
+    ];
+    const fixture = gridWords(rows, { x0: 60, y0: 120, colWidths: [100, 100, 70], align: ['left', 'left', 'right'], rules: 'grid', merges });
+    const [table] = detect(fixture.words, fixture.rules);
+    expect(tableRows(table)).toEqual(fixture.expected);
+    expect(table.cells.find((c) => c.text === 'Europe')).toMatchObject({ row: 1, column: 0, rowSpan: 3, columnSpan: 1 });
+    expect(table.cells.find((c) => c.text === 'Asia')).toMatchObject({ row: 4, column: 0, rowSpan: 2, columnSpan: 1 });
+    expect(table.headerRows).toBe(1);
+  });
+
+  it('joins a wrapped cell of a ruled table into one cell, lines in reading order', () => {
+    const rows = [
+      ['Item', 'Description', 'Qty'],
+      ['A-100', wrap('Stainless steel bracket with two mounting holes and a rubber seal', 150), '4'],
+      ['B-220', 'Hex bolt', '12'],
+      ['C-310', wrap('Replacement sensor cable, shielded, five metres long', 150), '1'],
+    ];
+    const fixture = gridWords(rows, { x0: 60, y0: 120, colWidths: [70, 160, 50], rules: 'grid' });
+    const [table] = detect(fixture.words, fixture.rules);
+    expect(table.rowCount).toBe(4);
+    expect(tableRows(table)).toEqual(fixture.expected);
+    expect(table.headerRows).toBe(1);
+  });
+
+  it('keeps a wrapped header in one header row', () => {
+    const rows = [
+      ['Station', 'Water\ntemperature', 'Dissolved\noxygen'],
+      ['Harbor', '12.1', '7.9'],
+      ['Estuary', '13.4', '7.1'],
+      ['Pier', '11.8', '8.4'],
+    ];
+    const fixture = gridWords(rows, { x0: 60, y0: 100, colWidths: [100, 90, 90], align: ['left', 'right', 'right'], rules: 'grid' });
+    const [table] = detect(fixture.words, fixture.rules);
+    expect(table.rowCount).toBe(4);
+    expect(tableRows(table)).toEqual(fixture.expected);
+    expect(table.headerRows).toBe(1);
+  });
+
+  it('splits rows that only the text separates (vertical rules, rules around the header only)', () => {
+    const fixture = gridWords(QUARTERS, { x0: 72, y0: 100, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN], rules: 'columns' });
+    const tables = detect(fixture.words, fixture.rules);
+    expect(tables).toHaveLength(1);
+    expect(tableRows(tables[0])).toEqual(fixture.expected);
+    expect(tables[0].headerRows).toBe(1);
+  });
+
+  it('detects the header of an all-text table only from a double rule under row 1', () => {
+    const rows = [
+      ['Name', 'Role', 'City'],
+      ['Alice', 'Engineer', 'London'],
+      ['Bruno', 'Analyst', 'Lisbon'],
+      ['Chen', 'Manager', 'Taipei'],
+    ];
+    const plain = gridWords(rows, { x0: 60, y0: 120, colWidths: [100, 100, 100], rules: 'grid' });
+    expect(detect(plain.words, plain.rules)[0].headerRows).toBe(0);
+    const doubled = gridWords(rows, { x0: 60, y0: 120, colWidths: [100, 100, 100], rules: 'grid', doubleHeaderRule: true });
+    const [table] = detect(doubled.words, doubled.rules);
+    expect(table.rowCount).toBe(4);
+    expect(tableRows(table)).toEqual(doubled.expected);
+    expect(table.headerRows).toBe(1);
+  });
+
+  it('leaves a framed two-column page with a rule between the columns alone', () => {
+    const text = `${proseText()} ${proseText()}`;
+    const left = proseWords({ x0: 54, y0: 72, width: 240, text });
+    const right = proseWords({ x0: 318, y0: 72, width: 240, text });
+    const bottom = Math.max(left.bottom, right.bottom) + 10;
+    const rules: Rule[] = [
+      { x1: 44, y1: 62, x2: 568, y2: 62 },
+      { x1: 44, y1: bottom, x2: 568, y2: bottom },
+      { x1: 44, y1: 62, x2: 44, y2: bottom },
+      { x1: 306, y1: 62, x2: 306, y2: bottom },
+      { x1: 568, y1: 62, x2: 568, y2: bottom },
+    ];
+    expect(detect([...left.words, ...right.words], rules)).toEqual([]);
+  });
+
+  it('ignores a frame, an empty grid and a lone cross', () => {
+    const prose = proseWords({ x0: 80, y0: 100, width: 400 });
+    const frame: Rule[] = [
+      { x1: 70, y1: 90, x2: 490, y2: 90 },
+      { x1: 70, y1: 200, x2: 490, y2: 200 },
+      { x1: 70, y1: 90, x2: 70, y2: 200 },
+      { x1: 490, y1: 90, x2: 490, y2: 200 },
+    ];
+    const emptyGrid = gridWords(
+      [
+        ['', ''],
+        ['', ''],
+      ],
+      { x0: 100, y0: 400, colWidths: [100, 100], rules: 'grid' },
+    );
+    const cross: Rule[] = [
+      { x1: 300, y1: 600, x2: 400, y2: 600 },
+      { x1: 350, y1: 550, x2: 350, y2: 650 },
+    ];
+    expect(detect(prose.words, [...frame, ...emptyGrid.rules, ...cross])).toEqual([]);
+  });
+});
+
+describe('tables with horizontal rules only', () => {
+  it('reads a booktabs table: columns from the text, header from the header rule', () => {
+    const fixture = gridWords(QUARTERS, { x0: 72, y0: 300, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN], rules: 'booktabs' });
+    const tables = detect(fixture.words, fixture.rules);
+    expect(tables).toHaveLength(1);
+    expect(tableRows(tables[0])).toEqual(fixture.expected);
+    expect(tables[0].headerRows).toBe(1);
+    // The table spans the rules' extent.
+    expect(tables[0].box!.top).toBeCloseTo(300);
+    expect(tables[0].box!.left).toBeCloseTo(72);
+    expect(tables[0].box!.width).toBeCloseTo(fixture.box.width);
+  });
+
+  it('a booktabs header rule marks a header even over text columns', () => {
+    const rows = [
+      ['Name', 'Role', 'City'],
+      ['Alice', 'Engineer', 'London'],
+      ['Bruno', 'Analyst', 'Lisbon'],
+    ];
+    const fixture = gridWords(rows, { x0: 60, y0: 120, colWidths: [100, 100, 100], rules: 'booktabs' });
+    const [table] = detect(fixture.words, fixture.rules);
+    expect(tableRows(table)).toEqual(fixture.expected);
+    expect(table.headerRows).toBe(1);
+  });
+
+  it('reads a booktabs header with a group heading over two columns', () => {
+    // Centred over Min and Max.
+    const heading = { words: [...lineWords('Temperature', 202.5, 104)] };
+    const fixture = gridWords(
+      [
+        ['Site', 'Min', 'Max', 'Samples'],
+        ['Harbor', '4.1', '12.8', '14'],
+        ['Estuary', '3.7', '13.5', '9'],
+        ['Pier', '5.0', '11.2', '21'],
+      ],
+      { x0: 60, y0: 116, colWidths: [100, 70, 70, 80], align: ['left', 'right', 'right', 'right'] },
+    );
+    const rules: Rule[] = [
+      { x1: 60, y1: 100, x2: 380, y2: 100 },
+      { x1: 160, y1: 116, x2: 300, y2: 116 }, // under the group heading only
+      { x1: 60, y1: fixture.ys[1], x2: 380, y2: fixture.ys[1] },
+      { x1: 60, y1: fixture.bottom, x2: 380, y2: fixture.bottom },
+    ];
+    const all = page(heading, fixture);
+    const [table] = detect(all.words, rules);
+    expect(table.rowCount).toBe(5);
+    expect(table.cells.find((c) => c.text === 'Temperature')).toMatchObject({ row: 0, column: 1, columnSpan: 2 });
+    expect(tableRows(table).slice(1)).toEqual(fixture.expected);
+    expect(table.headerRows).toBe(2);
+  });
+
+  it('reads a table with a rule under every row, wrapped cells included', () => {
+    const rows = [
+      ['Step', 'Action', 'Owner'],
+      ['1', wrap('Collect the samples at every station of the transect', 170), 'Field team'],
+      ['2', 'Label the bottles', 'Field team'],
+      ['3', wrap('Ship the cooler to the laboratory before noon on the same day', 170), 'Logistics'],
+      ['4', 'Run the analysis', 'Laboratory'],
+    ];
+    const fixture = gridWords(rows, { x0: 60, y0: 120, colWidths: [50, 180, 100], rules: 'rows' });
+    const [table] = detect(fixture.words, fixture.rules);
+    expect(table.rowCount).toBe(5);
+    expect(tableRows(table)).toEqual(fixture.expected);
+  });
+
+  it('leaves prose between a page header rule and a footer rule alone', () => {
+    const prose = proseWords({ x0: 72, y0: 100, width: 460 });
+    const rules: Rule[] = [
+      { x1: 72, y1: 80, x2: 540, y2: 80 },
+      { x1: 72, y1: 720, x2: 540, y2: 720 },
+    ];
+    expect(detect(prose.words, rules)).toEqual([]);
+  });
+
+  it('keeps two stacked booktabs tables with a caption between them apart', () => {
+    const first = gridWords(QUARTERS, { x0: 72, y0: 100, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN], rules: 'booktabs' });
+    const caption = { words: lineWords('Table 2: Staff by site', 72, first.bottom + 20) };
+    const second = gridWords(
+      [
+        ['Site', 'Staff', 'Vessels'],
+        ['Harbor', '14', '2'],
+        ['Estuary', '9', '1'],
+        ['Pier', '21', '3'],
+      ],
+      { x0: 72, y0: first.bottom + 45, colWidths: [130, 150, 140], align: ['left', 'right', 'right'], rules: 'booktabs' },
+    );
+    // Same rule extent for both tables, as a document class draws them.
+    const all = page(first, caption, second);
+    const tables = detect(all.words, all.rules);
+    expect(tables).toHaveLength(2);
+    expect(tableRows(tables[0])).toEqual(first.expected);
+    expect(tableRows(tables[1])).toEqual(second.expected);
+    expect(leftover(tables, all.words)).toBe('Table 2: Staff by site');
+  });
+});
+
+describe('unruled tables', () => {
+  it('reconstructs a 6×5 table from alignment alone, cell-exact (right-aligned numbers, multi-word cells)', () => {
+    const fixture = gridWords(QUARTERS, { x0: 72, y0: 100, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN] });
+    const tables = detect(fixture.words);
+    expect(tables).toHaveLength(1);
+    const [table] = tables;
+    expect(table.rowCount).toBe(6);
+    expect(table.columnCount).toBe(5);
+    expect(tableRows(table)).toEqual(fixture.expected);
+    expect(table.headerRows).toBe(1);
+    expectConsistent(tables, fixture.words);
+    expect(leftover(tables, fixture.words)).toBe('');
+    // Cells tile the table: column edges halfway across the gaps.
+    const row1 = table.cells.filter((c) => c.row === 1);
+    for (let c = 1; c < row1.length; c++) expect(row1[c].box!.left).toBeCloseTo(row1[c - 1].box!.left + row1[c - 1].box!.width);
+  });
+
+  it('handles left, right and centred columns together', () => {
+    const rows = [
+      ['Code', 'Status', 'Amount', 'Owner'],
+      ['AX-1', 'open', '12.50', 'Dana Lee'],
+      ['BX-22', 'closed', '1,400.00', 'Omar Haddad'],
+      ['CX-333', 'on hold', '7.25', 'Li Wei'],
+      ['DX-4', 'open', '310.00', 'Ana Costa'],
+    ];
+    const fixture = gridWords(rows, { x0: 50, y0: 150, colWidths: [80, 90, 90, 120], align: ['left', 'center', 'right', 'left'] });
+    const [table] = detect(fixture.words);
+    expect(tableRows(table)).toEqual(fixture.expected);
+    expect(table.headerRows).toBe(1);
+  });
+
+  it('merges wrapped (multi-line) cells into their row', () => {
+    const rows = [
+      ['Part', 'Description', 'Qty', 'Price'],
+      ['A-100', wrap('Stainless steel bracket with two mounting holes', 140), '4', '12.00'],
+      ['B-220', 'Hex bolt M8', '12', '0.40'],
+      ['C-310', wrap('Replacement sensor cable, shielded, five metres long', 140), '1', '89.90'],
+      ['D-415', 'Rubber seal', '30', '0.15'],
+    ];
+    const fixture = gridWords(rows, { x0: 60, y0: 100, colWidths: [70, 160, 50, 70], align: ['left', 'left', 'right', 'right'], rowHeight: 14 });
+    const [table] = detect(fixture.words);
+    expect(table.rowCount).toBe(5);
+    expect(tableRows(table)).toEqual(fixture.expected);
+    expect(table.headerRows).toBe(1);
+  });
+
+  it('merges a wrapped row label whose values sit on its last line', () => {
+    const rows = [
+      ['Cash flows', '2023', '2024'],
+      ['Receipts from customers', '9,120', '9,877'],
+      ['Net cash provided by operating\nactivities', '1,234', '1,402'],
+      ['Interest paid', '(210)', '(198)'],
+      ['Income taxes paid', '(77)', '(85)'],
+    ];
+    // Values on the label's last line, as statements print them.
+    const fixture = gridWords(rows, { x0: 60, y0: 100, colWidths: [170, 70, 70], align: ['left', 'right', 'right'], rowHeight: 14 });
+    for (const w of fixture.words) if (/^1,(234|402)$/.test(w.text)) (w.box as { top: number }).top += 12;
+    const [table] = detect(fixture.words);
+    expect(tableRows(table)).toEqual(fixture.expected);
+  });
+
+  it('finds two tables on one page, with prose between them untouched', () => {
+    const intro = proseWords({ x0: 72, y0: 60, width: 460, sentences: 1 });
+    const first = gridWords(QUARTERS, { x0: 72, y0: intro.bottom + 20, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN] });
+    const middle = proseWords({ x0: 72, y0: first.bottom + 20, width: 460, sentences: 2 });
+    const second = gridWords(
+      [
+        ['Station', 'Depth', 'Salinity', 'Oxygen'],
+        ['N-1', '12.0', '31.2', '7.9'],
+        ['N-2', '18.5', '32.0', '7.1'],
+        ['S-1', '9.0', '29.8', '8.4'],
+      ],
+      { x0: 72, y0: middle.bottom + 20, colWidths: [100, 80, 80, 80], align: ['left', 'right', 'right', 'right'] },
+    );
+    const all = page(intro, first, middle, second);
+    const tables = detect(all.words, all.rules);
+    expect(tables).toHaveLength(2);
+    expect(tableRows(tables[0])).toEqual(first.expected);
+    expect(tableRows(tables[1])).toEqual(second.expected);
+    expectConsistent(tables, all.words);
+    expect(leftover(tables, all.words)).toBe([...intro.words, ...middle.words].map((w) => w.text).join(' '));
+  });
+
+  it('finds a table and a ruled table on one page', () => {
+    const ruled = gridWords(QUARTERS, { x0: 72, y0: 80, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN], rules: 'grid' });
+    const unruled = gridWords(QUARTERS, { x0: 72, y0: ruled.bottom + 60, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN] });
+    const all = page(ruled, unruled);
+    const tables = detect(all.words, all.rules);
+    expect(tables).toHaveLength(2);
+    expect(tables.map(tableRows)).toEqual([ruled.expected, unruled.expected]);
+  });
+
+  it('attaches a group heading line above as spanning header cells', () => {
+    // Centred over the two columns each heads.
+    const heading = { words: [...lineWords('Sales', 234.5, 100), ...lineWords('Costs', 384.5, 100)] };
+    const fixture = gridWords(
+      [
+        ['Region', 'Q1', 'Q2', 'Q1', 'Q2'],
+        ['North', '10', '12', '7', '8'],
+        ['South', '14', '15', '9', '9'],
+        ['East', '8', '9', '6', '5'],
+      ],
+      { x0: 72, y0: 114, colWidths: [100, 75, 75, 75, 75], align: ['left', 'right', 'right', 'right', 'right'], rowHeight: 14 },
+    );
+    const all = page(heading, fixture);
+    const [table] = detect(all.words);
+    expect(table.rowCount).toBe(5);
+    expect(table.columnCount).toBe(5);
+    expect(table.cells.find((c) => c.text === 'Sales')).toMatchObject({ row: 0, column: 1, columnSpan: 2 });
+    expect(table.cells.find((c) => c.text === 'Costs')).toMatchObject({ row: 0, column: 3, columnSpan: 2 });
+    expect(tableRows(table).slice(1)).toEqual(fixture.expected);
+    expect(table.headerRows).toBe(2);
+  });
+
+  it('takes a wide group heading that crosses the gap as a spanning header', () => {
+    const heading = { words: [...lineWords('Sales (USD thousands)', 192, 100), ...lineWords('Costs (USD thousands)', 342, 100)] };
+    const fixture = gridWords(
+      [
+        ['Region', 'Q1', 'Q2', 'Q1', 'Q2'],
+        ['North', '10', '12', '7', '8'],
+        ['South', '14', '15', '9', '9'],
+        ['East', '8', '9', '6', '5'],
+      ],
+      { x0: 72, y0: 114, colWidths: [100, 75, 75, 75, 75], align: ['left', 'right', 'right', 'right', 'right'], rowHeight: 14 },
+    );
+    const all = page(heading, fixture);
+    const [table] = detect(all.words);
+    expect(table.columnCount).toBe(5);
+    expect(table.cells.find((c) => c.text === 'Sales (USD thousands)')).toMatchObject({ row: 0, column: 1, columnSpan: 2 });
+    expect(table.cells.find((c) => c.text === 'Costs (USD thousands)')).toMatchObject({ row: 0, column: 3, columnSpan: 2 });
+    expect(tableRows(table).slice(1)).toEqual(fixture.expected);
+  });
+
+  it('keeps empty cells empty', () => {
+    const rows = [
+      ['Account', '2022', '2023', '2024'],
+      ['Cash', '120', '', '140'],
+      ['Receivables', '', '88', '91'],
+      ['Inventory', '45', '47', ''],
+      ['Prepaid items', '3', '', '5'],
+    ];
+    const fixture = gridWords(rows, { x0: 60, y0: 100, colWidths: [120, 60, 60, 60], align: ['left', 'right', 'right', 'right'], rowHeight: 14 });
+    const [table] = detect(fixture.words);
+    expect(tableRows(table)).toEqual(fixture.expected);
+    expect(table.headerRows).toBe(1);
+  });
+
+  it('keeps a footnote mark on its row', () => {
+    const fixture = gridWords(QUARTERS, { x0: 72, y0: 100, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN], rowHeight: 14 });
+    const label = fixture.words.find((w) => w.text === 'Pacific')!;
+    const markBox = { left: label.box!.left + label.box!.width + 0.5, top: label.box!.top - 2, width: 3, height: 6 };
+    const words = [...fixture.words, { text: '1', box: markBox, origin: { kind: 'box' as const, page: 1, box: markBox } }];
+    const [table] = detect(words);
+    expect(table.rowCount).toBe(6);
+    expect(tableRows(table)[3][0]).toBe('Asia Pacific 1');
+  });
+
+  it('survives OCR-like boxes: jittered positions, heights that vary with the letters', () => {
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
+    for (const rules of ['none', 'grid'] as const) {
+      const fixture = gridWords(QUARTERS, { x0: 72, y0: 100, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN], rules });
+      const words = fixture.words.map((w) => {
+        // Tight boxes: no descender room for most words, capitals and digits shorter than the font size.
+        const height = (/[gjpqy,]/.test(w.text) ? 9.5 : /[A-Z0-9bdfhklt]/.test(w.text) ? 7.2 : 5.2) + random() * 0.6;
+        const box = { left: w.box!.left + (random() - 0.5) * 1.6, top: w.box!.top + 2.3 + (random() - 0.5) * 1.2, width: w.box!.width * (0.9 + random() * 0.15), height };
+        return { ...w, box, origin: { kind: 'box' as const, page: 1, box }, confidence: 90 };
+      });
+      const [table] = detect(words, fixture.rules);
+      expect(tableRows(table), rules).toEqual(fixture.expected);
+      expect(table.headerRows).toBe(1);
+    }
+  });
+
+  describe('with real font metrics (Helvetica, via pdf-lib)', () => {
+    let helvetica: Measure = () => 0;
+    beforeAll(async () => {
+      const font = await (await PDFDocument.create()).embedFont(StandardFonts.Helvetica);
+      helvetica = (text, size) => font.widthOfTextAtSize(text, size);
+    });
+
+    it('reconstructs unruled, ruled and booktabs tables', () => {
+      for (const rules of ['none', 'grid', 'booktabs'] as const) {
+        const fixture = gridWords(QUARTERS, { x0: 72, y0: 100, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN], rules, measure: helvetica, rowHeight: 14 });
+        const [table] = detect(fixture.words, fixture.rules);
+        expect(tableRows(table), rules).toEqual(fixture.expected);
+        expect(table.headerRows).toBe(1);
+      }
+    });
+
+    it('merges wrapped cells set in Helvetica', () => {
+      const rows = [
+        ['Part', 'Description', 'Qty', 'Price'],
+        ['A-100', wrap('Stainless steel bracket with two mounting holes', 130, 10, helvetica), '4', '12.00'],
+        ['B-220', 'Hex bolt M8', '12', '0.40'],
+        ['C-310', wrap('Replacement sensor cable, shielded, five metres long', 130, 10, helvetica), '1', '89.90'],
+        ['D-415', 'Rubber seal', '30', '0.15'],
+      ];
+      const fixture = gridWords(rows, { x0: 60, y0: 100, colWidths: [60, 150, 40, 60], align: ['left', 'left', 'right', 'right'], rowHeight: 14, measure: helvetica });
+      const [table] = detect(fixture.words);
+      expect(tableRows(table)).toEqual(fixture.expected);
+    });
+  });
+
+  it('reads a two-column table with a numeric column', () => {
+    const rows = [
+      ['Item', 'Amount'],
+      ['Rent', '1,200.00'],
+      ['Utilities', '310.45'],
+      ['Insurance', '95.00'],
+      ['Maintenance', '450.10'],
+    ];
+    const fixture = gridWords(rows, { x0: 100, y0: 100, colWidths: [150, 100], align: ['left', 'right'] });
+    const [table] = detect(fixture.words);
+    expect(tableRows(table)).toEqual(fixture.expected);
+    expect(table.headerRows).toBe(1);
+  });
+});
+
+describe('prose is not a table', () => {
+  it('leaves a page of prose alone', () => {
+    const prose = proseWords({ x0: 72, y0: 72, width: 468 });
+    expect(detect(prose.words)).toEqual([]);
+  });
+
+  it('leaves a two-column page layout alone', () => {
+    const text = `${proseText()} ${proseText()}`;
+    const left = proseWords({ x0: 54, y0: 72, width: 240, text });
+    const right = proseWords({ x0: 318, y0: 72, width: 240, text: text.split(' ').reverse().join(' ') });
+    expect(detect([...left.words, ...right.words])).toEqual([]);
+  });
+
+  it('leaves a three-column page of narrow columns alone', () => {
+    const text = proseText();
+    const columns = [0, 1, 2].map((k) => proseWords({ x0: 54 + k * 170, y0: 72, width: 150, text }));
+    expect(detect(columns.flatMap((c) => c.words))).toEqual([]);
+  });
+
+  it('leaves a numbered list alone', () => {
+    const items = ['Collect the samples', 'Label every bottle', 'Fill in the log sheet', 'Pack the cooler', 'Ship it to the lab'];
+    const words = items.flatMap((item, k) => [...lineWords(`${k + 1}.`, 72, 100 + k * 14), ...lineWords(item, 92, 100 + k * 14)]);
+    expect(detect(words)).toEqual([]);
+  });
+
+  it('takes a table out of the prose around it and leaves the prose untouched', () => {
+    const above = proseWords({ x0: 72, y0: 72, width: 460 });
+    const table = gridWords(QUARTERS, { x0: 72, y0: above.bottom + 6, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN], rowHeight: 14 });
+    const below = proseWords({ x0: 72, y0: table.bottom + 6, width: 460, sentences: 2 });
+    const all = page(above, table, below);
+    const tables = detect(all.words);
+    expect(tables).toHaveLength(1);
+    expect(tableRows(tables[0])).toEqual(table.expected);
+    expect(leftover(tables, all.words)).toBe([...above.words, ...below.words].map((w) => w.text).join(' '));
+  });
+
+  it('keeps a note line under a table out of it', () => {
+    const table = gridWords(QUARTERS, { x0: 72, y0: 100, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN], rowHeight: 14 });
+    const note = { words: lineWords('Source: survey', 72, table.bottom + 12) };
+    const all = page(table, note);
+    const tables = detect(all.words);
+    expect(tableRows(tables[0])).toEqual(table.expected);
+    expect(leftover(tables, all.words)).toBe('Source: survey');
+  });
+
+  it('takes a table out of a page column with running text beside it', () => {
+    const table = gridWords(
+      [
+        ['Station', 'Depth', 'Temp'],
+        ['N-1', '12.0', '7.9'],
+        ['N-2', '18.5', '7.1'],
+        ['S-1', '9.0', '8.4'],
+        ['S-2', '11.5', '8.0'],
+      ],
+      { x0: 54, y0: 120, colWidths: [90, 70, 70], align: ['left', 'right', 'right'], rowHeight: 14 },
+    );
+    const side = proseWords({ x0: 318, y0: 72, width: 240, text: `${proseText()} ${proseText()}` });
+    const all = page(table, side);
+    const tables = detect(all.words);
+    expect(tables).toHaveLength(1);
+    expect(tableRows(tables[0])).toEqual(table.expected);
+    expect(leftover(tables, all.words)).toBe(side.words.map((w) => w.text).join(' '));
+  });
+});
+
+describe('generated pages', () => {
+  it('reconstructs random tables (any border style, prose around them) cell-exact', () => {
+    const random = seeded(3);
+    const misses: string[] = [];
+    const count = 400;
+    for (let k = 0; k < count; k++) {
+      const fixture = randomTable(random);
+      const tables = detect(fixture.page, fixture.rules);
+      if (tables.length !== 1 || JSON.stringify(tableRows(tables[0])) !== JSON.stringify(fixture.expected)) misses.push(`${fixture.style}: ${JSON.stringify(fixture.expected)}`);
+    }
+    // The misses left are the true ambiguity of unruled rows: a row with only its first cell filled, right
+    // under a row whose first cell is the column's widest, reads exactly like a wrapped line.
+    expect(misses.length, misses.slice(0, 3).join('\n')).toBeLessThanOrEqual(count * 0.01);
+  });
+
+  it('finds no table on random pages of running text (1–3 columns, justified, lists, headings)', () => {
+    const random = seeded(5);
+    const found: string[] = [];
+    for (let k = 0; k < 300; k++) {
+      const tables = detect(randomProsePage(random));
+      if (tables.length > 0) found.push(JSON.stringify(tables.map(tableRows)).slice(0, 300));
+    }
+    expect(found, found.join('\n')).toEqual([]);
+  });
+});
+
+describe('header detection', () => {
+  const TEXT_ROWS = [
+    ['Name', 'Role', 'City'],
+    ['Alice Martin', 'Engineer', 'London'],
+    ['Bruno Sousa', 'Analyst', 'Lisbon'],
+    ['Chen Wei', 'Manager', 'Taipei'],
+  ];
+
+  it('finds no header in a table whose first row looks like the rest', () => {
+    const fixture = gridWords(TEXT_ROWS, { x0: 60, y0: 100, colWidths: [120, 100, 100] });
+    const [table] = detect(fixture.words);
+    expect(tableRows(table)).toEqual(fixture.expected);
+    expect(table.headerRows).toBe(0);
+  });
+
+  it('finds no header when the first row is numeric like the body', () => {
+    const rows = [
+      ['2019', '12', '14'],
+      ['2020', '13', '15'],
+      ['2021', '11', '16'],
+      ['2022', '14', '18'],
+    ];
+    const fixture = gridWords(rows, { x0: 60, y0: 100, colWidths: [80, 60, 60], align: 'right' });
+    const [table] = detect(fixture.words);
+    expect(tableRows(table)).toEqual(fixture.expected);
+    expect(table.headerRows).toBe(0);
+  });
+
+  it('finds a header in larger type', () => {
+    const fixture = gridWords(TEXT_ROWS, { x0: 60, y0: 100, colWidths: [120, 100, 100], headerFontSize: 12, rowHeight: 20 });
+    const [table] = detect(fixture.words);
+    expect(tableRows(table)).toEqual(fixture.expected);
+    expect(table.headerRows).toBe(1);
+  });
+
+  it('finds a header of text over numeric columns', () => {
+    const fixture = gridWords(QUARTERS, { x0: 72, y0: 100, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN] });
+    expect(detect(fixture.words)[0].headerRows).toBe(1);
+  });
+});
+
+describe('end to end: the PDF reader and OCR', () => {
+  it('reads a ruled, an unruled and a booktabs table from a real PDF, and no table from two columns of prose', async () => {
+    const fixture = await tablesPdf();
+    const [pdfPage] = await readPdf(fixture.bytes, { deadline: Date.now() + 20_000 });
+    expect(pdfPage.tables.map(tableRows)).toEqual(fixture.expected);
+    expect(pdfPage.tables.map((t) => t.headerRows)).toEqual([1, 1, 1]);
+  });
+
+  it('reads an unruled table from the OCR words of a 200 dpi scan', async () => {
+    const scan = tableScan(200);
+    const pool = await createOcrPool({ size: 1 });
+    try {
+      const words = greyToPdfWords(await pool.recognize(scan.image), scan.image.dpi, 1);
+      const tables = detectTables(words, [], { width: 612, height: 288 });
+      expect(tables).toHaveLength(1);
+      expect(tableRows(tables[0])).toEqual(scan.expected);
+      expect(tables[0].headerRows).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});
+
+describe('robustness and speed', () => {
+  it('accepts empty input, words without boxes and blank words', () => {
+    expect(detect([])).toEqual([]);
+    expect(detect([{ text: 'loose', origin: { kind: 'text', lineStart: 1, lineEnd: 1, charStart: 0, charEnd: 5 } }])).toEqual([]);
+    const fixture = gridWords(QUARTERS, { x0: 72, y0: 100, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN] });
+    const blank: Word = { text: ' ', box: { left: 300, top: 120, width: 5, height: 10 }, origin: { kind: 'box', page: 1, box: { left: 300, top: 120, width: 5, height: 10 } } };
+    const words = [blank, ...fixture.words];
+    const tables = detect(words);
+    expect(tableRows(tables[0])).toEqual(fixture.expected);
+    expect(tables[0].cells.flatMap((c) => c.words)).not.toContain(0);
+  });
+
+  it('does not depend on the order of the words', () => {
+    const fixture = gridWords(QUARTERS, { x0: 72, y0: 100, colWidths: QUARTER_WIDTHS, align: [...QUARTER_ALIGN], rules: 'grid' });
+    const reversed = fixture.words.slice().reverse();
+    const [table] = detect(reversed, fixture.rules.slice().reverse());
+    expect(tableRows(table)).toEqual(fixture.expected);
+    expectConsistent([table], reversed);
+  });
+
+  it('works in pixels as in points (thresholds scale with the text)', () => {
+    const pixels = { x0: 200, y0: 300, colWidths: QUARTER_WIDTHS.map((w) => w * 2.5), align: [...QUARTER_ALIGN], fontSize: 25, rowHeight: 45, padding: 10 };
+    const fixture = gridWords(QUARTERS, { ...pixels, rules: 'grid' });
+    const tables = detectTables(fixture.words, fixture.rules, { width: 1530, height: 1980 });
+    expect(tableRows(tables[0])).toEqual(fixture.expected);
+    const unruled = gridWords(QUARTERS, pixels);
+    expect(tableRows(detectTables(unruled.words, [], { width: 1530, height: 1980 })[0])).toEqual(unruled.expected);
+  });
+
+  it('handles a 2,000-word page in a few milliseconds', () => {
+    // A long unruled table, prose and a ruled table in small type: over 2,000 words.
+    const big = gridWords(
+      Array.from({ length: 90 }, (_, r) => [`Item ${r}`, `${(r * 37) % 1000}.5`, `${r * 3}`, `Part ${r}`, `${r}%`, `x${r}`, `${r + 7}`, `${r * 11}`, `${r % 7}`]),
+      { x0: 20, y0: 20, colWidths: [50, 60, 60, 60, 60, 60, 60, 60, 60], rowHeight: 6, fontSize: 5, padding: 0.5 },
+    );
+    const prose = proseWords({ x0: 20, y0: big.bottom + 10, width: 570, fontSize: 5, text: Array.from({ length: 18 }, proseText).join(' ') });
+    const ruled = gridWords([...QUARTERS, ...QUARTERS.slice(1), ...QUARTERS.slice(1)], {
+      x0: 20,
+      y0: prose.bottom + 10,
+      colWidths: QUARTER_WIDTHS,
+      align: [...QUARTER_ALIGN],
+      rules: 'grid',
+      fontSize: 5,
+      rowHeight: 7,
+    });
+    const all = page(big, prose, ruled);
+    expect(all.words.length).toBeGreaterThan(2000);
+    detectTables(all.words, all.rules, LETTER); // warm up the JIT
+    const runs = 5;
+    const started = performance.now();
+    let tables: Table[] = [];
+    for (let k = 0; k < runs; k++) tables = detectTables(all.words, all.rules, LETTER);
+    const perPage = (performance.now() - started) / runs;
+    expect(tables).toHaveLength(2);
+    expect(tableRows(tables[0])).toEqual(big.expected);
+    expect(tableRows(tables[1])).toEqual(ruled.expected);
+    // A few milliseconds on a laptop; the bound leaves room for slow CI machines.
+    expect(perPage).toBeLessThan(40);
+  });
+
+  it('stays fast on a page of 2,000 words of two-column prose', () => {
+    const text = Array.from({ length: 20 }, proseText).join(' ');
+    const left = proseWords({ x0: 36, y0: 36, width: 260, fontSize: 5, text });
+    const right = proseWords({ x0: 316, y0: 36, width: 260, fontSize: 5, text });
+    const words = [...left.words, ...right.words];
+    expect(words.length).toBeGreaterThan(2000);
+    detect(words);
+    const started = performance.now();
+    expect(detect(words)).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(40);
+  });
+});
+
+function proseText(): string {
+  return (
+    'The survey team collected water samples at every station along the eastern transect during the spring season. ' +
+    'Most results confirm the steady trend reported last year, although the northern stations show a modest increase in salinity. ' +
+    'The crew replaced two sensors on the central buoy and checked every cable before the vessel returned to the harbor.'
+  );
+}
