@@ -15,7 +15,7 @@
  *
  * Sizes are relative to the text height, so the same rules hold for points and pixels.
  */
-import { type Block, type BlockKind, type Box, type Line, type Page, type Rule, type Table, tableRows, type Word, unionBox } from './doc.ts';
+import { type Block, type BlockKind, type Box, type Line, type Page, type Rule, type Table, tableRows, type Word, unionBox, unionOfTwo } from './doc.ts';
 import { detectTables } from './tables.ts';
 
 export interface LayoutInput {
@@ -168,11 +168,13 @@ function buildFragments(indices: number[], boxOf: (i: number) => Box): Fragment[
   let open: Fragment[] = [];
   for (const i of sorted) {
     const box = boxOf(i);
-    // Fragments ending far to the left can take no more words (words come sorted by left edge).
-    open = open.filter((f) => right(f.box) + 3 * f.size >= box.left);
+    // Fragments ending far to the left can take no more words (words come sorted by left edge);
+    // pruned now and then rather than per word, which would copy the list for every word.
+    if (open.length > 32) open = open.filter((f) => right(f.box) + 3 * f.size >= box.left);
     let best: Fragment | undefined;
     let bestGap = Infinity;
     for (const fragment of open) {
+      if (right(fragment.box) + 3 * fragment.size < box.left) continue;
       const last = boxOf(fragment.words[fragment.words.length - 1]!);
       const size = Math.max(fragment.size, box.height);
       const gap = box.left - right(last);
@@ -185,7 +187,7 @@ function buildFragments(indices: number[], boxOf: (i: number) => Box): Fragment[
     }
     if (best) {
       best.words.push(i);
-      best.box = unionBox([best.box, box])!;
+      best.box = unionOfTwo(best.box, box);
       best.size = Math.max(best.size, box.height);
     } else {
       const fragment: Fragment = { words: [i], box, size: box.height };
@@ -449,12 +451,23 @@ function tableText(table: Table): string {
     .join('\n');
 }
 
+/** The value at half the total weight (values sorted ascending). */
+function weightedMedian(items: Array<{ value: number; weight: number }>): number | undefined {
+  const sorted = items.filter((i) => i.weight > 0).sort((a, b) => a.value - b.value);
+  const total = sorted.reduce((sum, i) => sum + i.weight, 0);
+  let seen = 0;
+  for (const item of sorted) {
+    seen += item.weight;
+    if (seen >= total / 2) return item.value;
+  }
+  return undefined;
+}
+
 function buildBlocks(runs: Entry[][], ocr: boolean): BlockDraft[] {
   const lines = runs.flatMap((run) => run.flatMap((e) => (e.line ? [e.line] : [])));
 
   // Body size: the text height most characters are set in.
-  const weighted = lines.flatMap((l) => Array<number>(Math.min(l.text.length, 200)).fill(l.size));
-  const bodySize = median(weighted) ?? 1;
+  const bodySize = weightedMedian(lines.map((l) => ({ value: l.size, weight: Math.min(l.text.length, 200) }))) ?? 1;
   const headingRatio = ocr ? 1.3 : 1.12;
   // Normal line pitch: center to center of consecutive lines of body size in one column.
   const pitches: number[] = [];

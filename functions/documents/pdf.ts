@@ -63,37 +63,57 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     if (pdf.numPages > MAX_PAGES) {
       throw new ReadFailure(`The PDF has ${pdf.numPages} pages; at most ${MAX_PAGES} pages are supported`, 'document_unsupported');
     }
-    const pages: Array<Page | Promise<Page>> = [];
-    const recognizing = new Set<Promise<Page>>();
-    // One page at a time, cleaned up after use, so a long document stays within memory.
+    const pages: Array<Promise<Page>> = [];
+    const reading = new Set<Promise<unknown>>();
+    const recognizing = new Set<Promise<unknown>>();
     for (let n = 1; n <= pdf.numPages; n++) {
       checkDeadline(options.deadline, `at page ${n} of ${pdf.numPages}`);
-      let page: PDFPageProxy;
-      try {
-        page = await pdf.getPage(n);
-      } catch (error) {
-        throw damaged(error, n);
-      }
-      let read: Page | Recognizing;
-      try {
-        read = await readPage(page, n, options);
-      } finally {
-        page.cleanup();
-      }
-      if ('recognized' in read) {
-        // A scanned page being recognized: keep at most `concurrency` in flight (each holds a raster).
-        const pending = read.recognized;
-        pages.push(pending);
-        recognizing.add(pending);
-        pending.then(() => recognizing.delete(pending), () => recognizing.delete(pending));
-        if (recognizing.size >= (options.ocr?.concurrency ?? 1)) await Promise.race(recognizing).catch(() => undefined);
-      } else {
-        pages.push(read);
-      }
+      // A few pages are read at once: pdf.js answers through message passing even in-process, and
+      // laying out one page while the next is parsed fills that idle time. Scanned pages being
+      // recognized are bounded too (each holds a raster), so a long document stays within memory.
+      while (reading.size >= PAGES_READ_AT_ONCE) await Promise.race(reading);
+      while (recognizing.size >= (options.ocr?.concurrency ?? 1)) await Promise.race(recognizing);
+      const read = readPageNumber(pdf, n, options);
+      track(reading, read);
+      const page = read.then((result) => {
+        if (!('recognized' in result)) return result;
+        track(recognizing, result.recognized);
+        return result.recognized;
+      });
+      // Failures surface through Promise.all below; this only keeps an early exit from leaving them unobserved.
+      page.catch(() => undefined);
+      pages.push(page);
     }
     return await Promise.all(pages);
   } finally {
     await pdf.destroy().catch(() => undefined);
+  }
+}
+
+/** Pages parsed concurrently by pdf.js. */
+const PAGES_READ_AT_ONCE = 3;
+
+/** Adds a promise to a set of work in flight; it leaves the set when it settles, either way. */
+function track(inFlight: Set<Promise<unknown>>, work: Promise<unknown>): void {
+  inFlight.add(work);
+  work.then(
+    () => inFlight.delete(work),
+    () => inFlight.delete(work),
+  );
+}
+
+/** Loads page `n`, reads it, and releases pdf.js's resources for it. */
+async function readPageNumber(pdf: PDFDocumentProxy, n: number, options: ReadPdfOptions): Promise<Page | Recognizing> {
+  let page: PDFPageProxy;
+  try {
+    page = await pdf.getPage(n);
+  } catch (error) {
+    throw damaged(error, n);
+  }
+  try {
+    return await readPage(page, n, options);
+  } finally {
+    page.cleanup();
   }
 }
 

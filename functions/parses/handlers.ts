@@ -1,6 +1,7 @@
 import { runHandlers } from '../runs/handlers-kit.ts';
 import { parseOperations } from './operations.ts';
-import { parseKind, prepareParse } from './service.ts';
+import { parseKind } from './kind.ts';
+import { prepareParse } from './service.ts';
 
 const handlers = runHandlers(parseKind, parseOperations, 'parse_id', ({ platform, caller, body }) => prepareParse(platform, caller, body));
 

@@ -23,6 +23,10 @@ export interface RunContext {
   deadline: number;
 }
 
+/**
+ * What the API needs to know of a kind of run: names, id prefix, the empty output. Pure data, so the
+ * API Lambdas never bundle the work itself.
+ */
 export interface RunKind {
   /** Event and usage name, e.g. "parse" (webhook event "parse.completed"). */
   name: string;
@@ -34,24 +38,29 @@ export interface RunKind {
   resource: string;
   /** The output before completion (API §0.5). */
   emptyOutput: unknown;
+}
+
+/** The background step of a kind (its resource's task.ts): runs only in the task Lambda. */
+export interface RunTask {
+  kind: RunKind;
   /** Does the work. Throws RunFailure for an expected failure; any other throw is `internal`. */
   execute(ctx: RunContext): Promise<{ output: unknown; usage: RunUsage }>;
 }
 
-/** Built-in kinds, loaded lazily so a Lambda bundles only what it imports. Later issues add theirs. */
-const builtIn: Record<string, () => Promise<RunKind>> = {
-  parse: async () => (await import('../parses/service.ts')).parseKind,
+/** Built-in tasks, loaded lazily so the task Lambda loads only the kind it runs. Later issues add theirs. */
+const builtIn: Record<string, () => Promise<RunTask>> = {
+  parse: async () => (await import('../parses/task.ts')).parseTask,
 };
 
-const registered = new Map<string, RunKind>();
+const registered = new Map<string, RunTask>();
 
-/** Registers a kind at run time (kinds defined by tests; local inline mode only). */
-export function registerRunKind(kind: RunKind): void {
-  registered.set(kind.name, kind);
+/** Registers a task at run time (kinds defined by tests; local inline mode only). */
+export function registerRunTask(task: RunTask): void {
+  registered.set(task.kind.name, task);
 }
 
-export async function loadRunKind(name: string): Promise<RunKind> {
-  const kind = registered.get(name) ?? (await builtIn[name]?.());
-  if (!kind) throw new Error(`Unknown run kind ${name}`);
-  return kind;
+export async function loadRunTask(name: string): Promise<RunTask> {
+  const task = registered.get(name) ?? (await builtIn[name]?.());
+  if (!task) throw new Error(`Unknown run kind ${name}`);
+  return task;
 }

@@ -115,7 +115,8 @@ async function waitForTerminal(p: Platform, scope: Scope, kind: RunKind, id: str
     const data = await readRun(p, scope, kind, id);
     if (isTerminal(data.status) || Date.now() >= deadline) return data;
     await new Promise((resolve) => setTimeout(resolve, Math.min(delay, Math.max(0, deadline - Date.now()))));
-    delay = Math.min(delay * 1.5, 250);
+    // A consistent GetItem is cheap; a short cap keeps the answer close to the moment the run ends.
+    delay = Math.min(delay * 1.5, 100);
   }
 }
 

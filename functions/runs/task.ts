@@ -11,7 +11,7 @@ import { logger } from '../platform/logger.ts';
 import { platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { ACTIVE_STATUSES, type PrimitiveError } from '../platform/schemas.ts';
-import { loadRunKind, type RunUsage } from './kinds.ts';
+import { loadRunTask, type RunUsage } from './kinds.ts';
 import { outputKeyOf, rememberResult, type RunData } from './service.ts';
 
 interface RunRef {
@@ -52,7 +52,8 @@ const DEADLINE_MARGIN_MS = 10_000;
 export async function handler(input: RunTaskInput, context?: { getRemainingTimeInMillis(): number }): Promise<unknown> {
   const p = platform();
   const scope: Scope = { orgId: input.run.orgId, envId: input.run.envId };
-  const kind = await loadRunKind(input.run.kind);
+  const task = await loadRunTask(input.run.kind);
+  const kind = task.kind;
   const id = input.run.id;
   logger.appendKeys({ run_id: id, step: input.step, kind: kind.name });
   try {
@@ -69,7 +70,7 @@ export async function handler(input: RunTaskInput, context?: { getRemainingTimeI
         try {
           const remaining = context?.getRemainingTimeInMillis() ?? 15 * 60_000;
           const deadline = Date.now() + Math.max(1_000, remaining - DEADLINE_MARGIN_MS);
-          const result = await kind.execute({ platform: p, scope, runId: id, record: record.data, stillWanted, deadline });
+          const result = await task.execute({ platform: p, scope, runId: id, record: record.data, stillWanted, deadline });
           const outputKey = outputKeyOf(scope, kind, id);
           await p.blobs.put(outputKey, JSON.stringify(result.output), 'application/json');
           // Cancelled or deleted while it worked: the execution may already be stopped, so no Finish

@@ -9,7 +9,7 @@ import { resolveDocument } from '../../functions/files/service.ts';
 import { ModelName } from '../../functions/models/schema.ts';
 import { RunFailure, TransientError } from '../../functions/platform/errors.ts';
 import { DocumentInput, FileRef, PrimitiveError, RunStatus } from '../../functions/platform/schemas.ts';
-import { registerRunKind, type RunKind } from '../../functions/runs/kinds.ts';
+import { registerRunTask, type RunKind, type RunTask } from '../../functions/runs/kinds.ts';
 import { runOperations } from '../../functions/runs/schema.ts';
 import type { Route } from '../../functions/routes.ts';
 
@@ -62,12 +62,10 @@ export function gate(name: string) {
 const transientSeen = new Set<string>();
 export const attempts = new Map<string, number>();
 
-export const probeKind: RunKind = {
-  name: 'probe',
-  type: 'probe',
-  idPrefix: 'prb',
-  resource: 'Probe',
-  emptyOutput: {},
+export const probeKind: RunKind = { name: 'probe', type: 'probe', idPrefix: 'prb', resource: 'Probe', emptyOutput: {} };
+
+export const probeTask: RunTask = {
+  kind: probeKind,
   async execute({ record, runId }) {
     attempts.set(runId, (attempts.get(runId) ?? 0) + 1);
     const mode = record.mode as string;
@@ -86,7 +84,7 @@ export const probeKind: RunKind = {
     return { output: { echo: record.text ?? '' }, usage: { credits: 1 } };
   },
 };
-registerRunKind(probeKind);
+registerRunTask(probeTask);
 
 const here = fileURLToPath(new URL('./probe-handlers.ts', import.meta.url));
 export const probeRoutes: Route[] = [
