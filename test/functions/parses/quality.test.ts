@@ -3,11 +3,13 @@
  * the tests generate with known content.
  */
 import ExcelJS from 'exceljs';
+import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestCloud, dataUrl, type TestCloud } from '../../support/cloud.ts';
 import { buildDocx, heading, para, PAGE_BREAK_RUN } from '../../support/office-fixtures.ts';
 import { twoColumnPdf, wordEditDistance, words } from '../../support/pdf-fixtures.ts';
 import { greyToPng, normalizeWord, renderScan, scanToPdf, wordAccuracy } from '../../support/scan-fixtures.ts';
+import { tablesPdf } from '../../support/table-fixtures.ts';
 
 let cloud: TestCloud;
 beforeAll(async () => {
@@ -81,4 +83,30 @@ it('an XLSX with two sheets gives two pages, one table each', async () => {
     { Item: 'Cake', Price: '4.25' },
   ]);
   expect(JSON.parse(parsed.output.pages[1]!.trim())).toEqual([{ Item: 'Tea', Count: '40' }]);
+});
+
+it('reconstructs ruled, unruled and booktabs tables cell-exact, in every table_parsing_format', async () => {
+  const { bytes, expected } = await tablesPdf();
+  const asRows = (records: Array<Record<string, string>>) => [Object.keys(records[0]!), ...records.map((r) => Object.values(r))];
+
+  const json = await parse('tables.pdf', 'application/pdf', bytes, { table_parsing_format: 'json' });
+  const jsonTables = json.output.pages[0]!.split('\n\n').filter((block) => block.startsWith('[')).map((block) => JSON.parse(block) as Array<Record<string, string>>);
+  expect(jsonTables.map(asRows)).toEqual(expected);
+
+  const yamlOut = await parse('tables.pdf', 'application/pdf', bytes, { table_parsing_format: 'yaml' });
+  const yamlTables = yamlOut.output.pages[0]!.split('\n\n').filter((block) => block.startsWith('- ')).map((block) => parseYaml(block) as Array<Record<string, string>>);
+  expect(yamlTables.map((t) => asRows(t).map((row) => row.map(String)))).toEqual(expected);
+
+  const html = await parse('tables.pdf', 'application/pdf', bytes, { table_parsing_format: 'html' });
+  const tables = [...html.output.pages[0]!.matchAll(/<table>[\s\S]*?<\/table>/g)].map((m) => m[0]);
+  expect(tables).toHaveLength(3);
+  tables.forEach((table, i) => {
+    const headers = [...table.matchAll(/<th(?:\s[^>]*)?>([\s\S]*?)<\/th>/g)].map((m) => m[1]);
+    expect(headers).toEqual(expected[i]![0]);
+  });
+
+  const markdown = await parse('tables.pdf', 'application/pdf', bytes, { table_parsing_format: 'markdown' });
+  for (const table of expected) {
+    for (const row of table) expect(markdown.output.pages[0]).toContain(`| ${row.join(' | ')} |`);
+  }
 });
