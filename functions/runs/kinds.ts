@@ -38,13 +38,18 @@ export interface RunKind {
   resource: string;
   /** The output before completion (API §0.5). */
   emptyOutput: unknown;
+  /**
+   * Result fields besides `output` (e.g. `consensus`, `scores`), as they read before completion or
+   * with include_output=false. They are stored with the output, not in the record.
+   */
+  emptyExtras?: Record<string, unknown>;
 }
 
 /** The background step of a kind (its resource's task.ts): runs only in the task Lambda. */
 export interface RunTask {
   kind: RunKind;
   /** Does the work. Throws RunFailure for an expected failure; any other throw is `internal`. */
-  execute(ctx: RunContext): Promise<{ output: unknown; usage: RunUsage }>;
+  execute(ctx: RunContext): Promise<{ output: unknown; usage: RunUsage; extras?: Record<string, unknown> }>;
 }
 
 /** Built-in tasks, loaded lazily so the task Lambda loads only the kind it runs. Later issues add theirs. */

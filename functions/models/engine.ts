@@ -1,0 +1,100 @@
+/**
+ * What a model does with a Doc for the "which pages are what" operations (API §4–§5). The built-in
+ * `quire-local` engine (./local/) implements it deterministically and offline; LLM providers will
+ * implement the same interface. Engines know nothing of HTTP or AWS.
+ */
+import type { Doc } from '../documents/doc.ts';
+
+export interface Category {
+  name: string;
+  description: string;
+}
+
+export interface Subdocument {
+  name: string;
+  description: string;
+  allow_multiple_instances: boolean;
+}
+
+export interface ClassifyRequest {
+  doc: Doc;
+  categories: Category[];
+  instructions: string | null;
+  /** Only these first pages are read (undefined: all). */
+  firstNPages: number | undefined;
+  /** 1..16 independent votes. */
+  nConsensus: number;
+  /** Seeds the votes (derived from the request), so a repeated request gives the same answer. */
+  seed: string;
+}
+
+export interface ClassificationChoice {
+  category: string;
+  /** Names the evidence: words or phrases of the document that decided it. */
+  reasoning: string;
+}
+
+export interface ClassifyResult {
+  output: ClassificationChoice;
+  /** Each category's 0..1 score, summing to 1. */
+  scores: Record<string, number>;
+  /** `choices`: exactly nConsensus votes; `likelihoods`: the chosen category's vote share (or confidence for one vote). */
+  consensus: { choices: ClassificationChoice[]; likelihoods: number };
+}
+
+export interface SplitRequest {
+  doc: Doc;
+  subdocuments: Subdocument[];
+  instructions: string | null;
+  nConsensus: number;
+  seed: string;
+}
+
+export interface SplitEntry {
+  name: string;
+  /** 1-based, ascending. */
+  pages: number[];
+}
+
+export interface SplitResult {
+  /** Ordered by first page; every page in exactly one entry; unmatched pages in one "other" entry. */
+  output: SplitEntry[];
+  consensus: {
+    /** Parallel to output: the entry's likelihood and each of its pages' likelihoods, 0..1. */
+    likelihoods: Array<{ name: number; pages: number[] }>;
+    /** One split per vote. */
+    choices: SplitEntry[][];
+  };
+}
+
+export interface PartitionRequest {
+  doc: Doc;
+  /** What identifies a record, e.g. "invoice number". */
+  key: string;
+  instructions: string;
+  allowOverlap: boolean;
+  nConsensus: number;
+  seed: string;
+}
+
+export interface PartitionEntry {
+  /** The value as printed in the document, e.g. "INV-5101". */
+  key: string;
+  /** 1-based, ascending. */
+  pages: number[];
+}
+
+export interface PartitionResult {
+  /** Ordered by first page. */
+  output: PartitionEntry[];
+  consensus: {
+    likelihoods: Array<{ key: number; pages: number[] }>;
+    choices: PartitionEntry[][];
+  };
+}
+
+export interface Engine {
+  classify(request: ClassifyRequest): Promise<ClassifyResult>;
+  split(request: SplitRequest): Promise<SplitResult>;
+  partition(request: PartitionRequest): Promise<PartitionResult>;
+}
