@@ -11,6 +11,9 @@ import { authOperations as auth } from './auth/operations.ts';
 import { modelOperations as models } from './model-catalog/operations.ts';
 import { docsOperations as docs } from './docs/operations.ts';
 import { parseOperations as parses } from './parses/operations.ts';
+import { classificationOperations as classifications } from './classifications/operations.ts';
+import { splitOperations as splits } from './splits/operations.ts';
+import { partitionOperations as partitions } from './partitions/operations.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type SizeClass = 'small' | 'document';
@@ -53,6 +56,24 @@ export const routes: Route[] = [
   { method: 'GET', path: '/v1/parses/{parse_id}', module: 'parses/handlers.ts', handler: 'getParse', size: 'small', op: parses.get },
   { method: 'DELETE', path: '/v1/parses/{parse_id}', module: 'parses/handlers.ts', handler: 'deleteParse', size: 'small', op: parses.delete },
   { method: 'POST', path: '/v1/parses/{parse_id}/cancel', module: 'parses/handlers.ts', handler: 'cancelParse', size: 'small', op: parses.cancel },
+
+  { method: 'POST', path: '/v1/classifications', module: 'classifications/handlers.ts', handler: 'createClassification', size: 'document', op: classifications.create },
+  { method: 'GET', path: '/v1/classifications', module: 'classifications/handlers.ts', handler: 'listClassifications', size: 'small', op: classifications.list },
+  { method: 'GET', path: '/v1/classifications/{classification_id}', module: 'classifications/handlers.ts', handler: 'getClassification', size: 'small', op: classifications.get },
+  { method: 'DELETE', path: '/v1/classifications/{classification_id}', module: 'classifications/handlers.ts', handler: 'deleteClassification', size: 'small', op: classifications.delete },
+  { method: 'POST', path: '/v1/classifications/{classification_id}/cancel', module: 'classifications/handlers.ts', handler: 'cancelClassification', size: 'small', op: classifications.cancel },
+
+  { method: 'POST', path: '/v1/splits', module: 'splits/handlers.ts', handler: 'createSplit', size: 'document', op: splits.create },
+  { method: 'GET', path: '/v1/splits', module: 'splits/handlers.ts', handler: 'listSplits', size: 'small', op: splits.list },
+  { method: 'GET', path: '/v1/splits/{split_id}', module: 'splits/handlers.ts', handler: 'getSplit', size: 'small', op: splits.get },
+  { method: 'DELETE', path: '/v1/splits/{split_id}', module: 'splits/handlers.ts', handler: 'deleteSplit', size: 'small', op: splits.delete },
+  { method: 'POST', path: '/v1/splits/{split_id}/cancel', module: 'splits/handlers.ts', handler: 'cancelSplit', size: 'small', op: splits.cancel },
+
+  { method: 'POST', path: '/v1/partitions', module: 'partitions/handlers.ts', handler: 'createPartition', size: 'document', op: partitions.create },
+  { method: 'GET', path: '/v1/partitions', module: 'partitions/handlers.ts', handler: 'listPartitions', size: 'small', op: partitions.list },
+  { method: 'GET', path: '/v1/partitions/{partition_id}', module: 'partitions/handlers.ts', handler: 'getPartition', size: 'small', op: partitions.get },
+  { method: 'DELETE', path: '/v1/partitions/{partition_id}', module: 'partitions/handlers.ts', handler: 'deletePartition', size: 'small', op: partitions.delete },
+  { method: 'POST', path: '/v1/partitions/{partition_id}/cancel', module: 'partitions/handlers.ts', handler: 'cancelPartition', size: 'small', op: partitions.cancel },
 ];
 
 /** Background task functions: invoked by state machines, never by HTTP. Keys are the ASL substitution names. */

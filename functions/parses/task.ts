@@ -3,7 +3,7 @@
  * Doc model and renders each page in reading order, tables in the requested format.
  */
 import { renderDocText, renderPage, type TableFormat } from '../documents/render.ts';
-import { findModel } from '../models/registry.ts';
+import { creditsFor } from '../models/registry.ts';
 import { readRunDocument, type DocumentInputRef } from '../runs/document.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
 import { parseKind } from './kind.ts';
@@ -11,18 +11,14 @@ import type { ParseOutput } from './schema.ts';
 
 export type ParseInput = DocumentInputRef;
 
+
 export const parseTask: RunTask = {
   kind: parseKind,
   async execute(ctx: RunContext) {
     const { record } = ctx;
     const doc = await readRunDocument(ctx, record._input as ParseInput, record.image_resolution_dpi as number);
     const pages = doc.pages.map((page) => renderPage(page, record.table_parsing_format as TableFormat));
-    const creditsPerPage = findModel(record.model as string)?.creditsPerPage ?? 0;
     const output: ParseOutput = { pages, text: renderDocText(pages) };
-    return { output, usage: { credits: roundCredits(pages.length * creditsPerPage), page_count: pages.length } };
+    return { output, usage: { credits: creditsFor(record.model as string, pages.length), page_count: pages.length } };
   },
 };
-
-export function roundCredits(credits: number): number {
-  return Math.round(credits * 1000) / 1000;
-}

@@ -55,6 +55,9 @@ export interface RunTask {
 /** Built-in tasks, loaded lazily so the task Lambda loads only the kind it runs. Later issues add theirs. */
 const builtIn: Record<string, () => Promise<RunTask>> = {
   parse: async () => (await import('../parses/task.ts')).parseTask,
+  classification: async () => (await import('../classifications/task.ts')).classificationTask,
+  split: async () => (await import('../splits/task.ts')).splitTask,
+  partition: async () => (await import('../partitions/task.ts')).partitionTask,
 };
 
 const registered = new Map<string, RunTask>();

@@ -1,0 +1,230 @@
+/**
+ * Text plumbing of the local engine: reading a Doc's pages as lines, tokenizing with stemming and
+ * stop words, two-word phrases, and the BM25 pieces the scorers share.
+ *
+ * Everything here is computed once per request and shared by every consensus vote: votes differ only
+ * in the weights they give to features (./random.ts), never in how the text is read.
+ */
+import type { Doc, Page } from '../../documents/doc.ts';
+import { porterStem } from './stem.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Pages as lines
+
+export interface PageLine {
+  text: string;
+  /** A heading block, or a short line at the top of the page: where documents say what they are. */
+  title: boolean;
+}
+
+/** Lines of the top of a page that count as its title zone when short. */
+const TITLE_ZONE_LINES = 4;
+const TITLE_MAX_WORDS = 7;
+
+/**
+ * A page's text as lines in reading order. Blocks give the order; a block's own lines keep label and
+ * value together ("Invoice No: 123"), table rows included. A block without lines gives its text;
+ * a page without blocks its lines; a page without lines its words.
+ */
+export function pageLines(page: Page): PageLine[] {
+  const texts: Array<{ text: string; heading: boolean }> = [];
+  const used = new Set<number>();
+  for (const block of page.blocks) {
+    const heading = block.kind === 'heading';
+    if (block.lines.length > 0) {
+      for (const l of block.lines) {
+        const line = page.lines[l];
+        if (!line || used.has(l)) continue;
+        used.add(l);
+        texts.push({ text: line.text, heading });
+      }
+    } else if (block.text) {
+      for (const text of block.text.split('\n')) texts.push({ text, heading });
+    }
+  }
+  // A reader that builds only lines (no blocks) still has text.
+  if (page.blocks.length === 0) for (const line of page.lines) texts.push({ text: line.text, heading: false });
+  if (texts.length === 0 && page.words.length > 0) texts.push({ text: page.words.map((w) => w.text).join(' '), heading: false });
+
+  const lines: PageLine[] = [];
+  for (const { text, heading } of texts) {
+    const trimmed = text.replace(/\s+/g, ' ').trim();
+    if (trimmed === '') continue;
+    const short = trimmed.split(' ').length <= TITLE_MAX_WORDS;
+    lines.push({ text: trimmed, title: heading || (lines.length < TITLE_ZONE_LINES && short) });
+  }
+  return lines;
+}
+
+/** The pages an operation reads: all, or the first `n`. */
+export function docPages(doc: Doc, firstN?: number): Page[] {
+  return firstN === undefined ? doc.pages : doc.pages.slice(0, Math.max(0, firstN));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tokens
+
+/**
+ * Common English function words: they say nothing about what a document is. Kept small on purpose:
+ * "shall", "hereby", "due" or "per" are evidence in business documents and stay in.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  `a about above after again against all also am an and any are as at be because been before being below
+  between both but by can could did do does doing down during each either few for from further had has
+  have having he her here hers herself him himself his how i if in into is it its itself just me more
+  most my myself no nor not of off on once only or other our ours ourselves out over own same she should
+  so some such than that the their theirs them themselves then there these they this those through to too
+  under until up very was we were what when where which while who whom why will with would you your yours
+  yourself yourselves us via per cent etc eg ie`.split(/\s+/).filter(Boolean),
+);
+
+export interface Token {
+  /** The stem ("invoic"), or the lower-cased token for numbers. */
+  stem: string;
+  /** Offsets of the token in its line (UTF-16), for quoting what the document says. */
+  start: number;
+  end: number;
+  stop: boolean;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Stems are cached: a document's vocabulary is small next to its word count. */
+const stemCache = new Map<string, string>();
+const STEM_CACHE_LIMIT = 200_000;
+
+export function stemOf(lower: string): string {
+  let stem = stemCache.get(lower);
+  if (stem === undefined) {
+    // Only alphabetic ASCII words go through Porter; numbers and other scripts are kept as they are.
+    stem = /^[a-z]+$/.test(lower) ? porterStem(lower) : lower;
+    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+    stemCache.set(lower, stem);
+  }
+  return stem;
+}
+
+/** Tokens of one line: words of letters and digits; 1-letter words and possessive "s" dropped. */
+export function tokenize(line: string): Token[] {
+  const tokens: Token[] = [];
+  for (const match of line.matchAll(WORD)) {
+    const raw = match[0];
+    if (raw.length < 2 && !/\d/.test(raw)) continue;
+    const lower = raw.toLowerCase();
+    tokens.push({ stem: stemOf(lower), start: match.index, end: match.index + raw.length, stop: STOP_WORDS.has(lower) });
+  }
+  return tokens;
+}
+
+/** Stems of a free text (names, descriptions, instructions), stop words removed. */
+export function contentStems(text: string): string[] {
+  return tokenize(text).filter((t) => !t.stop).map((t) => t.stem);
+}
+
+/**
+ * Features of a text: each content stem, and each pair of consecutive content stems of one line
+ * (a phrase: "amount due", "bank statement"; stop words between are skipped, so "bill of lading"
+ * is "bill lade"). A feature is its string; phrases are the two stems joined by a space.
+ */
+export function phraseKey(a: string, b: string): string {
+  return `${a} ${b}`;
+}
+
+export function isPhrase(feature: string): boolean {
+  return feature.includes(' ');
+}
+
+/** The features of a short text, in order (stems, then the phrases between them). */
+export function textFeatures(text: string): { stems: string[]; phrases: string[] } {
+  const stems = contentStems(text);
+  const phrases: string[] = [];
+  for (let i = 1; i < stems.length; i++) phrases.push(phraseKey(stems[i - 1]!, stems[i]!));
+  return { stems, phrases };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counting a text against a vocabulary
+
+/** How often one feature occurs in a text, in its title zone, and how it was printed first. */
+export interface FeatureCount {
+  tf: number;
+  titleTf: number;
+  /** The words as printed (first occurrence, a title occurrence preferred): quoted in reasoning. */
+  surface: string;
+  surfaceInTitle: boolean;
+}
+
+export interface CountedText {
+  /** Only features of the vocabulary are counted (the rest cannot be evidence for anything). */
+  counts: Map<string, FeatureCount>;
+  /** Number of content tokens: the text's length for BM25 normalization. */
+  length: number;
+}
+
+/**
+ * Counts the vocabulary's features in `lines`. One pass over the tokens; each token costs a stem
+ * lookup and at most two map probes, which is what keeps 2,000-page documents fast.
+ */
+export function countFeatures(lines: readonly PageLine[], vocabulary: ReadonlySet<string>): CountedText {
+  const counts = new Map<string, FeatureCount>();
+  let length = 0;
+  const add = (feature: string, line: PageLine, start: number, end: number) => {
+    let count = counts.get(feature);
+    if (!count) {
+      count = { tf: 0, titleTf: 0, surface: line.text.slice(start, end), surfaceInTitle: line.title };
+      counts.set(feature, count);
+    } else if (line.title && !count.surfaceInTitle) {
+      count.surface = line.text.slice(start, end);
+      count.surfaceInTitle = true;
+    }
+    count.tf++;
+    if (line.title) count.titleTf++;
+  };
+  for (const line of lines) {
+    let previous: Token | undefined;
+    for (const token of tokenize(line.text)) {
+      if (token.stop) continue;
+      length++;
+      if (vocabulary.has(token.stem)) add(token.stem, line, token.start, token.end);
+      if (previous) {
+        const phrase = phraseKey(previous.stem, token.stem);
+        if (vocabulary.has(phrase)) add(phrase, line, previous.start, token.end);
+      }
+      previous = token;
+    }
+  }
+  return { counts, length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// BM25
+
+/** BM25 term-frequency saturation: k1 caps what repetition adds, b how much length dilutes it. */
+export const BM25 = { k1: 1.2, b: 0.35 } as const;
+
+/** A title occurrence counts this many times (BM25F field weighting: titles say what a page is). */
+export const TITLE_BOOST = 3;
+
+export function saturatedTf(tf: number, length: number, averageLength: number): number {
+  if (tf <= 0) return 0;
+  const norm = BM25.k1 * (1 - BM25.b + (BM25.b * length) / Math.max(1, averageLength));
+  return (tf * (BM25.k1 + 1)) / (tf + norm);
+}
+
+/**
+ * Inverse "category frequency": a feature that several categories ask for tells them apart less.
+ * The BM25 idf over the categories, floored so a feature shared by all still counts a little.
+ */
+export function categoryIdf(categoriesWithFeature: number, categoryCount: number): number {
+  const n = categoriesWithFeature;
+  return Math.max(0.05, Math.log(1 + (categoryCount - n + 0.5) / (n + 0.5)));
+}
+
+/** Scores → shares summing to 1. `prior` is evidence every option has (so little evidence means low
+ * confidence), `power` sharpens (shares of squared evidence behave like a softmax without its
+ * runaway on long documents). */
+export function scoreShares(scores: readonly number[], prior: number, power: number): number[] {
+  const raised = scores.map((s) => Math.pow(Math.max(0, s) + prior, power));
+  const total = raised.reduce((a, b) => a + b, 0);
+  return raised.map((r) => (total > 0 ? r / total : 1 / scores.length));
+}

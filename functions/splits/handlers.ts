@@ -1,0 +1,12 @@
+import { runHandlers } from '../runs/handlers-kit.ts';
+import { splitKind } from './kind.ts';
+import { splitOperations } from './operations.ts';
+import { prepareSplit } from './service.ts';
+
+const handlers = runHandlers(splitKind, splitOperations, 'split_id', ({ platform, caller, body }) => prepareSplit(platform, caller, body));
+
+export const createSplit = handlers.create;
+export const getSplit = handlers.get;
+export const listSplits = handlers.list;
+export const deleteSplit = handlers.delete;
+export const cancelSplit = handlers.cancel;
