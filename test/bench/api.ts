@@ -4,16 +4,13 @@
  * server answering the same JSON in the same run. The ratio is the figure.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { REPO_ROOT } from '../../lib/local/invoker.ts';
 import { freePort } from '../support/ports.ts';
+import { withLocalStack } from './stack.ts';
 
 const CONNECTIONS = 16;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const TEST_KEY = 'rt_test_bench000000000000000000000000';
 
 async function spawnAndWait(command: string, args: string[], env: Record<string, string>, ready: string): Promise<ChildProcess> {
   const child = spawn(command, args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -65,18 +62,14 @@ http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'applicat
 `;
 
 export async function benchApi(): Promise<LoadResult[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
-  const port = await freePort();
-  const quire = await spawnAndWait('node', ['--import', 'tsx', 'bin/local.ts'], { QUIRE_DATA_DIR: dataDir, PORT: String(port), QUIRE_TEST_KEY: TEST_KEY, POWERTOOLS_LOG_LEVEL: 'WARN' }, 'Quire is listening');
-  const base = `http://127.0.0.1:${port}`;
-  const headers = { authorization: `Bearer ${TEST_KEY}` };
-  const results: LoadResult[] = [];
-  try {
-    const status = await (await fetch(`${base}/v1/auth/status`, { headers })).text();
+  return withLocalStack(async ({ base, headers }) => {
+    const results: LoadResult[] = [];
+    const auth = { authorization: headers.authorization! };
+    const status = await (await fetch(`${base}/v1/auth/status`, { headers: auth })).text();
     const file = (await (
       await fetch(`${base}/v1/files`, {
         method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
+        headers,
         body: JSON.stringify({ document: { filename: 'bench.txt', url: `data:text/plain;base64,${Buffer.from('bench').toString('base64')}` } }),
       })
     ).json()) as { id: string };
@@ -87,14 +80,10 @@ export async function benchApi(): Promise<LoadResult[]> {
     } finally {
       stopGroup(bare);
     }
-    results.push(await load('GET /v1/auth/status', `${base}/v1/auth/status`, headers));
-    results.push(await load('GET /v1/files/{id}', `${base}/v1/files/${file.id}`, headers));
-  } finally {
-    stopGroup(quire);
-    await new Promise((r) => setTimeout(r, 500));
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-  return results;
+    results.push(await load('GET /v1/auth/status', `${base}/v1/auth/status`, auth));
+    results.push(await load('GET /v1/files/{id}', `${base}/v1/files/${file.id}`, auth));
+    return results;
+  });
 }
 
 export function printApiResults(results: LoadResult[]) {

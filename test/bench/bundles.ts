@@ -6,7 +6,8 @@
  * Each bundle is built exactly as the CDK stack builds it (lib/cloud/bundling.ts
  * `lambdaBuildOptions`: code splitting, `index.mjs` plus `chunks/`, same generated entries), except
  * the target: node20, so the bundle runs on this machine. Per bundle:
- * - total: every file of the bundle (what is deployed);
+ * - total: every file of the bundle (what is deployed; for a task function, its node_modules too:
+ *   the runtime packages it ships, see bundling.ts TASK_RUNTIME_PACKAGES);
  * - cold load: the entry plus the chunks it imports statically, transitively (what a cold start
  *   loads; chunks behind a dynamic `import()` load when a route first needs them);
  * - import ms: `import()` of the entry in a fresh node process, median of RUNS (the runs are
@@ -22,7 +23,19 @@ import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { routeGroups } from '../../functions/platform/dispatch.ts';
 import { taskFunctions } from '../../functions/routes.ts';
-import { ENTRY_FILE, FUNCTIONS_DIR, lambdaBuildOptions, REPO_ROOT, writeRouteEntry, type LambdaEntry } from '../../lib/cloud/bundling.ts';
+import {
+  copyRuntimePackages,
+  ENTRY_FILE,
+  FUNCTIONS_DIR,
+  lambdaBuildOptions,
+  REPO_ROOT,
+  TASK_RUNTIME_PACKAGES,
+  writeRouteEntry,
+  type LambdaArchitecture,
+  type LambdaEntry,
+  type RuntimePackage,
+} from '../../lib/cloud/bundling.ts';
+import { TASK_ARCHITECTURE } from '../../lib/cloud/runs.ts';
 
 export interface BundleMeasure {
   /** A route group, `task:<name>`, or REFERENCE_GROUP. */
@@ -73,9 +86,16 @@ interface Built {
   times: number[];
 }
 
-/** Builds one bundle into `outdir` as the stack does and measures its sizes. */
-async function bundle(group: string, entry: LambdaEntry, handler: string, outdir: string): Promise<Built> {
-  const result = await build({ ...lambdaBuildOptions(entry, outdir), target: 'node20', metafile: true });
+/** Builds one bundle into `outdir` as the stack does (runtime packages included) and measures its sizes. */
+async function bundle(
+  group: string,
+  entry: LambdaEntry,
+  handler: string,
+  outdir: string,
+  runtimePackages: readonly RuntimePackage[] = [],
+): Promise<Built> {
+  const result = await build({ ...lambdaBuildOptions(entry, outdir, runtimePackages), target: 'node20', metafile: true });
+  copyRuntimePackages(outdir, runtimePackages, TASK_ARCHITECTURE.name as LambdaArchitecture);
   const files = filesUnder(outdir);
   const entryFile = join(outdir, ENTRY_FILE);
   return {
@@ -151,7 +171,9 @@ export async function measureBundles(): Promise<BundleMeasure[]> {
       built.push(await bundle(group, entry, 'handler', join(dir, group)));
     }
     for (const [name, task] of Object.entries(taskFunctions)) {
-      built.push(await bundle(`task:${name}`, join(FUNCTIONS_DIR, task.module), task.handler, join(dir, `task-${name}`)));
+      built.push(
+        await bundle(`task:${name}`, join(FUNCTIONS_DIR, task.module), task.handler, join(dir, `task-${name}`), TASK_RUNTIME_PACKAGES),
+      );
     }
     const reference = { contents: REFERENCE_SOURCE, resolveDir: REPO_ROOT, sourcefile: 'reference.ts', loader: 'ts' } as const;
     built.push(await bundle(REFERENCE_GROUP, reference, 'handler', join(dir, 'reference')));

@@ -6,7 +6,7 @@
  *   (OMP_THREAD_LIMIT=1) on the same page image;
  * - peak memory (max RSS) of reading and rendering a 500-page PDF, in a fresh process.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,10 +14,9 @@ import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { createOcrPool } from '../../functions/documents/ocr.ts';
 import { REPO_ROOT } from '../../lib/local/invoker.ts';
 import { manyPagesPdf } from '../support/pdf-fixtures.ts';
-import { freePort } from '../support/ports.ts';
+import { withLocalStack } from './stack.ts';
 import { greyToPng, renderScan } from '../support/scan-fixtures.ts';
 
-const TEST_KEY = 'rt_test_benchparse00000000000000000';
 
 function has(command: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
@@ -35,38 +34,12 @@ async function rawPdfjs(bytes: Uint8Array): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-async function throughApi(bytes: Uint8Array, dir: string): Promise<number> {
-  const port = await freePort();
-  const child = spawn('node', ['--import', 'tsx', 'bin/local.ts'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, QUIRE_DATA_DIR: join(dir, 'quire'), PORT: String(port), QUIRE_TEST_KEY: TEST_KEY, POWERTOOLS_LOG_LEVEL: 'WARN' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+async function throughApi(bytes: Uint8Array): Promise<number> {
+  const document = { filename: 'bench.pdf', url: `data:application/pdf;base64,${Buffer.from(bytes).toString('base64')}` };
+  return withLocalStack(async (stack) => {
+    await stack.timedRun('/v1/parses', { document, bust_cache: true }); // warm the containers, as on a warm Lambda
+    return stack.timedRun('/v1/parses', { document, bust_cache: true });
   });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  while (!out.includes('Quire is listening')) await new Promise((r) => setTimeout(r, 50));
-  const base = `http://127.0.0.1:${port}`;
-  const headers = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' };
-  try {
-    const post = (bust: boolean) =>
-      fetch(`${base}/v1/parses`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ document: { filename: 'bench.pdf', url: `data:application/pdf;base64,${Buffer.from(bytes).toString('base64')}` }, bust_cache: bust }),
-      }).then((r) => r.json() as Promise<{ id: string; status: string; usage: { page_count: number } }>);
-    await post(true); // warm the containers, as on a warm Lambda
-    const started = performance.now();
-    let run = await post(true);
-    while (run.status !== 'completed' && run.status !== 'failed') {
-      await new Promise((r) => setTimeout(r, 50));
-      run = (await (await fetch(`${base}/v1/parses/${run.id}?include_output=false`, { headers })).json()) as typeof run;
-    }
-    if (run.status !== 'completed') throw new Error(`parse ${run.status}`);
-    return (performance.now() - started) / 1000;
-  } finally {
-    process.kill(-child.pid!, 'SIGINT');
-  }
 }
 
 export async function benchParse(): Promise<void> {
@@ -85,7 +58,7 @@ export async function benchParse(): Promise<void> {
       execFileSync('pdftotext', ['-layout', pdfPath, join(dir, 'out.txt')]);
       rows.push(['poppler pdftotext', pages / ((performance.now() - started) / 1000)]);
     }
-    rows.push(['Quire POST /v1/parses (sync, whole API)', pages / (await throughApi(bytes, dir))]);
+    rows.push(['Quire POST /v1/parses (whole API)', pages / (await throughApi(bytes))]);
     const reference = rows[0]![1];
     console.log(`\nParse of a generated ${pages}-page text PDF (${(bytes.length / 1024).toFixed(0)} KiB)`);
     console.log('| reader | pages/s | × raw pdf.js |\n|---|---:|---:|');

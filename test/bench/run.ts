@@ -11,6 +11,10 @@ if (!only || only === 'parse') {
   const { benchParse } = await import('./parse.ts');
   await benchParse();
 }
+if (!only || only === 'classify') {
+  const { benchClassify } = await import('./classify.ts');
+  await benchClassify();
+}
 if (!only || only === 'bundles') {
   const { main } = await import('./bundles.ts');
   await main();

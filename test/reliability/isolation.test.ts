@@ -15,13 +15,40 @@ beforeAll(async () => {
 });
 afterAll(() => cloud?.close());
 
-const UNKNOWN = { file: 'file_01m7z0qenejn1pv4p44vpcbwww', probe: 'prb_01m7z0qenejn1pv4p44vpcbwww', parse: 'prs_01m7z0qenejn1pv4p44vpcbwww' };
+const UNKNOWN = { file: 'file_01m7z0qenejn1pv4p44vpcbwww', probe: 'prb_01m7z0qenejn1pv4p44vpcbwww' };
 
-async function createParse(key: string): Promise<string> {
-  const r = await cloud.api('POST', '/v1/parses', { key, body: { document: { filename: 'p.txt', url: dataUrl('text/plain', `parse me ${Math.random()}`) } } });
-  expect(r.status).toBe(201);
+/** Run resources that read a document: their routes' cases are generated from this table. */
+const RUN_RESOURCES: Array<{ path: string; idParam: string; prefix: string; body: Record<string, unknown> }> = [
+  { path: '/v1/parses', idParam: 'parse_id', prefix: 'prs', body: {} },
+  { path: '/v1/classifications', idParam: 'classification_id', prefix: 'clsf', body: { categories: [{ name: 'invoice' }, { name: 'letter' }] } },
+  { path: '/v1/splits', idParam: 'split_id', prefix: 'splt', body: { subdocuments: [{ name: 'invoice' }] } },
+  { path: '/v1/partitions', idParam: 'partition_id', prefix: 'prt', body: { key: 'invoice number', instructions: 'one chunk per invoice' } },
+];
+
+async function createRun(path: string, body: Record<string, unknown>, key: string): Promise<string> {
+  const document = { filename: 'p.txt', url: dataUrl('text/plain', `Invoice number INV-${Math.random()}`) };
+  const r = await cloud.api('POST', path, { key, body: { document, ...body } });
+  expect(r.status, r.text).toBe(201);
   return r.body.id;
 }
+
+function runResourceCases(): { ids: Record<string, IdCase>; lists: Record<string, { make(key: string): Promise<string>; path: string }> } {
+  const ids: Record<string, IdCase> = {};
+  const lists: Record<string, { make(key: string): Promise<string>; path: string }> = {};
+  for (const r of RUN_RESOURCES) {
+    const unknown = `${r.prefix}_01m7z0qenejn1pv4p44vpcbwww`;
+    const make = (key: string) => createRun(r.path, r.body, key);
+    ids[`GET ${r.path}/{${r.idParam}}`] = { make: async (key) => ({ method: 'GET', path: `${r.path}/${await make(key)}`, expectStatus: 200 }), unknown: { method: 'GET', path: `${r.path}/${unknown}` } };
+    ids[`DELETE ${r.path}/{${r.idParam}}`] = { make: async (key) => ({ method: 'DELETE', path: `${r.path}/${await make(key)}`, expectStatus: 204 }), unknown: { method: 'DELETE', path: `${r.path}/${unknown}` } };
+    ids[`POST ${r.path}/{${r.idParam}}/cancel`] = {
+      make: async (key) => ({ method: 'POST', path: `${r.path}/${await make(key)}/cancel`, expectStatus: 200 }),
+      unknown: { method: 'POST', path: `${r.path}/${unknown}/cancel` },
+    };
+    lists[`GET ${r.path}`] = { make, path: `${r.path}?limit=100` };
+  }
+  return { ids, lists };
+}
+const generated = runResourceCases();
 
 interface IdCase {
   /** Creates the resource with `key` and returns the request to make for it. */
@@ -37,6 +64,7 @@ async function uploadFile(key: string): Promise<string> {
 }
 
 const idCases: Record<string, IdCase> = {
+  ...generated.ids,
   'GET /v1/files/{file_id}': {
     make: async (key) => ({ method: 'GET', path: `/v1/files/${await uploadFile(key)}`, expectStatus: 200 }),
     unknown: { method: 'GET', path: `/v1/files/${UNKNOWN.file}` },
@@ -67,18 +95,6 @@ const idCases: Record<string, IdCase> = {
     make: async (key) => ({ method: 'POST', path: `/v1/probes/${(await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id}/cancel`, expectStatus: 200 }),
     unknown: { method: 'POST', path: `/v1/probes/${UNKNOWN.probe}/cancel` },
   },
-  'GET /v1/parses/{parse_id}': {
-    make: async (key) => ({ method: 'GET', path: `/v1/parses/${await createParse(key)}`, expectStatus: 200 }),
-    unknown: { method: 'GET', path: `/v1/parses/${UNKNOWN.parse}` },
-  },
-  'DELETE /v1/parses/{parse_id}': {
-    make: async (key) => ({ method: 'DELETE', path: `/v1/parses/${await createParse(key)}`, expectStatus: 204 }),
-    unknown: { method: 'DELETE', path: `/v1/parses/${UNKNOWN.parse}` },
-  },
-  'POST /v1/parses/{parse_id}/cancel': {
-    make: async (key) => ({ method: 'POST', path: `/v1/parses/${await createParse(key)}/cancel`, expectStatus: 200 }),
-    unknown: { method: 'POST', path: `/v1/parses/${UNKNOWN.parse}/cancel` },
-  },
   // Public routes: the asset name is not a resource of any environment.
   'GET /docs/{asset}': {
     make: async () => ({ method: 'GET', path: '/docs/swagger-ui.css', expectStatus: 200 }),
@@ -88,8 +104,8 @@ const idCases: Record<string, IdCase> = {
 
 /** List routes and how to make an item that must not appear in the other environment's list. */
 const listCases: Record<string, { make(key: string): Promise<string>; path: string }> = {
+  ...generated.lists,
   'GET /v1/files': { make: uploadFile, path: '/v1/files?limit=100' },
-  'GET /v1/parses': { make: createParse, path: '/v1/parses?limit=100' },
   'GET /v1/probes': { make: async (key) => (await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id, path: '/v1/probes?limit=100' },
 };
 
@@ -103,7 +119,7 @@ it('every route that takes an id, and every list route, has an isolation case', 
 });
 
 /** A 404 body with the id replaced, so bodies for different ids compare. */
-const shape = (body: unknown) => JSON.stringify(body).replace(/(file|prb|prs)_[0-9a-z]{26}/g, '<id>');
+const shape = (body: unknown) => JSON.stringify(body).replace(/[a-z]+_[0-9a-z]{26}/g, '<id>');
 
 describe.each(withId.filter((r) => r.op.auth === 'api_key').map(routeKey))('%s', (key) => {
   it('answers the owner, and every other environment and organization exactly like an unknown id', async () => {

@@ -1,0 +1,65 @@
+/**
+ * The local stack as the API benchmarks use it: `npm start`'s entry spawned in its own process group
+ * on a free port with a temporary data dir and a known test key, stopped with Ctrl-C afterwards.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../lib/local/invoker.ts';
+import { freePort } from '../support/ports.ts';
+
+export const BENCH_KEY = 'rt_test_bench000000000000000000000000';
+
+export interface BenchStack {
+  base: string;
+  headers: Record<string, string>;
+  /** POSTs JSON and waits for the run to end (polling the cheap projection); returns seconds. */
+  timedRun(path: string, body: Record<string, unknown>): Promise<number>;
+}
+
+export async function withLocalStack<T>(fn: (stack: BenchStack) => Promise<T>): Promise<T> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
+  const port = await freePort();
+  const child = spawn('node', ['--import', 'tsx', 'bin/local.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, QUIRE_DATA_DIR: dataDir, PORT: String(port), QUIRE_TEST_KEY: BENCH_KEY, POWERTOOLS_LOG_LEVEL: 'WARN' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const deadline = Date.now() + 30_000;
+  while (!out.includes('Quire is listening')) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the local stack did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const base = `http://127.0.0.1:${port}`;
+  const headers = { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' };
+  const stack: BenchStack = {
+    base,
+    headers,
+    async timedRun(path, body) {
+      const started = performance.now();
+      let run = (await (await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { id: string; status: string; error?: unknown };
+      while (run.status !== 'completed' && run.status !== 'failed') {
+        await new Promise((r) => setTimeout(r, 25));
+        run = (await (await fetch(`${base}${path}/${run.id}?include_output=false`, { headers })).json()) as typeof run;
+      }
+      if (run.status !== 'completed') throw new Error(`${path} ${run.status}: ${JSON.stringify(run.error)}`);
+      return (performance.now() - started) / 1000;
+    },
+  };
+  try {
+    return await fn(stack);
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGINT');
+    } catch {
+      // already gone
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
