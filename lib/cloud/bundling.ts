@@ -11,9 +11,15 @@
  * through a dynamic `import()` (the S3, KMS and Step Functions clients in functions/platform/
  * platform.ts) becomes a chunk under `chunks/`, loaded the first time a route needs it. A cold start
  * loads the entry and the chunks it imports statically, not the whole bundle.
+ *
+ * A few packages cannot be bundled: native addons and packages that load their own files by path at
+ * run time (worker scripts, wasm, model files). A function lists them as `RuntimePackage`s: they are
+ * esbuild `external` in its bundle and shipped as files under `node_modules/` next to it, with the
+ * packages they need at run time (see copyRuntimePackages). Only the background task Lambdas have
+ * any (TASK_RUNTIME_PACKAGES); the API Lambdas are bundled whole.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions, StdinOptions } from 'esbuild';
 
@@ -65,7 +71,7 @@ export const ESBUILD_OPTIONS = {
   outExtension: { '.js': '.mjs' },
   // Prefer the ES module builds of packages (the AWS SDK ships both): they tree-shake better.
   mainFields: ['module', 'main'],
-  external: [],
+  // `external` is per function: see lambdaBuildOptions and RuntimePackage.
   banner: { js: ESM_REQUIRE_BANNER },
   tsconfig: join(REPO_ROOT, 'tsconfig.json'),
   logLevel: 'warning',
@@ -76,15 +82,164 @@ export type LambdaEntry = string | (StdinOptions & { resolveDir: string });
 
 /**
  * The complete esbuild options of one Lambda bundle: `entry` is bundled into `outdir`, as
- * `outdir/index.mjs` plus `outdir/chunks/*.mjs`.
+ * `outdir/index.mjs` plus `outdir/chunks/*.mjs`, leaving out `runtimePackages` (which the bundle then
+ * needs in `outdir/node_modules`: copyRuntimePackages).
  */
-export function lambdaBuildOptions(entry: LambdaEntry, outdir: string): BuildOptions {
+export function lambdaBuildOptions(entry: LambdaEntry, outdir: string, runtimePackages: readonly RuntimePackage[] = []): BuildOptions {
   return {
     ...ESBUILD_OPTIONS,
     ...(typeof entry === 'string' ? { entryPoints: [entry] } : { stdin: entry }),
     outdir,
     write: true,
+    external: externalsOf(runtimePackages),
   };
+}
+
+/** The processor architecture of a Lambda, as `lambda.Architecture.name` spells it. */
+export type LambdaArchitecture = 'arm64' | 'x86_64';
+
+/**
+ * A package left out of the bundle (esbuild `external`) and shipped as files in `node_modules/`.
+ * Bundled code that resolves it (`import`, or `createRequire(import.meta.url)` as
+ * functions/documents does) finds it there: Node looks up from the bundle's directory.
+ */
+export interface RuntimePackage {
+  /** The package name. Marking it external covers its subpaths too (`pdfjs-dist/legacy/build/pdf.mjs`). */
+  name: string;
+  /**
+   * Paths inside the package ('/'-separated, relative to its directory) that are not shipped, on top
+   * of OMITTED_PATHS: the parts nothing loads in Node.
+   */
+  omit?: readonly RegExp[];
+  /**
+   * For a native addon that ships its binaries as one optional dependency per platform: the package
+   * with the Linux (glibc) binary for each Lambda architecture. That one must be installed; the
+   * package's other optional dependencies (other platforms) are not shipped.
+   */
+  binaries?: Readonly<Record<LambdaArchitecture, string>>;
+}
+
+/**
+ * The packages of the background task Lambdas that stay files (functions/documents/):
+ * - @napi-rs/canvas: a native addon (rasterizing scanned pages, decoding images; image.ts also
+ *   imports it by path from a child process);
+ * - pdfjs-dist: not bundled either. It imports its worker (`./pdf.worker.mjs`) relative to its own
+ *   file, which a bundle would move into a chunk without the worker next to it, and its data
+ *   folders (cmaps, fonts, wasm) are loaded by path;
+ * - tesseract.js: starts worker threads from its own script files, which load tesseract.js-core's
+ *   wasm by path;
+ * - @tesseract.js-data/eng: the OCR model, resolved by path (ocr.ts).
+ */
+export const TASK_RUNTIME_PACKAGES: readonly RuntimePackage[] = [
+  {
+    name: '@napi-rs/canvas',
+    binaries: { x86_64: '@napi-rs/canvas-linux-x64-gnu', arm64: '@napi-rs/canvas-linux-arm64-gnu' },
+  },
+  {
+    name: 'pdfjs-dist',
+    // Only the legacy build is used (DESIGN §6), as pdf.mjs and the worker it imports; the data
+    // folders stay (pdf.js reads them by path when pointed at them).
+    omit: [/^(build|web|image_decoders|types)(\/|$)/, /^legacy\/(web|image_decoders)(\/|$)/, /\.min\.mjs$/, /pdf\.sandbox/, /webpack\.mjs$/],
+  },
+  {
+    name: 'tesseract.js',
+    // dist/ holds the browser builds; Node runs src/.
+    omit: [/^(dist|scripts)(\/|$)/, /^karma\.conf\.js$/],
+  },
+  {
+    name: 'tesseract.js-core',
+    // *.wasm.js are browser builds with the wasm inlined; in Node, tesseract-core-*.js reads the
+    // matching .wasm file.
+    omit: [/\.wasm\.js$/],
+  },
+  { name: '@tesseract.js-data/eng' },
+];
+
+/** The esbuild `external` list of a bundle: the runtime packages and their binary packages. */
+export function externalsOf(packages: readonly RuntimePackage[]): string[] {
+  return packages.flatMap((pkg) => [pkg.name, ...Object.values(pkg.binaries ?? {})]);
+}
+
+/** What is never shipped from a runtime package: docs, tests, examples, source maps, typings. */
+const OMITTED_PATHS: readonly RegExp[] = [
+  /(^|\/)(docs?|examples?|tests?|__tests__|\.github)(\/|$)/,
+  /\.map$/,
+  /\.d\.[mc]?ts$/,
+  /\.md$/,
+];
+
+interface PackageJson {
+  version?: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+}
+
+/**
+ * Copies `packages` from the repository's node_modules into `<outdir>/node_modules`, with their run
+ * time dependency closure: every `dependencies` entry (which must be installed) and every
+ * `optionalDependencies` entry that is installed, found as Node finds it (the package's own
+ * node_modules, then up the tree). Each package keeps its path relative to the repository, so nested
+ * versions resolve as they do here. devDependencies and peerDependencies are not followed; nested
+ * node_modules are copied only as dependencies; OMITTED_PATHS and each package's `omit` are left out.
+ *
+ * Throws when a required package is not installed, or when a native addon lacks the binary of
+ * `architecture`. Returns the names of the packages shipped, sorted.
+ */
+export function copyRuntimePackages(outdir: string, packages: readonly RuntimePackage[], architecture: LambdaArchitecture): string[] {
+  const copied = new Map<string, string>(); // package directory -> name
+  const byName = new Map(packages.map((pkg) => [pkg.name, pkg]));
+
+  const visit = (name: string, fromDir: string, required: boolean, neededBy: string): void => {
+    const dir = installedPackageDir(name, fromDir);
+    if (!dir) {
+      if (!required) return;
+      throw new Error(`${name} (needed by ${neededBy}) is not installed in ${join(REPO_ROOT, 'node_modules')}: run npm ci.`);
+    }
+    if (copied.has(dir)) return;
+    copied.set(dir, name);
+    const spec = byName.get(name);
+    const omit = [...OMITTED_PATHS, ...(spec?.omit ?? [])];
+    cpSync(dir, join(outdir, relative(REPO_ROOT, dir)), {
+      recursive: true,
+      dereference: true,
+      filter: (source) => {
+        const path = relative(dir, source).split(sep).join('/');
+        if (path === '') return true;
+        if (path === 'node_modules' || path.startsWith('node_modules/')) return false;
+        if (/\.md$/.test(path) && /^licen[cs]e/i.test(basename(path))) return true;
+        return !omit.some((pattern) => pattern.test(path));
+      },
+    });
+
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson;
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, dir, true, name);
+    const binaries = spec?.binaries;
+    if (binaries) {
+      // Only the binary of the Lambda's architecture: the other platforms' packages are not shipped.
+      const binary = binaries[architecture];
+      if (!installedPackageDir(binary, dir)) {
+        throw new Error(
+          `${binary} is not installed: the Lambda runs on linux ${architecture} and needs that native binary of ${name} ` +
+            `(install it with \`npm install --no-save --force ${binary}@${manifest.version ?? '<version>'}\`).`,
+        );
+      }
+      visit(binary, dir, true, name);
+    } else {
+      for (const dependency of Object.keys(manifest.optionalDependencies ?? {})) visit(dependency, dir, false, name);
+    }
+  };
+
+  for (const pkg of packages) visit(pkg.name, REPO_ROOT, true, 'the bundle');
+  return [...new Set(copied.values())].sort();
+}
+
+/** Where Node finds package `name` from directory `fromDir` (within the repository), if installed. */
+function installedPackageDir(name: string, fromDir: string): string | undefined {
+  for (let dir = fromDir; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dir === REPO_ROOT || dirname(dir) === dir) return undefined;
+  }
 }
 
 /** The source of the generated Lambda entry of one resource group. */

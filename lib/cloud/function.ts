@@ -1,6 +1,7 @@
 /**
- * One Lambda function as Quire deploys every one of them: Node.js 22 on arm64, bundled by the local
- * esbuild with code splitting (see bundling.ts), with its own log group and its own role.
+ * One Lambda function as Quire deploys every one of them: Node.js 22 (on arm64 unless it ships a
+ * native addon, see QuireFunctionProps.architecture), bundled by the local esbuild with code
+ * splitting (see bundling.ts), with its own log group and its own role.
  *
  * The code is a plain `lambda.Function` asset bundled locally, not a NodejsFunction: NodejsFunction
  * always bundles to a single `--outfile`, which rules out esbuild's code splitting (it needs
@@ -13,13 +14,13 @@
  */
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { AssetHashType, DockerImage, Duration, Validations, type BundlingOptions, type ILocalBundling } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, Size, Validations, type BundlingOptions, type ILocalBundling } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
-import { ENTRY_NAME, lambdaBuildOptions, REPO_ROOT } from './bundling.ts';
+import { copyRuntimePackages, ENTRY_NAME, lambdaBuildOptions, REPO_ROOT, type LambdaArchitecture, type RuntimePackage } from './bundling.ts';
 import type { StageSettings } from './stage.ts';
 
 /** A static file (or directory) copied into a bundle, e.g. assets the function serves. */
@@ -42,6 +43,15 @@ export interface QuireFunctionProps {
   description: string;
   /** Static files copied next to the bundle. */
   files?: BundledFile[];
+  /** Packages left out of the bundle and shipped in its node_modules/ (bundling.ts RuntimePackage). */
+  runtimePackages?: readonly RuntimePackage[];
+  /**
+   * arm64 by default (cheaper per GB-second). A function whose runtime packages hold a native addon
+   * runs on the architecture of the binaries that can be installed for it (see runs.ts).
+   */
+  architecture?: lambda.Architecture;
+  /** The function's /tmp; Lambda's default (512 MB) when not set. */
+  ephemeralStorageMb?: number;
 }
 
 export class QuireFunction extends Construct {
@@ -63,13 +73,15 @@ export class QuireFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
+    const architecture = props.architecture ?? lambda.Architecture.ARM_64;
     this.fn = new lambda.Function(this, 'Function', {
-      code: bundledCode(props.entry, props.files ?? []),
+      code: bundledCode(props.entry, props.files ?? [], props.runtimePackages ?? [], architecture.name as LambdaArchitecture),
       handler: `${ENTRY_NAME}.${props.handler}`,
       description: props.description,
       runtime: lambda.Runtime.NODEJS_22_X,
-      architecture: lambda.Architecture.ARM_64,
+      architecture,
       memorySize: props.memoryMb,
+      ephemeralStorageSize: props.ephemeralStorageMb === undefined ? undefined : Size.mebibytes(props.ephemeralStorageMb),
       timeout: Duration.seconds(props.timeoutSeconds),
       environment: props.environment,
       role: this.role,
@@ -95,32 +107,39 @@ export class QuireFunction extends Construct {
  * fingerprint the whole repository, node_modules included. The asset path is the repository root,
  * as for NodejsFunction; it is not copied (bundling writes the asset) nor fingerprinted.
  */
-function bundledCode(entry: string, files: BundledFile[]): lambda.Code {
+function bundledCode(entry: string, files: BundledFile[], runtimePackages: readonly RuntimePackage[], architecture: LambdaArchitecture): lambda.Code {
   return lambda.Code.fromAsset(REPO_ROOT, {
     assetHashType: AssetHashType.OUTPUT,
     bundling: {
       image: DockerImage.fromRegistry('unused-quire-bundles-locally-with-esbuild'),
-      local: new EsbuildBundling(entry, files),
+      local: new EsbuildBundling(entry, files, runtimePackages, architecture),
     },
   });
 }
 
 /**
  * Bundles one Lambda with the esbuild API into CDK's output directory (bundling.ts has the options),
- * then copies its static files.
+ * then copies its runtime packages (into node_modules/) and its static files.
  *
- * `entry` and `files` are fields on purpose: CDK caches staged assets per synth under a key made
- * from the JSON of the bundling options, so what tells two bundles apart must be serializable
- * data, not only captured by `tryBundle`.
+ * The inputs are fields on purpose: CDK caches staged assets per synth under a key made from the
+ * JSON of the bundling options, so what tells two bundles apart must be serializable data, not only
+ * captured by `tryBundle` (`packages` spells out the runtime packages, whose RegExps JSON drops).
  */
 class EsbuildBundling implements ILocalBundling {
+  readonly packages: string;
+
   constructor(
     readonly entry: string,
     readonly files: readonly BundledFile[],
-  ) {}
+    private readonly runtimePackages: readonly RuntimePackage[],
+    readonly architecture: LambdaArchitecture,
+  ) {
+    this.packages = JSON.stringify(runtimePackages, (_key, value: unknown) => (value instanceof RegExp ? String(value) : value));
+  }
 
   tryBundle(outputDir: string, _options: BundlingOptions): boolean {
-    buildSync(lambdaBuildOptions(this.entry, outputDir));
+    buildSync(lambdaBuildOptions(this.entry, outputDir, this.runtimePackages));
+    copyRuntimePackages(outputDir, this.runtimePackages, this.architecture);
     for (const file of this.files) cpSync(file.from, join(outputDir, file.to), { recursive: true });
     return true;
   }

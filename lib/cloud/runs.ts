@@ -6,17 +6,35 @@
 import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { stateMachines, taskFunctions } from '../../functions/routes.ts';
-import { FUNCTIONS_DIR, REPO_ROOT } from './bundling.ts';
+import { FUNCTIONS_DIR, REPO_ROOT, TASK_RUNTIME_PACKAGES } from './bundling.ts';
 import { QuireFunction } from './function.ts';
 import type { StageSettings } from './stage.ts';
 import type { Storage } from './storage.ts';
 
 export type StateMachineName = keyof typeof stateMachines;
+
+/**
+ * The task Lambdas read documents (functions/documents/) and ship, as files, the packages that cannot
+ * be bundled (bundling.ts TASK_RUNTIME_PACKAGES), among them the native addon @napi-rs/canvas, whose
+ * binary is whichever platform package npm installed. Only @napi-rs/canvas-linux-x64-gnu is installed
+ * where Quire is synthesized, and the arm64 one cannot be downloaded there, so the task Lambdas run on
+ * x86_64 (the API Lambdas bundle everything and stay on arm64). Synthesis fails if the binary for
+ * this architecture is missing (copyRuntimePackages). Moving to arm64 means installing
+ * @napi-rs/canvas-linux-arm64-gnu as well and changing this constant.
+ */
+export const TASK_ARCHITECTURE = lambda.Architecture.X86_64;
+
+/**
+ * /tmp of the task Lambdas: above Lambda's 512 MB default, as room for what document engines may
+ * spill there (decoded images, temporary files of a child process).
+ */
+export const TASK_EPHEMERAL_STORAGE_MB = 1024;
 
 export interface RunsProps {
   settings: StageSettings;
@@ -54,6 +72,9 @@ export class Runs extends Construct {
         environment: { ...props.environment, QUIRE_RUN_STATE_MACHINE_ARN: runStateMachineArn },
         settings: props.settings,
         description: `Quire background task ${name} (${task.module})`,
+        runtimePackages: TASK_RUNTIME_PACKAGES,
+        architecture: TASK_ARCHITECTURE,
+        ephemeralStorageMb: TASK_EPHEMERAL_STORAGE_MB,
       });
       props.storage.grantDataAccess(fn);
       this.taskFunctions[name] = fn;

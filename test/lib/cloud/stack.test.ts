@@ -3,21 +3,35 @@
  * Lambda bundle is made once and shared by the two stacks.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Stack, type App, type CfnElement } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { buildSync } from 'esbuild';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '../../../functions/platform/dispatch.ts';
 import { routeKey, routes, SIZES, stateMachines, taskFunctions } from '../../../functions/routes.ts';
 import { createQuireApp } from '../../../lib/cloud/app.ts';
-import { CHUNKS_DIR, ENTRY_FILE, FUNCTIONS_DIR, REPO_ROOT, routeEntrySource } from '../../../lib/cloud/bundling.ts';
+import {
+  CHUNKS_DIR,
+  copyRuntimePackages,
+  ENTRY_FILE,
+  externalsOf,
+  FUNCTIONS_DIR,
+  lambdaBuildOptions,
+  REPO_ROOT,
+  routeEntrySource,
+  TASK_RUNTIME_PACKAGES,
+} from '../../../lib/cloud/bundling.ts';
 import type { QuireFunction } from '../../../lib/cloud/function.ts';
+import { TASK_EPHEMERAL_STORAGE_MB } from '../../../lib/cloud/runs.ts';
 import type { QuireStack } from '../../../lib/cloud/stack.ts';
 import type { Stage } from '../../../lib/cloud/stage.ts';
+import { greyToPng, renderScan } from '../../support/scan-fixtures.ts';
 
 const STAGES: Stage[] = ['test', 'production'];
 
@@ -75,9 +89,29 @@ function assetDirOf(fn: { [key: string]: any }): string {
   return join(outdir, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
 }
 
-/** The JavaScript files of a bundle (entry and chunks), as paths relative to its directory. */
+/** The JavaScript files of a bundle (entry and chunks, not its node_modules), as paths relative to its directory. */
 function codeFilesOf(assetDir: string): string[] {
-  return readdirSync(assetDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.mjs'));
+  return readdirSync(assetDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.mjs') && !file.startsWith('node_modules'));
+}
+
+/** The packages a task Lambda ships in node_modules/: its runtime packages and the binary for x86_64. */
+const TASK_SHIPPED = TASK_RUNTIME_PACKAGES.flatMap((pkg) => [pkg.name, ...(pkg.binaries ? [pkg.binaries.x86_64] : [])]);
+
+/** What a Lambda of the stack has in its environment (functions/platform/config.ts); values are never used. */
+const LAMBDA_LIKE_ENV = {
+  PATH: process.env.PATH,
+  AWS_REGION: 'us-east-1',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  POWERTOOLS_LOG_LEVEL: 'ERROR',
+  QUIRE_TABLE: 'table',
+  QUIRE_BUCKET: 'bucket',
+  QUIRE_KMS_KEY_ID: 'key',
+  QUIRE_RUN_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:run',
+};
+
+/** Runs an ES module script in a fresh `node` (outside the repository) and returns its stdout. */
+function runNode(script: string, timeout = 30_000): string {
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: tmpdir(), env: LAMBDA_LIKE_ENV, encoding: 'utf8', timeout });
 }
 
 describe.each(STAGES)('Quire-%s stack', (stage) => {
@@ -108,19 +142,21 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     });
   });
 
-  it('runs every Lambda on nodejs22.x and arm64, its handler exported by the bundle entry (index.mjs)', () => {
+  it('runs every Lambda on nodejs22.x (API on arm64, tasks on x86_64), its handler exported by the bundle entry (index.mjs)', () => {
     const stack = stacks[stage];
     const functions = templates[stage].findResources('AWS::Lambda::Function');
     expect(Object.keys(functions)).toHaveLength(routeGroups().length + Object.keys(taskFunctions).length);
-    for (const fn of Object.values(functions)) {
-      expect(fn.Properties.Runtime).toBe('nodejs22.x');
-      expect(fn.Properties.Architectures).toEqual(['arm64']);
-    }
+    for (const fn of Object.values(functions)) expect(fn.Properties.Runtime).toBe('nodejs22.x');
     for (const group of routeGroups()) {
-      expect(functions[logicalId(stack.api.functions[group]!.fn)]!.Properties.Handler, group).toBe('index.handler');
+      const fn = functions[logicalId(stack.api.functions[group]!.fn)]!;
+      expect(fn.Properties.Handler, group).toBe('index.handler');
+      expect(fn.Properties.Architectures, group).toEqual(['arm64']);
     }
     for (const [name, task] of Object.entries(taskFunctions)) {
-      expect(functions[logicalId(stack.runs.taskFunctions[name]!.fn)]!.Properties.Handler, name).toBe(`index.${task.handler}`);
+      const fn = functions[logicalId(stack.runs.taskFunctions[name]!.fn)]!;
+      expect(fn.Properties.Handler, name).toBe(`index.${task.handler}`);
+      // The native addon shipped with the task Lambdas is only installed for linux x64 (runs.ts).
+      expect(fn.Properties.Architectures, name).toEqual(['x86_64']);
     }
   });
 
@@ -132,11 +168,13 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
       const fn = template.findResources('AWS::Lambda::Function')[logicalId(stack.api.functions[group]!.fn)]!;
       expect(fn.Properties.MemorySize, group).toBe(Math.max(...groupRoutes.map((r) => SIZES[r.size].memoryMb)));
       expect(fn.Properties.Timeout, group).toBe(Math.max(...groupRoutes.map((r) => SIZES[r.size].timeoutSeconds)));
+      expect(fn.Properties.EphemeralStorage, group).toBeUndefined();
     }
     for (const [name, task] of Object.entries(taskFunctions)) {
       const fn = template.findResources('AWS::Lambda::Function')[logicalId(stack.runs.taskFunctions[name]!.fn)]!;
       expect(fn.Properties.MemorySize).toBe(task.memoryMb);
       expect(fn.Properties.Timeout).toBe(task.timeoutSeconds);
+      expect(fn.Properties.EphemeralStorage).toEqual({ Size: TASK_EPHEMERAL_STORAGE_MB });
     }
   });
 
@@ -291,6 +329,36 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     }
   });
 
+  it('ships the runtime packages of the task Lambdas in their node_modules/; API Lambdas bundle everything', () => {
+    const stack = stacks[stage];
+    const functions = templates[stage].findResources('AWS::Lambda::Function');
+    for (const name of Object.keys(taskFunctions)) {
+      const assetDir = assetDirOf(functions[logicalId(stack.runs.taskFunctions[name]!.fn)]!);
+      for (const pkg of TASK_SHIPPED) {
+        expect(existsSync(join(assetDir, 'node_modules', pkg, 'package.json')), `${name} ${pkg}`).toBe(true);
+      }
+      const modules = join(assetDir, 'node_modules');
+      expect(existsSync(join(modules, '@napi-rs/canvas-linux-x64-gnu/skia.linux-x64-gnu.node'))).toBe(true);
+      expect(existsSync(join(modules, 'pdfjs-dist/legacy/build/pdf.worker.mjs'))).toBe(true);
+      expect(existsSync(join(modules, '@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz'))).toBe(true);
+      // ...with their dependencies (tesseract.js needs node-fetch in its worker), not their docs or other platforms.
+      expect(existsSync(join(modules, 'node-fetch', 'package.json'))).toBe(true);
+      expect(existsSync(join(modules, 'tesseract.js', 'docs'))).toBe(false);
+      expect(readdirSync(join(modules, '@napi-rs')).sort()).toEqual(['canvas', 'canvas-linux-x64-gnu']);
+      // The runtime packages are not in the bundle itself (strings of their code that minifying keeps).
+      for (const file of codeFilesOf(assetDir)) {
+        const code = readFileSync(join(assetDir, file), 'utf8');
+        for (const marker of ['Setting up fake worker', 'skia.linux-x64-gnu.node', 'Legacy model requested but code missing']) {
+          expect(code.includes(marker), `${file} holds "${marker}"`).toBe(false);
+        }
+      }
+    }
+    for (const group of routeGroups()) {
+      const assetDir = assetDirOf(functions[logicalId(stack.api.functions[group]!.fn)]!);
+      expect(existsSync(join(assetDir, 'node_modules')), group).toBe(false);
+    }
+  });
+
   it('keeps the code of each API Lambda (entry and chunks) under 1 MB', () => {
     const stack = stacks[stage];
     const functions = templates[stage].findResources('AWS::Lambda::Function');
@@ -329,34 +397,66 @@ describe('the app', () => {
     expect(written.pluginReports.flatMap((r: { violations?: unknown[] }) => r.violations ?? [])).toEqual([]);
   });
 
-  it('makes bundles that load in Node and export a handler, every chunk loading too', () => {
+  it('makes bundles that load in Node and export a handler, every chunk loading too, externals from their node_modules', () => {
     const assetDirs = new Set<string>();
+    const taskDirs = new Set<string>();
     for (const stage of STAGES) {
       for (const fn of Object.values(templates[stage].findResources('AWS::Lambda::Function'))) assetDirs.add(assetDirOf(fn));
+      for (const task of Object.values(stacks[stage].runs.taskFunctions)) {
+        taskDirs.add(assetDirOf(templates[stage].findResources('AWS::Lambda::Function')[logicalId(task.fn)]!));
+      }
     }
     // Both stacks share their bundles: one per group plus one per task function.
     expect(assetDirs.size).toBe(routeGroups().length + Object.keys(taskFunctions).length);
+    expect(taskDirs.size).toBe(Object.keys(taskFunctions).length);
     for (const dir of assetDirs) {
       // The chunks are what the entry loads on demand (dynamic import()): each must load on its own.
+      // The asset is outside the repository, so the externals can only come from its node_modules;
+      // the child checks that too, for bundled code's createRequire(import.meta.url) lookups.
       const chunks = codeFilesOf(dir).filter((file) => file !== ENTRY_FILE).map((file) => join(dir, file));
+      const externals = taskDirs.has(dir) ? TASK_SHIPPED : [];
       const script =
+        "import { createRequire } from 'node:module';\n" +
         `const m = await import(${JSON.stringify(join(dir, ENTRY_FILE))});\n` +
         `for (const chunk of ${JSON.stringify(chunks)}) await import(chunk);\n` +
-        'process.stdout.write(typeof m.handler);';
-      const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-        env: {
-          PATH: process.env.PATH,
-          AWS_REGION: 'us-east-1',
-          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-          QUIRE_TABLE: 'table',
-          QUIRE_BUCKET: 'bucket',
-          QUIRE_KMS_KEY_ID: 'key',
-          QUIRE_RUN_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:run',
-        },
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
-      expect(out, dir).toBe('function');
+        `const require = createRequire(${JSON.stringify(join(dir, CHUNKS_DIR, 'any.mjs'))});\n` +
+        `const outside = ${JSON.stringify(externals)}\n` +
+        `  .filter((name) => !require.resolve(name + '/package.json').startsWith(${JSON.stringify(dir + '/')}));\n` +
+        "process.stdout.write(typeof m.handler + (outside.length ? ' resolved elsewhere: ' + outside : ''));";
+      expect(runNode(script), dir).toBe('function');
     }
   });
+
+  it('makes task bundles that read documents: PDF text and OCR of an image (built as the stack builds them)', async () => {
+    // The document reader bundled with the task Lambdas' options and runtime packages, so its code
+    // can be called (a Lambda bundle exports only its handler): pdf.js loads its worker, OCR starts
+    // tesseract.js threads and its wasm from node_modules, images decode in a child process.
+    const dir = join(outdir, 'documents-bundle');
+    const entry = { contents: `export { readDocument } from './functions/documents/read.ts';`, resolveDir: REPO_ROOT, loader: 'ts' as const };
+    buildSync(lambdaBuildOptions(entry, dir, TASK_RUNTIME_PACKAGES));
+    expect(copyRuntimePackages(dir, TASK_RUNTIME_PACKAGES, 'x86_64')).toEqual(expect.arrayContaining(TASK_SHIPPED));
+    expect(externalsOf(TASK_RUNTIME_PACKAGES)).toContain('@napi-rs/canvas-linux-x64-gnu');
+
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    pdf.addPage([612, 792]).drawText('Quire bundled reader', { x: 72, y: 700, size: 14, font });
+    writeFileSync(join(dir, 'text.pdf'), await pdf.save());
+    writeFileSync(join(dir, 'scan.png'), greyToPng(renderScan({ dpi: 200, paragraphs: ['Harbour survey results'], pointSize: 16 }).image));
+
+    const script = [
+      "import { readFileSync } from 'node:fs';",
+      `const { readDocument } = await import(${JSON.stringify(join(dir, ENTRY_FILE))});`,
+      'const deadline = Date.now() + 60_000;',
+      'const out = [];',
+      "for (const [file, kind] of [['text.pdf', 'pdf'], ['scan.png', 'png']]) {",
+      `  const doc = await readDocument(new Uint8Array(readFileSync(${JSON.stringify(dir)} + '/' + file)), { kind, dpi: 200, deadline });`,
+      "  out.push(doc.pages.flatMap((page) => page.words.map((word) => word.text)).join(' '));",
+      '}',
+      'process.stdout.write(JSON.stringify(out));',
+      'process.exit(0);', // the OCR pool's threads would keep the process alive
+    ].join('\n');
+    const [text, scan] = JSON.parse(runNode(script, 60_000)) as string[];
+    expect(text).toBe('Quire bundled reader');
+    expect(scan!.toLowerCase()).toContain('survey');
+  }, 90_000);
 });
