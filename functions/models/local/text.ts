@@ -5,7 +5,7 @@
  * Everything here is computed once per request and shared by every consensus vote: votes differ only
  * in the weights they give to features (./random.ts), never in how the text is read.
  */
-import type { Doc, Page } from '../../documents/doc.ts';
+import { type Doc, type Page, tableRows } from '../../documents/doc.ts';
 import { porterStem } from './stem.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -23,11 +23,11 @@ const TITLE_MAX_WORDS = 7;
 
 /**
  * A page's text as lines in reading order. Blocks give the order; a block's own lines keep label and
- * value together ("Invoice No: 123"), table rows included. A block without lines gives its text;
- * a page without blocks its lines; a page without lines its words.
+ * value together ("Invoice No: 123"), table rows included. A block without lines gives its table's
+ * rows or its text; a page without blocks its lines; a page without lines its words.
  */
 export function pageLines(page: Page): PageLine[] {
-  const texts: Array<{ text: string; heading: boolean }> = [];
+  const texts: Array<{ text: string; heading: boolean; table?: boolean }> = [];
   const used = new Set<number>();
   for (const block of page.blocks) {
     const heading = block.kind === 'heading';
@@ -36,10 +36,13 @@ export function pageLines(page: Page): PageLine[] {
         const line = page.lines[l];
         if (!line || used.has(l)) continue;
         used.add(l);
-        texts.push({ text: line.text, heading });
+        texts.push({ text: line.text, heading, table: block.kind === 'table' });
       }
+    } else if (block.table !== undefined && page.tables[block.table]) {
+      // A table without lines: its rows, cells side by side.
+      for (const row of tableRows(page.tables[block.table]!)) texts.push({ text: row.join(' '), heading: false, table: true });
     } else if (block.text) {
-      for (const text of block.text.split('\n')) texts.push({ text, heading });
+      for (const text of block.text.split('\n')) texts.push({ text: text.replace(/\t/g, ' '), heading, table: block.kind === 'table' });
     }
   }
   // A reader that builds only lines (no blocks) still has text.
@@ -47,10 +50,11 @@ export function pageLines(page: Page): PageLine[] {
   if (texts.length === 0 && page.words.length > 0) texts.push({ text: page.words.map((w) => w.text).join(' '), heading: false });
 
   const lines: PageLine[] = [];
-  for (const { text, heading } of texts) {
+  for (const { text, heading, table } of texts) {
     const trimmed = text.replace(/\s+/g, ' ').trim();
     if (trimmed === '') continue;
-    const short = trimmed.split(' ').length <= TITLE_MAX_WORDS;
+    // Table rows are data, never a title, even at the top of a page.
+    const short = !table && trimmed.split(' ').length <= TITLE_MAX_WORDS;
     lines.push({ text: trimmed, title: heading || (lines.length < TITLE_ZONE_LINES && short) });
   }
   return lines;
@@ -66,7 +70,7 @@ export function docPages(doc: Doc, firstN?: number): Page[] {
 
 /**
  * Common English function words: they say nothing about what a document is. Kept small on purpose:
- * "shall", "hereby", "due" or "per" are evidence in business documents and stay in.
+ * "shall", "hereby" or "due" are evidence in business documents and stay in.
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   `a about above after again against all also am an and any are as at be because been before being below
@@ -85,7 +89,14 @@ export interface Token {
   start: number;
   end: number;
   stop: boolean;
+  /** A word that negates what follows ("not a VAT invoice"). */
+  negator: boolean;
 }
+
+/** Words that deny the next few words; "no" only before a word ("no invoice", not "No. 123" or "No:"). */
+const NEGATORS = new Set(['not', 'never', 'without', 'non', 'nor']);
+/** How many content words after a negator it denies. */
+export const NEGATION_SCOPE = 3;
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -111,7 +122,9 @@ export function tokenize(line: string): Token[] {
     const raw = match[0];
     if (raw.length < 2 && !/\d/.test(raw)) continue;
     const lower = raw.toLowerCase();
-    tokens.push({ stem: stemOf(lower), start: match.index, end: match.index + raw.length, stop: STOP_WORDS.has(lower) });
+    const end = match.index + raw.length;
+    const negator = NEGATORS.has(lower) || (lower === 'no' && /^ [a-z]/i.test(line.slice(end, end + 2)));
+    tokens.push({ stem: stemOf(lower), start: match.index, end, stop: STOP_WORDS.has(lower), negator });
   }
   return tokens;
 }
@@ -155,24 +168,24 @@ export interface FeatureCount {
 }
 
 export interface CountedText {
-  /** Only features of the vocabulary are counted (the rest cannot be evidence for anything). */
-  counts: Map<string, FeatureCount>;
+  /** By feature id; only features of the vocabulary are counted (nothing else can be evidence). */
+  counts: Map<number, FeatureCount>;
   /** Number of content tokens: the text's length for BM25 normalization. */
   length: number;
 }
 
 /**
- * Counts the vocabulary's features in `lines`. One pass over the tokens; each token costs a stem
- * lookup and at most two map probes, which is what keeps 2,000-page documents fast.
+ * Counts the vocabulary's features (feature → id) in `lines`. One pass over the tokens; each token
+ * costs a cached stem and at most two map probes, which is what keeps 2,000-page documents fast.
  */
-export function countFeatures(lines: readonly PageLine[], vocabulary: ReadonlySet<string>): CountedText {
-  const counts = new Map<string, FeatureCount>();
+export function countFeatures(lines: readonly PageLine[], vocabulary: ReadonlyMap<string, number>): CountedText {
+  const counts = new Map<number, FeatureCount>();
   let length = 0;
-  const add = (feature: string, line: PageLine, start: number, end: number) => {
-    let count = counts.get(feature);
+  const add = (id: number, line: PageLine, start: number, end: number) => {
+    let count = counts.get(id);
     if (!count) {
       count = { tf: 0, titleTf: 0, surface: line.text.slice(start, end), surfaceInTitle: line.title };
-      counts.set(feature, count);
+      counts.set(id, count);
     } else if (line.title && !count.surfaceInTitle) {
       count.surface = line.text.slice(start, end);
       count.surfaceInTitle = true;
@@ -182,13 +195,26 @@ export function countFeatures(lines: readonly PageLine[], vocabulary: ReadonlySe
   };
   for (const line of lines) {
     let previous: Token | undefined;
+    let negated = 0;
     for (const token of tokenize(line.text)) {
+      if (token.negator) {
+        negated = NEGATION_SCOPE;
+        previous = undefined;
+        continue;
+      }
       if (token.stop) continue;
       length++;
-      if (vocabulary.has(token.stem)) add(token.stem, line, token.start, token.end);
+      // A denied word is no evidence ("This is not a VAT invoice" says nothing for "invoice").
+      if (negated > 0) {
+        negated--;
+        previous = undefined;
+        continue;
+      }
+      const id = vocabulary.get(token.stem);
+      if (id !== undefined) add(id, line, token.start, token.end);
       if (previous) {
-        const phrase = phraseKey(previous.stem, token.stem);
-        if (vocabulary.has(phrase)) add(phrase, line, previous.start, token.end);
+        const phraseId = vocabulary.get(phraseKey(previous.stem, token.stem));
+        if (phraseId !== undefined) add(phraseId, line, previous.start, token.end);
       }
       previous = token;
     }

@@ -1,0 +1,286 @@
+/**
+ * Weighted term evidence between a text and a set of labels (classification categories or split
+ * subdocuments), shared by ./classify.ts and ./split.ts.
+ *
+ * Each label becomes a weighted query of features (stems and two-word phrases):
+ *   - its name (strongest: a document that names itself is rarely wrong), name phrases above all;
+ *   - its description;
+ *   - the lexicon's vocabulary for document types the name or description mentions (./lexicon.ts);
+ *   - what the request's `instructions` say about it (clauses that mention the label's name).
+ * A feature several labels ask for separates them less: query weights are scaled by an idf over the
+ * labels. A text's evidence for a label is the BM25 sum over the features it contains, with title
+ * occurrences boosted. Phrases are features of their own, so a phrase match also counts its words:
+ * phrase matches count more.
+ */
+import { LEXICON } from './lexicon.ts';
+import {
+  categoryIdf,
+  type CountedText,
+  countFeatures,
+  type FeatureCount,
+  isPhrase,
+  type PageLine,
+  phraseKey,
+  saturatedTf,
+  stemOf,
+  textFeatures,
+  TITLE_BOOST,
+  tokenize,
+} from './text.ts';
+
+export interface Label {
+  name: string;
+  description: string;
+}
+
+/** Query weights by source; the largest source of a feature wins (sources do not add up). */
+const WEIGHT = {
+  nameStem: 2,
+  namePhrase: 3,
+  descriptionStem: 1,
+  descriptionPhrase: 1.5,
+  lexiconStem: 0.7,
+  lexiconPhrase: 1.1,
+  /** Lexicon entries triggered only by the description count this much of the above. */
+  lexiconFromDescription: 0.5,
+  instructionStem: 1.5,
+  instructionPhrase: 2,
+  instructionQuote: 3,
+} as const;
+
+/** Words that describe any document, not a kind of document ("a document showing ..."). */
+const GENERIC = new Set(
+  `document documents file files page pages form kind type show showing given contains containing include
+  including listing issued provided usually typically mention mentioning treat classify category label
+  consider always anything something thing`
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(stemOf),
+);
+
+/** A clause of instructions that denies something is skipped rather than read backwards. */
+const NEGATION = /\b(not|never|no|none|without|except|unless|isn't|aren't|don't|doesn't|cannot|can't)\b/i;
+
+export interface Queries {
+  /** The labels asked for, then (with `background`) the hidden ones: document kinds nobody asked for. */
+  labels: string[];
+  /** How many of `labels` were asked for. */
+  visible: number;
+  /** Feature strings by id. */
+  features: string[];
+  index: Map<string, number>;
+  /** Per label, per feature id: query weight × label idf (0 when the label does not ask for it). */
+  weights: Float64Array[];
+  /** Per label, the features of its names (its own and its lexicon synonyms): any in a title names the page. */
+  nameFeatures: Array<Set<number>>;
+}
+
+function containsRun(stems: readonly string[], run: readonly string[]): boolean {
+  if (run.length === 0 || run.length > stems.length) return false;
+  outer: for (let i = 0; i + run.length <= stems.length; i++) {
+    for (let j = 0; j < run.length; j++) if (stems[i + j] !== run[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** Instruction clauses that mention a label, as (label index, clause) pairs. */
+function instructionClauses(instructions: string | null, names: string[][]): Array<{ label: number; clause: string }> {
+  if (!instructions) return [];
+  const out: Array<{ label: number; clause: string }> = [];
+  for (const clause of instructions.split(/[.;!?\n]+/)) {
+    if (clause.trim() === '' || NEGATION.test(clause)) continue;
+    const stems = tokenize(clause).filter((t) => !t.stop).map((t) => t.stem);
+    names.forEach((name, label) => {
+      if (containsRun(stems, name)) out.push({ label, clause });
+    });
+  }
+  return out;
+}
+
+export interface QueryOptions {
+  /**
+   * Add the lexicon's document kinds that no label names as hidden labels (for splits: a packing
+   * list among invoices should look like something else, not like a weak invoice). They also make
+   * words every kind of document shares ("total", "date") count less.
+   */
+  background?: boolean;
+}
+
+export function buildQueries(labels: readonly Label[], instructions: string | null, options: QueryOptions = {}): Queries {
+  const index = new Map<string, number>();
+  const features: string[] = [];
+  const idOf = (feature: string) => {
+    let id = index.get(feature);
+    if (id === undefined) {
+      id = features.push(feature) - 1;
+      index.set(feature, id);
+    }
+    return id;
+  };
+  const triggered = new Set<number>();
+  const raw = labels.map(() => new Map<number, number>());
+  const nameFeatures = labels.map(() => new Set<number>());
+  const put = (label: number, feature: string, weight: number, fromName = false) => {
+    // A generic word is no evidence of a kind, unless it is what the label is called; a number alone never is.
+    if (!isPhrase(feature) && ((!fromName && GENERIC.has(feature)) || /^\d+$/.test(feature))) return;
+    const id = idOf(feature);
+    const map = raw[label]!;
+    map.set(id, Math.max(map.get(id) ?? 0, weight));
+  };
+
+  const nameStems = labels.map((label) => textFeatures(label.name).stems);
+  /**
+   * A name as features: its phrases, and its words when it is the label's own name (a synonym's or
+   * a hidden kind's single words are too common: "document" of "identity document"). As title
+   * features: its one stem, or its phrases ("bank statement", not "statement" alone).
+   */
+  const addName = (l: number, stems: readonly string[], own: boolean) => {
+    if (own || stems.length === 1) for (const stem of stems) put(l, stem, WEIGHT.nameStem, true);
+    for (let i = 1; i < stems.length; i++) put(l, phraseKey(stems[i - 1]!, stems[i]!), WEIGHT.namePhrase, true);
+    if (stems.length === 1 && !/^\d+$/.test(stems[0]!)) nameFeatures[l]!.add(idOf(stems[0]!));
+    for (let i = 1; i < stems.length; i++) nameFeatures[l]!.add(idOf(phraseKey(stems[i - 1]!, stems[i]!)));
+  };
+  labels.forEach((label, l) => {
+    const name = textFeatures(label.name);
+    addName(l, name.stems, true);
+    const description = textFeatures(label.description);
+    for (const stem of description.stems) put(l, stem, WEIGHT.descriptionStem);
+    for (const phrase of description.phrases) put(l, phrase, WEIGHT.descriptionPhrase);
+
+    // The lexicon: entries the name names count fully, entries only the description names count less.
+    for (const entry of LEXICON) {
+      const byName = entry.triggers.some((t) => containsRun(name.stems, t));
+      const byDescription = !byName && entry.triggers.some((t) => containsRun(description.stems, t));
+      if (!byName && !byDescription) continue;
+      triggered.add(LEXICON.indexOf(entry));
+      const factor = byName ? 1 : WEIGHT.lexiconFromDescription;
+      for (const feature of entry.features) put(l, feature, factor * (isPhrase(feature) ? WEIGHT.lexiconPhrase : WEIGHT.lexiconStem));
+      // The type's other names are synonyms of the label's name ("pay slip", "statement of account").
+      if (byName) for (const synonym of entry.triggers) addName(l, synonym, false);
+    }
+  });
+
+  // Instructions: a clause that mentions a label lends it its other words, and its quoted phrases most.
+  for (const { label, clause } of instructionClauses(instructions, nameStems)) {
+    const own = new Set(nameStems[label]);
+    const { stems, phrases } = textFeatures(clause);
+    for (const stem of stems) if (!own.has(stem)) put(label, stem, WEIGHT.instructionStem);
+    for (const phrase of phrases) if (!phrase.split(' ').every((s) => own.has(s))) put(label, phrase, WEIGHT.instructionPhrase);
+    for (const quoted of clause.matchAll(/["“‘'`]([^"”’'`]{2,60})["”’'`]/g)) {
+      const q = textFeatures(quoted[1]!);
+      if (q.stems.length === 1) put(label, q.stems[0]!, WEIGHT.instructionQuote);
+      for (const phrase of q.phrases) put(label, phrase, WEIGHT.instructionQuote);
+    }
+  }
+
+  // Hidden labels: each lexicon kind no label triggered, named by its names, asking for its terms.
+  const hidden: string[] = [];
+  if (options.background) {
+    LEXICON.forEach((entry, e) => {
+      if (triggered.has(e)) return;
+      const map = new Map<number, number>();
+      raw.push(map);
+      nameFeatures.push(new Set());
+      hidden.push(entry.triggers[0]!.join(' '));
+      const l = raw.length - 1;
+      for (const stems of entry.triggers) addName(l, stems, false);
+      for (const feature of entry.features) put(l, feature, isPhrase(feature) ? WEIGHT.lexiconPhrase : WEIGHT.lexiconStem);
+    });
+  }
+
+  // Scale by the idf over labels: how many labels ask for each feature.
+  const labelFrequency = new Int32Array(features.length);
+  for (const map of raw) for (const id of map.keys()) labelFrequency[id]!++;
+  const weights = raw.map((map) => {
+    const w = new Float64Array(features.length);
+    for (const [id, weight] of map) w[id] = weight * categoryIdf(labelFrequency[id]!, raw.length);
+    return w;
+  });
+  return { labels: [...labels.map((l) => l.name), ...hidden], visible: labels.length, features, index, weights, nameFeatures };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A text's evidence
+
+export interface TextEvidence {
+  /** Matched feature ids, and for each its BM25-saturated frequency and its counts. */
+  ids: number[];
+  strength: Float64Array;
+  counts: FeatureCount[];
+  /** Content tokens in the text. */
+  length: number;
+}
+
+export function textEvidence(queries: Queries, lines: readonly PageLine[], averageLength: number): TextEvidence {
+  return weigh(countFeatures(lines, queries.index), averageLength);
+}
+
+/** Each page's evidence, BM25 lengths measured against the document's own average page. */
+export function pagesEvidence(queries: Queries, pages: readonly PageLine[][]): TextEvidence[] {
+  const counted = pages.map((lines) => countFeatures(lines, queries.index));
+  const average = Math.max(1, counted.reduce((sum, c) => sum + c.length, 0) / Math.max(1, counted.length));
+  return counted.map((c) => weigh(c, average));
+}
+
+function weigh({ counts, length }: CountedText, averageLength: number): TextEvidence {
+  const ids = [...counts.keys()].sort((a, b) => a - b);
+  const strength = new Float64Array(ids.length);
+  const list: FeatureCount[] = [];
+  ids.forEach((id, i) => {
+    const count = counts.get(id)!;
+    list.push(count);
+    strength[i] = saturatedTf(count.tf + (TITLE_BOOST - 1) * count.titleTf, length, averageLength);
+  });
+  return { ids, strength, counts: list, length };
+}
+
+/** Each label's evidence in the text; `bag` (per feature id) is a vote's feature weighting. */
+export function labelScores(queries: Queries, evidence: TextEvidence, bag: Float64Array | null): Float64Array {
+  const scores = new Float64Array(queries.labels.length);
+  for (let i = 0; i < evidence.ids.length; i++) {
+    const id = evidence.ids[i]!;
+    const s = evidence.strength[i]! * (bag ? bag[id]! : 1);
+    if (s === 0) continue;
+    for (let l = 0; l < scores.length; l++) scores[l] += queries.weights[l]![id]! * s;
+  }
+  return scores;
+}
+
+export interface Quote {
+  /** The words as printed. */
+  text: string;
+  /** How often the feature occurs. */
+  count: number;
+  inTitle: boolean;
+  contribution: number;
+}
+
+/**
+ * The phrases that decided a label, strongest first: the features with the largest contributions,
+ * a word left out when a chosen phrase already quotes it.
+ */
+export function decisiveQuotes(queries: Queries, evidence: TextEvidence, label: number, bag: Float64Array | null, limit: number): Quote[] {
+  const scored: Quote[] = [];
+  for (let i = 0; i < evidence.ids.length; i++) {
+    const id = evidence.ids[i]!;
+    const contribution = queries.weights[label]![id]! * evidence.strength[i]! * (bag ? bag[id]! : 1);
+    if (contribution <= 0) continue;
+    const count = evidence.counts[i]!;
+    scored.push({ text: count.surface, count: count.tf, inTitle: count.surfaceInTitle, contribution });
+  }
+  scored.sort((a, b) => b.contribution - a.contribution || a.text.localeCompare(b.text));
+  const chosen: Quote[] = [];
+  for (const quote of scored) {
+    const lower = quote.text.toLowerCase();
+    if (chosen.some((c) => c.text.toLowerCase().includes(lower) || lower.includes(c.text.toLowerCase()))) continue;
+    chosen.push(quote);
+    if (chosen.length >= limit) break;
+  }
+  return chosen;
+}
+
+/** Quotes as a reasoning fragment: "INVOICE" (title), "Amount Due" ×2. */
+export function formatQuotes(quotes: readonly Quote[]): string {
+  return quotes.map((q) => `"${q.text}"${q.inTitle ? ' (title)' : ''}${q.count > 1 ? ` ×${q.count}` : ''}`).join(', ');
+}

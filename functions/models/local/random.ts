@@ -1,0 +1,73 @@
+/**
+ * Seeded randomness for consensus votes. A vote's randomness is a pure function of the request seed,
+ * the vote's number and what is being drawn for (a feature), so the same request always gets the same
+ * votes, whatever order the work happens in.
+ */
+
+/** FNV-1a, 32-bit: a fast, well-spread hash of a string. */
+export function hashString(text: string, basis = 0x811c9dc5): number {
+  let h = basis >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** The MurmurHash3 finalizer: turns nearby integers into unrelated ones. */
+export function mix32(value: number): number {
+  let h = value >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** The seed of vote `vote` of a request. */
+export function voteSeed(seed: string, vote: number): number {
+  return mix32(hashString(`${seed}\u0000vote\u0000${vote}`));
+}
+
+/** A uniform number in [0, 1) for (vote, key): a counter-based generator, no state to thread. */
+export function uniformFor(seedOfVote: number, key: string): number {
+  return mix32(hashString(key, seedOfVote) ^ 0x9e3779b9) / 4294967296;
+}
+
+/** Poisson(1) by inverse CDF: how often a feature is drawn in a bootstrap sample (0 for about 37%). */
+export function poissonOne(u: number): number {
+  let k = 0;
+  let p = Math.exp(-1);
+  let cumulative = p;
+  while (u >= cumulative && k < 8) {
+    k++;
+    p /= k;
+    cumulative += p;
+  }
+  return k;
+}
+
+/**
+ * Bagging over features: per feature of a vocabulary, how much a vote counts it. One vote
+ * (nConsensus 1) is the whole model, every weight 1. Several votes each draw a bootstrap sample of the
+ * features (Poisson(1) weights, the standard online bagging): every vote sees a genuinely different
+ * subset of the evidence, and their majority is steadier than any one of them.
+ */
+export function baggedWeights(vocabulary: readonly string[], seed: string, vote: number, nConsensus: number): Float64Array {
+  const weights = new Float64Array(vocabulary.length);
+  if (nConsensus <= 1) return weights.fill(1);
+  const s = voteSeed(seed, vote);
+  for (let i = 0; i < vocabulary.length; i++) weights[i] = poissonOne(uniformFor(s, vocabulary[i]!));
+  return weights;
+}
+
+/**
+ * A gentler perturbation for scorers with few features (the partition's label and value cues): each
+ * weight is scaled by a factor in [1 - spread, 1 + spread], so a vote shifts thresholds rather than
+ * forgetting a cue altogether.
+ */
+export function jitteredWeight(seed: string, vote: number, nConsensus: number, key: string, spread: number): number {
+  if (nConsensus <= 1) return 1;
+  return 1 - spread + 2 * spread * uniformFor(voteSeed(seed, vote), key);
+}

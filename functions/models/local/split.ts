@@ -1,0 +1,293 @@
+/**
+ * Splitting (API §4.1): every page is scored against every subdocument (./evidence.ts), then the best
+ * contiguous labelling is chosen by dynamic programming — a chain over pages where changing label
+ * costs a penalty, cheaper where a page looks like a first page ("Page 1 of 2", a new document
+ * number, the subdocument's name as a title) and dearer where it looks like a continuation ("Page 2
+ * of 3", "continued", the same document number). A page goes to "other" when it has too little
+ * evidence for any subdocument, or more for a kind of document nobody asked for (a packing list among
+ * invoices: the lexicon's undeclared kinds). Runs of a multi-instance subdocument are cut into
+ * instances at first-page cues.
+ *
+ * Votes: pages are read and counted once; a vote re-weights features (bagging) and reruns the
+ * chain, which is cheap (pages × labels²).
+ */
+import type { Doc, Page } from '../../documents/doc.ts';
+import type { SplitRequest, SplitResult } from '../engine.ts';
+import { consolidateSplits, normalizeKey, OTHER, type SplitVote } from './consensus.ts';
+import { buildQueries, labelScores, pagesEvidence, type Queries, type TextEvidence } from './evidence.ts';
+import { anyNumberLabel, findLabeledDates, findLabeledValues, hasDate, pageMarker, sameLabel, titleNumbers } from './identifiers.ts';
+import { baggedWeights } from './random.ts';
+import { countFeatures, type PageLine, pageLines, scoreShares } from './text.ts';
+
+/**
+ * "Other" holds at least this much evidence (about two ordinary term matches), so a page needs some
+ * before it is any subdocument. PRIOR and POWER turn page scores into shares as in classification,
+ * sharper: a page's own evidence must be clearly outweighed before its neighbours relabel it.
+ */
+const OTHER_SCORE = 2.5;
+const PRIOR = 1;
+const POWER = 3;
+
+/** Changing label between pages costs this much (log units); a page's cues adjust it. */
+const SWITCH_PENALTY = 2.5;
+/** A page whose cues add up to this starts a document. */
+const START_THRESHOLD = 1.5;
+const START_BONUS = 2;
+/** A page whose cues add up to this or less continues a document: a change costs this much more. */
+const CONTINUATION_THRESHOLD = -3;
+const CONTINUATION_PENALTY = 4;
+/** One of the subdocument's names as the page's title: a change of label to it costs this much less. */
+const TITLE_BONUS = 1.5;
+/** Towards starting a new instance: a title naming the subdocument, and a header with a number or date. */
+const TITLE_START = 1;
+const HEADER_START = 0.75;
+
+/** Lines at the top of a page where document numbers and dates are looked for (the header), at most. */
+const HEADER_LINES = 14;
+
+export function split(request: SplitRequest): SplitResult {
+  const n = Math.max(1, Math.floor(request.nConsensus));
+  const pageCount = request.doc.pages.length;
+  const multiple = new Set(request.subdocuments.filter((s) => s.allow_multiple_instances).map((s) => s.name));
+  const multipleInstances = (name: string) => multiple.has(name);
+  if (pageCount === 0) {
+    return consolidateSplits(Array.from({ length: n }, () => ({ entries: [], confidence: 0 })), { pageCount, multipleInstances });
+  }
+
+  const model = readPages(request.doc, request);
+  const votes: SplitVote[] = [];
+  for (let v = 0; v < n; v++) {
+    const bag = n === 1 ? null : baggedWeights(model.queries.features, request.seed, v, n);
+    votes.push(runVote(model, bag, multiple));
+  }
+  return consolidateSplits(votes, { pageCount, multipleInstances });
+}
+
+// ---------------------------------------------------------------------------------------------
+// What is read once per request
+
+interface PageModel {
+  queries: Queries;
+  /** Output names of the chain's states: the subdocuments, then "other". */
+  names: string[];
+  evidence: TextEvidence[];
+  /** Label-independent first-page cues per page (positive: starts a document). */
+  start: number[];
+  /** Per page: whether its header has a labeled document number or date (what first pages print). */
+  header: boolean[];
+  /** Per page, per subdocument: whether one of its names is the page's title. */
+  titled: Uint8Array[];
+}
+
+function readPages(doc: Doc, request: SplitRequest): PageModel {
+  const queries = buildQueries(request.subdocuments, request.instructions, { background: true });
+  const lines = doc.pages.map((page) => pageLines(page));
+  const evidence = pagesEvidence(queries, lines);
+  const { start, header } = startCues(doc.pages, lines);
+  return { queries, names: [...queries.labels.slice(0, queries.visible), OTHER], evidence, start, header, titled: lines.map((l) => titles(queries, l)) };
+}
+
+/** A numbered heading ("5. Confidentiality", "2.1 Term") is a section, never a document title. */
+const NUMBERED = /^\(?\d+(?:\.\d+)*[.)]?\s/;
+const TITLE_LINES = 2;
+const TITLE_WORDS = 6;
+
+/**
+ * Per label: whether one of its names is the page's title — in its first two lines, on a short line
+ * that is not a numbered section heading ("INVOICE", "Statement of Account", not "14. Entire Agreement").
+ */
+function titles(queries: Queries, lines: readonly PageLine[]): Uint8Array {
+  const titled = new Uint8Array(queries.visible);
+  const heads = lines.slice(0, TITLE_LINES).filter((line) => !NUMBERED.test(line.text) && line.text.split(' ').length <= TITLE_WORDS);
+  if (heads.length === 0) return titled;
+  for (const id of countFeatures(heads, queries.index).counts.keys()) {
+    for (let l = 0; l < queries.visible; l++) if (queries.nameFeatures[l]!.has(id)) titled[l] = 1;
+  }
+  return titled;
+}
+
+/**
+ * How much each page looks like the first page of a document, from what any document prints:
+ * "Page 1 of n" (+3) or "Page k of n" (−5), "continued" (−3), and its header's labeled numbers and
+ * dates against those of the document so far: a changed one (+3) starts a document, the same one
+ * (−3) continues it.
+ */
+function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { start: number[]; header: boolean[] } {
+  const start: number[] = [];
+  const header: boolean[] = [];
+  let context = new Map<string, string>();
+  pages.forEach((page, p) => {
+    const marker = pageMarker(lines[p]!);
+    let score = 0;
+    if (marker.index === 1) score += 3;
+    else if (marker.index !== undefined && marker.index > 1) score -= 5;
+    if (marker.continued) score -= 3;
+    const top = headerLines(lines[p]!);
+    const facts = [
+      ...findLabeledValues(page, lines[p]!, anyNumberLabel, { maxLines: top, requireNumberWord: true, minLength: 3, below: true }),
+      ...titleNumbers(lines[p]!),
+      ...findLabeledDates(lines[p]!, top),
+    ];
+    let changed = false;
+    let same = false;
+    for (const { label, value } of facts) {
+      for (const [knownLabel, known] of context) {
+        if (!sameLabel(knownLabel, label)) continue;
+        if (known === normalizeKey(value)) same = true;
+        else changed = true;
+      }
+    }
+    // One changed fact outweighs any that stayed (a monthly payslip keeps the employee number, not the date).
+    if (changed) score += 3;
+    else if (same) score -= 3;
+    start.push(score);
+    // A first page prints a number or a date in its header, or dates its opening sentence ("made on 7 July 2024").
+    header.push(facts.length > 0 || (top > 0 && isProse(lines[p]![top - 1]!.text) && hasDate(lines[p]![top - 1]!.text)));
+    // A new document starts a new context; otherwise the page's facts join the current one.
+    if (p === 0 || score >= START_THRESHOLD) context = new Map();
+    for (const { label, value } of facts) context.set(label, normalizeKey(value));
+  });
+  return { start, header };
+}
+
+/** A sentence of running text, not a field, a row or a heading. */
+const isProse = (text: string) => {
+  const words = text.split(' ').length;
+  return (words >= 10 && /[.;:]$/.test(text)) || words >= 14;
+};
+
+/** A page's header: its lines up to and including the first sentence of running text (at most HEADER_LINES). */
+function headerLines(lines: readonly PageLine[]): number {
+  const limit = Math.min(lines.length, HEADER_LINES);
+  for (let l = 0; l < limit; l++) if (isProse(lines[l]!.text)) return l + 1;
+  return limit;
+}
+
+/**
+ * Whether page p starts a new instance of label s: its own cues, plus its title naming s (more
+ * when its header also prints a number or a date, as first pages do). A title alone is not enough:
+ * running heads repeat titles on every page.
+ */
+function startsInstance(model: PageModel, p: number, s: number): boolean {
+  const titled = model.titled[p]![s]! ? TITLE_START + (model.header[p] ? HEADER_START : 0) : 0;
+  return model.start[p]! + titled >= START_THRESHOLD;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One vote
+
+function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlySet<string>): SplitVote {
+  const P = model.evidence.length;
+  const S = model.names.length;
+  const other = S - 1;
+  // Emissions: log shares of each page's evidence among the subdocuments and "other".
+  const visible = model.queries.visible;
+  const emission = model.evidence.map((evidence) => {
+    const all = labelScores(model.queries, evidence, bag);
+    // "Other" holds a fixed amount of evidence, or what the page has for a kind nobody asked for.
+    let otherScore = OTHER_SCORE;
+    for (let h = visible; h < all.length; h++) otherScore = Math.max(otherScore, all[h]!);
+    const scores = [...all.subarray(0, visible), otherScore];
+    return scoreShares(scores, PRIOR, POWER).map(Math.log);
+  });
+  const transition = (p: number, from: number, to: number) => {
+    if (from === to) return 0;
+    let cost = -SWITCH_PENALTY;
+    if (model.start[p]! >= START_THRESHOLD) cost += START_BONUS;
+    if (model.start[p]! <= CONTINUATION_THRESHOLD) cost -= CONTINUATION_PENALTY;
+    if (to !== other && model.titled[p]![to]) cost += TITLE_BONUS;
+    // Cues make a change cheap, never a gain: a label is not worth changing for its own sake.
+    return Math.min(0, cost);
+  };
+
+  // Viterbi: the best labelling.
+  const score = Array.from({ length: P }, () => new Float64Array(S));
+  const back = Array.from({ length: P }, () => new Int32Array(S));
+  for (let s = 0; s < S; s++) score[0]![s] = emission[0]![s]!;
+  for (let p = 1; p < P; p++) {
+    for (let s = 0; s < S; s++) {
+      let best = -Infinity;
+      let arg = 0;
+      for (let r = 0; r < S; r++) {
+        const candidate = score[p - 1]![r]! + transition(p, r, s);
+        if (candidate > best) {
+          best = candidate;
+          arg = r;
+        }
+      }
+      score[p]![s] = best + emission[p]![s]!;
+      back[p]![s] = arg;
+    }
+  }
+  const labels = new Int32Array(P);
+  let last = 0;
+  for (let s = 1; s < S; s++) if (score[P - 1]![s]! > score[P - 1]![last]!) last = s;
+  labels[P - 1] = last;
+  for (let p = P - 1; p > 0; p--) labels[p - 1] = back[p]![labels[p]!]!;
+
+  // Forward-backward on the same chain: each page's posterior for its label is its confidence.
+  const posterior = marginals(emission, transition, P, S);
+  const pageConfidence = Array.from(labels, (s, p) => posterior[p]![s]!);
+
+  // Entries: runs of a multi-instance label are cut where a page looks like a first page.
+  const entries: Array<{ name: string; pages: number[] }> = [];
+  const single = new Map<string, { name: string; pages: number[] }>();
+  let current: { name: string; pages: number[] } | undefined;
+  for (let p = 0; p < P; p++) {
+    const s = labels[p]!;
+    const name = model.names[s]!;
+    if (s !== other && multiple.has(name)) {
+      const startsHere = p === 0 || labels[p - 1] !== s || startsInstance(model, p, s);
+      if (startsHere || !current) {
+        current = { name, pages: [] };
+        entries.push(current);
+      }
+      current.pages.push(p + 1);
+      continue;
+    }
+    current = undefined;
+    let entry = single.get(name);
+    if (!entry) {
+      entry = { name, pages: [] };
+      single.set(name, entry);
+      entries.push(entry);
+    }
+    entry.pages.push(p + 1);
+  }
+  const confidence = pageConfidence.reduce((a, b) => a + b, 0) / P;
+  return { entries, confidence, pageConfidence };
+}
+
+function logSumExp(values: Float64Array | number[]): number {
+  let max = -Infinity;
+  for (const v of values) if (v > max) max = v;
+  if (max === -Infinity) return max;
+  let sum = 0;
+  for (const v of values) sum += Math.exp(v - max);
+  return max + Math.log(sum);
+}
+
+/** Posterior probability of each label at each page, over all labellings of the chain. */
+function marginals(emission: number[][], transition: (p: number, from: number, to: number) => number, P: number, S: number): Float64Array[] {
+  const alpha = Array.from({ length: P }, () => new Float64Array(S));
+  const beta = Array.from({ length: P }, () => new Float64Array(S));
+  const terms = new Float64Array(S);
+  for (let s = 0; s < S; s++) alpha[0]![s] = emission[0]![s]!;
+  for (let p = 1; p < P; p++) {
+    for (let s = 0; s < S; s++) {
+      for (let r = 0; r < S; r++) terms[r] = alpha[p - 1]![r]! + transition(p, r, s);
+      alpha[p]![s] = logSumExp(terms) + emission[p]![s]!;
+    }
+  }
+  for (let p = P - 2; p >= 0; p--) {
+    for (let r = 0; r < S; r++) {
+      for (let s = 0; s < S; s++) terms[s] = transition(p + 1, r, s) + emission[p + 1]![s]! + beta[p + 1]![s]!;
+      beta[p]![r] = logSumExp(terms);
+    }
+  }
+  return alpha.map((a, p) => {
+    const joint = Array.from(a, (x, s) => x + beta[p]![s]!);
+    const z = logSumExp(joint);
+    return Float64Array.from(joint, (x) => Math.exp(x - z));
+  });
+}

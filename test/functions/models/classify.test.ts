@@ -1,0 +1,191 @@
+/**
+ * quire-local classification (API §5) on generated documents: accuracy with ordinary category
+ * descriptions, reasoning that quotes the document, scores, consensus and edge cases.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Doc } from '../../../functions/documents/doc.ts';
+import type { Category, ClassifyRequest } from '../../../functions/models/engine.ts';
+import { localEngine } from '../../../functions/models/local/index.ts';
+import { classificationCorpus, fixtureDoc, type FixtureKind, invoice, payslip, receipt } from '../../support/bundle-fixtures.ts';
+
+export const CATEGORIES: Category[] = [
+  { name: 'invoice', description: 'A bill from a supplier requesting payment for goods or services' },
+  { name: 'receipt', description: 'Proof of a completed purchase or payment, issued by a shop or merchant' },
+  { name: 'contract', description: 'A legal agreement between parties that sets out terms and obligations' },
+  { name: 'bank statement', description: 'A periodic summary of transactions and balances on a bank account' },
+  { name: 'payslip', description: 'A document given to an employee showing salary, deductions and net pay for a period' },
+];
+const CATEGORY_OF: Record<FixtureKind, string> = {
+  invoice: 'invoice',
+  receipt: 'receipt',
+  contract: 'contract',
+  bank_statement: 'bank statement',
+  payslip: 'payslip',
+  packing_list: 'other',
+};
+
+const request = (doc: Doc, over: Partial<ClassifyRequest> = {}): ClassifyRequest => ({
+  doc,
+  categories: CATEGORIES,
+  instructions: null,
+  firstNPages: undefined,
+  nConsensus: 1,
+  seed: 'seed-1',
+  ...over,
+});
+
+const sum = (scores: Record<string, number>) => Object.values(scores).reduce((a, b) => a + b, 0);
+
+describe('classification accuracy', () => {
+  it('classifies 80 generated documents of 5 kinds with at least 90% accuracy', async () => {
+    const docs = [...classificationCorpus(1), ...classificationCorpus(2)];
+    expect(docs.length).toBeGreaterThanOrEqual(30);
+    let correct = 0;
+    const misses: string[] = [];
+    for (const fixture of docs) {
+      const result = await localEngine.classify(request(fixtureDoc(fixture.pages)));
+      if (result.output.category === CATEGORY_OF[fixture.kind]) correct++;
+      else misses.push(`${fixture.kind} → ${result.output.category}: ${result.output.reasoning}`);
+    }
+    const accuracy = correct / docs.length;
+    console.log(`classification accuracy: ${correct}/${docs.length} = ${(100 * accuracy).toFixed(1)}%${misses.length ? `\n  ${misses.join('\n  ')}` : ''}`);
+    expect(accuracy).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('holds with other wordings of the categories, and with names alone', async () => {
+    const wordings: Category[][] = [
+      [
+        { name: 'Invoice', description: 'Itemized statement of money owed for goods shipped or services rendered' },
+        { name: 'Receipt', description: 'Written acknowledgment that a payment has been received' },
+        { name: 'Contract', description: 'Binding agreement signed by two or more parties' },
+        { name: 'Bank_Statement', description: 'Record of account activity provided by a financial institution' },
+        { name: 'Payslip', description: 'Summary of wages paid to a worker' },
+      ],
+      CATEGORIES.map((c) => ({ name: c.name, description: '' })),
+    ];
+    const docs = classificationCorpus(3);
+    for (const categories of wordings) {
+      let correct = 0;
+      for (const fixture of docs) {
+        const result = await localEngine.classify(request(fixtureDoc(fixture.pages), { categories }));
+        const expected = categories[CATEGORIES.findIndex((c) => c.name === CATEGORY_OF[fixture.kind])]!.name;
+        if (result.output.category === expected) correct++;
+      }
+      console.log(`accuracy with ${categories[0]!.description ? 'other descriptions' : 'names only'}: ${correct}/${docs.length}`);
+      expect(correct / docs.length).toBeGreaterThanOrEqual(0.9);
+    }
+  });
+
+  it('classifies short hand-written documents in wording the generator never uses', async () => {
+    const docs: Array<[string, string[]]> = [
+      ['receipt', ['Order Summary', 'Order #112-4432112-551', 'Items: $25.99', 'Shipping & handling: $5.99', 'Grand Total: $31.98', 'Payment Method: Visa ending in 1234', 'Your order has shipped. Thanks for shopping with us.']],
+      ['contract', ['RESIDENTIAL LEASE', 'This lease is entered into between John Doe ("Landlord") and Jane Roe ("Tenant").', 'Tenant agrees to pay monthly rent of $1,500 due on the first day of each month.', 'The security deposit shall be returned within 30 days after the lease ends.']],
+      ['payslip', ['Direct Deposit Advice', 'ACME Corp', 'Employee: J. Smith ID 4432', 'Regular Earnings 80.00 hrs 25.00 2,000.00', 'FICA 153.00', 'Federal Withholding 210.00', 'Net Check 1,637.00', 'Pay period 01/01/2024 - 01/15/2024']],
+      ['bank statement', ['Chase Total Checking', 'January 1, 2024 through January 31, 2024', 'Beginning Balance $2,310.22', 'Deposits and Additions 3,400.00', 'ATM & Debit Card Withdrawals -820.15', 'Ending Balance $3,690.07']],
+      ['invoice', ['Statement of fees', 'For professional services rendered in March 2024', 'Consultation (4 hours) $800.00', 'Balance: $1,200.00', 'Please remit within 30 days to the address above.']],
+      ['receipt', ['Uber', 'Thanks for riding, Maria', 'Trip fare $14.20', 'Booking fee $2.35', 'Total $16.55', 'Charged to Mastercard 5521']],
+      ['invoice', ['Acme Plumbing', 'Job #4471', 'Labour 3h @ $90 = $270', 'Parts: valve, fittings $64.50', 'Total owing: $334.50', 'Payment due within 14 days. Bank transfer or cheque.']],
+    ];
+    let correct = 0;
+    for (const [expected, lines] of docs) {
+      const result = await localEngine.classify(request(fixtureDoc([{ blocks: [{ kind: 'paragraph', lines }] }])));
+      if (result.output.category === expected) correct++;
+    }
+    console.log(`hand-written documents: ${correct}/${docs.length}`);
+    expect(correct).toBeGreaterThanOrEqual(docs.length - 1);
+  });
+});
+
+describe('classification output', () => {
+  it('quotes the decisive phrases of the document; scores are 0..1 and sum to 1', async () => {
+    const doc = fixtureDoc(invoice({ seed: 4, pages: 1, number: 'INV-77' }).pages);
+    const result = await localEngine.classify(request(doc));
+    expect(result.output.category).toBe('invoice');
+    expect(result.output.reasoning).toMatch(/^Classified as "invoice" \(score 0\.\d\d\) on the document's words ".+"/);
+    // Each quote is text of the document.
+    const text = doc.pages.flatMap((p) => p.lines.map((l) => l.text)).join('\n');
+    for (const [, quote] of result.output.reasoning.matchAll(/"([^"]+)"/g)) {
+      if (!CATEGORIES.some((c) => c.name === quote)) expect(text).toContain(quote);
+    }
+    expect(sum(result.scores)).toBeCloseTo(1, 9);
+    for (const score of Object.values(result.scores)) expect(score).toBeGreaterThanOrEqual(0);
+    expect(result.consensus.choices).toEqual([result.output]);
+    expect(result.consensus.likelihoods).toBeCloseTo(result.scores.invoice!, 9);
+  });
+
+  it('reads only the first N pages', async () => {
+    const doc = fixtureDoc([...payslip(3).pages, ...invoice({ seed: 5, pages: 2 }).pages]);
+    expect((await localEngine.classify(request(doc, { firstNPages: 1 }))).output.category).toBe('payslip');
+    expect((await localEngine.classify(request(doc, { firstNPages: 3, categories: CATEGORIES.filter((c) => c.name !== 'payslip') }))).output.category).toBe('invoice');
+  });
+
+  it('instructions can add terms to a category', async () => {
+    const doc = fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: ['FINAL NOTICE', 'Your account is overdue. Pay now to avoid collection.'] }] }]);
+    const categories = [
+      { name: 'routine', description: 'Normal correspondence' },
+      { name: 'urgent', description: 'Needs action today' },
+    ];
+    const plain = await localEngine.classify(request(doc, { categories }));
+    const instructed = await localEngine.classify(request(doc, { categories, instructions: 'Documents that say "final notice" or mention collection are urgent.' }));
+    expect(plain.scores.urgent).toBeLessThan(0.6);
+    expect(instructed.output.category).toBe('urgent');
+    expect(instructed.output.reasoning).toContain('FINAL NOTICE');
+  });
+});
+
+describe('classification consensus and determinism', () => {
+  it('the same request gives the same answer', async () => {
+    const doc = fixtureDoc(receipt(8).pages);
+    for (const n of [1, 5]) {
+      const a = await localEngine.classify(request(doc, { nConsensus: n, seed: 'x' }));
+      const b = await localEngine.classify(request(doc, { nConsensus: n, seed: 'x' }));
+      expect(b).toEqual(a);
+    }
+  });
+
+  it('n votes give n choices, a vote-share likelihood, and a stable answer on clear documents', async () => {
+    const docs = classificationCorpus(4);
+    let differingChoices = 0;
+    for (const fixture of docs) {
+      const doc = fixtureDoc(fixture.pages);
+      const single = await localEngine.classify(request(doc));
+      const clear = single.consensus.likelihoods >= 0.8;
+      for (const n of [3, 5]) {
+        const a = await localEngine.classify(request(doc, { nConsensus: n, seed: 'alpha' }));
+        const b = await localEngine.classify(request(doc, { nConsensus: n, seed: 'beta' }));
+        for (const result of [a, b]) {
+          expect(result.consensus.choices).toHaveLength(n);
+          const share = result.consensus.choices.filter((c) => c.category === result.output.category).length / n;
+          expect(result.consensus.likelihoods).toBeCloseTo(share, 9);
+          expect(sum(result.scores)).toBeCloseTo(1, 9);
+        }
+        if (JSON.stringify(a.consensus.choices.map((c) => c.category)) !== JSON.stringify(b.consensus.choices.map((c) => c.category))) differingChoices++;
+        if (clear) {
+          expect(a.output.category).toBe(single.output.category);
+          expect(b.output.category).toBe(single.output.category);
+        }
+      }
+    }
+    // Votes are genuinely different views: some seeds disagree somewhere.
+    console.log(`classification: ${differingChoices} of ${2 * docs.length} vote sets differ between seeds`);
+    expect(differingChoices).toBeGreaterThan(0);
+  });
+});
+
+describe('classification edge cases', () => {
+  it('a document without pages or text still answers a category, with low confidence, and says so', async () => {
+    for (const doc of [{ kind: 'pdf', pages: [] } as Doc, fixtureDoc([{ blocks: [] }, { blocks: [] }])]) {
+      const result = await localEngine.classify(request(doc, { nConsensus: 3 }));
+      expect(CATEGORIES.map((c) => c.name)).toContain(result.output.category);
+      expect(result.output.reasoning).toMatch(/no readable text.*low confidence/);
+      expect(result.scores[result.output.category]).toBeCloseTo(1 / CATEGORIES.length, 9);
+      expect(result.consensus.choices).toHaveLength(3);
+    }
+  });
+
+  it('text that matches no category says there is no evidence', async () => {
+    const doc = fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: ['The quick brown fox jumps over the lazy dog.'] }] }]);
+    const result = await localEngine.classify(request(doc));
+    expect(result.output.reasoning).toMatch(/None of the categories' words or phrases appear in the document.*low confidence \(0\.20\)/);
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * quire-local splitting (API §4.1) on generated bundles: page accuracy, instances, "other", the output
+ * rules, consensus and edge cases.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Doc } from '../../../functions/documents/doc.ts';
+import type { SplitRequest, SplitResult, Subdocument } from '../../../functions/models/engine.ts';
+import { localEngine } from '../../../functions/models/local/index.ts';
+import { bankStatement, contract, fixtureDoc, type FixtureBundle, type FixtureKind, invoice, longBundle, mixedBundle } from '../../support/bundle-fixtures.ts';
+
+const SUBDOCUMENTS: Subdocument[] = [
+  { name: 'invoice', description: 'A bill from a supplier requesting payment for goods or services', allow_multiple_instances: true },
+  { name: 'contract', description: 'A legal agreement between parties that sets out terms and obligations', allow_multiple_instances: false },
+  { name: 'bank statement', description: 'A periodic summary of transactions and balances on a bank account', allow_multiple_instances: false },
+];
+const NAME_OF: Record<FixtureKind, string> = { invoice: 'invoice', contract: 'contract', bank_statement: 'bank statement', packing_list: 'other', receipt: 'other', payslip: 'other' };
+
+const request = (doc: Doc, over: Partial<SplitRequest> = {}): SplitRequest => ({ doc, subdocuments: SUBDOCUMENTS, instructions: null, nConsensus: 1, seed: 'seed-1', ...over });
+
+/** The name each page got, by page index. */
+function pageNames(result: SplitResult, pageCount: number): string[] {
+  const names = Array<string>(pageCount).fill('');
+  for (const entry of result.output) for (const page of entry.pages) names[page - 1] = entry.name;
+  return names;
+}
+
+function truthNames(bundle: FixtureBundle, nameOf: Record<FixtureKind, string>): string[] {
+  const names: string[] = [];
+  for (const document of bundle.documents) for (const page of document.pages) names[page - 1] = nameOf[document.kind];
+  return names;
+}
+
+/** API §4.1 rules: pages 1-based ascending, entries by first page, every page exactly once, likelihoods parallel and in 0..1. */
+function expectWellFormed(result: SplitResult, pageCount: number, n: number): void {
+  const seen = result.output.flatMap((e) => e.pages).sort((a, b) => a - b);
+  expect(seen).toEqual(Array.from({ length: pageCount }, (_, i) => i + 1));
+  for (const entry of result.output) expect(entry.pages).toEqual([...entry.pages].sort((a, b) => a - b));
+  const firsts = result.output.map((e) => e.pages[0]!);
+  expect(firsts).toEqual([...firsts].sort((a, b) => a - b));
+  expect(result.consensus.likelihoods).toHaveLength(result.output.length);
+  result.consensus.likelihoods.forEach((l, i) => {
+    expect(l.pages).toHaveLength(result.output[i]!.pages.length);
+    for (const x of [l.name, ...l.pages]) {
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(x).toBeLessThanOrEqual(1);
+    }
+  });
+  expect(result.consensus.choices).toHaveLength(n);
+  // Names without multiple instances (and "other") appear once.
+  const single = result.output.filter((e) => e.name !== 'invoice').map((e) => e.name);
+  expect(new Set(single).size).toBe(single.length);
+}
+
+describe('split accuracy', () => {
+  it('splits the 20-page bundle: page accuracy ≥ 95%, three invoice instances, the packing list as "other"', async () => {
+    const bundle = mixedBundle(7);
+    expect(bundle.pages).toHaveLength(20);
+    const doc = fixtureDoc(bundle.pages);
+    const result = await localEngine.split(request(doc));
+    const got = pageNames(result, 20);
+    const truth = truthNames(bundle, NAME_OF);
+    const accuracy = got.filter((name, i) => name === truth[i]).length / 20;
+    console.log(`split page accuracy (20-page bundle): ${(100 * accuracy).toFixed(1)}%\n  ${result.output.map((e) => `${e.name} [${e.pages.join(',')}]`).join('\n  ')}`);
+    expect(accuracy).toBeGreaterThanOrEqual(0.95);
+    const invoices = result.output.filter((e) => e.name === 'invoice');
+    expect(invoices).toHaveLength(3);
+    expect(invoices.map((e) => e.pages)).toEqual(bundle.documents.filter((d) => d.kind === 'invoice').map((d) => d.pages));
+    expectWellFormed(result, 20, 1);
+  });
+
+  it('holds over many generated bundles, shuffled, with the packing list declared or not, and with votes', async () => {
+    let correct = 0;
+    let pages = 0;
+    let instancesRight = 0;
+    let bundles = 0;
+    const withPacking: Subdocument[] = [...SUBDOCUMENTS, { name: 'packing list', description: 'A list of the goods in a shipment', allow_multiple_instances: false }];
+    for (let seed = 1; seed <= 12; seed++) {
+      for (const [subdocuments, nameOf] of [
+        [SUBDOCUMENTS, NAME_OF],
+        [withPacking, { ...NAME_OF, packing_list: 'packing list' }],
+      ] as const) {
+        const bundle = mixedBundle(seed, { shuffle: seed % 2 === 0 });
+        const n = seed % 3 === 0 ? 5 : 1;
+        const result = await localEngine.split(request(fixtureDoc(bundle.pages), { subdocuments, nConsensus: n, seed: `s${seed}` }));
+        expectWellFormed(result, 20, n);
+        const truth = truthNames(bundle, nameOf);
+        correct += pageNames(result, 20).filter((name, i) => name === truth[i]).length;
+        pages += 20;
+        bundles++;
+        const invoices = result.output.filter((e) => e.name === 'invoice').map((e) => e.pages);
+        if (JSON.stringify(invoices) === JSON.stringify(bundle.documents.filter((d) => d.kind === 'invoice').map((d) => d.pages))) instancesRight++;
+      }
+    }
+    console.log(`split page accuracy over ${bundles} bundles: ${((100 * correct) / pages).toFixed(2)}%, invoice instances exact in ${instancesRight}/${bundles}`);
+    expect(correct / pages).toBeGreaterThanOrEqual(0.95);
+    expect(instancesRight / bundles).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe('split output rules', () => {
+  it('without allow_multiple_instances one entry holds all pages of the name, contiguous or not', async () => {
+    const bundle = { pages: [...contract(1, 2).pages, ...bankStatement(2, 2).pages, ...contract(3, 2).pages] };
+    const result = await localEngine.split(request(fixtureDoc(bundle.pages)));
+    expect(result.output).toEqual([
+      { name: 'contract', pages: [1, 2, 5, 6] },
+      { name: 'bank statement', pages: [3, 4] },
+    ]);
+    const multiple = await localEngine.split(request(fixtureDoc(bundle.pages), { subdocuments: SUBDOCUMENTS.map((s) => ({ ...s, allow_multiple_instances: true })) }));
+    expect(multiple.output.map((e) => `${e.name}:${e.pages}`)).toEqual(['contract:1,2', 'bank statement:3,4', 'contract:5,6']);
+  });
+
+  it('pages that match no subdocument go to one "other" entry; nothing matching → all "other"', async () => {
+    const doc = fixtureDoc([
+      { blocks: [{ kind: 'paragraph', lines: ['Minutes of the garden club', 'We planted tulips and discussed the compost heap.'] }] },
+      { blocks: [{ kind: 'paragraph', lines: ['Recipe: lemon cake', 'Mix flour, sugar and eggs; bake for forty minutes.'] }] },
+    ]);
+    const result = await localEngine.split(request(doc, { nConsensus: 3 }));
+    expect(result.output).toEqual([{ name: 'other', pages: [1, 2] }]);
+    expectWellFormed(result, 2, 3);
+  });
+
+  it('likelihoods come from the model for one vote and are vote shares for several', async () => {
+    const doc = fixtureDoc(mixedBundle(3).pages);
+    const one = await localEngine.split(request(doc));
+    // One vote: the single choice is the output itself.
+    expect(one.consensus.choices).toEqual([one.output]);
+    const five = await localEngine.split(request(doc, { nConsensus: 5 }));
+    for (const l of five.consensus.likelihoods) for (const x of l.pages) expect([0.2, 0.4, 0.6, 0.8, 1].some((share) => Math.abs(share - x) < 1e-9)).toBe(true);
+  });
+});
+
+describe('split consensus and determinism', () => {
+  it('the same request gives the same result', async () => {
+    const doc = fixtureDoc(mixedBundle(5).pages);
+    for (const n of [1, 4]) expect(await localEngine.split(request(doc, { nConsensus: n, seed: 'q' }))).toEqual(await localEngine.split(request(doc, { nConsensus: n, seed: 'q' })));
+  });
+
+  it('different seeds give different votes but the same consolidated split', async () => {
+    // A 60-page file with receipts and payslips among the declared kinds: pages votes can read differently.
+    const doc = fixtureDoc(longBundle(60, 2).pages);
+    const single = await localEngine.split(request(doc));
+    for (const seed of ['a', 'b', 'c']) {
+      const result = await localEngine.split(request(doc, { nConsensus: 5, seed }));
+      expectWellFormed(result, 60, 5);
+      expect(new Set(result.consensus.choices.map((choice) => JSON.stringify(choice))).size).toBeGreaterThan(1);
+      expect(result.output).toEqual(single.output);
+    }
+    // On a clear bundle every seed's consolidated split is the same.
+    const clear = fixtureDoc(mixedBundle(9).pages);
+    const reference = (await localEngine.split(request(clear))).output;
+    for (const seed of ['a', 'b', 'c', 'd']) expect((await localEngine.split(request(clear, { nConsensus: 5, seed }))).output).toEqual(reference);
+  });
+});
+
+describe('split edge cases', () => {
+  it('a document without pages gives an empty split with n empty choices', async () => {
+    const result = await localEngine.split(request({ kind: 'pdf', pages: [] }, { nConsensus: 2 }));
+    expect(result).toEqual({ output: [], consensus: { likelihoods: [], choices: [[], []] } });
+  });
+
+  it('pages without text go to "other"', async () => {
+    const result = await localEngine.split(request(fixtureDoc([{ blocks: [] }, { blocks: [] }, { blocks: [] }])));
+    expect(result.output).toEqual([{ name: 'other', pages: [1, 2, 3] }]);
+  });
+
+  it('a subdocument named "other" shares the entry of unmatched pages', async () => {
+    const doc = fixtureDoc([...invoice({ seed: 1 }).pages, { blocks: [{ kind: 'paragraph', lines: ['Holiday photos'] }] }]);
+    const result = await localEngine.split(request(doc, { subdocuments: [SUBDOCUMENTS[0]!, { name: 'other', description: 'Anything else', allow_multiple_instances: false }] }));
+    expect(result.output).toEqual([
+      { name: 'invoice', pages: [1] },
+      { name: 'other', pages: [2] },
+    ]);
+  });
+});

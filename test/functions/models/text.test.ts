@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from '../../../functions/documents/doc.ts';
+import { buildQueries, decisiveQuotes, labelScores, textEvidence } from '../../../functions/models/local/evidence.ts';
+import { findLabeledValues, identifierValue, keyHeadMatcher, pageMarker } from '../../../functions/models/local/identifiers.ts';
+import { baggedWeights, poissonOne } from '../../../functions/models/local/random.ts';
+import { porterStem } from '../../../functions/models/local/stem.ts';
+import { countFeatures, type PageLine, pageLines, textFeatures, tokenize } from '../../../functions/models/local/text.ts';
+import { fixtureDoc } from '../../support/bundle-fixtures.ts';
+
+const lines = (...texts: string[]): PageLine[] => texts.map((text, i) => ({ text, title: i === 0 }));
+
+describe('Porter stemmer', () => {
+  it('stems the reference examples of the algorithm', () => {
+    const cases: Record<string, string> = {
+      caresses: 'caress',
+      ponies: 'poni',
+      cats: 'cat',
+      agreed: 'agre',
+      plastered: 'plaster',
+      motoring: 'motor',
+      hopping: 'hop',
+      filing: 'file',
+      happy: 'happi',
+      relational: 'relat',
+      conditional: 'condit',
+      generalization: 'gener',
+      hopefulness: 'hope',
+      electrical: 'electr',
+      adjustment: 'adjust',
+      controlling: 'control',
+      rate: 'rate',
+    };
+    for (const [word, stem] of Object.entries(cases)) expect(porterStem(word), word).toBe(stem);
+  });
+
+  it('brings the forms of a business word together', () => {
+    const stems = new Set(['invoice', 'invoices', 'invoiced', 'invoicing'].map(porterStem));
+    expect(stems.size).toBe(1);
+    expect(porterStem('payments')).toBe(porterStem('payment'));
+  });
+});
+
+describe('tokens and features', () => {
+  it('drops stop words and one-letter words, keeps offsets for quoting', () => {
+    const tokens = tokenize('The Invoice of a supplier');
+    expect(tokens.filter((t) => !t.stop).map((t) => t.stem)).toEqual(['invoic', 'supplier']);
+    const invoice = tokens.find((t) => t.stem === 'invoic')!;
+    expect('The Invoice of a supplier'.slice(invoice.start, invoice.end)).toBe('Invoice');
+  });
+
+  it('makes two-word phrases across stop words', () => {
+    expect(textFeatures('Bill of lading').phrases).toEqual(['bill lade']);
+    expect(textFeatures('bank statement').phrases).toEqual(['bank statement']);
+  });
+
+  it('counts phrases and title occurrences, quoting the title form', () => {
+    const vocabulary = new Map([
+      ['amount due', 0],
+      ['invoic', 1],
+    ]);
+    const { counts } = countFeatures(lines('INVOICE', 'Amount due: 120.00', 'Please pay this invoice'), vocabulary);
+    expect(counts.get(0)).toMatchObject({ tf: 1, titleTf: 0, surface: 'Amount due' });
+    expect(counts.get(1)).toMatchObject({ tf: 2, titleTf: 1, surface: 'INVOICE', surfaceInTitle: true });
+  });
+
+  it('does not count denied words: "This is not a VAT invoice"', () => {
+    const vocabulary = new Map([
+      ['invoic', 0],
+      ['vat', 1],
+    ]);
+    const { counts } = countFeatures(lines('Receipt', 'This is not a VAT invoice.'), vocabulary);
+    expect(counts.size).toBe(0);
+    // "No." is a number word, not a negation.
+    expect(countFeatures(lines('Invoice No. 12', 'VAT 20%'), vocabulary).counts.size).toBe(2);
+  });
+
+  it('reads pages through the Doc: block order, table rows as lines, headings as titles', () => {
+    const doc = fixtureDoc([
+      {
+        blocks: [
+          { kind: 'paragraph', lines: ['Acme Ltd', '1 High Street'] },
+          { kind: 'heading', level: 1, lines: ['Invoice'] },
+          { kind: 'table', lines: ['Item Qty', 'Paper 2'], rows: [['Item', 'Qty'], ['Paper', '2']] },
+        ],
+      },
+    ]);
+    expect(pageLines(doc.pages[0]!)).toEqual([
+      { text: 'Acme Ltd', title: true },
+      { text: '1 High Street', title: true },
+      { text: 'Invoice', title: true },
+      { text: 'Item Qty', title: false },
+      { text: 'Paper 2', title: false },
+    ]);
+    // A table block without lines still gives its rows.
+    const page: Page = { ...doc.pages[0]!, blocks: [{ kind: 'table', text: '', lines: [], table: 0 }] };
+    expect(pageLines(page).map((l) => l.text)).toEqual(['Item Qty', 'Paper 2']);
+  });
+});
+
+describe('evidence', () => {
+  const categories = [
+    { name: 'invoice', description: 'A bill from a supplier requesting payment for goods or services' },
+    { name: 'payslip', description: 'An employee pay statement' },
+  ];
+
+  it('scores a document for the label it names and quotes what decided it', () => {
+    const queries = buildQueries(categories, null);
+    const evidence = textEvidence(queries, lines('INVOICE', 'Bill to: Acme', 'Amount due 40.00', 'Payment terms: net 30'), 100);
+    const [invoice, payslip] = labelScores(queries, evidence, null);
+    expect(invoice).toBeGreaterThan(3 * payslip!);
+    const quotes = decisiveQuotes(queries, evidence, 0, null, 3).map((q) => q.text);
+    expect(quotes).toContain('INVOICE');
+  });
+
+  it('lets instructions lend words to the label a clause names', () => {
+    const plain = buildQueries(categories, null);
+    const instructed = buildQueries(categories, 'Anything with a "dunning notice" is an invoice. Ignore colours.');
+    const text = lines('Dunning notice', 'Reference 55');
+    const before = labelScores(plain, textEvidence(plain, text, 50), null);
+    const after = labelScores(instructed, textEvidence(instructed, text, 50), null);
+    expect(before[0]).toBe(0);
+    expect(after[0]).toBeGreaterThan(after[1]!);
+  });
+
+  it('bags features per vote, reproducibly', () => {
+    const vocabulary = Array.from({ length: 400 }, (_, i) => `f${i}`);
+    expect([...baggedWeights(vocabulary, 's', 0, 1)].every((w) => w === 1)).toBe(true);
+    const a = baggedWeights(vocabulary, 's', 1, 5);
+    expect([...a]).toEqual([...baggedWeights(vocabulary, 's', 1, 5)]);
+    expect([...a]).not.toEqual([...baggedWeights(vocabulary, 's', 2, 5)]);
+    const dropped = [...a].filter((w) => w === 0).length / a.length;
+    expect(dropped).toBeGreaterThan(0.25);
+    expect(dropped).toBeLessThan(0.5);
+    expect(poissonOne(0)).toBe(0);
+    expect(poissonOne(0.999)).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('identifiers', () => {
+  it('accepts identifiers, not dates, amounts, times or postcodes-as-numbers', () => {
+    const options = { minLength: 2, allowYear: false };
+    expect(identifierValue('INV-5101', options)).toBe('INV-5101');
+    expect(identifierValue('#5103,', options)).toBe('5103');
+    expect(identifierValue('INV/2024/0117', options)).toBe('INV/2024/0117');
+    for (const bad of ['2024-03-01', '12/03/2024', '$1,234.00', '1,234.56', '14:06', '20%', 'Acme', '2024']) expect(identifierValue(bad, options), bad).toBeUndefined();
+  });
+
+  it('finds a value beside its label, under it in a table, or on the next line', () => {
+    const doc = fixtureDoc([
+      { blocks: [{ kind: 'paragraph', lines: ['Inv. No.: INV-1', 'Customer No: C-9'] }] },
+      { blocks: [{ kind: 'table', lines: ['Invoice number Date', 'INV-2 2024-01-02'], rows: [['Invoice number', 'Date'], ['INV-2', '2024-01-02']] }] },
+      { blocks: [{ kind: 'paragraph', lines: ['Invoice #', 'INV-3'] }] },
+      { blocks: [{ kind: 'paragraph', lines: ['Please quote the invoice number with your payment.', 'Sort code 12-34-56 Account 12345678'] }] },
+    ]);
+    const found = doc.pages.map((page) => {
+      const pl = pageLines(page);
+      return findLabeledValues(page, pl, keyHeadMatcher(['invoice']), { requireNumberWord: false, minLength: 2, below: true }).map((v) => `${v.value}/${v.placement}`);
+    });
+    expect(found).toEqual([['INV-1/inline'], ['INV-2/cell'], ['INV-3/below'], []]);
+  });
+
+  it('uses word boxes, when the page has them, to find the value under its label', () => {
+    const word = (text: string, left: number, top: number) => ({ text, box: { left, top, width: 8 * text.length, height: 10 }, origin: { kind: 'box' as const, page: 1, box: { left, top, width: 8 * text.length, height: 10 } } });
+    const page: Page = {
+      number: 1,
+      width: 600,
+      height: 800,
+      unit: 'pt',
+      ocr: false,
+      words: [word('Invoice', 300, 50), word('No', 360, 50), word('Acme', 20, 64), word('Ltd', 60, 64), word('INV-9', 300, 64)],
+      lines: [
+        { text: 'Invoice No', words: [0, 1] },
+        { text: 'Acme Ltd INV-9', words: [2, 3, 4] },
+      ],
+      blocks: [{ kind: 'paragraph', text: 'Invoice No\nAcme Ltd INV-9', lines: [0, 1] }],
+      tables: [],
+    };
+    const found = findLabeledValues(page, pageLines(page), keyHeadMatcher(['invoice']), { requireNumberWord: false, minLength: 2, below: true });
+    expect(found.map((v) => `${v.value}/${v.placement}`)).toEqual(['INV-9/below']);
+  });
+
+  it('reads page markers', () => {
+    expect(pageMarker(lines('Page 2 of 3'))).toEqual({ index: 2, total: 3, continued: false });
+    expect(pageMarker(lines('Items (continued)', 'page 1/4'))).toEqual({ index: 1, total: 4, continued: true });
+  });
+});
