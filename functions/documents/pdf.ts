@@ -156,7 +156,8 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPdf
     const content = await page.getTextContent();
     words = textWords(content.items as TextItem[], content.styles as Record<string, TextStyle>, toViewport, pageNumber);
     fields = annotationWords((await page.getAnnotations()) as AnnotationData[], toViewport, pageNumber);
-    graphics = readGraphics(await page.getOperatorList(), toViewport);
+    // Annotations are read separately (getAnnotations); their appearance ops are not needed here.
+    graphics = readGraphics(await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }), toViewport);
   } catch (error) {
     throw damaged(error, pageNumber);
   }
