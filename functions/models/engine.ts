@@ -3,7 +3,7 @@
  * `quire-local` engine (./local/) implements it deterministically and offline; LLM providers will
  * implement the same interface. Engines know nothing of HTTP or AWS.
  */
-import type { Doc } from '../documents/doc.ts';
+import type { Doc, Origin } from '../documents/doc.ts';
 
 export interface Category {
   name: string;
@@ -97,4 +97,48 @@ export interface Engine {
   classify(request: ClassifyRequest): Promise<ClassifyResult>;
   split(request: SplitRequest): Promise<SplitResult>;
   partition(request: PartitionRequest): Promise<PartitionResult>;
+}
+
+// ---- extraction (API §6) ----
+
+/** A JSON Schema object (already checked: an object schema; `$ref`s resolvable within `$defs`). */
+export type JsonSchema = Record<string, unknown>;
+
+/** Where an extracted value was read: the smallest backing text, its line or row, and its place. */
+export interface Found {
+  /** The smallest text of the document that backs the value, as printed. */
+  content: string;
+  /** The surrounding text: the line or table row, up to about 200 characters. */
+  context: string;
+  /**
+   * The native place of `content`: for PDFs and images a box covering exactly its words (a union
+   * box when they span lines), in page units; a cell for CSV/XLSX; a span for DOCX and text.
+   */
+  origin: Origin;
+}
+
+/** A tree parallel to an extraction's output: objects keep their keys, arrays their items. */
+export type Tree<Leaf> = Leaf | Tree<Leaf>[] | { [key: string]: Tree<Leaf> };
+
+export interface ExtractRequest {
+  doc: Doc;
+  schema: JsonSchema;
+  instructions: string | null;
+  nConsensus: number;
+  seed: string;
+}
+
+export interface ExtractResult {
+  /** An object valid against the schema; a value not found is null where the schema allows it. */
+  output: Record<string, unknown>;
+  /** Parallel to `output`: each leaf's Found, or null when nothing in the document backs it. */
+  sources: Tree<Found | null>;
+  /** Parallel to `output`: each leaf's likelihood, 0..1. */
+  likelihoods: Tree<number>;
+  /** One output per vote. */
+  choices: Record<string, unknown>[];
+}
+
+export interface Extractor {
+  extract(request: ExtractRequest): Promise<ExtractResult>;
 }
