@@ -14,6 +14,7 @@ import { parseOperations as parses } from './parses/operations.ts';
 import { classificationOperations as classifications } from './classifications/operations.ts';
 import { splitOperations as splits } from './splits/operations.ts';
 import { partitionOperations as partitions } from './partitions/operations.ts';
+import { extractionOperations as extractions } from './extractions/operations.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type SizeClass = 'small' | 'document';
@@ -74,6 +75,13 @@ export const routes: Route[] = [
   { method: 'GET', path: '/v1/partitions/{partition_id}', module: 'partitions/handlers.ts', handler: 'getPartition', size: 'small', op: partitions.get },
   { method: 'DELETE', path: '/v1/partitions/{partition_id}', module: 'partitions/handlers.ts', handler: 'deletePartition', size: 'small', op: partitions.delete },
   { method: 'POST', path: '/v1/partitions/{partition_id}/cancel', module: 'partitions/handlers.ts', handler: 'cancelPartition', size: 'small', op: partitions.cancel },
+
+  { method: 'POST', path: '/v1/extractions', module: 'extractions/handlers.ts', handler: 'createExtraction', size: 'document', op: extractions.create },
+  { method: 'GET', path: '/v1/extractions', module: 'extractions/handlers.ts', handler: 'listExtractions', size: 'small', op: extractions.list },
+  { method: 'GET', path: '/v1/extractions/{extraction_id}', module: 'extractions/handlers.ts', handler: 'getExtraction', size: 'small', op: extractions.get },
+  { method: 'DELETE', path: '/v1/extractions/{extraction_id}', module: 'extractions/handlers.ts', handler: 'deleteExtraction', size: 'small', op: extractions.delete },
+  { method: 'POST', path: '/v1/extractions/{extraction_id}/cancel', module: 'extractions/handlers.ts', handler: 'cancelExtraction', size: 'small', op: extractions.cancel },
+  { method: 'GET', path: '/v1/extractions/{extraction_id}/sources', module: 'extractions/handlers.ts', handler: 'getExtractionSources', size: 'small', op: extractions.sources },
 ];
 
 /** Background task functions: invoked by state machines, never by HTTP. Keys are the ASL substitution names. */

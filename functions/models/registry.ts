@@ -2,7 +2,7 @@
  * The model registry (API §14): names → providers. Built in: `quire-local`, the deterministic local
  * engine, and the `retab-*` aliases pointing at it. Provider-backed models come with the providers issue.
  */
-import type { Engine } from './engine.ts';
+import type { Engine, Extractor } from './engine.ts';
 
 export type Capability = 'parse' | 'split' | 'partition' | 'classify' | 'extract' | 'generate_schema' | 'edit';
 
@@ -52,4 +52,11 @@ export async function engineFor(model: string): Promise<Engine> {
   const entry = findModel(model);
   if (!entry) throw new Error(`Unknown model ${model}`);
   return (await import('./local/index.ts')).localEngine;
+}
+
+/** The extractor behind a model name (lazily loaded, like engineFor). */
+export async function extractorFor(model: string): Promise<Extractor> {
+  const entry = findModel(model);
+  if (!entry) throw new Error(`Unknown model ${model}`);
+  return (await import('./local/extract.ts')).localExtractor;
 }

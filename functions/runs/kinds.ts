@@ -49,7 +49,7 @@ export interface RunKind {
 export interface RunTask {
   kind: RunKind;
   /** Does the work. Throws RunFailure for an expected failure; any other throw is `internal`. */
-  execute(ctx: RunContext): Promise<{ output: unknown; usage: RunUsage; extras?: Record<string, unknown> }>;
+  execute(ctx: RunContext): Promise<{ output: unknown; usage: RunUsage; extras?: Record<string, unknown>; hidden?: Record<string, unknown> }>;
 }
 
 /** Built-in tasks, loaded lazily so the task Lambda loads only the kind it runs. Later issues add theirs. */
@@ -58,6 +58,7 @@ const builtIn: Record<string, () => Promise<RunTask>> = {
   classification: async () => (await import('../classifications/task.ts')).classificationTask,
   split: async () => (await import('../splits/task.ts')).splitTask,
   partition: async () => (await import('../partitions/task.ts')).partitionTask,
+  extraction: async () => (await import('../extractions/task.ts')).extractionTask,
 };
 
 const registered = new Map<string, RunTask>();

@@ -6,7 +6,7 @@
  * - status moves are single-item conditional writes, so a cancel always wins over a late finish;
  * - outputs live in storage; `include_output=false` never reads them.
  */
-import { Invalid, NotFound } from '../platform/errors.ts';
+import { Conflict, Invalid, NotFound } from '../platform/errors.ts';
 import { timestamp } from '../platform/ids.ts';
 import type { ListParams } from '../platform/pagination.ts';
 import { listEnvelopeOf, toListQuery } from '../platform/pagination.ts';
@@ -84,10 +84,12 @@ export function outputKeyOf(scope: Scope, kind: RunKind, id: string): string {
 
 const isTerminal = (status: string | undefined) => TERMINAL_STATUSES.includes(status as RunStatus);
 
-/** What a completed run's task stored: the output and the other result fields. */
+/** What a completed run's task stored: the output, the other result fields, and what only a dedicated route shows. */
 export interface StoredResult {
   output: unknown;
   extras: Record<string, unknown>;
+  /** Not part of the record (e.g. an extraction's sources, served by GET .../sources). */
+  hidden?: Record<string, unknown>;
 }
 
 /** The wire form of a run: private fields dropped, `output` and the other result fields set. */
@@ -109,6 +111,20 @@ async function resultOf(p: Platform, kind: RunKind, data: RunData, includeOutput
   if (!bytes) return emptyResult(kind);
   const stored = JSON.parse(Buffer.from(bytes).toString('utf8')) as StoredResult;
   return { output: stored.output, extras: { ...(kind.emptyExtras ?? {}), ...stored.extras } };
+}
+
+/** A completed run's record and everything its task stored; 404 when unknown, 409 when not completed. */
+export async function readCompletedRun(
+  p: Platform,
+  scope: Scope,
+  kind: RunKind,
+  id: string,
+  notCompleted: (status: string) => string,
+): Promise<{ data: RunData; stored: StoredResult }> {
+  const data = await readRun(p, scope, kind, id);
+  const bytes = data.status === 'completed' && data._output_key ? await p.blobs.get(data._output_key) : undefined;
+  if (!bytes) throw new Conflict(notCompleted(data.status));
+  return { data, stored: JSON.parse(Buffer.from(bytes).toString('utf8')) as StoredResult };
 }
 
 async function readRun(p: Platform, scope: Scope, kind: RunKind, id: string): Promise<RunData> {

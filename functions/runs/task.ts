@@ -72,7 +72,7 @@ export async function handler(input: RunTaskInput, context?: { getRemainingTimeI
           const deadline = Date.now() + Math.max(1_000, remaining - DEADLINE_MARGIN_MS);
           const result = await task.execute({ platform: p, scope, runId: id, record: record.data, stillWanted, deadline });
           const outputKey = outputKeyOf(scope, kind, id);
-          await p.blobs.put(outputKey, JSON.stringify({ output: result.output, extras: result.extras ?? {} } satisfies StoredResult), 'application/json');
+          await p.blobs.put(outputKey, JSON.stringify({ output: result.output, extras: result.extras ?? {}, hidden: result.hidden ?? {} } satisfies StoredResult), 'application/json');
           // Cancelled or deleted while it worked: the execution may already be stopped, so no Finish
           // would ever clean up. Whoever acts second (this check or the canceller) deletes the output.
           if (!(await stillWanted())) {

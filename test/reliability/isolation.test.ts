@@ -23,6 +23,7 @@ const RUN_RESOURCES: Array<{ path: string; idParam: string; prefix: string; body
   { path: '/v1/classifications', idParam: 'classification_id', prefix: 'clsf', body: { categories: [{ name: 'invoice' }, { name: 'letter' }] } },
   { path: '/v1/splits', idParam: 'split_id', prefix: 'splt', body: { subdocuments: [{ name: 'invoice' }] } },
   { path: '/v1/partitions', idParam: 'partition_id', prefix: 'prt', body: { key: 'invoice number', instructions: 'one chunk per invoice' } },
+  { path: '/v1/extractions', idParam: 'extraction_id', prefix: 'extr', body: { json_schema: { type: 'object', properties: { invoice_number: { type: ['string', 'null'] } } } } },
 ];
 
 async function createRun(path: string, body: Record<string, unknown>, key: string): Promise<string> {
@@ -94,6 +95,10 @@ const idCases: Record<string, IdCase> = {
   'POST /v1/probes/{probe_id}/cancel': {
     make: async (key) => ({ method: 'POST', path: `/v1/probes/${(await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id}/cancel`, expectStatus: 200 }),
     unknown: { method: 'POST', path: `/v1/probes/${UNKNOWN.probe}/cancel` },
+  },
+  'GET /v1/extractions/{extraction_id}/sources': {
+    make: async (key) => ({ method: 'GET', path: `/v1/extractions/${await createRun('/v1/extractions', RUN_RESOURCES[4]!.body, key)}/sources`, expectStatus: 200 }),
+    unknown: { method: 'GET', path: '/v1/extractions/extr_01m7z0qenejn1pv4p44vpcbwww/sources' },
   },
   // Public routes: the asset name is not a resource of any environment.
   'GET /docs/{asset}': {

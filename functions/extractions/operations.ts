@@ -1,0 +1,24 @@
+import * as z from 'zod';
+import { operation } from '../platform/operation.ts';
+import { runOperations } from '../runs/schema.ts';
+import { CreateExtractionBody, Extraction, ExtractionSources, ListExtractionsQuery } from './schema.ts';
+
+export const extractionOperations = {
+  ...runOperations({
+    resource: 'extraction',
+    plural: 'extractions',
+    idParam: 'extraction_id',
+    createBody: CreateExtractionBody,
+    record: Extraction,
+    tag: 'extractions',
+    listQuery: ListExtractionsQuery,
+  }),
+  sources: operation({
+    summary: "Where every value of an extraction's output was read in the document",
+    auth: 'api_key',
+    params: z.object({ extraction_id: z.string() }),
+    status: 200,
+    response: ExtractionSources,
+    tags: ['extractions'],
+  }),
+};

@@ -1,0 +1,62 @@
+/**
+ * Extractions (API §6): JSON extracted from a document by a JSON Schema, with the place in the file
+ * behind every value. The schema is checked before anything is stored; the task (./task.ts) runs the
+ * model's extractor and keeps the sources with the output.
+ */
+import { fileRefOf, getFile } from '../files/service.ts';
+import { kindOfMime } from '../documents/sniff.ts';
+import { Invalid } from '../platform/errors.ts';
+import type { Platform } from '../platform/platform.ts';
+import type { Scope } from '../platform/ports.ts';
+import { prepareDocumentRun } from '../runs/prepare.ts';
+import { readCompletedRun, type CreateRunInput } from '../runs/service.ts';
+import { documentTypeOf, pairWithSources } from './anchors.ts';
+import { checkSchema } from './json-schema.ts';
+import { extractionKind } from './kind.ts';
+import type { CreateExtractionBody } from './schema.ts';
+
+const METADATA_ATTR = 'meta:';
+
+export async function prepareExtraction(p: Platform, scope: Scope, body: CreateExtractionBody): Promise<CreateRunInput> {
+  checkSchema(body.json_schema);
+  const metadata = body.metadata ?? {};
+  const input = await prepareDocumentRun(p, scope, {
+    kind: 'extraction',
+    document: body.document,
+    model: body.model,
+    bust_cache: body.bust_cache,
+    background: body.background,
+    options: { json_schema: body.json_schema, n_consensus: body.n_consensus, instructions: body.instructions ?? null, metadata },
+  });
+  // Metadata entries become equality filters of the list.
+  return { ...input, attrs: Object.fromEntries(Object.entries(metadata).map(([k, v]) => [`${METADATA_ATTR}${k}`, v])) };
+}
+
+/** The list's `metadata` query: a JSON-encoded object of strings; every entry must match. */
+export function metadataFilter(query: { metadata?: string | undefined }): Record<string, string> {
+  if (query.metadata === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(query.metadata);
+  } catch {
+    throw Invalid.at(['query', 'metadata'], 'metadata must be a JSON-encoded object, e.g. {"customer":"acme"}', 'json_invalid', query.metadata);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== 'string')) {
+    throw Invalid.at(['query', 'metadata'], 'metadata must be a JSON object whose values are strings', 'value_error', query.metadata);
+  }
+  return Object.fromEntries(Object.entries(parsed as Record<string, string>).map(([k, v]) => [`${METADATA_ATTR}${k}`, v]));
+}
+
+export async function extractionSources(p: Platform, scope: Scope, id: string) {
+  const { data, stored } = await readCompletedRun(p, scope, extractionKind, id, (status) => `Extraction ${id} has no output to source (status: ${status})`);
+  const fileRef = data.file as { id: string; filename: string; mime_type: string };
+  const file = await getFile(p, scope, fileRef.id).catch(() => undefined);
+  return {
+    object: 'extraction.sources' as const,
+    extraction_id: id,
+    document_type: documentTypeOf(kindOfMime(fileRef.mime_type) ?? 'txt'),
+    file: file ? fileRefOf(file) : fileRef,
+    extraction: stored.output as Record<string, unknown>,
+    sources: pairWithSources(stored.output, stored.hidden?.sources ?? null) as Record<string, unknown>,
+  };
+}

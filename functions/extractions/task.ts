@@ -1,0 +1,34 @@
+/**
+ * The extraction task: the model's extractor reads the document by the schema. Provenance is computed
+ * here, from the Doc's coordinates, and kept with the output; every output is validated first.
+ */
+import { creditsFor, extractorFor } from '../models/registry.ts';
+import { RunFailure } from '../platform/errors.ts';
+import { readRunDocument } from '../runs/document.ts';
+import type { RunContext, RunTask } from '../runs/kinds.ts';
+import type { DocumentRunInput } from '../runs/prepare.ts';
+import { documentTypeOf, sourceTree } from './anchors.ts';
+import { validateOutput } from './json-schema.ts';
+import { extractionKind } from './kind.ts';
+
+export const extractionTask: RunTask = {
+  kind: extractionKind,
+  async execute(ctx: RunContext) {
+    const { record } = ctx;
+    const input = record._input as DocumentRunInput;
+    const doc = await readRunDocument(ctx, input);
+    const schema = record.json_schema as Record<string, unknown>;
+    const nConsensus = record.n_consensus as number;
+    const extractor = await extractorFor(record.model as string);
+    const result = await extractor.extract({ doc, schema, instructions: record.instructions as string | null, nConsensus, seed: input.seed });
+    const check = validateOutput(schema, result.output);
+    if (!check.valid) throw new RunFailure('model_error', `The model's output does not match json_schema: ${check.problem}`);
+    const fileId = (record.file as { id: string }).id;
+    return {
+      output: result.output,
+      extras: { consensus: { choices: result.choices, likelihoods: result.likelihoods } },
+      hidden: { sources: sourceTree(result.sources, doc, documentTypeOf(input.kind), fileId) },
+      usage: { credits: creditsFor(record.model as string, doc.pages.length, nConsensus) },
+    };
+  },
+};
