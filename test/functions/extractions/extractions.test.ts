@@ -98,14 +98,18 @@ describe('sources', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     setPlatform({ ...real, runner: { ...real.runner, start: async (m, e) => { await held; return real.runner.start(m, e); } } });
-    const creating = cloud.api('POST', '/v1/extractions', { body: { document, json_schema: SCHEMA, background: true } });
-    const queued = await until(async () => (await cloud.api('GET', '/v1/extractions?status=queued&limit=1')).body.data[0]);
-    setPlatform(real);
-    const early = await cloud.api('GET', `/v1/extractions/${queued.id}/sources`);
-    expect(early.status).toBe(409);
-    expect(early.body).toEqual({ detail: `Extraction ${queued.id} has no output to source (status: queued)` });
-    release();
-    await creating;
+    // bust_cache: an identical earlier request would be answered from the cache, never queued.
+    const creating = cloud.api('POST', '/v1/extractions', { body: { document, json_schema: SCHEMA, background: true, bust_cache: true } });
+    try {
+      const queued = await until(async () => (await cloud.api('GET', '/v1/extractions?status=queued&limit=1')).body.data[0]);
+      const early = await cloud.api('GET', `/v1/extractions/${queued.id}/sources`);
+      expect(early.status).toBe(409);
+      expect(early.body).toEqual({ detail: `Extraction ${queued.id} has no output to source (status: queued)` });
+    } finally {
+      setPlatform(real);
+      release();
+      await creating;
+    }
   });
 });
 
