@@ -15,6 +15,10 @@ if (!only || only === 'classify') {
   const { benchClassify } = await import('./classify.ts');
   await benchClassify();
 }
+if (!only || only === 'extract') {
+  const { benchExtract } = await import('./extract.ts');
+  await benchExtract();
+}
 if (!only || only === 'bundles') {
   const { main } = await import('./bundles.ts');
   await main();
