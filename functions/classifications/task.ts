@@ -1,6 +1,7 @@
 /** The classification task: the model's engine votes on the document's first pages. */
 import type { Category } from '../models/engine.ts';
-import { creditsFor, engineFor } from '../models/registry.ts';
+import { engineFor } from '../models/engines.ts';
+import { creditsFor } from '../models/registry.ts';
 import { readRunDocument } from '../runs/document.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
 import type { DocumentRunInput } from '../runs/prepare.ts';

@@ -2,17 +2,12 @@
  * Page → text for parses (API §3): blocks in reading order as Markdown (headings `#`, list items as
  * list lines, paragraphs as they are), each table in the requested `table_parsing_format`.
  */
+import { columnLetters } from './columns.ts';
 import YAML from 'yaml';
 import type { Block, Cell, Page, Table } from './doc.ts';
 
 export type TableFormat = 'markdown' | 'yaml' | 'html' | 'json';
 
-/** Spreadsheet-style column name: 0 → A, 25 → Z, 26 → AA. */
-export function columnLetters(index: number): string {
-  let name = '';
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
-  return name;
-}
 
 /** The cell covering each grid slot (a merged cell covers several), or undefined for a gap. */
 function coveringCells(table: Table): (Cell | undefined)[][] {
@@ -186,3 +181,5 @@ export function renderPage(page: Page, format: TableFormat): string {
 export function renderDocText(pages: string[]): string {
   return pages.join('\n\n');
 }
+
+export { columnLetters };

@@ -4,7 +4,7 @@
  * task, where the Doc (and so every page's size) is at hand.
  */
 import type { Doc, Origin } from '../documents/doc.ts';
-import { columnLetters } from '../documents/render.ts';
+import { columnLetters } from '../documents/columns.ts';
 import type { DocumentKind } from '../documents/sniff.ts';
 import type { Found, Tree } from '../models/engine.ts';
 

@@ -21,6 +21,15 @@ function newAjv(): Ajv {
   return ajv;
 }
 
+/**
+ * Schemas often declare their dialect (`"$schema": ".../draft/2020-12/schema"`); validating needs only
+ * the keywords, and ajv's default class would refuse a dialect it was not built for.
+ */
+function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}
+
 function countProperties(node: unknown, budget: { left: number }): void {
   if (budget.left < 0 || node === null || typeof node !== 'object') return;
   if (Array.isArray(node)) {
@@ -45,7 +54,7 @@ export function checkSchema(schema: Record<string, unknown>): ValidateFunction {
   countProperties(schema, budget);
   if (budget.left < 0) throw Invalid.at(loc, `json_schema has more than ${MAX_SCHEMA_PROPERTIES} properties`, 'schema_too_large');
   try {
-    return newAjv().compile(schema);
+    return newAjv().compile(withoutDialect(schema));
   } catch (error) {
     throw Invalid.at(loc, `json_schema is not a valid JSON Schema: ${(error as Error).message}`, 'schema_invalid');
   }
@@ -53,7 +62,7 @@ export function checkSchema(schema: Record<string, unknown>): ValidateFunction {
 
 /** Whether `output` validates against `schema`, with the first problem when it does not. */
 export function validateOutput(schema: Record<string, unknown>, output: unknown): { valid: true } | { valid: false; problem: string } {
-  const validate = newAjv().compile(schema);
+  const validate = newAjv().compile(withoutDialect(schema));
   if (validate(output)) return { valid: true };
   const first = validate.errors?.[0];
   return { valid: false, problem: first ? `${first.instancePath || '/'} ${first.message ?? 'is invalid'}` : 'invalid' };

@@ -2,7 +2,8 @@
  * The extraction task: the model's extractor reads the document by the schema. Provenance is computed
  * here, from the Doc's coordinates, and kept with the output; every output is validated first.
  */
-import { creditsFor, extractorFor } from '../models/registry.ts';
+import { extractorFor } from '../models/engines.ts';
+import { creditsFor } from '../models/registry.ts';
 import { RunFailure } from '../platform/errors.ts';
 import { readRunDocument } from '../runs/document.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';

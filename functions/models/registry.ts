@@ -2,8 +2,6 @@
  * The model registry (API §14): names → providers. Built in: `quire-local`, the deterministic local
  * engine, and the `retab-*` aliases pointing at it. Provider-backed models come with the providers issue.
  */
-import type { Engine, Extractor } from './engine.ts';
-
 export type Capability = 'parse' | 'split' | 'partition' | 'classify' | 'extract' | 'generate_schema' | 'edit';
 
 export interface ModelEntry {
@@ -42,21 +40,4 @@ export function findModel(name: string): ModelEntry | undefined {
 export function creditsFor(model: string, pages: number, votes = 1): number {
   const perPage = findModel(model)?.creditsPerPage ?? 0;
   return Math.round(pages * votes * perPage * 1000) / 1000;
-}
-
-/**
- * The engine behind a model name. Loaded lazily: the API Lambdas validate model names through this
- * module but never run an engine, so they must not bundle one.
- */
-export async function engineFor(model: string): Promise<Engine> {
-  const entry = findModel(model);
-  if (!entry) throw new Error(`Unknown model ${model}`);
-  return (await import('./local/index.ts')).localEngine;
-}
-
-/** The extractor behind a model name (lazily loaded, like engineFor). */
-export async function extractorFor(model: string): Promise<Extractor> {
-  const entry = findModel(model);
-  if (!entry) throw new Error(`Unknown model ${model}`);
-  return (await import('./local/extract.ts')).localExtractor;
 }

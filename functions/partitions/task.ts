@@ -1,5 +1,6 @@
 /** The partition task: the model's engine finds the key's value on each page and groups the pages. */
-import { creditsFor, engineFor } from '../models/registry.ts';
+import { engineFor } from '../models/engines.ts';
+import { creditsFor } from '../models/registry.ts';
 import { readRunDocument } from '../runs/document.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
 import type { DocumentRunInput } from '../runs/prepare.ts';

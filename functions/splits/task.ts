@@ -1,6 +1,7 @@
 /** The split task: the model's engine assigns every page to a subdocument (or "other"). */
 import type { Subdocument } from '../models/engine.ts';
-import { creditsFor, engineFor } from '../models/registry.ts';
+import { engineFor } from '../models/engines.ts';
+import { creditsFor } from '../models/registry.ts';
 import { readRunDocument } from '../runs/document.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
 import type { DocumentRunInput } from '../runs/prepare.ts';

@@ -1,0 +1,304 @@
+/**
+ * Arrays: items of objects come from tables (the table whose header row best matches the item's
+ * properties, columns assigned to properties one to one; the same header continued on later pages
+ * adds rows), or, when no table was detected, from lines aligned under a header line (text files,
+ * unruled PDFs). Arrays of scalars come from a table column headed by the array's name, or from a
+ * labelled list ("Tags: red, green, blue").
+ *
+ * Summary rows ("Total", "Balance forward") are not items; a row with text only in a text column
+ * continues the item above (a wrapped description).
+ */
+import { cellAt, type DocIndex, type XLine, type XSegment, type XTable, type XWord } from './extract-index.ts';
+import { findLabels, valueRegions } from './extract-labels.ts';
+import type { LeafNode } from './extract-schema.ts';
+import { type LeafTraits, type Read, readValue } from './extract-values.ts';
+import { bestPhrase, type Phrase, type PhraseSource } from './extract-words.ts';
+
+export interface ItemLeaf {
+  /** Path inside the item ("price.amount" → ["price", "amount"]). */
+  path: string[];
+  node: LeafNode;
+  traits: LeafTraits;
+  phrases: Phrase[];
+}
+
+export interface ItemValue {
+  read: Read;
+  /** 0..1: how well the column matched the property, times how well the value reads. */
+  likelihood: number;
+}
+
+/** Items as maps from leaf index to value. */
+export type Items = Array<Map<number, ItemValue>>;
+
+type WeightOf = (source: PhraseSource) => number;
+
+/** Rows that sum up or carry balances: not items. */
+const SUMMARY = /^\s*(sub-?\s?total|total|grand total|totals|amount due|balance (?:due|forward|brought forward|carried forward|b\/f|c\/f)|opening balance|closing balance|beginning balance|ending balance|carried forward|brought forward)\b/i;
+
+const isText = (leaf: ItemLeaf) => leaf.node.type === 'string' && !leaf.node.enum && !leaf.traits.date && !leaf.traits.identifier;
+
+/** Column → property by header similarity, greedily one to one. */
+function assignColumns(headers: Array<string[] | undefined>, leaves: readonly ItemLeaf[], threshold: number, weightOf: WeightOf): Map<number, { leaf: number; similarity: number }> {
+  const pairs: Array<{ column: number; leaf: number; similarity: number }> = [];
+  headers.forEach((stems, column) => {
+    if (!stems || stems.length === 0) return;
+    leaves.forEach((leaf, l) => {
+      const { similarity } = bestPhrase(stems, leaf.phrases, weightOf);
+      if (similarity >= threshold) pairs.push({ column, leaf: l, similarity });
+    });
+  });
+  pairs.sort((a, b) => b.similarity - a.similarity || a.column - b.column || a.leaf - b.leaf);
+  const columns = new Map<number, { leaf: number; similarity: number }>();
+  const taken = new Set<number>();
+  for (const pair of pairs) {
+    if (columns.has(pair.column) || taken.has(pair.leaf)) continue;
+    columns.set(pair.column, { leaf: pair.leaf, similarity: pair.similarity });
+    taken.add(pair.leaf);
+  }
+  return columns;
+}
+
+const enoughColumns = (mapped: number, leaves: number) => mapped >= Math.min(2, leaves);
+const sumSimilarity = (columns: Map<number, { similarity: number }>) => [...columns.values()].reduce((s, c) => s + c.similarity, 0);
+
+interface TableMapping {
+  table: XTable;
+  header: number;
+  columns: Map<number, { leaf: number; similarity: number }>;
+  score: number;
+}
+
+function headerStems(table: XTable, row: number): Array<string[] | undefined> {
+  return Array.from({ length: table.columnCount }, (_, column) => {
+    const cell = table.grid[row]?.[column];
+    // A spanning cell is read in its first slot only.
+    if (!cell || (column > 0 && table.grid[row]?.[column - 1] === cell)) return undefined;
+    return [...new Set(cell.words.flatMap((w) => w.stems))];
+  });
+}
+
+function mapTable(table: XTable, leaves: readonly ItemLeaf[], threshold: number, weightOf: WeightOf): TableMapping | undefined {
+  let best: TableMapping | undefined;
+  // The header is one of the first rows (a title row may come first in spreadsheets).
+  for (let header = 0; header < Math.min(3, table.rowCount - 1); header++) {
+    const columns = assignColumns(headerStems(table, header), leaves, threshold, weightOf);
+    if (!enoughColumns(columns.size, leaves.length)) continue;
+    // The reader's own header row is a little more believable than another row.
+    const score = sumSimilarity(columns) + (header === table.headerRows - 1 ? 0.1 : 0);
+    if (!best || score > best.score) best = { table, header, columns, score };
+  }
+  return best;
+}
+
+function readRow(
+  index: DocIndex,
+  cells: Array<{ words: XWord[]; text: string } | undefined>,
+  columns: Map<number, { leaf: number; similarity: number }>,
+  leaves: readonly ItemLeaf[],
+  items: Items,
+): void {
+  const filled = cells.filter((c) => c && c.words.length > 0);
+  if (filled.length === 0) return;
+  // A totals row is not an item (its label may sit in any column).
+  if (filled.some((c) => SUMMARY.test(c!.text)) && filled.length < columns.size + 1) return;
+  const row = new Map<number, ItemValue>();
+  let textOnly = true;
+  let anyMapped = false;
+  for (const [column, { leaf, similarity }] of columns) {
+    const cell = cells[column];
+    if (!cell || cell.words.length === 0) continue;
+    anyMapped = true;
+    const target = leaves[leaf]!;
+    if (!isText(target)) textOnly = false;
+    const read = readValue(cell.words, target.node, target.traits, index.dateOrder);
+    if (read) row.set(leaf, { read, likelihood: Math.min(1, similarity) * read.fit });
+  }
+  if (!anyMapped) return;
+  const previous = items[items.length - 1];
+  const hasNonText = [...columns.values()].some((c) => !isText(leaves[c.leaf]!));
+  if (textOnly && hasNonText && previous) {
+    // A wrapped description: the rest of the item above.
+    for (const [leaf, value] of row) {
+      const before = previous.get(leaf);
+      if (!before) continue;
+      previous.set(leaf, { read: { value: `${String(before.read.value)} ${String(value.read.value)}`, words: [...before.read.words, ...value.read.words], fit: before.read.fit }, likelihood: before.likelihood });
+    }
+    return;
+  }
+  items.push(row);
+}
+
+/**
+ * Items from the best-matching table and its continuations (same columns, later in the document).
+ * Tables in `taken` (used by another array) are skipped; the tables used are added to it.
+ */
+export function itemsFromTables(index: DocIndex, leaves: readonly ItemLeaf[], threshold: number, weightOf: WeightOf, taken: Set<number>): { items: Items; score: number } | undefined {
+  let best: TableMapping | undefined;
+  const mappings: TableMapping[] = [];
+  for (const table of index.tables) {
+    if (taken.has(table.id)) continue;
+    const mapping = mapTable(table, leaves, threshold, weightOf);
+    if (!mapping) continue;
+    mappings.push(mapping);
+    if (!best || mapping.score > best.score) best = mapping;
+  }
+  if (!best) return undefined;
+  const chosen = best;
+  const sameColumns = (m: TableMapping) =>
+    m.table.columnCount === chosen.table.columnCount && [...m.columns].every(([c, v]) => chosen.columns.get(c)?.leaf === v.leaf) && m.columns.size === chosen.columns.size;
+  const tables = mappings.filter((m) => m === chosen || (m.table.id > chosen.table.id && sameColumns(m)));
+  const items: Items = [];
+  for (const mapping of tables) {
+    const { table, header, columns } = mapping;
+    taken.add(table.id);
+    for (let row = header + 1; row < table.rowCount; row++) {
+      const cells = Array.from({ length: table.columnCount }, (_, column) => cellAt(index, table.id, row, column));
+      readRow(index, cells, columns, leaves, items);
+    }
+  }
+  return { items, score: chosen.score };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lines aligned under a header line
+
+interface Column {
+  leaf: number;
+  similarity: number;
+  from: number;
+  to: number;
+}
+
+/** A segment's horizontal extent: its box, or its character offsets from its line's first word. */
+function extent(segment: XSegment, line: XLine): { from: number; to: number } {
+  if (segment.box) return { from: segment.box.left, to: segment.box.left + segment.box.width };
+  const start = (w: XWord) => (w.origin.kind === 'text' || w.origin.kind === 'docx_paragraph' ? w.origin.charStart : 0);
+  const end = (w: XWord) => (w.origin.kind === 'text' || w.origin.kind === 'docx_paragraph' ? w.origin.charEnd : 0);
+  const base = start(line.words[0]!);
+  return { from: start(segment.words[0]!) - base, to: end(segment.words[segment.words.length - 1]!) - base };
+}
+
+/** The column a segment falls in: most overlap, else the nearest within `reach`. */
+function columnOf(range: { from: number; to: number }, columns: Column[], reach: number): number {
+  let best = -1;
+  let bestScore = -Infinity;
+  columns.forEach((column, c) => {
+    const overlap = Math.min(range.to, column.to) - Math.max(range.from, column.from);
+    const score = overlap > 0 ? overlap : overlap < -reach ? -Infinity : overlap - reach;
+    if (score > bestScore) {
+      bestScore = score;
+      best = c;
+    }
+  });
+  return bestScore === -Infinity ? -1 : best;
+}
+
+/** Items from lines under a header line whose segments name the item's properties. */
+export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], threshold: number, weightOf: WeightOf): { items: Items; score: number } | undefined {
+  const stems = new Set(leaves.flatMap((l) => l.phrases.flatMap((p) => p.stems)));
+  const lineIds = new Set<number>();
+  for (const stem of stems) for (const id of index.byStem.get(stem) ?? []) lineIds.add(index.words[id]!.line);
+  let best: { line: XLine; columns: Column[]; score: number } | undefined;
+  for (const id of [...lineIds].sort((a, b) => a - b)) {
+    const line = index.lines[id]!;
+    if (line.inCell || line.segments.length < 2) continue;
+    const headers = line.segments.map((s) => [...new Set(s.words.flatMap((w) => w.stems))]);
+    const assigned = assignColumns(headers, leaves, threshold, weightOf);
+    if (!enoughColumns(assigned.size, leaves.length)) continue;
+    // Every segment of a header line is a column name: a label line with values does not qualify.
+    if (line.segments.some((s) => s.words.some((w) => /\d/.test(w.text)))) continue;
+    const score = sumSimilarity(assigned);
+    if (!best || score > best.score) {
+      const columns = [...assigned].sort((a, b) => a[0] - b[0]).map(([s, v]) => ({ ...v, ...extent(line.segments[s]!, line) }));
+      best = { line, columns, score };
+    }
+  }
+  if (!best) return undefined;
+  const { line: header, columns } = best;
+  const height = header.box?.height ?? 0;
+  const reach = header.box ? 2 * height : 4;
+  const items: Items = [];
+  let previousBottom = header.box ? header.box.top + header.box.height : 0;
+  for (let id = header.id + 1; id < index.lines.length; id++) {
+    const line = index.lines[id]!;
+    if (line.inCell || line.page !== header.page) break;
+    if (line.box && header.box && line.box.top - previousBottom > 2.5 * height) break;
+    if (SUMMARY.test(line.text)) break;
+    const cells: Array<{ words: XWord[]; text: string } | undefined> = columns.map(() => undefined);
+    for (const segment of line.segments) {
+      const c = columnOf(extent(segment, line), columns, reach);
+      if (c < 0) continue;
+      const cell = cells[c] ?? { words: [], text: '' };
+      cell.words.push(...segment.words);
+      cell.text = cell.words.map((w) => w.text).join(' ');
+      cells[c] = cell;
+    }
+    const filled = cells.filter(Boolean).length;
+    // A line of one text cell continues the item above; any other line with too little ends the list.
+    const continues = filled === 1 && items.length > 0 && isText(leaves[columns[cells.findIndex(Boolean)]!.leaf]!);
+    if (!continues && filled < Math.min(2, columns.length)) break;
+    readRow(index, cells, new Map(columns.map((c, i) => [i, { leaf: c.leaf, similarity: c.similarity }])), leaves, items);
+    if (line.box) previousBottom = line.box.top + line.box.height;
+  }
+  return items.length > 0 ? { items, score: best.score } : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arrays of scalars
+
+/** Values of a scalar array: a table column headed by its name, else a labelled list. */
+export function scalarItems(
+  index: DocIndex,
+  phrases: readonly Phrase[],
+  leaf: ItemLeaf,
+  threshold: number,
+  weightOf: WeightOf,
+  vocabulary: ReadonlySet<string>,
+): Array<ItemValue> {
+  // A column: the best-matching header cell among the first rows of every table.
+  let column: { table: XTable; row: number; column: number; similarity: number } | undefined;
+  for (const table of index.tables) {
+    for (let row = 0; row < Math.min(2, table.rowCount - 1); row++) {
+      headerStems(table, row).forEach((stems, c) => {
+        if (!stems || stems.length === 0) return;
+        const { similarity } = bestPhrase(stems, phrases, weightOf);
+        if (similarity >= Math.max(threshold, 0.6) && similarity > (column?.similarity ?? 0)) column = { table, row, column: c, similarity };
+      });
+    }
+  }
+  if (column) {
+    const values: ItemValue[] = [];
+    for (let row = column.row + 1; row < column.table.rowCount; row++) {
+      const cell = cellAt(index, column.table.id, row, column.column);
+      if (!cell || cell.words.length === 0 || SUMMARY.test(cell.text)) continue;
+      const read = readValue(cell.words, leaf.node, leaf.traits, index.dateOrder);
+      if (read) values.push({ read, likelihood: Math.min(1, column.similarity) * read.fit });
+    }
+    return values;
+  }
+  // A labelled list: the best label's value, split at commas, semicolons and "and".
+  let best: { words: XWord[]; similarity: number } | undefined;
+  for (const label of findLabels(index, phrases, weightOf, 50)) {
+    if (label.similarity < threshold || label.similarity <= (best?.similarity ?? 0)) continue;
+    const region = valueRegions(index, label, vocabulary)[0];
+    if (region && region.words.length > 0) best = { words: region.words, similarity: label.similarity };
+  }
+  if (!best) return [];
+  const pieces: XWord[][] = [[]];
+  for (const word of best.words) {
+    if (/^(and|&)$/i.test(word.text)) {
+      pieces.push([]);
+      continue;
+    }
+    pieces[pieces.length - 1]!.push(word);
+    if (/[,;]$/.test(word.text)) pieces.push([]);
+  }
+  const values: ItemValue[] = [];
+  for (const piece of pieces) {
+    if (piece.length === 0) continue;
+    const read = readValue(piece, leaf.node, leaf.traits, index.dateOrder);
+    if (read) values.push({ read, likelihood: Math.min(1, best.similarity) * read.fit });
+  }
+  return values;
+}

@@ -1,0 +1,204 @@
+/**
+ * Label proximity: where a field's label is printed, and the words its value should be in.
+ *
+ * A label occurrence is a run of words of one segment whose stems are the field's (found through
+ * the index's postings, so only lines that mention the field are read), widened to the colon that
+ * ends it and to a qualifier just before it ("Due Date" for a field asking for a date: "Due" makes
+ * the label less like "Invoice Date"). Its value is looked for where documents put values:
+ *   inline — after the label on its segment ("Invoice Date: March 5, 2024"), cut before the next
+ *            label ("… Due Date: …");
+ *   right  — the next segment of the line ("Subtotal            17,454.00");
+ *   below  — the segment under it ("Bill To:" over "Contoso Engineering Inc");
+ *   cells  — the cell to the right of, or below, a cell holding just the label.
+ */
+import { blockBelow, cellAt, type DocIndex, segmentAfter, segmentBelow, type XSegment, type XWord } from './extract-index.ts';
+import { bestPhrase, type Phrase, type PhraseSource } from './extract-words.ts';
+
+export type Placement =
+  /** "Label: value" on one segment. */
+  | 'colon'
+  /** "Label value" at the start of a segment, no colon. */
+  | 'inline'
+  /** A label inside running text ("… quoting the invoice number …"). */
+  | 'prose'
+  | 'right'
+  | 'below'
+  | 'cellRight'
+  | 'cellBelow'
+  /** The lines after the first of a block under a label (an address under "Bill To:"). */
+  | 'block'
+  /** The first line of the first page (a letterhead: the issuer's name). */
+  | 'letterhead'
+  /** A value recognized by itself, with no label (an enum option, a currency sign, an e-mail). */
+  | 'unlabeled';
+
+export interface LabelMatch {
+  /** The label's words (run, qualifier and colon word). */
+  words: XWord[];
+  similarity: number;
+  source: PhraseSource | undefined;
+  colon: boolean;
+  /** The label is all of its segment: its value is elsewhere (right, below, next cell). */
+  whole: boolean;
+  atStart: boolean;
+}
+
+export interface Region {
+  words: XWord[];
+  placement: Placement;
+  label: LabelMatch;
+  /** A qualifier sat between the label and this region ("VAT 20%   166.72"): a little less sure. */
+  qualified?: boolean;
+}
+
+/** Separator words between a label and its value. */
+const SEPARATOR = /^[:=\-–—#|]+$/;
+/** Words that qualify a label rather than give its value: a rate, a parenthesized unit or currency. */
+const QUALIFIER = /^\(?[\d.,]+\s?%\)?:?$|^\([^)]{1,12}\):?$/;
+/** Longest label, in words. */
+const MAX_LABEL_WORDS = 7;
+/** How many words before a run may qualify it. */
+const MAX_QUALIFIER_WORDS = 2;
+
+const isLetterWord = (w: XWord) => /^[\p{L}][\p{L}.'’&/-]*:?$/u.test(w.text);
+const endsLabel = (w: XWord) => w.text.endsWith(':') || w.text === ':';
+
+/**
+ * Labels of a field in the document: each run of words carrying the field's stems, scored against
+ * its phrases. `weightOf` lets votes weigh phrase sources differently.
+ */
+export function findLabels(index: DocIndex, phrases: readonly Phrase[], weightOf: (s: PhraseSource) => number, limit = 400): LabelMatch[] {
+  const stems = new Set(phrases.flatMap((p) => p.stems));
+  const hits = new Set<number>();
+  for (const stem of stems) for (const id of index.byStem.get(stem) ?? []) {
+    hits.add(id);
+    if (hits.size > limit * 4) break;
+  }
+  const matches: LabelMatch[] = [];
+  const done = new Set<number>();
+  for (const id of [...hits].sort((a, b) => a - b)) {
+    if (done.has(id) || matches.length >= limit) continue;
+    const word = index.words[id]!;
+    const segment = index.segments[word.segment]!;
+    const words = segment.words;
+    const at = words.indexOf(word);
+    const matched = (w: XWord) => w.stems.some((s) => stems.has(s));
+    // The run: contiguous words with the field's stems (a bare "#" or "No." joins it).
+    let start = at;
+    while (start > 0 && matched(words[start - 1]!) && !endsLabel(words[start - 1]!)) start--;
+    let end = at + 1;
+    while (end < words.length && end - start < MAX_LABEL_WORDS && !endsLabel(words[end - 1]!) && matched(words[end]!)) end++;
+    for (let k = start; k < end; k++) done.add(words[k]!.id);
+    // A colon within two more words ends the label there ("Tax (8%):", "Date (UTC):").
+    if (!endsLabel(words[end - 1]!)) {
+      for (let k = end; k < Math.min(words.length, end + 2); k++) {
+        if (endsLabel(words[k]!) && !/\d{2}/.test(words[k]!.text.replace(/\(\d+(\.\d+)?%\):?$/, ''))) {
+          end = k + 1;
+          break;
+        }
+        if (/\d/.test(words[k]!.text)) break;
+      }
+    }
+    // Up to two qualifier words before the run ("Due" of "Due Date"), unless they follow a label (a value).
+    let from = start;
+    while (from > 0 && start - from < MAX_QUALIFIER_WORDS && isLetterWord(words[from - 1]!) && !endsLabel(words[from - 1]!)) from--;
+    const label = words.slice(from, end);
+    const labelStems = [...new Set(label.flatMap((w) => w.stems))];
+    const { similarity, source } = bestPhrase(labelStems, phrases, weightOf);
+    if (similarity <= 0) continue;
+    matches.push({
+      words: label,
+      similarity,
+      source,
+      colon: endsLabel(label[label.length - 1]!),
+      whole: from === 0 && words.slice(end).every((w) => SEPARATOR.test(w.text) || QUALIFIER.test(w.text)),
+      atStart: from === 0,
+    });
+  }
+  return matches;
+}
+
+/**
+ * The words of a value up to the next label: "March 5, 2024 Due Date: …" ends before "Due". Words
+ * before a later colon belong to that label when they are label words of the schema (`vocabulary`).
+ */
+export function cutAtNextLabel(words: XWord[], vocabulary: ReadonlySet<string>): XWord[] {
+  for (let k = 1; k < words.length; k++) {
+    // A word of letters ending in a colon starts the next label ("10:30" and "(8%):" do not).
+    if (!endsLabel(words[k]!) || !isLetterWord(words[k]!)) continue;
+    let start = k;
+    while (start > 0 && k - start < 3 && isLetterWord(words[start - 1]!) && words[start - 1]!.stems.length > 0 && words[start - 1]!.stems.every((s) => vocabulary.has(s))) start--;
+    return words.slice(0, start);
+  }
+  return words;
+}
+
+function dropSeparators(words: XWord[]): XWord[] {
+  let start = 0;
+  while (start < words.length && SEPARATOR.test(words[start]!.text)) start++;
+  return words.slice(start);
+}
+
+/** A pseudo-segment of just the label's words (for "below" when the label ends a longer segment). */
+function labelSegment(index: DocIndex, label: LabelMatch): XSegment {
+  const segment = index.segments[label.words[0]!.segment]!;
+  if (label.whole) return segment;
+  const boxes = label.words.flatMap((w) => (w.box ? [w.box] : []));
+  const left = Math.min(...boxes.map((b) => b.left));
+  const top = Math.min(...boxes.map((b) => b.top));
+  const box = boxes.length ? { left, top, width: Math.max(...boxes.map((b) => b.left + b.width)) - left, height: Math.max(...boxes.map((b) => b.top + b.height)) - top } : undefined;
+  return { id: -1, line: segment.line, words: label.words, ...(box ? { box } : {}) };
+}
+
+/** Where the value of a label may be: each region with its placement. */
+export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: ReadonlySet<string>): Region[] {
+  const regions: Region[] = [];
+  const last = label.words[label.words.length - 1]!;
+  const segment = index.segments[last.segment]!;
+  const after = dropSeparators(segment.words.slice(segment.words.indexOf(last) + 1));
+  if (after.length > 0) {
+    const placement: Placement = label.colon ? 'colon' : label.atStart ? 'inline' : 'prose';
+    regions.push({ words: cutAtNextLabel(after, vocabulary), placement, label });
+    // Only a qualifier follows ("VAT 20%", "Amount (EUR)"): the value may still be beside or under it.
+    if (!after.every((w) => QUALIFIER.test(w.text))) return regions;
+  }
+  // The label ends its segment: the value is beside it, under it, or in the next cell.
+  const qualified = after.length > 0;
+  const right = segmentAfter(index, segment);
+  if (right) regions.push({ words: cutAtNextLabel(dropSeparators(right.words), vocabulary), placement: 'right', label, qualified });
+  const below = segmentBelow(index, labelSegment(index, label));
+  if (below) regions.push({ words: cutAtNextLabel(dropSeparators(below.words), vocabulary), placement: 'below', label, qualified });
+  const cell = last.cell;
+  if (cell && label.words.every((w) => w.cell && w.cell.table === cell.table && w.cell.row === cell.row && w.cell.column === cell.column)) {
+    const own = cellAt(index, cell.table, cell.row, cell.column);
+    // Only a cell that is all label: "Total" beside its amount, a column header over its values.
+    if (own && own.words.every((w) => label.words.includes(w) || SEPARATOR.test(w.text))) {
+      const table = index.tables[cell.table]!;
+      for (let column = cell.column + 1; column < table.columnCount; column++) {
+        const next = cellAt(index, cell.table, cell.row, column);
+        if (next === own) continue;
+        if (next && next.words.length > 0) regions.push({ words: dropSeparators(next.words), placement: 'cellRight', label });
+        break;
+      }
+      const down = cellAt(index, cell.table, cell.row + 1, cell.column);
+      if (down && down.words.length > 0) regions.push({ words: dropSeparators(down.words), placement: 'cellBelow', label });
+    }
+  }
+  return regions;
+}
+
+/**
+ * The block under a label (a name, then address lines): the segments stacked under its value's first
+ * segment. For an inline label ("Customer: Contoso Inc") the block starts with that value's line.
+ */
+export function labelBlock(index: DocIndex, label: LabelMatch, maxLines = 5): XSegment[] {
+  const last = label.words[label.words.length - 1]!;
+  const segment = index.segments[last.segment]!;
+  const rest = segment.words.slice(segment.words.indexOf(last) + 1);
+  if (rest.length > 0) {
+    const below = blockBelow(index, segment, maxLines);
+    return [{ ...segment, words: dropSeparators(rest) }, ...below.slice(1)];
+  }
+  const first = segmentBelow(index, labelSegment(index, label));
+  return first ? blockBelow(index, first, maxLines) : [];
+}

@@ -1,0 +1,319 @@
+/**
+ * The local extractor against the Extractor contract: outputs that validate (ajv with formats),
+ * trees parallel to the output, nulls and required empty values, every schema shape (nested objects,
+ * $defs / definitions, anyOf null, enums, formats, arrays of scalars), bad schemas that must not
+ * hang (unknown and recursive $refs, 10,000 properties), determinism and consensus votes.
+ */
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Doc } from '../../../functions/documents/doc.ts';
+import { readDocument } from '../../../functions/documents/read.ts';
+import type { ExtractResult, Found, JsonSchema } from '../../../functions/models/engine.ts';
+import { extract, localExtractor } from '../../../functions/models/local/extract.ts';
+import { at, INVOICE_SCHEMA, invoicePdf, leafPaths } from '../../support/extract-fixtures.ts';
+
+type FormatsPlugin = (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as unknown as FormatsPlugin;
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormats(ajv);
+
+function expectValid(schema: JsonSchema, output: unknown): void {
+  const validate = ajv.compile(schema);
+  expect(validate(output), JSON.stringify(validate.errors)).toBe(true);
+}
+
+/** Reads a small text document (one page, `text` origins). */
+async function txt(text: string): Promise<Doc> {
+  return readDocument(new TextEncoder().encode(text), { kind: 'txt', dpi: 200, deadline: Date.now() + 10_000 });
+}
+
+const run = (doc: Doc, schema: JsonSchema, nConsensus = 1, seed = 'test'): ExtractResult => extract({ doc, schema, instructions: null, nConsensus, seed });
+
+/** Same keys and array lengths all the way down, leaves where the output has leaves. */
+function expectParallel(output: unknown, tree: unknown, leaf: (value: unknown, path: string) => void, path = ''): void {
+  if (output !== null && typeof output === 'object') {
+    if (Array.isArray(output)) {
+      expect(Array.isArray(tree), path).toBe(true);
+      expect((tree as unknown[]).length, path).toBe(output.length);
+      output.forEach((item, i) => expectParallel(item, (tree as unknown[])[i], leaf, `${path}.${i}`));
+      return;
+    }
+    expect(Object.keys(tree as object).sort(), path).toEqual(Object.keys(output).sort());
+    for (const [key, value] of Object.entries(output)) expectParallel(value, (tree as Record<string, unknown>)[key], leaf, `${path}.${key}`);
+    return;
+  }
+  leaf(tree, path);
+}
+
+let invoice: Doc;
+
+beforeAll(async () => {
+  const fixture = await invoicePdf();
+  invoice = await readDocument(fixture.bytes, { kind: 'pdf', dpi: 200, deadline: Date.now() + 60_000 });
+});
+
+describe('localExtractor: the contract', () => {
+  it('is an Extractor: output valid, sources and likelihoods parallel to it', async () => {
+    const result = await localExtractor.extract({ doc: invoice, schema: INVOICE_SCHEMA, instructions: null, nConsensus: 1, seed: 's' });
+    expectValid(INVOICE_SCHEMA, result.output);
+    expectParallel(result.output, result.likelihoods, (l, path) => expect(typeof l === 'number' && l >= 0 && l <= 1, path).toBe(true));
+    expectParallel(result.output, result.sources, (s, path) => {
+      const value = at(result.output, path.slice(1));
+      if (value === null) expect(s, path).toBeNull();
+      else expect((s as Found).origin.kind, path).toBe('box');
+    });
+    expect(result.choices).toHaveLength(1);
+    expect(result.choices[0]).toEqual(result.output);
+  });
+
+  it('gives the smallest backing text, its line as context, a box covering exactly its words', () => {
+    const { sources } = run(invoice, INVOICE_SCHEMA);
+    const total = at(sources, 'total') as Found;
+    expect(total.content).toBe('$18,850.32');
+    expect(total.context).toBe('Total Due: $18,850.32');
+    const date = at(sources, 'invoice_date') as Found;
+    expect(date.content).toBe('March 5, 2024');
+    // Three words, one box: from "March" to "2024".
+    const line = invoice.pages[0]!.lines.find((l) => l.text.includes('March 5, 2024'))!;
+    const words = line.words.map((w) => invoice.pages[0]!.words[w]!).filter((w) => ['March', '5,', '2024'].includes(w.text));
+    const left = Math.min(...words.map((w) => w.box!.left));
+    const right = Math.max(...words.map((w) => w.box!.left + w.box!.width));
+    expect(date.origin).toMatchObject({ kind: 'box', page: 1, box: { left, width: right - left } });
+    // A table cell's context is its row (as the PDF prints it: the line).
+    expect((at(sources, 'line_items.1.amount') as Found).context).toBe('Spare seal kit 24 38.50 924.00');
+  });
+
+  it('merges the spans of a value spanning words and lines (text: code points, end exclusive)', async () => {
+    const doc = await txt('Customer:\nContoso Engineering Inc\n12 Main Street\nSpringfield\n\nTerms: Net 30 days\n');
+    const schema: JsonSchema = { type: 'object', properties: { customer: { type: 'object', properties: { name: { type: 'string' }, address: { type: 'string' } } }, terms: { type: 'string' } } };
+    const { output, sources } = run(doc, schema);
+    expect(output).toEqual({ customer: { name: 'Contoso Engineering Inc', address: '12 Main Street Springfield' }, terms: 'Net 30 days' });
+    const s = sources as { customer: Record<string, Found>; terms: Found };
+    expect(s.customer.name.origin).toEqual({ kind: 'text', lineStart: 2, lineEnd: 2, charStart: 10, charEnd: 33 });
+    // The address spans lines 3 and 4: one span from "12" to "Springfield".
+    expect(s.customer.address.origin).toEqual({ kind: 'text', lineStart: 3, lineEnd: 4, charStart: 34, charEnd: 60 });
+    expect(s.terms.origin).toEqual({ kind: 'text', lineStart: 6, lineEnd: 6, charStart: 69, charEnd: 80 });
+  });
+});
+
+describe('localExtractor: values nothing backs', () => {
+  const schema: JsonSchema = {
+    type: 'object',
+    properties: {
+      found: { type: 'string', title: 'Invoice Number' },
+      nullable: { type: ['string', 'null'] },
+      nullableAnyOf: { anyOf: [{ type: 'number' }, { type: 'null' }] },
+      requiredString: { type: 'string' },
+      requiredNumber: { type: 'number', minimum: 5 },
+      requiredInteger: { type: 'integer', exclusiveMinimum: 0 },
+      requiredBoolean: { type: 'boolean' },
+      requiredEnum: { type: 'string', enum: ['alpha', 'beta'] },
+      requiredDate: { type: 'string', format: 'date' },
+      requiredDateTime: { type: 'string', format: 'date-time' },
+      requiredEmail: { type: 'string', format: 'email' },
+      requiredLength: { type: 'string', minLength: 2 },
+      requiredArray: { type: 'array', items: { type: 'string' } },
+      requiredObject: { type: 'object', properties: { inner: { type: 'string' }, maybe: { type: ['integer', 'null'] } }, required: ['inner', 'maybe'] },
+      optionalString: { type: 'string' },
+      optionalObject: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+      nullableObject: { type: ['object', 'null'], properties: { a: { type: 'string' } }, required: ['a'] },
+    },
+    required: [
+      'found', 'nullable', 'nullableAnyOf', 'requiredString', 'requiredNumber', 'requiredInteger', 'requiredBoolean', 'requiredEnum',
+      'requiredDate', 'requiredDateTime', 'requiredEmail', 'requiredLength', 'requiredArray', 'requiredObject', 'nullableObject',
+    ],
+  };
+
+  it('null where the schema allows it, the plainest valid value where required, nothing where optional', async () => {
+    const doc = await txt('Invoice Number: INV-77\n');
+    const { output, sources, likelihoods } = run(doc, schema);
+    expectValid(schema, output);
+    expect(output).toEqual({
+      found: 'INV-77',
+      nullable: null,
+      nullableAnyOf: null,
+      requiredString: '',
+      requiredNumber: 5,
+      requiredInteger: 1,
+      requiredBoolean: false,
+      requiredEnum: 'alpha',
+      requiredDate: '1970-01-01',
+      requiredDateTime: '1970-01-01T00:00:00Z',
+      requiredEmail: 'unknown@example.com',
+      requiredLength: '  ',
+      requiredArray: [],
+      requiredObject: { inner: '', maybe: null },
+      nullableObject: null,
+    });
+    const s = sources as Record<string, unknown>;
+    const l = likelihoods as Record<string, unknown>;
+    expect((s.found as Found).content).toBe('INV-77');
+    // Invented values have no source and likelihood 0; nulls a low likelihood.
+    for (const key of ['requiredString', 'requiredNumber', 'requiredBoolean', 'requiredEnum', 'requiredDate']) {
+      expect(s[key], key).toBeNull();
+      expect(l[key], key).toBe(0);
+    }
+    expect(s.requiredObject).toEqual({ inner: null, maybe: null });
+    expect(l.nullable).toBeLessThanOrEqual(0.2);
+    expect(l.found).toBeGreaterThan(0.5);
+  });
+});
+
+describe('localExtractor: schema shapes', () => {
+  it('reads $defs and definitions refs, nested objects, enums by similarity, formats and scalar arrays', async () => {
+    const doc = await txt(
+      [
+        'Shipment Status: delivrd',
+        'Contact Email: ops@example.org',
+        'Created: 2024-06-01 14:30',
+        'Tags: fragile, express, insured',
+        'Sender: Acme Ltd',
+        'Priority: 2',
+        'Reference: AB-1234',
+        '',
+      ].join('\n'),
+    );
+    const schema: JsonSchema = {
+      type: 'object',
+      $defs: { Status: { type: 'string', enum: ['pending', 'in transit', 'delivered'] } },
+      definitions: { Party: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+      properties: {
+        shipment_status: { $ref: '#/$defs/Status' },
+        contact_email: { type: 'string', format: 'email' },
+        created: { type: 'string', format: 'date-time' },
+        tags: { type: 'array', items: { type: 'string' } },
+        sender: { $ref: '#/definitions/Party' },
+        priority: { type: 'integer', enum: [1, 2, 3] },
+        reference: { type: 'string', pattern: '^[A-Z]{2}-\\d{4}$' },
+        constant: { const: 'fixed' },
+      },
+      required: ['shipment_status', 'contact_email', 'created', 'tags', 'sender', 'priority', 'reference', 'constant'],
+    };
+    const { output } = run(doc, schema);
+    expectValid(schema, output);
+    expect(output).toEqual({
+      shipment_status: 'delivered',
+      contact_email: 'ops@example.org',
+      created: '2024-06-01T14:30:00Z',
+      tags: ['fragile', 'express', 'insured'],
+      sender: { name: 'Acme Ltd' },
+      priority: 2,
+      reference: 'AB-1234',
+      constant: 'fixed',
+    });
+  });
+
+  it('survives an unknown $ref: the field is unconstrained text or null', async () => {
+    const doc = await txt('Mystery: 42 apples\n');
+    const schema: JsonSchema = { type: 'object', properties: { mystery: { $ref: '#/$defs/Missing' }, other: { $ref: 'https://example.com/remote.json' } }, required: ['mystery', 'other'] };
+    const { output, sources } = run(doc, schema);
+    expect(output).toEqual({ mystery: '42 apples', other: null });
+    expect((sources as Record<string, Found | null>).other).toBeNull();
+  });
+
+  it('terminates on recursive $refs (a tree of nodes, a required self-reference)', async () => {
+    const doc = await txt('Name: root node\n');
+    const tree: JsonSchema = {
+      type: 'object',
+      $defs: {
+        Node: {
+          type: 'object',
+          properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } }, parent: { $ref: '#/$defs/Node' } },
+          required: ['name', 'children'],
+        },
+      },
+      properties: { root: { $ref: '#/$defs/Node' } },
+      required: ['root'],
+    };
+    const started = performance.now();
+    const { output } = run(doc, tree);
+    expectValid(tree, output);
+    expect((output.root as { name: string }).name).toBe('root node');
+    // Unsatisfiable (infinitely deep) but must end: every level requires the next.
+    const endless: JsonSchema = { type: 'object', $defs: { Loop: { type: 'object', properties: { next: { $ref: '#/$defs/Loop' } }, required: ['next'] } }, properties: { loop: { $ref: '#/$defs/Loop' } }, required: ['loop'] };
+    expect(run(doc, endless).output).toHaveProperty('loop');
+    // Mutual recursion through allOf and anyOf.
+    const mutual: JsonSchema = {
+      type: 'object',
+      $defs: { A: { anyOf: [{ type: 'object', properties: { b: { $ref: '#/$defs/B' } } }, { type: 'null' }] }, B: { allOf: [{ $ref: '#/$defs/A' }] } },
+      properties: { a: { $ref: '#/$defs/A' } },
+    };
+    expectValid(mutual, run(doc, mutual).output);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('survives empty documents and odd schemas', async () => {
+    const empty: Doc = { kind: 'pdf', pages: [] };
+    const blank = await txt('\n\n');
+    const schemas: JsonSchema[] = [
+      { type: 'object' },
+      { type: 'object', properties: {} },
+      { type: 'object', properties: { yes: true, no: false, any: {} }, required: ['yes', 'any'] },
+      { type: 'object', properties: { list: { type: 'array', items: { type: 'array', items: { type: 'string' } } }, tuple: { type: 'array', prefixItems: [{ type: 'string' }] } } },
+      { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'object', properties: { c: { type: 'string' } }, required: ['c'] } }, required: ['b'] } }, required: ['a'] },
+    ];
+    for (const doc of [empty, blank, invoice]) {
+      for (const schema of schemas) {
+        const result = run(doc, schema, 2);
+        expectValid(schema, result.output);
+        expect(result.choices).toHaveLength(2);
+      }
+    }
+    // Not an object schema (refused before the engine by the service): an empty object, no crash.
+    expect(run(invoice, { type: 'string' }).output).toEqual({});
+  });
+
+  it('extracts with a 10,000-property schema in bounded time (< 5 s), output valid', () => {
+    const words = ['invoice', 'date', 'total', 'amount', 'customer', 'vendor', 'tax', 'due', 'number', 'price', 'quantity', 'description', 'name', 'address', 'payment', 'terms', 'currency', 'order', 'balance', 'account'];
+    const types: unknown[] = ['string', 'number', 'integer', 'boolean', ['string', 'null']];
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 10_000; i++) {
+      const a = words[i % words.length]!;
+      const b = words[Math.floor(i / words.length) % words.length]!;
+      properties[`${a}_${b}_${i}`] = { type: types[i % types.length], description: `The ${a} ${b} of entry ${i}` };
+    }
+    const schema: JsonSchema = { type: 'object', properties, required: Object.keys(properties).filter((_, i) => i % 2 === 0) };
+    const started = performance.now();
+    const { output } = run(invoice, schema, 3);
+    const elapsed = performance.now() - started;
+    console.log(`10,000-property schema, 3 votes: ${elapsed.toFixed(0)} ms`);
+    expect(elapsed).toBeLessThan(5000);
+    expectValid(schema, output);
+  });
+});
+
+describe('localExtractor: determinism and consensus', () => {
+  it('gives the same result for the same request', () => {
+    expect(run(invoice, INVOICE_SCHEMA, 1, 'a')).toEqual(run(invoice, INVOICE_SCHEMA, 1, 'a'));
+    expect(run(invoice, INVOICE_SCHEMA, 4, 'a')).toEqual(run(invoice, INVOICE_SCHEMA, 4, 'a'));
+  });
+
+  it('n_consensus 3: three choices, likelihoods are vote shares in 0..1, output valid', () => {
+    const result = run(invoice, INVOICE_SCHEMA, 3, 'votes');
+    expect(result.choices).toHaveLength(3);
+    expectValid(INVOICE_SCHEMA, result.output);
+    for (const choice of result.choices) expectValid(INVOICE_SCHEMA, choice);
+    const shares = leafPaths(result.likelihoods).map((p) => at(result.likelihoods, p) as number);
+    expect(shares.length).toBeGreaterThan(20);
+    for (const share of shares) expect([0, 1 / 3, 2 / 3, 1].some((x) => Math.abs(x - share) < 1e-9), String(share)).toBe(true);
+    // This invoice is unambiguous: the votes agree with the single vote.
+    expect(result.output).toEqual(run(invoice, INVOICE_SCHEMA, 1, 'votes').output);
+  });
+
+  it('consolidates disagreeing votes leaf by leaf by majority', async () => {
+    // A borderline label ("Amt" under a table, far from its value): votes may differ; the answer is a majority.
+    const doc = await txt('Ref: A-1\nAmt: 12.50   Payable 13.75\nNote: see total\n');
+    const schema: JsonSchema = { type: 'object', properties: { amount_payable: { type: ['number', 'null'] }, ref: { type: 'string' } }, required: ['amount_payable', 'ref'] };
+    for (const seed of ['x', 'y', 'z']) {
+      const result = run(doc, schema, 5, seed);
+      expect(result.choices).toHaveLength(5);
+      const values = result.choices.map((c) => JSON.stringify(c.amount_payable));
+      const winner = JSON.stringify(result.output.amount_payable);
+      const share = values.filter((v) => v === winner).length / 5;
+      expect(values.every((v) => values.filter((w) => w === v).length / 5 <= share)).toBe(true);
+      expect((result.likelihoods as Record<string, number>).amount_payable).toBeCloseTo(share, 9);
+      expect(result.output.ref).toBe('A-1');
+    }
+  });
+});
