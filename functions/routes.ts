@@ -15,6 +15,7 @@ import { classificationOperations as classifications } from './classifications/o
 import { splitOperations as splits } from './splits/operations.ts';
 import { partitionOperations as partitions } from './partitions/operations.ts';
 import { extractionOperations as extractions } from './extractions/operations.ts';
+import { schemaGenerationOperations as schemas } from './schemas/operations.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type SizeClass = 'small' | 'document';
@@ -82,6 +83,12 @@ export const routes: Route[] = [
   { method: 'DELETE', path: '/v1/extractions/{extraction_id}', module: 'extractions/handlers.ts', handler: 'deleteExtraction', size: 'small', op: extractions.delete },
   { method: 'POST', path: '/v1/extractions/{extraction_id}/cancel', module: 'extractions/handlers.ts', handler: 'cancelExtraction', size: 'small', op: extractions.cancel },
   { method: 'GET', path: '/v1/extractions/{extraction_id}/sources', module: 'extractions/handlers.ts', handler: 'getExtractionSources', size: 'small', op: extractions.sources },
+
+  { method: 'POST', path: '/v1/schemas/generate', module: 'schemas/handlers.ts', handler: 'createSchemaGeneration', size: 'document', op: schemas.create },
+  { method: 'GET', path: '/v1/schemas/generate', module: 'schemas/handlers.ts', handler: 'listSchemaGenerations', size: 'small', op: schemas.list },
+  { method: 'GET', path: '/v1/schemas/generate/{schema_generation_id}', module: 'schemas/handlers.ts', handler: 'getSchemaGeneration', size: 'small', op: schemas.get },
+  { method: 'DELETE', path: '/v1/schemas/generate/{schema_generation_id}', module: 'schemas/handlers.ts', handler: 'deleteSchemaGeneration', size: 'small', op: schemas.delete },
+  { method: 'POST', path: '/v1/schemas/generate/{schema_generation_id}/cancel', module: 'schemas/handlers.ts', handler: 'cancelSchemaGeneration', size: 'small', op: schemas.cancel },
 ];
 
 /** Background task functions: invoked by state machines, never by HTTP. Keys are the ASL substitution names. */

@@ -43,6 +43,8 @@ export interface RunKind {
    * with include_output=false. They are stored with the output, not in the record.
    */
   emptyExtras?: Record<string, unknown>;
+  /** Reshapes the wire form when a resource does not follow the common `output` layout (schema generation). */
+  present?(wire: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** The background step of a kind (its resource's task.ts): runs only in the task Lambda. */
@@ -59,6 +61,7 @@ const builtIn: Record<string, () => Promise<RunTask>> = {
   split: async () => (await import('../splits/task.ts')).splitTask,
   partition: async () => (await import('../partitions/task.ts')).partitionTask,
   extraction: async () => (await import('../extractions/task.ts')).extractionTask,
+  schema_generation: async () => (await import('../schemas/task.ts')).schemaGenerationTask,
 };
 
 const registered = new Map<string, RunTask>();

@@ -93,12 +93,12 @@ export interface StoredResult {
 }
 
 /** The wire form of a run: private fields dropped, `output` and the other result fields set. */
-export function renderRun(data: RunData, result: StoredResult): Record<string, unknown> {
+export function renderRun(data: RunData, result: StoredResult, kind: RunKind): Record<string, unknown> {
   const wire: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) if (!key.startsWith('_')) wire[key] = value;
   wire.output = result.output;
   Object.assign(wire, result.extras);
-  return wire;
+  return kind.present ? kind.present(wire) : wire;
 }
 
 function emptyResult(kind: RunKind): StoredResult {
@@ -166,7 +166,7 @@ export async function createRun(p: Platform, scope: Scope, kind: RunKind, input:
   const cached = input.cacheKey ? await answerFromCache(p, scope, kind, data, input.cacheKey) : undefined;
   if (cached) {
     await p.store.putRecord(scope, { type: kind.type, id, createdAt: cached.created_at, status: cached.status, filename: input.filename, attrs: input.attrs, data: cached });
-    return renderRun(cached, await resultOf(p, kind, cached, true));
+    return renderRun(cached, await resultOf(p, kind, cached, true), kind);
   }
   await p.store.putRecord(scope, { type: kind.type, id, createdAt: data.created_at, status: data.status, filename: input.filename, attrs: input.attrs, data });
   try {
@@ -178,7 +178,7 @@ export async function createRun(p: Platform, scope: Scope, kind: RunKind, input:
     });
     throw error;
   }
-  if (input.background) return renderRun(data, emptyResult(kind));
+  if (input.background) return renderRun(data, emptyResult(kind), kind);
   const settled = await waitForTerminal(p, scope, kind, id, started + p.config.syncWaitMs);
   const error = settled.error as { code?: string; message?: string } | null;
   if (settled.status === 'failed' && (error?.code === 'document_invalid' || error?.code === 'document_unsupported')) {
@@ -187,35 +187,35 @@ export async function createRun(p: Platform, scope: Scope, kind: RunKind, input:
     await p.store.deleteRecord(scope, kind.type, id);
     throw Invalid.at(['body', 'document'], error.message ?? 'The document cannot be read', error.code);
   }
-  return renderRun(settled, await resultOf(p, kind, settled, true));
+  return renderRun(settled, await resultOf(p, kind, settled, true), kind);
 }
 
 export async function getRun(p: Platform, scope: Scope, kind: RunKind, id: string, includeOutput: boolean) {
   const data = await readRun(p, scope, kind, id);
-  return renderRun(data, await resultOf(p, kind, data, includeOutput));
+  return renderRun(data, await resultOf(p, kind, data, includeOutput), kind);
 }
 
 export async function listRuns(p: Platform, scope: Scope, kind: RunKind, params: ListParams & { include_output: boolean }, attrs?: Record<string, string | undefined>) {
   const page = await p.store.listRecords<RunData>(scope, kind.type, toListQuery(params, attrs));
   const outputs = await Promise.all(page.items.map((item) => resultOf(p, kind, item.data, params.include_output)));
   const byId = new Map(page.items.map((item, i) => [item.id, outputs[i]]));
-  return listEnvelopeOf(page, (data) => renderRun(data, byId.get(data.id)!));
+  return listEnvelopeOf(page, (data) => renderRun(data, byId.get(data.id)!, kind));
 }
 
 /** Cancel (API §0.5): active → cancelled and the execution stopped; a terminal run comes back unchanged. */
 export async function cancelRun(p: Platform, scope: Scope, kind: RunKind, id: string) {
   const current = await readRun(p, scope, kind, id);
-  if (isTerminal(current.status)) return renderRun(current, await resultOf(p, kind, current, true));
+  if (isTerminal(current.status)) return renderRun(current, await resultOf(p, kind, current, true), kind);
   const cancelled = await p.store.moveStatus<RunData>(scope, kind.type, id, ACTIVE_STATUSES, 'cancelled', { error: null });
   if (!cancelled) {
     // It reached a terminal status between the read and the write: answer with that.
     const settled = await readRun(p, scope, kind, id);
-    return renderRun(settled, await resultOf(p, kind, settled, true));
+    return renderRun(settled, await resultOf(p, kind, settled, true), kind);
   }
   await p.runner.stop(executionArn(p, id), 'Cancelled by the API');
   // A task that already wrote its output before noticing the cancel leaves nothing behind.
   await p.blobs.delete(outputKeyOf(scope, kind, id));
-  return renderRun(cancelled.data, emptyResult(kind));
+  return renderRun(cancelled.data, emptyResult(kind), kind);
 }
 
 export async function deleteRun(p: Platform, scope: Scope, kind: RunKind, id: string): Promise<void> {

@@ -24,11 +24,14 @@ const RUN_RESOURCES: Array<{ path: string; idParam: string; prefix: string; body
   { path: '/v1/splits', idParam: 'split_id', prefix: 'splt', body: { subdocuments: [{ name: 'invoice' }] } },
   { path: '/v1/partitions', idParam: 'partition_id', prefix: 'prt', body: { key: 'invoice number', instructions: 'one chunk per invoice' } },
   { path: '/v1/extractions', idParam: 'extraction_id', prefix: 'extr', body: { json_schema: { type: 'object', properties: { invoice_number: { type: ['string', 'null'] } } } } },
+  { path: '/v1/schemas/generate', idParam: 'schema_generation_id', prefix: 'sch', body: {} },
 ];
 
 async function createRun(path: string, body: Record<string, unknown>, key: string): Promise<string> {
   const document = { filename: 'p.txt', url: dataUrl('text/plain', `Invoice number INV-${Math.random()}`) };
-  const r = await cloud.api('POST', path, { key, body: { document, ...body } });
+  // Schema generation takes `documents`, every other run `document`.
+  const input = path === '/v1/schemas/generate' ? { documents: [document] } : { document };
+  const r = await cloud.api('POST', path, { key, body: { ...input, ...body } });
   expect(r.status, r.text).toBe(201);
   return r.body.id;
 }

@@ -1,0 +1,21 @@
+/** The schema generation task: every example read into a Doc, then a schema inferred from them all. */
+import { inferSchema } from '../models/local/infer-schema.ts';
+import { creditsFor } from '../models/registry.ts';
+import { readRunDocument } from '../runs/document.ts';
+import type { RunContext, RunTask } from '../runs/kinds.ts';
+import { schemaGenerationKind } from './kind.ts';
+import type { SchemaGenerationInput } from './service.ts';
+
+export const schemaGenerationTask: RunTask = {
+  kind: schemaGenerationKind,
+  async execute(ctx: RunContext) {
+    const { record } = ctx;
+    const input = record._input as SchemaGenerationInput;
+    const docs = [];
+    for (const document of input.documents) docs.push(await readRunDocument(ctx, document, record.image_resolution_dpi as number));
+    const inferred = inferSchema(docs, { instructions: record.instructions as string | null });
+    const schema = { title: inferred.title, ...inferred.schema, 'X-SchemaType': inferred.schemaType };
+    const pages = docs.reduce((sum, doc) => sum + doc.pages.length, 0);
+    return { output: schema, usage: { credits: creditsFor(record.model as string, pages) } };
+  },
+};
