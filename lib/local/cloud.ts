@@ -20,6 +20,7 @@ import { startHttpServer } from './http-server.ts';
 import { inlineInvoker, REPO_ROOT, workerPoolInvoker, type Invoker } from './invoker.ts';
 import { startLocalKms } from './kms.ts';
 import { startLocalStepFunctions } from './stepfunctions.ts';
+import { resumeUnfinishedRuns } from './recovery.ts';
 
 export const REGION = 'us-east-1';
 export const TABLE = 'quire';
@@ -190,6 +191,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       runStateMachineArn: sfn.stateMachineArn('run'),
     };
     applyEnvironment(environmentFor(endpoints, options.syncWaitMs));
+    // Runs left unfinished by a previous process (executions are in memory) start again.
+    await resumeUnfinishedRuns(endpoints, CREDENTIALS);
 
     const http = await startHttpServer({ routes: [...defaultRoutes, ...(options.extraRoutes ?? [])], invoker, host, port: options.port ?? 3000 });
     closers.push(() => http.close());

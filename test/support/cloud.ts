@@ -36,25 +36,28 @@ export interface TestCloud {
   close(): Promise<void>;
 }
 
-export async function startTestCloud(options: { extraRoutes?: Route[]; syncWaitMs?: number } = {}): Promise<TestCloud> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'quire-test-'));
+export async function startTestCloud(options: { extraRoutes?: Route[]; syncWaitMs?: number; /** Reuse (and keep) this data dir: a restart. */ dataDir?: string; keys?: Keys & { orgId: string } } = {}): Promise<TestCloud> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'quire-test-'));
   const cloud = await startLocalCloud({ dataDir, port: 0, mode: 'inline', extraRoutes: options.extraRoutes, syncWaitMs: options.syncWaitMs });
   const p = platform();
-  const org = await createOrganization(p, 'Test org');
-  const other = await createOrganization(p, 'Other org');
-  const key = async (orgId: string, environment: 'test' | 'production') => (await createApiKey(p, { orgId, environment, name: `${environment} key`, role: 'admin' })).key;
-  const keys: Keys = {
-    test: await key(org.id, 'test'),
-    live: await key(org.id, 'production'),
-    otherOrgTest: await key(other.id, 'test'),
-    otherOrgLive: await key(other.id, 'production'),
-  };
+  let orgId: string;
+  let keys: Keys;
+  if (options.keys) {
+    // A restart: the organization and keys are already in the data dir.
+    ({ orgId, ...keys } = options.keys);
+  } else {
+    const org = await createOrganization(p, 'Test org');
+    const other = await createOrganization(p, 'Other org');
+    const key = async (id: string, environment: 'test' | 'production') => (await createApiKey(p, { orgId: id, environment, name: `${environment} key`, role: 'admin' })).key;
+    orgId = org.id;
+    keys = { test: await key(org.id, 'test'), live: await key(org.id, 'production'), otherOrgTest: await key(other.id, 'test'), otherOrgLive: await key(other.id, 'production') };
+  }
 
   return {
     url: cloud.url,
     endpoints: cloud.endpoints,
     dataDir,
-    orgId: org.id,
+    orgId,
     keys,
     async api(method, path, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -77,7 +80,7 @@ export async function startTestCloud(options: { extraRoutes?: Route[]; syncWaitM
     },
     async close() {
       await cloud.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

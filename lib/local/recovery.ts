@@ -1,0 +1,68 @@
+/**
+ * The local Step Functions endpoint keeps executions in memory, so runs that were queued or in
+ * progress when the local runtime stopped would wait forever. On start, they are resumed: an
+ * in-progress run goes back to queued (its work restarts; a late result of the old process cannot
+ * exist, that process is gone) and its execution is started again. (On AWS, executions survive.)
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import type { Endpoints } from './cloud.ts';
+
+interface RunItem {
+  pk: string;
+  type: string;
+  id: string;
+  status: string;
+}
+
+export async function resumeUnfinishedRuns(endpoints: Endpoints, credentials: { accessKeyId: string; secretAccessKey: string }): Promise<number> {
+  const dynamo = new DynamoDBClient({ region: endpoints.region, endpoint: endpoints.dynamodb, credentials });
+  const doc = DynamoDBDocumentClient.from(dynamo);
+  const sfn = new SFNClient({ region: endpoints.region, endpoint: endpoints.stepfunctions, credentials });
+  let resumed = 0;
+  try {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await doc.send(
+        new ScanCommand({
+          TableName: endpoints.table,
+          FilterExpression: 'sk = :record AND #status IN (:queued, :pending, :running)',
+          ExpressionAttributeNames: { '#status': 'status', '#type': 'type', '#id': 'id' },
+          ExpressionAttributeValues: { ':record': 'record', ':queued': 'queued', ':pending': 'pending', ':running': 'in_progress' },
+          ProjectionExpression: 'pk, #type, #id, #status',
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of (page.Items ?? []) as RunItem[]) {
+        const [orgId, envId] = item.pk.split('#');
+        if (item.status === 'in_progress') {
+          await doc.send(
+            new UpdateCommand({
+              TableName: endpoints.table,
+              Key: { pk: item.pk, sk: 'record' },
+              UpdateExpression: 'SET #status = :queued, #data.#status = :queued',
+              ConditionExpression: '#status = :running',
+              ExpressionAttributeNames: { '#status': 'status', '#data': 'data' },
+              ExpressionAttributeValues: { ':queued': 'queued', ':running': 'in_progress' },
+            }),
+          );
+        }
+        // A run kind's name is its record type (parse, classification, ..., schema_generation).
+        await sfn.send(
+          new StartExecutionCommand({
+            stateMachineArn: endpoints.runStateMachineArn,
+            name: item.id,
+            input: JSON.stringify({ run: { kind: item.type, orgId, envId, id: item.id } }),
+          }),
+        );
+        resumed++;
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+  } finally {
+    dynamo.destroy();
+    sfn.destroy();
+  }
+  return resumed;
+}
