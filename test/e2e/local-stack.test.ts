@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../lib/local/invoker.ts';
 import { freePort, portIsFree } from '../support/ports.ts';
+import { greyToPng, renderScan } from '../support/scan-fixtures.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'quire-e2e-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -85,6 +86,19 @@ it('runs, serves, survives a restart and stops cleanly', async () => {
   expect(Buffer.from(await (await fetch(mime.url)).arrayBuffer())).toEqual(bytes);
   const file = await (await fetch(`${first.url}/v1/files/${ticket.fileId}`, { headers: auth(testKey!) })).json();
   expect(file).toMatchObject({ id: ticket.fileId, filename: 'e2e.pdf', mime_type: 'application/pdf', size_bytes: bytes.length });
+
+  // Document work runs in the worker threads as users run it: OCR of a scanned page (tesseract.js
+  // starts its own threads inside the worker; images decode in a child process).
+  const scan = greyToPng(renderScan({ dpi: 150 }).image);
+  const parse = await fetch(`${first.url}/v1/parses`, {
+    method: 'POST',
+    headers: { ...auth(testKey!), 'content-type': 'application/json' },
+    body: JSON.stringify({ document: { filename: 'scan.png', url: `data:image/png;base64,${scan.toString('base64')}` } }),
+  });
+  const parsed = (await parse.json()) as { status: string; output: { text: string }; usage: { page_count: number } };
+  expect(parsed.status).toBe('completed');
+  expect(parsed.usage.page_count).toBe(1);
+  expect(parsed.output.text).toContain('invoice');
 
   // The admin CLI reaches the running stack through endpoints.json.
   const created = cli('keys', 'create', '--env', 'production', '--name', 'ci', '--role', 'viewer', '--json');
