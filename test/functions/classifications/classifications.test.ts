@@ -83,14 +83,18 @@ describe('classifications', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     setPlatform({ ...real, runner: { ...real.runner, start: async (machine, execution) => { await held; return real.runner.start(machine, execution); } } });
-    const creating = cloud.api('POST', '/v1/classifications', { body: { document, categories: CATEGORIES, background: true } });
-    const queued = await until(async () => (await cloud.api('GET', '/v1/classifications?status=queued&limit=1')).body.data[0]);
-    setPlatform(real);
+    const creating = cloud.api('POST', '/v1/classifications', { body: { document, categories: CATEGORIES, background: true, bust_cache: true } });
+    let queued: { id: string };
+    try {
+      queued = await until(async () => (await cloud.api('GET', '/v1/classifications?status=queued&limit=1')).body.data[0]);
+    } finally {
+      setPlatform(real);
+    }
     const cancelled = await cloud.api('POST', `/v1/classifications/${queued.id}/cancel`);
-    expect(cancelled.status).toBe(200);
-    expect(cancelled.body).toMatchObject({ id: queued.id, status: 'cancelled' });
     release();
     await creating;
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ id: queued.id, status: 'cancelled' });
     // Cancelled stays cancelled, and cancelling again changes nothing.
     expect((await cloud.api('POST', `/v1/classifications/${queued.id}/cancel`)).body.status).toBe('cancelled');
 

@@ -146,8 +146,12 @@ describe('cancel', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     setPlatform({ ...real, runner: { ...real.runner, start: async (machine, execution) => { await held; return real.runner.start(machine, execution); } } });
     const pending = cloud.api('POST', '/v1/probes', { body: { text: 'never', background: true } });
-    const queued = await until(async () => (await cloud.api('GET', '/v1/probes?limit=1&status=queued')).body.data[0]);
-    setPlatform(real);
+    let queued: { id: string };
+    try {
+      queued = await until(async () => (await cloud.api('GET', '/v1/probes?limit=1&status=queued')).body.data[0]);
+    } finally {
+      setPlatform(real);
+    }
     const c = await cloud.api('POST', `/v1/probes/${queued.id}/cancel`);
     expect(c.body.status).toBe('cancelled');
     release();
