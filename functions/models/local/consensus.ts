@@ -100,6 +100,15 @@ function orderEntries<T extends { pages: number[] }>(entries: T[]): T[] {
   return entries.filter((e) => e.pages.length > 0).sort((a, b) => a.pages[0]! - b.pages[0]!);
 }
 
+/** Entries with per-page likelihoods → a SplitResult in API order (choices are filled by the caller). */
+function splitResultOf(entries: Array<{ name: string; pages: number[]; likelihoods: number[] }>): SplitResult {
+  const ordered = orderEntries(entries);
+  return {
+    output: ordered.map((e) => ({ name: e.name, pages: e.pages })),
+    consensus: { likelihoods: ordered.map((e) => ({ name: clamp01(mean(e.likelihoods)), pages: e.likelihoods.map(clamp01) })), choices: [] },
+  };
+}
+
 /**
  * Builds entries from page labels: instances of a multi-instance name where `startsInstance` says so,
  * every other name (and "other") in one entry.
@@ -133,14 +142,7 @@ function assembleSplit(
     entry.pages.push(p + 1);
     entry.likelihoods.push(likelihood[p]!);
   });
-  const ordered = orderEntries(entries);
-  return {
-    output: ordered.map((e) => ({ name: e.name, pages: e.pages })),
-    consensus: {
-      likelihoods: ordered.map((e) => ({ name: clamp01(mean(e.likelihoods)), pages: e.likelihoods.map(clamp01) })),
-      choices: [],
-    },
-  };
+  return splitResultOf(entries);
 }
 
 export function consolidateSplits(votes: readonly SplitVote[], options: SplitConsolidation): SplitResult {
@@ -220,11 +222,7 @@ function singleSplit(vote: SplitVote, labels: readonly string[], likelihood: rea
     entry.pages.push(p + 1);
     entry.likelihoods.push(likelihood[p]!);
   }
-  const ordered = orderEntries(entries);
-  return {
-    output: ordered.map((e) => ({ name: e.name, pages: e.pages })),
-    consensus: { likelihoods: ordered.map((e) => ({ name: clamp01(mean(e.likelihoods)), pages: e.likelihoods.map(clamp01) })), choices: [] },
-  };
+  return splitResultOf(entries);
 }
 
 // ---------------------------------------------------------------------------------------------

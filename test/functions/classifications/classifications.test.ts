@@ -118,7 +118,6 @@ describe('classifications', () => {
 
   it('a cancel racing completion ends in exactly one of the two states, the same in GET and the list', async () => {
     const document = await invoiceDoc();
-    const outcomes = new Set<string>();
     for (let i = 0; i < 6; i++) {
       const r = await cloud.api('POST', '/v1/classifications', { body: { document, categories: CATEGORIES, background: true, bust_cache: true } });
       await new Promise((resolve) => setTimeout(resolve, i * 15));
@@ -136,9 +135,7 @@ describe('classifications', () => {
       expect(listed.status).toBe(final.status);
       if (final.status === 'cancelled') expect(get.body.output).toEqual({ category: '', reasoning: '' });
       else expect(get.body.output.category).toBe('invoice');
-      outcomes.add(final.status);
     }
-    expect(outcomes.size).toBeGreaterThanOrEqual(1);
   });
 });
 
