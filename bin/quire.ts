@@ -1,162 +1,123 @@
 /**
- * The admin CLI (`npm run quire -- …`), standing in for a dashboard: organizations and API keys.
- * It talks to the table directly: the running local stack through $QUIRE_DATA_DIR/endpoints.json,
- * or a deployed stack with --table/--region and the usual AWS credentials.
+ * `quire` (`npm run quire -- …`): the client CLI (every API operation over HTTP, with the key from
+ * $QUIRE_API_KEY or a profile) and, clearly apart, the admin commands (organizations and keys).
+ *
+ * Exit codes: 0 success · 1 the work itself failed (a failed or cancelled run, a table with errors)
+ * · 2 usage error · 3 the API answered with an error · 4 the API could not be reached · 130 Ctrl-C.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createApiKey, createOrganization, listApiKeys, revokeApiKey } from '../functions/auth/service.ts';
-import { EnvironmentSlug, Role } from '../functions/auth/schema.ts';
-import { dynamoStore } from '../functions/platform/dynamo-store.ts';
+import { ApiError, NetworkError } from '../lib/cli/api-client.ts';
+import { ADMIN_HELP, runAdmin } from '../lib/cli/admin.ts';
+import { clientCommands, GLOBAL_OPTIONS, makeContext, type ClientCommand } from '../lib/cli/client.ts';
+import { renderApiError, UsageError } from '../lib/cli/output.ts';
+import { CredentialsError } from '../lib/cli/profiles.ts';
 import { AppError } from '../functions/platform/errors.ts';
-import { randomIds, systemClock } from '../functions/platform/ids.ts';
-import type { Platform } from '../functions/platform/platform.ts';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const ADMIN_GROUPS = new Set(['orgs', 'keys']);
+/** Global options that take a value: their value is not a command word. */
+const GLOBAL_WITH_VALUE = new Set(['--profile', '--base-url']);
 
-const HELP = `Quire admin CLI — organizations and API keys (what a dashboard would do)
+export const EXIT = { ok: 0, workFailed: 1, usage: 2, api: 3, network: 4 } as const;
 
-Usage: npm run quire -- <command> [options]
-
-Commands:
-  orgs create --name NAME                          Create an organization (with its test and production environments)
-  keys create --env test|production --name NAME    Create an API key; the full key is printed once
-              [--role admin|operator|viewer] [--org ORG_ID] [--legacy]
-  keys list [--org ORG_ID]                         List keys (never the keys themselves)
-  keys revoke KEY_ID [--org ORG_ID]                Revoke a key; it fails at once, even mid-request
-
-Options:
-  --json             Print one JSON object (for scripts)
-  --org ORG_ID       Organization (default: the local stack's bootstrap organization)
-  --table NAME       A deployed stack's DynamoDB table (default: the local stack's)
-  --region REGION    AWS region of --table
-  -h, --help         This help
-
-The local stack is found through $QUIRE_DATA_DIR/endpoints.json (default .quire/), written by npm start.`;
-
-class UsageError extends Error {}
-
-interface Target {
-  platform: Platform;
-  defaultOrg?: string;
-}
-
-function connect(values: { table?: string; region?: string }): Target {
-  const dataDir = resolve(process.env.QUIRE_DATA_DIR ?? '.quire');
-  if (values.table) {
-    const client = new DynamoDBClient({ region: values.region ?? process.env.AWS_REGION });
-    return { platform: adminPlatform(client, values.table) };
-  }
-  const endpointsFile = join(dataDir, 'endpoints.json');
-  if (!existsSync(endpointsFile)) {
-    throw new UsageError(`No local stack found (${endpointsFile} is missing): run npm start first, or pass --table and --region for a deployed stack`);
-  }
-  const endpoints = JSON.parse(readFileSync(endpointsFile, 'utf8')) as { dynamodb: string; region: string; table: string };
-  const client = new DynamoDBClient({ region: endpoints.region, endpoint: endpoints.dynamodb, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const bootstrapFile = join(dataDir, 'bootstrap.json');
-  const defaultOrg = existsSync(bootstrapFile) ? (JSON.parse(readFileSync(bootstrapFile, 'utf8')) as { organization_id: string }).organization_id : undefined;
-  return { platform: adminPlatform(client, endpoints.table), defaultOrg };
-}
-
-/** Key administration needs only the table; the other ports are not wired here. */
-function adminPlatform(client: DynamoDBClient, table: string): Platform {
-  const unavailable = new Proxy({}, { get: () => () => Promise.reject(new Error('not available in the admin CLI')) });
-  return {
-    config: undefined as never,
-    store: dynamoStore(client, table),
-    blobs: unavailable as never,
-    keyRing: unavailable as never,
-    runner: unavailable as never,
-    clock: systemClock,
-    ids: randomIds(systemClock),
-  };
-}
-
-function orgOf(values: { org?: string }, target: Target): string {
-  const org = values.org ?? target.defaultOrg;
-  if (!org) throw new UsageError('--org is required (no local bootstrap organization found)');
-  return org;
-}
-
-function print(json: boolean, object: unknown, text: string) {
-  console.log(json ? JSON.stringify(object) : text);
-}
-
-async function main(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      env: { type: 'string' },
-      role: { type: 'string', default: 'admin' },
-      org: { type: 'string' },
-      legacy: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      table: { type: 'string' },
-      region: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+function optionHelp(options: ClientCommand['options'] = {}): string[] {
+  return Object.entries(options).map(([name, o]) => {
+    const flag = `${o.short ? `-${o.short}, ` : ''}--${name}${o.placeholder ? ` ${o.placeholder}` : ''}${o.multiple ? ' …' : ''}`;
+    return `  ${flag.padEnd(32)} ${o.description}`;
   });
-  const [group, action, arg] = positionals;
-  if (values.help || !group) {
-    console.log(HELP);
-    return;
+}
+
+function overview(): string {
+  const usage = (c: ClientCommand) => `${c.name}${c.args ? ` ${c.args}` : ''}`;
+  const width = Math.max(...clientCommands.map((c) => usage(c).length)) + 2;
+  return [
+    'Quire CLI',
+    '',
+    'Usage: quire <command> [arguments] [options]      (in this repository: npm run quire -- <command> …)',
+    '',
+    'Client commands — the HTTP API with an API key ($QUIRE_API_KEY, or --profile NAME).',
+    'The key decides the environment (test or production); the base URL only picks the deployment.',
+    '',
+    ...clientCommands.map((c) => `  ${usage(c).padEnd(width)}${c.summary}`),
+    '',
+    'Options of every client command:',
+    ...optionHelp(GLOBAL_OPTIONS),
+    '',
+    'Run `quire <command> --help` for the options of a command.',
+    '',
+    ADMIN_HELP,
+    '',
+    'Exit codes: 0 ok, 1 the run failed or was cancelled, 2 usage error, 3 API error, 4 network error.',
+  ].join('\n');
+}
+
+function commandHelp(c: ClientCommand): string {
+  return [`Usage: quire ${c.name}${c.args ? ` ${c.args}` : ''} [options]`, '', c.summary, '', 'Options:', ...optionHelp({ ...c.options, ...GLOBAL_OPTIONS })].join('\n');
+}
+
+/** The command words (the first one or two non-option arguments) and what is left of argv. */
+function findCommand(argv: string[]): { command?: ClientCommand; words: string[]; rest: string[] } {
+  const wordIndexes: number[] = [];
+  for (let i = 0; i < argv.length && wordIndexes.length < 2; i++) {
+    const token = argv[i]!;
+    if (token.startsWith('-')) {
+      if (GLOBAL_WITH_VALUE.has(token)) i++;
+      continue;
+    }
+    wordIndexes.push(i);
   }
-  const command = `${group} ${action ?? ''}`.trim();
-  switch (command) {
-    case 'orgs create': {
-      if (!values.name) throw new UsageError('orgs create needs --name');
-      const org = await createOrganization(connect(values).platform, values.name);
-      print(values.json, { id: org.id, name: org.name, environments: org.environments }, `Created organization ${org.id} (${org.name})`);
-      return;
-    }
-    case 'keys create': {
-      const env = EnvironmentSlug.safeParse(values.env);
-      if (!env.success) throw new UsageError('keys create needs --env test or --env production');
-      const role = Role.safeParse(values.role);
-      if (!role.success) throw new UsageError('--role must be admin, operator or viewer');
-      if (!values.name) throw new UsageError('keys create needs --name');
-      const target = connect(values);
-      const { key, item } = await createApiKey(target.platform, { orgId: orgOf(values, target), environment: env.data, name: values.name, role: role.data, legacy: values.legacy });
-      print(
-        values.json,
-        { id: item.id, key, name: item.name, environment: item.environment_slug, organization_id: item.organization_id, role: item.role, legacy: item.legacy },
-        `Created ${item.environment_slug} key ${item.id} (${item.role}). It is shown only now:\n${key}`,
-      );
-      return;
-    }
-    case 'keys list': {
-      const target = connect(values);
-      const keys = await listApiKeys(target.platform, orgOf(values, target));
-      const rows = keys.map(({ hash: _hash, ...k }) => k);
-      const text = rows
-        .map((k) => `${k.id}  ${k.environment_slug.padEnd(10)} ${k.prefix}…${k.last4}  ${k.role.padEnd(8)} ${k.name}${k.legacy ? '  [legacy]' : ''}${k.revoked_at ? `  (revoked ${k.revoked_at})` : ''}`)
-        .join('\n');
-      print(values.json, { data: rows }, text || 'No keys.');
-      return;
-    }
-    case 'keys revoke': {
-      if (!arg) throw new UsageError('keys revoke needs a KEY_ID');
-      const target = connect(values);
-      const revoked = await revokeApiKey(target.platform, orgOf(values, target), arg);
-      print(values.json, { id: revoked.id, revoked_at: revoked.revoked_at }, `Revoked ${revoked.id} at ${revoked.revoked_at}`);
-      return;
-    }
-    default:
-      throw new UsageError(`Unknown command "${command}"\n\n${HELP}`);
+  const words = wordIndexes.map((i) => argv[i]!);
+  for (const count of [2, 1]) {
+    const name = words.slice(0, count).join(' ');
+    const command = clientCommands.find((c) => c.name === name);
+    if (command) return { command, words: words.slice(0, count), rest: argv.filter((_, i) => !wordIndexes.slice(0, count).includes(i)) };
   }
+  return { words, rest: argv };
+}
+
+async function main(argv: string[]): Promise<number> {
+  const first = argv.find((a) => !a.startsWith('-'));
+  if (first && ADMIN_GROUPS.has(first)) {
+    await runAdmin(argv);
+    return EXIT.ok;
+  }
+  const { command, words, rest } = findCommand(argv);
+  if (!command) {
+    if (!words.length) {
+      console.log(overview());
+      return argv.includes('--help') || argv.includes('-h') || argv.length === 0 ? EXIT.ok : EXIT.usage;
+    }
+    throw new UsageError(`Unknown command "${words.join(' ')}". Run quire --help for the list.`);
+  }
+  const options = { ...GLOBAL_OPTIONS, ...command.options };
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    strict: true,
+    options: Object.fromEntries(Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) }])),
+  });
+  if (values.help) {
+    console.log(commandHelp(command));
+    return EXIT.ok;
+  }
+  return (await command.run(makeContext(positionals, values as Record<string, string | boolean | string[] | undefined>))) ?? EXIT.ok;
 }
 
 main(process.argv.slice(2)).then(
-  () => process.exit(0),
+  (code) => process.exit(code),
   (error: Error) => {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (error instanceof UsageError || error instanceof CredentialsError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(error.message);
-      process.exit(2);
+      process.exit(EXIT.usage);
     }
+    if (error instanceof ApiError) {
+      console.error(renderApiError(error.status, error.body));
+      process.exit(EXIT.api);
+    }
+    if (error instanceof NetworkError) {
+      console.error(error.message);
+      process.exit(EXIT.network);
+    }
+    // Admin commands talk to the table directly and fail with the service's own errors.
     console.error(error instanceof AppError ? `Error: ${JSON.stringify(error.body())}` : `Error: ${error.message}`);
     process.exit(1);
   },
