@@ -16,6 +16,8 @@ import { splitOperations as splits } from './splits/operations.ts';
 import { partitionOperations as partitions } from './partitions/operations.ts';
 import { extractionOperations as extractions } from './extractions/operations.ts';
 import { schemaGenerationOperations as schemas } from './schemas/operations.ts';
+import { projectOperations as projects } from './projects/operations.ts';
+import { workflowOperations as workflows } from './workflows/operations.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type SizeClass = 'small' | 'document';
@@ -89,6 +91,22 @@ export const routes: Route[] = [
   { method: 'GET', path: '/v1/schemas/generate/{schema_generation_id}', module: 'schemas/handlers.ts', handler: 'getSchemaGeneration', size: 'small', op: schemas.get },
   { method: 'DELETE', path: '/v1/schemas/generate/{schema_generation_id}', module: 'schemas/handlers.ts', handler: 'deleteSchemaGeneration', size: 'small', op: schemas.delete },
   { method: 'POST', path: '/v1/schemas/generate/{schema_generation_id}/cancel', module: 'schemas/handlers.ts', handler: 'cancelSchemaGeneration', size: 'small', op: schemas.cancel },
+
+  { method: 'POST', path: '/v1/projects', module: 'projects/handlers.ts', handler: 'createProject', size: 'small', op: projects.create },
+  { method: 'GET', path: '/v1/projects', module: 'projects/handlers.ts', handler: 'listProjects', size: 'small', op: projects.list },
+  { method: 'GET', path: '/v1/projects/{project_id}', module: 'projects/handlers.ts', handler: 'getProject', size: 'small', op: projects.get },
+
+  { method: 'POST', path: '/v1/workflows', module: 'workflows/handlers.ts', handler: 'createWorkflow', size: 'small', op: workflows.create },
+  { method: 'GET', path: '/v1/workflows', module: 'workflows/handlers.ts', handler: 'listWorkflows', size: 'small', op: workflows.list },
+  { method: 'POST', path: '/v1/workflows/promotions', module: 'workflows/handlers.ts', handler: 'promoteWorkflow', size: 'small', op: workflows.promote },
+  { method: 'GET', path: '/v1/workflows/{workflow_id}', module: 'workflows/handlers.ts', handler: 'getWorkflow', size: 'small', op: workflows.get },
+  { method: 'PATCH', path: '/v1/workflows/{workflow_id}', module: 'workflows/handlers.ts', handler: 'patchWorkflow', size: 'small', op: workflows.patch },
+  { method: 'DELETE', path: '/v1/workflows/{workflow_id}', module: 'workflows/handlers.ts', handler: 'deleteWorkflow', size: 'small', op: workflows.delete },
+  { method: 'GET', path: '/v1/workflows/{workflow_id}/draft', module: 'workflows/handlers.ts', handler: 'getDraft', size: 'small', op: workflows.getDraft },
+  { method: 'PUT', path: '/v1/workflows/{workflow_id}/draft', module: 'workflows/handlers.ts', handler: 'putDraft', size: 'small', op: workflows.putDraft },
+  { method: 'POST', path: '/v1/workflows/{workflow_id}/publish', module: 'workflows/handlers.ts', handler: 'publishWorkflow', size: 'small', op: workflows.publish },
+  { method: 'GET', path: '/v1/workflows/{workflow_id}/versions', module: 'workflows/handlers.ts', handler: 'listVersions', size: 'small', op: workflows.versions },
+  { method: 'GET', path: '/v1/workflows/{workflow_id}/export', module: 'workflows/handlers.ts', handler: 'exportWorkflow', size: 'small', op: workflows.export },
 ];
 
 /** Background task functions: invoked by state machines, never by HTTP. Keys are the ASL substitution names. */

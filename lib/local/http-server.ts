@@ -124,7 +124,8 @@ export async function startHttpServer(options: { routes: Route[]; invoker: Invok
     const url = new URL(req.url ?? '/', 'http://localhost');
     const candidates = compiled.filter((c) => c.pattern.test(url.pathname));
     if (candidates.length === 0) return sendJson(res, 404, { detail: 'Not Found' });
-    const matched = candidates.find((c) => c.route.method === req.method);
+    // Like API Gateway, a literal segment wins over a parameter: /v1/workflows/runs before /v1/workflows/{id}.
+    const matched = candidates.filter((c) => c.route.method === req.method).sort((a, b) => a.names.length - b.names.length)[0];
     if (!matched) return sendJson(res, 405, { detail: 'Method Not Allowed' }, { allow: candidates.map((c) => c.route.method).join(', ') });
     const values = matched.pattern.exec(url.pathname)!.slice(1);
     const params: Record<string, string> = {};

@@ -103,6 +103,11 @@ const idCases: Record<string, IdCase> = {
     make: async (key) => ({ method: 'GET', path: `/v1/extractions/${await createRun('/v1/extractions', RUN_RESOURCES[4]!.body, key)}/sources`, expectStatus: 200 }),
     unknown: { method: 'GET', path: '/v1/extractions/extr_01m7z0qenejn1pv4p44vpcbwww/sources' },
   },
+  'GET /v1/projects/{project_id}': {
+    make: async (key) => ({ method: 'GET', path: `/v1/projects/${await makeProject(key)}`, expectStatus: 200 }),
+    unknown: { method: 'GET', path: '/v1/projects/proj_01m7z0qenejn1pv4p44vpcbwww' },
+  },
+  ...workflowCases(),
   // Public routes: the asset name is not a resource of any environment.
   'GET /docs/{asset}': {
     make: async () => ({ method: 'GET', path: '/docs/swagger-ui.css', expectStatus: 200 }),
@@ -110,10 +115,46 @@ const idCases: Record<string, IdCase> = {
   },
 };
 
+async function makeProject(key: string): Promise<string> {
+  const r = await cloud.api('POST', '/v1/projects', { key, body: { name: `p-${Math.random()}` } });
+  expect(r.status, r.text).toBe(201);
+  return r.body.id;
+}
+
+async function makeWorkflow(key: string): Promise<string> {
+  const r = await cloud.api('POST', '/v1/workflows', { key, body: { project_id: await makeProject(key), name: 'iso' } });
+  expect(r.status, r.text).toBe(201);
+  return r.body.id;
+}
+
+/** Every workflow route with an id; a fresh workflow per request (DELETE consumes it). */
+function workflowCases(): Record<string, IdCase> {
+  const unknownId = 'wrk_01m7z0qenejn1pv4p44vpcbwww';
+  const draft = { blocks: [{ id: 'in', type: 'start_document', config: {} }, { id: 'out', type: 'end', config: {} }], edges: [{ source: 'in', target: 'out' }] };
+  const routes: Array<[string, string, string, unknown, number]> = [
+    ['GET', '/v1/workflows/{workflow_id}', '', undefined, 200],
+    ['PATCH', '/v1/workflows/{workflow_id}', '', { name: 'renamed' }, 200],
+    ['DELETE', '/v1/workflows/{workflow_id}', '', undefined, 204],
+    ['GET', '/v1/workflows/{workflow_id}/draft', '/draft', undefined, 200],
+    ['PUT', '/v1/workflows/{workflow_id}/draft', '/draft', draft, 200],
+    ['POST', '/v1/workflows/{workflow_id}/publish', '/publish', {}, 200],
+    ['GET', '/v1/workflows/{workflow_id}/versions', '/versions', undefined, 200],
+    ['GET', '/v1/workflows/{workflow_id}/export', '/export?version=draft', undefined, 200],
+  ];
+  return Object.fromEntries(
+    routes.map(([method, route, suffix, body, expectStatus]) => [
+      `${method} ${route}`,
+      { make: async (key: string) => ({ method, path: `/v1/workflows/${await makeWorkflow(key)}${suffix}`, body, expectStatus }), unknown: { method, path: `/v1/workflows/${unknownId}${suffix}`, body } },
+    ]),
+  );
+}
+
 /** List routes and how to make an item that must not appear in the other environment's list. */
 const listCases: Record<string, { make(key: string): Promise<string>; path: string }> = {
   ...generated.lists,
   'GET /v1/files': { make: uploadFile, path: '/v1/files?limit=100' },
+  'GET /v1/projects': { make: makeProject, path: '/v1/projects?limit=100' },
+  'GET /v1/workflows': { make: makeWorkflow, path: '/v1/workflows?limit=100' },
   'GET /v1/probes': { make: async (key) => (await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id, path: '/v1/probes?limit=100' },
 };
 
