@@ -16,6 +16,7 @@ import { splitOperations as splits } from './splits/operations.ts';
 import { partitionOperations as partitions } from './partitions/operations.ts';
 import { extractionOperations as extractions } from './extractions/operations.ts';
 import { schemaGenerationOperations as schemas } from './schemas/operations.ts';
+import { secretOperations as secrets } from './secrets/operations.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type SizeClass = 'small' | 'document';
@@ -89,6 +90,13 @@ export const routes: Route[] = [
   { method: 'GET', path: '/v1/schemas/generate/{schema_generation_id}', module: 'schemas/handlers.ts', handler: 'getSchemaGeneration', size: 'small', op: schemas.get },
   { method: 'DELETE', path: '/v1/schemas/generate/{schema_generation_id}', module: 'schemas/handlers.ts', handler: 'deleteSchemaGeneration', size: 'small', op: schemas.delete },
   { method: 'POST', path: '/v1/schemas/generate/{schema_generation_id}/cancel', module: 'schemas/handlers.ts', handler: 'cancelSchemaGeneration', size: 'small', op: schemas.cancel },
+
+  { method: 'GET', path: '/v1/secrets', module: 'secrets/handlers.ts', handler: 'listSecrets', size: 'small', op: secrets.list },
+  { method: 'POST', path: '/v1/secrets', module: 'secrets/handlers.ts', handler: 'createSecret', size: 'small', op: secrets.create },
+  { method: 'GET', path: '/v1/secrets/{name}', module: 'secrets/handlers.ts', handler: 'getSecret', size: 'small', op: secrets.get },
+  { method: 'PUT', path: '/v1/secrets/{name}', module: 'secrets/handlers.ts', handler: 'putSecretValue', size: 'small', op: secrets.put },
+  { method: 'DELETE', path: '/v1/secrets/{name}', module: 'secrets/handlers.ts', handler: 'deleteSecret', size: 'small', op: secrets.delete },
+  { method: 'GET', path: '/v1/secrets/{name}/value', module: 'secrets/handlers.ts', handler: 'getSecretValue', size: 'small', op: secrets.value },
 ];
 
 /** Background task functions: invoked by state machines, never by HTTP. Keys are the ASL substitution names. */

@@ -67,6 +67,21 @@ async function uploadFile(key: string): Promise<string> {
   return r.body.id;
 }
 
+/** Secrets are addressed by name; names shaped like ids so the 404 bodies compare (`shape` below). */
+function secretCases(): Record<string, IdCase> {
+  const makeSecret = async (key: string) => {
+    const name = `sec_${Array.from({ length: 26 }, () => '0123456789abcdefghjkmnpqrstvwxyz'[Math.floor(Math.random() * 32)]).join('')}`;
+    expect((await cloud.api('PUT', `/v1/secrets/${name}`, { key, body: { value: `v-${Math.random()}` } })).status).toBe(200);
+    return name;
+  };
+  const unknown = 'sec_01m7z0qenejn1pv4p44vpcbwww';
+  return {
+    'GET /v1/secrets/{name}': { make: async (key) => ({ method: 'GET', path: `/v1/secrets/${await makeSecret(key)}`, expectStatus: 200 }), unknown: { method: 'GET', path: `/v1/secrets/${unknown}` } },
+    'GET /v1/secrets/{name}/value': { make: async (key) => ({ method: 'GET', path: `/v1/secrets/${await makeSecret(key)}/value`, expectStatus: 200 }), unknown: { method: 'GET', path: `/v1/secrets/${unknown}/value` } },
+    'DELETE /v1/secrets/{name}': { make: async (key) => ({ method: 'DELETE', path: `/v1/secrets/${await makeSecret(key)}`, expectStatus: 204 }), unknown: { method: 'DELETE', path: `/v1/secrets/${unknown}` } },
+  };
+}
+
 const idCases: Record<string, IdCase> = {
   ...generated.ids,
   'GET /v1/files/{file_id}': {
@@ -103,6 +118,7 @@ const idCases: Record<string, IdCase> = {
     make: async (key) => ({ method: 'GET', path: `/v1/extractions/${await createRun('/v1/extractions', RUN_RESOURCES[4]!.body, key)}/sources`, expectStatus: 200 }),
     unknown: { method: 'GET', path: '/v1/extractions/extr_01m7z0qenejn1pv4p44vpcbwww/sources' },
   },
+  ...secretCases(),
   // Public routes: the asset name is not a resource of any environment.
   'GET /docs/{asset}': {
     make: async () => ({ method: 'GET', path: '/docs/swagger-ui.css', expectStatus: 200 }),
@@ -121,15 +137,20 @@ const allRoutes: Route[] = [...routes, ...probeRoutes];
 const withId = allRoutes.filter((r) => r.path.includes('{'));
 const lists = allRoutes.filter((r) => r.method === 'GET' && !r.path.includes('{') && r.op.response && 'shape' in r.op.response && 'list_metadata' in (r.op.response as { shape: object }).shape);
 
+/** Routes with a path parameter that is not an id of one resource; each has its own test below. */
+const ownTests: Record<string, string> = {
+  'PUT /v1/secrets/{name}': "an upsert by name: a stranger's PUT makes the stranger's own secret",
+};
+
 it('every route that takes an id, and every list route, has an isolation case', () => {
-  expect(withId.map(routeKey).filter((k) => !idCases[k])).toEqual([]);
+  expect(withId.map(routeKey).filter((k) => !idCases[k] && !ownTests[k])).toEqual([]);
   expect(lists.map(routeKey).filter((k) => !listCases[k])).toEqual([]);
 });
 
 /** A 404 body with the id replaced, so bodies for different ids compare. */
 const shape = (body: unknown) => JSON.stringify(body).replace(/[a-z]+_[0-9a-z]{26}/g, '<id>');
 
-describe.each(withId.filter((r) => r.op.auth === 'api_key').map(routeKey))('%s', (key) => {
+describe.each(withId.filter((r) => r.op.auth === 'api_key' && !ownTests[routeKey(r)]).map(routeKey))('%s', (key) => {
   it('answers the owner, and every other environment and organization exactly like an unknown id', async () => {
     const c = idCases[key]!;
     const strangers = { 'the other environment': cloud.keys.live, 'another organization (test)': cloud.keys.otherOrgTest, 'another organization (live)': cloud.keys.otherOrgLive };
@@ -163,5 +184,33 @@ describe.each(lists.map(routeKey))('%s', (key) => {
     expect(asTest).not.toContain(otherId);
     expect(asLive).toContain(liveId);
     expect(asLive).not.toContain(testId);
+  });
+});
+
+describe('PUT /v1/secrets/{name}', () => {
+  it("a stranger's PUT of the same name makes its own secret and never touches the owner's", async () => {
+    const name = `sec_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+    expect((await cloud.api('PUT', `/v1/secrets/${name}`, { key: cloud.keys.test, body: { value: 'owner' } })).status).toBe(200);
+    for (const [i, key] of [cloud.keys.live, cloud.keys.otherOrgTest, cloud.keys.otherOrgLive].entries()) {
+      expect((await cloud.api('PUT', `/v1/secrets/${name}`, { key, body: { value: `stranger-${i}` } })).status).toBe(200);
+      expect((await cloud.api('GET', `/v1/secrets/${name}/value`, { key })).body.secret.value).toBe(`stranger-${i}`);
+    }
+    const own = await cloud.api('GET', `/v1/secrets/${name}/value`, { key: cloud.keys.test });
+    expect(own.body.secret.value).toBe('owner');
+  });
+});
+
+describe('GET /v1/secrets', () => {
+  it("never lists the other environment's or organization's secrets", async () => {
+    const names = { test: `sec_t_${Date.now()}`, live: `sec_l_${Date.now()}`, other: `sec_o_${Date.now()}` };
+    await cloud.api('PUT', `/v1/secrets/${names.test}`, { key: cloud.keys.test, body: { value: 'a' } });
+    await cloud.api('PUT', `/v1/secrets/${names.live}`, { key: cloud.keys.live, body: { value: 'b' } });
+    await cloud.api('PUT', `/v1/secrets/${names.other}`, { key: cloud.keys.otherOrgTest, body: { value: 'c' } });
+    const listed = async (key: string) => ((await cloud.api('GET', '/v1/secrets', { key })).body.secrets as Array<{ name: string }>).map((s) => s.name);
+    expect(await listed(cloud.keys.test)).toContain(names.test);
+    expect(await listed(cloud.keys.test)).not.toContain(names.live);
+    expect(await listed(cloud.keys.test)).not.toContain(names.other);
+    expect(await listed(cloud.keys.live)).toEqual(expect.arrayContaining([names.live]));
+    expect(await listed(cloud.keys.live)).not.toContain(names.test);
   });
 });
