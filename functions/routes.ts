@@ -17,6 +17,7 @@ import { partitionOperations as partitions } from './partitions/operations.ts';
 import { extractionOperations as extractions } from './extractions/operations.ts';
 import { schemaGenerationOperations as schemas } from './schemas/operations.ts';
 import { secretOperations as secrets } from './secrets/operations.ts';
+import { webhookOperations as webhooks } from './webhooks/operations.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type SizeClass = 'small' | 'document';
@@ -97,6 +98,14 @@ export const routes: Route[] = [
   { method: 'PUT', path: '/v1/secrets/{name}', module: 'secrets/handlers.ts', handler: 'putSecretValue', size: 'small', op: secrets.put },
   { method: 'DELETE', path: '/v1/secrets/{name}', module: 'secrets/handlers.ts', handler: 'deleteSecret', size: 'small', op: secrets.delete },
   { method: 'GET', path: '/v1/secrets/{name}/value', module: 'secrets/handlers.ts', handler: 'getSecretValue', size: 'small', op: secrets.value },
+
+  { method: 'PUT', path: '/v1/webhooks/endpoint', module: 'webhooks/handlers.ts', handler: 'putEndpoint', size: 'small', op: webhooks.putEndpoint },
+  { method: 'GET', path: '/v1/webhooks/endpoint', module: 'webhooks/handlers.ts', handler: 'getEndpoint', size: 'small', op: webhooks.getEndpoint },
+  { method: 'DELETE', path: '/v1/webhooks/endpoint', module: 'webhooks/handlers.ts', handler: 'deleteEndpoint', size: 'small', op: webhooks.deleteEndpoint },
+  { method: 'POST', path: '/v1/webhooks/endpoint/rotate-secret', module: 'webhooks/handlers.ts', handler: 'rotateSecret', size: 'small', op: webhooks.rotateSecret },
+  { method: 'POST', path: '/v1/webhooks/test', module: 'webhooks/handlers.ts', handler: 'sendTestEvent', size: 'small', op: webhooks.sendTest },
+  { method: 'GET', path: '/v1/webhooks/deliveries', module: 'webhooks/handlers.ts', handler: 'listDeliveries', size: 'small', op: webhooks.listDeliveries },
+  { method: 'GET', path: '/v1/webhooks/deliveries/{delivery_id}', module: 'webhooks/handlers.ts', handler: 'getDelivery', size: 'small', op: webhooks.getDelivery },
 ];
 
 /** Background task functions: invoked by state machines, never by HTTP. Keys are the ASL substitution names. */
@@ -108,11 +117,13 @@ export interface TaskFunction {
 }
 export const taskFunctions: Record<string, TaskFunction> = {
   RunTaskFunctionArn: { module: 'runs/task.ts', handler: 'handler', memoryMb: 3008, timeoutSeconds: 900 },
+  DeliverWebhookFunctionArn: { module: 'webhooks/task.ts', handler: 'handler', memoryMb: 256, timeoutSeconds: 30 },
 };
 
 /** State machines: ASL file (relative to the repo root) and the task functions it references. */
 export const stateMachines = {
   run: { definition: 'statemachines/run.asl.json', tasks: ['RunTaskFunctionArn'] },
+  deliver: { definition: 'statemachines/deliver-webhook.asl.json', tasks: ['DeliverWebhookFunctionArn'] },
 } as const;
 
 /** The API Gateway route key of a route, e.g. "GET /v1/files/{file_id}". */

@@ -82,6 +82,15 @@ function secretCases(): Record<string, IdCase> {
   };
 }
 
+/** A webhook delivery in the key's environment (to a closed loopback port: it fails, which is fine here). */
+async function makeDelivery(key: string): Promise<string> {
+  expect((await cloud.api('PUT', '/v1/webhooks/endpoint', { key, body: { url: 'http://127.0.0.1:9/hook' } })).status).toBe(200);
+  const sent = await cloud.api('POST', '/v1/webhooks/test', { key });
+  expect(sent.status).toBe(202);
+  const list = await cloud.api('GET', '/v1/webhooks/deliveries?limit=100', { key });
+  return (list.body.data as Array<{ id: string; event_id: string }>).find((d) => d.event_id === sent.body.event_id)!.id;
+}
+
 const idCases: Record<string, IdCase> = {
   ...generated.ids,
   'GET /v1/files/{file_id}': {
@@ -119,6 +128,10 @@ const idCases: Record<string, IdCase> = {
     unknown: { method: 'GET', path: '/v1/extractions/extr_01m7z0qenejn1pv4p44vpcbwww/sources' },
   },
   ...secretCases(),
+  'GET /v1/webhooks/deliveries/{delivery_id}': {
+    make: async (key) => ({ method: 'GET', path: `/v1/webhooks/deliveries/${await makeDelivery(key)}`, expectStatus: 200 }),
+    unknown: { method: 'GET', path: '/v1/webhooks/deliveries/whd_01m7z0qenejn1pv4p44vpcbwww' },
+  },
   // Public routes: the asset name is not a resource of any environment.
   'GET /docs/{asset}': {
     make: async () => ({ method: 'GET', path: '/docs/swagger-ui.css', expectStatus: 200 }),
@@ -130,6 +143,7 @@ const idCases: Record<string, IdCase> = {
 const listCases: Record<string, { make(key: string): Promise<string>; path: string }> = {
   ...generated.lists,
   'GET /v1/files': { make: uploadFile, path: '/v1/files?limit=100' },
+  'GET /v1/webhooks/deliveries': { make: makeDelivery, path: '/v1/webhooks/deliveries?limit=100' },
   'GET /v1/probes': { make: async (key) => (await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id, path: '/v1/probes?limit=100' },
 };
 
@@ -212,5 +226,29 @@ describe('GET /v1/secrets', () => {
     expect(await listed(cloud.keys.test)).not.toContain(names.other);
     expect(await listed(cloud.keys.live)).toEqual(expect.arrayContaining([names.live]));
     expect(await listed(cloud.keys.live)).not.toContain(names.test);
+  });
+});
+
+describe('/v1/webhooks/endpoint (one per environment, no id)', () => {
+  it("the other environment and organization neither see nor change this environment's endpoint", async () => {
+    const created = await cloud.api('PUT', '/v1/webhooks/endpoint', { key: cloud.keys.test, body: { url: 'http://127.0.0.1:9/iso' } });
+    expect(created.status).toBe(200);
+    for (const key of [cloud.keys.live, cloud.keys.otherOrgTest, cloud.keys.otherOrgLive]) {
+      await cloud.api('DELETE', '/v1/webhooks/endpoint', { key });
+      for (const [method, path] of [['GET', '/v1/webhooks/endpoint'], ['DELETE', '/v1/webhooks/endpoint'], ['POST', '/v1/webhooks/endpoint/rotate-secret'], ['POST', '/v1/webhooks/test']] as const) {
+        const r = await cloud.api(method, path, { key, body: method === 'POST' ? {} : undefined });
+        expect(r.status, `${method} ${path}`).toBe(404);
+        expect(r.body).toEqual({ detail: 'No webhook endpoint' });
+      }
+    }
+    const own = await cloud.api('GET', '/v1/webhooks/endpoint', { key: cloud.keys.test });
+    expect(own.status).toBe(200);
+    expect(own.body.secret_last4).toBe(created.body.secret_last4);
+    expect(own.body.url).toBe('http://127.0.0.1:9/iso');
+    // A live endpoint is the live environment's own: creating it shows a new secret and leaves the test one.
+    const live = await cloud.api('PUT', '/v1/webhooks/endpoint', { key: cloud.keys.live, body: { url: 'http://127.0.0.1:9/live' } });
+    expect(live.body.signing_secret).toMatch(/^whsec_/);
+    expect(live.body.signing_secret).not.toBe(created.body.signing_secret);
+    expect((await cloud.api('GET', '/v1/webhooks/endpoint', { key: cloud.keys.test })).body.url).toBe('http://127.0.0.1:9/iso');
   });
 });
