@@ -13,6 +13,7 @@ import { dynamoStore } from '../functions/platform/dynamo-store.ts';
 import { AppError } from '../functions/platform/errors.ts';
 import { randomIds, systemClock } from '../functions/platform/ids.ts';
 import type { Platform } from '../functions/platform/platform.ts';
+import { verifyWebhook, WebhookVerificationError } from '../functions/webhooks/verify.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -26,6 +27,9 @@ Commands:
               [--role admin|operator|viewer] [--org ORG_ID] [--legacy]
   keys list [--org ORG_ID]                         List keys (never the keys themselves)
   keys revoke KEY_ID [--org ORG_ID]                Revoke a key; it fails at once, even mid-request
+  webhooks verify --secret WHSEC --signature HEADER   Verify a received webhook: the X-Service-Signature
+              [--environment test|production]      header value, the body from --body-file or stdin
+              [--body-file FILE] [--tolerance 300] (exactly as received); prints the event, exit 1 if invalid
 
 Options:
   --json             Print one JSON object (for scripts)
@@ -98,6 +102,11 @@ async function main(argv: string[]): Promise<void> {
       json: { type: 'boolean', default: false },
       table: { type: 'string' },
       region: { type: 'string' },
+      secret: { type: 'string', multiple: true },
+      signature: { type: 'string' },
+      environment: { type: 'string' },
+      'body-file': { type: 'string' },
+      tolerance: { type: 'string', default: '300' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -146,13 +155,31 @@ async function main(argv: string[]): Promise<void> {
       print(values.json, { id: revoked.id, revoked_at: revoked.revoked_at }, `Revoked ${revoked.id} at ${revoked.revoked_at}`);
       return;
     }
+    case 'webhooks verify': {
+      if (!values.secret?.length) throw new UsageError('webhooks verify needs --secret (the whsec_ signing secret; repeat it for several)');
+      if (!values.signature) throw new UsageError('webhooks verify needs --signature (the X-Service-Signature header value)');
+      const tolerance = Number(values.tolerance);
+      if (!Number.isInteger(tolerance) || tolerance < 0) throw new UsageError('--tolerance must be a whole number of seconds');
+      const body = values['body-file'] ? readFileSync(values['body-file']) : readFileSync(0);
+      const headers: Record<string, string> = { 'x-service-signature': values.signature };
+      if (values.environment) headers['x-service-environment'] = values.environment;
+      try {
+        const event = verifyWebhook(body, headers, values.secret, { toleranceSeconds: tolerance });
+        print(values.json, { valid: true, event }, `Valid: ${event.type} ${event.id} (${event.environment})`);
+      } catch (error) {
+        if (!(error instanceof WebhookVerificationError)) throw error;
+        print(values.json, { valid: false, reason: error.message }, `Invalid: ${error.message}`);
+        process.exitCode = 1;
+      }
+      return;
+    }
     default:
       throw new UsageError(`Unknown command "${command}"\n\n${HELP}`);
   }
 }
 
 main(process.argv.slice(2)).then(
-  () => process.exit(0),
+  () => process.exit(process.exitCode ?? 0),
   (error: Error) => {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(error.message);

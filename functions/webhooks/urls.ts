@@ -27,6 +27,13 @@ export function isPrivateAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '');
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
   if (mapped) return privateV4.check(mapped[1]!, 'ipv4');
+  // URL normalizes [::ffff:127.0.0.1] to [::ffff:7f00:1].
+  const mappedHex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(bare);
+  if (mappedHex) {
+    const hi = parseInt(mappedHex[1]!, 16);
+    const lo = parseInt(mappedHex[2]!, 16);
+    return privateV4.check(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, 'ipv4');
+  }
   if (isIP(bare) === 4) return privateV4.check(bare, 'ipv4');
   if (isIP(bare) === 6) return privateV6.check(bare, 'ipv6');
   return false;
