@@ -18,6 +18,7 @@ import { extractionOperations as extractions } from './extractions/operations.ts
 import { schemaGenerationOperations as schemas } from './schemas/operations.ts';
 import { secretOperations as secrets } from './secrets/operations.ts';
 import { webhookOperations as webhooks } from './webhooks/operations.ts';
+import { usageOperations as usage } from './usage/operations.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type SizeClass = 'small' | 'document';
@@ -106,6 +107,8 @@ export const routes: Route[] = [
   { method: 'POST', path: '/v1/webhooks/test', module: 'webhooks/handlers.ts', handler: 'sendTestEvent', size: 'small', op: webhooks.sendTest },
   { method: 'GET', path: '/v1/webhooks/deliveries', module: 'webhooks/handlers.ts', handler: 'listDeliveries', size: 'small', op: webhooks.listDeliveries },
   { method: 'GET', path: '/v1/webhooks/deliveries/{delivery_id}', module: 'webhooks/handlers.ts', handler: 'getDelivery', size: 'small', op: webhooks.getDelivery },
+
+  { method: 'GET', path: '/v1/usage', module: 'usage/handlers.ts', handler: 'getUsage', size: 'small', op: usage.getUsage },
 ];
 
 /** Background task functions: invoked by state machines, never by HTTP. Keys are the ASL substitution names. */

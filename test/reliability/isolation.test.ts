@@ -252,3 +252,15 @@ describe('/v1/webhooks/endpoint (one per environment, no id)', () => {
     expect((await cloud.api('GET', '/v1/webhooks/endpoint', { key: cloud.keys.test })).body.url).toBe('http://127.0.0.1:9/iso');
   });
 });
+
+describe('GET /v1/usage (no id: the calling environment only)', () => {
+  it("never counts the other environment's or organization's runs", async () => {
+    const usage = async (key: string) => (await cloud.api('GET', '/v1/usage', { key })).body;
+    const before = { test: await usage(cloud.keys.test), live: await usage(cloud.keys.live), other: await usage(cloud.keys.otherOrgTest) };
+    await createRun('/v1/parses', {}, cloud.keys.test);
+    const after = { test: await usage(cloud.keys.test), live: await usage(cloud.keys.live), other: await usage(cloud.keys.otherOrgTest) };
+    expect(after.test.runs).toBe(before.test.runs + 1);
+    expect(after.live).toEqual(before.live);
+    expect(after.other).toEqual(before.other);
+  });
+});
