@@ -117,10 +117,16 @@ export interface TaskFunction {
   handler: string;
   memoryMb: number;
   timeoutSeconds: number;
+  /**
+   * Whether it reads documents (default true). A task that does not (webhook delivery) is built
+   * without the document engines' runtime packages, on arm64, and may use the table and the key
+   * but not the documents bucket.
+   */
+  documents?: boolean;
 }
 export const taskFunctions: Record<string, TaskFunction> = {
   RunTaskFunctionArn: { module: 'runs/task.ts', handler: 'handler', memoryMb: 3008, timeoutSeconds: 900 },
-  DeliverWebhookFunctionArn: { module: 'webhooks/task.ts', handler: 'handler', memoryMb: 256, timeoutSeconds: 30 },
+  DeliverWebhookFunctionArn: { module: 'webhooks/task.ts', handler: 'handler', memoryMb: 256, timeoutSeconds: 30, documents: false },
 };
 
 /** State machines: ASL file (relative to the repo root) and the task functions it references. */
