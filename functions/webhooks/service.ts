@@ -6,7 +6,7 @@
  * carry both signatures meanwhile.
  */
 import { randomBytes } from 'node:crypto';
-import { Invalid, NotFound } from '../platform/errors.ts';
+import { Conflict, Invalid, NotFound } from '../platform/errors.ts';
 import { timestamp } from '../platform/ids.ts';
 import { listEnvelopeOf, toListQuery, type ListParams } from '../platform/pagination.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -92,9 +92,10 @@ export async function putEndpoint(p: Platform, scope: Scope, input: { url: strin
   const data: EndpointData = { url: input.url, events, enabled: input.enabled, secret_last4: sealed.last4, created_at: now, updated_at: now, _secrets: [sealed] };
   try {
     await p.store.putRecord<EndpointData>(scope, { type: ENDPOINT_TYPE, id: ENDPOINT_ID, createdAt: now, data }, { ifAbsent: true });
-  } catch {
+  } catch (error) {
     // Two first PUTs at once: the other one created it (and showed its secret); this one updates.
-    return putEndpoint(p, scope, input);
+    if (error instanceof Conflict) return putEndpoint(p, scope, input);
+    throw error;
   }
   return toWire(data, secret);
 }

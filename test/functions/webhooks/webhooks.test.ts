@@ -4,7 +4,9 @@
  * here. Retry waits are scaled down by config (QUIRE_WEBHOOK_RETRY_SCALE) and the attempt timeout
  * shortened (QUIRE_WEBHOOK_TIMEOUT_MS) so the whole file runs in seconds.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { logger } from '../../../functions/platform/logger.ts';
 import { resolveCaller } from '../../../functions/auth/service.ts';
 import { platform } from '../../../functions/platform/platform.ts';
 import { RETRY_SCHEDULE } from '../../../functions/webhooks/task.ts';
@@ -285,4 +287,41 @@ describe('delivery', () => {
     const test = await cloud.api('POST', '/v1/webhooks/test');
     expect((await deliveryOf(cloud.keys.test, test.body.event_id)).status).toBe('succeeded');
   });
+});
+
+it('signing secrets are never stored in plaintext nor logged', async () => {
+  const lines: string[] = [];
+  const capture = (chunk: unknown) => {
+    lines.push(String(chunk));
+    return true;
+  };
+  logger.setLogLevel('DEBUG');
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation(capture);
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture);
+  const path = freshPath();
+  const shown: string[] = [];
+  try {
+    shown.push((await setEndpoint(cloud.keys.test, path)).signing_secret!);
+    shown.push((await cloud.api('POST', '/v1/webhooks/endpoint/rotate-secret', { body: {} })).body.signing_secret);
+    await cloud.api('POST', '/v1/webhooks/test');
+    await receiver.waitFor(path, 1);
+    await until(async () => (lines.join('').includes('webhook attempt') ? true : undefined));
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+    logger.setLogLevel('ERROR');
+  }
+  const logs = lines.join('');
+  expect(logs).toContain('"message":"webhook attempt"'); // the capture saw the delivery's log
+  const client = new DynamoDBClient({ region: cloud.endpoints.region, endpoint: cloud.endpoints.dynamodb, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  const items = JSON.stringify((await client.send(new ScanCommand({ TableName: cloud.endpoints.table }))).Items);
+  client.destroy();
+  expect(items).toContain('webhook_endpoint');
+  for (const secret of shown) {
+    expect(secret).toMatch(/^whsec_/);
+    const body = secret.slice('whsec_'.length);
+    expect(logs).not.toContain(body);
+    expect(items).not.toContain(body);
+    expect(items).not.toContain(Buffer.from(secret).toString('base64').slice(0, 24));
+  }
 });
