@@ -18,6 +18,9 @@ import { extractionOperations as extractions } from './extractions/operations.ts
 import { schemaGenerationOperations as schemas } from './schemas/operations.ts';
 import { projectOperations as projects } from './projects/operations.ts';
 import { workflowOperations as workflows } from './workflows/operations.ts';
+import { secretOperations as secrets } from './secrets/operations.ts';
+import { webhookOperations as webhooks } from './webhooks/operations.ts';
+import { usageOperations as usage } from './usage/operations.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type SizeClass = 'small' | 'document';
@@ -107,6 +110,22 @@ export const routes: Route[] = [
   { method: 'POST', path: '/v1/workflows/{workflow_id}/publish', module: 'workflows/handlers.ts', handler: 'publishWorkflow', size: 'small', op: workflows.publish },
   { method: 'GET', path: '/v1/workflows/{workflow_id}/versions', module: 'workflows/handlers.ts', handler: 'listVersions', size: 'small', op: workflows.versions },
   { method: 'GET', path: '/v1/workflows/{workflow_id}/export', module: 'workflows/handlers.ts', handler: 'exportWorkflow', size: 'small', op: workflows.export },
+  { method: 'GET', path: '/v1/secrets', module: 'secrets/handlers.ts', handler: 'listSecrets', size: 'small', op: secrets.list },
+  { method: 'POST', path: '/v1/secrets', module: 'secrets/handlers.ts', handler: 'createSecret', size: 'small', op: secrets.create },
+  { method: 'GET', path: '/v1/secrets/{name}', module: 'secrets/handlers.ts', handler: 'getSecret', size: 'small', op: secrets.get },
+  { method: 'PUT', path: '/v1/secrets/{name}', module: 'secrets/handlers.ts', handler: 'putSecretValue', size: 'small', op: secrets.put },
+  { method: 'DELETE', path: '/v1/secrets/{name}', module: 'secrets/handlers.ts', handler: 'deleteSecret', size: 'small', op: secrets.delete },
+  { method: 'GET', path: '/v1/secrets/{name}/value', module: 'secrets/handlers.ts', handler: 'getSecretValue', size: 'small', op: secrets.value },
+
+  { method: 'PUT', path: '/v1/webhooks/endpoint', module: 'webhooks/handlers.ts', handler: 'putEndpoint', size: 'small', op: webhooks.putEndpoint },
+  { method: 'GET', path: '/v1/webhooks/endpoint', module: 'webhooks/handlers.ts', handler: 'getEndpoint', size: 'small', op: webhooks.getEndpoint },
+  { method: 'DELETE', path: '/v1/webhooks/endpoint', module: 'webhooks/handlers.ts', handler: 'deleteEndpoint', size: 'small', op: webhooks.deleteEndpoint },
+  { method: 'POST', path: '/v1/webhooks/endpoint/rotate-secret', module: 'webhooks/handlers.ts', handler: 'rotateSecret', size: 'small', op: webhooks.rotateSecret },
+  { method: 'POST', path: '/v1/webhooks/test', module: 'webhooks/handlers.ts', handler: 'sendTestEvent', size: 'small', op: webhooks.sendTest },
+  { method: 'GET', path: '/v1/webhooks/deliveries', module: 'webhooks/handlers.ts', handler: 'listDeliveries', size: 'small', op: webhooks.listDeliveries },
+  { method: 'GET', path: '/v1/webhooks/deliveries/{delivery_id}', module: 'webhooks/handlers.ts', handler: 'getDelivery', size: 'small', op: webhooks.getDelivery },
+
+  { method: 'GET', path: '/v1/usage', module: 'usage/handlers.ts', handler: 'getUsage', size: 'small', op: usage.getUsage },
 ];
 
 /** Background task functions: invoked by state machines, never by HTTP. Keys are the ASL substitution names. */
@@ -115,14 +134,22 @@ export interface TaskFunction {
   handler: string;
   memoryMb: number;
   timeoutSeconds: number;
+  /**
+   * Whether it reads documents (default true). A task that does not (webhook delivery) is built
+   * without the document engines' runtime packages, on arm64, and may use the table and the key
+   * but not the documents bucket.
+   */
+  documents?: boolean;
 }
 export const taskFunctions: Record<string, TaskFunction> = {
   RunTaskFunctionArn: { module: 'runs/task.ts', handler: 'handler', memoryMb: 3008, timeoutSeconds: 900 },
+  DeliverWebhookFunctionArn: { module: 'webhooks/task.ts', handler: 'handler', memoryMb: 256, timeoutSeconds: 30, documents: false },
 };
 
 /** State machines: ASL file (relative to the repo root) and the task functions it references. */
 export const stateMachines = {
   run: { definition: 'statemachines/run.asl.json', tasks: ['RunTaskFunctionArn'] },
+  deliver: { definition: 'statemachines/deliver-webhook.asl.json', tasks: ['DeliverWebhookFunctionArn'] },
 } as const;
 
 /** The API Gateway route key of a route, e.g. "GET /v1/files/{file_id}". */

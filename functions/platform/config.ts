@@ -9,14 +9,27 @@ export interface Config {
   bucket: string;
   kmsKeyId: string;
   runStateMachineArn: string;
+  /** statemachines/deliver-webhook.asl.json; empty where webhooks are not deployed (admin tools). */
+  deliverStateMachineArn: string;
   /** S3 endpoint override (local emulator); undefined on AWS. */
   s3Endpoint: string | undefined;
   /** Path-style S3 URLs (required by the local emulator). */
   s3ForcePathStyle: boolean;
   /** How long a synchronous create waits for its run before answering with the run as it stands. */
   syncWaitMs: number;
-  /** Whether http:// and private/loopback URLs may be called (local runtime: yes; AWS: no by default). */
+  /**
+   * Whether webhook URLs may be http:// or private/loopback addresses (API §12). A local-only switch:
+   * QUIRE_ALLOW_PRIVATE_URLS=true is set by the local runtime (its tests use loopback receivers) and
+   * is off by default on AWS stacks.
+   */
   allowPrivateUrls: boolean;
+  /**
+   * Multiplies the webhook retry waits of API §12 (30 s, 2 min, ...). 1 on AWS; the local runtime's
+   * tests set QUIRE_WEBHOOK_RETRY_SCALE to a tiny factor so retries come within milliseconds.
+   */
+  webhookRetryScale: number;
+  /** How long a delivery attempt waits for the receiver (API §12: 10 s). QUIRE_WEBHOOK_TIMEOUT_MS, for tests. */
+  webhookTimeoutMs: number;
   /** The human name of this deployment ("local", "Quire-test", ...), for logs only. */
   deployment: string;
 }
@@ -37,10 +50,13 @@ export function config(): Config {
     bucket: required('QUIRE_BUCKET'),
     kmsKeyId: required('QUIRE_KMS_KEY_ID'),
     runStateMachineArn: required('QUIRE_RUN_STATE_MACHINE_ARN'),
+    deliverStateMachineArn: process.env.QUIRE_DELIVER_STATE_MACHINE_ARN ?? '',
     s3Endpoint: process.env.AWS_ENDPOINT_URL_S3 || undefined,
     s3ForcePathStyle: process.env.QUIRE_S3_FORCE_PATH_STYLE === 'true',
     syncWaitMs: Number(process.env.QUIRE_SYNC_WAIT_MS ?? 25_000),
     allowPrivateUrls: process.env.QUIRE_ALLOW_PRIVATE_URLS === 'true',
+    webhookRetryScale: Number(process.env.QUIRE_WEBHOOK_RETRY_SCALE ?? 1),
+    webhookTimeoutMs: Number(process.env.QUIRE_WEBHOOK_TIMEOUT_MS ?? 10_000),
     deployment: process.env.QUIRE_DEPLOYMENT ?? 'local',
   };
   return cached;

@@ -10,7 +10,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { config, type Config } from './config.ts';
 import { dynamoStore } from './dynamo-store.ts';
 import { randomIds, systemClock } from './ids.ts';
-import type { Blobs, Clock, Ids, KeyRing, Runner, Store } from './ports.ts';
+import type { Blobs, Clock, Events, Ids, KeyRing, Runner, Store } from './ports.ts';
+import { emitEvent } from '../webhooks/events.ts';
 import { s3KeyOfUrl } from './s3-urls.ts';
 
 export interface Platform {
@@ -19,6 +20,8 @@ export interface Platform {
   blobs: Blobs;
   keyRing: KeyRing;
   runner: Runner;
+  /** Webhook events of this platform's environments (functions/webhooks/events.ts). */
+  events: Events;
   clock: Clock;
   ids: Ids;
 }
@@ -46,7 +49,7 @@ let current: Platform | undefined;
 export function buildPlatform(cfg: Config = config()): Platform {
   const clock = systemClock;
   const s3Options = { region: cfg.region, endpoint: cfg.s3Endpoint, forcePathStyle: cfg.s3ForcePathStyle };
-  return {
+  const built: Platform = {
     config: cfg,
     store: dynamoStore(new DynamoDBClient({ region: cfg.region }), cfg.table),
     blobs: lazyPort<Blobs>(
@@ -62,11 +65,13 @@ export function buildPlatform(cfg: Config = config()): Platform {
     }),
     runner: lazyPort<Runner>(async () => {
       const [{ SFNClient }, { sfnRunner }] = await Promise.all([import('@aws-sdk/client-sfn'), import('./sfn-runner.ts')]);
-      return sfnRunner(new SFNClient({ region: cfg.region }), { run: cfg.runStateMachineArn });
+      return sfnRunner(new SFNClient({ region: cfg.region }), { run: cfg.runStateMachineArn, deliver: cfg.deliverStateMachineArn });
     }),
+    events: { emit: (scope, event) => emitEvent(built, scope, event) },
     clock,
     ids: randomIds(clock),
   };
+  return built;
 }
 
 export function platform(): Platform {

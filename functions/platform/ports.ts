@@ -116,9 +116,24 @@ export interface RunExecution {
   name: string;
   input: Record<string, unknown>;
 }
+/** State machines the Runner starts: `run` (statemachines/run.asl.json), `deliver` (deliver-webhook.asl.json). */
+export type MachineName = 'run' | 'deliver';
 export interface Runner {
-  start(machine: 'run', execution: RunExecution): Promise<string>;
+  start(machine: MachineName, execution: RunExecution): Promise<string>;
   stop(executionArn: string, cause: string): Promise<void>;
+}
+
+/** A webhook event of one environment (API §12), before it gets its id and envelope. */
+export interface WebhookEvent {
+  type: string;
+  data: unknown;
+}
+export interface Events {
+  /**
+   * Records the event in `scope` and, when that environment's endpoint wants it, starts its
+   * delivery (deliver-webhook state machine). Never touches another environment.
+   */
+  emit(scope: Scope, event: WebhookEvent): Promise<{ eventId: string; deliveryId: string | null }>;
 }
 
 export interface Clock {

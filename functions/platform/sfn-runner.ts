@@ -3,16 +3,17 @@
  * a repeated start with the same name and input idempotent.
  */
 import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
-import type { Runner } from './ports.ts';
+import type { MachineName, Runner } from './ports.ts';
 
 export function executionArnOf(stateMachineArn: string, name: string): string {
   return `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`;
 }
 
-export function sfnRunner(client: SFNClient, stateMachines: { run: string }): Runner {
+export function sfnRunner(client: SFNClient, stateMachines: Record<MachineName, string>): Runner {
   return {
     async start(machine, execution) {
       const stateMachineArn = stateMachines[machine];
+      if (!stateMachineArn) throw new Error(`Configuration error: no state machine ARN for ${machine}`);
       try {
         const out = await client.send(
           new StartExecutionCommand({ stateMachineArn, name: execution.name, input: JSON.stringify(execution.input) }),

@@ -14,6 +14,7 @@ import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { ACTIVE_STATUSES, TERMINAL_STATUSES, type RunStatus } from '../platform/schemas.ts';
 import { executionArnOf } from '../platform/sfn-runner.ts';
+import { forgetUsage, recordUsage } from '../usage/ledger.ts';
 import type { RunKind } from './kinds.ts';
 
 /** Run records keep private fields under `_` names; they never reach the wire. */
@@ -26,6 +27,8 @@ export interface RunData {
   _output_key?: string | null;
   _input?: unknown;
   _cache_key?: string | null;
+  /** Created with `background: true`: its end is announced by a `<kind>.completed|failed` event. */
+  _background?: boolean;
   [field: string]: unknown;
 }
 
@@ -101,6 +104,12 @@ export function renderRun(data: RunData, result: StoredResult, kind: RunKind): R
   return kind.present ? kind.present(wire) : wire;
 }
 
+/** The run as webhook events carry it (API §12: the run without output). */
+export function runWithoutOutput(data: RunData, kind: RunKind): Record<string, unknown> {
+  const { output: _output, ...run } = renderRun(data, emptyResult(kind), kind);
+  return run;
+}
+
 function emptyResult(kind: RunKind): StoredResult {
   return { output: kind.emptyOutput, extras: kind.emptyExtras ?? {} };
 }
@@ -162,10 +171,13 @@ export async function createRun(p: Platform, scope: Scope, kind: RunKind, input:
     _output_key: null,
     _input: input.input ?? null,
     _cache_key: input.cacheKey ?? null,
+    _background: input.background,
   };
   const cached = input.cacheKey ? await answerFromCache(p, scope, kind, data, input.cacheKey) : undefined;
   if (cached) {
     await p.store.putRecord(scope, { type: kind.type, id, createdAt: cached.created_at, status: cached.status, filename: input.filename, attrs: input.attrs, data: cached });
+    await recordUsage(p, scope, { runId: id, operation: kind.name, status: 'completed', usage: cached.usage });
+    if (input.background) await p.events.emit(scope, { type: `${kind.name}.completed`, data: runWithoutOutput(cached, kind) });
     return renderRun(cached, await resultOf(p, kind, cached, true), kind);
   }
   await p.store.putRecord(scope, { type: kind.type, id, createdAt: data.created_at, status: data.status, filename: input.filename, attrs: input.attrs, data });
@@ -185,6 +197,7 @@ export async function createRun(p: Platform, scope: Scope, kind: RunKind, input:
     // A document that cannot be opened is a bad request (API §0.2), answered 422 and not kept as a
     // run. A background create learns it later, as a failed run.
     await p.store.deleteRecord(scope, kind.type, id);
+    await forgetUsage(p, scope, id);
     throw Invalid.at(['body', 'document'], error.message ?? 'The document cannot be read', error.code);
   }
   return renderRun(settled, await resultOf(p, kind, settled, true), kind);

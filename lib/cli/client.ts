@@ -8,6 +8,8 @@ import { progressBar, renderTable, StatusLine, UsageError } from './output.ts';
 import { maskKey, PROFILE_NAME, profilesFile, readProfiles, resolveCredentials, writeProfiles } from './profiles.ts';
 import { isTerminal, kindNamed, kindOfId, renderRun, RUN_KINDS, statusOf, succeeded, waitForRun } from './runs.ts';
 import { documentInput, uploadFile } from './upload.ts';
+import { listenForWebhooks } from './webhook-listener.ts';
+import { verifyWebhook, WebhookVerificationError } from '../../functions/webhooks/verify.ts';
 
 type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string; description: string; placeholder?: string };
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -624,6 +626,123 @@ export const clientCommands: ClientCommand[] = [
       const name = arg(ctx, 0, 'secret NAME');
       await ctx.client().call('DELETE', `/v1/secrets/${encodeURIComponent(name)}`);
       ctx.print({ deleted: name }, `Deleted secret ${name}`);
+    },
+  },
+
+  {
+    name: 'webhooks get',
+    args: '',
+    summary: "The webhook endpoint of the key's environment",
+    async run(ctx) {
+      const endpoint = await ctx.client().call('GET', '/v1/webhooks/endpoint');
+      ctx.print(endpoint, `${endpoint.url}  events ${endpoint.events.join(',')}  ${endpoint.enabled ? 'enabled' : 'disabled'}  secret …${endpoint.secret_last4}`);
+    },
+  },
+  {
+    name: 'webhooks set',
+    args: 'URL',
+    summary: 'Create or change the endpoint (the signing secret is shown once, on creation)',
+    options: {
+      events: { type: 'string', placeholder: 'TYPES', description: 'Comma-joined event types (default *)' },
+      disabled: { type: 'boolean', description: 'Keep it, but send nothing' },
+    },
+    async run(ctx) {
+      const events = str(ctx.values, 'events');
+      const endpoint = await ctx.client().call('PUT', '/v1/webhooks/endpoint', {
+        json: { url: arg(ctx, 0, 'URL'), events: events ? events.split(',').map((e) => e.trim()) : undefined, enabled: ctx.values.disabled === true ? false : undefined },
+      });
+      ctx.print(endpoint, `${endpoint.url} saved${endpoint.signing_secret ? `\nSigning secret (shown only now): ${endpoint.signing_secret}` : ''}`);
+    },
+  },
+  {
+    name: 'webhooks delete',
+    args: '',
+    summary: 'Remove the endpoint',
+    async run(ctx) {
+      await ctx.client().call('DELETE', '/v1/webhooks/endpoint');
+      ctx.print({ deleted: true }, 'Webhook endpoint removed');
+    },
+  },
+  {
+    name: 'webhooks rotate-secret',
+    args: '',
+    summary: 'New signing secret; the old one keeps signing during the grace period',
+    options: { grace: { type: 'string', placeholder: 'SECONDS', description: 'Grace period (default 86400)' } },
+    async run(ctx) {
+      const endpoint = await ctx.client().call('POST', '/v1/webhooks/endpoint/rotate-secret', { json: { grace_period_seconds: int(ctx.values, 'grace') } });
+      ctx.print(endpoint, `New signing secret (shown only now): ${endpoint.signing_secret}`);
+    },
+  },
+  {
+    name: 'webhooks test',
+    args: '',
+    summary: 'Send a webhook.test event',
+    async run(ctx) {
+      const answer = await ctx.client().call('POST', '/v1/webhooks/test', { json: {} });
+      ctx.print(answer, `Sent ${answer.event_id}`);
+    },
+  },
+  {
+    name: 'webhooks deliveries',
+    args: '',
+    summary: 'The delivery log',
+    options: {
+      status: { type: 'string', placeholder: 'STATUS', description: 'pending, succeeded, retrying or failed' },
+      'event-type': { type: 'string', placeholder: 'TYPE', description: 'Only this event type' },
+      limit: { type: 'string', placeholder: 'N', description: 'Page size, 1..100' },
+    },
+    async run(ctx) {
+      const page = await ctx.client().call('GET', '/v1/webhooks/deliveries', { query: { status: str(ctx.values, 'status'), event_type: str(ctx.values, 'event-type'), limit: str(ctx.values, 'limit') } });
+      ctx.print(page, renderTable(['id', 'event', 'status', 'attempts', 'last code', 'last error', 'created'], page.data.map((d: any) => [d.id, d.event_type, d.status, d.attempts, d.last_status_code, d.last_error, d.created_at])));
+    },
+  },
+  {
+    name: 'webhooks verify',
+    args: '',
+    summary: 'Verify a received delivery: body from --body-file or stdin; exit 1 if invalid (no API call)',
+    options: {
+      secret: { type: 'string', multiple: true, placeholder: 'WHSEC', description: 'Signing secret (repeatable during a rotation)' },
+      signature: { type: 'string', placeholder: 'HEADER', description: 'The X-Service-Signature header value' },
+      environment: { type: 'string', placeholder: 'ENV', description: 'The X-Service-Environment header value' },
+      'body-file': { type: 'string', placeholder: 'FILE', description: 'The body exactly as received (default stdin)' },
+      tolerance: { type: 'string', placeholder: 'SECONDS', description: 'Allowed clock difference (default 300)' },
+    },
+    async run(ctx) {
+      const secrets = list(ctx.values, 'secret');
+      if (!secrets.length) throw new UsageError('webhooks verify needs --secret (the whsec_ signing secret; repeat it for several)');
+      const signature = str(ctx.values, 'signature');
+      if (!signature) throw new UsageError('webhooks verify needs --signature (the X-Service-Signature header value)');
+      const tolerance = int(ctx.values, 'tolerance') ?? 300;
+      if (tolerance < 0) throw new UsageError('--tolerance must be a whole number of seconds');
+      const bodyFile = str(ctx.values, 'body-file');
+      const body = bodyFile ? readFileSync(existingFile(bodyFile)) : Buffer.from(await ctx.readStdin());
+      const headers: Record<string, string> = { 'x-service-signature': signature };
+      const environment = str(ctx.values, 'environment');
+      if (environment) headers['x-service-environment'] = environment;
+      try {
+        const event = verifyWebhook(body, headers, secrets, { toleranceSeconds: tolerance });
+        ctx.print({ valid: true, event }, `Valid: ${event.type} ${event.id} (${event.environment})`);
+        return 0;
+      } catch (error) {
+        if (!(error instanceof WebhookVerificationError)) throw error;
+        ctx.print({ valid: false, reason: error.message }, `Invalid: ${error.message}`);
+        return 1;
+      }
+    },
+  },
+  {
+    name: 'webhooks listen',
+    args: '',
+    summary: 'Receive deliveries on a local port, verify them (secrets from stdin) and print them',
+    options: {
+      port: { type: 'string', placeholder: 'N', description: 'Port to listen on, on 127.0.0.1 (default 4242)' },
+      forward: { type: 'string', placeholder: 'URL', description: 'Also forward each verified delivery (same headers and body) here' },
+    },
+    async run(ctx) {
+      const secrets = (await ctx.readStdin()).split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+      if (!secrets.length) throw new UsageError('webhooks listen reads the signing secret(s) from stdin, one per line');
+      await listenForWebhooks({ port: int(ctx.values, 'port') ?? 4242, forward: str(ctx.values, 'forward'), secrets, json: ctx.json });
+      return 0;
     },
   },
 

@@ -11,7 +11,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
-import { stateMachines, taskFunctions } from '../../functions/routes.ts';
+import { stateMachines, taskFunctions, type TaskFunction } from '../../functions/routes.ts';
 import { FUNCTIONS_DIR, REPO_ROOT, TASK_RUNTIME_PACKAGES } from './bundling.ts';
 import { QuireFunction } from './function.ts';
 import type { StageSettings } from './stage.ts';
@@ -47,6 +47,8 @@ export class Runs extends Construct {
   readonly taskFunctions: Record<string, QuireFunction> = {};
   readonly stateMachines = {} as Record<StateMachineName, sfn.StateMachine>;
   readonly failedAlarms = {} as Record<StateMachineName, cloudwatch.Alarm>;
+  /** ARN of the deliver-webhook state machine (fixed name, known before it exists). */
+  readonly deliverStateMachineArn: string;
 
   constructor(scope: Construct, id: string, props: RunsProps) {
     super(scope, id);
@@ -63,20 +65,28 @@ export class Runs extends Construct {
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
 
-    for (const [name, task] of Object.entries(taskFunctions)) {
+    const deliverStateMachineArn = stack.formatArn({
+      service: 'states',
+      resource: 'stateMachine',
+      resourceName: stateMachineName(stack, 'deliver'),
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    this.deliverStateMachineArn = deliverStateMachineArn;
+
+    for (const [name, task] of Object.entries(taskFunctions) as [string, TaskFunction][]) {
+      const documents = task.documents !== false;
       const fn = new QuireFunction(this, name, {
         entry: join(FUNCTIONS_DIR, task.module),
         handler: task.handler,
         memoryMb: task.memoryMb,
         timeoutSeconds: task.timeoutSeconds,
-        environment: { ...props.environment, QUIRE_RUN_STATE_MACHINE_ARN: runStateMachineArn },
+        environment: { ...props.environment, QUIRE_RUN_STATE_MACHINE_ARN: runStateMachineArn, QUIRE_DELIVER_STATE_MACHINE_ARN: deliverStateMachineArn },
         settings: props.settings,
         description: `Quire background task ${name} (${task.module})`,
-        runtimePackages: TASK_RUNTIME_PACKAGES,
-        architecture: TASK_ARCHITECTURE,
-        ephemeralStorageMb: TASK_EPHEMERAL_STORAGE_MB,
+        ...(documents ? { runtimePackages: TASK_RUNTIME_PACKAGES, architecture: TASK_ARCHITECTURE, ephemeralStorageMb: TASK_EPHEMERAL_STORAGE_MB } : {}),
       });
-      props.storage.grantDataAccess(fn);
+      if (documents) props.storage.grantDataAccess(fn);
+      else props.storage.grantRecordAccess(fn);
       this.taskFunctions[name] = fn;
     }
 
@@ -128,6 +138,20 @@ export class Runs extends Construct {
 
       this.stateMachines[name] = stateMachine;
     }
+
+    // Run tasks announce the end of background runs (webhook events): they may start deliveries, nothing else.
+    for (const task of stateMachines.run.tasks) this.grantStartDelivery(this.taskFunctions[task]!);
+  }
+
+  /** StartExecution on the deliver-webhook state machine only (the Events port, functions/webhooks/events.ts). */
+  grantStartDelivery(target: QuireFunction): void {
+    target.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'DeliveryStart',
+        actions: ['states:StartExecution'],
+        resources: [this.stateMachines.deliver.stateMachineArn],
+      }),
+    );
   }
 
   /**
@@ -135,6 +159,7 @@ export class Runs extends Construct {
    * machine; StopExecution and DescribeExecution on its executions (named after run ids).
    */
   grantStartStop(target: QuireFunction): void {
+    this.grantStartDelivery(target);
     const stateMachine = this.stateMachines.run;
     const executionsArn = Stack.of(this).formatArn({
       service: 'states',

@@ -40,7 +40,11 @@ export class QuireStack extends Stack {
       settings,
       storage: this.storage,
       runs: this.runs,
-      environment: { ...environment, QUIRE_RUN_STATE_MACHINE_ARN: this.runs.stateMachines.run.stateMachineArn },
+      environment: {
+        ...environment,
+        QUIRE_RUN_STATE_MACHINE_ARN: this.runs.stateMachines.run.stateMachineArn,
+        QUIRE_DELIVER_STATE_MACHINE_ARN: this.runs.stateMachines.deliver.stateMachineArn,
+      },
     });
 
     // What the admin CLI (bin/quire.ts) needs to reach this deployment's data.

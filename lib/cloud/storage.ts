@@ -107,6 +107,12 @@ export class Storage extends Construct {
    * (the grant* helpers of the L2 constructs add wildcard actions such as s3:GetObject*).
    */
   grantDataAccess(target: QuireFunction): void {
+    this.grantRecordAccess(target);
+    this.grantDocumentAccess(target);
+  }
+
+  /** Read/write on the table and use of the key (sealed secrets): all a function without documents needs. */
+  grantRecordAccess(target: QuireFunction): void {
     const principal = target.role;
     principal.addToPrincipalPolicy(
       new iam.PolicyStatement({
@@ -125,6 +131,18 @@ export class Storage extends Construct {
     );
     principal.addToPrincipalPolicy(
       new iam.PolicyStatement({
+        sid: 'KeyUse',
+        actions: ['kms:Encrypt', 'kms:Decrypt', 'kms:GenerateDataKey'],
+        resources: [this.key.keyArn],
+      }),
+    );
+  }
+
+  /** Read/write on the documents bucket. */
+  grantDocumentAccess(target: QuireFunction): void {
+    const principal = target.role;
+    principal.addToPrincipalPolicy(
+      new iam.PolicyStatement({
         sid: 'DocumentsReadWrite',
         // PutObjectTagging: an upload PUT that sets the staging tag needs it.
         actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:PutObjectTagging'],
@@ -139,14 +157,6 @@ export class Storage extends Construct {
         resources: [this.bucket.bucketArn],
       }),
     );
-    principal.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        sid: 'KeyUse',
-        actions: ['kms:Encrypt', 'kms:Decrypt', 'kms:GenerateDataKey'],
-        resources: [this.key.keyArn],
-      }),
-    );
-
     const bucketLogicalId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as s3.CfnBucket);
     Validations.of(target).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/*]`,

@@ -39,6 +39,7 @@ export interface Endpoints {
   bucket: string;
   kmsKeyId: string;
   runStateMachineArn: string;
+  deliverStateMachineArn: string;
 }
 
 export interface LocalCloudOptions {
@@ -51,6 +52,8 @@ export interface LocalCloudOptions {
   extraRoutes?: Route[];
   /** How long a synchronous create waits (API §0.5: 25 s). */
   syncWaitMs?: number;
+  /** Webhook tests: scale the retry waits of API §12 (QUIRE_WEBHOOK_RETRY_SCALE) and the 10 s attempt timeout. */
+  webhooks?: { retryScale?: number; timeoutMs?: number };
 }
 
 export interface LocalCloud {
@@ -60,7 +63,7 @@ export interface LocalCloud {
 }
 
 /** The process environment the handlers read (functions/platform/config.ts), pointing at the emulators. */
-export function environmentFor(endpoints: Endpoints, syncWaitMs?: number): Record<string, string> {
+export function environmentFor(endpoints: Endpoints, syncWaitMs?: number, webhooks: LocalCloudOptions['webhooks'] = {}): Record<string, string> {
   const env: Record<string, string> = {
     AWS_REGION: endpoints.region,
     AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
@@ -73,13 +76,17 @@ export function environmentFor(endpoints: Endpoints, syncWaitMs?: number): Recor
     QUIRE_BUCKET: endpoints.bucket,
     QUIRE_KMS_KEY_ID: endpoints.kmsKeyId,
     QUIRE_RUN_STATE_MACHINE_ARN: endpoints.runStateMachineArn,
+    QUIRE_DELIVER_STATE_MACHINE_ARN: endpoints.deliverStateMachineArn,
     QUIRE_S3_FORCE_PATH_STYLE: 'true',
+    // Local only: webhook endpoints may be http:// and loopback (receivers on this machine, tests).
     QUIRE_ALLOW_PRIVATE_URLS: 'true',
     QUIRE_DEPLOYMENT: 'local',
     // The SDK warns that its 2027 releases need Node 22; Lambdas run on Node 22, the local runtime on 20.
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
   if (syncWaitMs !== undefined) env.QUIRE_SYNC_WAIT_MS = String(syncWaitMs);
+  if (webhooks.retryScale !== undefined) env.QUIRE_WEBHOOK_RETRY_SCALE = String(webhooks.retryScale);
+  if (webhooks.timeoutMs !== undefined) env.QUIRE_WEBHOOK_TIMEOUT_MS = String(webhooks.timeoutMs);
   return env;
 }
 
@@ -189,8 +196,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       bucket: BUCKET,
       kmsKeyId: kms.keyId,
       runStateMachineArn: sfn.stateMachineArn('run'),
+      deliverStateMachineArn: sfn.stateMachineArn('deliver'),
     };
-    applyEnvironment(environmentFor(endpoints, options.syncWaitMs));
+    applyEnvironment(environmentFor(endpoints, options.syncWaitMs, options.webhooks));
     // Runs left unfinished by a previous process (executions are in memory) start again.
     await resumeUnfinishedRuns(endpoints, CREDENTIALS);
 

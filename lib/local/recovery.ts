@@ -2,11 +2,14 @@
  * The local Step Functions endpoint keeps executions in memory, so runs that were queued or in
  * progress when the local runtime stopped would wait forever. On start, they are resumed: an
  * in-progress run goes back to queued (its work restarts; a late result of the old process cannot
- * exist, that process is gone) and its execution is started again. (On AWS, executions survive.)
+ * exist, that process is gone) and its execution is started again. Webhook deliveries still pending
+ * or retrying get their deliver-webhook execution again (the next attempt comes at once: delivery is
+ * at least once). (On AWS, executions survive.)
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { DELIVERY_TYPE } from '../../functions/webhooks/service.ts';
 import type { Endpoints } from './cloud.ts';
 
 interface RunItem {
@@ -27,15 +30,27 @@ export async function resumeUnfinishedRuns(endpoints: Endpoints, credentials: { 
       const page = await doc.send(
         new ScanCommand({
           TableName: endpoints.table,
-          FilterExpression: 'sk = :record AND #status IN (:queued, :pending, :running)',
+          FilterExpression: 'sk = :record AND #status IN (:queued, :pending, :running, :retrying)',
           ExpressionAttributeNames: { '#status': 'status', '#type': 'type', '#id': 'id' },
-          ExpressionAttributeValues: { ':record': 'record', ':queued': 'queued', ':pending': 'pending', ':running': 'in_progress' },
+          ExpressionAttributeValues: { ':record': 'record', ':queued': 'queued', ':pending': 'pending', ':running': 'in_progress', ':retrying': 'retrying' },
           ProjectionExpression: 'pk, #type, #id, #status',
           ExclusiveStartKey: start,
         }),
       );
       for (const item of (page.Items ?? []) as RunItem[]) {
         const [orgId, envId] = item.pk.split('#');
+        if (item.type === DELIVERY_TYPE) {
+          await sfn.send(
+            new StartExecutionCommand({
+              stateMachineArn: endpoints.deliverStateMachineArn,
+              name: item.id,
+              input: JSON.stringify({ delivery: { orgId, envId, id: item.id } }),
+            }),
+          );
+          resumed++;
+          continue;
+        }
+        if (item.status === 'retrying') continue; // only deliveries retry
         if (item.status === 'in_progress') {
           await doc.send(
             new UpdateCommand({

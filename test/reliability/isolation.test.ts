@@ -67,6 +67,30 @@ async function uploadFile(key: string): Promise<string> {
   return r.body.id;
 }
 
+/** Secrets are addressed by name; names shaped like ids so the 404 bodies compare (`shape` below). */
+function secretCases(): Record<string, IdCase> {
+  const makeSecret = async (key: string) => {
+    const name = `sec_${Array.from({ length: 26 }, () => '0123456789abcdefghjkmnpqrstvwxyz'[Math.floor(Math.random() * 32)]).join('')}`;
+    expect((await cloud.api('PUT', `/v1/secrets/${name}`, { key, body: { value: `v-${Math.random()}` } })).status).toBe(200);
+    return name;
+  };
+  const unknown = 'sec_01m7z0qenejn1pv4p44vpcbwww';
+  return {
+    'GET /v1/secrets/{name}': { make: async (key) => ({ method: 'GET', path: `/v1/secrets/${await makeSecret(key)}`, expectStatus: 200 }), unknown: { method: 'GET', path: `/v1/secrets/${unknown}` } },
+    'GET /v1/secrets/{name}/value': { make: async (key) => ({ method: 'GET', path: `/v1/secrets/${await makeSecret(key)}/value`, expectStatus: 200 }), unknown: { method: 'GET', path: `/v1/secrets/${unknown}/value` } },
+    'DELETE /v1/secrets/{name}': { make: async (key) => ({ method: 'DELETE', path: `/v1/secrets/${await makeSecret(key)}`, expectStatus: 204 }), unknown: { method: 'DELETE', path: `/v1/secrets/${unknown}` } },
+  };
+}
+
+/** A webhook delivery in the key's environment (to a closed loopback port: it fails, which is fine here). */
+async function makeDelivery(key: string): Promise<string> {
+  expect((await cloud.api('PUT', '/v1/webhooks/endpoint', { key, body: { url: 'http://127.0.0.1:9/hook' } })).status).toBe(200);
+  const sent = await cloud.api('POST', '/v1/webhooks/test', { key });
+  expect(sent.status).toBe(202);
+  const list = await cloud.api('GET', '/v1/webhooks/deliveries?limit=100', { key });
+  return (list.body.data as Array<{ id: string; event_id: string }>).find((d) => d.event_id === sent.body.event_id)!.id;
+}
+
 const idCases: Record<string, IdCase> = {
   ...generated.ids,
   'GET /v1/files/{file_id}': {
@@ -108,6 +132,11 @@ const idCases: Record<string, IdCase> = {
     unknown: { method: 'GET', path: '/v1/projects/proj_01m7z0qenejn1pv4p44vpcbwww' },
   },
   ...workflowCases(),
+  ...secretCases(),
+  'GET /v1/webhooks/deliveries/{delivery_id}': {
+    make: async (key) => ({ method: 'GET', path: `/v1/webhooks/deliveries/${await makeDelivery(key)}`, expectStatus: 200 }),
+    unknown: { method: 'GET', path: '/v1/webhooks/deliveries/whd_01m7z0qenejn1pv4p44vpcbwww' },
+  },
   // Public routes: the asset name is not a resource of any environment.
   'GET /docs/{asset}': {
     make: async () => ({ method: 'GET', path: '/docs/swagger-ui.css', expectStatus: 200 }),
@@ -155,6 +184,7 @@ const listCases: Record<string, { make(key: string): Promise<string>; path: stri
   'GET /v1/files': { make: uploadFile, path: '/v1/files?limit=100' },
   'GET /v1/projects': { make: makeProject, path: '/v1/projects?limit=100' },
   'GET /v1/workflows': { make: makeWorkflow, path: '/v1/workflows?limit=100' },
+  'GET /v1/webhooks/deliveries': { make: makeDelivery, path: '/v1/webhooks/deliveries?limit=100' },
   'GET /v1/probes': { make: async (key) => (await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id, path: '/v1/probes?limit=100' },
 };
 
@@ -162,15 +192,20 @@ const allRoutes: Route[] = [...routes, ...probeRoutes];
 const withId = allRoutes.filter((r) => r.path.includes('{'));
 const lists = allRoutes.filter((r) => r.method === 'GET' && !r.path.includes('{') && r.op.response && 'shape' in r.op.response && 'list_metadata' in (r.op.response as { shape: object }).shape);
 
+/** Routes with a path parameter that is not an id of one resource; each has its own test below. */
+const ownTests: Record<string, string> = {
+  'PUT /v1/secrets/{name}': "an upsert by name: a stranger's PUT makes the stranger's own secret",
+};
+
 it('every route that takes an id, and every list route, has an isolation case', () => {
-  expect(withId.map(routeKey).filter((k) => !idCases[k])).toEqual([]);
+  expect(withId.map(routeKey).filter((k) => !idCases[k] && !ownTests[k])).toEqual([]);
   expect(lists.map(routeKey).filter((k) => !listCases[k])).toEqual([]);
 });
 
 /** A 404 body with the id replaced, so bodies for different ids compare. */
 const shape = (body: unknown) => JSON.stringify(body).replace(/[a-z]+_[0-9a-z]{26}/g, '<id>');
 
-describe.each(withId.filter((r) => r.op.auth === 'api_key').map(routeKey))('%s', (key) => {
+describe.each(withId.filter((r) => r.op.auth === 'api_key' && !ownTests[routeKey(r)]).map(routeKey))('%s', (key) => {
   it('answers the owner, and every other environment and organization exactly like an unknown id', async () => {
     const c = idCases[key]!;
     const strangers = { 'the other environment': cloud.keys.live, 'another organization (test)': cloud.keys.otherOrgTest, 'another organization (live)': cloud.keys.otherOrgLive };
@@ -204,5 +239,69 @@ describe.each(lists.map(routeKey))('%s', (key) => {
     expect(asTest).not.toContain(otherId);
     expect(asLive).toContain(liveId);
     expect(asLive).not.toContain(testId);
+  });
+});
+
+describe('PUT /v1/secrets/{name}', () => {
+  it("a stranger's PUT of the same name makes its own secret and never touches the owner's", async () => {
+    const name = `sec_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+    expect((await cloud.api('PUT', `/v1/secrets/${name}`, { key: cloud.keys.test, body: { value: 'owner' } })).status).toBe(200);
+    for (const [i, key] of [cloud.keys.live, cloud.keys.otherOrgTest, cloud.keys.otherOrgLive].entries()) {
+      expect((await cloud.api('PUT', `/v1/secrets/${name}`, { key, body: { value: `stranger-${i}` } })).status).toBe(200);
+      expect((await cloud.api('GET', `/v1/secrets/${name}/value`, { key })).body.secret.value).toBe(`stranger-${i}`);
+    }
+    const own = await cloud.api('GET', `/v1/secrets/${name}/value`, { key: cloud.keys.test });
+    expect(own.body.secret.value).toBe('owner');
+  });
+});
+
+describe('GET /v1/secrets', () => {
+  it("never lists the other environment's or organization's secrets", async () => {
+    const names = { test: `sec_t_${Date.now()}`, live: `sec_l_${Date.now()}`, other: `sec_o_${Date.now()}` };
+    await cloud.api('PUT', `/v1/secrets/${names.test}`, { key: cloud.keys.test, body: { value: 'a' } });
+    await cloud.api('PUT', `/v1/secrets/${names.live}`, { key: cloud.keys.live, body: { value: 'b' } });
+    await cloud.api('PUT', `/v1/secrets/${names.other}`, { key: cloud.keys.otherOrgTest, body: { value: 'c' } });
+    const listed = async (key: string) => ((await cloud.api('GET', '/v1/secrets', { key })).body.secrets as Array<{ name: string }>).map((s) => s.name);
+    expect(await listed(cloud.keys.test)).toContain(names.test);
+    expect(await listed(cloud.keys.test)).not.toContain(names.live);
+    expect(await listed(cloud.keys.test)).not.toContain(names.other);
+    expect(await listed(cloud.keys.live)).toEqual(expect.arrayContaining([names.live]));
+    expect(await listed(cloud.keys.live)).not.toContain(names.test);
+  });
+});
+
+describe('/v1/webhooks/endpoint (one per environment, no id)', () => {
+  it("the other environment and organization neither see nor change this environment's endpoint", async () => {
+    const created = await cloud.api('PUT', '/v1/webhooks/endpoint', { key: cloud.keys.test, body: { url: 'http://127.0.0.1:9/iso' } });
+    expect(created.status).toBe(200);
+    for (const key of [cloud.keys.live, cloud.keys.otherOrgTest, cloud.keys.otherOrgLive]) {
+      await cloud.api('DELETE', '/v1/webhooks/endpoint', { key });
+      for (const [method, path] of [['GET', '/v1/webhooks/endpoint'], ['DELETE', '/v1/webhooks/endpoint'], ['POST', '/v1/webhooks/endpoint/rotate-secret'], ['POST', '/v1/webhooks/test']] as const) {
+        const r = await cloud.api(method, path, { key, body: method === 'POST' ? {} : undefined });
+        expect(r.status, `${method} ${path}`).toBe(404);
+        expect(r.body).toEqual({ detail: 'No webhook endpoint' });
+      }
+    }
+    const own = await cloud.api('GET', '/v1/webhooks/endpoint', { key: cloud.keys.test });
+    expect(own.status).toBe(200);
+    expect(own.body.secret_last4).toBe(created.body.secret_last4);
+    expect(own.body.url).toBe('http://127.0.0.1:9/iso');
+    // A live endpoint is the live environment's own: creating it shows a new secret and leaves the test one.
+    const live = await cloud.api('PUT', '/v1/webhooks/endpoint', { key: cloud.keys.live, body: { url: 'http://127.0.0.1:9/live' } });
+    expect(live.body.signing_secret).toMatch(/^whsec_/);
+    expect(live.body.signing_secret).not.toBe(created.body.signing_secret);
+    expect((await cloud.api('GET', '/v1/webhooks/endpoint', { key: cloud.keys.test })).body.url).toBe('http://127.0.0.1:9/iso');
+  });
+});
+
+describe('GET /v1/usage (no id: the calling environment only)', () => {
+  it("never counts the other environment's or organization's runs", async () => {
+    const usage = async (key: string) => (await cloud.api('GET', '/v1/usage', { key })).body;
+    const before = { test: await usage(cloud.keys.test), live: await usage(cloud.keys.live), other: await usage(cloud.keys.otherOrgTest) };
+    await createRun('/v1/parses', {}, cloud.keys.test);
+    const after = { test: await usage(cloud.keys.test), live: await usage(cloud.keys.live), other: await usage(cloud.keys.otherOrgTest) };
+    expect(after.test.runs).toBe(before.test.runs + 1);
+    expect(after.live).toEqual(before.live);
+    expect(after.other).toEqual(before.other);
   });
 });

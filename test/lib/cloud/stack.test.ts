@@ -14,7 +14,7 @@ import { buildSync } from 'esbuild';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '../../../functions/platform/dispatch.ts';
-import { routeKey, routes, SIZES, stateMachines, taskFunctions } from '../../../functions/routes.ts';
+import { routeKey, routes, SIZES, stateMachines, taskFunctions, type TaskFunction } from '../../../functions/routes.ts';
 import { createQuireApp } from '../../../lib/cloud/app.ts';
 import {
   CHUNKS_DIR,
@@ -152,11 +152,11 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
       expect(fn.Properties.Handler, group).toBe('index.handler');
       expect(fn.Properties.Architectures, group).toEqual(['arm64']);
     }
-    for (const [name, task] of Object.entries(taskFunctions)) {
+    for (const [name, task] of Object.entries(taskFunctions) as [string, TaskFunction][]) {
       const fn = functions[logicalId(stack.runs.taskFunctions[name]!.fn)]!;
       expect(fn.Properties.Handler, name).toBe(`index.${task.handler}`);
-      // The native addon shipped with the task Lambdas is only installed for linux x64 (runs.ts).
-      expect(fn.Properties.Architectures, name).toEqual(['x86_64']);
+      // The native addon shipped with the document task Lambdas is only installed for linux x64 (runs.ts).
+      expect(fn.Properties.Architectures, name).toEqual([task.documents === false ? 'arm64' : 'x86_64']);
     }
   });
 
@@ -170,11 +170,11 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
       expect(fn.Properties.Timeout, group).toBe(Math.max(...groupRoutes.map((r) => SIZES[r.size].timeoutSeconds)));
       expect(fn.Properties.EphemeralStorage, group).toBeUndefined();
     }
-    for (const [name, task] of Object.entries(taskFunctions)) {
+    for (const [name, task] of Object.entries(taskFunctions) as [string, TaskFunction][]) {
       const fn = template.findResources('AWS::Lambda::Function')[logicalId(stack.runs.taskFunctions[name]!.fn)]!;
       expect(fn.Properties.MemorySize).toBe(task.memoryMb);
       expect(fn.Properties.Timeout).toBe(task.timeoutSeconds);
-      expect(fn.Properties.EphemeralStorage).toEqual({ Size: TASK_EPHEMERAL_STORAGE_MB });
+      expect(fn.Properties.EphemeralStorage).toEqual(task.documents === false ? undefined : { Size: TASK_EPHEMERAL_STORAGE_MB });
     }
   });
 
@@ -184,9 +184,13 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     const docsId = logicalId(stack.api.functions.docs!.fn);
     for (const [id, fn] of Object.entries(functions)) {
       const env = fn.Properties.Environment.Variables;
-      for (const name of ['QUIRE_TABLE', 'QUIRE_BUCKET', 'QUIRE_KMS_KEY_ID', 'QUIRE_RUN_STATE_MACHINE_ARN']) {
+      for (const name of ['QUIRE_TABLE', 'QUIRE_BUCKET', 'QUIRE_KMS_KEY_ID', 'QUIRE_RUN_STATE_MACHINE_ARN', 'QUIRE_DELIVER_STATE_MACHINE_ARN']) {
         expect(env[name], `${id} ${name}`).toBeDefined();
       }
+      // API §12: no http:// or private webhook URLs on AWS stacks, and real retry waits and timeout.
+      expect(env.QUIRE_ALLOW_PRIVATE_URLS, id).toBeUndefined();
+      expect(env.QUIRE_WEBHOOK_RETRY_SCALE, id).toBeUndefined();
+      expect(env.QUIRE_WEBHOOK_TIMEOUT_MS, id).toBeUndefined();
       expect(env.QUIRE_DEPLOYMENT).toBe(`Quire-${stage}`);
       expect(env.POWERTOOLS_SERVICE_NAME).toBe('quire');
       expect(env.QUIRE_DOCS_ASSETS_DIR).toBe(id === docsId ? '/var/task/swagger-ui' : undefined);
@@ -290,6 +294,20 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     });
   });
 
+  it('has the deliver-webhook state machine, Standard, wired to its task Lambda, with Wait-state backoff', () => {
+    const stack = stacks[stage];
+    const asl = JSON.parse(readFileSync(join(REPO_ROOT, stateMachines.deliver.definition), 'utf8'));
+    expect(Object.values(asl.States as Record<string, { Type: string }>).some((state) => state.Type === 'Wait')).toBe(true);
+    const substitutions: Record<string, unknown> = {};
+    for (const task of stateMachines.deliver.tasks) substitutions[task] = { 'Fn::GetAtt': [logicalId(stack.runs.taskFunctions[task]!.fn), 'Arn'] };
+    templates[stage].hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      StateMachineName: `Quire-${stage}-deliver`,
+      StateMachineType: 'STANDARD',
+      DefinitionSubstitutions: substitutions,
+      LoggingConfiguration: Match.objectLike({ Level: 'ALL' }),
+    });
+  });
+
   it('grants least privilege: no wildcard actions, states actions only to the API Lambdas', () => {
     const stack = stacks[stage];
     const template = templates[stage];
@@ -299,15 +317,28 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
       }
     }
 
-    const taskPolicies = Object.values(stack.runs.taskFunctions).map(policyId);
-    const taskActions = statementsOf(template, taskPolicies).flatMap(actionsOf);
-    expect(taskActions.filter((a) => a.startsWith('states:'))).toEqual([]);
-    expect(taskActions).toContain('dynamodb:UpdateItem');
+    const deliverMachine = { Ref: logicalId(stack.runs.stateMachines.deliver) };
+    for (const [name, fn] of Object.entries(stack.runs.taskFunctions)) {
+      const statements = statementsOf(template, [policyId(fn)]);
+      const taskActions = statements.flatMap(actionsOf);
+      expect(taskActions, name).toContain('dynamodb:UpdateItem');
+      expect(taskActions, name).toContain('kms:Decrypt');
+      const states = statements.filter((st) => actionsOf(st).some((a) => a.startsWith('states:')));
+      if (stateMachines.run.tasks.includes(name as never)) {
+        // Run tasks emit webhook events: they may start deliveries and nothing else.
+        expect(states.map((st) => [actionsOf(st), st.Resource]), name).toEqual([[['states:StartExecution'], deliverMachine]]);
+      } else {
+        expect(states, name).toEqual([]);
+      }
+      // The delivery task reads no documents.
+      if ((taskFunctions as Record<string, TaskFunction>)[name]!.documents === false) expect(taskActions.filter((a) => a.startsWith('s3:')), name).toEqual([]);
+    }
 
     for (const group of routeGroups()) {
       const apiActions = statementsOf(template, [policyId(stack.api.functions[group]!)]).flatMap(actionsOf);
       expect(apiActions.filter((a) => a.startsWith('states:')).sort()).toEqual([
         'states:DescribeExecution',
+        'states:StartExecution',
         'states:StartExecution',
         'states:StopExecution',
       ]);
@@ -332,8 +363,12 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
   it('ships the runtime packages of the task Lambdas in their node_modules/; API Lambdas bundle everything', () => {
     const stack = stacks[stage];
     const functions = templates[stage].findResources('AWS::Lambda::Function');
-    for (const name of Object.keys(taskFunctions)) {
+    for (const [name, task] of Object.entries(taskFunctions) as [string, TaskFunction][]) {
       const assetDir = assetDirOf(functions[logicalId(stack.runs.taskFunctions[name]!.fn)]!);
+      if (task.documents === false) {
+        expect(existsSync(join(assetDir, 'node_modules')), name).toBe(false);
+        continue;
+      }
       for (const pkg of TASK_SHIPPED) {
         expect(existsSync(join(assetDir, 'node_modules', pkg, 'package.json')), `${name} ${pkg}`).toBe(true);
       }
@@ -402,13 +437,14 @@ describe('the app', () => {
     const taskDirs = new Set<string>();
     for (const stage of STAGES) {
       for (const fn of Object.values(templates[stage].findResources('AWS::Lambda::Function'))) assetDirs.add(assetDirOf(fn));
-      for (const task of Object.values(stacks[stage].runs.taskFunctions)) {
+      for (const [name, task] of Object.entries(stacks[stage].runs.taskFunctions)) {
+        if ((taskFunctions as Record<string, TaskFunction>)[name]!.documents === false) continue;
         taskDirs.add(assetDirOf(templates[stage].findResources('AWS::Lambda::Function')[logicalId(task.fn)]!));
       }
     }
     // Both stacks share their bundles: one per group plus one per task function.
     expect(assetDirs.size).toBe(routeGroups().length + Object.keys(taskFunctions).length);
-    expect(taskDirs.size).toBe(Object.keys(taskFunctions).length);
+    expect(taskDirs.size).toBe(Object.values(taskFunctions as Record<string, TaskFunction>).filter((t) => t.documents !== false).length);
     for (const dir of assetDirs) {
       // The chunks are what the entry loads on demand (dynamic import()): each must load on its own.
       // The asset is outside the repository, so the externals can only come from its node_modules;

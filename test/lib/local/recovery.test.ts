@@ -41,3 +41,44 @@ it('resumes unfinished runs after a restart', async () => {
     await second.close();
   }
 });
+
+it('resumes webhook deliveries left pending or retrying, and never mistakes them for runs', async () => {
+  const { startReceiver } = await import('../../support/receiver.ts');
+  const receiver = await startReceiver();
+  const dir = mkdtempSync(join(tmpdir(), 'quire-recovery-hooks-'));
+  const first = await startTestCloud({ dataDir: dir });
+  try {
+    expect((await first.api('PUT', '/v1/webhooks/endpoint', { body: { url: `${receiver.url}/resumed` } })).status).toBe(200);
+    const envId = (await first.api('GET', '/v1/auth/status')).body.environment_id as string;
+    const scope = { orgId: first.orgId, envId };
+    const p = platform();
+    // As a stopped process would leave them: the event stored, its deliveries not yet attempted / between attempts.
+    const ids: string[] = [];
+    for (const status of ['pending', 'retrying'] as const) {
+      const eventId = p.ids.next('evt');
+      const createdAt = new Date().toISOString();
+      await p.store.putRecord(scope, { type: 'webhook_event', id: eventId, createdAt, data: { id: eventId, type: 'webhook.test', created_at: createdAt, body: JSON.stringify({ id: eventId, type: 'webhook.test', environment: 'test', organization_id: first.orgId, created_at: createdAt, data: { message: status } }) } });
+      const id = p.ids.next('whd');
+      ids.push(id);
+      const delivery = { id, event_id: eventId, event_type: 'webhook.test', url: `${receiver.url}/resumed`, status, attempts: status === 'retrying' ? 1 : 0, last_status_code: null, last_error: null, next_attempt_at: createdAt, created_at: createdAt, _attempt_log: [] };
+      await p.store.putRecord(scope, { type: 'webhook_delivery', id, createdAt, status, attrs: { event_type: 'webhook.test' }, data: delivery });
+    }
+    await first.close();
+    const second = await startTestCloud({ dataDir: dir, keys: { ...first.keys, orgId: first.orgId } });
+    try {
+      for (const id of ids) {
+        const done = await until(async () => {
+          const r = await second.api('GET', `/v1/webhooks/deliveries/${id}`);
+          return r.body.status === 'succeeded' ? r.body : undefined;
+        });
+        expect(done.last_status_code).toBe(200);
+      }
+      expect(receiver.received.filter((r) => r.path === '/resumed').map((r) => JSON.parse(r.body).data.message).sort()).toEqual(['pending', 'retrying']);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    await receiver.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
