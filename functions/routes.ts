@@ -102,6 +102,10 @@ export const routes: Route[] = [
   { method: 'POST', path: '/v1/workflows', module: 'workflows/handlers.ts', handler: 'createWorkflow', size: 'small', op: workflows.create },
   { method: 'GET', path: '/v1/workflows', module: 'workflows/handlers.ts', handler: 'listWorkflows', size: 'small', op: workflows.list },
   { method: 'POST', path: '/v1/workflows/promotions', module: 'workflows/handlers.ts', handler: 'promoteWorkflow', size: 'small', op: workflows.promote },
+  { method: 'POST', path: '/v1/workflows/runs', module: 'workflows/handlers.ts', handler: 'createRun', size: 'document', op: workflows.createRun },
+  { method: 'GET', path: '/v1/workflows/runs', module: 'workflows/handlers.ts', handler: 'listRuns', size: 'small', op: workflows.listRuns },
+  { method: 'GET', path: '/v1/workflows/runs/{run_id}', module: 'workflows/handlers.ts', handler: 'getRun', size: 'small', op: workflows.getRun },
+  { method: 'POST', path: '/v1/workflows/runs/{run_id}/cancel', module: 'workflows/handlers.ts', handler: 'cancelRun', size: 'small', op: workflows.cancelRun },
   { method: 'GET', path: '/v1/workflows/{workflow_id}', module: 'workflows/handlers.ts', handler: 'getWorkflow', size: 'small', op: workflows.get },
   { method: 'PATCH', path: '/v1/workflows/{workflow_id}', module: 'workflows/handlers.ts', handler: 'patchWorkflow', size: 'small', op: workflows.patch },
   { method: 'DELETE', path: '/v1/workflows/{workflow_id}', module: 'workflows/handlers.ts', handler: 'deleteWorkflow', size: 'small', op: workflows.delete },
@@ -144,12 +148,14 @@ export interface TaskFunction {
 export const taskFunctions: Record<string, TaskFunction> = {
   RunTaskFunctionArn: { module: 'runs/task.ts', handler: 'handler', memoryMb: 3008, timeoutSeconds: 900 },
   DeliverWebhookFunctionArn: { module: 'webhooks/task.ts', handler: 'handler', memoryMb: 256, timeoutSeconds: 30, documents: false },
+  WorkflowTaskFunctionArn: { module: 'workflows/run-task.ts', handler: 'handler', memoryMb: 3008, timeoutSeconds: 900 },
 };
 
 /** State machines: ASL file (relative to the repo root) and the task functions it references. */
 export const stateMachines = {
   run: { definition: 'statemachines/run.asl.json', tasks: ['RunTaskFunctionArn'] },
   deliver: { definition: 'statemachines/deliver-webhook.asl.json', tasks: ['DeliverWebhookFunctionArn'] },
+  workflowRun: { definition: 'statemachines/workflow-run.asl.json', tasks: ['WorkflowTaskFunctionArn'] },
 } as const;
 
 /** The API Gateway route key of a route, e.g. "GET /v1/files/{file_id}". */

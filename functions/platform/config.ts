@@ -11,6 +11,8 @@ export interface Config {
   runStateMachineArn: string;
   /** statemachines/deliver-webhook.asl.json; empty where webhooks are not deployed (admin tools). */
   deliverStateMachineArn: string;
+  /** statemachines/workflow-run.asl.json; empty where workflows are not deployed (admin tools). */
+  workflowRunStateMachineArn: string;
   /** S3 endpoint override (local emulator); undefined on AWS. */
   s3Endpoint: string | undefined;
   /** Path-style S3 URLs (required by the local emulator). */
@@ -51,6 +53,7 @@ export function config(): Config {
     kmsKeyId: required('QUIRE_KMS_KEY_ID'),
     runStateMachineArn: required('QUIRE_RUN_STATE_MACHINE_ARN'),
     deliverStateMachineArn: process.env.QUIRE_DELIVER_STATE_MACHINE_ARN ?? '',
+    workflowRunStateMachineArn: process.env.QUIRE_WORKFLOW_RUN_STATE_MACHINE_ARN ?? '',
     s3Endpoint: process.env.AWS_ENDPOINT_URL_S3 || undefined,
     s3ForcePathStyle: process.env.QUIRE_S3_FORCE_PATH_STYLE === 'true',
     syncWaitMs: Number(process.env.QUIRE_SYNC_WAIT_MS ?? 25_000),

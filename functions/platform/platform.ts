@@ -65,7 +65,7 @@ export function buildPlatform(cfg: Config = config()): Platform {
     }),
     runner: lazyPort<Runner>(async () => {
       const [{ SFNClient }, { sfnRunner }] = await Promise.all([import('@aws-sdk/client-sfn'), import('./sfn-runner.ts')]);
-      return sfnRunner(new SFNClient({ region: cfg.region }), { run: cfg.runStateMachineArn, deliver: cfg.deliverStateMachineArn });
+      return sfnRunner(new SFNClient({ region: cfg.region }), { run: cfg.runStateMachineArn, deliver: cfg.deliverStateMachineArn, workflowRun: cfg.workflowRunStateMachineArn });
     }),
     events: { emit: (scope, event) => emitEvent(built, scope, event) },
     clock,

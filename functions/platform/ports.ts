@@ -116,8 +116,8 @@ export interface RunExecution {
   name: string;
   input: Record<string, unknown>;
 }
-/** State machines the Runner starts: `run` (statemachines/run.asl.json), `deliver` (deliver-webhook.asl.json). */
-export type MachineName = 'run' | 'deliver';
+/** State machines the Runner starts: `run` (run.asl.json), `deliver` (deliver-webhook.asl.json), `workflowRun` (workflow-run.asl.json). */
+export type MachineName = 'run' | 'deliver' | 'workflowRun';
 export interface Runner {
   start(machine: MachineName, execution: RunExecution): Promise<string>;
   stop(executionArn: string, cause: string): Promise<void>;

@@ -4,6 +4,7 @@ import { workflowOperations as ops } from './operations.ts';
 import { promote } from './promotions.ts';
 import { missingSecrets } from './secrets.ts';
 import * as workflows from './service.ts';
+import { cancelWorkflowRun, createWorkflowRun, getWorkflowRun, toWireRun, WORKFLOW_RUN_TYPE, type WorkflowRunData } from './runs.ts';
 
 export const createWorkflow = api(ops.create, ({ platform, caller, body }) => workflows.createWorkflow(platform, caller, body));
 
@@ -48,3 +49,16 @@ export const promoteWorkflow = api(ops.promote, async ({ platform, caller, body 
   // A repeated idempotency_key answers the first result with 200.
   return created ? promotion : new RawResponse(JSON.stringify(promotion), 'application/json', 200);
 });
+
+export const createRun = api(ops.createRun, ({ platform, caller, body }) => createWorkflowRun(platform, caller, body));
+
+export const listRuns = api(ops.listRuns, async ({ platform, caller, query }) => {
+  workflows.requireCapability(caller, 'workflow:view');
+  const page = await platform.store.listRecords<WorkflowRunData>(caller, WORKFLOW_RUN_TYPE, { ...toListQuery(query, { workflow_id: query.workflow_id }), status: query.status });
+  // List items carry no outputs (they live in storage): GET one run for them.
+  return { data: await Promise.all(page.items.map((r) => toWireRun(platform, r.data, false))), list_metadata: { before: page.before, after: page.after } };
+});
+
+export const getRun = api(ops.getRun, ({ platform, caller, params }) => getWorkflowRun(platform, caller, params.run_id));
+
+export const cancelRun = api(ops.cancelRun, ({ platform, caller, params }) => cancelWorkflowRun(platform, caller, params.run_id));

@@ -2,7 +2,12 @@ import * as z from 'zod';
 import { operation } from '../platform/operation.ts';
 import { listEnvelope } from '../platform/schemas.ts';
 import {
+  CancelRunResponse,
+  CreateRunBody,
   CreateWorkflowBody,
+  ListRunsQuery,
+  RunIdParams,
+  WorkflowRun,
   Definition,
   Draft,
   ExportBundle,
@@ -36,5 +41,9 @@ export const workflowOperations = {
   publish: operation({ summary: 'Publish the draft as a new immutable version', auth: 'api_key', params: WorkflowIdParams, body: PublishBody, status: 200, response: Workflow, tags }),
   versions: operation({ summary: 'List published versions', auth: 'api_key', params: WorkflowIdParams, query: VersionsQuery, status: 200, response: listEnvelope(Version), tags }),
   export: operation({ summary: 'Export a version for promotion', auth: 'api_key', params: WorkflowIdParams, query: ExportQuery, status: 200, response: ExportBundle, tags }),
+  createRun: operation({ summary: 'Run a workflow (on Step Functions)', auth: 'api_key', body: CreateRunBody, status: 201, response: WorkflowRun, tags }),
+  listRuns: operation({ summary: 'List workflow runs', auth: 'api_key', query: ListRunsQuery, status: 200, response: listEnvelope(WorkflowRun), tags }),
+  getRun: operation({ summary: 'Get a workflow run', auth: 'api_key', params: RunIdParams, status: 200, response: WorkflowRun, tags }),
+  cancelRun: operation({ summary: 'Cancel a workflow run', auth: 'api_key', params: RunIdParams, status: 200, response: CancelRunResponse, tags }),
   promote: operation({ summary: 'Import an export into this environment (idempotent)', auth: 'api_key', body: PromotionBody, status: 201, response: Promotion, tags }),
 };

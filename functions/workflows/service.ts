@@ -59,7 +59,7 @@ export async function readWorkflow(p: Platform, scope: Scope, id: string): Promi
 }
 
 /** Edit, publish and run need the workflow's authorization resource to be ready. */
-function requireReady(workflow: WorkflowData): void {
+export function requireReady(workflow: WorkflowData): void {
   if (workflow.authz_status !== 'ready') throw new Conflict(`Workflow ${workflow.id} is ${workflow.authz_status}, not ready`);
 }
 

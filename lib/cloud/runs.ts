@@ -72,6 +72,12 @@ export class Runs extends Construct {
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
     this.deliverStateMachineArn = deliverStateMachineArn;
+    const workflowRunStateMachineArn = stack.formatArn({
+      service: 'states',
+      resource: 'stateMachine',
+      resourceName: stateMachineName(stack, 'workflowRun'),
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
 
     for (const [name, task] of Object.entries(taskFunctions) as [string, TaskFunction][]) {
       const documents = task.documents !== false;
@@ -80,7 +86,12 @@ export class Runs extends Construct {
         handler: task.handler,
         memoryMb: task.memoryMb,
         timeoutSeconds: task.timeoutSeconds,
-        environment: { ...props.environment, QUIRE_RUN_STATE_MACHINE_ARN: runStateMachineArn, QUIRE_DELIVER_STATE_MACHINE_ARN: deliverStateMachineArn },
+        environment: {
+          ...props.environment,
+          QUIRE_RUN_STATE_MACHINE_ARN: runStateMachineArn,
+          QUIRE_DELIVER_STATE_MACHINE_ARN: deliverStateMachineArn,
+          QUIRE_WORKFLOW_RUN_STATE_MACHINE_ARN: workflowRunStateMachineArn,
+        },
         settings: props.settings,
         description: `Quire background task ${name} (${task.module})`,
         ...(documents ? { runtimePackages: TASK_RUNTIME_PACKAGES, architecture: TASK_ARCHITECTURE, ephemeralStorageMb: TASK_EPHEMERAL_STORAGE_MB } : {}),
@@ -139,8 +150,8 @@ export class Runs extends Construct {
       this.stateMachines[name] = stateMachine;
     }
 
-    // Run tasks announce the end of background runs (webhook events): they may start deliveries, nothing else.
-    for (const task of stateMachines.run.tasks) this.grantStartDelivery(this.taskFunctions[task]!);
+    // Run and workflow tasks announce the end of runs (webhook events): they may start deliveries, nothing else.
+    for (const task of [...stateMachines.run.tasks, ...stateMachines.workflowRun.tasks]) this.grantStartDelivery(this.taskFunctions[task]!);
   }
 
   /** StartExecution on the deliver-webhook state machine only (the Events port, functions/webhooks/events.ts). */
@@ -160,31 +171,34 @@ export class Runs extends Construct {
    */
   grantStartStop(target: QuireFunction): void {
     this.grantStartDelivery(target);
-    const stateMachine = this.stateMachines.run;
-    const executionsArn = Stack.of(this).formatArn({
-      service: 'states',
-      resource: 'execution',
-      resourceName: `${stateMachineName(Stack.of(this), 'run')}:*`,
-      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-    });
+    const machines: StateMachineName[] = ['run', 'workflowRun'];
+    const executionsArn = (name: StateMachineName) =>
+      Stack.of(this).formatArn({
+        service: 'states',
+        resource: 'execution',
+        resourceName: `${stateMachineName(Stack.of(this), name)}:*`,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+      });
     target.role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: 'RunStart',
         actions: ['states:StartExecution'],
-        resources: [stateMachine.stateMachineArn],
+        resources: machines.map((name) => this.stateMachines[name].stateMachineArn),
       }),
     );
     target.role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: 'RunStopDescribe',
         actions: ['states:StopExecution', 'states:DescribeExecution'],
-        resources: [executionsArn],
+        resources: machines.map(executionsArn),
       }),
     );
-    Validations.of(target).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${stateMachineName(Stack.of(this), 'run')}:*]`,
-      reason: 'Execution ARNs end in the run id, unknown until the run starts; the wildcard covers executions of the run state machine only.',
-    });
+    for (const name of machines) {
+      Validations.of(target).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${stateMachineName(Stack.of(this), name)}:*]`,
+        reason: 'Execution ARNs end in the run id, unknown until the run starts; the wildcard covers executions of the run and workflow-run state machines only.',
+      });
+    }
   }
 }
 

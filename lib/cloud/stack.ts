@@ -44,6 +44,7 @@ export class QuireStack extends Stack {
         ...environment,
         QUIRE_RUN_STATE_MACHINE_ARN: this.runs.stateMachines.run.stateMachineArn,
         QUIRE_DELIVER_STATE_MACHINE_ARN: this.runs.stateMachines.deliver.stateMachineArn,
+        QUIRE_WORKFLOW_RUN_STATE_MACHINE_ARN: this.runs.stateMachines.workflowRun.stateMachineArn,
       },
     });
 

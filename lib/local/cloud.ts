@@ -40,6 +40,7 @@ export interface Endpoints {
   kmsKeyId: string;
   runStateMachineArn: string;
   deliverStateMachineArn: string;
+  workflowRunStateMachineArn: string;
 }
 
 export interface LocalCloudOptions {
@@ -77,6 +78,7 @@ export function environmentFor(endpoints: Endpoints, syncWaitMs?: number, webhoo
     QUIRE_KMS_KEY_ID: endpoints.kmsKeyId,
     QUIRE_RUN_STATE_MACHINE_ARN: endpoints.runStateMachineArn,
     QUIRE_DELIVER_STATE_MACHINE_ARN: endpoints.deliverStateMachineArn,
+    QUIRE_WORKFLOW_RUN_STATE_MACHINE_ARN: endpoints.workflowRunStateMachineArn,
     QUIRE_S3_FORCE_PATH_STYLE: 'true',
     // Local only: webhook endpoints may be http:// and loopback (receivers on this machine, tests).
     QUIRE_ALLOW_PRIVATE_URLS: 'true',
@@ -197,6 +199,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       kmsKeyId: kms.keyId,
       runStateMachineArn: sfn.stateMachineArn('run'),
       deliverStateMachineArn: sfn.stateMachineArn('deliver'),
+      workflowRunStateMachineArn: sfn.stateMachineArn('workflowRun'),
     };
     applyEnvironment(environmentFor(endpoints, options.syncWaitMs, options.webhooks));
     // Runs left unfinished by a previous process (executions are in memory) start again.

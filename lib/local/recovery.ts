@@ -10,6 +10,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { DELIVERY_TYPE } from '../../functions/webhooks/service.ts';
+import { WORKFLOW_RUN_TYPE } from '../../functions/workflows/runs.ts';
 import type { Endpoints } from './cloud.ts';
 
 interface RunItem {
@@ -30,9 +31,9 @@ export async function resumeUnfinishedRuns(endpoints: Endpoints, credentials: { 
       const page = await doc.send(
         new ScanCommand({
           TableName: endpoints.table,
-          FilterExpression: 'sk = :record AND #status IN (:queued, :pending, :running, :retrying)',
+          FilterExpression: 'sk = :record AND #status IN (:queued, :pending, :running, :retrying, :workflowRunning)',
           ExpressionAttributeNames: { '#status': 'status', '#type': 'type', '#id': 'id' },
-          ExpressionAttributeValues: { ':record': 'record', ':queued': 'queued', ':pending': 'pending', ':running': 'in_progress', ':retrying': 'retrying' },
+          ExpressionAttributeValues: { ':record': 'record', ':queued': 'queued', ':pending': 'pending', ':running': 'in_progress', ':retrying': 'retrying', ':workflowRunning': 'running' },
           ProjectionExpression: 'pk, #type, #id, #status',
           ExclusiveStartKey: start,
         }),
@@ -50,7 +51,15 @@ export async function resumeUnfinishedRuns(endpoints: Endpoints, credentials: { 
           resumed++;
           continue;
         }
-        if (item.status === 'retrying') continue; // only deliveries retry
+        if (item.type === WORKFLOW_RUN_TYPE) {
+          // A running workflow run starts its blocks again (the start step lets a running run proceed).
+          await sfn.send(
+            new StartExecutionCommand({ stateMachineArn: endpoints.workflowRunStateMachineArn, name: item.id, input: JSON.stringify({ run: { orgId, envId, id: item.id } }) }),
+          );
+          resumed++;
+          continue;
+        }
+        if (item.status === 'retrying' || item.status === 'running') continue; // only deliveries retry; only workflow runs are 'running'
         if (item.status === 'in_progress') {
           await doc.send(
             new UpdateCommand({

@@ -170,12 +170,33 @@ function workflowCases(): Record<string, IdCase> {
     ['GET', '/v1/workflows/{workflow_id}/versions', '/versions', undefined, 200],
     ['GET', '/v1/workflows/{workflow_id}/export', '/export?version=draft', undefined, 200],
   ];
-  return Object.fromEntries(
+  const runUnknown = 'run_01m7z0qenejn1pv4p44vpcbwww';
+  const runCases: Record<string, IdCase> = {
+    'GET /v1/workflows/runs/{run_id}': { make: async (key) => ({ method: 'GET', path: `/v1/workflows/runs/${await makeWorkflowRun(key)}`, expectStatus: 200 }), unknown: { method: 'GET', path: `/v1/workflows/runs/${runUnknown}` } },
+    'POST /v1/workflows/runs/{run_id}/cancel': {
+      make: async (key) => ({ method: 'POST', path: `/v1/workflows/runs/${await makeWorkflowRun(key)}/cancel`, expectStatus: 200 }),
+      unknown: { method: 'POST', path: `/v1/workflows/runs/${runUnknown}/cancel` },
+    },
+  };
+  return {
+    ...runCases,
+    ...Object.fromEntries(
     routes.map(([method, route, suffix, body, expectStatus]) => [
       `${method} ${route}`,
       { make: async (key: string) => ({ method, path: `/v1/workflows/${await makeWorkflow(key)}${suffix}`, body, expectStatus }), unknown: { method, path: `/v1/workflows/${unknownId}${suffix}`, body } },
     ]),
-  );
+    ),
+  };
+}
+
+/** A run of a one-block-to-end workflow (its draft), in the key's environment. */
+async function makeWorkflowRun(key: string): Promise<string> {
+  const workflowId = await makeWorkflow(key);
+  const draft = { blocks: [{ id: 'in', type: 'start_json', config: {} }, { id: 'out', type: 'end', config: {} }], edges: [{ source: 'in', target: 'out' }] };
+  expect((await cloud.api('PUT', `/v1/workflows/${workflowId}/draft`, { key, body: draft })).status).toBe(200);
+  const r = await cloud.api('POST', '/v1/workflows/runs', { key, body: { workflow_id: workflowId, version: 'draft', json_inputs: { in: { n: 1 } } } });
+  expect(r.status, r.text).toBe(201);
+  return r.body.id;
 }
 
 /** List routes and how to make an item that must not appear in the other environment's list. */
@@ -184,6 +205,7 @@ const listCases: Record<string, { make(key: string): Promise<string>; path: stri
   'GET /v1/files': { make: uploadFile, path: '/v1/files?limit=100' },
   'GET /v1/projects': { make: makeProject, path: '/v1/projects?limit=100' },
   'GET /v1/workflows': { make: makeWorkflow, path: '/v1/workflows?limit=100' },
+  'GET /v1/workflows/runs': { make: makeWorkflowRun, path: '/v1/workflows/runs?limit=100' },
   'GET /v1/webhooks/deliveries': { make: makeDelivery, path: '/v1/webhooks/deliveries?limit=100' },
   'GET /v1/probes': { make: async (key) => (await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id, path: '/v1/probes?limit=100' },
 };

@@ -324,8 +324,8 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
       expect(taskActions, name).toContain('dynamodb:UpdateItem');
       expect(taskActions, name).toContain('kms:Decrypt');
       const states = statements.filter((st) => actionsOf(st).some((a) => a.startsWith('states:')));
-      if (stateMachines.run.tasks.includes(name as never)) {
-        // Run tasks emit webhook events: they may start deliveries and nothing else.
+      if ([...stateMachines.run.tasks, ...stateMachines.workflowRun.tasks].includes(name as never)) {
+        // Run and workflow tasks emit webhook events: they may start deliveries and nothing else.
         expect(states.map((st) => [actionsOf(st), st.Resource]), name).toEqual([[['states:StartExecution'], deliverMachine]]);
       } else {
         expect(states, name).toEqual([]);

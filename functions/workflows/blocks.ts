@@ -1,0 +1,178 @@
+/**
+ * Running a workflow's blocks (task code only): each block in dependency order, fed by the blocks
+ * whose edges are followed (a classifier's edge only for the category that won). Document blocks run
+ * the primitives' own prepare + task code, so a workflow parse is exactly a parse; `api_call` posts
+ * to the configured URL under the webhook URL rules; `end` collects what reaches it.
+ */
+import { CreateClassificationBody } from '../classifications/schema.ts';
+import { prepareClassification } from '../classifications/service.ts';
+import { CreateExtractionBody } from '../extractions/schema.ts';
+import { prepareExtraction } from '../extractions/service.ts';
+import { CreateParseBody } from '../parses/schema.ts';
+import { prepareParse } from '../parses/service.ts';
+import { RunFailure } from '../platform/errors.ts';
+import type { Platform } from '../platform/platform.ts';
+import type { Scope } from '../platform/ports.ts';
+import type { FileRef } from '../platform/schemas.ts';
+import { loadRunTask } from '../runs/kinds.ts';
+import type { CreateRunInput } from '../runs/service.ts';
+import { CreateSplitBody } from '../splits/schema.ts';
+import { prepareSplit } from '../splits/service.ts';
+import { resolvedAddressProblem, urlProblem } from '../webhooks/urls.ts';
+import { executionOrder, resolveSecrets } from './definition.ts';
+import type { Block, Definition } from './schema.ts';
+
+/** Why a block failed: the run's lifecycle error names it. */
+export class BlockFailure extends Error {
+  constructor(
+    readonly blockId: string,
+    readonly code: string,
+    message: string,
+    readonly category: 'transient' | 'permanent' = 'permanent',
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+interface BlockResult {
+  output: unknown;
+  /** The document flowing on from this block (start_document and the blocks that read it). */
+  document?: FileRef;
+  /** A classifier's winning category: only edges with this source_handle (or none) are followed. */
+  handle?: string;
+}
+
+export interface WorkflowInputs {
+  documents: Record<string, FileRef>;
+  json_data: Record<string, unknown>;
+}
+
+export interface BlockEnvironment {
+  platform: Platform;
+  scope: Scope;
+  runId: string;
+  deadline: number;
+  secrets: Record<string, string>;
+  /** Whether api_call may reach http:// and private addresses (the local runtime). */
+  allowPrivateUrls: boolean;
+  stillWanted(): Promise<boolean>;
+}
+
+type Prepare = (p: Platform, scope: Scope, body: any) => Promise<CreateRunInput>;
+/** Document blocks: the primitive's create body (the block config plus the document), and its task. */
+const PRIMITIVES: Record<string, { body: { safeParse(v: unknown): { success: boolean; data?: unknown; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } } }; prepare: Prepare; kind: string }> = {
+  parse: { body: CreateParseBody, prepare: prepareParse, kind: 'parse' },
+  split: { body: CreateSplitBody, prepare: prepareSplit, kind: 'split' },
+  classifier: { body: CreateClassificationBody, prepare: prepareClassification, kind: 'classification' },
+  extract: { body: CreateExtractionBody, prepare: prepareExtraction, kind: 'extraction' },
+};
+
+async function runPrimitive(env: BlockEnvironment, block: Block, config: Record<string, unknown>, document: FileRef | undefined): Promise<BlockResult> {
+  const primitive = PRIMITIVES[block.type]!;
+  if (!document) throw new BlockFailure(block.id, 'configuration_error', `Block "${block.id}" (${block.type}) has no document: connect it after a start_document block`);
+  const parsed = primitive.body.safeParse({ ...config, document, background: true });
+  if (!parsed.success) {
+    const problems = parsed.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new BlockFailure(block.id, 'configuration_error', `Block "${block.id}" has an invalid config: ${problems}`);
+  }
+  const prepared = await primitive.prepare(env.platform, env.scope, parsed.data);
+  const task = await loadRunTask(primitive.kind);
+  try {
+    const result = await task.execute({
+      platform: env.platform,
+      scope: env.scope,
+      runId: env.runId,
+      record: { ...prepared.fields, _input: prepared.input ?? null },
+      stillWanted: env.stillWanted,
+      deadline: env.deadline,
+    });
+    return { output: result.output, document, handle: block.type === 'classifier' ? (result.output as { category: string }).category : undefined };
+  } catch (error) {
+    if (error instanceof RunFailure) {
+      const transient = error.code === 'model_unavailable' || error.code === 'timeout';
+      throw new BlockFailure(block.id, error.code, error.message, transient ? 'transient' : 'permanent');
+    }
+    throw error;
+  }
+}
+
+const API_CALL_TIMEOUT_MS = 10_000;
+
+async function apiCall(env: BlockEnvironment, block: Block, config: Record<string, unknown>, input: unknown): Promise<BlockResult> {
+  const url = String(config.url);
+  const problem = urlProblem(url, env.allowPrivateUrls) ?? (await resolvedAddressProblem(url, env.allowPrivateUrls));
+  if (problem) throw new BlockFailure(block.id, 'configuration_error', `Block "${block.id}" cannot call ${new URL(url).origin}: ${problem}`);
+  const method = config.method === 'GET' ? 'GET' : 'POST';
+  const headers: Record<string, string> = { ...(config.headers as Record<string, string> | undefined) };
+  const hasBody = method === 'POST';
+  if (hasBody) headers['content-type'] ??= 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers,
+      body: hasBody ? JSON.stringify(config.body ?? input ?? null) : undefined,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(Math.min(API_CALL_TIMEOUT_MS, Math.max(1, env.deadline - Date.now()))),
+    });
+  } catch (error) {
+    const timedOut = (error as Error).name === 'TimeoutError';
+    // The message names the origin only: a URL path or query could carry a resolved secret.
+    throw new BlockFailure(block.id, timedOut ? 'timeout' : 'api_call_failed', `${method} ${new URL(url).origin} ${timedOut ? 'timed out after 10 s' : 'failed to connect'}`, 'transient');
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    throw new BlockFailure(block.id, 'api_call_failed', `${method} ${new URL(url).origin} answered HTTP ${response.status}`, response.status >= 500 || response.status === 429 ? 'transient' : 'permanent', { status_code: response.status });
+  }
+  let output: unknown = text;
+  try {
+    output = text ? JSON.parse(text) : null;
+  } catch {
+    // Not JSON: passed on as text.
+  }
+  return { output };
+}
+
+/**
+ * Runs the definition; returns every block's output by block id (skipped blocks absent).
+ * Throws BlockFailure for a block that fails.
+ */
+export async function runBlocks(env: BlockEnvironment, definition: Definition, inputs: WorkflowInputs): Promise<Record<string, unknown>> {
+  const results = new Map<string, BlockResult>();
+  for (const block of executionOrder(definition)) {
+    if (!(await env.stillWanted())) break;
+    const incoming = definition.edges.filter((e) => e.target === block.id);
+    const followed = incoming.filter((e) => {
+      const source = results.get(e.source);
+      return source !== undefined && (e.source_handle === undefined || e.source_handle === source.handle);
+    });
+    const isStart = block.type === 'start_document' || block.type === 'start_json';
+    if (!isStart && incoming.length > 0 && followed.length === 0) continue; // not on the taken path
+    const sources = followed.map((e) => [e.source, results.get(e.source)!] as const);
+    const input = sources.length === 1 ? sources[0]![1].output : Object.fromEntries(sources.map(([id, r]) => [id, r.output]));
+    const document = sources.find(([, r]) => r.document)?.[1].document;
+    // Secrets are resolved into this block's config only for the call, never kept.
+    const config = resolveSecrets(block.config, env.secrets);
+
+    let result: BlockResult;
+    switch (block.type) {
+      case 'start_document':
+        result = { output: inputs.documents[block.id] ?? null, document: inputs.documents[block.id] };
+        break;
+      case 'start_json':
+        result = { output: inputs.json_data[block.id] ?? null };
+        break;
+      case 'api_call':
+        result = await apiCall(env, block, config, input);
+        break;
+      case 'end':
+        result = { output: Object.fromEntries(sources.map(([id, r]) => [id, r.output])) };
+        break;
+      default:
+        result = await runPrimitive(env, block, config, document);
+    }
+    results.set(block.id, result);
+  }
+  return Object.fromEntries([...results].map(([id, r]) => [id, r.output]));
+}
