@@ -54,6 +54,7 @@ export async function handler(input: DeliverTaskInput): Promise<AttemptResult> {
   let statusCode: number | null = null;
   let error: string | null = null;
   let url = delivery.url;
+  const environment = await environmentSlugOf(p, scope);
 
   const endpoint = await readEndpoint(p, scope);
   const event = (await p.store.getRecord<StoredEvent>(scope, EVENT_TYPE, delivery.event_id))?.data;
@@ -69,7 +70,7 @@ export async function handler(input: DeliverTaskInput): Promise<AttemptResult> {
       const headers = {
         'content-type': 'application/json',
         'user-agent': 'Quire-Webhooks/1',
-        'x-service-environment': await environmentSlugOf(p, scope),
+        'x-service-environment': environment,
         'x-service-signature': signatureHeader(secrets, t, event.body),
       };
       try {
@@ -84,7 +85,6 @@ export async function handler(input: DeliverTaskInput): Promise<AttemptResult> {
   const ms = Date.now() - started;
   const now = p.clock.now();
   const log = [...delivery._attempt_log, { at: timestamp(now), status_code: statusCode, error, ms }];
-  const environment = (await environmentSlugOf(p, scope)) as keyof typeof RETRY_SCHEDULE;
   const schedule = RETRY_SCHEDULE[environment];
   // The endpoint is gone: retrying cannot help.
   const retry = error !== null && endpoint !== undefined && event !== undefined && attempts <= schedule.length;
