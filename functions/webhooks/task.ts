@@ -1,7 +1,8 @@
 /**
  * The task handler of statemachines/deliver-webhook.asl.json: one attempt at delivering one event.
  *   attempt — POSTs the event to the environment's endpoint (API §12 headers, signed with every
- *             signing secret valid now, 10 s timeout, redirects not followed: only a 2xx succeeds),
+ *             signing secret valid now, 10 s timeout, redirects not followed: only a 2xx succeeds;
+ *             the address actually connected to is checked against the URL rules),
  *             logs the attempt on the delivery, and tells the state machine whether to wait and retry
  *             (until `nextAttemptAt`: the backoff of API §12, scaled by config) or stop. A timestamp
  *             rather than seconds, because a scaled-down wait is a fraction of a second.
@@ -13,7 +14,8 @@ import { platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { environmentSlugOf, type DeliveryRef, type StoredEvent } from './events.ts';
 import { DELIVERY_TYPE, EVENT_TYPE, readEndpoint, validSigningSecrets, type DeliveryData } from './service.ts';
-import { resolvedAddressProblem } from './urls.ts';
+import { post } from './post.ts';
+import { urlProblem } from './urls.ts';
 import { signatureHeader } from './verify.ts';
 
 /** API §12: waits before each retry, in seconds. */
@@ -25,18 +27,11 @@ export const RETRY_SCHEDULE = {
 export type DeliverTaskInput = { step: 'attempt'; delivery: DeliveryRef } | { step: 'give_up'; delivery: DeliveryRef; error?: unknown };
 export type AttemptResult = { outcome: 'succeeded' | 'failed' | 'done' } | { outcome: 'retry'; nextAttemptAt: string };
 
-/** One POST; resolves to the status code, or throws with a short reason (timeout, refused, ...). */
-async function post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<number> {
-  const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-  // The receiver's answer is not read: only its status counts.
-  await response.body?.cancel().catch(() => undefined);
-  return response.status;
-}
-
 function describeFailure(error: unknown, timeoutMs: number): string {
-  const e = error as { name?: string; cause?: { code?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `Timed out after ${timeoutMs} ms`;
-  if (e?.cause?.code) return `Connection failed (${e.cause.code})`;
+  const e = error as { name?: string; code?: string; message?: string };
+  if (e?.name === 'TimeoutError') return `Timed out after ${timeoutMs} ms`;
+  if (e?.code === 'EPRIVATE') return `URL refused: ${e.message}`;
+  if (e?.code) return `Connection failed (${e.code})`;
   return 'Connection failed';
 }
 
@@ -59,6 +54,7 @@ export async function handler(input: DeliverTaskInput): Promise<AttemptResult> {
   let statusCode: number | null = null;
   let error: string | null = null;
   let url = delivery.url;
+  const environment = await environmentSlugOf(p, scope);
 
   const endpoint = await readEndpoint(p, scope);
   const event = (await p.store.getRecord<StoredEvent>(scope, EVENT_TYPE, delivery.event_id))?.data;
@@ -66,7 +62,7 @@ export async function handler(input: DeliverTaskInput): Promise<AttemptResult> {
   else if (!event) error = 'The event no longer exists';
   else {
     url = endpoint.url;
-    const problem = await resolvedAddressProblem(url, p.config.allowPrivateUrls);
+    const problem = urlProblem(url, p.config.allowPrivateUrls);
     if (problem) error = `URL refused: ${problem}`;
     else {
       const secrets = await validSigningSecrets(p, scope, endpoint);
@@ -74,11 +70,11 @@ export async function handler(input: DeliverTaskInput): Promise<AttemptResult> {
       const headers = {
         'content-type': 'application/json',
         'user-agent': 'Quire-Webhooks/1',
-        'x-service-environment': await environmentSlugOf(p, scope),
+        'x-service-environment': environment,
         'x-service-signature': signatureHeader(secrets, t, event.body),
       };
       try {
-        statusCode = await post(url, headers, event.body, timeoutMs);
+        statusCode = await post(url, headers, event.body, timeoutMs, p.config.allowPrivateUrls);
         if (statusCode < 200 || statusCode > 299) error = statusCode >= 300 && statusCode < 400 ? `Redirect (HTTP ${statusCode}) not followed` : `HTTP ${statusCode}`;
       } catch (failure) {
         error = describeFailure(failure, timeoutMs);
@@ -89,7 +85,6 @@ export async function handler(input: DeliverTaskInput): Promise<AttemptResult> {
   const ms = Date.now() - started;
   const now = p.clock.now();
   const log = [...delivery._attempt_log, { at: timestamp(now), status_code: statusCode, error, ms }];
-  const environment = (await environmentSlugOf(p, scope)) as keyof typeof RETRY_SCHEDULE;
   const schedule = RETRY_SCHEDULE[environment];
   // The endpoint is gone: retrying cannot help.
   const retry = error !== null && endpoint !== undefined && event !== undefined && attempts <= schedule.length;

@@ -3,10 +3,10 @@
  * link-local or otherwise internal addresses only where the deployment allows them
  * (`QUIRE_ALLOW_PRIVATE_URLS=true`: the local runtime and its tests; never by default on AWS).
  *
- * Checked twice: on PUT (the URL as written) and before every delivery attempt (what the host name
- * resolves to then), so a name that later points inside the network is still refused.
+ * Checked on PUT and before every delivery attempt (the URL as written), and during the attempt on
+ * the address the connection actually uses (webhooks/post.ts), so a name that resolves inside the
+ * network is refused too.
  */
-import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 const privateV4 = new BlockList();
@@ -57,21 +57,5 @@ export function urlProblem(raw: string, allowPrivate: boolean): string | undefin
   if (isPrivateAddress(host) || INTERNAL_NAMES.test(host) || !host.includes('.') && isIP(host) === 0) {
     return 'must not point at a private, loopback or internal address';
   }
-  return undefined;
-}
-
-/** Before a delivery: the problem with what the URL's host resolves to now, or undefined. */
-export async function resolvedAddressProblem(raw: string, allowPrivate: boolean): Promise<string | undefined> {
-  const problem = urlProblem(raw, allowPrivate);
-  if (problem || allowPrivate) return problem;
-  const host = new URL(raw).hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host)) return undefined; // literal, already checked
-  let addresses: { address: string }[];
-  try {
-    addresses = await lookup(host, { all: true });
-  } catch {
-    return `cannot resolve ${host}`;
-  }
-  if (addresses.some((a) => isPrivateAddress(a.address))) return `${host} resolves to a private address`;
   return undefined;
 }

@@ -4,7 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { config, resetConfig } from '../../../functions/platform/config.ts';
-import { isPrivateAddress, resolvedAddressProblem, urlProblem } from '../../../functions/webhooks/urls.ts';
+import { post } from '../../../functions/webhooks/post.ts';
+import { isPrivateAddress, urlProblem } from '../../../functions/webhooks/urls.ts';
+import { startReceiver } from '../../support/receiver.ts';
 
 describe('where private URLs are not allowed (AWS default)', () => {
   it('accepts public https URLs', () => {
@@ -40,9 +42,18 @@ describe('where private URLs are not allowed (AWS default)', () => {
     for (const url of refused) expect(urlProblem(url, false), url).toBeDefined();
   });
 
-  it('refuses a host name that resolves to a private address at delivery time', async () => {
-    expect(await resolvedAddressProblem('https://localhost/x', false)).toBeDefined();
-    expect(await resolvedAddressProblem('https://no-such-host.invalid/x', false)).toMatch(/cannot resolve|private|internal/);
+  it('refuses to connect where a host name resolves to a private address (checked on the address connected to)', async () => {
+    const receiver = await startReceiver();
+    try {
+      const port = new URL(receiver.url).port;
+      // "localhost" resolves to loopback: allowed only where private URLs are.
+      expect(await post(`http://localhost:${port}/guarded`, {}, '{}', 2000, true)).toBe(200);
+      await expect(post(`http://localhost:${port}/guarded`, {}, '{}', 2000, false)).rejects.toMatchObject({ code: 'EPRIVATE' });
+      expect(receiver.received.filter((r) => r.path === '/guarded')).toHaveLength(1);
+      await expect(post('https://no-such-host.invalid/x', {}, '{}', 2000, false)).rejects.toMatchObject({ code: expect.stringMatching(/ENOTFOUND|EAI_AGAIN/) });
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('classifies addresses', () => {
