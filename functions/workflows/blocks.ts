@@ -18,7 +18,8 @@ import { loadRunTask } from '../runs/kinds.ts';
 import type { CreateRunInput } from '../runs/service.ts';
 import { CreateSplitBody } from '../splits/schema.ts';
 import { prepareSplit } from '../splits/service.ts';
-import { resolvedAddressProblem, urlProblem } from '../webhooks/urls.ts';
+import { call } from '../webhooks/post.ts';
+import { urlProblem } from '../webhooks/urls.ts';
 import { executionOrder, resolveSecrets } from './definition.ts';
 import type { Block, Definition } from './schema.ts';
 
@@ -98,36 +99,38 @@ async function runPrimitive(env: BlockEnvironment, block: Block, config: Record<
 }
 
 const API_CALL_TIMEOUT_MS = 10_000;
+const API_CALL_MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 
 async function apiCall(env: BlockEnvironment, block: Block, config: Record<string, unknown>, input: unknown): Promise<BlockResult> {
   const url = String(config.url);
-  const problem = urlProblem(url, env.allowPrivateUrls) ?? (await resolvedAddressProblem(url, env.allowPrivateUrls));
-  if (problem) throw new BlockFailure(block.id, 'configuration_error', `Block "${block.id}" cannot call ${new URL(url).origin}: ${problem}`);
+  // Messages name the origin only: a URL path or query could carry a resolved secret.
+  const origin = new URL(url).origin;
+  const problem = urlProblem(url, env.allowPrivateUrls);
+  if (problem) throw new BlockFailure(block.id, 'configuration_error', `Block "${block.id}" cannot call ${origin}: ${problem}`);
   const method = config.method === 'GET' ? 'GET' : 'POST';
   const headers: Record<string, string> = { ...(config.headers as Record<string, string> | undefined) };
-  const hasBody = method === 'POST';
-  if (hasBody) headers['content-type'] ??= 'application/json';
-  let response: Response;
+  if (method === 'POST') headers['content-type'] ??= 'application/json';
+  let answer: { status: number; text: string };
   try {
-    response = await fetch(url, {
-      method,
-      headers,
-      body: hasBody ? JSON.stringify(config.body ?? input ?? null) : undefined,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(Math.min(API_CALL_TIMEOUT_MS, Math.max(1, env.deadline - Date.now()))),
+    answer = await call(method, url, headers, method === 'POST' ? JSON.stringify(config.body ?? input ?? null) : undefined, {
+      timeoutMs: Math.min(API_CALL_TIMEOUT_MS, Math.max(1, env.deadline - Date.now())),
+      allowPrivate: env.allowPrivateUrls,
+      maxBytes: API_CALL_MAX_ANSWER_BYTES,
     });
   } catch (error) {
-    const timedOut = (error as Error).name === 'TimeoutError';
-    // The message names the origin only: a URL path or query could carry a resolved secret.
-    throw new BlockFailure(block.id, timedOut ? 'timeout' : 'api_call_failed', `${method} ${new URL(url).origin} ${timedOut ? 'timed out after 10 s' : 'failed to connect'}`, 'transient');
+    const e = error as { name?: string; code?: string; message: string };
+    if (e.name === 'TimeoutError') throw new BlockFailure(block.id, 'timeout', `${method} ${origin} timed out after 10 s`, 'transient');
+    if (e.code === 'EPRIVATE') throw new BlockFailure(block.id, 'configuration_error', `${origin} resolves to a private address`);
+    if (e.code === 'ETOOLARGE') throw new BlockFailure(block.id, 'api_call_failed', `${method} ${origin}: ${e.message}`);
+    throw new BlockFailure(block.id, 'api_call_failed', `${method} ${origin} failed: ${e.code ?? 'connection error'}`, 'transient');
   }
-  const text = await response.text();
-  if (!response.ok) {
-    throw new BlockFailure(block.id, 'api_call_failed', `${method} ${new URL(url).origin} answered HTTP ${response.status}`, response.status >= 500 || response.status === 429 ? 'transient' : 'permanent', { status_code: response.status });
+  if (answer.status < 200 || answer.status >= 300) {
+    const transient = answer.status >= 500 || answer.status === 429;
+    throw new BlockFailure(block.id, 'api_call_failed', `${method} ${origin} answered HTTP ${answer.status}`, transient ? 'transient' : 'permanent', { status_code: answer.status });
   }
-  let output: unknown = text;
+  let output: unknown = answer.text;
   try {
-    output = text ? JSON.parse(text) : null;
+    output = answer.text ? JSON.parse(answer.text) : null;
   } catch {
     // Not JSON: passed on as text.
   }

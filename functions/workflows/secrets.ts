@@ -1,11 +1,9 @@
 /**
- * Which referenced secrets a scope lacks. Secrets are their own resource (API §11); this is the one
- * place workflows look them up.
+ * Which referenced secrets a scope lacks (publish in production, promotions, the start of a run).
  */
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
-
-export const SECRET_TYPE = 'secret';
+import { SECRET_TYPE } from '../secrets/service.ts';
 
 export async function missingSecrets(p: Platform, scope: Scope, names: string[]): Promise<string[]> {
   const missing: string[] = [];
