@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { ApiClient } from './api-client.ts';
 import { progressBar, renderTable, StatusLine, UsageError } from './output.ts';
-import { maskKey, PROFILE_NAME, profilesFile, readProfiles, resolveCredentials, writeProfiles } from './profiles.ts';
+import { DEFAULT_BASE_URL, maskKey, PROFILE_NAME, profilesFile, readProfiles, resolveCredentials, writeProfiles } from './profiles.ts';
 import { isTerminal, kindNamed, kindOfId, renderRun, RUN_KINDS, statusOf, succeeded, waitForRun } from './runs.ts';
 import { documentInput, uploadFile } from './upload.ts';
 import { listenForWebhooks } from './webhook-listener.ts';
@@ -747,6 +747,114 @@ export const clientCommands: ClientCommand[] = [
   },
 
   {
+    name: 'workflows list',
+    args: '',
+    summary: 'List workflows',
+    options: { project: { type: 'string', placeholder: 'PROJECT_ID', description: 'Only workflows of this project' }, limit: { type: 'string', placeholder: 'N', description: 'Page size, 1..100' } },
+    async run(ctx) {
+      const page = await ctx.client().call('GET', '/v1/workflows', { query: { project_id: str(ctx.values, 'project'), limit: str(ctx.values, 'limit') } });
+      ctx.print(page, renderTable(['id', 'name', 'project', 'published', 'updated'], page.data.map((w: any) => [w.id, w.name, w.project_id, w.published?.version_id ?? '', w.updated_at])));
+    },
+  },
+  {
+    name: 'workflows get',
+    args: 'WORKFLOW_ID',
+    summary: 'Show a workflow and its draft',
+    async run(ctx) {
+      const id = encodeURIComponent(arg(ctx, 0, 'WORKFLOW_ID'));
+      const [workflow, draft] = await Promise.all([ctx.client().call('GET', `/v1/workflows/${id}`), ctx.client().call('GET', `/v1/workflows/${id}/draft`)]);
+      const blocks = renderTable(['block', 'type', 'name'], draft.blocks.map((b: any) => [b.id, b.type, b.name ?? '']));
+      const edges = draft.edges.map((e: any) => `  ${e.source} → ${e.target}${e.source_handle ? ` [${e.source_handle}]` : ''}`).join('\n');
+      ctx.print({ workflow, draft }, `${workflow.id}  ${workflow.name}  (published: ${workflow.published?.version_id ?? 'none'})\n${blocks}\n${edges}`);
+    },
+  },
+  {
+    name: 'workflows run',
+    args: 'WORKFLOW_ID',
+    summary: 'Run a workflow with documents and JSON inputs by block id',
+    options: {
+      document: { type: 'string', multiple: true, placeholder: 'BLOCK=PATH', description: 'A document for a start_document block (repeatable)' },
+      input: { type: 'string', multiple: true, placeholder: 'BLOCK=JSON', description: 'A JSON value for a start_json block (repeatable)' },
+      version: { type: 'string', placeholder: 'VERSION', description: 'production (default: the published version), draft, or a ver_ id' },
+      metadata: { type: 'string', multiple: true, placeholder: 'KEY=VALUE', description: 'Metadata (repeatable)' },
+      background: { type: 'boolean', description: 'Print the run id at once' },
+      wait: { type: 'boolean', description: 'With --background: poll until the run ends' },
+    },
+    async run(ctx) {
+      const documents: Record<string, unknown> = {};
+      for (const [block, path] of Object.entries(keyValues(ctx.values, 'document') ?? {})) documents[block] = await document(ctx, path);
+      const jsonInputs: Record<string, unknown> = {};
+      for (const [block, text] of Object.entries(keyValues(ctx.values, 'input') ?? {})) {
+        try {
+          jsonInputs[block] = JSON.parse(text);
+        } catch {
+          throw new UsageError(`--input ${block}=… is not valid JSON`);
+        }
+      }
+      const run = await ctx.client().call('POST', '/v1/workflows/runs', {
+        json: { workflow_id: arg(ctx, 0, 'WORKFLOW_ID'), documents, json_inputs: jsonInputs, version: str(ctx.values, 'version'), metadata: keyValues(ctx.values, 'metadata') },
+      });
+      if (ctx.values.background === true && ctx.values.wait !== true) {
+        ctx.print(run, `Started ${run.id} (${statusOf(run)}). Follow it with: quire runs wait ${run.id}`);
+        return 0;
+      }
+      const final = await waitForRun(ctx.client(), run, { quiet: ctx.json });
+      ctx.print(final, renderRun(final));
+      return succeeded(final) ? 0 : 1;
+    },
+  },
+  {
+    name: 'workflows export',
+    args: 'WORKFLOW_ID',
+    summary: 'Export a version of a workflow (a promotion bundle)',
+    options: {
+      version: { type: 'string', placeholder: 'VERSION', description: 'published (default), draft or a ver_ id' },
+      out: { type: 'string', placeholder: 'PATH', description: 'Write the bundle here instead of stdout' },
+    },
+    async run(ctx) {
+      const bundle = await ctx.client().call('GET', `/v1/workflows/${encodeURIComponent(arg(ctx, 0, 'WORKFLOW_ID'))}/export`, { query: { version: str(ctx.values, 'version') } });
+      const out = str(ctx.values, 'out');
+      if (out) writeFileSync(out, `${JSON.stringify(bundle, null, 2)}\n`);
+      else console.log(JSON.stringify(bundle, null, 2));
+    },
+  },
+  {
+    name: 'workflows promote',
+    args: 'WORKFLOW_ID',
+    summary: 'Export from one environment and import into another (keys named by profile or env:VAR)',
+    options: {
+      'from-key': { type: 'string', placeholder: 'PROFILE|env:VAR', description: 'Key of the source environment (required)' },
+      'to-key': { type: 'string', placeholder: 'PROFILE|env:VAR', description: 'Key of the target environment (required)' },
+      version: { type: 'string', placeholder: 'VERSION', description: 'published (default), draft or a ver_ id' },
+      'target-workflow': { type: 'string', placeholder: 'WORKFLOW_ID', description: 'Update this workflow of the target environment' },
+      'target-project': { type: 'string', placeholder: 'PROJECT_ID', description: 'Create the workflow in this project (default: the project of the same name)' },
+      'idempotency-key': { type: 'string', placeholder: 'KEY', description: 'Default: derived from the source workflow and version' },
+    },
+    async run(ctx) {
+      const workflowId = arg(ctx, 0, 'WORKFLOW_ID');
+      const from = clientFor(ctx, str(ctx.values, 'from-key'), '--from-key');
+      const to = clientFor(ctx, str(ctx.values, 'to-key'), '--to-key');
+      const bundle = await from.call('GET', `/v1/workflows/${encodeURIComponent(workflowId)}/export`, { query: { version: str(ctx.values, 'version') } });
+      let targetProject = str(ctx.values, 'target-project');
+      const targetWorkflow = str(ctx.values, 'target-workflow');
+      if (!targetWorkflow && !targetProject) targetProject = await sameNamedProject(from, to, workflowId);
+      const promotion = await to.call('POST', '/v1/workflows/promotions', {
+        json: {
+          bundle,
+          target_workflow_id: targetWorkflow,
+          target_project_id: targetWorkflow ? undefined : targetProject,
+          idempotency_key: str(ctx.values, 'idempotency-key') ?? `promote-${workflowId}-${bundle.source.version_id ?? 'draft'}`,
+        },
+      });
+      const lines = [`Promoted ${workflowId} (${bundle.source.environment_slug}) → ${promotion.target_workflow_id}, draft version ${promotion.target_draft_version}`];
+      if (promotion.missing_secrets.length) lines.push(`Missing secrets in the target environment: ${promotion.missing_secrets.join(', ')} (set them with: quire secrets set NAME --profile …)`);
+      for (const warning of promotion.warnings) lines.push(`Warning: ${warning}`);
+      lines.push(`Publish it there with the target key when ready.`);
+      ctx.print(promotion, lines.join('\n'));
+    },
+  },
+
+  {
     name: 'usage',
     args: '',
     summary: 'Credits used by the environment of the key',
@@ -773,6 +881,31 @@ function renderColumns(columns: Array<{ name: string; json_schema: any; required
     ['column', 'type', 'required', 'unique', 'samples'],
     columns.map((c) => [c.name, [].concat(c.json_schema?.type ?? []).join('|') + (c.json_schema?.format ? ` (${c.json_schema.format})` : ''), c.required, c.unique, c.sample_values.join(', ')]),
   );
+}
+
+/**
+ * A client for a key named on the command line without writing the key there: a profile name, or
+ * `env:VAR` for a key held in an environment variable.
+ */
+function clientFor(ctx: Context, name: string | undefined, flag: string): ApiClient {
+  if (!name) throw new UsageError(`workflows promote needs ${flag} (a profile name or env:VAR)`);
+  if (/^(rt_test_|rt_live_|sk_service_)/.test(name)) throw new UsageError(`${flag} names a profile or env:VAR; never put a key itself on the command line`);
+  if (name.startsWith('env:')) {
+    const key = process.env[name.slice(4)];
+    if (!key) throw new UsageError(`${flag} ${name}: the environment variable is not set`);
+    return new ApiClient(str(ctx.values, 'base-url') ?? process.env.QUIRE_BASE_URL ?? DEFAULT_BASE_URL, key);
+  }
+  const credentials = resolveCredentials({ profile: name, baseUrl: str(ctx.values, 'base-url') });
+  return new ApiClient(credentials.baseUrl, credentials.key);
+}
+
+/** The target project named like the source workflow's project, created when missing. */
+async function sameNamedProject(from: ApiClient, to: ApiClient, workflowId: string): Promise<string> {
+  const workflow = await from.call('GET', `/v1/workflows/${encodeURIComponent(workflowId)}`);
+  const name = workflow.project_id ? (await from.call('GET', `/v1/projects/${workflow.project_id}`)).name : 'Promoted workflows';
+  const projects = await to.call('GET', '/v1/projects', { query: { limit: 100 } });
+  const existing = projects.data.find((p: { name: string }) => p.name === name);
+  return existing ? existing.id : (await to.call('POST', '/v1/projects', { json: { name } })).id;
 }
 
 /** The context of one invocation; the API client is created on first use (not for usage errors). */

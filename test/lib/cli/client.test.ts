@@ -10,12 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPO_ROOT } from '../../../lib/local/invoker.ts';
 import { startTestCloud, type TestCloud } from '../../support/cloud.ts';
 import { freePort } from '../../support/ports.ts';
 import { greyToPng, renderScan } from '../../support/scan-fixtures.ts';
 import { textPdf } from '../../support/text-pdf.ts';
+
+// Each test spawns several CLI processes (about a second each on a loaded machine).
+vi.setConfig({ testTimeout: 90_000 });
 
 let cloud: TestCloud;
 let work: string;
@@ -218,6 +221,81 @@ describe('runs', () => {
     expect(r.stdout).not.toContain('Uploading');
     const shown = await quire(['files', 'upload', path]);
     expect(shown.stderr, shown.stderr).toMatch(/Uploading \[#+\] 100%\s+6\.0 MB \/ 6\.0 MB/);
+  });
+});
+
+describe('secrets, webhooks and workflows', () => {
+  it('secrets set reads the value from stdin; get --value, list and delete', async () => {
+    const set = await quire(['secrets', 'set', 'CLI_TOKEN'], { stdin: 's3cr3t-value\n' });
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout + set.stderr).not.toContain('s3cr3t-value');
+    expect((await quire(['secrets', 'get', 'CLI_TOKEN', '--value'])).stdout.trim()).toBe('s3cr3t-value');
+    expect((await quire(['secrets', 'list'])).stdout).toContain('CLI_TOKEN');
+    expect((await quire(['secrets', 'delete', 'CLI_TOKEN'])).code).toBe(0);
+    const gone = await quire(['secrets', 'get', 'CLI_TOKEN']);
+    expect(gone.code).toBe(3);
+    expect(gone.stderr).toContain('Error 404: Secret CLI_TOKEN not found');
+    expect((await quire(['secrets', 'set', 'EMPTY'], { stdin: '' })).code).toBe(2);
+  });
+
+  it('webhooks listen verifies and prints what the service delivers', async () => {
+    const port = await freePort();
+    const endpoint = await cloud.api('PUT', '/v1/webhooks/endpoint', { body: { url: `http://127.0.0.1:${port}/hooks` } });
+    expect(endpoint.status, endpoint.text).toBe(200);
+    const listener = start(['webhooks', 'listen', '--port', String(port)]);
+    let out = '';
+    let err = '';
+    listener.stdout!.on('data', (c) => (out += c));
+    listener.stderr!.on('data', (c) => (err += c));
+    listener.stdin!.end(`${endpoint.body.signing_secret}\n`);
+    const closed = new Promise((resolve) => listener.on('close', resolve));
+    const until = async (test: () => boolean) => {
+      for (let i = 0; i < 400 && !test(); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(test(), out + err).toBe(true);
+    };
+    await until(() => err.includes('Listening'));
+    const sent = await cloud.api('POST', '/v1/webhooks/test', { body: {} });
+    await until(() => out.includes(sent.body.event_id));
+    expect(out).toMatch(/✓ .* test {2}webhook\.test {2}evt_/);
+    listener.kill('SIGINT');
+    await closed;
+    await cloud.api('DELETE', '/v1/webhooks/endpoint');
+  });
+
+  it('workflows run and promote (keys named by profile, never given on the command line)', async () => {
+    const project = (await cloud.api('POST', '/v1/projects', { body: { name: 'CLI project' } })).body.id;
+    const workflowId = (await cloud.api('POST', '/v1/workflows', { body: { project_id: project, name: 'CLI flow' } })).body.id;
+    const draft = {
+      blocks: [
+        { id: 'doc', type: 'start_document', config: {} },
+        { id: 'fields', type: 'extract', config: { json_schema: { type: 'object', properties: { invoice_number: { type: ['string', 'null'] } } } } },
+        { id: 'done', type: 'end', config: {} },
+      ],
+      edges: [
+        { source: 'doc', target: 'fields' },
+        { source: 'fields', target: 'done' },
+      ],
+    };
+    expect((await cloud.api('PUT', `/v1/workflows/${workflowId}/draft`, { body: draft })).status).toBe(200);
+    expect((await cloud.api('POST', `/v1/workflows/${workflowId}/publish`, { body: {} })).status).toBe(200);
+    const invoice = file('wf-invoice.txt', 'Invoice number: INV-9090');
+    const ran = await quire(['workflows', 'run', workflowId, '--document', `doc=${invoice}`, '--json']);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout)).toMatchObject({ lifecycle: { status: 'completed' }, outputs: { fields: { invoice_number: 'INV-9090' } } });
+
+    await quire(['profiles', 'add', 'wf-test', '--key-stdin', '--base-url', cloud.url], { stdin: cloud.keys.test });
+    await quire(['profiles', 'add', 'wf-live', '--key-stdin', '--base-url', cloud.url], { stdin: cloud.keys.live });
+    expect((await quire(['workflows', 'promote', workflowId, '--from-key', cloud.keys.test, '--to-key', 'wf-live'])).code).toBe(2);
+    const promoted = await quire(['workflows', 'promote', workflowId, '--from-key', 'wf-test', '--to-key', 'wf-live']);
+    expect(promoted.code, promoted.stderr).toBe(0);
+    const target = /→ (wrk_[0-9a-z]+)/.exec(promoted.stdout)![1]!;
+    const live = await cloud.api('GET', `/v1/workflows/${target}`, { key: cloud.keys.live });
+    expect(live.body).toMatchObject({ name: 'CLI flow', published: null });
+    const liveProject = await cloud.api('GET', `/v1/projects/${live.body.project_id}`, { key: cloud.keys.live });
+    expect(liveProject.body.name).toBe('CLI project');
+    // Again: the same promotion (idempotent), not a second workflow.
+    const again = await quire(['workflows', 'promote', workflowId, '--from-key', 'wf-test', '--to-key', 'wf-live']);
+    expect(again.stdout).toContain(`→ ${target}`);
   });
 });
 
