@@ -19,6 +19,7 @@ export class CsvProblem extends Error {
 
 export const DELIMITERS = [',', ';', '\t', '|'] as const;
 const BLOCK_BYTES = 1 << 20;
+const SNIFF_CHARS = 64 * 1024;
 /** A single record longer than this is refused (it is almost always an unterminated quote). */
 export const MAX_RECORD_CHARS = 16 * 1024 * 1024;
 
@@ -186,7 +187,7 @@ async function* blocksOf(source: AsyncIterable<Uint8Array>, size: number): Async
 }
 
 /** Reads a whole CSV from a chunked source, calling `visitor` for the header and every record. */
-export async function readCsv(source: AsyncIterable<Uint8Array>, visitor: CsvVisitor): Promise<CsvSummary> {
+export async function readCsv(source: AsyncIterable<Uint8Array>, visitor: CsvVisitor, options: { blockBytes?: number } = {}): Promise<CsvSummary> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let scanner: CsvScanner | undefined;
   let delimiter = ',';
@@ -218,10 +219,12 @@ export async function readCsv(source: AsyncIterable<Uint8Array>, visitor: CsvVis
   const feed = (text: string, final: boolean) => {
     pending = pending.length > 0 ? pending + text : text;
     if (!scanner) {
-      // Sniff on complete lines of the first block (or the whole text at the end).
+      // Sniff on complete lines of the first 64 KB (or of the whole text, when shorter).
+      if (!final && pending.length < SNIFF_CHARS) return;
+      if (pending.length > MAX_RECORD_CHARS && pending.indexOf('\n') < 0) throw new CsvProblem('The CSV header is longer than 16 MB: is this a CSV file?');
       const cut = final ? pending.length : pending.lastIndexOf('\n');
       if (cut <= 0 && !final) return;
-      const sample = pending.slice(0, Math.min(cut, 256 * 1024));
+      const sample = pending.slice(0, Math.min(cut, 4 * SNIFF_CHARS));
       delimiter = sniffDelimiter(sample);
       scanner = new CsvScanner(delimiter, sample, onRecord);
     }
@@ -232,7 +235,7 @@ export async function readCsv(source: AsyncIterable<Uint8Array>, visitor: CsvVis
     }
   };
 
-  for await (const block of blocksOf(source, BLOCK_BYTES)) {
+  for await (const block of blocksOf(source, options.blockBytes ?? BLOCK_BYTES)) {
     bytes += block.length;
     feed(decode(block), false);
   }
