@@ -56,6 +56,42 @@ export function isIntegerText(s: string): boolean {
   return true;
 }
 
+/** Set by `plainNumber`: whether the text it read had no fraction. */
+export const plainNumberInfo = { integer: false };
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * The value of a plain decimal `[+-]?digits[.digits]` (NaN for anything else, e.g. exponents, or
+ * more than 15 significant digits). Exact: the digits form an integer below 2^53 and 10^k (k ≤ 22)
+ * is exact, so one correctly rounded division gives what `Number(text)` gives — without its cost.
+ */
+export function plainNumber(s: string): number {
+  const n = s.length;
+  let i = 0;
+  let negative = false;
+  const first = s.charCodeAt(0);
+  if (first === 45 || first === 43) {
+    negative = first === 45;
+    i = 1;
+  }
+  let mantissa = 0;
+  let digits = 0;
+  let fraction = -1;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      mantissa = mantissa * 10 + (c - 48);
+      digits++;
+      if (fraction >= 0) fraction++;
+    } else if (c === 46 && fraction < 0) fraction = 0;
+    else return NaN;
+  }
+  if (digits === 0 || digits > 15) return NaN;
+  plainNumberInfo.integer = fraction < 0;
+  const value = fraction > 0 ? mantissa / POWERS_OF_TEN[fraction]! : mantissa;
+  return negative ? -value : value;
+}
+
 /** A decimal number: `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?` */
 export function isNumberText(s: string): boolean {
   const n = s.length;
@@ -91,11 +127,16 @@ export function isNumberText(s: string): boolean {
   return true;
 }
 
+/** Whether `s` equals the lower-case ASCII word `word` in any letter case. */
+function equalsIgnoringCase(s: string, word: string): boolean {
+  if (s.length !== word.length) return false;
+  for (let i = 0; i < s.length; i++) if ((s.charCodeAt(i) | 32) !== word.charCodeAt(i)) return false;
+  return true;
+}
+
 /** `true` / `false` in any letter case. */
 export function isBooleanText(s: string): boolean {
-  if (s.length === 4) return s.toLowerCase() === 'true';
-  if (s.length === 5) return s.toLowerCase() === 'false';
-  return false;
+  return equalsIgnoringCase(s, 'true') || equalsIgnoringCase(s, 'false');
 }
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -9,6 +9,7 @@
  * value, nothing between the delimiters is a *null*). It reads blocks of about 1 MB, so memory stays
  * bounded whatever the file size; one record may not exceed MAX_RECORD_CHARS.
  */
+import { isAscii, isUtf8 } from 'node:buffer';
 import Papa from 'papaparse';
 import type { RawCell } from './cells.ts';
 
@@ -170,6 +171,54 @@ export class CsvScanner {
   }
 }
 
+/**
+ * Decodes UTF-8 block by block, strictly (undefined for bytes that are not UTF-8). A block ends on a
+ * character boundary (the bytes of a character cut by the block end wait for the next block), so
+ * each block decodes alone: ASCII blocks, by far the most common, as Latin-1 (several times faster
+ * than a TextDecoder, same text). A leading BOM is dropped.
+ */
+export class Utf8Blocks {
+  private carry: Uint8Array | undefined;
+  private first = true;
+
+  /** `undefined` block: the end of the input. */
+  decode(block: Uint8Array | undefined): string | undefined {
+    let bytes: Uint8Array;
+    if (block === undefined) {
+      if (this.carry) return undefined;
+      return '';
+    }
+    bytes = this.carry ? Buffer.concat([this.carry, block]) : block;
+    this.carry = undefined;
+    if (this.first) {
+      this.first = false;
+      if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+    }
+    const cut = completeLength(bytes);
+    if (cut < bytes.length) {
+      this.carry = Uint8Array.prototype.slice.call(bytes, cut);
+      bytes = bytes.subarray(0, cut);
+    }
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    if (isAscii(buffer)) return buffer.toString('latin1');
+    if (!isUtf8(buffer)) return undefined;
+    return buffer.toString('utf8');
+  }
+}
+
+/** The length of the longest prefix that does not end inside a multi-byte character. */
+function completeLength(bytes: Uint8Array): number {
+  const n = bytes.length;
+  // Walk back over at most 3 continuation bytes to the lead byte of the last character.
+  for (let i = n - 1; i >= 0 && i >= n - 4; i--) {
+    const b = bytes[i]!;
+    if ((b & 0xc0) === 0x80) continue;
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return n - i >= need ? n : i;
+  }
+  return n;
+}
+
 /** Bytes of a chunked source in blocks of about `size` bytes. */
 async function* blocksOf(source: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Uint8Array> {
   let parts: Uint8Array[] = [];
@@ -188,7 +237,6 @@ async function* blocksOf(source: AsyncIterable<Uint8Array>, size: number): Async
 
 /** Reads a whole CSV from a chunked source, calling `visitor` for the header and every record. */
 export async function readCsv(source: AsyncIterable<Uint8Array>, visitor: CsvVisitor, options: { blockBytes?: number } = {}): Promise<CsvSummary> {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
   let scanner: CsvScanner | undefined;
   let delimiter = ',';
   let pending = '';
@@ -208,12 +256,13 @@ export async function readCsv(source: AsyncIterable<Uint8Array>, visitor: CsvVis
     visitor.row(fields, rowCount);
   };
 
+  const utf8 = new Utf8Blocks();
   const decode = (block: Uint8Array | undefined): string => {
-    try {
-      return block ? decoder.decode(block, { stream: true }) : decoder.decode();
-    } catch {
-      throw new CsvProblem(`The CSV is not valid UTF-8 (in the ${block ? 'block' : 'end'} of bytes ${Math.max(0, bytes - (block?.length ?? 0))}–${bytes}): save it as UTF-8 and upload it again`);
+    const text = utf8.decode(block);
+    if (text === undefined) {
+      throw new CsvProblem(`The CSV is not valid UTF-8 (in bytes ${Math.max(0, bytes - (block?.length ?? 0))}–${bytes}): save it as UTF-8 and upload it again`);
     }
+    return text;
   };
 
   const feed = (text: string, final: boolean) => {

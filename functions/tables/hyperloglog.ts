@@ -19,15 +19,24 @@ export const lastHash = { lo: 0, hi: 0 };
 
 /** Hashes a string's UTF-16 code units into `lastHash` (two independently mixed 32-bit lanes). */
 export function hashString(s: string): void {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c ^ s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
+  const n = s.length;
+  let a = 0x811c9dc5 ^ n;
+  let b = 0x9747b28c;
+  let i = 0;
+  // Two code units per step (each is < 2^16, so the pair is one exact 32-bit word).
+  for (; i + 1 < n; i += 2) {
+    const w = s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16);
+    a = Math.imul(a ^ w, 0x01000193);
+    b = Math.imul(b ^ w, 0x5bd1e995);
     b ^= b >>> 15;
   }
-  lastHash.lo = fmix32(a ^ s.length);
+  if (i < n) {
+    const w = s.charCodeAt(i);
+    a = Math.imul(a ^ w, 0x01000193);
+    b = Math.imul(b ^ w, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  lastHash.lo = fmix32(a ^ (a >>> 13));
   lastHash.hi = fmix32(b ^ a);
 }
 
@@ -38,59 +47,62 @@ export function combineHash(seedLo: number, seedHi: number, lo: number, hi: numb
 }
 
 /**
- * A set of 64-bit hashes with linear probing. (0, 0) marks an empty slot, so the high lane is kept
- * odd (63 significant bits): the chance that two of a million distinct values collide is ~1e-7.
+ * A set of 64-bit hashes with linear probing, both halves of a slot side by side (one cache miss per
+ * lookup). A zero high half marks an empty slot, so the high half is kept odd (63 significant bits):
+ * the chance that two of a million distinct values collide is about 1e-7.
  */
 export class HashSet64 {
-  private lo: Uint32Array;
-  private hi: Uint32Array;
+  private slots: Uint32Array;
   private mask: number;
   size = 0;
 
   constructor(initialCapacity = 1024) {
     let capacity = 16;
     while (capacity < initialCapacity) capacity *= 2;
-    this.lo = new Uint32Array(capacity);
-    this.hi = new Uint32Array(capacity);
+    this.slots = new Uint32Array(capacity * 2);
     this.mask = capacity - 1;
   }
 
   /** Adds the hash; true when it was not there yet. */
   add(lo: number, hi: number): boolean {
+    lo = lo >>> 0;
     hi = (hi | 1) >>> 0;
+    const slots = this.slots;
     let i = lo & this.mask;
     for (;;) {
-      const h = this.hi[i]!;
+      const h = slots[2 * i + 1]!;
       if (h === 0) break;
-      if (h === hi && this.lo[i] === lo >>> 0) return false;
+      if (h === hi && slots[2 * i] === lo) return false;
       i = (i + 1) & this.mask;
     }
-    this.lo[i] = lo;
-    this.hi[i] = hi;
+    slots[2 * i] = lo;
+    slots[2 * i + 1] = hi;
     this.size++;
     if (this.size * 2 > this.mask + 1) this.grow();
     return true;
   }
 
-  /** Bytes held by the table. */
-  get bytes(): number {
-    return this.lo.byteLength * 2;
+  /** Calls `fn` with every hash in the set. */
+  forEach(fn: (lo: number, hi: number) => void): void {
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i += 2) if (slots[i + 1] !== 0) fn(slots[i]!, slots[i + 1]!);
   }
 
   private grow(): void {
-    const { lo, hi } = this;
+    const old = this.slots;
     const capacity = (this.mask + 1) * 2;
-    this.lo = new Uint32Array(capacity);
-    this.hi = new Uint32Array(capacity);
-    this.mask = capacity - 1;
-    for (let j = 0; j < lo.length; j++) {
-      const h = hi[j]!;
+    const slots = new Uint32Array(capacity * 2);
+    const mask = capacity - 1;
+    for (let j = 0; j < old.length; j += 2) {
+      const h = old[j + 1]!;
       if (h === 0) continue;
-      let i = lo[j]! & this.mask;
-      while (this.hi[i] !== 0) i = (i + 1) & this.mask;
-      this.lo[i] = lo[j]!;
-      this.hi[i] = h;
+      let i = old[j]! & mask;
+      while (slots[2 * i + 1] !== 0) i = (i + 1) & mask;
+      slots[2 * i] = old[j]!;
+      slots[2 * i + 1] = h;
     }
+    this.slots = slots;
+    this.mask = mask;
   }
 }
 
@@ -132,12 +144,13 @@ export class HyperLogLog {
 export const EXACT_DISTINCT_LIMIT = 1 << 20;
 
 /**
- * Counts distinct strings: exactly while there are at most `limit` of them, then by HyperLogLog
- * (the sketch sees every value from the start, so it is ready when the exact set is dropped).
+ * Counts distinct strings: exactly while there are at most `limit` of them, then by HyperLogLog. A
+ * sketch depends only on the distinct hashes it saw, so it is built from the exact set when that set
+ * outgrows its bound (and only then: most columns never pay for it).
  */
 export class DistinctCounter {
   private exact: HashSet64 | undefined = new HashSet64();
-  private readonly sketch = new HyperLogLog(16);
+  private sketch: HyperLogLog | undefined;
 
   constructor(private readonly limit = EXACT_DISTINCT_LIMIT) {}
 
@@ -148,10 +161,18 @@ export class DistinctCounter {
   }
 
   addHash(lo: number, hi: number): boolean {
-    this.sketch.add(lo, hi);
-    if (!this.exact) return false;
-    const added = this.exact.add(lo, hi);
-    if (this.exact.size > this.limit) this.exact = undefined;
+    const exact = this.exact;
+    if (!exact) {
+      this.sketch!.add(lo, hi | 1);
+      return false;
+    }
+    const added = exact.add(lo, hi);
+    if (exact.size > this.limit) {
+      const sketch = new HyperLogLog(16);
+      exact.forEach((l, h) => sketch.add(l, h));
+      this.sketch = sketch;
+      this.exact = undefined;
+    }
     return added;
   }
 
@@ -160,6 +181,6 @@ export class DistinctCounter {
   }
 
   count(): number {
-    return this.exact ? this.exact.size : Math.round(this.sketch.estimate());
+    return this.exact ? this.exact.size : Math.round(this.sketch!.estimate());
   }
 }

@@ -13,9 +13,11 @@ import {
   isDateTimeText,
   isIntegerText,
   isNumberText,
+  plainNumber,
+  plainNumberInfo,
   type RawCell,
 } from './cells.ts';
-import { DistinctCounter } from './hyperloglog.ts';
+import { DistinctCounter, EXACT_DISTINCT_LIMIT, hashString, lastHash } from './hyperloglog.ts';
 import { DIAGNOSTIC_ROWS, type Column, type ColumnProfile, type ColumnSchema, type Diagnostic, type Scalar, type TableSummary } from './types.ts';
 
 const INTEGER = 1;
@@ -54,6 +56,9 @@ class ColumnAccumulator {
   readonly blanks = new Set<string>();
   /** True while every value so far is a number greater than the one before (then unique for sure). */
   increasing = true;
+  /** Value hashes not yet counted (pairs lo, hi), while the values are increasing. */
+  private deferred: Uint32Array | undefined = new Uint32Array(2048);
+  private deferredLength = 0;
   sawTrue = false;
   sawFalse = false;
   private last = -Infinity;
@@ -73,32 +78,40 @@ class ColumnAccumulator {
       return;
     }
     this.values++;
-    const isNew = this.distinct.add(text);
-    if (isNew && this.samples.length < SAMPLE_VALUES) this.samples.push(detached(text));
+    hashString(text);
+    const lo = lastHash.lo;
+    const hi = lastHash.hi;
     if (this.textMin === null || text < this.textMin) this.textMin = detached(text);
     if (this.textMax === null || text > this.textMax) this.textMax = detached(text);
 
     let c = this.candidates;
-    if (c === 0) {
-      this.increasing = false;
-      return;
-    }
     if (c & (INTEGER | NUMBER)) {
-      if (c & INTEGER && !isIntegerText(text)) c &= ~INTEGER;
-      if (c & NUMBER && !(c & INTEGER) && !isNumberText(text)) c &= ~NUMBER;
-      if (c & (INTEGER | NUMBER)) {
-        const value = Number(text);
+      let value = plainNumber(text);
+      let integer = plainNumberInfo.integer;
+      if (Number.isNaN(value)) {
+        // Exponents, long digit strings: the careful path.
+        integer = isIntegerText(text);
+        value = integer || isNumberText(text) ? Number(text) : NaN;
+      }
+      if (!integer) c &= ~INTEGER;
+      if (!Number.isNaN(value)) {
         if (value < this.numMin) this.numMin = value;
         if (value > this.numMax) this.numMax = value;
-        if (value <= this.last) this.increasing = false;
+        if (value <= this.last) this.stopIncreasing();
         this.last = value;
+        this.count(text, lo, hi);
         // A number is never a boolean or a date.
-        c &= INTEGER | NUMBER;
-        this.candidates = c;
+        this.candidates = c & (INTEGER | NUMBER);
         return;
       }
+      c &= ~NUMBER;
     }
-    this.increasing = false;
+    this.stopIncreasing();
+    this.count(text, lo, hi);
+    if (c === 0) {
+      this.candidates = 0;
+      return;
+    }
     if (c & BOOLEAN) {
       if (!isBooleanText(text)) c &= ~BOOLEAN;
       else if (text.length === 4) this.sawTrue = true;
@@ -119,6 +132,54 @@ class ColumnAccumulator {
       } else c &= ~DATE_TIME;
     }
     this.candidates = c;
+  }
+
+  /**
+   * Distinct counting. While the column's values are strictly increasing numbers they are all
+   * distinct, so their hashes are only appended to a buffer (no hash-table work): the common
+   * row-id column costs next to nothing, and the buffer goes into the counter if the order breaks.
+   */
+  private count(text: string, lo: number, hi: number): void {
+    let isNew: boolean;
+    if (this.deferred) {
+      if (this.deferredLength === this.deferred.length) this.growDeferred();
+      if (this.deferred) {
+        this.deferred[this.deferredLength++] = lo;
+        this.deferred[this.deferredLength++] = hi;
+      } else this.distinct.addHash(lo, hi);
+      isNew = true;
+    } else isNew = this.distinct.addHash(lo, hi);
+    if (isNew && this.samples.length < SAMPLE_VALUES) this.samples.push(detached(text));
+  }
+
+  private growDeferred(): void {
+    const deferred = this.deferred!;
+    if (deferred.length / 2 >= EXACT_DISTINCT_LIMIT) {
+      this.flushDeferred();
+      return;
+    }
+    const bigger = new Uint32Array(deferred.length * 2);
+    bigger.set(deferred);
+    this.deferred = bigger;
+  }
+
+  private flushDeferred(): void {
+    const deferred = this.deferred;
+    if (!deferred) return;
+    for (let i = 0; i < this.deferredLength; i += 2) this.distinct.addHash(deferred[i]!, deferred[i + 1]!);
+    this.deferred = undefined;
+    this.deferredLength = 0;
+  }
+
+  private stopIncreasing(): void {
+    if (!this.increasing) return;
+    this.increasing = false;
+    this.flushDeferred();
+  }
+
+  distinctCount(): { count: number; estimated: boolean } {
+    if (this.increasing) return { count: this.values, estimated: false };
+    return { count: this.distinct.count(), estimated: !this.distinct.isExact };
   }
 
   inferredSchema(): ColumnSchema {
@@ -147,8 +208,9 @@ class ColumnAccumulator {
   /** Exact while the distinct set is, or when the values were strictly increasing numbers. */
   uniqueness(rowCount: number): boolean {
     if (this.nulls > 0) return false;
+    if (this.increasing) return this.empties === 0 && this.values === rowCount;
     if (this.distinct.isExact) return this.distinct.count() === this.values && this.blanks.size === this.empties;
-    return this.increasing && this.empties === 0 && this.values === rowCount;
+    return false;
   }
 }
 
@@ -208,11 +270,11 @@ export class TableProfiler {
         row_count: this.rowCount,
         null_count: acc.nulls,
         empty_count: acc.empties,
-        distinct_count: acc.distinct.count(),
+        distinct_count: acc.distinctCount().count,
         min,
         max,
         sample_values: acc.samples,
-        is_estimated: !acc.distinct.isExact,
+        is_estimated: acc.distinctCount().estimated,
       });
     }
     return {
