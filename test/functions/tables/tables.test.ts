@@ -254,6 +254,16 @@ describe('upload', () => {
     expect(fetched.equals(big)).toBe(true);
   });
 
+  it('lets the file upload take CSVs up to 1 GB (other files stay at 500 MB)', async () => {
+    const size = 600 * 1024 * 1024;
+    expect((await cloud.api('POST', '/v1/files/upload', { body: { filename: 'big.csv', size_bytes: size } })).status).toBe(201);
+    expect((await cloud.api('POST', '/v1/files/upload', { body: { filename: 'big.bin', size_bytes: size, content_type: 'text/csv' } })).status).toBe(201);
+    const txt = await cloud.api('POST', '/v1/files/upload', { body: { filename: 'big.txt', size_bytes: size } });
+    expect(txt.status).toBe(422);
+    expect(txt.body.detail[0].loc).toEqual(['body', 'size_bytes']);
+    expect((await cloud.api('POST', '/v1/files/upload', { body: { filename: 'huge.csv', size_bytes: 1024 * 1024 * 1024 + 1 } })).status).toBe(422);
+  });
+
   it('refuses bad headers (naming the columns), non-UTF-8 text and non-CSV files with a 422', async () => {
     const dup = await createJson('id,name,id,,x\n1,2,3,4,5\n');
     expect(dup.status).toBe(422);
