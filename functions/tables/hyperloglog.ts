@@ -141,7 +141,7 @@ export class HyperLogLog {
 }
 
 /** Exact distinct values up to a bound (then the sketch answers). */
-export const EXACT_DISTINCT_LIMIT = 1 << 20;
+export const EXACT_DISTINCT_LIMIT = 1_000_000;
 
 /**
  * Counts distinct strings: exactly while there are at most `limit` of them, then by HyperLogLog. A

@@ -10,7 +10,7 @@
  */
 import { blobKeyOf, resolveDocument, storeBytes } from '../files/service.ts';
 import type { File } from '../files/schema.ts';
-import { Invalid, NotFound } from '../platform/errors.ts';
+import { Conflict, Invalid, NotFound } from '../platform/errors.ts';
 import { RawResponse } from '../platform/http.ts';
 import { timestamp } from '../platform/ids.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -31,6 +31,11 @@ const CSV_TYPES = new Set(['text/csv', 'text/plain']);
 
 interface TableRecord {
   table: Table;
+  /**
+   * The snapshot version (a new one on every replace), also kept as the record's status: every change
+   * is a write conditional on the version it read, so a rename racing a replace cannot mix them up.
+   */
+  version: string;
   /** False when `table.columns` / `table.sample_rows` were left out of the record (read the summary). */
   inline: boolean;
   summary_key: string;
@@ -100,17 +105,18 @@ async function summarise(p: Platform, source: Source, overrides: Record<string, 
   return profiler.finish({ overrides });
 }
 
-function recordOf(scope: Scope, table: Table, summaryKey: string, source: Source): TableRecord {
-  const full: TableRecord = { table, inline: true, summary_key: summaryKey, snapshot_key: source.blobKey, snapshot_size: source.file.size_bytes };
+function recordOf(table: Table, stored: { key: string; version: string }, source: Source): TableRecord {
+  const full: TableRecord = { table, version: stored.version, inline: true, summary_key: stored.key, snapshot_key: source.blobKey, snapshot_size: source.file.size_bytes };
   if (JSON.stringify(full).length <= INLINE_TABLE_BYTES) return full;
   return { ...full, inline: false, table: { ...table, columns: [], sample_rows: [] } };
 }
 
-async function storeSummary(p: Platform, scope: Scope, tableId: string, summary: TableSummary): Promise<string> {
-  const key = summaryKeyOf(scope, tableId, p.ids.next('sum'));
+async function storeSummary(p: Platform, scope: Scope, tableId: string, summary: TableSummary): Promise<{ key: string; version: string }> {
+  const version = p.ids.next('tblv');
+  const key = summaryKeyOf(scope, tableId, version);
   const stored: StoredSummary = { row_count: summary.row_count, columns: summary.columns, sample_rows: summary.sample_rows, profile: summary.profile };
   await p.blobs.put(key, JSON.stringify(stored), 'application/json');
-  return key;
+  return { key, version };
 }
 
 async function readSummary(p: Platform, record: TableRecord): Promise<StoredSummary> {
@@ -154,14 +160,15 @@ export async function createTable(p: Platform, scope: Scope, upload: TableUpload
     created_at: now,
     updated_at: now,
   };
-  const summaryKey = await storeSummary(p, scope, id, summary);
+  const stored = await storeSummary(p, scope, id, summary);
   await p.store.putRecord(scope, {
     type: TABLE_TYPE,
     id,
     createdAt: now,
+    status: stored.version,
     filename: table.filename,
     attrs: table.project_id ? { project_id: table.project_id } : undefined,
-    data: recordOf(scope, table, summaryKey, source),
+    data: recordOf(table, stored, source),
   });
   return { tables: [table] };
 }
@@ -174,7 +181,8 @@ export async function replaceTable(p: Platform, scope: Scope, tableId: string, u
     ...before.table,
     name: upload.name,
     filename: source.file.filename,
-    project_id: upload.project_id ?? before.table.project_id,
+    // The project is the table's; a replace changes its CSV (and name), not where it is listed.
+    project_id: before.table.project_id,
     source_file_id: source.file.id,
     snapshot_file_id: source.file.id,
     row_count: summary.row_count,
@@ -183,28 +191,33 @@ export async function replaceTable(p: Platform, scope: Scope, tableId: string, u
     diagnostics: summary.diagnostics,
     updated_at: timestamp(p.clock.now()),
   };
-  const summaryKey = await storeSummary(p, scope, tableId, summary);
-  const updated = await p.store.updateRecord<TableRecord>(scope, TABLE_TYPE, tableId, recordOf(scope, table, summaryKey, source), { filename: table.filename });
+  const stored = await storeSummary(p, scope, tableId, summary);
+  const updated = await p.store.moveStatus<TableRecord>(scope, TABLE_TYPE, tableId, [before.version], stored.version, recordOf(table, stored, source));
   if (!updated) {
-    // Deleted while the CSV was read: the new summary belongs to nothing.
-    await p.blobs.delete(summaryKey);
-    throw NotFound.of('Table', tableId);
+    // Deleted or changed while the CSV was read: the new summary belongs to nothing.
+    await p.blobs.delete(stored.key);
+    await loadRecord(p, scope, tableId);
+    throw new Conflict(`Table ${tableId} changed while its new CSV was read; send the request again`);
   }
-  if (before.summary_key !== summaryKey) await p.blobs.delete(before.summary_key);
+  await p.blobs.delete(before.summary_key);
   return { tables: [table] };
 }
 
 export async function patchTable(p: Platform, scope: Scope, tableId: string, patch: { name?: string | undefined; metadata?: Record<string, unknown> | undefined }): Promise<{ tables: Table[] }> {
-  const record = await loadRecord(p, scope, tableId);
-  const table: Table = {
-    ...record.table,
-    ...(patch.name !== undefined ? { name: patch.name } : {}),
-    ...(patch.metadata !== undefined ? { metadata: patch.metadata } : {}),
-    updated_at: timestamp(p.clock.now()),
-  };
-  const updated = await p.store.updateRecord<TableRecord>(scope, TABLE_TYPE, tableId, { table });
-  if (!updated) throw NotFound.of('Table', tableId);
-  return { tables: [await tableOf(p, updated.data)] };
+  // Conditional on the version read; a replace landing in between makes us read again.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const record = await loadRecord(p, scope, tableId);
+    const table: Table = {
+      ...record.table,
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.metadata !== undefined ? { metadata: patch.metadata } : {}),
+      updated_at: timestamp(p.clock.now()),
+    };
+    const updated = await p.store.moveStatus<TableRecord>(scope, TABLE_TYPE, tableId, [record.version], record.version, { table });
+    if (updated) return { tables: [await tableOf(p, updated.data)] };
+  }
+  await loadRecord(p, scope, tableId);
+  throw new Conflict(`Table ${tableId} keeps changing; send the request again`);
 }
 
 export async function deleteTable(p: Platform, scope: Scope, tableId: string): Promise<void> {

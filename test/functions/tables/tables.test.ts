@@ -4,6 +4,7 @@
  * validation, schema, download and the resource's life cycle.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { platform, setPlatform } from '../../../functions/platform/platform.ts';
 import { dataUrl, startTestCloud, type ApiResponse, type TestCloud } from '../../support/cloud.ts';
 
 let cloud: TestCloud;
@@ -411,6 +412,35 @@ describe('life cycle', () => {
     expect(gone.body).toEqual({ detail: `Table ${table.id} not found` });
     expect((await cloud.api('GET', `/v1/tables/${table.id}/profile`)).status).toBe(404);
     expect((await cloud.api('DELETE', `/v1/tables/${table.id}`)).status).toBe(404);
+  });
+
+  it('answers 409 to a replace that lost a race with another replace, keeping the winner whole', async () => {
+    const table = (await createJson('k\n1\n')).body.tables[0];
+    const real = platform();
+    let raced = false;
+    // Just before this replace writes, another replace of the same table lands.
+    const store = new Proxy(real.store, {
+      get(target, method) {
+        if (method !== 'moveStatus' || raced) return Reflect.get(target, method);
+        return async (...args: Parameters<typeof real.store.moveStatus>) => {
+          raced = true;
+          setPlatform(real);
+          const winner = await createForm('k\n1\n2\n3\n', {}, 'PUT', `/v1/tables/${table.id}`);
+          expect(winner.status).toBe(200);
+          return target.moveStatus(...args);
+        };
+      },
+    });
+    setPlatform({ ...real, store });
+    try {
+      const loser = await createForm('k\n9\n', {}, 'PUT', `/v1/tables/${table.id}`);
+      expect(loser.status, loser.text).toBe(409);
+    } finally {
+      setPlatform(real);
+    }
+    const now = await cloud.api('GET', `/v1/tables/${table.id}`);
+    expect(now.body.table.row_count).toBe(3);
+    expect((await cloud.api('GET', `/v1/tables/${table.id}/profile`)).body.row_count).toBe(3);
   });
 
   it('refuses a create without a name or document, naming the field', async () => {
