@@ -183,24 +183,28 @@ export class Utf8Blocks {
 
   /** `undefined` block: the end of the input. */
   decode(block: Uint8Array | undefined): string | undefined {
-    let bytes: Uint8Array;
-    if (block === undefined) {
-      if (this.carry) return undefined;
-      return '';
-    }
-    bytes = this.carry ? Buffer.concat([this.carry, block]) : block;
+    const final = block === undefined;
+    let bytes: Uint8Array = this.carry ? (block ? Buffer.concat([this.carry, block]) : this.carry) : (block ?? new Uint8Array(0));
     this.carry = undefined;
     if (this.first) {
+      // Wait for three bytes before deciding whether the input starts with a BOM.
+      if (bytes.length < 3 && !final) {
+        this.carry = bytes;
+        return '';
+      }
       this.first = false;
       if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
     }
-    const cut = completeLength(bytes);
-    if (cut < bytes.length) {
-      this.carry = Uint8Array.prototype.slice.call(bytes, cut);
-      bytes = bytes.subarray(0, cut);
+    if (!final) {
+      const cut = completeLength(bytes);
+      if (cut < bytes.length) {
+        this.carry = Uint8Array.prototype.slice.call(bytes, cut);
+        bytes = bytes.subarray(0, cut);
+      }
     }
     const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
     if (isAscii(buffer)) return buffer.toString('latin1');
+    // At the end, a character cut short is invalid too.
     if (!isUtf8(buffer)) return undefined;
     return buffer.toString('utf8');
   }

@@ -42,6 +42,9 @@ describe('reading records', () => {
       ['3', null],
     ]);
     expect((await read('\uFEFFa,b\r\n1,2\r\n')).header).toEqual(['a', 'b']);
+    // Even when the BOM arrives one byte at a time.
+    expect((await read('\uFEFFa,b\r\n1,2\r\n', 1)).header).toEqual(['a', 'b']);
+    expect((await read('a\n1', 1)).rows).toEqual([['1']]);
     expect((await read('a,b\r1,2\r3,4')).rows).toEqual([
       ['1', '2'],
       ['3', '4'],
@@ -100,13 +103,14 @@ describe('round trip (property)', () => {
         // A row of one null is a blank line, which is no record: keep a value in the first column.
         rows: fc.array(fc.tuple(fc.string({ minLength: 1, maxLength: 3, unit: fc.constantFrom('x', 'y', '😀') }), fc.array(fc.option(text, { nil: null }), { minLength: width - 1, maxLength: width - 1 })), { maxLength: 20 }),
         newline: fc.constantFrom('\n', '\r\n'),
+        bom: fc.boolean(),
         chunk: fc.integer({ min: 1, max: 64 }),
       }),
     );
     await fc.assert(
-      fc.asyncProperty(table, async ({ header, rows, newline, chunk }) => {
+      fc.asyncProperty(table, async ({ header, rows, newline, chunk, bom }) => {
         const cells: RawCell[][] = rows.map(([first, rest]) => [first, ...rest]);
-        const csv = toCsv(header, cells, ',', newline);
+        const csv = (bom ? '\uFEFF' : '') + toCsv(header, cells, ',', newline);
         const whole = await read(Buffer.from(csv, 'utf8'), 1 << 20);
         const cut = await read(Buffer.from(csv, 'utf8'), chunk);
         expect(whole.header).toEqual(header);
