@@ -81,8 +81,9 @@ class ColumnAccumulator {
     hashString(text);
     const lo = lastHash.lo;
     const hi = lastHash.hi;
-    if (this.textMin === null || text < this.textMin) this.textMin = detached(text);
-    if (this.textMax === null || text > this.textMax) this.textMax = detached(text);
+    if (this.textMin === null) this.textMin = this.textMax = detached(text);
+    else if (text < this.textMin) this.textMin = detached(text);
+    else if (text > this.textMax!) this.textMax = detached(text);
 
     let c = this.candidates;
     if (c & (INTEGER | NUMBER)) {
