@@ -21,6 +21,7 @@ import { workflowOperations as workflows } from './workflows/operations.ts';
 import { secretOperations as secrets } from './secrets/operations.ts';
 import { webhookOperations as webhooks } from './webhooks/operations.ts';
 import { usageOperations as usage } from './usage/operations.ts';
+import { tableOperations as tables } from './tables/operations.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type SizeClass = 'small' | 'document';
@@ -130,6 +131,17 @@ export const routes: Route[] = [
   { method: 'GET', path: '/v1/webhooks/deliveries/{delivery_id}', module: 'webhooks/handlers.ts', handler: 'getDelivery', size: 'small', op: webhooks.getDelivery },
 
   { method: 'GET', path: '/v1/usage', module: 'usage/handlers.ts', handler: 'getUsage', size: 'small', op: usage.getUsage },
+  // Tables read whole CSVs (up to 1 GB) in one streaming pass: the document class (memory, CPU).
+  { method: 'POST', path: '/v1/tables', module: 'tables/handlers.ts', handler: 'createTable', size: 'document', op: tables.create },
+  { method: 'GET', path: '/v1/tables', module: 'tables/handlers.ts', handler: 'listTables', size: 'small', op: tables.list },
+  { method: 'GET', path: '/v1/tables/{table_id}', module: 'tables/handlers.ts', handler: 'getTable', size: 'small', op: tables.get },
+  { method: 'PUT', path: '/v1/tables/{table_id}', module: 'tables/handlers.ts', handler: 'replaceTable', size: 'document', op: tables.replace },
+  { method: 'PATCH', path: '/v1/tables/{table_id}', module: 'tables/handlers.ts', handler: 'patchTable', size: 'small', op: tables.patch },
+  { method: 'DELETE', path: '/v1/tables/{table_id}', module: 'tables/handlers.ts', handler: 'deleteTable', size: 'small', op: tables.delete },
+  { method: 'GET', path: '/v1/tables/{table_id}/download', module: 'tables/handlers.ts', handler: 'downloadTable', size: 'small', op: tables.download },
+  { method: 'GET', path: '/v1/tables/{table_id}/schema', module: 'tables/handlers.ts', handler: 'getTableSchema', size: 'small', op: tables.schema },
+  { method: 'POST', path: '/v1/tables/{table_id}/validate', module: 'tables/handlers.ts', handler: 'validateTable', size: 'document', op: tables.validate },
+  { method: 'GET', path: '/v1/tables/{table_id}/profile', module: 'tables/handlers.ts', handler: 'profileTable', size: 'small', op: tables.profile },
 ];
 
 /** Background task functions: invoked by state machines, never by HTTP. Keys are the ASL substitution names. */

@@ -20,12 +20,25 @@ const SHA256 = z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal cha
 /** Upload ceiling of the three-step upload (API §2.1). */
 export const MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
 
-export const CreateUploadBody = z.object({
-  filename: z.string().min(1).max(1024),
-  size_bytes: z.number().int().min(1).max(MAX_UPLOAD_BYTES),
-  content_type: z.string().min(1).max(255).optional(),
-  sha256: SHA256.optional(),
-});
+/** CSV files may be bigger: tables read up to 1 GB through a FileRef (API §10). */
+export const MAX_CSV_UPLOAD_BYTES = 1024 * 1024 * 1024;
+
+function isCsvUpload(filename: string, contentType: string | undefined): boolean {
+  return /\.(csv|tsv)$/i.test(filename) || /^text\/(csv|tab-separated-values)\b/i.test(contentType ?? '');
+}
+
+export const CreateUploadBody = z
+  .object({
+    filename: z.string().min(1).max(1024),
+    size_bytes: z.number().int().min(1).max(MAX_CSV_UPLOAD_BYTES),
+    content_type: z.string().min(1).max(255).optional(),
+    sha256: SHA256.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.size_bytes > MAX_UPLOAD_BYTES && !isCsvUpload(body.filename, body.content_type)) {
+      ctx.addIssue({ code: 'too_big', origin: 'number', maximum: MAX_UPLOAD_BYTES, inclusive: true, path: ['size_bytes'], message: 'Files are limited to 500 MB (CSV files for tables to 1 GB)' });
+    }
+  });
 
 export const UploadTicket = z
   .object({

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { assertKeyStillValid, bearerKey, resolveCaller, type Caller } from '../auth/service.ts';
 import { AppError, Invalid, PayloadTooLarge, type ValidationIssue } from './errors.ts';
 import { ulidBody } from './ids.ts';
+import { isMultipart, parseMultipart } from './multipart.ts';
 import { logger } from './logger.ts';
 import type { Operation } from './operation.ts';
 import { platform, type Platform } from './platform.ts';
@@ -92,7 +93,7 @@ export function parseQuery(event: APIGatewayProxyEventV2): Record<string, string
   return out;
 }
 
-function parseBody(event: APIGatewayProxyEventV2): unknown {
+function rawBody(event: APIGatewayProxyEventV2): Buffer | undefined {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
   const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
   if (raw.length > PAYLOAD_LIMIT_BYTES) {
@@ -100,6 +101,12 @@ function parseBody(event: APIGatewayProxyEventV2): unknown {
       `Request body is ${raw.length} bytes; the limit is 6 MB. Upload the file with POST /v1/files/upload and pass a FileRef instead.`,
     );
   }
+  return raw;
+}
+
+function parseBody(event: APIGatewayProxyEventV2): unknown {
+  const raw = rawBody(event);
+  if (raw === undefined) return undefined;
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch (error) {
@@ -179,7 +186,9 @@ export function api<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodTyp
         }
         internal.params = validate(op.params, 'path', event.pathParameters ?? {});
         internal.query = validate(op.query, 'query', parseQuery(event));
-        if (op.body) internal.body = validate(op.body, 'body', dropNulls(parseBody(event)));
+        const contentType = event.headers?.['content-type'] ?? event.headers?.['Content-Type'];
+        if (op.multipart && isMultipart(contentType)) internal.body = validate(op.multipart, 'body', parseMultipart(rawBody(event) ?? Buffer.alloc(0), contentType!));
+        else if (op.body) internal.body = validate(op.body, 'body', dropNulls(parseBody(event)));
       },
       after: async (request) => {
         const internal = (request.context as unknown as { quire: Internal }).quire;

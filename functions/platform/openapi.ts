@@ -48,6 +48,9 @@ export function openApiDocument(routes: Route[], serverUrl?: string) {
     };
     if (op.auth === 'public') operation.security = [];
     if (op.body) operation.requestBody = { required: true, content: { 'application/json': { schema: toSchema(op.body, 'input', components) } } };
+    if (op.body && op.multipart) {
+      (operation.requestBody as { content: Record<string, unknown> }).content['multipart/form-data'] = { schema: toSchema(op.multipart, 'input', components) };
+    }
     paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: operation };
   }
   components.ErrorDetail = { type: 'object', properties: { detail: {} }, required: ['detail'] };

@@ -14,6 +14,11 @@ export interface Operation<
   /** `public` routes skip the API key (only the OpenAPI document and the docs page). */
   auth: 'api_key' | 'public';
   body?: B;
+  /**
+   * Schema of a multipart/form-data body, for routes that also take a form (table uploads); its output
+   * is handed to the handler as `body`, like the JSON body's.
+   */
+  multipart?: z.ZodType;
   query?: Q;
   params?: P;
   /** Success status. */

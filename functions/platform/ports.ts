@@ -89,6 +89,8 @@ export interface Blobs {
   /** Bytes [start, end] inclusive (clamped to the object); undefined when the object is missing. */
   getRange(key: string, start: number, end: number): Promise<Uint8Array | undefined>;
   head(key: string): Promise<BlobHead | undefined>;
+  /** The object as a stream of chunks (bounded memory, one pass); undefined when the object is missing. */
+  stream(key: string): Promise<AsyncIterable<Uint8Array> | undefined>;
   delete(key: string): Promise<void>;
   copy(fromKey: string, toKey: string): Promise<void>;
   /** Streams the object through SHA-256 without holding it in memory. */

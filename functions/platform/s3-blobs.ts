@@ -68,6 +68,10 @@ export function s3Blobs(client: S3Client, bucket: string, options: { endpoint?: 
       return Buffer.concat(chunks);
     },
 
+    async stream(key) {
+      return readStream(key);
+    },
+
     async head(key) {
       try {
         const out = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));

@@ -19,6 +19,15 @@ if (!only || only === 'extract') {
   const { benchExtract } = await import('./extract.ts');
   await benchExtract();
 }
+if (!only || only === 'tables') {
+  const { benchTables } = await import('./tables.ts');
+  await benchTables();
+}
+// Not in the default run: it writes a 1 GB file.
+if (only === 'tables-memory') {
+  const { benchTablesMemory } = await import('./tables.ts');
+  await benchTablesMemory();
+}
 if (!only || only === 'bundles') {
   const { main } = await import('./bundles.ts');
   await main();

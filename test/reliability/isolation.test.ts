@@ -90,9 +90,37 @@ async function makeDelivery(key: string): Promise<string> {
   const list = await cloud.api('GET', '/v1/webhooks/deliveries?limit=100', { key });
   return (list.body.data as Array<{ id: string; event_id: string }>).find((d) => d.event_id === sent.body.event_id)!.id;
 }
+async function createTable(key: string): Promise<string> {
+  const csv = `id,name\n1,${Math.random()}\n2,b\n`;
+  const r = await cloud.api('POST', '/v1/tables', { key, body: { name: 'iso', document: { filename: 'iso.csv', url: dataUrl('text/csv', csv) } } });
+  expect(r.status, r.text).toBe(201);
+  return r.body.tables[0].id;
+}
+
+/** Every route under /v1/tables/{table_id}: method, suffix, body, expected status for the owner. */
+const TABLE_ROUTES: Array<[string, string, unknown, number]> = [
+  ['GET', '', undefined, 200],
+  ['PUT', '', { name: 'again', document: { filename: 'again.csv', url: dataUrl('text/csv', 'id\n1\n') } }, 200],
+  ['PATCH', '', { name: 'renamed' }, 200],
+  ['DELETE', '', undefined, 204],
+  ['GET', '/download', undefined, 200],
+  ['GET', '/schema', undefined, 200],
+  ['POST', '/validate', { unique: [['id']] }, 200],
+  ['GET', '/profile', undefined, 200],
+];
+const tableCases: Record<string, IdCase> = Object.fromEntries(
+  TABLE_ROUTES.map(([method, suffix, body, expectStatus]) => [
+    `${method} /v1/tables/{table_id}${suffix}`,
+    {
+      make: async (key: string) => ({ method, path: `/v1/tables/${await createTable(key)}${suffix}`, body, expectStatus }),
+      unknown: { method, path: `/v1/tables/tbl_01m7z0qenejn1pv4p44vpcbwww${suffix}`, body },
+    },
+  ]),
+);
 
 const idCases: Record<string, IdCase> = {
   ...generated.ids,
+  ...tableCases,
   'GET /v1/files/{file_id}': {
     make: async (key) => ({ method: 'GET', path: `/v1/files/${await uploadFile(key)}`, expectStatus: 200 }),
     unknown: { method: 'GET', path: `/v1/files/${UNKNOWN.file}` },
@@ -325,5 +353,22 @@ describe('GET /v1/usage (no id: the calling environment only)', () => {
     expect(after.test.runs).toBe(before.test.runs + 1);
     expect(after.live).toEqual(before.live);
     expect(after.other).toEqual(before.other);
+  });
+});
+
+// GET /v1/tables answers {"tables": [...]} (API §10), not the list envelope the matrix above detects.
+describe('GET /v1/tables', () => {
+  it("never shows the other environment's or organization's tables", async () => {
+    const testId = await createTable(cloud.keys.test);
+    const liveId = await createTable(cloud.keys.live);
+    const otherId = await createTable(cloud.keys.otherOrgTest);
+    const ids = async (k: string) => ((await cloud.api('GET', '/v1/tables', { key: k })).body.tables as Array<{ id: string }>).map((t) => t.id);
+    const asTest = await ids(cloud.keys.test);
+    const asLive = await ids(cloud.keys.live);
+    expect(asTest).toContain(testId);
+    expect(asTest).not.toContain(liveId);
+    expect(asTest).not.toContain(otherId);
+    expect(asLive).toContain(liveId);
+    expect(asLive).not.toContain(testId);
   });
 });

@@ -1,0 +1,303 @@
+/**
+ * Streaming CSV reader for tables (API §10): UTF-8 only (a BOM is dropped, anything else that is not
+ * UTF-8 is refused), delimiter sniffed among `,` `;` tab `|` (papaparse's guesser, on the first
+ * block), quoted fields with embedded delimiters, newlines and doubled quotes, LF / CRLF / CR line
+ * ends, a header row required.
+ *
+ * The records themselves are read by a small scanner of our own rather than by papaparse, because the
+ * table semantics need what papaparse does not say: whether a field was quoted (`""` is an *empty*
+ * value, nothing between the delimiters is a *null*). It reads blocks of about 1 MB, so memory stays
+ * bounded whatever the file size; one record may not exceed MAX_RECORD_CHARS.
+ */
+import { isAscii, isUtf8 } from 'node:buffer';
+import Papa from 'papaparse';
+import type { RawCell } from './cells.ts';
+
+/** A CSV that cannot be read as a table; the message names the problem (answered 422). */
+export class CsvProblem extends Error {
+  override name = 'CsvProblem';
+}
+
+export const DELIMITERS = [',', ';', '\t', '|'] as const;
+const BLOCK_BYTES = 1 << 20;
+const SNIFF_CHARS = 64 * 1024;
+/** A single record longer than this is refused (it is almost always an unterminated quote). */
+export const MAX_RECORD_CHARS = 16 * 1024 * 1024;
+
+export interface CsvVisitor {
+  /** Called once with the header names (checked: none empty, none repeated). */
+  header(names: string[], delimiter: string): void;
+  /** Called for every data record; `fields` is reused between calls: copy what you keep. */
+  row(fields: RawCell[], rowNumber: number): void;
+}
+
+export interface CsvSummary {
+  rowCount: number;
+  delimiter: string;
+  bytes: number;
+}
+
+/** Header names must be present and distinct: the 422 names every offending column. */
+export function checkHeader(names: string[]): void {
+  const empty: number[] = [];
+  const seen = new Map<string, number>();
+  const duplicates: string[] = [];
+  names.forEach((name, index) => {
+    if (name.trim() === '') empty.push(index + 1);
+    else if (seen.has(name)) {
+      if (!duplicates.includes(name)) duplicates.push(name);
+    } else seen.set(name, index);
+  });
+  const problems: string[] = [];
+  if (empty.length > 0) problems.push(`empty header name in column${empty.length > 1 ? 's' : ''} ${empty.join(', ')}`);
+  if (duplicates.length > 0) problems.push(`duplicate header name${duplicates.length > 1 ? 's' : ''} ${duplicates.map((d) => JSON.stringify(d)).join(', ')}`);
+  if (problems.length > 0) throw new CsvProblem(`The CSV header is invalid: ${problems.join('; ')}`);
+}
+
+/** papaparse's guess on the first block (complete records only). */
+export function sniffDelimiter(sample: string): string {
+  const guess = Papa.parse<string[]>(sample, { delimitersToGuess: [...DELIMITERS], preview: 200, skipEmptyLines: true });
+  const delimiter = guess.meta.delimiter;
+  return (DELIMITERS as readonly string[]).includes(delimiter) ? delimiter : ',';
+}
+
+/**
+ * The record scanner. `scan` consumes the complete records of `text` and returns where the first
+ * incomplete one starts (the caller keeps that part and prepends it to the next block); with `final`
+ * everything is consumed.
+ */
+export class CsvScanner {
+  private readonly delimiter: number;
+  private readonly delimiterChar: string;
+  /** The line end searched for: `\n` (a `\r` before it is dropped) or, for old Mac files, `\r`. */
+  private readonly newline: string;
+  private readonly fields: RawCell[] = [];
+  /** Records emitted so far (the header included). */
+  rowsSoFar = 0;
+
+  constructor(
+    delimiter: string,
+    sample: string,
+    private readonly onRecord: (fields: RawCell[]) => void,
+  ) {
+    this.delimiter = delimiter.charCodeAt(0);
+    this.delimiterChar = delimiter;
+    this.newline = !sample.includes('\n') && sample.includes('\r') ? '\r' : '\n';
+  }
+
+  scan(text: string, final: boolean): number {
+    const d = this.delimiter;
+    const dChar = this.delimiterChar;
+    const nl = this.newline;
+    const n = text.length;
+    const fields = this.fields;
+    // Positions of the next delimiter and line end, searched with indexOf (fast) and reused until passed.
+    let nextD = -1;
+    let nextN = -1;
+    let pos = 0;
+    while (pos < n) {
+      const recordStart = pos;
+      let count = 0;
+      for (;;) {
+        if (pos < n && text.charCodeAt(pos) === 34) {
+          // Quoted field: runs to the next quote not doubled; "" inside is one quote.
+          let value = '';
+          let start = pos + 1;
+          for (;;) {
+            const q = text.indexOf('"', start);
+            if (q < 0) {
+              if (!final) return recordStart;
+              throw new CsvProblem(`Unterminated quoted field (a quote opened in data row ${this.rowsSoFar} is never closed)`);
+            }
+            if (q + 1 >= n && !final) return recordStart;
+            if (q + 1 < n && text.charCodeAt(q + 1) === 34) {
+              value += text.slice(start, q + 1);
+              start = q + 2;
+              continue;
+            }
+            value += text.slice(start, q);
+            pos = q + 1;
+            break;
+          }
+          // Anything between the closing quote and the delimiter is kept as written.
+          const after = pos;
+          while (pos < n) {
+            const c = text.charCodeAt(pos);
+            if (c === d || c === 10 || c === 13) break;
+            pos++;
+          }
+          if (pos > after) value += text.slice(after, pos);
+          fields[count++] = value;
+        } else {
+          const fieldStart = pos;
+          if (nextD < pos) {
+            nextD = text.indexOf(dChar, pos);
+            if (nextD < 0) nextD = n;
+          }
+          if (nextN < pos) {
+            nextN = text.indexOf(nl, pos);
+            if (nextN < 0) nextN = n;
+          }
+          const end = nextD < nextN ? nextD : nextN;
+          if (end >= n && !final) return recordStart;
+          pos = end;
+          // CRLF: the CR before the LF is part of the line end, not of the field.
+          const valueEnd = end === nextN && end > fieldStart && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+          fields[count++] = valueEnd === fieldStart ? null : text.slice(fieldStart, valueEnd);
+        }
+        if (pos >= n) {
+          if (!final) return recordStart;
+          break;
+        }
+        const c = text.charCodeAt(pos);
+        if (c === d) {
+          pos++;
+          continue;
+        }
+        if (c === 13) {
+          if (pos + 1 >= n && !final) return recordStart;
+          pos++;
+          if (pos < n && text.charCodeAt(pos) === 10) pos++;
+        } else pos++;
+        break;
+      }
+      // A line with nothing on it is not a record.
+      if (count === 1 && fields[0] === null) continue;
+      fields.length = count;
+      this.rowsSoFar++;
+      this.onRecord(fields);
+    }
+    return n;
+  }
+}
+
+/**
+ * Decodes UTF-8 block by block, strictly (undefined for bytes that are not UTF-8). A block ends on a
+ * character boundary (the bytes of a character cut by the block end wait for the next block), so
+ * each block decodes alone: ASCII blocks, by far the most common, as Latin-1 (several times faster
+ * than a TextDecoder, same text). A leading BOM is dropped.
+ */
+export class Utf8Blocks {
+  private carry: Uint8Array | undefined;
+  private first = true;
+
+  /** `undefined` block: the end of the input. */
+  decode(block: Uint8Array | undefined): string | undefined {
+    const final = block === undefined;
+    let bytes: Uint8Array = this.carry ? (block ? Buffer.concat([this.carry, block]) : this.carry) : (block ?? new Uint8Array(0));
+    this.carry = undefined;
+    if (this.first) {
+      // Wait for three bytes before deciding whether the input starts with a BOM.
+      if (bytes.length < 3 && !final) {
+        this.carry = bytes;
+        return '';
+      }
+      this.first = false;
+      if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+    }
+    if (!final) {
+      const cut = completeLength(bytes);
+      if (cut < bytes.length) {
+        this.carry = Uint8Array.prototype.slice.call(bytes, cut);
+        bytes = bytes.subarray(0, cut);
+      }
+    }
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    if (isAscii(buffer)) return buffer.toString('latin1');
+    // At the end, a character cut short is invalid too.
+    if (!isUtf8(buffer)) return undefined;
+    return buffer.toString('utf8');
+  }
+}
+
+/** The length of the longest prefix that does not end inside a multi-byte character. */
+function completeLength(bytes: Uint8Array): number {
+  const n = bytes.length;
+  // Walk back over at most 3 continuation bytes to the lead byte of the last character.
+  for (let i = n - 1; i >= 0 && i >= n - 4; i--) {
+    const b = bytes[i]!;
+    if ((b & 0xc0) === 0x80) continue;
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return n - i >= need ? n : i;
+  }
+  return n;
+}
+
+/** Bytes of a chunked source in blocks of about `size` bytes. */
+async function* blocksOf(source: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Uint8Array> {
+  let parts: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of source) {
+    parts.push(chunk);
+    length += chunk.length;
+    if (length >= size) {
+      yield parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
+      parts = [];
+      length = 0;
+    }
+  }
+  if (length > 0) yield parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
+}
+
+/** Reads a whole CSV from a chunked source, calling `visitor` for the header and every record. */
+export async function readCsv(source: AsyncIterable<Uint8Array>, visitor: CsvVisitor, options: { blockBytes?: number } = {}): Promise<CsvSummary> {
+  let scanner: CsvScanner | undefined;
+  let delimiter = ',';
+  let pending = '';
+  let bytes = 0;
+  let headerSeen = false;
+  let rowCount = 0;
+
+  const onRecord = (fields: RawCell[]) => {
+    if (!headerSeen) {
+      headerSeen = true;
+      const names = fields.map((f) => f ?? '');
+      checkHeader(names);
+      visitor.header(names, delimiter);
+      return;
+    }
+    rowCount++;
+    visitor.row(fields, rowCount);
+  };
+
+  const utf8 = new Utf8Blocks();
+  const decode = (block: Uint8Array | undefined): string => {
+    const text = utf8.decode(block);
+    if (text === undefined) {
+      throw new CsvProblem(`The CSV is not valid UTF-8 (in bytes ${Math.max(0, bytes - (block?.length ?? 0))}–${bytes}): save it as UTF-8 and upload it again`);
+    }
+    return text;
+  };
+
+  const feed = (text: string, final: boolean) => {
+    pending = pending.length > 0 ? pending + text : text;
+    if (!scanner) {
+      // Sniff on complete lines of the first 64 KB (or of the whole text, when shorter).
+      if (!final && pending.length < SNIFF_CHARS) return;
+      if (pending.length > MAX_RECORD_CHARS && pending.indexOf('\n') < 0) throw new CsvProblem('The CSV header is longer than 16 MB: is this a CSV file?');
+      const cut = final ? pending.length : pending.lastIndexOf('\n');
+      if (cut <= 0 && !final) return;
+      const sample = pending.slice(0, Math.min(cut, 4 * SNIFF_CHARS));
+      delimiter = sniffDelimiter(sample);
+      scanner = new CsvScanner(delimiter, sample, onRecord);
+    }
+    const consumed = scanner.scan(pending, final);
+    pending = consumed === pending.length ? '' : pending.slice(consumed);
+    if (pending.length > MAX_RECORD_CHARS) {
+      throw new CsvProblem(`Data row ${rowCount + 1} is longer than ${MAX_RECORD_CHARS / 1024 / 1024} MB: is a quote left open?`);
+    }
+  };
+
+  for await (const block of blocksOf(source, options.blockBytes ?? BLOCK_BYTES)) {
+    bytes += block.length;
+    feed(decode(block), false);
+  }
+  feed(decode(undefined), true);
+  if (!headerSeen) throw new CsvProblem('The CSV is empty: a header row is required');
+  return { rowCount, delimiter, bytes };
+}
+
+/** A chunked source over bytes in memory (tests, inline uploads). */
+export async function* chunksOf(bytes: Uint8Array, size = BLOCK_BYTES): AsyncGenerator<Uint8Array> {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+}

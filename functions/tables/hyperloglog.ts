@@ -1,0 +1,186 @@
+/**
+ * Hashing and distinct counting for table profiles: a 64-bit string hash (two 32-bit lanes), an
+ * exact set of those hashes (open addressing, bounded), and a HyperLogLog sketch used once the exact
+ * set would outgrow its bound. Pure: no I/O.
+ */
+
+/** murmur3's 32-bit finaliser: spreads every input bit over the whole word. */
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** The two lanes of the last `hashString` call (module state avoids an allocation per cell). */
+export const lastHash = { lo: 0, hi: 0 };
+
+/** Hashes a string's UTF-16 code units into `lastHash` (two independently mixed 32-bit lanes). */
+export function hashString(s: string): void {
+  const n = s.length;
+  let a = 0x811c9dc5 ^ n;
+  let b = 0x9747b28c;
+  let i = 0;
+  // Two code units per step (each is < 2^16, so the pair is one exact 32-bit word).
+  for (; i + 1 < n; i += 2) {
+    const w = s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16);
+    a = Math.imul(a ^ w, 0x01000193);
+    b = Math.imul(b ^ w, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  if (i < n) {
+    const w = s.charCodeAt(i);
+    a = Math.imul(a ^ w, 0x01000193);
+    b = Math.imul(b ^ w, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  lastHash.lo = fmix32(a ^ (a >>> 13));
+  lastHash.hi = fmix32(b ^ a);
+}
+
+/** Folds one more hash into a running key hash (composite unique keys). */
+export function combineHash(seedLo: number, seedHi: number, lo: number, hi: number): void {
+  lastHash.lo = fmix32(Math.imul(seedLo ^ lo, 0x9e3779b1) + 0x7f4a7c15);
+  lastHash.hi = fmix32(Math.imul(seedHi ^ hi, 0x85ebca77) + lo);
+}
+
+/**
+ * A set of 64-bit hashes with linear probing, both halves of a slot side by side (one cache miss per
+ * lookup). A zero high half marks an empty slot, so the high half is kept odd (63 significant bits):
+ * the chance that two of a million distinct values collide is about 1e-7.
+ */
+export class HashSet64 {
+  private slots: Uint32Array;
+  private mask: number;
+  size = 0;
+
+  constructor(initialCapacity = 1024) {
+    let capacity = 16;
+    while (capacity < initialCapacity) capacity *= 2;
+    this.slots = new Uint32Array(capacity * 2);
+    this.mask = capacity - 1;
+  }
+
+  /** Adds the hash; true when it was not there yet. */
+  add(lo: number, hi: number): boolean {
+    lo = lo >>> 0;
+    hi = (hi | 1) >>> 0;
+    const slots = this.slots;
+    let i = lo & this.mask;
+    for (;;) {
+      const h = slots[2 * i + 1]!;
+      if (h === 0) break;
+      if (h === hi && slots[2 * i] === lo) return false;
+      i = (i + 1) & this.mask;
+    }
+    slots[2 * i] = lo;
+    slots[2 * i + 1] = hi;
+    this.size++;
+    if (this.size * 2 > this.mask + 1) this.grow();
+    return true;
+  }
+
+  /** Calls `fn` with every hash in the set. */
+  forEach(fn: (lo: number, hi: number) => void): void {
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i += 2) if (slots[i + 1] !== 0) fn(slots[i]!, slots[i + 1]!);
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    const capacity = (this.mask + 1) * 2;
+    const slots = new Uint32Array(capacity * 2);
+    const mask = capacity - 1;
+    for (let j = 0; j < old.length; j += 2) {
+      const h = old[j + 1]!;
+      if (h === 0) continue;
+      let i = old[j]! & mask;
+      while (slots[2 * i + 1] !== 0) i = (i + 1) & mask;
+      slots[2 * i] = old[j]!;
+      slots[2 * i + 1] = h;
+    }
+    this.slots = slots;
+    this.mask = mask;
+  }
+}
+
+/** HyperLogLog with 2^precision one-byte registers (standard error 1.04 / sqrt(2^precision)). */
+export class HyperLogLog {
+  private readonly registers: Uint8Array;
+  private readonly shift: number;
+
+  constructor(readonly precision = 16) {
+    this.registers = new Uint8Array(1 << precision);
+    this.shift = 32 - precision;
+  }
+
+  /** Adds a 64-bit hash: the register from the top bits of `lo`, the rank from `hi`. */
+  add(lo: number, hi: number): void {
+    const index = lo >>> this.shift;
+    const rank = Math.clz32(hi) + 1;
+    if (rank > this.registers[index]!) this.registers[index] = rank;
+  }
+
+  estimate(): number {
+    const m = this.registers.length;
+    let sum = 0;
+    let zeros = 0;
+    for (let i = 0; i < m; i++) {
+      const r = this.registers[i]!;
+      sum += 2 ** -r;
+      if (r === 0) zeros++;
+    }
+    const alpha = 0.7213 / (1 + 1.079 / m);
+    const raw = (alpha * m * m) / sum;
+    // Small cardinalities: linear counting is the better estimator.
+    if (raw <= 2.5 * m && zeros > 0) return m * Math.log(m / zeros);
+    return raw;
+  }
+}
+
+/** Exact distinct values up to a bound (then the sketch answers). */
+export const EXACT_DISTINCT_LIMIT = 1_000_000;
+
+/**
+ * Counts distinct strings: exactly while there are at most `limit` of them, then by HyperLogLog. A
+ * sketch depends only on the distinct hashes it saw, so it is built from the exact set when that set
+ * outgrows its bound (and only then: most columns never pay for it).
+ */
+export class DistinctCounter {
+  private exact: HashSet64 | undefined = new HashSet64();
+  private sketch: HyperLogLog | undefined;
+
+  constructor(private readonly limit = EXACT_DISTINCT_LIMIT) {}
+
+  /** Adds a value; returns true when it is certainly new, false when seen or no longer known. */
+  add(value: string): boolean {
+    hashString(value);
+    return this.addHash(lastHash.lo, lastHash.hi);
+  }
+
+  addHash(lo: number, hi: number): boolean {
+    const exact = this.exact;
+    if (!exact) {
+      this.sketch!.add(lo, hi | 1);
+      return false;
+    }
+    const added = exact.add(lo, hi);
+    if (exact.size > this.limit) {
+      const sketch = new HyperLogLog(16);
+      exact.forEach((l, h) => sketch.add(l, h));
+      this.sketch = sketch;
+      this.exact = undefined;
+    }
+    return added;
+  }
+
+  get isExact(): boolean {
+    return this.exact !== undefined;
+  }
+
+  count(): number {
+    return this.exact ? this.exact.size : Math.round(this.sketch!.estimate());
+  }
+}

@@ -1,0 +1,301 @@
+/**
+ * The one-pass column profiler: fed every record of a CSV, it yields the table summary (inferred
+ * types, required/unique flags, sample values and rows, null/empty/distinct counts, typed min/max).
+ * Memory is bounded: per column a few scalars, an exact set of 64-bit value hashes up to
+ * EXACT_DISTINCT_LIMIT distinct values, then a 64 KB HyperLogLog sketch.
+ */
+import {
+  CellKind,
+  cellKind,
+  dateTimeMillis,
+  isBooleanText,
+  isDateText,
+  isDateTimeText,
+  isIntegerText,
+  isNumberText,
+  plainNumber,
+  plainNumberInfo,
+  type RawCell,
+} from './cells.ts';
+import { DistinctCounter, EXACT_DISTINCT_LIMIT, hashString, lastHash } from './hyperloglog.ts';
+import { DIAGNOSTIC_ROWS, type Column, type ColumnProfile, type ColumnSchema, type Diagnostic, type Scalar, type TableSummary } from './types.ts';
+
+const INTEGER = 1;
+const NUMBER = 2;
+const BOOLEAN = 4;
+const DATE = 8;
+const DATE_TIME = 16;
+const ALL_TYPES = INTEGER | NUMBER | BOOLEAN | DATE | DATE_TIME;
+
+const SAMPLE_VALUES = 3;
+const SAMPLE_ROWS = 5;
+
+/** A copy of a string that does not keep the block it was sliced from alive. */
+function detached(s: string): string {
+  return s.length < 13 ? s : Buffer.from(s, 'utf8').toString('utf8');
+}
+
+class ColumnAccumulator {
+  nulls = 0;
+  empties = 0;
+  values = 0;
+  /** Types every value seen so far fits. */
+  candidates = ALL_TYPES;
+  numMin = Infinity;
+  numMax = -Infinity;
+  /** Chronological bounds of date-time values (ms) and the texts that hold them. */
+  timeMin = Infinity;
+  timeMax = -Infinity;
+  timeMinText = '';
+  timeMaxText = '';
+  textMin: string | null = null;
+  textMax: string | null = null;
+  samples: string[] = [];
+  readonly distinct = new DistinctCounter();
+  /** Distinct white-space-only values (for `unique`; typically none or one). */
+  readonly blanks = new Set<string>();
+  /** True while every value so far is a number greater than the one before (then unique for sure). */
+  increasing = true;
+  /** Value hashes not yet counted (pairs lo, hi), while the values are increasing. */
+  private deferred: Uint32Array | undefined = new Uint32Array(2048);
+  private deferredLength = 0;
+  sawTrue = false;
+  sawFalse = false;
+  private last = -Infinity;
+
+  constructor(readonly name: string) {}
+
+  add(cell: RawCell): void {
+    const kind = cellKind(cell);
+    if (kind === CellKind.Null) {
+      this.nulls++;
+      return;
+    }
+    const text = cell as string;
+    if (kind === CellKind.Empty) {
+      this.empties++;
+      if (this.blanks.size < 1000) this.blanks.add(text);
+      return;
+    }
+    this.values++;
+    hashString(text);
+    const lo = lastHash.lo;
+    const hi = lastHash.hi;
+    if (this.textMin === null) this.textMin = this.textMax = detached(text);
+    else if (text < this.textMin) this.textMin = detached(text);
+    else if (text > this.textMax!) this.textMax = detached(text);
+
+    let c = this.candidates;
+    if (c & (INTEGER | NUMBER)) {
+      let value = plainNumber(text);
+      let integer = plainNumberInfo.integer;
+      if (Number.isNaN(value)) {
+        // Exponents, long digit strings: the careful path.
+        integer = isIntegerText(text);
+        value = integer || isNumberText(text) ? Number(text) : NaN;
+      }
+      if (!integer) c &= ~INTEGER;
+      if (!Number.isNaN(value)) {
+        if (value < this.numMin) this.numMin = value;
+        if (value > this.numMax) this.numMax = value;
+        if (value <= this.last) this.stopIncreasing();
+        this.last = value;
+        this.count(text, lo, hi);
+        // A number is never a boolean or a date.
+        this.candidates = c & (INTEGER | NUMBER);
+        return;
+      }
+      c &= ~NUMBER;
+    }
+    this.stopIncreasing();
+    this.count(text, lo, hi);
+    if (c === 0) {
+      this.candidates = 0;
+      return;
+    }
+    if (c & BOOLEAN) {
+      if (!isBooleanText(text)) c &= ~BOOLEAN;
+      else if (text.length === 4) this.sawTrue = true;
+      else this.sawFalse = true;
+    }
+    if (c & DATE && !isDateText(text)) c &= ~DATE;
+    if (c & DATE_TIME) {
+      if (isDateTimeText(text)) {
+        const t = dateTimeMillis(text);
+        if (t < this.timeMin) {
+          this.timeMin = t;
+          this.timeMinText = detached(text);
+        }
+        if (t > this.timeMax) {
+          this.timeMax = t;
+          this.timeMaxText = detached(text);
+        }
+      } else c &= ~DATE_TIME;
+    }
+    this.candidates = c;
+  }
+
+  /**
+   * Distinct counting. While the column's values are strictly increasing numbers they are all
+   * distinct, so their hashes are only appended to a buffer (no hash-table work): the common
+   * row-id column costs next to nothing, and the buffer goes into the counter if the order breaks.
+   */
+  private count(text: string, lo: number, hi: number): void {
+    let isNew: boolean;
+    if (this.deferred) {
+      if (this.deferredLength === this.deferred.length) this.growDeferred();
+      if (this.deferred) {
+        this.deferred[this.deferredLength++] = lo;
+        this.deferred[this.deferredLength++] = hi;
+      } else this.distinct.addHash(lo, hi);
+      isNew = true;
+    } else isNew = this.distinct.addHash(lo, hi);
+    if (isNew && this.samples.length < SAMPLE_VALUES) this.samples.push(detached(text));
+  }
+
+  private growDeferred(): void {
+    const deferred = this.deferred!;
+    if (deferred.length / 2 >= EXACT_DISTINCT_LIMIT) {
+      this.flushDeferred();
+      return;
+    }
+    const bigger = new Uint32Array(deferred.length * 2);
+    bigger.set(deferred);
+    this.deferred = bigger;
+  }
+
+  private flushDeferred(): void {
+    const deferred = this.deferred;
+    if (!deferred) return;
+    for (let i = 0; i < this.deferredLength; i += 2) this.distinct.addHash(deferred[i]!, deferred[i + 1]!);
+    this.deferred = undefined;
+    this.deferredLength = 0;
+  }
+
+  private stopIncreasing(): void {
+    if (!this.increasing) return;
+    this.increasing = false;
+    this.flushDeferred();
+  }
+
+  distinctCount(): { count: number; estimated: boolean } {
+    if (this.increasing) return { count: this.values, estimated: false };
+    return { count: this.distinct.count(), estimated: !this.distinct.isExact };
+  }
+
+  inferredSchema(): ColumnSchema {
+    const c = this.candidates;
+    if (this.values === 0) return { type: 'string' };
+    if (c & INTEGER) return { type: 'integer' };
+    if (c & NUMBER) return { type: 'number' };
+    if (c & BOOLEAN) return { type: 'boolean' };
+    if (c & DATE) return { type: 'string', format: 'date' };
+    if (c & DATE_TIME) return { type: 'string', format: 'date-time' };
+    return { type: 'string' };
+  }
+
+  /** min/max compared as the column's schema says, when every value fits it (else as text). */
+  bounds(schema: ColumnSchema): { min: Scalar; max: Scalar } {
+    if (this.values === 0) return { min: null, max: null };
+    const type = schema.type;
+    const c = this.candidates;
+    if ((type === 'integer' || type === 'number') && c & (INTEGER | NUMBER)) return { min: this.numMin, max: this.numMax };
+    if (type === 'boolean' && c & BOOLEAN) return { min: !this.sawFalse, max: this.sawTrue };
+    if (type === 'string' && schema.format === 'date-time' && c & DATE_TIME) return { min: this.timeMinText, max: this.timeMaxText };
+    // Dates (YYYY-MM-DD) and text both order as text.
+    return { min: this.textMin, max: this.textMax };
+  }
+
+  /** Exact while the distinct set is, or when the values were strictly increasing numbers. */
+  uniqueness(rowCount: number): boolean {
+    if (this.nulls > 0) return false;
+    if (this.increasing) return this.empties === 0 && this.values === rowCount;
+    if (this.distinct.isExact) return this.distinct.count() === this.values && this.blanks.size === this.empties;
+    return false;
+  }
+}
+
+export interface ProfileOptions {
+  /** Column → JSON Schema; wins over the inferred one. */
+  overrides?: Record<string, ColumnSchema>;
+}
+
+/** Feed it the header, then every row; `finish` gives the summary. */
+export class TableProfiler {
+  private columns: ColumnAccumulator[] = [];
+  private names: string[] = [];
+  private rowCount = 0;
+  private delimiter = ',';
+  private readonly sampleRows: Array<Record<string, string | null>> = [];
+  private raggedCount = 0;
+  private readonly raggedRows: number[] = [];
+
+  header(names: string[], delimiter: string): void {
+    this.names = names;
+    this.delimiter = delimiter;
+    this.columns = names.map((n) => new ColumnAccumulator(n));
+  }
+
+  row(fields: RawCell[], rowNumber: number): void {
+    this.rowCount++;
+    const columns = this.columns;
+    const width = columns.length;
+    if (fields.length !== width) {
+      this.raggedCount++;
+      if (this.raggedRows.length < DIAGNOSTIC_ROWS) this.raggedRows.push(rowNumber);
+    }
+    // Missing fields of a short row count as nulls; extra fields belong to no column.
+    for (let i = 0; i < width; i++) columns[i]!.add(i < fields.length ? fields[i]! : null);
+    if (this.sampleRows.length < SAMPLE_ROWS) {
+      const sample: Record<string, string | null> = {};
+      for (let i = 0; i < width; i++) {
+        const cell = i < fields.length ? fields[i]! : null;
+        sample[this.names[i]!] = cell === null || cellKind(cell) === CellKind.Null ? null : detached(cell);
+      }
+      this.sampleRows.push(sample);
+    }
+  }
+
+  finish(options: ProfileOptions = {}): TableSummary {
+    const overrides = options.overrides ?? {};
+    const columns: Column[] = [];
+    const profile: ColumnProfile[] = [];
+    for (const acc of this.columns) {
+      const schema = overrides[acc.name] ?? acc.inferredSchema();
+      const required = acc.nulls === 0 && acc.empties === 0;
+      columns.push({ name: acc.name, json_schema: schema, sample_values: acc.samples, required, unique: acc.uniqueness(this.rowCount) });
+      const { min, max } = acc.bounds(schema);
+      profile.push({
+        name: acc.name,
+        json_schema: schema,
+        row_count: this.rowCount,
+        null_count: acc.nulls,
+        empty_count: acc.empties,
+        distinct_count: acc.distinctCount().count,
+        min,
+        max,
+        sample_values: acc.samples,
+        is_estimated: acc.distinctCount().estimated,
+      });
+    }
+    return {
+      row_count: this.rowCount,
+      delimiter: this.delimiter,
+      columns,
+      profile,
+      sample_rows: this.sampleRows,
+      diagnostics: this.raggedCount > 0 ? [rowShapeDiagnostic(this.names.length, this.raggedCount, this.raggedRows)] : [],
+    };
+  }
+}
+
+export function rowShapeDiagnostic(width: number, count: number, rows: number[]): Diagnostic {
+  return {
+    severity: 'error',
+    column: null,
+    rule: 'row_shape',
+    message: `${count} row${count === 1 ? ' has' : 's have'} more or fewer fields than the ${width} columns of the header`,
+    count,
+    rows,
+  };
+}

@@ -1,0 +1,162 @@
+import * as z from 'zod';
+import type { FormFile } from '../platform/multipart.ts';
+import { DocumentInput } from '../platform/schemas.ts';
+
+/** The biggest CSV a table takes (through a FileRef; inline uploads stop at the 6 MB request ceiling). */
+export const MAX_TABLE_BYTES = 1024 * 1024 * 1024;
+
+const ColumnSchema = z.record(z.string(), z.unknown());
+
+export const Column = z
+  .object({
+    name: z.string(),
+    json_schema: ColumnSchema,
+    sample_values: z.array(z.string()),
+    required: z.boolean(),
+    unique: z.boolean(),
+  })
+  .meta({ id: 'TableColumn' });
+
+export const Diagnostic = z
+  .object({
+    severity: z.enum(['error', 'warning']),
+    column: z.string().nullable(),
+    rule: z.string(),
+    message: z.string(),
+    count: z.number().int(),
+    rows: z.array(z.number().int()).describe('The first 20 failing data rows, 1-based'),
+  })
+  .meta({ id: 'TableDiagnostic' });
+
+export const Table = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    filename: z.string(),
+    project_id: z.string().nullable(),
+    source_file_id: z.string(),
+    snapshot_file_id: z.string(),
+    row_count: z.number().int(),
+    columns: z.array(Column),
+    sample_rows: z.array(z.record(z.string(), z.string().nullable())),
+    metadata: z.record(z.string(), z.unknown()),
+    diagnostics: z.array(Diagnostic).describe('Problems found while reading the CSV (ragged rows: row_shape)'),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Table' });
+export type Table = z.infer<typeof Table>;
+
+export const TablesEnvelope = z.object({ tables: z.array(Table) });
+export const TableEnvelope = z.object({ table: Table });
+
+/** Overrides come as a JSON object, or (always in a form, optionally in JSON) as its text. */
+const Overrides = z.union([
+  z.record(z.string(), ColumnSchema),
+  z.string().transform((text, ctx) => {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (value && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((v) => v && typeof v === 'object' && !Array.isArray(v))) {
+        return value as Record<string, Record<string, unknown>>;
+      }
+    } catch {
+      // reported below
+    }
+    ctx.addIssue({ code: 'custom', message: 'column_schema_overrides must be a JSON object mapping column names to JSON Schemas' });
+    return z.NEVER;
+  }),
+]);
+
+const Name = z.string().trim().min(1).max(255);
+
+export const CreateTableJson = z.object({
+  name: Name,
+  document: DocumentInput,
+  project_id: z.string().min(1).max(255).optional(),
+  column_schema_overrides: Overrides.optional(),
+});
+
+const FormFileSchema = z
+  .custom<FormFile>((v) => typeof v === 'object' && v !== null && Buffer.isBuffer((v as FormFile).bytes), 'Expected a file part')
+  .meta({ type: 'string', format: 'binary' });
+
+export const CreateTableForm = z.object({
+  name: Name,
+  file: FormFileSchema,
+  project_id: z.string().min(1).max(255).optional(),
+  column_schema_overrides: Overrides.optional(),
+});
+
+/** What a create or replace handler receives: the JSON body or the form. */
+export type TableUpload = z.infer<typeof CreateTableJson> | z.infer<typeof CreateTableForm>;
+
+export const PatchTableBody = z.object({
+  name: Name.optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const TableIdParams = z.object({ table_id: z.string() });
+export const ListTablesQuery = z.object({ project_id: z.string().optional() });
+
+export const TableSchema = z.object({ table_id: z.string(), columns: z.array(Column) }).meta({ id: 'TableSchema' });
+
+const ValueRules = z.object({
+  type: z.enum(['string', 'integer', 'number', 'boolean', 'null', 'array', 'object']).optional(),
+  format: z.enum(['date', 'date-time', 'email', 'uri']).optional(),
+  is_not_empty: z.boolean().optional(),
+  enum: z.array(z.string()).optional(),
+  pattern: z
+    .string()
+    .refine((p) => {
+      try {
+        new RegExp(p, 'u');
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'Invalid regular expression')
+    .optional(),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+});
+
+export const ValidateTableBody = z
+  .object({
+    required_columns: z.array(z.string()).optional(),
+    columns: z.record(z.string(), ValueRules).optional(),
+    unique: z.array(z.array(z.string()).min(1)).optional(),
+  })
+  .default({});
+
+export const ValidationReport = z
+  .object({ table_id: z.string(), diagnostics: z.array(Diagnostic), has_errors: z.boolean() })
+  .meta({ id: 'TableValidation' });
+
+const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+export const ColumnProfile = z
+  .object({
+    name: z.string(),
+    json_schema: ColumnSchema,
+    row_count: z.number().int(),
+    null_count: z.number().int(),
+    empty_count: z.number().int(),
+    distinct_count: z.number().int(),
+    min: Scalar,
+    max: Scalar,
+    sample_values: z.array(z.string()),
+    is_estimated: z.boolean(),
+  })
+  .meta({ id: 'TableColumnProfile' });
+
+export const TableProfile = z
+  .object({ table_id: z.string(), row_count: z.number().int(), columns: z.array(ColumnProfile) })
+  .meta({ id: 'TableProfile' });
+
+/** `select=a&select=b` or `select=a,b`. */
+export const ProfileQuery = z.object({
+  select: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v])),
+});

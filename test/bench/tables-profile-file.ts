@@ -1,0 +1,25 @@
+/**
+ * Profiles one CSV file from disk with the table engine (the same one-pass reader and profiler an
+ * upload runs) and prints {seconds, cpuSeconds, maxRssMb, rows} as JSON. Run in its own process so
+ * its peak memory is its own: `node --import tsx test/bench/tables-profile-file.ts <file>`.
+ */
+import { createReadStream } from 'node:fs';
+import { readCsv } from '../../functions/tables/csv-reader.ts';
+import { TableProfiler } from '../../functions/tables/profile.ts';
+
+const file = process.argv[2]!;
+const cpu0 = process.cpuUsage();
+const started = performance.now();
+const profiler = new TableProfiler();
+const read = await readCsv(createReadStream(file, { highWaterMark: 1 << 20 }), { header: (n, d) => profiler.header(n, d), row: (f, i) => profiler.row(f, i) });
+const summary = profiler.finish();
+const cpu = process.cpuUsage(cpu0);
+console.log(
+  JSON.stringify({
+    seconds: (performance.now() - started) / 1000,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    rows: read.rowCount,
+    estimated: summary.profile.filter((c) => c.is_estimated).map((c) => c.name),
+  }),
+);

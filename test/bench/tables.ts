@@ -1,0 +1,139 @@
+/**
+ * Tables benchmark (issue 8), everything measured in the same run on the same generated file:
+ * - DuckDB `SUMMARIZE` (single thread) of a 1,000,000-row × 8-column CSV (~100 MB), the reference;
+ * - through the local stack (`npm start`): the three-step file upload, `POST /v1/tables` with the
+ *   FileRef (streams the CSV from S3 once: types, counts, distinct, min/max — the stored summary),
+ *   then `GET /v1/tables/{id}/profile` (reads the stored summary);
+ * - the same one-pass profile in a fresh process on the file from disk (engine only, peak memory);
+ * - `POST /v1/tables/{id}/validate` with 5 rules, next to DuckDB computing the same counts.
+ * `npm run bench -- tables` ; `TABLES_BENCH_ROWS=...` changes the row count.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { REPO_ROOT } from '../../lib/local/invoker.ts';
+import { withLocalStack } from './stack.ts';
+import { generateBenchCsv } from './tables-generate.ts';
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - started, value };
+}
+
+const RULES = {
+  columns: {
+    amount: { type: 'number', maximum: 9000 },
+    category: { enum: ['alpha', 'beta', 'gamma', 'delta'] },
+    order_date: { format: 'date' },
+  },
+  unique: [['customer', 'order_date']],
+};
+
+async function duckdb(file: string) {
+  const instance = await DuckDBInstance.create(':memory:');
+  const db = await instance.connect();
+  await db.run('SET threads=1');
+  const summarize: number[] = [];
+  for (let i = 0; i < 3; i++) summarize.push((await timed(() => db.runAndReadAll(`SUMMARIZE SELECT * FROM read_csv('${file}')`))).ms);
+  const csv = `read_csv('${file}', all_varchar = true)`;
+  const validation = await timed(async () => {
+    const counts = (
+      await db.runAndReadAll(`SELECT
+        count(*) FILTER (WHERE amount IS NOT NULL AND TRY_CAST(amount AS DOUBLE) IS NULL) AS type,
+        count(*) FILTER (WHERE TRY_CAST(amount AS DOUBLE) > 9000) AS maximum,
+        count(*) FILTER (WHERE category IS NOT NULL AND category NOT IN ('alpha', 'beta', 'gamma', 'delta')) AS enum,
+        count(*) FILTER (WHERE order_date IS NOT NULL AND TRY_STRPTIME(order_date, '%Y-%m-%d') IS NULL) AS format
+        FROM ${csv}`)
+    ).getRowObjects()[0]!;
+    const duplicates = (
+      await db.runAndReadAll(`SELECT coalesce(sum(n - 1), 0) AS unique FROM (SELECT count(*) AS n FROM ${csv} WHERE customer IS NOT NULL AND order_date IS NOT NULL GROUP BY customer, order_date)`)
+    ).getRowObjects()[0]!;
+    return Object.fromEntries(Object.entries({ ...counts, ...duplicates }).map(([k, v]) => [k, Number(v)]));
+  });
+  db.closeSync();
+  return { summarizeMs: summarize, validationMs: validation.ms, counts: validation.value };
+}
+
+function engineInFreshProcess(file: string): { seconds: number; cpuSeconds: number; maxRssMb: number; rows: number } {
+  const out = spawnSync('node', ['--import', 'tsx', 'test/bench/tables-profile-file.ts', file], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(out.stderr);
+  return JSON.parse(out.stdout.trim().split('\n').at(-1)!);
+}
+
+export async function benchTables(): Promise<void> {
+  const rows = Number(process.env.TABLES_BENCH_ROWS ?? 1_000_000);
+  const dir = mkdtempSync(join(tmpdir(), 'quire-tables-bench-'));
+  try {
+    const file = join(dir, 'bench.csv');
+    const bytes = generateBenchCsv(file, rows);
+    console.log(`\nTables: ${rows.toLocaleString('en')} rows × 8 columns, ${(bytes / 1e6).toFixed(1)} MB (load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)})`);
+
+    const duck = await duckdb(file);
+    const engine = engineInFreshProcess(file);
+
+    const api = await withLocalStack(async (stack) => {
+      const { base, headers } = stack;
+      const post = async (path: string, body: unknown) => {
+        const r = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+        const text = await r.text();
+        if (!r.ok) throw new Error(`${path} ${r.status}: ${text}`);
+        return JSON.parse(text);
+      };
+      const upload = await timed(async () => {
+        const ticket = await post('/v1/files/upload', { filename: 'bench.csv', size_bytes: statSync(file).size, content_type: 'text/csv' });
+        const put = await fetch(ticket.uploadUrl, { method: 'PUT', headers: ticket.uploadHeaders, body: readFileSync(file) });
+        if (!put.ok) throw new Error(`PUT ${put.status}`);
+        await post(`/v1/files/upload/${ticket.fileId}/complete`, {});
+        return ticket.fileId as string;
+      });
+      const create = await timed(() => post('/v1/tables', { name: 'bench', document: { id: upload.value, filename: 'bench.csv', mime_type: 'text/csv' } }));
+      const table = create.value.tables[0];
+      if (table.row_count !== rows) throw new Error(`row_count ${table.row_count}, expected ${rows}`);
+      const profiles: number[] = [];
+      let profile: { columns: Array<{ name: string; distinct_count: number; is_estimated: boolean }> } | undefined;
+      for (let i = 0; i < 5; i++) {
+        const r = await timed(async () => (await fetch(`${base}/v1/tables/${table.id}/profile`, { headers })).json());
+        profiles.push(r.ms);
+        profile = r.value as typeof profile;
+      }
+      const validation = await timed(() => post(`/v1/tables/${table.id}/validate`, RULES));
+      return { uploadMs: upload.ms, createMs: create.ms, profileMs: profiles, profile: profile!, validationMs: validation.ms, diagnostics: validation.value.diagnostics as Array<{ rule: string; count: number }> };
+    });
+
+    const duckBest = Math.min(...duck.summarizeMs);
+    const counts = Object.fromEntries(api.diagnostics.map((d) => [d.rule, d.count]));
+    const agree = ['type', 'maximum', 'enum', 'format', 'unique'].every((rule) => (counts[rule] ?? 0) === duck.counts[rule]);
+    const line = (label: string, ms: number, ref?: number) => console.log(`  ${label.padEnd(72)} ${seconds(ms).padStart(9)}${ref ? `   ${(ms / ref).toFixed(2)}x DuckDB` : ''}`);
+    line('DuckDB SUMMARIZE, 1 thread (best of 3)', duckBest);
+    line('Quire GET /v1/tables/{id}/profile (median of 5; stored summary)', median(api.profileMs), duckBest);
+    line('Quire POST /v1/tables, FileRef (stream from S3 + one-pass summary)', api.createMs, duckBest);
+    line(`Quire engine alone, file from disk (CPU ${engine.cpuSeconds.toFixed(2)} s, peak RSS ${engine.maxRssMb.toFixed(0)} MB)`, engine.seconds * 1000, duckBest);
+    line('  (file upload before it: presigned PUT + complete with sha256)', api.uploadMs);
+    line('DuckDB, the same 5 validation counts (2 queries)', duck.validationMs);
+    line('Quire POST /v1/tables/{id}/validate, 5 rules', api.validationMs, duck.validationMs);
+    console.log(`  validation counts ${agree ? 'agree with' : 'DIFFER from'} DuckDB: ${JSON.stringify(counts)} vs ${JSON.stringify(duck.counts)}`);
+    console.log(`  distinct counts: ${api.profile.columns.map((c) => `${c.name}=${c.distinct_count}${c.is_estimated ? '~' : ''}`).join(' ')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Peak memory of profiling a ~1 GB CSV (10.5M rows) from disk in a fresh process. */
+export async function benchTablesMemory(): Promise<void> {
+  const rows = Number(process.env.TABLES_MEMORY_ROWS ?? 10_500_000);
+  const dir = mkdtempSync(join(tmpdir(), 'quire-tables-memory-'));
+  try {
+    const file = join(dir, 'big.csv');
+    const bytes = generateBenchCsv(file, rows);
+    const run = engineInFreshProcess(file);
+    console.log(`\nTables memory: ${(bytes / 1e9).toFixed(2)} GB, ${run.rows.toLocaleString('en')} rows profiled in ${run.seconds.toFixed(1)} s (CPU ${run.cpuSeconds.toFixed(1)} s), peak RSS ${run.maxRssMb.toFixed(0)} MB (goal < 512 MB)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

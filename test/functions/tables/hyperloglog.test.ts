@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { DistinctCounter, hashString, HashSet64, HyperLogLog, lastHash } from '../../../functions/tables/hyperloglog.ts';
+
+describe('HyperLogLog', () => {
+  it('estimates 1.5 million distinct values within 2%', () => {
+    const sketch = new HyperLogLog(16);
+    const n = 1_500_000;
+    for (let i = 0; i < n; i++) {
+      hashString(`customer-${i}`);
+      sketch.add(lastHash.lo, lastHash.hi);
+    }
+    // Adding them all again changes nothing: it counts distinct values, not values.
+    for (let i = 0; i < n; i += 3) {
+      hashString(`customer-${i}`);
+      sketch.add(lastHash.lo, lastHash.hi);
+    }
+    expect(Math.abs(sketch.estimate() - n) / n).toBeLessThan(0.02);
+  });
+
+  it('is close for small counts too (linear counting)', () => {
+    const sketch = new HyperLogLog(16);
+    for (let i = 0; i < 1000; i++) {
+      hashString(String(i));
+      sketch.add(lastHash.lo, lastHash.hi);
+    }
+    expect(Math.abs(sketch.estimate() - 1000)).toBeLessThan(20);
+  });
+});
+
+describe('DistinctCounter', () => {
+  it('counts exactly up to its limit, then estimates (and says so)', () => {
+    const counter = new DistinctCounter(50_000);
+    for (let i = 0; i < 50_000; i++) counter.add(`v${i % 40_000}`);
+    expect(counter.isExact).toBe(true);
+    expect(counter.count()).toBe(40_000);
+    for (let i = 0; i < 200_000; i++) counter.add(`w${i}`);
+    expect(counter.isExact).toBe(false);
+    expect(Math.abs(counter.count() - 240_000) / 240_000).toBeLessThan(0.02);
+  });
+});
+
+describe('HashSet64', () => {
+  it('keeps every distinct hash through its growth', () => {
+    const set = new HashSet64(16);
+    let added = 0;
+    for (let i = 0; i < 100_000; i++) if (set.add(i * 2654435761, i)) added++;
+    let again = 0;
+    for (let i = 0; i < 100_000; i++) if (set.add(i * 2654435761, i)) again++;
+    expect(added).toBe(100_000);
+    expect(again).toBe(0);
+    expect(set.size).toBe(100_000);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * The profiler and cell predicates on their own (pure, fast): the exact number fast path agrees with
+ * Number(), increasing id columns stay exact when their order breaks, and distinct counts turn into
+ * flagged estimates past the exact bound.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isDateTimeText, isNumberText, plainNumber } from '../../../functions/tables/cells.ts';
+import { chunksOf, readCsv } from '../../../functions/tables/csv-reader.ts';
+import { TableProfiler } from '../../../functions/tables/profile.ts';
+
+async function profile(csv: string) {
+  const profiler = new TableProfiler();
+  await readCsv(chunksOf(Buffer.from(csv)), { header: (n, d) => profiler.header(n, d), row: (f, i) => profiler.row(f, i) });
+  return profiler.finish();
+}
+
+describe('cells', () => {
+  it('reads plain decimals exactly as Number() does', () => {
+    const decimal = fc
+      .tuple(fc.constantFrom('', '-', '+'), fc.stringMatching(/^[0-9]{1,9}$/), fc.option(fc.stringMatching(/^[0-9]{0,6}$/), { nil: undefined }))
+      .map(([sign, int, frac]) => `${sign}${int}${frac === undefined ? '' : `.${frac}`}`);
+    fc.assert(
+      fc.property(decimal, (text) => {
+        expect(plainNumber(text)).toBe(Number(text));
+        expect(isNumberText(text)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(plainNumber('1e3')).toBeNaN();
+    expect(plainNumber('12345678901234567')).toBeNaN();
+    expect(plainNumber('1.2.3')).toBeNaN();
+  });
+
+  it('knows date-times with and without offsets, and refuses impossible ones', () => {
+    for (const ok of ['2024-02-29T10:00:00Z', '2024-01-01 10:00', '2024-01-01T10:00:00.123+05:30', '2024-01-01T23:59:59']) expect(isDateTimeText(ok), ok).toBe(true);
+    for (const bad of ['2023-02-29T10:00:00Z', '2024-01-01T24:00:00Z', '2024-01-01', '2024-01-01T10:00:00+5:00']) expect(isDateTimeText(bad), bad).toBe(false);
+  });
+});
+
+describe('profiler', () => {
+  it('stays exact and unique-aware when an increasing id column stops increasing', async () => {
+    const ids = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 4, 11];
+    const summary = await profile(`id\n${ids.join('\n')}\n`);
+    expect(summary.profile[0]).toMatchObject({ distinct_count: 11, min: 1, max: 11, is_estimated: false });
+    expect(summary.columns[0]).toMatchObject({ unique: false, required: true, json_schema: { type: 'integer' } });
+    const increasing = await profile(`id\n${[1, 2, 10, 20, 300].join('\n')}\n`);
+    expect(increasing.columns[0]!.unique).toBe(true);
+    expect(increasing.profile[0]!.distinct_count).toBe(5);
+  });
+
+  it('widens integer to number to string as values demand, comparing numbers numerically', async () => {
+    const summary = await profile('a,b,c\n9,9,x\n10,1.5,10\n-2,1e2,9\n');
+    expect(summary.profile.map((c) => [c.json_schema, c.min, c.max])).toEqual([
+      [{ type: 'integer' }, -2, 10],
+      [{ type: 'number' }, 1.5, 100],
+      [{ type: 'string' }, '10', 'x'],
+    ]);
+  });
+
+  it('counts past a million distinct values as a flagged estimate within 2%', async () => {
+    // Not increasing (so the hash table and then the sketch do the counting): 1.2M distinct values.
+    const n = 1_200_000;
+    const profiler = new TableProfiler();
+    profiler.header(['v'], ',');
+    const row: string[] = [''];
+    for (let i = 0; i < n; i++) {
+      row[0] = `k${(i * 7919) % n}`;
+      profiler.row(row, i + 1);
+    }
+    const column = profiler.finish().profile[0]!;
+    expect(column.is_estimated).toBe(true);
+    expect(Math.abs(column.distinct_count - n) / n).toBeLessThan(0.02);
+  });
+});
