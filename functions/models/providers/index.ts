@@ -1,0 +1,33 @@
+/**
+ * The provider engine of a configured model: its client (OpenAI-compatible or Bedrock) under the
+ * shared ProviderEngine. Engines are kept per settings for the life of the process (a warm Lambda
+ * reuses its HTTP connections).
+ */
+import type { ProviderSettings } from '../registry.ts';
+import { BedrockClient } from './bedrock.ts';
+import { ProviderEngine } from './engine.ts';
+import { OpenAiCompatibleClient } from './openai-compatible.ts';
+
+const engines = new Map<string, ProviderEngine>();
+
+export function providerEngine(settings: ProviderSettings): ProviderEngine {
+  const id = JSON.stringify(settings);
+  let engine = engines.get(id);
+  if (!engine) {
+    engine = create(settings);
+    engines.set(id, engine);
+  }
+  return engine;
+}
+
+function create(settings: ProviderSettings): ProviderEngine {
+  const common = { vision: settings.vision, timeoutMs: settings.timeoutMs, temperature: settings.temperature };
+  switch (settings.provider) {
+    case 'openai-compatible': {
+      const apiKey = settings.apiKeyEnv ? process.env[settings.apiKeyEnv] : undefined;
+      return new ProviderEngine(new OpenAiCompatibleClient(settings, apiKey), { ...common, secrets: apiKey ? [apiKey] : [] });
+    }
+    case 'bedrock':
+      return new ProviderEngine(new BedrockClient(settings), common);
+  }
+}
