@@ -53,12 +53,16 @@ export async function ask(client: ModelClient, question: Question, options: AskO
   }
 }
 
+/** A retry is only worth it with at least this much of the run's budget left after the backoff. */
+const MIN_ATTEMPT_MS = 500;
+
 async function withRetries(client: ModelClient, call: (signal: AbortSignal) => Promise<string>, options: AskOptions): Promise<string> {
   const retry = options.retry ?? DEFAULT_RETRY;
+  const timedOut = () => new RunFailure('timeout', `The model ${client.label} did not answer within the run's time budget`);
   let delay = retry.baseDelayMs;
   for (let attempt = 1; ; attempt++) {
     const left = options.deadline - Date.now();
-    if (left <= 0) throw new RunFailure('timeout', `The model ${client.label} did not answer within the run's time budget`);
+    if (left <= 0) throw timedOut();
     try {
       return await call(AbortSignal.timeout(Math.min(options.timeoutMs, left)));
     } catch (error) {
@@ -66,9 +70,9 @@ async function withRetries(client: ModelClient, call: (signal: AbortSignal) => P
       const message = clean(failure.message, options.secrets);
       if (failure.kind === 'fatal') throw new RunFailure('model_error', `The model ${client.label} refused the request: ${message}`);
       const wait = Math.min(retry.maxDelayMs, Math.max(delay, failure.options.retryAfterMs ?? 0)) * (1 + Math.random() * 0.25);
-      const outOfTime = Date.now() + wait >= options.deadline;
+      const outOfTime = Date.now() + wait + MIN_ATTEMPT_MS >= options.deadline;
+      if (failure.options.timedOut && Date.now() >= options.deadline - MIN_ATTEMPT_MS) throw timedOut();
       if (attempt >= retry.maxAttempts || outOfTime) {
-        if (failure.options.timedOut && outOfTime) throw new RunFailure('timeout', `The model ${client.label} did not answer within the run's time budget`);
         throw new RunFailure('model_unavailable', `The model ${client.label} is unavailable after ${attempt} attempt${attempt > 1 ? 's' : ''}: ${message}`);
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
