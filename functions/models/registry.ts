@@ -106,7 +106,8 @@ const BedrockEntry = z.strictObject({
 const AliasEntry = z.strictObject({ alias: z.string().min(1) });
 
 const ConfigEntry = z.union([OpenAiEntry, BedrockEntry, AliasEntry]);
-const ModelsConfig = z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/, 'model names are letters, digits and . _ : -'), z.unknown());
+const ModelsConfig = z.record(z.string(), z.unknown());
+const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 
 function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : '(entry)'}: ${i.message}`).join('; ');
@@ -133,6 +134,7 @@ export function buildRegistry(config: unknown): Map<string, ModelEntry> {
 
   const aliases: Array<[string, string]> = [];
   for (const [name, raw] of Object.entries(top.data)) {
+    if (!MODEL_NAME.test(name)) throw new ModelsConfigError(`model name ${JSON.stringify(name)}: model names are letters, digits and . _ : - (at most 100)`);
     if (name === LOCAL.id) throw new ModelsConfigError(`model "${name}" is built in and cannot be redefined`);
     const parsed = ConfigEntry.safeParse(raw);
     if (!parsed.success) throw entryProblem(name, raw);
