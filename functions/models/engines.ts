@@ -18,9 +18,9 @@ function entryOf(model: string): ModelEntry {
 
 /** The provider engine of a provider-backed model, or undefined for the local engine. */
 async function providerEngineOf(model: string): Promise<ProviderEngine | undefined> {
-  const { settings } = entryOf(model);
+  const { settings, capabilities } = entryOf(model);
   if (!settings) return undefined;
-  return (await import('./providers/index.ts')).providerEngine(settings);
+  return (await import('./providers/index.ts')).providerEngine(settings, capabilities);
 }
 
 export async function engineFor(model: string): Promise<Engine> {

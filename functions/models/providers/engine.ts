@@ -31,6 +31,8 @@ import type {
 } from '../engine.ts';
 import { consolidateClassification, consolidatePartitions, consolidateSplits, consolidateValues, OTHER, type PartitionVote, type SplitVote } from '../local/consensus.ts';
 import { locateValues } from '../locate.ts';
+import { RunFailure } from '../../platform/errors.ts';
+import type { Capability } from '../registry.ts';
 import { ask, type AskOptions, mapLimited, type Question, type RetryPolicy } from './ask.ts';
 import type { ModelClient, Part } from './client.ts';
 
@@ -42,6 +44,8 @@ export interface ProviderOptions {
   temperature?: number;
   retry?: RetryPolicy;
   secrets?: string[];
+  /** The operations the deployment allows this model (default: all). */
+  capabilities?: Capability[];
 }
 
 /** Budget when a request carries no deadline (unit tests, scripts). */
@@ -71,6 +75,14 @@ export class ProviderEngine implements Engine, Extractor, Parser, SchemaGenerato
 
   // -------------------------------------------------------------------------------------------
   // Plumbing
+
+  /** Refuses an operation the model is not configured for (the run fails with configuration_error). */
+  private allow(capability: Capability): void {
+    const allowed = this.options.capabilities;
+    if (allowed && !allowed.includes(capability)) {
+      throw new RunFailure('configuration_error', `The model ${this.client.label} is not configured for ${capability} (its capabilities: ${allowed.join(', ')})`);
+    }
+  }
 
   private askOptions(deadline: number | undefined): AskOptions {
     return { deadline: deadline ?? Date.now() + DEFAULT_BUDGET_MS, timeoutMs: this.options.timeoutMs, retry: this.options.retry, secrets: this.options.secrets };
@@ -110,6 +122,7 @@ export class ProviderEngine implements Engine, Extractor, Parser, SchemaGenerato
   // Classification (API §5)
 
   async classify(request: ClassifyRequest): Promise<ClassifyResult> {
+    this.allow('classify');
     const names = request.categories.map((c) => c.name);
     const pages = request.doc.pages.slice(0, request.firstNPages ?? request.doc.pages.length).map((p) => p.number);
     const schema: JsonSchema = {
@@ -144,6 +157,7 @@ export class ProviderEngine implements Engine, Extractor, Parser, SchemaGenerato
   // Splits (API §4.1)
 
   async split(request: SplitRequest): Promise<SplitResult> {
+    this.allow('split');
     const pageCount = request.doc.pages.length;
     const names = request.subdocuments.map((s) => s.name);
     const schema: JsonSchema = {
@@ -188,6 +202,7 @@ export class ProviderEngine implements Engine, Extractor, Parser, SchemaGenerato
   // Partitions (API §4.2)
 
   async partition(request: PartitionRequest): Promise<PartitionResult> {
+    this.allow('partition');
     const pageCount = request.doc.pages.length;
     const schema: JsonSchema = {
       type: 'object',
@@ -227,6 +242,7 @@ export class ProviderEngine implements Engine, Extractor, Parser, SchemaGenerato
   // Extraction (API §6)
 
   async extract(request: ExtractRequest): Promise<ExtractResult> {
+    this.allow('extract');
     const { $schema: _dialect, ...schema } = request.schema;
     const system = withInstructions(
       `${BASE_SYSTEM}\n\nExtract the data the JSON Schema describes. Copy values as printed (dates and numbers in the schema's types). ` +
@@ -249,6 +265,7 @@ export class ProviderEngine implements Engine, Extractor, Parser, SchemaGenerato
    * without page images, gets the Doc's own rendering (its text is what the model would be given).
    */
   async parse(request: ParseRequest): Promise<{ pages: string[] }> {
+    this.allow('parse');
     const pageImages = request.pageImages;
     if (!this.options.vision || !pageImages) return { pages: request.doc.pages.map((page) => renderPage(page, request.tableFormat)) };
     const schema: JsonSchema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false };
@@ -271,6 +288,7 @@ export class ProviderEngine implements Engine, Extractor, Parser, SchemaGenerato
   // Schema generation (API §7)
 
   async generateSchema(request: GenerateSchemaRequest): Promise<GeneratedSchema> {
+    this.allow('generate_schema');
     const schema: JsonSchema = {
       type: 'object',
       properties: {

@@ -40,6 +40,7 @@ function engine(options: Partial<OpenAiCompatibleSettings & ProviderOptions> = {
     timeoutMs: settings.timeoutMs,
     retry: options.retry ?? FAST,
     secrets: [API_KEY],
+    capabilities: options.capabilities,
   });
 }
 
@@ -207,6 +208,13 @@ describe('OpenAI-compatible provider: failures', () => {
     const failure = await failureOf(extract(engine({ timeoutMs: 60_000, retry: { baseDelayMs: 10, maxDelayMs: 10, maxAttempts: 50 } }), await txtDoc(INVOICE_TEXT), Date.now() + 800));
     expect(failure.code).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it('refuses an operation the model is not configured for, without calling it: configuration_error', async () => {
+    const failure = await failureOf(engine({ capabilities: ['extract'] }).classify({ doc: await txtDoc(INVOICE_TEXT), categories: [{ name: 'a', description: '' }, { name: 'b', description: '' }], instructions: null, firstNPages: undefined, nConsensus: 1, seed: 's' }));
+    expect(failure.code).toBe('configuration_error');
+    expect(failure.message).toContain('not configured for classify');
+    expect(server.requests).toHaveLength(0);
   });
 
   it('maps an unreachable endpoint to model_unavailable', async () => {
