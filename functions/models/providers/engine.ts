@@ -44,6 +44,8 @@ export interface ProviderOptions {
   temperature?: number;
   retry?: RetryPolicy;
   secrets?: string[];
+  /** Most page images in one request; a longer document goes as text (default 20, Bedrock's limit). */
+  maxImages?: number;
   /** The operations the deployment allows this model (default: all). */
   capabilities?: Capability[];
 }
@@ -53,6 +55,7 @@ const DEFAULT_BUDGET_MS = 5 * 60_000;
 /** Requests in flight at once for one operation (votes, pages of a parse). */
 const CONCURRENCY = 4;
 const SAMPLE_TEMPERATURE = 0.7;
+const DEFAULT_MAX_IMAGES = 20;
 
 const BASE_SYSTEM =
   'You are a careful document-processing assistant. You read the document given by the user (page by page) and answer ' +
@@ -101,10 +104,11 @@ export class ProviderEngine implements Engine, Extractor, Parser, SchemaGenerato
 
   /**
    * The document for the user message: page images for a vision model when the document has pages
-   * to show, otherwise the text of each page (Markdown, tables as Markdown), marked with its number.
+   * to show (and no more than maxImages of them), otherwise the text of each page (Markdown, tables
+   * as Markdown), marked with its number.
    */
   private async documentParts(doc: Doc, pageImages: PageImages | undefined, pages: number[] = doc.pages.map((p) => p.number), label = 'Document'): Promise<Part[]> {
-    if (this.options.vision && pageImages) {
+    if (this.options.vision && pageImages && pages.length <= (this.options.maxImages ?? DEFAULT_MAX_IMAGES)) {
       const images = await pageImages.render(pages);
       const parts: Part[] = [{ type: 'text', text: `${label}: ${pages.length} page${pages.length === 1 ? '' : 's'}, as images.` }];
       for (const image of images) parts.push({ type: 'text', text: `Page ${image.page}:` }, { type: 'image', mediaType: image.mediaType, data: image.data });

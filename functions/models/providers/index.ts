@@ -25,9 +25,10 @@ function create(settings: ProviderSettings, capabilities: Capability[]): Provide
   switch (settings.provider) {
     case 'openai-compatible': {
       const apiKey = settings.apiKeyEnv ? process.env[settings.apiKeyEnv] : undefined;
-      return new ProviderEngine(new OpenAiCompatibleClient(settings, apiKey), { ...common, secrets: apiKey ? [apiKey] : [] });
+      return new ProviderEngine(new OpenAiCompatibleClient(settings, apiKey), { ...common, maxImages: 50, secrets: apiKey ? [apiKey] : [] });
     }
     case 'bedrock':
-      return new ProviderEngine(new BedrockClient(settings), common);
+      // Bedrock's Converse API takes at most 20 images in a request.
+      return new ProviderEngine(new BedrockClient(settings), { ...common, maxImages: 20 });
   }
 }

@@ -115,6 +115,18 @@ describe('OpenAI-compatible provider: extraction', () => {
     const request = server.requests[0]!;
     expect(userImages(request)).toEqual([`data:image/png;base64,${Buffer.from([0x89, 0x50, 0x4e, 0x47, 1]).toString('base64')}`]);
     expect(userText(request)).not.toContain('INV-2024-0042');
+
+    // More pages than a request may carry images: the text goes instead.
+    server.reset();
+    server.answer('extraction', INVOICE_ANSWER);
+    const small = new ProviderEngine(new OpenAiCompatibleClient({ provider: 'openai-compatible', baseUrl: server.baseUrl, model: 'm', vision: true, structuredOutput: 'strict', timeoutMs: 5_000 }, undefined), {
+      vision: true,
+      timeoutMs: 5_000,
+      maxImages: 0,
+    });
+    await small.extract({ doc: await txtDoc(INVOICE_TEXT), schema: INVOICE_SCHEMA, instructions: null, nConsensus: 1, seed: 's', pageImages: fakeImages });
+    expect(userImages(server.requests[0]!)).toEqual([]);
+    expect(userText(server.requests[0]!)).toContain('INV-2024-0042');
   });
 
   it('in JSON mode puts the schema in the prompt, and repairs an invalid answer once', async () => {
