@@ -74,6 +74,8 @@ function providerError(error: unknown, signal: AbortSignal): ProviderError {
   const status = e.$metadata?.httpStatusCode ?? 0;
   const message = `${e.name ?? 'Error'}: ${e.message ?? String(error)}`;
   if (RETRYABLE.has(e.name ?? '') || status === 429 || status >= 500) return new ProviderError('retryable', message);
+  // Missing credentials or region: a configuration problem, asking again would not help.
+  if (e.name === 'CredentialsProviderError' || /region is missing/i.test(e.message ?? '')) return new ProviderError('fatal', message);
   // Validation, access denied, unknown model: asking again would not help. No status at all is a
   // network failure: worth another try.
   return new ProviderError(status === 0 && !e.name?.endsWith('Exception') ? 'retryable' : 'fatal', message);

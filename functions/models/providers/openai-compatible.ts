@@ -57,14 +57,10 @@ export class OpenAiCompatibleClient implements ModelClient {
     } catch (error) {
       throw providerError(error, request.signal);
     }
-    const choice = completion.choices?.[0];
-    const message = choice?.message;
+    const message = completion.choices?.[0]?.message;
     if (message?.refusal) throw new ProviderError('fatal', `the model refused: ${message.refusal}`);
-    if (typeof message?.content !== 'string' || message.content.trim() === '') {
-      // An empty or cut-off answer: the repair retry (an invalid answer) gives it a second chance.
-      return choice?.finish_reason === 'length' ? '{"_": "the answer was cut off at the token limit"' : '';
-    }
-    return message.content;
+    // An empty or cut-off answer is invalid JSON: the repair retry gives it a second chance.
+    return message?.content ?? '';
   }
 }
 

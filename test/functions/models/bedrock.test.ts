@@ -112,6 +112,16 @@ describe('Bedrock provider', () => {
     expect(bedrock.commandCalls(ConverseCommand)).toHaveLength(1);
   });
 
+  it('does not retry missing credentials: model_error naming the problem', async () => {
+    bedrock.on(ConverseCommand).rejects(Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' }));
+    const error = await engine()
+      .extract({ doc: await txtDoc(TEXT), schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })
+      .catch((e: unknown) => e);
+    expect((error as RunFailure).code).toBe('model_error');
+    expect((error as RunFailure).message).toContain('Could not load credentials');
+    expect(bedrock.commandCalls(ConverseCommand)).toHaveLength(1);
+  });
+
   it('samples n_consensus votes in parallel and consolidates a split page by page', async () => {
     const answers = [
       { subdocuments: [{ name: 'invoice', pages: [1] }, { name: 'receipt', pages: [2] }], confidence: 0.9 },
