@@ -11,8 +11,8 @@ import {
   type ConverseCommandInput,
   type ImageFormat,
   type Message,
+  type ToolInputSchema,
 } from '@aws-sdk/client-bedrock-runtime';
-import type { DocumentType } from '@smithy/types';
 import type { BedrockSettings } from '../registry.ts';
 import { type ModelClient, ProviderError, repairPrompt, type StructuredRequest } from './client.ts';
 
@@ -44,7 +44,7 @@ export class BedrockClient implements ModelClient {
       messages,
       inferenceConfig: { temperature: request.temperature },
       toolConfig: {
-        tools: [{ toolSpec: { name: request.schemaName, description: `Records the ${request.schemaName}.`, inputSchema: { json: request.schema as DocumentType } } }],
+        tools: [{ toolSpec: { name: request.schemaName, description: `Records the ${request.schemaName}.`, inputSchema: { json: request.schema as ToolInputSchema.JsonMember['json'] } } }],
         toolChoice: { tool: { name: request.schemaName } },
       },
     };
