@@ -40,8 +40,9 @@ export class QuireStack extends Stack {
     if (models.json) environment.QUIRE_MODELS = models.json;
 
     this.runs = new Runs(this, 'Runs', { settings, storage: this.storage, environment });
-    // Only the task Lambdas call models, and only the configured Bedrock models.
-    for (const task of Object.values(this.runs.taskFunctions)) grantBedrockModels(task.role, models.bedrock, task);
+    // Only the run task Lambda calls models, and only the configured Bedrock models.
+    const runTask = this.runs.taskFunctions.RunTaskFunctionArn!;
+    grantBedrockModels(runTask.role, models.bedrock, runTask);
 
     this.api = new Api(this, 'Api', {
       settings,
