@@ -298,22 +298,6 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     });
   });
 
-  it('gives every Lambda the model configuration; bedrock:InvokeModel only to the run task Lambda, on the configured models', () => {
-    const stack = stacks[stage];
-    const template = templates[stage];
-    for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
-      expect(JSON.parse(fn.Properties.Environment.Variables.QUIRE_MODELS)).toEqual(MODELS);
-    }
-    const bedrockStatements = statementsOf(template).filter((st) => actionsOf(st).some((a) => a.startsWith('bedrock:')));
-    expect(bedrockStatements).toHaveLength(1);
-    expect(statementsOf(template, [policyId(stack.runs.taskFunctions.RunTaskFunctionArn!)])).toContainEqual(bedrockStatements[0]);
-    expect(actionsOf(bedrockStatements[0]!)).toEqual(['bedrock:InvokeModel']);
-    const resources = JSON.stringify(bedrockStatements[0]!.Resource);
-    expect(resources).toContain(':bedrock:eu-west-1::foundation-model/anthropic.claude-3-5-sonnet-20240620-v1:0');
-    expect(resources).toContain('inference-profile/eu.anthropic.claude-3-7-sonnet-20250219-v1:0');
-    expect(resources).toContain(':bedrock:*::foundation-model/anthropic.claude-3-7-sonnet-20250219-v1:0');
-  });
-
   it('grants least privilege: no wildcard actions, states actions only to the API Lambdas', () => {
     const stack = stacks[stage];
     const template = templates[stage];
@@ -391,6 +375,22 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
       const bytes = codeFilesOf(assetDir).reduce((sum, file) => sum + statSync(join(assetDir, file)).size, 0);
       expect(bytes, group).toBeLessThan(1_000_000);
     }
+  });
+
+  it('gives every Lambda the model configuration; bedrock:InvokeModel only to the run task Lambda, on the configured models', () => {
+    const stack = stacks[stage];
+    const template = templates[stage];
+    for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
+      expect(JSON.parse(fn.Properties.Environment.Variables.QUIRE_MODELS)).toEqual(MODELS);
+    }
+    const bedrockStatements = statementsOf(template).filter((st) => actionsOf(st).some((a) => a.startsWith('bedrock:')));
+    expect(bedrockStatements).toHaveLength(1);
+    expect(statementsOf(template, [policyId(stack.runs.taskFunctions.RunTaskFunctionArn!)])).toContainEqual(bedrockStatements[0]);
+    expect(actionsOf(bedrockStatements[0]!)).toEqual(['bedrock:InvokeModel']);
+    const resources = JSON.stringify(bedrockStatements[0]!.Resource);
+    expect(resources).toContain(':bedrock:eu-west-1::foundation-model/anthropic.claude-3-5-sonnet-20240620-v1:0');
+    expect(resources).toContain('inference-profile/eu.anthropic.claude-3-7-sonnet-20250219-v1:0');
+    expect(resources).toContain(':bedrock:*::foundation-model/anthropic.claude-3-7-sonnet-20250219-v1:0');
   });
 
   it('has no cdk-nag findings left as annotations', () => {
