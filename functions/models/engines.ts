@@ -42,7 +42,3 @@ export async function schemaGeneratorFor(model: string): Promise<SchemaGenerator
   return { generateSchema: async ({ docs, instructions }) => inferSchema(docs, { instructions }) };
 }
 
-/** Whether `model` runs on an LLM provider (its tasks then render page images for vision models). */
-export function isProviderModel(model: string): boolean {
-  return entryOf(model).settings !== undefined;
-}
