@@ -177,6 +177,17 @@ describe('OpenAI-compatible provider: failures', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it('waits as long as Retry-After asks (capped by the backoff limit)', async () => {
+    server.script.push({ status: 429, message: 'Rate limit reached', headers: { 'retry-after': '1' } });
+    server.answer('extraction', INVOICE_ANSWER);
+    const started = Date.now();
+    await extract(engine({ retry: { baseDelayMs: 5, maxDelayMs: 600, maxAttempts: 3 } }), await txtDoc(INVOICE_TEXT));
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(600);
+    expect(elapsed).toBeLessThan(1_000 + 500);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('gives up after its attempts with model_unavailable and the provider message, never the API key', async () => {
     server.answer('extraction', () => ({ status: 500, message: `upstream exploded (key ${API_KEY})` }));
     const failure = await failureOf(extract(engine(), await txtDoc(INVOICE_TEXT)));
