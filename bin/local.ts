@@ -3,6 +3,7 @@
  * PORT (default 3000) and HOST (default 127.0.0.1) choose where it listens. Ctrl-C stops everything.
  */
 import { resolve } from 'node:path';
+import { ModelsConfigError, registryFromEnvironment } from '../functions/models/registry.ts';
 import { platform } from '../functions/platform/platform.ts';
 import { bootstrap } from '../lib/local/bootstrap.ts';
 import { startLocalCloud } from '../lib/local/cloud.ts';
@@ -10,6 +11,14 @@ import { startLocalCloud } from '../lib/local/cloud.ts';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const dataDir = resolve(process.env.QUIRE_DATA_DIR ?? '.quire');
 const started = Date.now();
+// An invalid QUIRE_MODELS (or QUIRE_MODELS_FILE) stops start-up here, before anything listens.
+try {
+  registryFromEnvironment();
+} catch (error) {
+  if (!(error instanceof ModelsConfigError)) throw error;
+  console.error(`Quire could not start: ${error.message}`);
+  process.exit(1);
+}
 const host = process.env.HOST ?? '127.0.0.1';
 const port = Number(process.env.PORT ?? 3000);
 const cloud = await startLocalCloud({ dataDir, host, port, mode: 'workers' }).catch((error: NodeJS.ErrnoException) => {

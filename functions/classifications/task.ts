@@ -2,7 +2,7 @@
 import type { Category } from '../models/engine.ts';
 import { engineFor } from '../models/engines.ts';
 import { creditsFor } from '../models/registry.ts';
-import { readRunDocument } from '../runs/document.ts';
+import { readRunDocument, runPageImages } from '../runs/document.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
 import type { DocumentRunInput } from '../runs/prepare.ts';
 import { classificationKind } from './kind.ts';
@@ -23,6 +23,8 @@ export const classificationTask: RunTask = {
       firstNPages,
       nConsensus,
       seed: input.seed,
+      deadline: ctx.deadline,
+      pageImages: runPageImages(ctx, input),
     });
     const pagesRead = Math.min(doc.pages.length, firstNPages ?? doc.pages.length);
     return {

@@ -5,7 +5,7 @@
 import { extractorFor } from '../models/engines.ts';
 import { creditsFor } from '../models/registry.ts';
 import { RunFailure } from '../platform/errors.ts';
-import { readRunDocument } from '../runs/document.ts';
+import { readRunDocument, runPageImages } from '../runs/document.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
 import type { DocumentRunInput } from '../runs/prepare.ts';
 import { documentTypeOf, sourceTree } from './anchors.ts';
@@ -21,7 +21,7 @@ export const extractionTask: RunTask = {
     const schema = record.json_schema as Record<string, unknown>;
     const nConsensus = record.n_consensus as number;
     const extractor = await extractorFor(record.model as string);
-    const result = await extractor.extract({ doc, schema, instructions: record.instructions as string | null, nConsensus, seed: input.seed });
+    const result = await extractor.extract({ doc, schema, instructions: record.instructions as string | null, nConsensus, seed: input.seed, deadline: ctx.deadline, pageImages: runPageImages(ctx, input) });
     const check = validateOutput(schema, result.output);
     if (!check.valid) throw new RunFailure('model_error', `The model's output does not match json_schema: ${check.problem}`);
     const fileId = (record.file as { id: string }).id;

@@ -26,6 +26,10 @@ export interface ClassifyRequest {
   nConsensus: number;
   /** Seeds the votes (derived from the request), so a repeated request gives the same answer. */
   seed: string;
+  /** Epoch ms by which the work must end (providers stop retrying and give up by then). */
+  deadline?: number;
+  /** The document's pages as images, for vision models (absent: the document has none). */
+  pageImages?: PageImages;
 }
 
 export interface ClassificationChoice {
@@ -48,6 +52,8 @@ export interface SplitRequest {
   instructions: string | null;
   nConsensus: number;
   seed: string;
+  deadline?: number;
+  pageImages?: PageImages;
 }
 
 export interface SplitEntry {
@@ -75,6 +81,8 @@ export interface PartitionRequest {
   allowOverlap: boolean;
   nConsensus: number;
   seed: string;
+  deadline?: number;
+  pageImages?: PageImages;
 }
 
 export interface PartitionEntry {
@@ -126,6 +134,8 @@ export interface ExtractRequest {
   instructions: string | null;
   nConsensus: number;
   seed: string;
+  deadline?: number;
+  pageImages?: PageImages;
 }
 
 export interface ExtractResult {
@@ -141,4 +151,54 @@ export interface ExtractResult {
 
 export interface Extractor {
   extract(request: ExtractRequest): Promise<ExtractResult>;
+}
+
+// ---- page images (vision models) ----
+
+export interface PageImage {
+  /** 1-based page number. */
+  page: number;
+  mediaType: 'image/png' | 'image/jpeg' | 'image/webp';
+  data: Uint8Array;
+}
+
+/** Renders pages of the run's document as images on demand (only vision models ask). */
+export interface PageImages {
+  render(pages: number[]): Promise<PageImage[]>;
+}
+
+// ---- parse (API §3) and schema generation (API §7) ----
+
+export interface ParseRequest {
+  doc: Doc;
+  /** How tables are written (API §3 table_parsing_format). */
+  tableFormat: 'markdown' | 'yaml' | 'html' | 'json';
+  instructions: string | null;
+  deadline?: number;
+  pageImages?: PageImages;
+}
+
+export interface Parser {
+  /** One text per page, in page order. */
+  parse(request: ParseRequest): Promise<{ pages: string[] }>;
+}
+
+export interface GenerateSchemaRequest {
+  docs: Doc[];
+  instructions: string | null;
+  deadline?: number;
+  /** Page images of each document (parallel to docs; undefined where a document has none). */
+  pageImages?: Array<PageImages | undefined>;
+}
+
+export interface GeneratedSchema {
+  title: string;
+  /** The document type, e.g. "invoice" (X-SchemaType). */
+  schemaType: string;
+  /** The JSON Schema: objects list every property in `required` and set additionalProperties false. */
+  schema: JsonSchema;
+}
+
+export interface SchemaGenerator {
+  generateSchema(request: GenerateSchemaRequest): Promise<GeneratedSchema>;
 }

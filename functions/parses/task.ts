@@ -1,10 +1,12 @@
 /**
  * The parse task (runs in the run state machine's task Lambda): reads the stored document into the
- * Doc model and renders each page in reading order, tables in the requested format.
+ * Doc model; the model's parser renders each page in reading order, tables in the requested format
+ * (the local engine from the Doc; a vision model from the page images).
  */
-import { renderDocText, renderPage, type TableFormat } from '../documents/render.ts';
+import { renderDocText, type TableFormat } from '../documents/render.ts';
+import { parserFor } from '../models/engines.ts';
 import { creditsFor } from '../models/registry.ts';
-import { readRunDocument, type DocumentInputRef } from '../runs/document.ts';
+import { readRunDocument, runPageImages, type DocumentInputRef } from '../runs/document.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
 import { parseKind } from './kind.ts';
 import type { ParseOutput } from './schema.ts';
@@ -16,8 +18,17 @@ export const parseTask: RunTask = {
   kind: parseKind,
   async execute(ctx: RunContext) {
     const { record } = ctx;
-    const doc = await readRunDocument(ctx, record._input as ParseInput, record.image_resolution_dpi as number);
-    const pages = doc.pages.map((page) => renderPage(page, record.table_parsing_format as TableFormat));
+    const input = record._input as ParseInput;
+    const dpi = record.image_resolution_dpi as number;
+    const doc = await readRunDocument(ctx, input, dpi);
+    const parser = await parserFor(record.model as string);
+    const { pages } = await parser.parse({
+      doc,
+      tableFormat: record.table_parsing_format as TableFormat,
+      instructions: record.instructions as string | null,
+      deadline: ctx.deadline,
+      pageImages: runPageImages(ctx, input, dpi),
+    });
     const output: ParseOutput = { pages, text: renderDocText(pages) };
     return { output, usage: { credits: creditsFor(record.model as string, pages.length), page_count: pages.length } };
   },

@@ -1,7 +1,7 @@
 /** The partition task: the model's engine finds the key's value on each page and groups the pages. */
 import { engineFor } from '../models/engines.ts';
 import { creditsFor } from '../models/registry.ts';
-import { readRunDocument } from '../runs/document.ts';
+import { readRunDocument, runPageImages } from '../runs/document.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
 import type { DocumentRunInput } from '../runs/prepare.ts';
 import { partitionKind } from './kind.ts';
@@ -21,6 +21,8 @@ export const partitionTask: RunTask = {
       allowOverlap: record.allow_overlap as boolean,
       nConsensus,
       seed: input.seed,
+      deadline: ctx.deadline,
+      pageImages: runPageImages(ctx, input),
     });
     return { output: result.output, extras: { consensus: result.consensus }, usage: { credits: creditsFor(record.model as string, doc.pages.length, nConsensus) } };
   },

@@ -3,8 +3,10 @@
  * as bytes) into the Doc model. A reader's failure becomes the run's PrimitiveError.
  */
 import { ReadFailure, type Doc } from '../documents/doc.ts';
+import { hasPageImages, renderPageImages } from '../documents/page-images.ts';
 import { readDocument } from '../documents/read.ts';
 import type { DocumentKind } from '../documents/sniff.ts';
+import type { PageImages } from '../models/engine.ts';
 import { RunFailure } from '../platform/errors.ts';
 import type { RunContext } from './kinds.ts';
 
@@ -23,4 +25,24 @@ export async function readRunDocument(ctx: RunContext, input: DocumentInputRef, 
     if (error instanceof ReadFailure) throw new RunFailure(error.code, error.message);
     throw error;
   }
+}
+
+/**
+ * The run document's pages as images, rendered on demand at `dpi` (for vision models; API §3
+ * image_resolution_dpi), or undefined when documents of its kind have none.
+ */
+export function runPageImages(ctx: RunContext, input: DocumentInputRef, dpi = 192): PageImages | undefined {
+  if (!hasPageImages(input.kind)) return undefined;
+  return {
+    async render(pages) {
+      const bytes = await ctx.platform.blobs.get(input.blobKey);
+      if (!bytes) throw new RunFailure('document_invalid', 'The stored document is missing');
+      try {
+        return await renderPageImages(bytes, input.kind, pages, dpi);
+      } catch (error) {
+        if (error instanceof ReadFailure) throw new RunFailure(error.code, error.message);
+        throw error;
+      }
+    },
+  };
 }

@@ -2,7 +2,7 @@
 import type { Subdocument } from '../models/engine.ts';
 import { engineFor } from '../models/engines.ts';
 import { creditsFor } from '../models/registry.ts';
-import { readRunDocument } from '../runs/document.ts';
+import { readRunDocument, runPageImages } from '../runs/document.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
 import type { DocumentRunInput } from '../runs/prepare.ts';
 import { splitKind } from './kind.ts';
@@ -21,6 +21,8 @@ export const splitTask: RunTask = {
       instructions: record.instructions as string | null,
       nConsensus,
       seed: input.seed,
+      deadline: ctx.deadline,
+      pageImages: runPageImages(ctx, input),
     });
     return { output: result.output, extras: { consensus: result.consensus }, usage: { credits: creditsFor(record.model as string, doc.pages.length, nConsensus) } };
   },

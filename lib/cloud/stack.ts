@@ -6,12 +6,15 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { Api } from './api.ts';
+import { grantBedrockModels, modelsConfig, type ModelsConfig } from './models.ts';
 import { Runs } from './runs.ts';
 import { stageSettings, type Stage } from './stage.ts';
 import { Storage } from './storage.ts';
 
 export interface QuireStackProps extends StackProps {
   stage: Stage;
+  /** The model registry's configuration (default: QUIRE_MODELS / QUIRE_MODELS_FILE where the app is synthesized). */
+  models?: ModelsConfig;
 }
 
 export class QuireStack extends Stack {
@@ -33,8 +36,13 @@ export class QuireStack extends Stack {
       QUIRE_DEPLOYMENT: this.stackName,
       POWERTOOLS_SERVICE_NAME: 'quire',
     };
+    const models = props.models ?? modelsConfig();
+    if (models.json) environment.QUIRE_MODELS = models.json;
 
     this.runs = new Runs(this, 'Runs', { settings, storage: this.storage, environment });
+    // Only the run task Lambda calls models, and only the configured Bedrock models.
+    const runTask = this.runs.taskFunctions.RunTaskFunctionArn!;
+    grantBedrockModels(runTask.role, models.bedrock, runTask);
 
     this.api = new Api(this, 'Api', {
       settings,

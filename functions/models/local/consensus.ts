@@ -7,7 +7,7 @@
  * splits and partitions — page by page by majority, ties to the higher-confidence vote. Likelihoods
  * are vote shares; with a single vote they are the vote's own confidence.
  */
-import type { ClassificationChoice, ClassifyResult, PartitionEntry, PartitionResult, SplitEntry, SplitResult } from '../engine.ts';
+import type { ClassificationChoice, ClassifyResult, PartitionEntry, PartitionResult, SplitEntry, SplitResult, Tree } from '../engine.ts';
 
 /** The entry name of pages that match no subdocument (API §4.1). */
 export const OTHER = 'other';
@@ -331,4 +331,46 @@ function tieBreak(votes: readonly PartitionVote[], pageKeys: Array<Array<Set<str
     }
   });
   return answer || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Extracted values (votes that are plain JSON outputs, e.g. an LLM provider's samples)
+
+/**
+ * Votes → one value, leaf by leaf: the value most votes gave (ties to the earliest vote), its
+ * likelihood the share of votes that gave it (1 for a single vote). Objects are decided key by key;
+ * arrays first by length (the most common), then item by item among the votes of that length.
+ */
+export function consolidateValues(votes: readonly unknown[]): { value: unknown; likelihoods: Tree<number> } {
+  if (votes.length === 0) throw new Error('consolidateValues needs at least one vote');
+  return consolidateNode(votes, votes.length);
+}
+
+function consolidateNode(votes: readonly unknown[], total: number): { value: unknown; likelihoods: Tree<number> } {
+  const shape = (v: unknown) => (v === undefined ? 'missing' : v === null ? 'null' : Array.isArray(v) ? `array:${v.length}` : typeof v === 'object' ? 'object' : `=${JSON.stringify(v)}`);
+  const groups = new Map<string, unknown[]>();
+  for (const v of votes) groups.set(shape(v), [...(groups.get(shape(v)) ?? []), v]);
+  const [winner, agreeing] = [...groups].sort((a, b) => b[1].length - a[1].length)[0]!;
+  const share = agreeing.length / total;
+  if (winner === 'object') {
+    const value: Record<string, unknown> = {};
+    const likelihoods: Record<string, Tree<number>> = {};
+    const keys = [...new Set(agreeing.flatMap((v) => Object.keys(v as object)))];
+    for (const key of keys) {
+      const part = consolidateNode(
+        agreeing.map((v) => (v as Record<string, unknown>)[key]),
+        total,
+      );
+      if (part.value === undefined) continue;
+      value[key] = part.value;
+      likelihoods[key] = part.likelihoods;
+    }
+    return { value, likelihoods };
+  }
+  if (winner.startsWith('array:')) {
+    const length = (agreeing[0] as unknown[]).length;
+    const items = Array.from({ length }, (_, i) => consolidateNode(agreeing.map((v) => (v as unknown[])[i]), total));
+    return { value: items.map((i) => i.value), likelihoods: items.map((i) => i.likelihoods) };
+  }
+  return { value: winner === 'missing' ? undefined : agreeing[0], likelihoods: clamp01(share) };
 }

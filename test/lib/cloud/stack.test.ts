@@ -34,6 +34,11 @@ import type { Stage } from '../../../lib/cloud/stage.ts';
 import { greyToPng, renderScan } from '../../support/scan-fixtures.ts';
 
 const STAGES: Stage[] = ['test', 'production'];
+const MODELS = {
+  claude: { provider: 'bedrock', model: 'anthropic.claude-3-5-sonnet-20240620-v1:0', region: 'eu-west-1' },
+  'claude-eu': { provider: 'bedrock', model: 'eu.anthropic.claude-3-7-sonnet-20250219-v1:0' },
+  'retab-large': { alias: 'claude' },
+};
 
 let app: App;
 let outdir: string;
@@ -44,6 +49,8 @@ beforeAll(() => {
   // The same feature flags as `cdk synth` (cdk.json), so the test sees the template the CLI makes.
   const context = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')).context;
   outdir = mkdtempSync(join(tmpdir(), 'quire-cdk-test-'));
+  // A deployment with models configured where it is synthesized (README: Models and LLM providers).
+  process.env.QUIRE_MODELS = JSON.stringify(MODELS);
   const built = createQuireApp({ outdir, context });
   app = built.app;
   for (const stage of STAGES) {
@@ -54,6 +61,7 @@ beforeAll(() => {
 }, 240_000);
 
 afterAll(() => {
+  delete process.env.QUIRE_MODELS;
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });
 
@@ -402,6 +410,22 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
       const bytes = codeFilesOf(assetDir).reduce((sum, file) => sum + statSync(join(assetDir, file)).size, 0);
       expect(bytes, group).toBeLessThan(1_000_000);
     }
+  });
+
+  it('gives every Lambda the model configuration; bedrock:InvokeModel only to the run task Lambda, on the configured models', () => {
+    const stack = stacks[stage];
+    const template = templates[stage];
+    for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
+      expect(JSON.parse(fn.Properties.Environment.Variables.QUIRE_MODELS)).toEqual(MODELS);
+    }
+    const bedrockStatements = statementsOf(template).filter((st) => actionsOf(st).some((a) => a.startsWith('bedrock:')));
+    expect(bedrockStatements).toHaveLength(1);
+    expect(statementsOf(template, [policyId(stack.runs.taskFunctions.RunTaskFunctionArn!)])).toContainEqual(bedrockStatements[0]);
+    expect(actionsOf(bedrockStatements[0]!)).toEqual(['bedrock:InvokeModel']);
+    const resources = JSON.stringify(bedrockStatements[0]!.Resource);
+    expect(resources).toContain(':bedrock:eu-west-1::foundation-model/anthropic.claude-3-5-sonnet-20240620-v1:0');
+    expect(resources).toContain('inference-profile/eu.anthropic.claude-3-7-sonnet-20250219-v1:0');
+    expect(resources).toContain(':bedrock:*::foundation-model/anthropic.claude-3-7-sonnet-20250219-v1:0');
   });
 
   it('has no cdk-nag findings left as annotations', () => {

@@ -1,0 +1,96 @@
+/**
+ * Pages as images for vision models: PDF pages rendered at the requested dpi (lowered for huge pages,
+ * see raster.ts), PNG/JPEG/WEBP files as they are, TIFF frames as PNG. Documents without pages to see
+ * (DOCX, XLSX, CSV, text) have none: models read their text.
+ */
+import { createCanvas } from '@napi-rs/canvas';
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { ReadFailure } from './doc.ts';
+import { decodeImage } from './image.ts';
+import { rasterDpi } from './raster.ts';
+import type { DocumentKind } from './sniff.ts';
+
+export interface RenderedPage {
+  /** 1-based. */
+  page: number;
+  mediaType: 'image/png' | 'image/jpeg' | 'image/webp';
+  data: Uint8Array;
+}
+
+/** Whether documents of this kind have page images. */
+export function hasPageImages(kind: DocumentKind): boolean {
+  return kind === 'pdf' || kind === 'png' || kind === 'jpeg' || kind === 'webp' || kind === 'tiff';
+}
+
+/** Renders the given 1-based pages (those that exist) of a document as images. */
+export async function renderPageImages(bytes: Uint8Array, kind: DocumentKind, pages: number[], dpi: number): Promise<RenderedPage[]> {
+  switch (kind) {
+    case 'pdf':
+      return renderPdfPages(bytes, pages, dpi);
+    case 'png':
+    case 'jpeg':
+    case 'webp':
+      return pages.includes(1) ? [{ page: 1, mediaType: `image/${kind}`, data: bytes }] : [];
+    case 'tiff': {
+      const frames = await decodeImage(bytes, 'tiff');
+      return pages
+        .filter((n) => n >= 1 && n <= frames.length)
+        .map((n) => {
+          const frame = frames[n - 1]!;
+          const canvas = createCanvas(frame.width, frame.height);
+          const context = canvas.getContext('2d');
+          const rgba = context.createImageData(frame.width, frame.height);
+          for (let i = 0; i < frame.data.length; i++) rgba.data.set([frame.data[i]!, frame.data[i]!, frame.data[i]!, 255], i * 4);
+          context.putImageData(rgba, 0, 0);
+          return { page: n, mediaType: 'image/png' as const, data: canvas.toBuffer('image/png') };
+        });
+    }
+    default:
+      return [];
+  }
+}
+
+async function renderPdfPages(bytes: Uint8Array, pages: number[], dpi: number): Promise<RenderedPage[]> {
+  const task = pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, disableFontFace: true, isEvalSupported: false, verbosity: 0 });
+  let pdf;
+  try {
+    pdf = await task.promise;
+  } catch (error) {
+    await task.destroy().catch(() => undefined);
+    throw new ReadFailure(`The PDF cannot be rendered: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    const out: RenderedPage[] = [];
+    for (const n of pages) {
+      if (n < 1 || n > pdf.numPages) continue;
+      const page = await pdf.getPage(n);
+      try {
+        out.push({ page: n, mediaType: 'image/png', data: await renderPdfPage(page, dpi) });
+      } finally {
+        page.cleanup();
+      }
+    }
+    return out;
+  } finally {
+    await pdf.destroy().catch(() => undefined);
+  }
+}
+
+async function renderPdfPage(page: PDFPageProxy, dpi: number): Promise<Uint8Array> {
+  const size = page.getViewport({ scale: 1 });
+  const viewport = page.getViewport({ scale: rasterDpi(size.width, size.height, dpi) / 72 });
+  const width = Math.max(1, Math.round(viewport.width));
+  const height = Math.max(1, Math.round(viewport.height));
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, width, height);
+  type RenderParameters = Parameters<PDFPageProxy['render']>[0];
+  await page.render({
+    canvas: canvas as unknown as RenderParameters['canvas'],
+    canvasContext: context as unknown as RenderParameters['canvasContext'],
+    viewport,
+  }).promise;
+  return canvas.toBuffer('image/png');
+}
