@@ -152,7 +152,11 @@ export async function startHttpServer(options: { routes: Route[]; invoker: Invok
       else res.destroy();
     });
   });
-  server.keepAliveTimeout = 5_000;
+  // Idle keep-alive connections stay open a minute (like a load balancer). With Node's 5 s default, a
+  // client reusing a pooled connection right as the server drops it gets "other side closed" — which
+  // happened under load between the e2e test's requests. close() still ends every connection at once.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

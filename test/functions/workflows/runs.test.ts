@@ -178,3 +178,34 @@ describe('runs', () => {
     expect(cancelEnded.body).toMatchObject({ cancellation_status: 'cancellation_failed', run: { id: ended.id, lifecycle: { status: 'error' } } });
   });
 });
+
+describe('cancel and permissions', () => {
+  it('a running run is cancelled (and stays so when its block ends); operators run, viewers only read', async () => {
+    const { createApiKey } = await import('../../../functions/auth/service.ts');
+    const { platform } = await import('../../../functions/platform/platform.ts');
+    const viewer = (await createApiKey(platform(), { orgId: cloud.orgId, environment: 'test', name: 'v', role: 'viewer' })).key;
+    const operator = (await createApiKey(platform(), { orgId: cloud.orgId, environment: 'test', name: 'o', role: 'operator' })).key;
+    crm.answer('/slow', 'hang');
+    const project = (await cloud.api('POST', '/v1/projects', { body: { name: 'cancel' } })).body.id;
+    const workflowId = (await cloud.api('POST', '/v1/workflows', { body: { project_id: project } })).body.id;
+    await cloud.api('PUT', `/v1/workflows/${workflowId}/draft`, {
+      body: { blocks: [{ id: 'in', type: 'start_json' }, { id: 'call', type: 'api_call', config: { url: `${crm.url}/slow` } }], edges: [{ source: 'in', target: 'call' }] },
+    });
+    const body = { workflow_id: workflowId, version: 'draft', json_inputs: { in: { n: 1 } } };
+    expect((await cloud.api('POST', '/v1/workflows/runs', { key: viewer, body })).status).toBe(403);
+    const created = await cloud.api('POST', '/v1/workflows/runs', { key: operator, body });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id;
+    expect((await cloud.api('GET', `/v1/workflows/runs/${id}`, { key: viewer })).status).toBe(200);
+    expect((await cloud.api('POST', `/v1/workflows/runs/${id}/cancel`, { key: viewer })).status).toBe(403);
+    await crm.waitFor('/slow', 1);
+    const cancelled = await cloud.api('POST', `/v1/workflows/runs/${id}/cancel`, { key: operator });
+    expect(cancelled.body).toMatchObject({ cancellation_status: 'cancelled', run: { lifecycle: { status: 'cancelled' } } });
+    expect(cancelled.body.run.timing.completed_at).not.toBeNull();
+    const again = await cloud.api('POST', `/v1/workflows/runs/${id}/cancel`);
+    expect(again.body.cancellation_status).toBe('cancelled');
+    // The hanging call ends at its 10 s timeout; the run stays cancelled.
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await cloud.api('GET', `/v1/workflows/runs/${id}`)).body.lifecycle.status).toBe('cancelled');
+  });
+});
