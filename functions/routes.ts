@@ -16,6 +16,7 @@ import { splitOperations as splits } from './splits/operations.ts';
 import { partitionOperations as partitions } from './partitions/operations.ts';
 import { extractionOperations as extractions } from './extractions/operations.ts';
 import { schemaGenerationOperations as schemas } from './schemas/operations.ts';
+import { editOperations as edits } from './edits/operations.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type SizeClass = 'small' | 'document';
@@ -89,6 +90,18 @@ export const routes: Route[] = [
   { method: 'GET', path: '/v1/schemas/generate/{schema_generation_id}', module: 'schemas/handlers.ts', handler: 'getSchemaGeneration', size: 'small', op: schemas.get },
   { method: 'DELETE', path: '/v1/schemas/generate/{schema_generation_id}', module: 'schemas/handlers.ts', handler: 'deleteSchemaGeneration', size: 'small', op: schemas.delete },
   { method: 'POST', path: '/v1/schemas/generate/{schema_generation_id}/cancel', module: 'schemas/handlers.ts', handler: 'cancelSchemaGeneration', size: 'small', op: schemas.cancel },
+
+  // Templates first: their static path segment must win over /v1/edits/{edit_id}.
+  { method: 'POST', path: '/v1/edits/templates', module: 'edits/handlers.ts', handler: 'createTemplate', size: 'document', op: edits.createTemplate },
+  { method: 'GET', path: '/v1/edits/templates', module: 'edits/handlers.ts', handler: 'listTemplates', size: 'small', op: edits.listTemplates },
+  { method: 'GET', path: '/v1/edits/templates/{template_id}', module: 'edits/handlers.ts', handler: 'getTemplate', size: 'small', op: edits.getTemplate },
+  { method: 'PATCH', path: '/v1/edits/templates/{template_id}', module: 'edits/handlers.ts', handler: 'updateTemplate', size: 'small', op: edits.updateTemplate },
+  { method: 'DELETE', path: '/v1/edits/templates/{template_id}', module: 'edits/handlers.ts', handler: 'deleteTemplate', size: 'small', op: edits.deleteTemplate },
+  { method: 'POST', path: '/v1/edits', module: 'edits/handlers.ts', handler: 'createEdit', size: 'document', op: edits.create },
+  { method: 'GET', path: '/v1/edits', module: 'edits/handlers.ts', handler: 'listEdits', size: 'small', op: edits.list },
+  { method: 'GET', path: '/v1/edits/{edit_id}', module: 'edits/handlers.ts', handler: 'getEdit', size: 'small', op: edits.get },
+  { method: 'DELETE', path: '/v1/edits/{edit_id}', module: 'edits/handlers.ts', handler: 'deleteEdit', size: 'small', op: edits.delete },
+  { method: 'POST', path: '/v1/edits/{edit_id}/cancel', module: 'edits/handlers.ts', handler: 'cancelEdit', size: 'small', op: edits.cancel },
 ];
 
 /** Background task functions: invoked by state machines, never by HTTP. Keys are the ASL substitution names. */

@@ -8,6 +8,7 @@
  */
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { rasterRules } from './raster-rules.ts';
 import { type Box, type GreyImage, MAX_PAGES, type Page, ReadFailure, type Rule, type Word } from './doc.ts';
 import { layoutPage } from './layout.ts';
 
@@ -175,7 +176,9 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPdf
     const image = await ocr.rasterize(page, pageNumber);
     const recognized = ocr.recognize(image, pageNumber).then((ocrWords) => {
       const placed = ocrWords.flatMap((w) => (w.box ? [{ ...w, origin: { kind: 'box' as const, page: pageNumber, box: w.box } }] : []));
-      return layoutPage({ ...dimensions, ocr: true, words: placed, rules: graphics.rules });
+      const laidOut = layoutPage({ ...dimensions, ocr: true, words: placed, rules: graphics.rules });
+      // The scan's own lines (underlines, boxes) for form field detection; tables keep the vector rules.
+      return { ...laidOut, rules: [...graphics.rules, ...rasterRules(image)] };
     });
     return { recognized };
   }

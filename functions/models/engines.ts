@@ -2,7 +2,7 @@
  * The engines behind model names, loaded lazily. Only task code imports this module: the API Lambdas
  * validate model names through ./registry.ts and must not bundle an engine.
  */
-import type { Engine, Extractor } from './engine.ts';
+import type { Engine, Extractor, FormFiller } from './engine.ts';
 import { findModel } from './registry.ts';
 
 function known(model: string): void {
@@ -17,4 +17,9 @@ export async function engineFor(model: string): Promise<Engine> {
 export async function extractorFor(model: string): Promise<Extractor> {
   known(model);
   return (await import('./local/extract.ts')).localExtractor;
+}
+
+export async function formFillerFor(model: string): Promise<FormFiller> {
+  known(model);
+  return (await import('./local/form-values.ts')).localFormFiller;
 }

@@ -21,7 +21,7 @@ interface RunRef {
   id: string;
 }
 
-type Executed = { outputKey: string; usage: RunUsage } | { failure: PrimitiveError } | { skipped: true };
+type Executed = { outputKey: string; usage: RunUsage; fields?: Record<string, unknown> } | { failure: PrimitiveError } | { skipped: true };
 
 export type RunTaskInput =
   | { step: 'start'; run: RunRef }
@@ -79,7 +79,7 @@ export async function handler(input: RunTaskInput, context?: { getRemainingTimeI
             await p.blobs.delete(outputKey);
             return { skipped: true };
           }
-          return { outputKey, usage: result.usage };
+          return { outputKey, usage: result.usage, ...(result.fields ? { fields: result.fields } : {}) };
         } catch (error) {
           if (error instanceof RunFailure) return { failure: { code: error.code, message: error.message, details: error.details } };
           throw error;
@@ -94,6 +94,8 @@ export async function handler(input: RunTaskInput, context?: { getRemainingTimeI
           return { finished: failed !== undefined };
         }
         const completed = await p.store.moveStatus<RunData>(scope, kind.type, id, ['in_progress'], 'completed', {
+          ...executed.fields,
+          _completion_fields: executed.fields ?? null,
           _output_key: executed.outputKey,
           usage: executed.usage,
           error: null,

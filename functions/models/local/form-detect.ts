@@ -1,0 +1,299 @@
+/**
+ * Fields of a flat ("paper") form, found on a page of the Doc (API §8): where a value would be
+ * written, and the label that says what goes there.
+ *
+ * - Boxes: two horizontal rules of the same extent joined by vertical rules at both ends. A small
+ *   square is a tick box (its label is the text to its right; the text before the first box of the
+ *   line names the group); a larger one is a text box (label inside at its top, to its left, or above).
+ * - Underlines: a run of underscores in the text, or a drawn horizontal rule that no box claims; the
+ *   writing area is the band just above it; the label is the text before it on the line (or, for a
+ *   line with nothing before it, the text just below — a signature line).
+ * - Tick boxes printed as text: "☐", "□", "[ ]".
+ * Words just after a field in parentheses ("(MM/DD/YYYY)") join its description.
+ *
+ * Works the same on OCRed pages (scanned): words come from OCR and rules from the raster.
+ */
+import type { Box, Page, Rule, Word } from '../../documents/doc.ts';
+
+export interface DetectedField {
+  type: 'text' | 'checkbox';
+  /** The printed label ("Date of birth"), or "Group: Option" for a tick box in a group. */
+  label: string;
+  /** The label and any nearby instruction text. */
+  description: string;
+  /** The writing area, in page units, top-left origin. */
+  box: Box;
+}
+
+interface Segment {
+  at: number;
+  from: number;
+  to: number;
+}
+
+const TICK_MAX = 22;
+const TICK_MIN = 5;
+const MIN_UNDERLINE = 30;
+
+const right = (b: Box) => b.left + b.width;
+const bottom = (b: Box) => b.top + b.height;
+const centerY = (b: Box) => b.top + b.height / 2;
+
+function median(values: number[], fallback: number): number {
+  if (values.length === 0) return fallback;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Horizontal and vertical rules, collinear pieces joined. */
+function segments(rules: Rule[]): { horizontal: Segment[]; vertical: Segment[] } {
+  const horizontal: Segment[] = [];
+  const vertical: Segment[] = [];
+  for (const r of rules) {
+    if (Math.abs(r.y1 - r.y2) < 1 && Math.abs(r.x2 - r.x1) >= TICK_MIN) horizontal.push({ at: (r.y1 + r.y2) / 2, from: Math.min(r.x1, r.x2), to: Math.max(r.x1, r.x2) });
+    else if (Math.abs(r.x1 - r.x2) < 1 && Math.abs(r.y2 - r.y1) >= TICK_MIN) vertical.push({ at: (r.x1 + r.x2) / 2, from: Math.min(r.y1, r.y2), to: Math.max(r.y1, r.y2) });
+  }
+  return { horizontal: join(horizontal), vertical: join(vertical) };
+}
+
+function join(list: Segment[]): Segment[] {
+  const sorted = [...list].sort((a, b) => a.at - b.at || a.from - b.from);
+  const out: Segment[] = [];
+  for (const s of sorted) {
+    const last = out.at(-1);
+    if (last && Math.abs(last.at - s.at) <= 1.5 && s.from <= last.to + 2) {
+      last.to = Math.max(last.to, s.to);
+      last.at = (last.at + s.at) / 2;
+    } else {
+      out.push({ ...s });
+    }
+  }
+  return out;
+}
+
+/** How much of [from, to] the vertical rules at x cover, 0..1. */
+function verticalCover(vertical: Segment[], x: number, from: number, to: number, tol: number): number {
+  let covered = 0;
+  for (const v of vertical) {
+    if (Math.abs(v.at - x) > tol) continue;
+    covered += Math.max(0, Math.min(to, v.to) - Math.max(from, v.from));
+  }
+  return Math.min(1, covered / Math.max(1, to - from));
+}
+
+/** Rectangles drawn with rules; each horizontal rule serves at most one rectangle as its top. */
+function rectangles(horizontal: Segment[], vertical: Segment[]): { boxes: Box[]; used: Set<Segment> } {
+  const boxes: Box[] = [];
+  const used = new Set<Segment>();
+  for (const top of horizontal) {
+    if (used.has(top)) continue;
+    const tol = 2.5;
+    const below = horizontal
+      .filter((b) => b !== top && !used.has(b) && b.at - top.at >= TICK_MIN && b.at - top.at <= 300 && Math.abs(b.from - top.from) <= tol && Math.abs(b.to - top.to) <= tol)
+      .sort((a, b) => a.at - b.at);
+    for (const b of below) {
+      const coverLeft = verticalCover(vertical, Math.min(top.from, b.from), top.at, b.at, tol);
+      const coverRight = verticalCover(vertical, Math.max(top.to, b.to), top.at, b.at, tol);
+      if (coverLeft >= 0.7 && coverRight >= 0.7) {
+        boxes.push({ left: Math.min(top.from, b.from), top: top.at, width: Math.max(top.to, b.to) - Math.min(top.from, b.from), height: b.at - top.at });
+        used.add(top);
+        used.add(b);
+        break;
+      }
+    }
+  }
+  return { boxes, used };
+}
+
+const isUnderscores = (text: string) => /_{3,}/.test(text);
+const isTickGlyph = (text: string) => /^(☐|□|❑|❒|\[\s*_?\s*\]|\[\])$/.test(text);
+/** Words that are marks, not text (OCR of lines, stray punctuation). */
+const isMark = (text: string) => !/[\p{L}\p{N}]/u.test(text);
+
+interface Taken {
+  box: Box;
+}
+
+function overlaps(a: Box, b: Box): number {
+  const w = Math.min(right(a), right(b)) - Math.max(a.left, b.left);
+  const h = Math.min(bottom(a), bottom(b)) - Math.max(a.top, b.top);
+  if (w <= 0 || h <= 0) return 0;
+  return (w * h) / Math.min(a.width * a.height, b.width * b.height || 1);
+}
+
+function cleanLabel(text: string): string {
+  return text
+    .replace(/_{2,}/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[:.\s]+$/, '')
+    .trim();
+}
+
+export function detectPageFields(page: Page): DetectedField[] {
+  const words = page.words.filter((w): w is Word & { box: Box } => w.box !== undefined);
+  const textHeight = median(
+    words.filter((w) => !isMark(w.text)).map((w) => w.box.height),
+    10,
+  );
+  const band = Math.min(22, Math.max(10, textHeight * 1.4));
+  const { horizontal, vertical } = segments(page.rules ?? []);
+  const { boxes, used } = rectangles(horizontal, vertical);
+
+  const fields: Array<DetectedField & { kind: 'tick' | 'box' | 'line'; group?: string }> = [];
+  /** Words that are part of a field (underscores, box glyphs) or inside a text box. */
+  const fieldWords = new Set<Word>();
+
+  // 1. Text underscores: "Name: ________" or "Name:______".
+  const underscoreFields: Box[] = [];
+  for (const w of words) {
+    if (!isUnderscores(w.text)) continue;
+    fieldWords.add(w);
+    const start = w.text.indexOf('_');
+    const end = w.text.lastIndexOf('_') + 1;
+    const charWidth = w.box.width / Math.max(1, w.text.length);
+    const left = w.box.left + start * charWidth;
+    const width = (end - start) * charWidth;
+    if (width < MIN_UNDERLINE / 2) continue;
+    underscoreFields.push({ left, top: bottom(w.box) - band, width, height: band });
+  }
+
+  // 2. Drawn boxes: tick boxes and text boxes.
+  const tickBoxes: Box[] = [];
+  const textBoxes: Box[] = [];
+  for (const b of boxes) {
+    if (b.width <= TICK_MAX && b.height <= TICK_MAX && Math.abs(b.width - b.height) <= Math.max(3, 0.3 * b.width)) tickBoxes.push(b);
+    else if (b.width >= 20 && b.height >= 8) textBoxes.push(b);
+  }
+  // Text tick boxes: ☐, or "[" and "]" side by side.
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (isTickGlyph(w.text)) {
+      tickBoxes.push(w.box);
+      fieldWords.add(w);
+    } else if (w.text === '[') {
+      const close = words.find((o) => o.text === ']' && Math.abs(centerY(o.box) - centerY(w.box)) < w.box.height / 2 && o.box.left > w.box.left && o.box.left - right(w.box) < w.box.height * 1.5);
+      if (close) {
+        tickBoxes.push({ left: w.box.left, top: Math.min(w.box.top, close.box.top), width: right(close.box) - w.box.left, height: Math.max(w.box.height, close.box.height) });
+        fieldWords.add(w);
+        fieldWords.add(close);
+      }
+    }
+  }
+
+  // 3. Drawn underlines no box claims (and that underline no text).
+  const lineFields: Box[] = [];
+  for (const h of horizontal) {
+    if (used.has(h) || h.to - h.from < MIN_UNDERLINE) continue;
+    const box = { left: h.from, top: h.at - band, width: h.to - h.from, height: band };
+    // A rule right under text that spans it is an underline of that text (a heading), or a table border.
+    const sitting = words.filter((w) => !isMark(w.text) && !isUnderscores(w.text) && w.box.left >= h.from - 2 && right(w.box) <= h.to + 2 && bottom(w.box) <= h.at + 2 && bottom(w.box) >= h.at - band);
+    const covered = sitting.reduce((sum, w) => sum + w.box.width, 0);
+    if (covered > 0.4 * (h.to - h.from)) continue;
+    // The same place as a text underscore run: one field.
+    if (underscoreFields.some((u) => overlaps(u, box) > 0.5)) continue;
+    // Part of a table grid: rules crossing it.
+    if (vertical.filter((v) => v.at > h.from + 3 && v.at < h.to - 3 && v.from <= h.at + 1 && v.to >= h.at - 1).length >= 2) continue;
+    lineFields.push(box);
+  }
+  // Tick-box sides are rules too; they are not underlines.
+  const notInside = (b: Box) => !tickBoxes.some((t) => overlaps(t, b) > 0.3) && !textBoxes.some((t) => b.top >= t.top - 2 && bottom(b) <= bottom(t) + 2 && b.left >= t.left - 2 && right(b) <= right(t) + 2);
+  const lines = [...underscoreFields, ...lineFields].filter(notInside);
+
+  // Words inside text boxes are their captions, not labels of other fields.
+  for (const w of words) if (textBoxes.some((t) => overlaps(w.box, t) > 0.6)) fieldWords.add(w);
+
+  const all: Taken[] = [...lines, ...tickBoxes, ...textBoxes].map((box) => ({ box }));
+  const labelWords = words.filter((w) => !fieldWords.has(w) && !isMark(w.text));
+  const sameLine = (w: Word & { box: Box }, target: Box) => {
+    const c = centerY(w.box);
+    return c >= target.top - 2 && c <= bottom(target) + 2;
+  };
+  /** Text before `target` on its line, back to the previous field or a wide gap. */
+  const textBefore = (target: Box, baseline: Box = target): string => {
+    const previousRight = Math.max(0, ...all.map((t) => t.box).filter((b) => b !== target && right(b) <= target.left + 1 && sameLineBox(b, baseline)).map(right));
+    const candidates = labelWords.filter((w) => sameLine(w, baseline) && right(w.box) <= target.left + 3 && w.box.left >= previousRight - 1).sort((a, b) => b.box.left - a.box.left);
+    const picked: Word[] = [];
+    let edge = target.left;
+    for (const w of candidates) {
+      if (edge - right(w.box) > Math.max(25, 2.5 * textHeight)) break;
+      picked.unshift(w);
+      edge = w.box.left;
+    }
+    return picked.map((w) => w.text).join(' ');
+  };
+  const sameLineBox = (a: Box, b: Box) => Math.abs(centerY(a) - centerY(b)) < Math.max(a.height, b.height) / 1.5;
+  /** Text after `target` on its line, up to the next field or a wide gap. */
+  const textAfter = (target: Box, maxGap: number): Array<Word & { box: Box }> => {
+    const nextLeft = Math.min(Infinity, ...all.map((t) => t.box).filter((b) => b !== target && b.left >= right(target) - 1 && sameLineBox(b, target)).map((b) => b.left));
+    const candidates = labelWords.filter((w) => sameLine(w, target) && w.box.left >= right(target) - 2 && right(w.box) <= nextLeft + 1).sort((a, b) => a.box.left - b.box.left);
+    const picked: Array<Word & { box: Box }> = [];
+    let edge = right(target);
+    for (const w of candidates) {
+      if (w.box.left - edge > maxGap) break;
+      picked.push(w);
+      edge = right(w.box);
+    }
+    return picked;
+  };
+  /** Text just below a box (a signature line's caption, or a hint under a field). */
+  const textBelow = (target: Box): string =>
+    labelWords
+      .filter((w) => w.box.top >= bottom(target) - 1 && w.box.top <= bottom(target) + 1.2 * textHeight && w.box.left >= target.left - 5 && right(w.box) <= right(target) + 5)
+      .sort((a, b) => a.box.left - b.box.left)
+      .map((w) => w.text)
+      .join(' ');
+  /** Text just above a box (a caption over a text box). */
+  const textAbove = (target: Box): string =>
+    labelWords
+      .filter((w) => bottom(w.box) <= target.top + 1 && bottom(w.box) >= target.top - 1.5 * textHeight && w.box.left >= target.left - 5 && w.box.left <= target.left + 0.5 * target.width)
+      .sort((a, b) => a.box.left - b.box.left)
+      .map((w) => w.text)
+      .join(' ');
+  const hintAfter = (target: Box): string => {
+    const after = textAfter(target, 12);
+    return after.length > 0 && after[0]!.text.startsWith('(') ? after.map((w) => w.text).join(' ') : '';
+  };
+  const describe = (label: string, hint: string) => (hint ? `${label} ${hint}`.trim() : label);
+
+  for (const box of lines) {
+    let label = cleanLabel(textBefore(box, { ...box, top: box.top, height: box.height + 3 }));
+    const below = textBelow(box);
+    let hint = hintAfter(box);
+    if (label === '' && below !== '') label = cleanLabel(below);
+    else if (/^\(.*\)$/.test(below.trim())) hint = `${hint} ${below}`.trim();
+    fields.push({ kind: 'line', type: 'text', label, description: describe(label, hint), box });
+  }
+  for (const box of textBoxes) {
+    const inside = words.filter((w) => !isMark(w.text) && overlaps(w.box, box) > 0.6).sort((a, b) => a.box.top - b.box.top || a.box.left - b.box.left);
+    let writeBox = box;
+    let label = '';
+    if (inside.length > 0) {
+      // A caption inside the box: it labels the box, and values go below it.
+      const captionBottom = Math.max(...inside.filter((w) => w.box.top < box.top + 1.5 * textHeight).map((w) => bottom(w.box)), box.top);
+      label = inside.filter((w) => w.box.top < box.top + 1.5 * textHeight).map((w) => w.text).join(' ');
+      if (box.top + box.height - captionBottom >= 8) writeBox = { left: box.left, top: captionBottom, width: box.width, height: bottom(box) - captionBottom };
+    }
+    if (label === '') label = textBefore(box, { ...box, top: box.top, height: Math.min(box.height, band + 4) });
+    if (label === '') label = textAbove(box);
+    label = cleanLabel(label);
+    fields.push({ kind: 'box', type: 'text', label, description: describe(label, hintAfter(box)), box: writeBox });
+  }
+  // Tick boxes: the option after the box; the group before the line's first box.
+  const sortedTicks = [...tickBoxes].sort((a, b) => a.top - b.top || a.left - b.left);
+  for (const box of sortedTicks) {
+    const option = cleanLabel(
+      textAfter(box, Math.max(15, 2 * textHeight))
+        .map((w) => w.text)
+        .join(' '),
+    );
+    const rowTicks = sortedTicks.filter((t) => sameLineBox(t, box));
+    const first = rowTicks.reduce((a, b) => (b.left < a.left ? b : a), box);
+    const group = cleanLabel(textBefore(first));
+    const label = group && option ? `${group}: ${option}` : option || group;
+    fields.push({ kind: 'tick', type: 'checkbox', label, description: label, box, group });
+  }
+  // Reading order: top to bottom, then left to right.
+  fields.sort((a, b) => (Math.abs(a.box.top - b.box.top) < band / 2 ? a.box.left - b.box.left : a.box.top - b.box.top));
+  return fields.map(({ type, label, description, box }) => ({ type, label, description, box }));
+}
