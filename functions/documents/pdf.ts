@@ -8,7 +8,7 @@
  */
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { rasterRules } from './raster-rules.ts';
+import { scanLines } from './raster-rules.ts';
 import { type Box, type GreyImage, MAX_PAGES, type Page, ReadFailure, type Rule, type Word } from './doc.ts';
 import { layoutPage } from './layout.ts';
 
@@ -173,12 +173,13 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPdf
   const scanned = printable === 0 || (printable < 40 && graphics.imageArea >= 0.6 * pageArea);
   if (scanned && options.ocr) {
     const ocr = options.ocr;
-    const image = await ocr.rasterize(page, pageNumber);
-    const recognized = ocr.recognize(image, pageNumber).then((ocrWords) => {
+    // The scan's own lines (underlines, boxes) are kept for form field detection (tables keep the
+    // vector rules) and erased from what OCR reads.
+    const { rules: scannedRules, cleaned } = scanLines(await ocr.rasterize(page, pageNumber));
+    const recognized = ocr.recognize(cleaned, pageNumber).then((ocrWords) => {
       const placed = ocrWords.flatMap((w) => (w.box ? [{ ...w, origin: { kind: 'box' as const, page: pageNumber, box: w.box } }] : []));
       const laidOut = layoutPage({ ...dimensions, ocr: true, words: placed, rules: graphics.rules });
-      // The scan's own lines (underlines, boxes) for form field detection; tables keep the vector rules.
-      return { ...laidOut, rules: [...graphics.rules, ...rasterRules(image)] };
+      return { ...laidOut, rules: [...graphics.rules, ...scannedRules] };
     });
     return { recognized };
   }

@@ -24,27 +24,43 @@ interface Open extends Run {
   last: number;
 }
 
+/**
+ * Light pixels a run may bridge (the anti-aliased joins of underscore glyphs), as long as the run
+ * stays mostly dark: a row through text crosses letter stems and counters, about half dark.
+ */
+const GAP_PX = 4;
+const MIN_DENSITY = 0.75;
+
 /** Dark runs of one row (or column) at least `minLength` long. */
 function runsOf(length: number, dark: (i: number) => boolean, minLength: number): Run[] {
   const runs: Run[] = [];
   let start = -1;
-  for (let i = 0; i <= length; i++) {
-    const isDark = i < length && dark(i);
-    if (isDark && start < 0) start = i;
-    else if (!isDark && start >= 0) {
-      if (i - start >= minLength) runs.push({ from: start, to: i - 1 });
-      start = -1;
+  let lastDark = -1;
+  let count = 0;
+  const end = () => {
+    const span = lastDark - start + 1;
+    if (span >= minLength && count >= MIN_DENSITY * span) runs.push({ from: start, to: lastDark });
+    start = -1;
+    count = 0;
+  };
+  for (let i = 0; i < length; i++) {
+    if (dark(i)) {
+      if (start >= 0 && i - lastDark - 1 > GAP_PX) end();
+      if (start < 0) start = i;
+      lastDark = i;
+      count++;
     }
   }
+  if (start >= 0) end();
   return runs;
 }
 
 /** Lines along one axis: `lines` rows of `length` pixels; `at(line, i)` reads a pixel. */
-function linesAlong(lines: number, length: number, at: (line: number, i: number) => number, minLength: number, maxThickness: number): Array<Run & { at: number }> {
-  const found: Array<Run & { at: number }> = [];
+function linesAlong(lines: number, length: number, at: (line: number, i: number) => number, minLength: number, maxThickness: number): Open[] {
+  const found: Open[] = [];
   let open: Open[] = [];
   const close = (segment: Open) => {
-    if (segment.last - segment.first + 1 <= maxThickness) found.push({ from: segment.from, to: segment.to, at: (segment.first + segment.last) / 2 });
+    if (segment.last - segment.first + 1 <= maxThickness) found.push(segment);
   };
   for (let line = 0; line < lines; line++) {
     const runs = runsOf(length, (i) => at(line, i) < DARK, minLength);
@@ -66,7 +82,14 @@ function linesAlong(lines: number, length: number, at: (line: number, i: number)
   return found;
 }
 
-export function rasterRules(image: GreyImage): Rule[] {
+/** Lines at least this long are erased before OCR: they are no text, and they make it drop the text beside them. */
+const ERASE_MIN_PT = 20;
+
+/**
+ * The rules of a scanned page (in points), and the page with its long lines erased: OCR reads the
+ * labels of a form far better without the underlines and box borders that touch them.
+ */
+export function scanLines(image: GreyImage): { rules: Rule[]; cleaned: GreyImage } {
   const { width, height, data, dpi } = image;
   const scale = 72 / dpi;
   const minLength = Math.round(MIN_LENGTH_PT / scale);
@@ -74,8 +97,23 @@ export function rasterRules(image: GreyImage): Rule[] {
   const horizontal = linesAlong(height, width, (y, x) => data[y * width + x]!, minLength, maxThickness);
   const vertical = linesAlong(width, height, (x, y) => data[y * width + x]!, minLength, maxThickness);
   const pt = (n: number) => Math.round(n * scale * 100) / 100;
-  return [
-    ...horizontal.map((h) => ({ x1: pt(h.from), y1: pt(h.at), x2: pt(h.to + 1), y2: pt(h.at) })),
-    ...vertical.map((v) => ({ x1: pt(v.at), y1: pt(v.from), x2: pt(v.at), y2: pt(v.to + 1) })),
+  const rules = [
+    ...horizontal.map((h) => ({ x1: pt(h.from), y1: pt((h.first + h.last) / 2), x2: pt(h.to + 1), y2: pt((h.first + h.last) / 2) })),
+    ...vertical.map((v) => ({ x1: pt((v.first + v.last) / 2), y1: pt(v.from), x2: pt((v.first + v.last) / 2), y2: pt(v.to + 1) })),
   ];
+  const eraseFrom = Math.round(ERASE_MIN_PT / scale);
+  const long = (s: Open) => s.to - s.from + 1 >= eraseFrom;
+  if (!horizontal.some(long) && !vertical.some(long)) return { rules, cleaned: image };
+  const cleaned = new Uint8Array(data);
+  for (const h of horizontal.filter(long)) {
+    for (let y = Math.max(0, h.first - 1); y <= Math.min(height - 1, h.last + 1); y++) cleaned.fill(255, y * width + h.from, y * width + h.to + 1);
+  }
+  for (const v of vertical.filter(long)) {
+    for (let y = v.from; y <= v.to; y++) for (let x = Math.max(0, v.first - 1); x <= Math.min(width - 1, v.last + 1); x++) cleaned[y * width + x] = 255;
+  }
+  return { rules, cleaned: { ...image, data: cleaned } };
+}
+
+export function rasterRules(image: GreyImage): Rule[] {
+  return scanLines(image).rules;
 }

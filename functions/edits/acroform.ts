@@ -15,6 +15,8 @@ export interface AcroField {
   tooltip: string | null;
   /** Dropdown choices. */
   options?: string[];
+  /** For a radio option: its group's name and the group's first widget (where its label is printed). */
+  group?: { name: string; first: FormField['bbox'] };
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -53,9 +55,11 @@ function pageOfWidget(pdf: PDFDocument, widget: PDFWidgetAnnotation, pages: PDFP
   return i >= 0 ? i + 1 : undefined;
 }
 
-function optionOfWidget(widget: PDFWidgetAnnotation, index: number, options: string[]): string {
+/** A radio widget's option: the group's /Opt entry for it when there is one, else its on-state name. */
+function optionOfWidget(widget: PDFWidgetAnnotation, index: number, options: string[], widgetCount: number): string {
+  if (options.length === widgetCount && options[index]) return options[index]!;
   const on = widget.getOnValue()?.decodeText();
-  return on && on !== 'Off' ? on : (options[index] ?? String(index + 1));
+  return on && on !== 'Off' ? on : String(index + 1);
 }
 
 export function readAcroFields(pdf: PDFDocument): AcroField[] {
@@ -89,8 +93,12 @@ export function readAcroFields(pdf: PDFDocument): AcroField[] {
     } else if (field instanceof PDFRadioGroup) {
       const options = field.getOptions();
       for (const { widget, index, bbox } of placed) {
-        const option = optionOfWidget(widget, index, options);
-        out.push({ field: { key: `${name}.${option}`, type: 'checkbox', description: `${label || name}: ${option}`, bbox, value: null }, tooltip: tooltip === null ? null : `${tooltip}: ${option}` });
+        const option = optionOfWidget(widget, index, options, widgets.length);
+        out.push({
+          field: { key: `${name}.${option}`, type: 'checkbox', description: `${label || name}: ${option}`, bbox, value: null },
+          tooltip: tooltip === null ? null : `${tooltip}: ${option}`,
+          group: { name, first: first.bbox },
+        });
       }
     }
     // Push buttons and signature fields take no value.

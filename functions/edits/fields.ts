@@ -55,8 +55,8 @@ export function detectedFields(doc: Doc): FormFieldWithOptions[] {
   );
 }
 
-/** The text printed left of (or just above) a widget: its label when the AcroForm gives none. */
-function printedLabel(page: Page, bbox: FormField['bbox']): string {
+/** The text printed left of (or just above; right of, for a checkbox) a widget: its label when the AcroForm gives none. */
+function printedLabel(page: Page, bbox: FormField['bbox'], checkbox = false): string {
   const box = { left: bbox.left * page.width, top: bbox.top * page.height, width: bbox.width * page.width, height: bbox.height * page.height };
   const words = page.words.filter((w) => w.box && !(w.box.left >= box.left - 1 && w.box.left + w.box.width <= box.left + box.width + 1 && w.box.top >= box.top - 1 && w.box.top + w.box.height <= box.top + box.height + 1));
   const cy = box.top + box.height / 2;
@@ -70,7 +70,20 @@ function printedLabel(page: Page, bbox: FormField['bbox']): string {
     picked.unshift(w.text);
     edge = w.box!.left;
   }
-  if (picked.length > 0) return picked.join(' ').replace(/[:\s]+$/, '');
+  if (picked.length > 0 && !checkbox) return picked.join(' ').replace(/[:\s]+$/, '');
+  if (checkbox) {
+    const after = words
+      .filter((w) => Math.abs(w.box!.top + w.box!.height / 2 - cy) < Math.max(box.height, w.box!.height) / 2 && w.box!.left >= box.left + box.width - 2 && w.box!.left <= box.left + box.width + 300)
+      .sort((a, b) => a.box!.left - b.box!.left);
+    const chosen: string[] = [];
+    let end = box.left + box.width;
+    for (const w of after) {
+      if (w.box!.left - end > 20) break;
+      chosen.push(w.text);
+      end = w.box!.left + w.box!.width;
+    }
+    if (chosen.length > 0) return chosen.join(' ');
+  }
   const above = words.filter((w) => w.box!.top + w.box!.height <= box.top + 1 && w.box!.top + w.box!.height >= box.top - 14 && w.box!.left >= box.left - 5 && w.box!.left <= box.left + box.width);
   return above
     .sort((a, b) => a.box!.left - b.box!.left)
@@ -84,12 +97,18 @@ function printedLabel(page: Page, bbox: FormField['bbox']): string {
  * without a tooltip; without it the description is the tooltip or empty.
  */
 export function acroFormFields(pdf: PDFDocument, doc: Doc | undefined): FormFieldWithOptions[] {
-  return readAcroFields(pdf).map(({ field, tooltip, options }) => {
+  return readAcroFields(pdf).map(({ field, tooltip, options, group }) => {
     let description = field.description;
-    if (tooltip === null && doc) {
-      const page = doc.pages[field.bbox.page - 1];
-      const printed = page ? printedLabel(page, field.bbox) : '';
-      if (printed) description = field.type === 'checkbox' && field.key.includes('.') ? `${printed}: ${description.split(': ').at(-1)}` : `${printed}${description ? ` ${description}` : ''}`;
+    const page = doc?.pages[field.bbox.page - 1];
+    if (tooltip === null && page) {
+      if (group) {
+        // A radio option: the group's label is printed before its first button.
+        const printed = printedLabel(page, group.first);
+        if (printed) description = `${printed}: ${field.key.slice(group.name.length + 1)}`;
+      } else {
+        const printed = printedLabel(page, field.bbox, field.type === 'checkbox');
+        if (printed) description = `${printed}${description ? ` ${description}` : ''}`;
+      }
     }
     return options ? { ...field, description, options } : { ...field, description };
   });

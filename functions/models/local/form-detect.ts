@@ -57,13 +57,12 @@ function segments(rules: Rule[]): { horizontal: Segment[]; vertical: Segment[] }
 }
 
 function join(list: Segment[]): Segment[] {
-  const sorted = [...list].sort((a, b) => a.at - b.at || a.from - b.from);
   const out: Segment[] = [];
-  for (const s of sorted) {
-    const last = out.at(-1);
-    if (last && Math.abs(last.at - s.at) <= 1.5 && s.from <= last.to + 2) {
-      last.to = Math.max(last.to, s.to);
-      last.at = (last.at + s.at) / 2;
+  for (const s of [...list].sort((a, b) => a.from - b.from)) {
+    const same = out.find((o) => Math.abs(o.at - s.at) <= 1.5 && s.from <= o.to + 2 && s.to >= o.from - 2);
+    if (same) {
+      same.from = Math.min(same.from, s.from);
+      same.to = Math.max(same.to, s.to);
     } else {
       out.push({ ...s });
     }
@@ -106,7 +105,10 @@ function rectangles(horizontal: Segment[], vertical: Segment[]): { boxes: Box[];
 }
 
 const isUnderscores = (text: string) => /_{3,}/.test(text);
-const isTickGlyph = (text: string) => /^(☐|□|❑|❒|\[\s*_?\s*\]|\[\])$/.test(text);
+/** A tick box printed as text, or as OCR reads a drawn one ("[J", "[]", "LI"). */
+const isTickGlyph = (text: string) => /^(☐|□|❑|❒|\[\s*_?\s*\]|\[[\]J1lI|]|LI|LJ)$/.test(text);
+/** What OCR makes of a closing bracket glued to the next word ("1Send" for "] Send"). */
+const CLOSING = /^[\]J1lI|]/;
 /** Words that are marks, not text (OCR of lines, stray punctuation). */
 const isMark = (text: string) => !/[\p{L}\p{N}]/u.test(text);
 
@@ -162,21 +164,30 @@ export function detectPageFields(page: Page): DetectedField[] {
   const tickBoxes: Box[] = [];
   const textBoxes: Box[] = [];
   for (const b of boxes) {
+    if ([...tickBoxes, ...textBoxes].some((t) => overlaps(t, b) > 0.5)) continue;
     if (b.width <= TICK_MAX && b.height <= TICK_MAX && Math.abs(b.width - b.height) <= Math.max(3, 0.3 * b.width)) tickBoxes.push(b);
     else if (b.width >= 20 && b.height >= 8) textBoxes.push(b);
   }
+  /** Words OCR glued to a box glyph, with the glyph cut off. */
+  const relabel = new Map<Word, Word & { box: Box }>();
   // Text tick boxes: ☐, or "[" and "]" side by side.
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (isTickGlyph(w.text)) {
-      tickBoxes.push(w.box);
+      if (!tickBoxes.some((t) => overlaps(t, w.box) > 0.3)) tickBoxes.push(w.box);
       fieldWords.add(w);
     } else if (w.text === '[') {
-      const close = words.find((o) => o.text === ']' && Math.abs(centerY(o.box) - centerY(w.box)) < w.box.height / 2 && o.box.left > w.box.left && o.box.left - right(w.box) < w.box.height * 1.5);
+      const close = words
+        .filter((o) => CLOSING.test(o.text) && Math.abs(centerY(o.box) - centerY(w.box)) < w.box.height / 2 && o.box.left > w.box.left && o.box.left - right(w.box) < w.box.height * 2)
+        .sort((a, b) => a.box.left - b.box.left)[0];
       if (close) {
-        tickBoxes.push({ left: w.box.left, top: Math.min(w.box.top, close.box.top), width: right(close.box) - w.box.left, height: Math.max(w.box.height, close.box.height) });
+        // The bracket alone, or glued to the label that follows it (OCR): the box ends after its first character.
+        const glued = close.text.length > 1 && close.text !== ']';
+        const closeRight = glued ? close.box.left + close.box.width / close.text.length : right(close.box);
+        tickBoxes.push({ left: w.box.left, top: Math.min(w.box.top, close.box.top), width: closeRight - w.box.left, height: Math.max(w.box.height, close.box.height) });
         fieldWords.add(w);
-        fieldWords.add(close);
+        if (glued) relabel.set(close, { ...close, text: close.text.slice(1), box: { ...close.box, left: closeRight, width: right(close.box) - closeRight } });
+        else fieldWords.add(close);
       }
     }
   }
@@ -204,7 +215,8 @@ export function detectPageFields(page: Page): DetectedField[] {
   for (const w of words) if (textBoxes.some((t) => overlaps(w.box, t) > 0.6)) fieldWords.add(w);
 
   const all: Taken[] = [...lines, ...tickBoxes, ...textBoxes].map((box) => ({ box }));
-  const labelWords = words.filter((w) => !fieldWords.has(w) && !isMark(w.text));
+  for (const w of words) if (tickBoxes.some((t) => overlaps(w.box, t) > 0.5)) fieldWords.add(w);
+  const labelWords = words.filter((w) => !fieldWords.has(w)).map((w) => relabel.get(w) ?? w).filter((w) => !isMark(w.text) && w.text !== '');
   const sameLine = (w: Word & { box: Box }, target: Box) => {
     const c = centerY(w.box);
     return c >= target.top - 2 && c <= bottom(target) + 2;

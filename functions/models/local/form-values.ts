@@ -26,6 +26,8 @@ interface Fact {
   path: string;
   ordinal: number | null;
   values: string[];
+  /** The name's words run together, compared with labels OCR read without a space. */
+  squash: string;
   /** A value given as a boolean (or yes/no): it ticks or clears a checkbox. */
   bool: boolean | null;
 }
@@ -34,6 +36,8 @@ interface FieldText {
   all: string[];
   /** The label part before ":" for checkbox options ("Account type: Joint" → account type). */
   group: string[];
+  /** The group's words run together ("accounttype"): OCR sometimes loses a space. */
+  groupSquash: string;
   /** The option part after the last ":" (or the whole label). */
   option: string;
   ordinal: number | null;
@@ -65,7 +69,8 @@ function words(text: string): string[] {
   let t = text
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
-    .replace(/\b(\d+)(st|nd|rd|th)\b/g, '$1');
+    .replace(/\b(\d+)(st|nd|rd|th)\b/g, '$1')
+    .replace(/[_\-./\\]+/g, ' ');
   t = t.replace(/([a-z])(\d)/g, '$1 $2').replace(/(\d)([a-z])/g, '$1 $2');
   for (const [pattern, replacement] of SYNONYMS) t = t.replace(pattern, replacement);
   return t.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
@@ -109,7 +114,7 @@ function makeFact(names: string[], indexes: number[], rawValues: unknown[], expl
   const context = names.slice(0, -1).map(analyse);
   const ordinal = indexes.length > 0 ? indexes.at(-1)! + 1 : (own.ordinal ?? context.map((c) => c.ordinal).findLast((o) => o !== null) ?? null);
   const bool = explicitBool ?? (rawValues.length === 1 && typeof rawValues[0] === 'boolean' ? (rawValues[0] as boolean) : values.length === 1 ? boolOf(values[0]!) : null);
-  return { name: own.stems, context: context.flatMap((c) => c.stems), path: normalizedKey(names.join(' ')), ordinal, values, bool };
+  return { name: own.stems, squash: words(last).join(''), context: context.flatMap((c) => c.stems), path: normalizedKey(names.join(' ')), ordinal, values, bool };
 }
 
 function factsOfJson(root: unknown): Fact[] {
@@ -136,7 +141,9 @@ function factsOfJson(root: unknown): Fact[] {
   return facts;
 }
 
-const cleanValue = (value: string) => value.trim().replace(/^["'“‘](.*)["'”’]$/, '$1').replace(/(?<![A-Z])\.$/, '').trim();
+const unquoted = (value: string) => value.trim().replace(/^["'“‘](.*)["'”’]$/, '$1').trim();
+/** A value without its quotes; a clause's final full stop goes (not an initial's: "Jane Q."). */
+const cleanValue = (value: string) => value.trim().replace(/^["'“‘](.*)["'”’]$/, '$1').replace(/(?<![\s.][A-Z]|\.\w)\.$/, '').trim();
 
 /** One clause of free text or one `key: value` line → a fact, or a section header (name only). */
 function clauseOf(clause: string): { name: string; value: string | null; bool?: boolean } | undefined {
@@ -162,6 +169,18 @@ function factsOfText(instructions: string): Fact[] {
     if (facts.length >= MAX_FACTS) break;
     if (line.trim() === '') {
       header = null;
+      continue;
+    }
+    // A `key: value` line is one fact, whatever its value says (sentences, commas).
+    const keyed = /^\s*(?:[-*•]\s*)?([^:=]{1,80}?)\s*[:=]\s*(.*)$/.exec(line);
+    if (keyed && keyed[1]!.trim().split(/\s+/).length <= 8) {
+      const value = keyed[2]!.trim();
+      if (value === '') {
+        header = keyed[1]!.replace(/^#+\s*/, '');
+        continue;
+      }
+      const fact = makeFact(header ? [header, keyed[1]!] : [keyed[1]!], [], [unquoted(value)]);
+      if (fact) facts.push(fact);
       continue;
     }
     // Free text: clauses end at ";" or a sentence end, or at a comma before another "x is y".
@@ -202,6 +221,7 @@ function fieldTextOf(field: FillField): FieldText {
   return {
     all: [...new Set([...keyParts.stems, ...labelParts.stems])],
     group: colon > 0 ? analyse(label.slice(0, colon)).stems : [],
+    groupSquash: colon > 0 ? words(label.slice(0, colon)).join('') : '',
     option: (colon > 0 ? label.slice(colon + 1) : label).trim() || field.key,
     ordinal: keyParts.ordinal ?? labelParts.ordinal,
     key: normalizedKey(field.key),
@@ -211,6 +231,8 @@ function fieldTextOf(field: FillField): FieldText {
 /** How well a fact's name (and context) matches a set of field stems, 0..1. */
 function overlap(fact: Fact, stems: string[]): number {
   if (fact.name.length === 0 || stems.length === 0) return 0;
+  // Words run together ("Accounttype", as OCR may read it) still match.
+  if (fact.name.join('') === stems.join('')) return 1;
   const set = new Set(stems);
   const matched = new Set(fact.name.filter((s) => set.has(s)));
   if (matched.size === 0) return 0;
@@ -260,7 +282,7 @@ function candidatesFor(fact: Fact, factIndex: number, field: FillField, fieldInd
     // A value naming this box's option ticks it, when the fact's name fits the box's group.
     const optionScore = Math.max(...fact.values.map((v) => textSimilarity(v, text.option)));
     if (optionScore >= 0.9) {
-      const groupScore = text.group.length > 0 ? overlap(fact, text.group) : overlap(fact, text.all) > 0 ? 1 : 0.5;
+      const groupScore = text.group.length > 0 ? Math.max(overlap(fact, text.group), fact.squash === text.groupSquash ? 1 : 0) : overlap(fact, text.all) > 0 ? 1 : 0.5;
       if (groupScore >= MATCH_THRESHOLD) out.push({ fact: factIndex, field: fieldIndex, score: groupScore + optionScore + bonus, value: 'true' });
     }
     return out;
