@@ -6,7 +6,25 @@
  * `checkbox`; a radio group is one `checkbox` per option, keyed `<name>.<option>`. Boxes are the
  * widget rectangles as 0..1 fractions of the page (crop box), origin top-left, 1-based page.
  */
-import { PDFCheckBox, PDFDocument, PDFDropdown, PDFName, PDFOptionList, PDFRadioGroup, PDFTextField, type PDFField, type PDFPage, type PDFWidgetAnnotation } from 'pdf-lib';
+import {
+  cmyk,
+  degrees,
+  drawRectangle,
+  grayscale,
+  PDFCheckBox,
+  PDFDocument,
+  PDFDropdown,
+  PDFName,
+  PDFOptionList,
+  PDFRadioGroup,
+  PDFTextField,
+  rgb,
+  type PDFField,
+  type PDFFont,
+  type PDFOperator,
+  type PDFPage,
+  type PDFWidgetAnnotation,
+} from 'pdf-lib';
 import type { FormField } from './schema.ts';
 
 export interface AcroField {
@@ -111,11 +129,34 @@ function winAnsi(text: string): string {
   return text.replace(/[^\x20-\x7E\xA0-\xFF\u2013\u2014\u2018\u2019\u201C\u201D\u2022\u2026\u20AC\n]/gu, '?');
 }
 
+/** A widget's border colour as pdf-lib colour, when it has one. */
+function colorOfComponents(components: number[] | undefined) {
+  if (!components || components.length === 0) return undefined;
+  if (components.length === 1) return grayscale(components[0]!);
+  if (components.length === 3) return rgb(components[0]!, components[1]!, components[2]!);
+  if (components.length === 4) return cmyk(components[0]!, components[1]!, components[2]!, components[3]!);
+  return undefined;
+}
+
+/**
+ * The appearance of a filled text field or dropdown: its border only. The value itself is drawn on the
+ * page in the edit's colour (./draw.ts); an appearance showing it too would print it twice.
+ */
+function borderOnly(_field: unknown, widget: PDFWidgetAnnotation): PDFOperator[] {
+  const rect = widget.getRectangle();
+  const width = widget.getBorderStyle()?.getWidth() ?? 0;
+  const color = colorOfComponents(widget.getAppearanceCharacteristics()?.getBorderColor());
+  if (!color || width <= 0) return [];
+  const none = degrees(0);
+  return drawRectangle({ x: width / 2, y: width / 2, width: rect.width - width, height: rect.height - width, borderWidth: width, color: undefined, borderColor: color, rotate: none, xSkew: none, ySkew: none });
+}
+
 /**
  * Sets the AcroForm value of every field whose key names one (radio options by `<name>.<option>`).
  * Returns the keys that were set. A value the field refuses (too long, not an option) is fitted or skipped.
+ * Text fields and dropdowns get an appearance without their text (it is drawn on the page instead).
  */
-export function setAcroValues(pdf: PDFDocument, fields: FormField[]): Set<string> {
+export function setAcroValues(pdf: PDFDocument, fields: FormField[], font: PDFFont): Set<string> {
   const set = new Set<string>();
   let form;
   try {
@@ -134,12 +175,15 @@ export function setAcroValues(pdf: PDFDocument, fields: FormField[]): Set<string
         const max = field.getMaxLength();
         const text = winAnsi(value);
         field.setText(max !== undefined ? text.slice(0, max) : text);
+        field.updateAppearances(font, borderOnly);
       } else if (field instanceof PDFCheckBox) {
         if (value === 'true') field.check();
         else field.uncheck();
       } else if (field instanceof PDFDropdown || field instanceof PDFOptionList) {
-        if (field.getOptions().includes(value)) field.select(value);
-        else continue;
+        if (!field.getOptions().includes(value)) continue;
+        field.select(value);
+        if (field instanceof PDFDropdown) field.updateAppearances(font, borderOnly);
+        else field.updateAppearances(font, borderOnly);
       } else if (field instanceof PDFRadioGroup && field.getName() !== key) {
         const option = key.slice(dot + 1);
         if (value === 'true' && field.getOptions().includes(option)) field.select(option);

@@ -9,8 +9,8 @@ import type { FormField } from './schema.ts';
 const MAX_FONT = 12;
 const MIN_FONT = 4;
 const PADDING = 2;
-/** ZapfDingbats "4" is ✓ (a20 ✔ is "4" in its built-in encoding). */
-const CHECK_MARK = '4';
+/** ✔ (ZapfDingbats a20). */
+const CHECK_MARK = '✔';
 
 export function colorOf(hex: string) {
   const n = Number.parseInt(hex.slice(1), 16);

@@ -5,7 +5,7 @@
  *
  * Also the field-detection task behind templates created without `form_fields` (API §8.2).
  */
-import { EncryptedPDFError, PDFDocument } from 'pdf-lib';
+import { EncryptedPDFError, PDFDocument, StandardFonts } from 'pdf-lib';
 import { ReadFailure, type Doc } from '../documents/doc.ts';
 import { readDocument } from '../documents/read.ts';
 import { fileRefOf, storeBytes } from '../files/service.ts';
@@ -75,7 +75,7 @@ export const editTask: RunTask = {
 
     let filled = bytes;
     if (formData.some((f) => f.value !== null)) {
-      setAcroValues(pdf, formData);
+      setAcroValues(pdf, formData, await pdf.embedFont(StandardFonts.Helvetica));
       await drawValues(pdf, formData, (record.config as { color: string }).color);
       filled = await pdf.save();
     }

@@ -98,7 +98,7 @@ export async function acroFormPdf(): Promise<AcroFormFixture> {
   const radioBoxes: Record<string, Bbox> = {};
   ['Checking', 'Savings'].forEach((option, i) => {
     const x = 160 + i * 110;
-    radio.addOptionToPage(option, page, { x, y: H - 460 - 14, width: 14, height: 14 });
+    radio.addOptionToPage(option, page, { x, y: H - 460 - 14, width: 14, height: 14, borderWidth: 0 });
     page.drawText(option, { x: x + 20, y: H - 460 - 12, size: 10, font });
     radioBoxes[option] = frac(1, x, 460, 14, 14);
   });
@@ -107,7 +107,7 @@ export async function acroFormPdf(): Promise<AcroFormFixture> {
   // Checkboxes.
   const check = (name: string, caption: string, top: number, expected: boolean) => {
     const box = form.createCheckBox(name);
-    box.addToPage(page, { x: 72, y: H - top - 14, width: 14, height: 14 });
+    box.addToPage(page, { x: 72, y: H - top - 14, width: 14, height: 14, borderWidth: 0 });
     page.drawText(caption, { x: 92, y: H - top - 12, size: 10, font });
     fields.push({ name, kind: 'checkbox', boxes: { [name]: frac(1, 72, top, 14, 14) }, expected });
   };

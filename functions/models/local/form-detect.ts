@@ -303,6 +303,8 @@ export function detectPageFields(page: Page): DetectedField[] {
     const first = rowTicks.reduce((a, b) => (b.left < a.left ? b : a), box);
     const group = cleanLabel(textBefore(first));
     const label = group && option ? `${group}: ${option}` : option || group;
+    // A square with no text beside it is a drawing (or a letter of a bold title, on a scan), not a field.
+    if (label === '') continue;
     fields.push({ kind: 'tick', type: 'checkbox', label, description: label, box, group });
   }
   // Reading order: top to bottom, then left to right.
