@@ -19,6 +19,10 @@ if (!only || only === 'extract') {
   const { benchExtract } = await import('./extract.ts');
   await benchExtract();
 }
+if (!only || only === 'edits') {
+  const { benchEdits } = await import('./edits.ts');
+  await benchEdits();
+}
 if (!only || only === 'bundles') {
   const { main } = await import('./bundles.ts');
   await main();
