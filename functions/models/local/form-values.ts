@@ -184,7 +184,7 @@ function factsOfText(instructions: string): Fact[] {
       continue;
     }
     // Free text: clauses end at ";" or a sentence end, or at a comma before another "x is y".
-    const clauses = line.split(/;\s*|(?<=[a-z0-9)"'])\.\s+|,\s+(?=(?:and\s+)?(?:the\s+|my\s+)?[\p{L}\s]{1,40}?\s(?:is|are)\s)/iu);
+    const clauses = line.split(/;\s*|(?<=[a-z0-9)"'])\.\s+|,\s+(?=(?:and\s+)?(?:the\s+|my\s+)?[\p{L}\s'’]{1,40}?\s(?:is|are)\s)/iu);
     for (const raw of clauses) {
       const clause = clauseOf(raw.replace(/^and\s+/i, ''));
       if (!clause) continue;
