@@ -24,6 +24,8 @@ export interface ReadPdfOptions {
     rasterize(page: PDFPageProxy, pageNumber: number): Promise<GreyImage>;
     recognize(image: GreyImage, pageNumber: number): Promise<Word[]>;
     concurrency: number;
+    /** Erase long lines before OCR (forms: labels beside underlines read better; ruled tables worse). */
+    eraseLines?: boolean;
   };
 }
 
@@ -174,8 +176,8 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPdf
   if (scanned && options.ocr) {
     const ocr = options.ocr;
     // The scan's own lines (underlines, boxes) are kept for form field detection (tables keep the
-    // vector rules) and erased from what OCR reads.
-    const { rules: scannedRules, cleaned } = scanLines(await ocr.rasterize(page, pageNumber));
+    // vector rules); for forms they are erased from what OCR reads.
+    const { rules: scannedRules, cleaned } = scanLines(await ocr.rasterize(page, pageNumber), { erase: ocr.eraseLines ?? false });
     const recognized = ocr.recognize(cleaned, pageNumber).then((ocrWords) => {
       const placed = ocrWords.flatMap((w) => (w.box ? [{ ...w, origin: { kind: 'box' as const, page: pageNumber, box: w.box } }] : []));
       const laidOut = layoutPage({ ...dimensions, ocr: true, words: placed, rules: graphics.rules });

@@ -86,10 +86,11 @@ function linesAlong(lines: number, length: number, at: (line: number, i: number)
 const ERASE_MIN_PT = 20;
 
 /**
- * The rules of a scanned page (in points), and the page with its long lines erased: OCR reads the
- * labels of a form far better without the underlines and box borders that touch them.
+ * The rules of a scanned page (in points), and (with `erase`) the page with its long lines erased:
+ * OCR reads the labels of a form far better without the underlines and box borders that touch them
+ * (though it reads ruled tables worse, so only form filling asks for it).
  */
-export function scanLines(image: GreyImage): { rules: Rule[]; cleaned: GreyImage } {
+export function scanLines(image: GreyImage, options: { erase: boolean } = { erase: true }): { rules: Rule[]; cleaned: GreyImage } {
   const { width, height, data, dpi } = image;
   const scale = 72 / dpi;
   const minLength = Math.round(MIN_LENGTH_PT / scale);
@@ -103,7 +104,7 @@ export function scanLines(image: GreyImage): { rules: Rule[]; cleaned: GreyImage
   ];
   const eraseFrom = Math.round(ERASE_MIN_PT / scale);
   const long = (s: Open) => s.to - s.from + 1 >= eraseFrom;
-  if (!horizontal.some(long) && !vertical.some(long)) return { rules, cleaned: image };
+  if (!options.erase || (!horizontal.some(long) && !vertical.some(long))) return { rules, cleaned: image };
   const cleaned = new Uint8Array(data);
   for (const h of horizontal.filter(long)) {
     for (let y = Math.max(0, h.first - 1); y <= Math.min(height - 1, h.last + 1); y++) cleaned.fill(255, y * width + h.from, y * width + h.to + 1);
@@ -115,5 +116,5 @@ export function scanLines(image: GreyImage): { rules: Rule[]; cleaned: GreyImage
 }
 
 export function rasterRules(image: GreyImage): Rule[] {
-  return scanLines(image).rules;
+  return scanLines(image, { erase: false }).rules;
 }

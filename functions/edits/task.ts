@@ -35,7 +35,7 @@ async function loadInput(ctx: RunContext, input: { blobKey: string; kind: FieldD
 
 async function readPages(ctx: RunContext, bytes: Uint8Array): Promise<Doc> {
   try {
-    return await readDocument(bytes, { kind: 'pdf', dpi: 192, deadline: ctx.deadline });
+    return await readDocument(bytes, { kind: 'pdf', dpi: 192, deadline: ctx.deadline, forms: true });
   } catch (error) {
     if (error instanceof ReadFailure) throw new RunFailure(error.code, error.message);
     throw error;
