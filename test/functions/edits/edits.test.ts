@@ -4,6 +4,7 @@
  * read back with pdf-lib (AcroForm values, content streams) and poppler's pdftotext -bbox (where the
  * drawn text landed).
  */
+import { createCanvas } from '@napi-rs/canvas';
 import { existsSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { PDFDocument, PDFName, PDFRawStream, StandardFonts } from 'pdf-lib';
@@ -192,6 +193,18 @@ describe('bad input', () => {
     expect(r.body.status).toBe('completed');
     expect(r.body.output.form_data).toEqual([]);
     expect(Buffer.from(filledBytes(r.body)).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it('a PNG scan is wrapped in a one-page PDF and filled like one', async () => {
+    const canvas = createCanvas(850, 1100);
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, 850, 1100);
+    const r = await cloud.api('POST', '/v1/edits', { body: { document: { filename: 'page.png', url: dataUrl('image/png', canvas.toBuffer('image/png')) }, instructions: 'name: Jane' } });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body).toMatchObject({ status: 'completed', usage: { page_count: 1 }, output: { form_data: [], filled_document: { filename: 'page_filled.pdf' } } });
+    const pdf = await PDFDocument.load(filledBytes(r.body));
+    expect(pdf.getPage(0).getSize()).toEqual({ width: 612, height: 792 });
   });
 
   it('instructions that match nothing write nothing (every value null, the PDF unchanged)', async () => {
