@@ -114,7 +114,3 @@ export function scanLines(image: GreyImage, options: { erase: boolean } = { eras
   }
   return { rules, cleaned: { ...image, data: cleaned } };
 }
-
-export function rasterRules(image: GreyImage): Rule[] {
-  return scanLines(image, { erase: false }).rules;
-}

@@ -11,6 +11,7 @@ import {
   degrees,
   drawRectangle,
   grayscale,
+  PDFBool,
   PDFCheckBox,
   PDFDocument,
   PDFDropdown,
@@ -164,6 +165,8 @@ export function setAcroValues(pdf: PDFDocument, fields: FormField[], font: PDFFo
   } catch {
     return set;
   }
+  // Appearances are written here: a viewer told to rebuild them would print the drawn values twice.
+  if (form.acroForm.dict.has(PDFName.of('NeedAppearances'))) form.acroForm.dict.set(PDFName.of('NeedAppearances'), PDFBool.False);
   const byName = new Map(form.getFields().map((f) => [f.getName(), f]));
   for (const { key, value } of fields) {
     if (value === null) continue;
