@@ -94,6 +94,15 @@ function rectangles(horizontal: Segment[], vertical: Segment[]): { boxes: Box[];
       const coverLeft = verticalCover(vertical, Math.min(top.from, b.from), top.at, b.at, tol);
       const coverRight = verticalCover(vertical, Math.max(top.to, b.to), top.at, b.at, tol);
       if (coverLeft >= 0.7 && coverRight >= 0.7) {
+        // Vertical rules across its inside: a row of a ruled table, not a field.
+        const left = Math.min(top.from, b.from);
+        const rightEdge = Math.max(top.to, b.to);
+        const inner = vertical.some((v) => v.at > left + 3 && v.at < rightEdge - 3 && verticalCover([v], v.at, top.at, b.at, 0.5) >= 0.7);
+        if (inner) {
+          used.add(top);
+          used.add(b);
+          break;
+        }
         boxes.push({ left: Math.min(top.from, b.from), top: top.at, width: Math.max(top.to, b.to) - Math.min(top.from, b.from), height: b.at - top.at });
         used.add(top);
         used.add(b);
@@ -268,12 +277,35 @@ export function detectPageFields(page: Page): DetectedField[] {
   };
   const describe = (label: string, hint: string) => (hint ? `${label} ${hint}`.trim() : label);
 
-  for (const box of lines) {
-    let label = cleanLabel(textBefore(box, { ...box, top: box.top, height: box.height + 3 }));
-    const below = textBelow(box);
-    let hint = hintAfter(box);
-    if (label === '' && below !== '') label = cleanLabel(below);
-    else if (/^\(.*\)$/.test(below.trim())) hint = `${hint} ${below}`.trim();
+  /** Words stacked just above a line, starting near its left end (a label printed over the line). */
+  const stackedAbove = (line: Box) => {
+    const rule = bottom(line);
+    return labelWords
+      .filter((w) => bottom(w.box) <= rule - 1 && bottom(w.box) >= rule - band - 1.5 * textHeight && w.box.left >= line.left - 5 && w.box.left <= line.left + 0.5 * line.width && right(w.box) <= right(line) + 5)
+      .sort((a, b) => a.box.left - b.box.left);
+  };
+  for (const line of lines) {
+    let box = line;
+    let label = cleanLabel(textBefore(line, { ...line, top: line.top, height: line.height + 3 }));
+    const below = textBelow(line);
+    let hint = hintAfter(line);
+    if (label === '') {
+      // No label before the line: the caption under it (a signature line) or the label stacked over
+      // it, whichever is closer to the line.
+      const above = stackedAbove(line);
+      const belowGap = below === '' ? Infinity : Math.min(...labelWords.filter((w) => w.box.top >= bottom(line) - 1 && w.box.top <= bottom(line) + 1.2 * textHeight).map((w) => w.box.top - bottom(line)));
+      const aboveGap = above.length === 0 ? Infinity : bottom(line) - Math.max(...above.map((w) => bottom(w.box)));
+      if (aboveGap < belowGap) {
+        label = cleanLabel(above.map((w) => w.text).join(' '));
+        // Values are written between the label and the line.
+        const labelBottom = Math.max(...above.map((w) => bottom(w.box)));
+        if (labelBottom > line.top && bottom(line) - labelBottom >= 6) box = { ...line, top: labelBottom + 1, height: bottom(line) - labelBottom - 1 };
+      } else if (below !== '') {
+        label = cleanLabel(below);
+      }
+    } else if (/^\(.*\)$/.test(below.trim())) {
+      hint = `${hint} ${below}`.trim();
+    }
     fields.push({ kind: 'line', type: 'text', label, description: describe(label, hint), box });
   }
   for (const box of textBoxes) {
