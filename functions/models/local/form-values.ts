@@ -80,7 +80,13 @@ function words(text: string): string[] {
 function analyse(text: string): { stems: string[]; ordinal: number | null } {
   const stems: string[] = [];
   let ordinal: number | null = null;
-  for (const w of words(text)) {
+  const all = words(text);
+  for (const [i, w] of all.entries()) {
+    // "first owner" is an ordinal; "first name" is a name.
+    if (w === 'first' && all[i + 1] !== undefined && all[i + 1] !== 'name' && all[i + 1] !== 'names') {
+      ordinal ??= 1;
+      continue;
+    }
     if (/^\d+$/.test(w) && Number(w) >= 1 && Number(w) <= 20) {
       ordinal ??= Number(w);
       continue;

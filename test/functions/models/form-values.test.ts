@@ -29,6 +29,13 @@ describe('fillForm', () => {
 
   it('reads key: value lines, with section headers as context', () => {
     expect(fill('Second owner\nname: Bob\n\nOwner 1 name = Alice\ncity: Paris, France. Left bank.')).toMatchObject({ owner1_name: 'Alice', owner2_name: 'Bob', city: 'Paris, France. Left bank.' });
+    // "First owner" is the 1st; a "first name" is not an ordinal.
+    expect(fill('Second owner\nname: Bob\n\nFirst owner\nname: Alice')).toMatchObject({ owner1_name: 'Alice', owner2_name: 'Bob' });
+    const names: FillField[] = [
+      { key: 'first_name', type: 'text', description: 'First name' },
+      { key: 'last_name', type: 'text', description: 'Last name' },
+    ];
+    expect(fillForm({ fields: names, instructions: 'Surname: Doe\nGiven name: Jane' }).values).toEqual(['Jane', 'Doe']);
   });
 
   it('reads free text clauses', () => {
