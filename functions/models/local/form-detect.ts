@@ -80,37 +80,46 @@ function verticalCover(vertical: Segment[], x: number, from: number, to: number,
   return Math.min(1, covered / Math.max(1, to - from));
 }
 
-/** Rectangles drawn with rules; each horizontal rule serves at most one rectangle as its top. */
-function rectangles(horizontal: Segment[], vertical: Segment[]): { boxes: Box[]; used: Set<Segment> } {
+/** A row of a ruled table: its top and bottom, and the x of its column rules (outer edges included). */
+interface GridRow {
+  top: number;
+  bottom: number;
+  xs: number[];
+}
+
+/**
+ * Rectangles drawn with rules; each horizontal rule serves at most one rectangle as its top. A
+ * rectangle with vertical rules across its inside is a row of a ruled table (its cells are read apart).
+ */
+function rectangles(horizontal: Segment[], vertical: Segment[]): { boxes: Box[]; used: Set<Segment>; rows: GridRow[] } {
   const boxes: Box[] = [];
+  const rows: GridRow[] = [];
   const used = new Set<Segment>();
-  for (const top of horizontal) {
+  const tableRules = new Set<Segment>();
+  const tol = 2.5;
+  for (const top of [...horizontal].sort((a, b) => a.at - b.at || a.from - b.from)) {
     if (used.has(top)) continue;
-    const tol = 2.5;
     const below = horizontal
       .filter((b) => b !== top && !used.has(b) && b.at - top.at >= TICK_MIN && b.at - top.at <= 300 && Math.abs(b.from - top.from) <= tol && Math.abs(b.to - top.to) <= tol)
       .sort((a, b) => a.at - b.at);
     for (const b of below) {
-      const coverLeft = verticalCover(vertical, Math.min(top.from, b.from), top.at, b.at, tol);
-      const coverRight = verticalCover(vertical, Math.max(top.to, b.to), top.at, b.at, tol);
-      if (coverLeft >= 0.7 && coverRight >= 0.7) {
-        // Vertical rules across its inside: a row of a ruled table, not a field.
-        const left = Math.min(top.from, b.from);
-        const rightEdge = Math.max(top.to, b.to);
-        const inner = vertical.some((v) => v.at > left + 3 && v.at < rightEdge - 3 && verticalCover([v], v.at, top.at, b.at, 0.5) >= 0.7);
-        if (inner) {
-          used.add(top);
-          used.add(b);
-          break;
-        }
-        boxes.push({ left: Math.min(top.from, b.from), top: top.at, width: Math.max(top.to, b.to) - Math.min(top.from, b.from), height: b.at - top.at });
+      const left = Math.min(top.from, b.from);
+      const right = Math.max(top.to, b.to);
+      if (verticalCover(vertical, left, top.at, b.at, tol) < 0.7 || verticalCover(vertical, right, top.at, b.at, tol) < 0.7) continue;
+      const inner = vertical.filter((v) => v.at > left + 3 && v.at < right - 3 && verticalCover([v], v.at, top.at, b.at, 0.5) >= 0.7).map((v) => v.at);
+      if (inner.length > 0) {
+        rows.push({ top: top.at, bottom: b.at, xs: [left, ...[...new Set(inner)].sort((x, y) => x - y), right] });
+        tableRules.add(top);
+        tableRules.add(b);
+      } else {
+        boxes.push({ left, top: top.at, width: right - left, height: b.at - top.at });
         used.add(top);
         used.add(b);
-        break;
       }
+      break;
     }
   }
-  return { boxes, used };
+  return { boxes, used: new Set([...used, ...tableRules]), rows };
 }
 
 const isUnderscores = (text: string) => /_{3,}/.test(text);
@@ -149,7 +158,7 @@ export function detectPageFields(page: Page): DetectedField[] {
   );
   const band = Math.min(22, Math.max(10, textHeight * 1.4));
   const { horizontal, vertical } = segments(page.rules ?? []);
-  const { boxes, used } = rectangles(horizontal, vertical);
+  const { boxes, used, rows } = rectangles(horizontal, vertical);
 
   const fields: Array<DetectedField & { kind: 'tick' | 'box' | 'line'; group?: string }> = [];
   /** Words that are part of a field (underscores, box glyphs) or inside a text box. */
@@ -219,6 +228,40 @@ export function detectPageFields(page: Page): DetectedField[] {
   // Tick-box sides are rules too; they are not underlines.
   const notInside = (b: Box) => !tickBoxes.some((t) => overlaps(t, b) > 0.3) && !textBoxes.some((t) => b.top >= t.top - 2 && bottom(b) <= bottom(t) + 2 && b.left >= t.left - 2 && right(b) <= right(t) + 2);
   const lines = [...underscoreFields, ...lineFields].filter(notInside);
+
+  // Cells of ruled tables: a cell with a caption at its top and room below it, or an empty cell named
+  // by its column's header (the cell above) and its row's first cell.
+  const cellFields: Array<{ box: Box; label: string }> = [];
+  const cellOf = (row: GridRow, i: number): Box => ({ left: row.xs[i]!, top: row.top, width: row.xs[i + 1]! - row.xs[i]!, height: row.bottom - row.top });
+  const wordsIn = (cell: Box) =>
+    words.filter((w) => !isMark(w.text) && overlaps(w.box, cell) > 0.6).sort((a, b) => (Math.abs(a.box.top - b.box.top) < textHeight / 2 ? a.box.left - b.box.left : a.box.top - b.box.top));
+  for (const row of rows) {
+    for (const w of words) if (w.box.top >= row.top - 1 && bottom(w.box) <= row.bottom + 1 && w.box.left >= row.xs[0]! - 1 && right(w.box) <= row.xs.at(-1)! + 1) fieldWords.add(w);
+    for (let i = 0; i + 1 < row.xs.length; i++) {
+      const cell = cellOf(row, i);
+      if (cell.width < 20) continue;
+      const inside = wordsIn(cell);
+      if (inside.length > 0) {
+        const captionBottom = Math.max(...inside.map((w) => bottom(w.box)));
+        if (captionBottom <= cell.top + 0.6 * cell.height && bottom(cell) - captionBottom >= Math.max(8, textHeight)) {
+          cellFields.push({ label: cleanLabel(inside.map((w) => w.text).join(' ')), box: { ...cell, top: captionBottom + 1, height: bottom(cell) - captionBottom - 1 } });
+        }
+        continue;
+      }
+      // The header: going up the rows of this table, the first row with text in every cell.
+      let header = '';
+      for (let above = rows.find((r) => Math.abs(r.bottom - row.top) <= 2); above; above = rows.find((r) => Math.abs(r.bottom - above!.top) <= 2)) {
+        const texts = above.xs.slice(0, -1).map((_, j) => cleanLabel(wordsIn(cellOf(above!, j)).map((w) => w.text).join(' ')));
+        if (texts.every((t) => t !== '')) {
+          header = cleanLabel(wordsIn({ left: cell.left, top: above.top, width: cell.width, height: above.bottom - above.top }).map((w) => w.text).join(' '));
+          break;
+        }
+      }
+      const rowLabel = i > 0 ? cleanLabel(wordsIn(cellOf(row, 0)).map((w) => w.text).join(' ')) : '';
+      const label = [rowLabel, header].filter(Boolean).join(' ');
+      if (header !== '') cellFields.push({ label, box: cell });
+    }
+  }
 
   // Words inside text boxes are their captions, not labels of other fields.
   for (const w of words) if (textBoxes.some((t) => overlaps(w.box, t) > 0.6)) fieldWords.add(w);
@@ -323,6 +366,7 @@ export function detectPageFields(page: Page): DetectedField[] {
     label = cleanLabel(label);
     fields.push({ kind: 'box', type: 'text', label, description: describe(label, hintAfter(box)), box: writeBox });
   }
+  for (const { box, label } of cellFields) fields.push({ kind: 'box', type: 'text', label, description: label, box });
   // Tick boxes: the option after the box; the group before the line's first box.
   const sortedTicks = [...tickBoxes].sort((a, b) => a.top - b.top || a.left - b.left);
   for (const box of sortedTicks) {

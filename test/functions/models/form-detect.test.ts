@@ -71,7 +71,22 @@ describe('detectPageFields', () => {
     const grid = [hline(72, 400, 200), hline(72, 400, 220), hline(72, 400, 240), vline(72, 200, 240), vline(200, 200, 240), vline(300, 200, 240), vline(400, 200, 240)];
     const table = [...say('Item', 80, 214), ...say('Qty', 210, 214), ...say('Price', 310, 214), ...say('Rope', 80, 234), ...say('4', 210, 234), ...say('12.50', 310, 234)];
     expect(detectPageFields(page(prose, []))).toEqual([]);
-    expect(detectPageFields(page([...prose, ...table], grid)).filter((f) => f.type === 'text' && f.box.width > 300)).toEqual([]);
+    expect(detectPageFields(page([...prose, ...table], grid))).toEqual([]);
+  });
+
+  it('reads a ruled grid form: captions at the top of cells, and empty cells named by their column header and row', () => {
+    // Row 1: two tall cells with captions at their top. Rows 2–4: a header row and two empty entry rows.
+    const xs = [72, 300, 500];
+    const ys = [100, 136, 156, 176, 196];
+    const rules = [...ys.map((y) => hline(72, 500, y)), ...xs.map((x) => vline(x, 100, 196))];
+    const words = [...say('Name', 76, 110), ...say('Date of birth', 304, 110), ...say('Item', 76, 150), ...say('Quantity', 304, 150), ...say('Rope', 76, 170)];
+    const fields = detectPageFields(page(words, rules));
+    expect(fields.map((f) => f.label)).toEqual(['Name', 'Date of birth', 'Rope Quantity', 'Item', 'Quantity']);
+    expect(fields[0]!.box).toMatchObject({ left: 72, width: 228 });
+    expect(fields[0]!.box.top).toBeGreaterThan(110);
+    expect(bottomOf(fields[0]!.box)).toBe(136);
+    expect(fields[2]!.box).toEqual({ left: 300, top: 156, width: 200, height: 20 });
+    expect(fields[4]!.box).toEqual({ left: 300, top: 176, width: 200, height: 20 });
   });
 });
 
