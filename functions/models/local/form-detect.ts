@@ -7,8 +7,12 @@
  *   line names the group); a larger one is a text box (label inside at its top, to its left, or above).
  * - Underlines: a run of underscores in the text, or a drawn horizontal rule that no box claims; the
  *   writing area is the band just above it; the label is the text before it on the line (or, for a
- *   line with nothing before it, the text just below — a signature line).
+ *   line with nothing before it, the text just below — a signature line — or stacked just above it,
+ *   whichever is closer).
  * - Tick boxes printed as text: "☐", "□", "[ ]".
+ * - Ruled tables (a box with column rules inside): a cell with a caption at its top and room below it
+ *   is a field; an empty cell is one too, named by its row's first cell and its column's header (the
+ *   nearest row above with text in every cell).
  * Words just after a field in parentheses ("(MM/DD/YYYY)") join its description.
  *
  * Works the same on OCRed pages (scanned): words come from OCR and rules from the raster.
