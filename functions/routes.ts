@@ -22,6 +22,7 @@ import { secretOperations as secrets } from './secrets/operations.ts';
 import { webhookOperations as webhooks } from './webhooks/operations.ts';
 import { usageOperations as usage } from './usage/operations.ts';
 import { tableOperations as tables } from './tables/operations.ts';
+import { editOperations as edits } from './edits/operations.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type SizeClass = 'small' | 'document';
@@ -142,6 +143,17 @@ export const routes: Route[] = [
   { method: 'GET', path: '/v1/tables/{table_id}/schema', module: 'tables/handlers.ts', handler: 'getTableSchema', size: 'small', op: tables.schema },
   { method: 'POST', path: '/v1/tables/{table_id}/validate', module: 'tables/handlers.ts', handler: 'validateTable', size: 'document', op: tables.validate },
   { method: 'GET', path: '/v1/tables/{table_id}/profile', module: 'tables/handlers.ts', handler: 'profileTable', size: 'small', op: tables.profile },
+  // Templates first: their static path segment must win over /v1/edits/{edit_id}.
+  { method: 'POST', path: '/v1/edits/templates', module: 'edits/handlers.ts', handler: 'createTemplate', size: 'document', op: edits.createTemplate },
+  { method: 'GET', path: '/v1/edits/templates', module: 'edits/handlers.ts', handler: 'listTemplates', size: 'small', op: edits.listTemplates },
+  { method: 'GET', path: '/v1/edits/templates/{template_id}', module: 'edits/handlers.ts', handler: 'getTemplate', size: 'small', op: edits.getTemplate },
+  { method: 'PATCH', path: '/v1/edits/templates/{template_id}', module: 'edits/handlers.ts', handler: 'updateTemplate', size: 'small', op: edits.updateTemplate },
+  { method: 'DELETE', path: '/v1/edits/templates/{template_id}', module: 'edits/handlers.ts', handler: 'deleteTemplate', size: 'small', op: edits.deleteTemplate },
+  { method: 'POST', path: '/v1/edits', module: 'edits/handlers.ts', handler: 'createEdit', size: 'document', op: edits.create },
+  { method: 'GET', path: '/v1/edits', module: 'edits/handlers.ts', handler: 'listEdits', size: 'small', op: edits.list },
+  { method: 'GET', path: '/v1/edits/{edit_id}', module: 'edits/handlers.ts', handler: 'getEdit', size: 'small', op: edits.get },
+  { method: 'DELETE', path: '/v1/edits/{edit_id}', module: 'edits/handlers.ts', handler: 'deleteEdit', size: 'small', op: edits.delete },
+  { method: 'POST', path: '/v1/edits/{edit_id}/cancel', module: 'edits/handlers.ts', handler: 'cancelEdit', size: 'small', op: edits.cancel },
 ];
 
 /** Background task functions: invoked by state machines, never by HTTP. Keys are the ASL substitution names. */

@@ -96,6 +96,11 @@ export interface Page {
   /** In reading order. */
   blocks: Block[];
   tables: Table[];
+  /**
+   * Straight lines drawn on the page (PDF vector strokes; for scanned pages, the long dark runs of
+   * the raster), in page units: form field detection reads underlines and boxes from them.
+   */
+  rules?: Rule[];
 }
 
 export interface Doc {

@@ -92,6 +92,7 @@ export function layoutPage(input: LayoutInput): Page {
     lines: [],
     blocks: [],
     tables: [],
+    rules: input.rules,
   };
   if (words.length === 0) return page;
   const boxOf = (i: number) => words[i]!.box!;

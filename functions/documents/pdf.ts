@@ -8,6 +8,7 @@
  */
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { scanLines } from './raster-rules.ts';
 import { type Box, type GreyImage, MAX_PAGES, type Page, ReadFailure, type Rule, type Word } from './doc.ts';
 import { layoutPage } from './layout.ts';
 
@@ -23,6 +24,11 @@ export interface ReadPdfOptions {
     rasterize(page: PDFPageProxy, pageNumber: number): Promise<GreyImage>;
     recognize(image: GreyImage, pageNumber: number): Promise<Word[]>;
     concurrency: number;
+    /**
+     * Read scanned pages as forms: their drawn lines become `page.rules` and are erased before OCR
+     * (labels beside underlines read better; ruled tables read worse, so only form filling asks).
+     */
+    forms?: boolean;
   };
 }
 
@@ -172,10 +178,14 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPdf
   const scanned = printable === 0 || (printable < 40 && graphics.imageArea >= 0.6 * pageArea);
   if (scanned && options.ocr) {
     const ocr = options.ocr;
-    const image = await ocr.rasterize(page, pageNumber);
-    const recognized = ocr.recognize(image, pageNumber).then((ocrWords) => {
+    const raster = await ocr.rasterize(page, pageNumber);
+    // Forms: the scan's own lines (underlines, boxes) are kept for field detection and erased from
+    // what OCR reads (labels beside underlines read better). Tables keep the vector rules.
+    const form = ocr.forms ? scanLines(raster, { erase: true }) : { rules: [], cleaned: raster };
+    const recognized = ocr.recognize(form.cleaned, pageNumber).then((ocrWords) => {
       const placed = ocrWords.flatMap((w) => (w.box ? [{ ...w, origin: { kind: 'box' as const, page: pageNumber, box: w.box } }] : []));
-      return layoutPage({ ...dimensions, ocr: true, words: placed, rules: graphics.rules });
+      const laidOut = layoutPage({ ...dimensions, ocr: true, words: placed, rules: graphics.rules });
+      return { ...laidOut, rules: [...graphics.rules, ...form.rules] };
     });
     return { recognized };
   }

@@ -23,6 +23,8 @@ export interface ReadOptions {
   dpi: number;
   /** Epoch ms by which reading must end; readers throw ReadFailure('…', 'timeout') past it. */
   deadline: number;
+  /** Scanned PDF pages are read as forms: their lines kept as rules and erased before OCR (form filling). */
+  forms?: boolean;
   /** The OCR pool to use (default: the process-wide one). */
   ocr?: () => Promise<OcrPool>;
 }
@@ -60,6 +62,7 @@ export async function readDocument(bytes: Uint8Array, options: ReadOptions): Pro
         rasterize: (page: PDFPageProxy) => rasterizePdfPage(page, options.dpi),
         recognize: async (image: GreyImage, pageNumber: number) => greyToPdfWords(await (await pool()).recognize(image), image.dpi, pageNumber),
         concurrency: OCR_PAGES_IN_FLIGHT,
+        forms: options.forms ?? false,
       };
       pages = dropRepeatedHeadersFooters(await readPdf(bytes, { deadline, ocr }));
       break;

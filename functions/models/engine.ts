@@ -202,3 +202,31 @@ export interface GeneratedSchema {
 export interface SchemaGenerator {
   generateSchema(request: GenerateSchemaRequest): Promise<GeneratedSchema>;
 }
+
+// ---- form filling (API §8) ----
+
+/** A form field to fill, as the engine sees it: its stable key, kind, label text, and choices. */
+export interface FillField {
+  key: string;
+  type: 'text' | 'checkbox';
+  /** The field's label and any nearby instruction text. */
+  description: string;
+  /** The choices of a dropdown (a value must be one of them), when the form lists them. */
+  options?: string[];
+}
+
+export interface FillRequest {
+  fields: FillField[];
+  /** Free text, `key: value` lines, or a JSON document of the values to write. */
+  instructions: string;
+}
+
+export interface FillResult {
+  /** Parallel to `fields`: the text to write, "true"/"false" for checkboxes, null when nothing matched. */
+  values: Array<string | null>;
+}
+
+/** Decides what goes in each field of a form from the instructions. */
+export interface FormFiller {
+  fill(request: FillRequest): Promise<FillResult>;
+}

@@ -6,7 +6,7 @@
  * engine (./providers/), which implements the same interfaces over an OpenAI-compatible endpoint or
  * Amazon Bedrock. A provider is never loaded, let alone called, for `quire-local`.
  */
-import type { Engine, Extractor, Parser, SchemaGenerator } from './engine.ts';
+import type { Engine, Extractor, FormFiller, Parser, SchemaGenerator } from './engine.ts';
 import type { ProviderEngine } from './providers/engine.ts';
 import { findModel, type ModelEntry } from './registry.ts';
 
@@ -42,3 +42,7 @@ export async function schemaGeneratorFor(model: string): Promise<SchemaGenerator
   return { generateSchema: async ({ docs, instructions }) => inferSchema(docs, { instructions }) };
 }
 
+export async function formFillerFor(model: string): Promise<FormFiller> {
+  entryOf(model);
+  return (await import('./local/form-values.ts')).localFormFiller;
+}

@@ -96,6 +96,11 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
       values[':fn'] = query.filenamePrefix.toLowerCase();
       filters.push('begins_with(#fn, :fn)');
     }
+    if (query.filenameContains !== undefined) {
+      names['#fn'] = 'filename_lc';
+      values[':fnc'] = query.filenameContains.toLowerCase();
+      filters.push('contains(#fn, :fnc)');
+    }
     for (const [i, [name, value]] of Object.entries(query.attrs ?? {}).entries()) {
       names['#attrs'] = 'attrs';
       names[`#a${i}`] = name;

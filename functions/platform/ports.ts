@@ -33,6 +33,8 @@ export interface ListQuery {
   fromTime?: string;
   toTime?: string;
   filenamePrefix?: string;
+  /** Case-insensitive substring of the file name (or of what a resource keeps there, e.g. a template's name). */
+  filenameContains?: string;
   status?: string;
   attrs?: Record<string, string>;
 }

@@ -51,7 +51,14 @@ export interface RunKind {
 export interface RunTask {
   kind: RunKind;
   /** Does the work. Throws RunFailure for an expected failure; any other throw is `internal`. */
-  execute(ctx: RunContext): Promise<{ output: unknown; usage: RunUsage; extras?: Record<string, unknown>; hidden?: Record<string, unknown> }>;
+  execute(ctx: RunContext): Promise<{
+    output: unknown;
+    usage: RunUsage;
+    extras?: Record<string, unknown>;
+    hidden?: Record<string, unknown>;
+    /** Small wire fields set on the record when it completes (e.g. an edit's filled_document_ref). */
+    fields?: Record<string, unknown>;
+  }>;
 }
 
 /** Built-in tasks, loaded lazily so the task Lambda loads only the kind it runs. Later issues add theirs. */
@@ -62,6 +69,8 @@ const builtIn: Record<string, () => Promise<RunTask>> = {
   partition: async () => (await import('../partitions/task.ts')).partitionTask,
   extraction: async () => (await import('../extractions/task.ts')).extractionTask,
   schema_generation: async () => (await import('../schemas/task.ts')).schemaGenerationTask,
+  edit: async () => (await import('../edits/task.ts')).editTask,
+  edit_field_detection: async () => (await import('../edits/task.ts')).fieldDetectionTask,
 };
 
 const registered = new Map<string, RunTask>();

@@ -29,6 +29,8 @@ export interface RunData {
   _cache_key?: string | null;
   /** Created with `background: true`: its end is announced by a `<kind>.completed|failed` event. */
   _background?: boolean;
+  /** The wire fields its task set on completion, kept for the result cache. */
+  _completion_fields?: Record<string, unknown> | null;
   [field: string]: unknown;
 }
 
@@ -54,6 +56,8 @@ export interface CreateRunInput {
 interface CacheEntry {
   blobKey: string;
   usage: RunData['usage'];
+  /** Wire fields the task set on completion (RunTask `fields`). */
+  fields?: Record<string, unknown>;
 }
 
 function cacheItemKey(scope: Scope, kind: RunKind, cacheKey: string): string {
@@ -69,7 +73,7 @@ export async function rememberResult(p: Platform, scope: Scope, kind: RunKind, d
   if (typeof cacheKey !== 'string' || !data._output_key) return;
   const blobKey = cacheBlobKey(scope, kind, cacheKey);
   await p.blobs.copy(data._output_key, blobKey);
-  await p.store.putItem<CacheEntry>(cacheItemKey(scope, kind, cacheKey), { blobKey, usage: data.usage });
+  await p.store.putItem<CacheEntry>(cacheItemKey(scope, kind, cacheKey), { blobKey, usage: data.usage, fields: data._completion_fields ?? undefined });
 }
 
 /** A new, already completed run whose output is a copy of the cached one; undefined on a miss. */
@@ -78,7 +82,7 @@ async function answerFromCache(p: Platform, scope: Scope, kind: RunKind, data: R
   if (!entry || !(await p.blobs.head(entry.blobKey))) return undefined;
   const outputKey = outputKeyOf(scope, kind, data.id);
   await p.blobs.copy(entry.blobKey, outputKey);
-  return { ...data, status: 'completed', usage: entry.usage, _output_key: outputKey };
+  return { ...data, ...entry.fields, status: 'completed', usage: entry.usage, _output_key: outputKey };
 }
 
 export function outputKeyOf(scope: Scope, kind: RunKind, id: string): string {

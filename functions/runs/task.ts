@@ -23,7 +23,7 @@ interface RunRef {
   id: string;
 }
 
-type Executed = { outputKey: string; usage: RunUsage } | { failure: PrimitiveError } | { skipped: true };
+type Executed = { outputKey: string; usage: RunUsage; fields?: Record<string, unknown> } | { failure: PrimitiveError } | { skipped: true };
 
 export type RunTaskInput =
   | { step: 'start'; run: RunRef }
@@ -127,7 +127,7 @@ export async function handler(input: RunTaskInput, context?: { getRemainingTimeI
             await p.blobs.delete(outputKey);
             return { skipped: true };
           }
-          return { outputKey, usage: result.usage };
+          return { outputKey, usage: result.usage, ...(result.fields ? { fields: result.fields } : {}) };
         } catch (error) {
           if (error instanceof RunFailure) return { failure: { code: error.code, message: error.message, details: error.details } };
           throw error;
@@ -149,7 +149,7 @@ export async function handler(input: RunTaskInput, context?: { getRemainingTimeI
           id,
           ['in_progress'],
           'completed',
-          { _output_key: executed.outputKey, usage: executed.usage, error: null },
+          { ...executed.fields, _completion_fields: executed.fields ?? null, _output_key: executed.outputKey, usage: executed.usage, error: null },
           executed.usage,
         );
         // Cancelled (or deleted) while it worked: the late result is dropped, nothing is left behind.

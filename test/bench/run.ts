@@ -28,6 +28,10 @@ if (only === 'tables-memory') {
   const { benchTablesMemory } = await import('./tables.ts');
   await benchTablesMemory();
 }
+if (!only || only === 'edits') {
+  const { benchEdits } = await import('./edits.ts');
+  await benchEdits();
+}
 if (!only || only === 'bundles') {
   const { main } = await import('./bundles.ts');
   await main();

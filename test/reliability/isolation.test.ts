@@ -5,6 +5,7 @@
  * route, and the test fails when a route has no case — a new route cannot escape the matrix.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { routes, routeKey, type Route } from '../../functions/routes.ts';
 import { probeRoutes } from '../support/probe.ts';
 import { dataUrl, startTestCloud, type TestCloud } from '../support/cloud.ts';
@@ -25,10 +26,19 @@ const RUN_RESOURCES: Array<{ path: string; idParam: string; prefix: string; body
   { path: '/v1/partitions', idParam: 'partition_id', prefix: 'prt', body: { key: 'invoice number', instructions: 'one chunk per invoice' } },
   { path: '/v1/extractions', idParam: 'extraction_id', prefix: 'extr', body: { json_schema: { type: 'object', properties: { invoice_number: { type: ['string', 'null'] } } } } },
   { path: '/v1/schemas/generate', idParam: 'schema_generation_id', prefix: 'sch', body: {} },
+  { path: '/v1/edits', idParam: 'edit_id', prefix: 'edt', body: { instructions: 'name: Jane' } },
 ];
 
+/** A one-page PDF (edits fill PDFs), different every time. */
+async function smallPdf(): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  pdf.addPage([200, 200]).drawText(`Name: ______ ${Math.random()}`, { x: 10, y: 100, size: 10, font: await pdf.embedFont(StandardFonts.Helvetica) });
+  return Buffer.from(await pdf.save());
+}
+
 async function createRun(path: string, body: Record<string, unknown>, key: string): Promise<string> {
-  const document = { filename: 'p.txt', url: dataUrl('text/plain', `Invoice number INV-${Math.random()}`) };
+  const document =
+    path === '/v1/edits' ? { filename: 'form.pdf', url: dataUrl('application/pdf', await smallPdf()) } : { filename: 'p.txt', url: dataUrl('text/plain', `Invoice number INV-${Math.random()}`) };
   // Schema generation takes `documents`, every other run `document`.
   const input = path === '/v1/schemas/generate' ? { documents: [document] } : { document };
   const r = await cloud.api('POST', path, { key, body: { ...input, ...body } });
@@ -60,6 +70,14 @@ interface IdCase {
   /** The same request for an id that never existed. */
   unknown: { method: string; path: string; body?: unknown };
 }
+
+async function createTemplate(key: string): Promise<string> {
+  const fields = [{ key: 'name', type: 'text', bbox: { left: 0.1, top: 0.1, width: 0.5, height: 0.05, page: 1 } }];
+  const r = await cloud.api('POST', '/v1/edits/templates', { key, body: { name: `iso ${Math.random()}`, document: { filename: 'form.pdf', url: dataUrl('application/pdf', await smallPdf()) }, form_fields: fields } });
+  expect(r.status, r.text).toBe(201);
+  return r.body.id;
+}
+const UNKNOWN_TEMPLATE = 'etpl_01m7z0qenejn1pv4p44vpcbwww';
 
 async function uploadFile(key: string): Promise<string> {
   const r = await cloud.api('POST', '/v1/files', { key, body: { document: { filename: `iso-${Math.random()}.txt`, url: dataUrl('text/plain', `secret ${Math.random()}`) } } });
@@ -165,6 +183,18 @@ const idCases: Record<string, IdCase> = {
     make: async (key) => ({ method: 'GET', path: `/v1/webhooks/deliveries/${await makeDelivery(key)}`, expectStatus: 200 }),
     unknown: { method: 'GET', path: '/v1/webhooks/deliveries/whd_01m7z0qenejn1pv4p44vpcbwww' },
   },
+  'GET /v1/edits/templates/{template_id}': {
+    make: async (key) => ({ method: 'GET', path: `/v1/edits/templates/${await createTemplate(key)}`, expectStatus: 200 }),
+    unknown: { method: 'GET', path: `/v1/edits/templates/${UNKNOWN_TEMPLATE}` },
+  },
+  'PATCH /v1/edits/templates/{template_id}': {
+    make: async (key) => ({ method: 'PATCH', path: `/v1/edits/templates/${await createTemplate(key)}`, body: { name: 'renamed' }, expectStatus: 200 }),
+    unknown: { method: 'PATCH', path: `/v1/edits/templates/${UNKNOWN_TEMPLATE}`, body: { name: 'renamed' } },
+  },
+  'DELETE /v1/edits/templates/{template_id}': {
+    make: async (key) => ({ method: 'DELETE', path: `/v1/edits/templates/${await createTemplate(key)}`, expectStatus: 204 }),
+    unknown: { method: 'DELETE', path: `/v1/edits/templates/${UNKNOWN_TEMPLATE}` },
+  },
   // Public routes: the asset name is not a resource of any environment.
   'GET /docs/{asset}': {
     make: async () => ({ method: 'GET', path: '/docs/swagger-ui.css', expectStatus: 200 }),
@@ -235,6 +265,7 @@ const listCases: Record<string, { make(key: string): Promise<string>; path: stri
   'GET /v1/workflows': { make: makeWorkflow, path: '/v1/workflows?limit=100' },
   'GET /v1/workflows/runs': { make: makeWorkflowRun, path: '/v1/workflows/runs?limit=100' },
   'GET /v1/webhooks/deliveries': { make: makeDelivery, path: '/v1/webhooks/deliveries?limit=100' },
+  'GET /v1/edits/templates': { make: createTemplate, path: '/v1/edits/templates?limit=100' },
   'GET /v1/probes': { make: async (key) => (await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id, path: '/v1/probes?limit=100' },
 };
 

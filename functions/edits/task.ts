@@ -1,0 +1,105 @@
+/**
+ * The edit task (API §8.1): find the form's fields (or take the template's), let the model decide
+ * what goes in each, then write the values — as AcroForm values where the form has them, and drawn
+ * in the edit's colour in every case — and store the filled PDF as a File.
+ *
+ * Also the field-detection task behind templates created without `form_fields` (API §8.2).
+ */
+import { EncryptedPDFError, PDFDocument, StandardFonts } from 'pdf-lib';
+import { ReadFailure, type Doc } from '../documents/doc.ts';
+import { readDocument } from '../documents/read.ts';
+import { fileRefOf, storeBytes } from '../files/service.ts';
+import { formFillerFor } from '../models/engines.ts';
+import { creditsFor } from '../models/registry.ts';
+import { RunFailure } from '../platform/errors.ts';
+import type { RunContext, RunTask } from '../runs/kinds.ts';
+import { readAcroFields, setAcroValues } from './acroform.ts';
+import { asPdf } from './convert.ts';
+import { drawValues } from './draw.ts';
+import { acroFormFields, allHaveTooltips, detectedFields, type FormFieldWithOptions } from './fields.ts';
+import { editKind, fieldDetectionKind } from './kind.ts';
+import type { EditInput, FieldDetectionInput } from './service.ts';
+import type { EditOutput, FormField } from './schema.ts';
+
+async function loadInput(ctx: RunContext, input: { blobKey: string; kind: FieldDetectionInput['kind'] }): Promise<{ bytes: Uint8Array; pdf: PDFDocument }> {
+  const stored = await ctx.platform.blobs.get(input.blobKey);
+  if (!stored) throw new RunFailure('document_invalid', 'The stored document is missing');
+  const bytes = await asPdf(stored, input.kind, ctx.deadline);
+  try {
+    return { bytes, pdf: await PDFDocument.load(bytes, { updateMetadata: false }) };
+  } catch (error) {
+    if (error instanceof EncryptedPDFError) throw new RunFailure('document_unsupported', 'The PDF is encrypted: forms can only be filled in unencrypted PDFs');
+    throw new RunFailure('document_invalid', 'The PDF cannot be opened: it is damaged or not a PDF');
+  }
+}
+
+async function readPages(ctx: RunContext, bytes: Uint8Array): Promise<Doc> {
+  try {
+    return await readDocument(bytes, { kind: 'pdf', dpi: 192, deadline: ctx.deadline, forms: true });
+  } catch (error) {
+    if (error instanceof ReadFailure) throw new RunFailure(error.code, error.message);
+    throw error;
+  }
+}
+
+/** The form's fields: the AcroForm's, or (without one) those found on its pages. */
+async function findFields(ctx: RunContext, pdf: PDFDocument, bytes: Uint8Array): Promise<FormFieldWithOptions[]> {
+  if (readAcroFields(pdf).length > 0) return acroFormFields(pdf, allHaveTooltips(pdf) ? undefined : await readPages(ctx, bytes));
+  return detectedFields(await readPages(ctx, bytes));
+}
+
+/** Template fields, with the dropdown choices the PDF's AcroForm lists for them. */
+function withOptions(pdf: PDFDocument, fields: FormField[]): FormFieldWithOptions[] {
+  const options = new Map(readAcroFields(pdf).flatMap((f) => (f.options ? [[f.field.key, f.options] as const] : [])));
+  return fields.map((f) => (options.has(f.key) ? { ...f, options: options.get(f.key)! } : f));
+}
+
+function filledName(filename: string): string {
+  const base = filename.replace(/\.[^./\\]+$/, '') || 'document';
+  return `${base}_filled.pdf`;
+}
+
+export const editTask: RunTask = {
+  kind: editKind,
+  async execute(ctx: RunContext) {
+    const { record } = ctx;
+    const input = record._input as EditInput;
+    const { bytes, pdf } = await loadInput(ctx, input);
+    const fields = input.fields ? withOptions(pdf, input.fields) : await findFields(ctx, pdf, bytes);
+    const filler = await formFillerFor(record.model as string);
+    const { values } = await filler.fill({
+      fields: fields.map(({ key, type, description, options }) => (options ? { key, type, description, options } : { key, type, description })),
+      instructions: (record.instructions as string | null) ?? '',
+    });
+    const formData: FormField[] = fields.map(({ key, type, description, bbox }, i) => ({ key, type, description, bbox, value: values[i] ?? null }));
+
+    let filled = bytes;
+    if (formData.some((f) => f.value !== null)) {
+      setAcroValues(pdf, formData, await pdf.embedFont(StandardFonts.Helvetica));
+      await drawValues(pdf, formData, (record.config as { color: string }).color);
+      filled = await pdf.save();
+    }
+    const filename = filledName(input.filename);
+    const file = await storeBytes(ctx.platform, ctx.scope, filled, filename, 'application/pdf', ['output']);
+    const pages = pdf.getPageCount();
+    const output: EditOutput = {
+      form_data: formData,
+      filled_document: { filename, url: `data:application/pdf;base64,${Buffer.from(filled).toString('base64')}` },
+    };
+    return {
+      output,
+      usage: { credits: creditsFor(record.model as string, pages), page_count: pages },
+      fields: { filled_document_ref: fileRefOf(file) },
+    };
+  },
+};
+
+export const fieldDetectionTask: RunTask = {
+  kind: fieldDetectionKind,
+  async execute(ctx: RunContext) {
+    const input = ctx.record._input as FieldDetectionInput;
+    const { bytes, pdf } = await loadInput(ctx, input);
+    const fields: FormField[] = (await findFields(ctx, pdf, bytes)).map(({ key, type, description, bbox }) => ({ key, type, description, bbox, value: null }));
+    return { output: fields, usage: { credits: 0, page_count: pdf.getPageCount() } };
+  },
+};

@@ -1,0 +1,393 @@
+/**
+ * Fields of a flat ("paper") form, found on a page of the Doc (API §8): where a value would be
+ * written, and the label that says what goes there.
+ *
+ * - Boxes: two horizontal rules of the same extent joined by vertical rules at both ends. A small
+ *   square is a tick box (its label is the text to its right; the text before the first box of the
+ *   line names the group); a larger one is a text box (label inside at its top, to its left, or above).
+ * - Underlines: a run of underscores in the text, or a drawn horizontal rule that no box claims; the
+ *   writing area is the band just above it; the label is the text before it on the line (or, for a
+ *   line with nothing before it, the text just below — a signature line — or stacked just above it,
+ *   whichever is closer).
+ * - Tick boxes printed as text: "☐", "□", "[ ]".
+ * - Ruled tables (a box with column rules inside): a cell with a caption at its top and room below it
+ *   is a field; an empty cell is one too, named by its row's first cell and its column's header (the
+ *   nearest row above with text in every cell).
+ * Words just after a field in parentheses ("(MM/DD/YYYY)") join its description.
+ *
+ * Works the same on OCRed pages (scanned): words come from OCR and rules from the raster.
+ */
+import type { Box, Page, Rule, Word } from '../../documents/doc.ts';
+
+export interface DetectedField {
+  type: 'text' | 'checkbox';
+  /** The printed label ("Date of birth"), or "Group: Option" for a tick box in a group. */
+  label: string;
+  /** The label and any nearby instruction text. */
+  description: string;
+  /** The writing area, in page units, top-left origin. */
+  box: Box;
+}
+
+interface Segment {
+  at: number;
+  from: number;
+  to: number;
+}
+
+const TICK_MAX = 22;
+const TICK_MIN = 5;
+const MIN_UNDERLINE = 30;
+
+const right = (b: Box) => b.left + b.width;
+const bottom = (b: Box) => b.top + b.height;
+const centerY = (b: Box) => b.top + b.height / 2;
+
+function median(values: number[], fallback: number): number {
+  if (values.length === 0) return fallback;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Horizontal and vertical rules, collinear pieces joined. */
+function segments(rules: Rule[]): { horizontal: Segment[]; vertical: Segment[] } {
+  const horizontal: Segment[] = [];
+  const vertical: Segment[] = [];
+  for (const r of rules) {
+    if (Math.abs(r.y1 - r.y2) < 1 && Math.abs(r.x2 - r.x1) >= TICK_MIN) horizontal.push({ at: (r.y1 + r.y2) / 2, from: Math.min(r.x1, r.x2), to: Math.max(r.x1, r.x2) });
+    else if (Math.abs(r.x1 - r.x2) < 1 && Math.abs(r.y2 - r.y1) >= TICK_MIN) vertical.push({ at: (r.x1 + r.x2) / 2, from: Math.min(r.y1, r.y2), to: Math.max(r.y1, r.y2) });
+  }
+  return { horizontal: join(horizontal), vertical: join(vertical) };
+}
+
+function join(list: Segment[]): Segment[] {
+  const out: Segment[] = [];
+  for (const s of [...list].sort((a, b) => a.from - b.from)) {
+    const same = out.find((o) => Math.abs(o.at - s.at) <= 1.5 && s.from <= o.to + 2 && s.to >= o.from - 2);
+    if (same) {
+      same.from = Math.min(same.from, s.from);
+      same.to = Math.max(same.to, s.to);
+    } else {
+      out.push({ ...s });
+    }
+  }
+  return out;
+}
+
+/** How much of [from, to] the vertical rules at x cover, 0..1. */
+function verticalCover(vertical: Segment[], x: number, from: number, to: number, tol: number): number {
+  let covered = 0;
+  for (const v of vertical) {
+    if (Math.abs(v.at - x) > tol) continue;
+    covered += Math.max(0, Math.min(to, v.to) - Math.max(from, v.from));
+  }
+  return Math.min(1, covered / Math.max(1, to - from));
+}
+
+/** A row of a ruled table: its top and bottom, and the x of its column rules (outer edges included). */
+interface GridRow {
+  top: number;
+  bottom: number;
+  xs: number[];
+}
+
+/**
+ * Rectangles drawn with rules; each horizontal rule serves at most one rectangle as its top. A
+ * rectangle with vertical rules across its inside is a row of a ruled table (its cells are read apart).
+ */
+function rectangles(horizontal: Segment[], vertical: Segment[]): { boxes: Box[]; used: Set<Segment>; rows: GridRow[] } {
+  const boxes: Box[] = [];
+  const rows: GridRow[] = [];
+  const used = new Set<Segment>();
+  const tableRules = new Set<Segment>();
+  const tol = 2.5;
+  for (const top of [...horizontal].sort((a, b) => a.at - b.at || a.from - b.from)) {
+    if (used.has(top)) continue;
+    const below = horizontal
+      .filter((b) => b !== top && !used.has(b) && b.at - top.at >= TICK_MIN && b.at - top.at <= 300 && Math.abs(b.from - top.from) <= tol && Math.abs(b.to - top.to) <= tol)
+      .sort((a, b) => a.at - b.at);
+    for (const b of below) {
+      const left = Math.min(top.from, b.from);
+      const right = Math.max(top.to, b.to);
+      if (verticalCover(vertical, left, top.at, b.at, tol) < 0.7 || verticalCover(vertical, right, top.at, b.at, tol) < 0.7) continue;
+      const inner = vertical.filter((v) => v.at > left + 3 && v.at < right - 3 && verticalCover([v], v.at, top.at, b.at, 0.5) >= 0.7).map((v) => v.at);
+      if (inner.length > 0) {
+        rows.push({ top: top.at, bottom: b.at, xs: [left, ...[...new Set(inner)].sort((x, y) => x - y), right] });
+        tableRules.add(top);
+        tableRules.add(b);
+      } else {
+        boxes.push({ left, top: top.at, width: right - left, height: b.at - top.at });
+        used.add(top);
+        used.add(b);
+      }
+      break;
+    }
+  }
+  return { boxes, used: new Set([...used, ...tableRules]), rows };
+}
+
+const isUnderscores = (text: string) => /_{3,}/.test(text);
+/** A tick box printed as text, or as OCR reads a drawn one ("[J", "[]", "LI"). */
+const isTickGlyph = (text: string) => /^(☐|□|❑|❒|\[\s*_?\s*\]|\[[\]J1lI|]|LI|LJ)$/.test(text);
+/** What OCR makes of a closing bracket glued to the next word ("1Send" for "] Send"). */
+const CLOSING = /^[\]J1lI|]/;
+/** Words that are marks, not text (OCR of lines, stray punctuation). */
+const isMark = (text: string) => !/[\p{L}\p{N}]/u.test(text);
+
+interface Taken {
+  box: Box;
+}
+
+function overlaps(a: Box, b: Box): number {
+  const w = Math.min(right(a), right(b)) - Math.max(a.left, b.left);
+  const h = Math.min(bottom(a), bottom(b)) - Math.max(a.top, b.top);
+  if (w <= 0 || h <= 0) return 0;
+  return (w * h) / Math.min(a.width * a.height, b.width * b.height || 1);
+}
+
+function cleanLabel(text: string): string {
+  return text
+    .replace(/_{2,}/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[:.\s]+$/, '')
+    .trim();
+}
+
+export function detectPageFields(page: Page): DetectedField[] {
+  const words = page.words.filter((w): w is Word & { box: Box } => w.box !== undefined);
+  const textHeight = median(
+    words.filter((w) => !isMark(w.text)).map((w) => w.box.height),
+    10,
+  );
+  const band = Math.min(22, Math.max(10, textHeight * 1.4));
+  const { horizontal, vertical } = segments(page.rules ?? []);
+  const { boxes, used, rows } = rectangles(horizontal, vertical);
+
+  const fields: Array<DetectedField & { kind: 'tick' | 'box' | 'line'; group?: string }> = [];
+  /** Words that are part of a field (underscores, box glyphs) or inside a text box. */
+  const fieldWords = new Set<Word>();
+
+  // 1. Text underscores: "Name: ________" or "Name:______".
+  const underscoreFields: Box[] = [];
+  for (const w of words) {
+    if (!isUnderscores(w.text)) continue;
+    fieldWords.add(w);
+    const start = w.text.indexOf('_');
+    const end = w.text.lastIndexOf('_') + 1;
+    const charWidth = w.box.width / Math.max(1, w.text.length);
+    const left = w.box.left + start * charWidth;
+    const width = (end - start) * charWidth;
+    if (width < MIN_UNDERLINE / 2) continue;
+    underscoreFields.push({ left, top: bottom(w.box) - band, width, height: band });
+  }
+
+  // 2. Drawn boxes: tick boxes and text boxes.
+  const tickBoxes: Box[] = [];
+  const textBoxes: Box[] = [];
+  for (const b of boxes) {
+    if ([...tickBoxes, ...textBoxes].some((t) => overlaps(t, b) > 0.5)) continue;
+    if (b.width <= TICK_MAX && b.height <= TICK_MAX && Math.abs(b.width - b.height) <= Math.max(3, 0.3 * b.width)) tickBoxes.push(b);
+    else if (b.width >= 20 && b.height >= 8) textBoxes.push(b);
+  }
+  /** Words OCR glued to a box glyph, with the glyph cut off. */
+  const relabel = new Map<Word, Word & { box: Box }>();
+  // Text tick boxes: ☐, or "[" and "]" side by side.
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (isTickGlyph(w.text)) {
+      if (!tickBoxes.some((t) => overlaps(t, w.box) > 0.3)) tickBoxes.push(w.box);
+      fieldWords.add(w);
+    } else if (w.text === '[') {
+      const close = words
+        .filter((o) => CLOSING.test(o.text) && Math.abs(centerY(o.box) - centerY(w.box)) < w.box.height / 2 && o.box.left > w.box.left && o.box.left - right(w.box) < w.box.height * 2)
+        .sort((a, b) => a.box.left - b.box.left)[0];
+      if (close) {
+        // The bracket alone, or glued to the label that follows it (OCR): the box ends after its first character.
+        const glued = close.text.length > 1 && close.text !== ']';
+        const closeRight = glued ? close.box.left + close.box.width / close.text.length : right(close.box);
+        tickBoxes.push({ left: w.box.left, top: Math.min(w.box.top, close.box.top), width: closeRight - w.box.left, height: Math.max(w.box.height, close.box.height) });
+        fieldWords.add(w);
+        if (glued) relabel.set(close, { ...close, text: close.text.slice(1), box: { ...close.box, left: closeRight, width: right(close.box) - closeRight } });
+        else fieldWords.add(close);
+      }
+    }
+  }
+
+  // 3. Drawn underlines no box claims (and that underline no text).
+  const lineFields: Box[] = [];
+  for (const h of horizontal) {
+    if (used.has(h) || h.to - h.from < MIN_UNDERLINE) continue;
+    const box = { left: h.from, top: h.at - band, width: h.to - h.from, height: band };
+    // A rule right under text that spans it is an underline of that text (a heading), or a table border.
+    const sitting = words.filter((w) => !isMark(w.text) && !isUnderscores(w.text) && w.box.left >= h.from - 2 && right(w.box) <= h.to + 2 && bottom(w.box) <= h.at + 2 && bottom(w.box) >= h.at - band);
+    const covered = sitting.reduce((sum, w) => sum + w.box.width, 0);
+    if (covered > 0.4 * (h.to - h.from)) continue;
+    // The same place as a text underscore run: one field.
+    if (underscoreFields.some((u) => overlaps(u, box) > 0.5)) continue;
+    // Part of a table grid: rules crossing it.
+    if (vertical.filter((v) => v.at > h.from + 3 && v.at < h.to - 3 && v.from <= h.at + 1 && v.to >= h.at - 1).length >= 2) continue;
+    lineFields.push(box);
+  }
+  // Tick-box sides are rules too; they are not underlines.
+  const notInside = (b: Box) => !tickBoxes.some((t) => overlaps(t, b) > 0.3) && !textBoxes.some((t) => b.top >= t.top - 2 && bottom(b) <= bottom(t) + 2 && b.left >= t.left - 2 && right(b) <= right(t) + 2);
+  const lines = [...underscoreFields, ...lineFields].filter(notInside);
+
+  // Cells of ruled tables: a cell with a caption at its top and room below it, or an empty cell named
+  // by its column's header (the cell above) and its row's first cell.
+  const cellFields: Array<{ box: Box; label: string }> = [];
+  const cellOf = (row: GridRow, i: number): Box => ({ left: row.xs[i]!, top: row.top, width: row.xs[i + 1]! - row.xs[i]!, height: row.bottom - row.top });
+  const wordsIn = (cell: Box) =>
+    words.filter((w) => !isMark(w.text) && overlaps(w.box, cell) > 0.6).sort((a, b) => (Math.abs(a.box.top - b.box.top) < textHeight / 2 ? a.box.left - b.box.left : a.box.top - b.box.top));
+  for (const row of rows) {
+    for (const w of words) if (w.box.top >= row.top - 1 && bottom(w.box) <= row.bottom + 1 && w.box.left >= row.xs[0]! - 1 && right(w.box) <= row.xs.at(-1)! + 1) fieldWords.add(w);
+    for (let i = 0; i + 1 < row.xs.length; i++) {
+      const cell = cellOf(row, i);
+      if (cell.width < 20) continue;
+      const inside = wordsIn(cell);
+      if (inside.length > 0) {
+        const captionBottom = Math.max(...inside.map((w) => bottom(w.box)));
+        if (captionBottom <= cell.top + 0.6 * cell.height && bottom(cell) - captionBottom >= Math.max(8, textHeight)) {
+          cellFields.push({ label: cleanLabel(inside.map((w) => w.text).join(' ')), box: { ...cell, top: captionBottom + 1, height: bottom(cell) - captionBottom - 1 } });
+        }
+        continue;
+      }
+      // The header: going up the rows of this table, the first row with text in every cell.
+      let header = '';
+      for (let above = rows.find((r) => Math.abs(r.bottom - row.top) <= 2); above; above = rows.find((r) => Math.abs(r.bottom - above!.top) <= 2)) {
+        const texts = above.xs.slice(0, -1).map((_, j) => cleanLabel(wordsIn(cellOf(above!, j)).map((w) => w.text).join(' ')));
+        if (texts.every((t) => t !== '')) {
+          header = cleanLabel(wordsIn({ left: cell.left, top: above.top, width: cell.width, height: above.bottom - above.top }).map((w) => w.text).join(' '));
+          break;
+        }
+      }
+      const rowLabel = i > 0 ? cleanLabel(wordsIn(cellOf(row, 0)).map((w) => w.text).join(' ')) : '';
+      const label = [rowLabel, header].filter(Boolean).join(' ');
+      if (header !== '') cellFields.push({ label, box: cell });
+    }
+  }
+
+  // Words inside text boxes are their captions, not labels of other fields.
+  for (const w of words) if (textBoxes.some((t) => overlaps(w.box, t) > 0.6)) fieldWords.add(w);
+
+  const all: Taken[] = [...lines, ...tickBoxes, ...textBoxes].map((box) => ({ box }));
+  for (const w of words) if (tickBoxes.some((t) => overlaps(w.box, t) > 0.5)) fieldWords.add(w);
+  const labelWords = words.filter((w) => !fieldWords.has(w)).map((w) => relabel.get(w) ?? w).filter((w) => !isMark(w.text) && w.text !== '');
+  const sameLine = (w: Word & { box: Box }, target: Box) => {
+    const c = centerY(w.box);
+    return c >= target.top - 2 && c <= bottom(target) + 2;
+  };
+  /** Text before `target` on its line, back to the previous field or a wide gap. */
+  const textBefore = (target: Box, baseline: Box = target): string => {
+    const previousRight = Math.max(0, ...all.map((t) => t.box).filter((b) => b !== target && right(b) <= target.left + 1 && sameLineBox(b, baseline)).map(right));
+    const candidates = labelWords.filter((w) => sameLine(w, baseline) && right(w.box) <= target.left + 3 && w.box.left >= previousRight - 1).sort((a, b) => b.box.left - a.box.left);
+    const picked: Word[] = [];
+    let edge = target.left;
+    for (const w of candidates) {
+      if (edge - right(w.box) > Math.max(25, 2.5 * textHeight)) break;
+      picked.unshift(w);
+      edge = w.box.left;
+    }
+    return picked.map((w) => w.text).join(' ');
+  };
+  const sameLineBox = (a: Box, b: Box) => Math.abs(centerY(a) - centerY(b)) < Math.max(a.height, b.height) / 1.5;
+  /** Text after `target` on its line, up to the next field or a wide gap. */
+  const textAfter = (target: Box, maxGap: number): Array<Word & { box: Box }> => {
+    const nextLeft = Math.min(Infinity, ...all.map((t) => t.box).filter((b) => b !== target && b.left >= right(target) - 1 && sameLineBox(b, target)).map((b) => b.left));
+    const candidates = labelWords.filter((w) => sameLine(w, target) && w.box.left >= right(target) - 2 && right(w.box) <= nextLeft + 1).sort((a, b) => a.box.left - b.box.left);
+    const picked: Array<Word & { box: Box }> = [];
+    let edge = right(target);
+    for (const w of candidates) {
+      if (w.box.left - edge > maxGap) break;
+      picked.push(w);
+      edge = right(w.box);
+    }
+    return picked;
+  };
+  /** Text just below a box (a signature line's caption, or a hint under a field). */
+  const textBelow = (target: Box): string =>
+    labelWords
+      .filter((w) => w.box.top >= bottom(target) - 1 && w.box.top <= bottom(target) + 1.2 * textHeight && w.box.left >= target.left - 5 && right(w.box) <= right(target) + 5)
+      .sort((a, b) => a.box.left - b.box.left)
+      .map((w) => w.text)
+      .join(' ');
+  /** Text just above a box (a caption over a text box). */
+  const textAbove = (target: Box): string =>
+    labelWords
+      .filter((w) => bottom(w.box) <= target.top + 1 && bottom(w.box) >= target.top - 1.5 * textHeight && w.box.left >= target.left - 5 && w.box.left <= target.left + 0.5 * target.width)
+      .sort((a, b) => a.box.left - b.box.left)
+      .map((w) => w.text)
+      .join(' ');
+  const hintAfter = (target: Box): string => {
+    const after = textAfter(target, 12);
+    return after.length > 0 && after[0]!.text.startsWith('(') ? after.map((w) => w.text).join(' ') : '';
+  };
+  const describe = (label: string, hint: string) => (hint ? `${label} ${hint}`.trim() : label);
+
+  /** Words stacked just above a line, starting near its left end (a label printed over the line). */
+  const stackedAbove = (line: Box) => {
+    const rule = bottom(line);
+    return labelWords
+      .filter((w) => bottom(w.box) <= rule - 1 && bottom(w.box) >= rule - band - 1.5 * textHeight && w.box.left >= line.left - 5 && w.box.left <= line.left + 0.5 * line.width && right(w.box) <= right(line) + 5)
+      .sort((a, b) => a.box.left - b.box.left);
+  };
+  for (const line of lines) {
+    let box = line;
+    let label = cleanLabel(textBefore(line, { ...line, top: line.top, height: line.height + 3 }));
+    const below = textBelow(line);
+    let hint = hintAfter(line);
+    if (label === '') {
+      // No label before the line: the caption under it (a signature line) or the label stacked over
+      // it, whichever is closer to the line.
+      const above = stackedAbove(line);
+      const belowGap = below === '' ? Infinity : Math.min(...labelWords.filter((w) => w.box.top >= bottom(line) - 1 && w.box.top <= bottom(line) + 1.2 * textHeight).map((w) => w.box.top - bottom(line)));
+      const aboveGap = above.length === 0 ? Infinity : bottom(line) - Math.max(...above.map((w) => bottom(w.box)));
+      if (aboveGap < belowGap) {
+        label = cleanLabel(above.map((w) => w.text).join(' '));
+        // Values are written between the label and the line.
+        const labelBottom = Math.max(...above.map((w) => bottom(w.box)));
+        if (labelBottom > line.top && bottom(line) - labelBottom >= 6) box = { ...line, top: labelBottom + 1, height: bottom(line) - labelBottom - 1 };
+      } else if (below !== '') {
+        label = cleanLabel(below);
+      }
+    } else if (/^\(.*\)$/.test(below.trim())) {
+      hint = `${hint} ${below}`.trim();
+    }
+    fields.push({ kind: 'line', type: 'text', label, description: describe(label, hint), box });
+  }
+  for (const box of textBoxes) {
+    const inside = words.filter((w) => !isMark(w.text) && overlaps(w.box, box) > 0.6).sort((a, b) => a.box.top - b.box.top || a.box.left - b.box.left);
+    let writeBox = box;
+    let label = '';
+    if (inside.length > 0) {
+      // A caption inside the box: it labels the box, and values go below it.
+      const captionBottom = Math.max(...inside.filter((w) => w.box.top < box.top + 1.5 * textHeight).map((w) => bottom(w.box)), box.top);
+      label = inside.filter((w) => w.box.top < box.top + 1.5 * textHeight).map((w) => w.text).join(' ');
+      if (box.top + box.height - captionBottom >= 8) writeBox = { left: box.left, top: captionBottom, width: box.width, height: bottom(box) - captionBottom };
+    }
+    if (label === '') label = textBefore(box, { ...box, top: box.top, height: Math.min(box.height, band + 4) });
+    if (label === '') label = textAbove(box);
+    label = cleanLabel(label);
+    fields.push({ kind: 'box', type: 'text', label, description: describe(label, hintAfter(box)), box: writeBox });
+  }
+  for (const { box, label } of cellFields) fields.push({ kind: 'box', type: 'text', label, description: label, box });
+  // Tick boxes: the option after the box; the group before the line's first box.
+  const sortedTicks = [...tickBoxes].sort((a, b) => a.top - b.top || a.left - b.left);
+  for (const box of sortedTicks) {
+    const option = cleanLabel(
+      textAfter(box, Math.max(15, 2 * textHeight))
+        .map((w) => w.text)
+        .join(' '),
+    );
+    const rowTicks = sortedTicks.filter((t) => sameLineBox(t, box));
+    const first = rowTicks.reduce((a, b) => (b.left < a.left ? b : a), box);
+    const group = cleanLabel(textBefore(first));
+    const label = group && option ? `${group}: ${option}` : option || group;
+    // A square with no text beside it is a drawing (or a letter of a bold title, on a scan), not a field.
+    if (label === '') continue;
+    fields.push({ kind: 'tick', type: 'checkbox', label, description: label, box, group });
+  }
+  // Reading order: top to bottom, then left to right.
+  fields.sort((a, b) => (Math.abs(a.box.top - b.box.top) < band / 2 ? a.box.left - b.box.left : a.box.top - b.box.top));
+  return fields.map(({ type, label, description, box }) => ({ type, label, description, box }));
+}

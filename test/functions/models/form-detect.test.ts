@@ -1,0 +1,95 @@
+/**
+ * Flat form field detection on a page of the Doc (API §8): pages are built by hand, words and rules
+ * placed where a form would print them, so each layout's expected fields are known exactly.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Box, Page, Rule, Word } from '../../../functions/documents/doc.ts';
+import { detectPageFields } from '../../../functions/models/local/form-detect.ts';
+
+const word = (text: string, left: number, baseline: number, width = text.length * 5.5, height = 10): Word => {
+  const box = { left, top: baseline - height * 0.8, width, height };
+  return { text, box, origin: { kind: 'box', page: 1, box } };
+};
+/** A line of words starting at `left`, spaced like 11 pt text. */
+const say = (text: string, left: number, baseline: number): Word[] => {
+  let x = left;
+  return text.split(' ').map((t) => {
+    const w = word(t, x, baseline);
+    x += w.box!.width + 3;
+    return w;
+  });
+};
+const hline = (x1: number, x2: number, y: number): Rule => ({ x1, y1: y, x2, y2: y });
+const vline = (x: number, y1: number, y2: number): Rule => ({ x1: x, y1, x2: x, y2 });
+const rect = (b: Box): Rule[] => [hline(b.left, b.left + b.width, b.top), hline(b.left, b.left + b.width, b.top + b.height), vline(b.left, b.top, b.top + b.height), vline(b.left + b.width, b.top, b.top + b.height)];
+
+function page(words: Word[], rules: Rule[]): Page {
+  return { number: 1, width: 612, height: 792, unit: 'pt', ocr: false, words, lines: [], blocks: [], tables: [], rules };
+}
+
+describe('detectPageFields', () => {
+  it('finds labelled underlines, a signature line captioned below, a boxed field, grouped tick boxes and "[ ]" boxes', () => {
+    const words = [
+      ...say('Application', 72, 60), // a heading, underlined: not a field
+      ...say('Full name:', 72, 100),
+      ...say('Employer', 72, 140),
+      ...say('Account type:', 72, 180),
+      ...say('Checking', 176, 180),
+      ...say('Savings', 276, 180),
+      word('[', 72, 220, 3),
+      word(']', 82, 220, 3),
+      ...say('I agree to the terms', 92, 220),
+      ...say('Signature', 72, 274),
+    ];
+    const rules = [hline(72, 140, 62), hline(130, 400, 101), ...rect({ left: 130, top: 128, width: 250, height: 18 }), ...rect({ left: 160, top: 171, width: 10, height: 10 }), ...rect({ left: 260, top: 171, width: 10, height: 10 }), hline(72, 300, 262)];
+    const fields = detectPageFields(page(words, rules));
+    expect(fields.map((f) => [f.type, f.label])).toEqual([
+      ['text', 'Full name'],
+      ['text', 'Employer'],
+      ['checkbox', 'Account type: Checking'],
+      ['checkbox', 'Account type: Savings'],
+      ['checkbox', 'I agree to the terms'],
+      ['text', 'Signature'],
+    ]);
+    expect(fields[0]!.box).toMatchObject({ left: 130, width: 270 });
+    expect(bottomOf(fields[0]!.box)).toBeCloseTo(101, 5);
+    expect(fields[1]!.box).toEqual({ left: 130, top: 128, width: 250, height: 18 });
+    expect(fields[2]!.box).toEqual({ left: 160, top: 171, width: 10, height: 10 });
+  });
+
+  it('takes a label stacked over its line, and writes below that label', () => {
+    const words = [...say('Mailing address', 72, 100)];
+    const fields = detectPageFields(page(words, [hline(72, 400, 116)]));
+    expect(fields).toHaveLength(1);
+    expect(fields[0]!.label).toBe('Mailing address');
+    expect(fields[0]!.box.top).toBeGreaterThanOrEqual(102);
+    expect(bottomOf(fields[0]!.box)).toBeCloseTo(116, 5);
+  });
+
+  it('finds nothing on a page of prose, or in a ruled table', () => {
+    const prose = [...say('This letter has no form on it at all.', 72, 100)];
+    const grid = [hline(72, 400, 200), hline(72, 400, 220), hline(72, 400, 240), vline(72, 200, 240), vline(200, 200, 240), vline(300, 200, 240), vline(400, 200, 240)];
+    const table = [...say('Item', 80, 214), ...say('Qty', 210, 214), ...say('Price', 310, 214), ...say('Rope', 80, 234), ...say('4', 210, 234), ...say('12.50', 310, 234)];
+    expect(detectPageFields(page(prose, []))).toEqual([]);
+    expect(detectPageFields(page([...prose, ...table], grid))).toEqual([]);
+  });
+
+  it('reads a ruled grid form: captions at the top of cells, and empty cells named by their column header and row', () => {
+    // Row 1: two tall cells with captions at their top. Rows 2–4: a header row and two empty entry rows.
+    const xs = [72, 300, 500];
+    const ys = [100, 136, 156, 176, 196];
+    const rules = [...ys.map((y) => hline(72, 500, y)), ...xs.map((x) => vline(x, 100, 196))];
+    const words = [...say('Name', 76, 110), ...say('Date of birth', 304, 110), ...say('Item', 76, 150), ...say('Quantity', 304, 150), ...say('Rope', 76, 170)];
+    const fields = detectPageFields(page(words, rules));
+    expect(fields.map((f) => f.label)).toEqual(['Name', 'Date of birth', 'Rope Quantity', 'Item', 'Quantity']);
+    expect(fields[0]!.box).toMatchObject({ left: 72, width: 228 });
+    expect(fields[0]!.box.top).toBeGreaterThan(110);
+    expect(bottomOf(fields[0]!.box)).toBe(136);
+    expect(fields[2]!.box).toEqual({ left: 300, top: 156, width: 200, height: 20 });
+    expect(fields[4]!.box).toEqual({ left: 300, top: 176, width: 200, height: 20 });
+  });
+});
+
+function bottomOf(b: Box): number {
+  return b.top + b.height;
+}
