@@ -6,6 +6,8 @@
  */
 import { CreateClassificationBody } from '../classifications/schema.ts';
 import { prepareClassification } from '../classifications/service.ts';
+import { CreateEditBody } from '../edits/schema.ts';
+import { prepareEdit } from '../edits/service.ts';
 import { CreateExtractionBody } from '../extractions/schema.ts';
 import { prepareExtraction } from '../extractions/service.ts';
 import { CreateParseBody } from '../parses/schema.ts';
@@ -61,18 +63,36 @@ export interface BlockEnvironment {
 }
 
 type Prepare = (p: Platform, scope: Scope, body: any) => Promise<CreateRunInput>;
-/** Document blocks: the primitive's create body (the block config plus the document), and its task. */
-const PRIMITIVES: Record<string, { body: { safeParse(v: unknown): { success: boolean; data?: unknown; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } } }; prepare: Prepare; kind: string }> = {
-  parse: { body: CreateParseBody, prepare: prepareParse, kind: 'parse' },
-  split: { body: CreateSplitBody, prepare: prepareSplit, kind: 'split' },
-  classifier: { body: CreateClassificationBody, prepare: prepareClassification, kind: 'classification' },
-  extract: { body: CreateExtractionBody, prepare: prepareExtraction, kind: 'extraction' },
+interface BodySchema {
+  safeParse(v: unknown): { success: boolean; data?: unknown; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+}
+
+/** Text for a block that takes instructions from what flows into it (an edit after an extract). */
+const asInstructions = (input: unknown) => (typeof input === 'string' ? input : JSON.stringify(input ?? {}));
+
+/**
+ * Document blocks: the primitive's create body (built from the block config, the document and the
+ * block's input), its prepare step and its run kind.
+ */
+const PRIMITIVES: Record<string, { schema: BodySchema; body(config: Record<string, unknown>, input: unknown): Record<string, unknown>; prepare: Prepare; kind: string }> = {
+  parse: { schema: CreateParseBody, body: (config) => config, prepare: prepareParse, kind: 'parse' },
+  split: { schema: CreateSplitBody, body: (config) => config, prepare: prepareSplit, kind: 'split' },
+  classifier: { schema: CreateClassificationBody, body: (config) => config, prepare: prepareClassification, kind: 'classification' },
+  extract: { schema: CreateExtractionBody, body: (config) => config, prepare: prepareExtraction, kind: 'extraction' },
+  edit: {
+    schema: CreateEditBody,
+    // The values to write: the config's instructions, else whatever reaches the block (e.g. an extraction).
+    body: (config, input) => ({ ...config, instructions: typeof config.instructions === 'string' ? config.instructions : asInstructions(input), config: config.color ? { color: config.color } : undefined, color: undefined }),
+    prepare: prepareEdit,
+    kind: 'edit',
+  },
 };
 
-async function runPrimitive(env: BlockEnvironment, block: Block, config: Record<string, unknown>, document: FileRef | undefined): Promise<BlockResult> {
+async function runPrimitive(env: BlockEnvironment, block: Block, config: Record<string, unknown>, document: FileRef | undefined, input: unknown): Promise<BlockResult> {
   const primitive = PRIMITIVES[block.type]!;
-  if (!document) throw new BlockFailure(block.id, 'configuration_error', `Block "${block.id}" (${block.type}) has no document: connect it after a start_document block`);
-  const parsed = primitive.body.safeParse({ ...config, document, background: true });
+  const usesTemplate = block.type === 'edit' && typeof config.template_id === 'string';
+  if (!document && !usesTemplate) throw new BlockFailure(block.id, 'configuration_error', `Block "${block.id}" (${block.type}) has no document: connect it after a start_document block`);
+  const parsed = primitive.schema.safeParse({ ...primitive.body(config, input), document: usesTemplate ? undefined : document, background: true });
   if (!parsed.success) {
     const problems = parsed.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new BlockFailure(block.id, 'configuration_error', `Block "${block.id}" has an invalid config: ${problems}`);
@@ -88,6 +108,12 @@ async function runPrimitive(env: BlockEnvironment, block: Block, config: Record<
       stillWanted: env.stillWanted,
       deadline: env.deadline,
     });
+    if (block.type === 'edit') {
+      // The filled PDF flows on as a File; the output keeps the fields, not the PDF's bytes.
+      const filled = result.fields?.filled_document_ref as FileRef | undefined;
+      const { form_data } = result.output as { form_data: unknown };
+      return { output: { form_data, filled_document_ref: filled ?? null }, document: filled ?? document };
+    }
     return { output: result.output, document, handle: block.type === 'classifier' ? (result.output as { category: string }).category : undefined };
   } catch (error) {
     if (error instanceof RunFailure) {
@@ -173,7 +199,7 @@ export async function runBlocks(env: BlockEnvironment, definition: Definition, i
         result = { output: Object.fromEntries(sources.map(([id, r]) => [id, r.output])) };
         break;
       default:
-        result = await runPrimitive(env, block, config, document);
+        result = await runPrimitive(env, block, config, document, input);
     }
     results.set(block.id, result);
   }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../../functions/webhooks/verify.ts';
 import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
+import { acroFormPdf } from '../../support/form-fixtures.ts';
 
 let cloud: TestCloud;
 let crm: Receiver;
@@ -207,5 +208,39 @@ describe('cancel and permissions', () => {
     // The hanging call ends at its 10 s timeout; the run stays cancelled.
     await new Promise((r) => setTimeout(r, 500));
     expect((await cloud.api('GET', `/v1/workflows/runs/${id}`)).body.lifecycle.status).toBe('cancelled');
+  });
+});
+
+describe('edit blocks', () => {
+  it('fill the form that flows in with the values that flow in, and pass the filled PDF on', async () => {
+    const form = await acroFormPdf();
+    const project = (await cloud.api('POST', '/v1/projects', { body: { name: 'forms' } })).body.id;
+    const workflowId = (await cloud.api('POST', '/v1/workflows', { body: { project_id: project } })).body.id;
+    const draft = {
+      blocks: [
+        { id: 'form', type: 'start_document' },
+        { id: 'values', type: 'start_json' },
+        { id: 'fill', type: 'edit', config: { color: '#FF0000' } },
+        { id: 'text', type: 'parse' },
+      ],
+      edges: [
+        { source: 'form', target: 'fill' },
+        { source: 'values', target: 'fill' },
+        { source: 'fill', target: 'text' },
+      ],
+    };
+    expect((await cloud.api('PUT', `/v1/workflows/${workflowId}/draft`, { body: draft })).status).toBe(200);
+    const created = await cloud.api('POST', '/v1/workflows/runs', {
+      body: { workflow_id: workflowId, version: 'draft', documents: { form: { filename: 'form.pdf', url: `data:application/pdf;base64,${Buffer.from(form.bytes).toString('base64')}` } }, json_inputs: { values: form.instructions } },
+    });
+    expect(created.status, created.text).toBe(201);
+    const done = await waitForEnd(cloud.keys.test, created.body.id);
+    expect(done.lifecycle, JSON.stringify(done.lifecycle)).toMatchObject({ status: 'completed' });
+    const written = (done.outputs.fill.form_data as Array<{ value: string | null }>).filter((f) => f.value !== null);
+    expect(written.length).toBeGreaterThan(5);
+    expect(done.outputs.fill.filled_document_ref).toMatchObject({ mime_type: 'application/pdf' });
+    // The parse after the edit read the filled PDF: a written value is in its text.
+    const aText = written.find((f) => f.value && f.value.length > 3 && f.value !== 'true' && f.value !== 'false')!.value!;
+    expect(done.outputs.text.text).toContain(aText);
   });
 });
