@@ -43,6 +43,5 @@ export async function schemaGeneratorFor(model: string): Promise<SchemaGenerator
 }
 
 export async function formFillerFor(model: string): Promise<FormFiller> {
-  entryOf(model);
-  return (await import('./local/form-values.ts')).localFormFiller;
+  return (await providerEngineOf(model)) ?? (await import('./local/form-values.ts')).localFormFiller;
 }

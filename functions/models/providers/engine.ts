@@ -6,6 +6,7 @@
  * consensus code (../local/consensus.ts); provenance comes from locating the values in the Doc
  * (../locate.ts).
  *
+ * (Form filling for edits reads no document: the fields and the instructions are the question.)
  * Adding an operation: a schema, a prompt, `this.votes(...)` or `this.ask(...)`, and the shaping.
  */
 import type { Doc } from '../../documents/doc.ts';
@@ -17,6 +18,9 @@ import type {
   ExtractRequest,
   ExtractResult,
   Extractor,
+  FillRequest,
+  FillResult,
+  FormFiller,
   GeneratedSchema,
   GenerateSchemaRequest,
   JsonSchema,
@@ -70,7 +74,7 @@ function clamp01(x: unknown): number {
   return typeof x === 'number' && Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 1;
 }
 
-export class ProviderEngine implements Engine, Extractor, Parser, SchemaGenerator {
+export class ProviderEngine implements Engine, Extractor, Parser, SchemaGenerator, FormFiller {
   constructor(
     private readonly client: ModelClient,
     private readonly options: ProviderOptions,
@@ -315,6 +319,40 @@ export class ProviderEngine implements Engine, Extractor, Parser, SchemaGenerato
     const answer = (await this.ask({ system, content, schema, schemaName: 'schema', temperature: 0 }, request.deadline)) as { title: string; schema_type: string; json_schema: JsonSchema };
     const generated = strictObjects({ ...answer.json_schema, type: 'object' }) as JsonSchema;
     return { title: answer.title, schemaType: answer.schema_type, schema: generated };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Form filling (API §8): what goes in each field of a form, from the user's instructions
+
+  async fill(request: FillRequest): Promise<FillResult> {
+    this.allow('edit');
+    if (!request.fields.length) return { values: [] };
+    // One property per field, keyed f0, f1, ... (field keys may hold characters a schema key cannot).
+    const properties: Record<string, JsonSchema> = {};
+    request.fields.forEach((field, i) => {
+      properties[`f${i}`] =
+        field.type === 'checkbox'
+          ? { type: ['boolean', 'null'], description: field.description || field.key }
+          : field.options?.length
+            ? { type: ['string', 'null'], enum: [...field.options, null], description: field.description || field.key }
+            : { type: ['string', 'null'], description: field.description || field.key };
+    });
+    const schema: JsonSchema = { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+    const fields = request.fields.map((f, i) => `f${i}: key "${f.key}", ${f.type}${f.options?.length ? ` (one of: ${f.options.join(', ')})` : ''} — ${f.description || '(no label)'}`).join('\n');
+    const system =
+      `${BASE_SYSTEM}\n\nYou fill in a form. For each field, give the value the user's instructions provide for it, formatted as the ` +
+      'field suggests (dates, amounts); true or false for a checkbox; null when the instructions give nothing for that field. Never put a ' +
+      'value in a field it does not belong to; when the form repeats a field (a second owner), use the matching item of the instructions.';
+    const answer = (await this.ask({ system, content: [{ type: 'text', text: `Form fields:\n${fields}\n\nInstructions:\n${request.instructions}` }], schema, schemaName: 'form_values', temperature: 0 }, undefined)) as Record<string, unknown>;
+    const values = request.fields.map((field, i) => {
+      const value = answer[`f${i}`];
+      if (value === null || value === undefined) return null;
+      if (field.type === 'checkbox') return value === true ? 'true' : value === false ? 'false' : null;
+      const text = String(value).trim();
+      if (!text) return null;
+      return field.options?.length && !field.options.includes(text) ? null : text;
+    });
+    return { values };
   }
 }
 

@@ -345,3 +345,33 @@ describe('page images', () => {
     expect(await renderPageImages(Buffer.from('x'), 'txt', [1], 192)).toEqual([]);
   });
 });
+
+describe('form filling (edit value matching)', () => {
+  const fields = [
+    { key: 'owner_name', type: 'text' as const, description: 'Name of the account owner' },
+    { key: 'agree', type: 'checkbox' as const, description: 'I agree to the terms' },
+    { key: 'colour', type: 'text' as const, description: 'Favourite colour', options: ['Red', 'Blue'] },
+    { key: 'phone', type: 'text' as const, description: 'Phone number' },
+  ];
+
+  it('asks one question naming every field, and maps the answer back to the fields', async () => {
+    server.answer('form_values', { f0: 'Jane Doe', f1: true, f2: 'Blue', f3: null });
+    const result = await engine().fill({ fields, instructions: '{"owner": "Jane Doe", "agrees": true, "favourite colour": "blue"}' });
+    expect(result.values).toEqual(['Jane Doe', 'true', 'Blue', null]);
+    const request = server.requests[0]!;
+    expect(userText(request)).toContain('key "owner_name", text — Name of the account owner');
+    expect(userText(request)).toContain('(one of: Red, Blue)');
+    expect(userText(request)).toContain('"favourite colour": "blue"');
+    const schema = request.body.response_format!.json_schema!.schema as { properties: Record<string, { type: unknown; enum?: unknown[] }> };
+    expect(schema.properties.f1!.type).toEqual(['boolean', 'null']);
+    expect(schema.properties.f2!.enum).toEqual(['Red', 'Blue', null]);
+  });
+
+  it('asks again when a dropdown answer is not an option; blank text is nothing; refuses a model not configured for edits', async () => {
+    server.script.push({ json: { f0: 'Jane', f1: false, f2: 'Green', f3: null } });
+    server.answer('form_values', { f0: '  ', f1: false, f2: 'Red', f3: '555-0100' });
+    expect((await engine().fill({ fields, instructions: 'x' })).values).toEqual([null, 'false', 'Red', '555-0100']);
+    expect(server.requests).toHaveLength(2);
+    await expect(engine({ capabilities: ['extract'] }).fill({ fields, instructions: 'x' })).rejects.toThrow(/not configured for edit/);
+  });
+});
