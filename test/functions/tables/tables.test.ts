@@ -265,7 +265,9 @@ describe('upload', () => {
     expect((await cloud.api('POST', '/v1/files/upload', { body: { filename: 'huge.csv', size_bytes: 1024 * 1024 * 1024 + 1 } })).status).toBe(422);
   });
 
-  it('refuses bad headers (naming the columns), non-UTF-8 text and non-CSV files with a 422', async () => {
+  it('refuses bad headers (naming the columns), non-UTF-8 text and non-CSV files with a 422, storing nothing', async () => {
+    const fileIds = async () => (await cloud.api('GET', '/v1/files?limit=100')).body.data.map((f: { id: string }) => f.id).sort();
+    const filesBefore = await fileIds();
     const dup = await createJson('id,name,id,,x\n1,2,3,4,5\n');
     expect(dup.status).toBe(422);
     expect(dup.body.detail[0].msg).toContain('empty header name in column 4');
@@ -287,6 +289,8 @@ describe('upload', () => {
     expect(pdf.status).toBe(422);
     const tables = (await cloud.api('GET', '/v1/tables')).body.tables.map((t: { name: string }) => t.name);
     expect(tables).not.toContain('x');
+    // A refused upload stores no file either (API §0.2).
+    expect(await fileIds()).toEqual(filesBefore);
   });
 
   it('keeps ragged rows and reports them (row_shape) on upload and in validation', async () => {
