@@ -418,6 +418,22 @@ describe('life cycle', () => {
     expect((await cloud.api('DELETE', `/v1/tables/${table.id}`)).status).toBe(404);
   });
 
+  it('serves a table too wide for its record (columns kept in the stored summary) whole', async () => {
+    const width = 60;
+    const header = Array.from({ length: width }, (_, c) => `column_${c}`);
+    const rows = Array.from({ length: 6 }, (_, r) => header.map((_, c) => `${r}-${c}-${'x'.repeat(600)}`));
+    const csv = [header, ...rows].map((r) => r.join(',')).join('\n') + '\n';
+    const created = await createJson(csv);
+    expect(created.status, created.text.slice(0, 300)).toBe(201);
+    const table = created.body.tables[0];
+    expect(JSON.stringify(table).length).toBeGreaterThan(100 * 1024);
+    expect(table.columns).toHaveLength(width);
+    expect((await cloud.api('GET', `/v1/tables/${table.id}`)).body.table).toEqual(table);
+    expect((await cloud.api('GET', '/v1/tables')).body.tables.find((t: { id: string }) => t.id === table.id)).toEqual(table);
+    const renamed = await cloud.api('PATCH', `/v1/tables/${table.id}`, { body: { name: 'wide' } });
+    expect(renamed.body.tables[0]).toEqual({ ...table, name: 'wide', updated_at: renamed.body.tables[0].updated_at });
+  });
+
   it('answers 409 to a replace that lost a race with another replace, keeping the winner whole', async () => {
     const table = (await createJson('k\n1\n')).body.tables[0];
     const real = platform();
