@@ -149,7 +149,7 @@ export const EXACT_DISTINCT_LIMIT = 1_000_000;
  * outgrows its bound (and only then: most columns never pay for it).
  */
 export class DistinctCounter {
-  private exact: HashSet64 | undefined = new HashSet64();
+  private exact: HashSet64 | undefined = new HashSet64(4096);
   private sketch: HyperLogLog | undefined;
 
   constructor(private readonly limit = EXACT_DISTINCT_LIMIT) {}
