@@ -255,6 +255,13 @@ describe('upload', () => {
     expect(fetched.equals(big)).toBe(true);
   });
 
+  it('answers 413 to an inline CSV over the 6 MB request ceiling, pointing at the file upload', async () => {
+    const big = `k\n${'1234567\n'.repeat(900_000)}`;
+    const r = await createForm(big);
+    expect(r.status).toBe(413);
+    expect(r.text).toContain('/v1/files/upload');
+  });
+
   it('lets the file upload take CSVs up to 1 GB (other files stay at 500 MB)', async () => {
     const size = 600 * 1024 * 1024;
     expect((await cloud.api('POST', '/v1/files/upload', { body: { filename: 'big.csv', size_bytes: size } })).status).toBe(201);
