@@ -143,13 +143,26 @@ export class HyperLogLog {
 /** Exact distinct values up to a bound (then the sketch answers). */
 export const EXACT_DISTINCT_LIMIT = 1_000_000;
 
+/** Distinct values a hash table holds before the counter switches to append-and-sort. */
+const TABLE_LIMIT = 1 << 16;
+
 /**
- * Counts distinct strings: exactly while there are at most `limit` of them, then by HyperLogLog. A
- * sketch depends only on the distinct hashes it saw, so it is built from the exact set when that set
- * outgrows its bound (and only then: most columns never pay for it).
+ * Counts distinct strings: exactly while there are at most `limit` of them, then by HyperLogLog.
+ *
+ * Few distinct values live in a small hash table (it stays in the CPU cache). Past TABLE_LIMIT the
+ * hashes are appended to a buffer instead (sequential writes), which is sorted and deduplicated when
+ * full and at the end: for high-cardinality columns that is about twice as fast as a table the size of
+ * the data, whose every insert misses the cache. Once more than `limit` distinct hashes are known, a
+ * sketch is built from them (a sketch depends only on the distinct hashes it saw) and takes over.
  */
 export class DistinctCounter {
-  private exact: HashSet64 | undefined = new HashSet64();
+  private table: HashSet64 | undefined = new HashSet64(4096);
+  /** 64-bit hashes as (lo, hi) pairs of a BigUint64Array's words; sorted and distinct below `sorted`. */
+  private buffer: BigUint64Array | undefined;
+  private words: Uint32Array | undefined;
+  private length = 0;
+  /** `length` right after the last compaction (nothing to do while it has not changed). */
+  private compacted = -1;
   private sketch: HyperLogLog | undefined;
 
   constructor(private readonly limit = EXACT_DISTINCT_LIMIT) {}
@@ -161,26 +174,85 @@ export class DistinctCounter {
   }
 
   addHash(lo: number, hi: number): boolean {
-    const exact = this.exact;
-    if (!exact) {
-      this.sketch!.add(lo, hi | 1);
-      return false;
+    hi = (hi | 1) >>> 0;
+    const table = this.table;
+    if (table) {
+      const added = table.add(lo, hi);
+      if (table.size > TABLE_LIMIT || table.size > this.limit) {
+        this.table = undefined;
+        this.startBuffer(table);
+        if (this.length > this.limit) this.compact(false);
+      }
+      return added;
     }
-    const added = exact.add(lo, hi);
-    if (exact.size > this.limit) {
+    if (this.words) {
+      if (this.length === this.buffer!.length) this.compact(true);
+      if (this.words) {
+        this.words[2 * this.length] = lo;
+        this.words[2 * this.length + 1] = hi;
+        this.length++;
+        return false;
+      }
+    }
+    this.sketch!.add(lo, hi);
+    return false;
+  }
+
+  private startBuffer(table: HashSet64): void {
+    this.buffer = new BigUint64Array(Math.max(4 * TABLE_LIMIT, Math.min(2 * this.limit, 1 << 21)));
+    this.words = new Uint32Array(this.buffer.buffer);
+    table.forEach((lo, hi) => {
+      this.words![2 * this.length] = lo;
+      this.words![2 * this.length + 1] = hi;
+      this.length++;
+    });
+  }
+
+  /** Sorts and deduplicates the buffer; past the limit, hands over to a sketch; grows it if asked. */
+  private compact(makeRoom: boolean): void {
+    const buffer = this.buffer!;
+    const words = this.words!;
+    buffer.subarray(0, this.length).sort();
+    let kept = this.length > 0 ? 1 : 0;
+    for (let i = 1; i < this.length; i++) {
+      if (words[2 * i] !== words[2 * kept - 2] || words[2 * i + 1] !== words[2 * kept - 1]) {
+        words[2 * kept] = words[2 * i]!;
+        words[2 * kept + 1] = words[2 * i + 1]!;
+        kept++;
+      }
+    }
+    this.length = kept;
+    this.compacted = kept;
+    if (kept > this.limit) {
       const sketch = new HyperLogLog(16);
-      exact.forEach((l, h) => sketch.add(l, h));
+      for (let i = 0; i < kept; i++) sketch.add(words[2 * i]!, words[2 * i + 1]!);
       this.sketch = sketch;
-      this.exact = undefined;
+      this.buffer = undefined;
+      this.words = undefined;
+      this.length = 0;
+      return;
     }
-    return added;
+    if (makeRoom && kept > buffer.length / 2) {
+      const bigger = new BigUint64Array(buffer.length * 2);
+      bigger.set(buffer.subarray(0, kept));
+      this.buffer = bigger;
+      this.words = new Uint32Array(bigger.buffer);
+    }
+  }
+
+  /** Brings the buffer up to date (sorted, distinct, or handed over to the sketch). */
+  private settle(): void {
+    if (this.words && this.length !== this.compacted) this.compact(false);
   }
 
   get isExact(): boolean {
-    return this.exact !== undefined;
+    this.settle();
+    return this.sketch === undefined;
   }
 
   count(): number {
-    return this.exact ? this.exact.size : Math.round(this.sketch!.estimate());
+    if (this.table) return this.table.size;
+    this.settle();
+    return this.words ? this.length : Math.round(this.sketch!.estimate());
   }
 }

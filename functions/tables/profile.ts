@@ -245,7 +245,8 @@ export class TableProfiler {
       if (this.raggedRows.length < DIAGNOSTIC_ROWS) this.raggedRows.push(rowNumber);
     }
     // Missing fields of a short row count as nulls; extra fields belong to no column.
-    for (let i = 0; i < width; i++) columns[i]!.add(i < fields.length ? fields[i]! : null);
+    if (fields.length >= width) for (let i = 0; i < width; i++) columns[i]!.add(fields[i]!);
+    else for (let i = 0; i < width; i++) columns[i]!.add(i < fields.length ? fields[i]! : null);
     if (this.sampleRows.length < SAMPLE_ROWS) {
       const sample: Record<string, string | null> = {};
       for (let i = 0; i < width; i++) {

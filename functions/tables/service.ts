@@ -8,6 +8,7 @@
  * request reads only the summary; validation streams the snapshot once (its rules are the caller's).
  * Every engine here (reader, profiler, validator) reads the CSV as a stream with bounded memory.
  */
+import { decodeDataUrl, DocumentProblem, sniffDocument, type Sniffed } from '../documents/sniff.ts';
 import { blobKeyOf, resolveDocument, storeBytes } from '../files/service.ts';
 import type { File } from '../files/schema.ts';
 import { Conflict, Invalid, NotFound } from '../platform/errors.ts';
@@ -15,7 +16,7 @@ import { RawResponse } from '../platform/http.ts';
 import { timestamp } from '../platform/ids.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
-import { CsvProblem, readCsv } from './csv-reader.ts';
+import { chunksOf, CsvProblem, readCsv } from './csv-reader.ts';
 import { TableProfiler } from './profile.ts';
 import { MAX_TABLE_BYTES, type Table, type TableUpload } from './schema.ts';
 import type { ColumnProfile, ColumnSchema, TableSummary } from './types.ts';
@@ -62,31 +63,45 @@ interface Source {
   blobKey: string;
 }
 
-/** The uploaded CSV as a stored File: a form's file part, or the JSON body's document. */
-async function sourceOf(p: Platform, scope: Scope, upload: TableUpload): Promise<Source & { loc: (string | number)[] }> {
+/** A CSV to read: bytes received inline (stored only once they read well) or a stored File. */
+type Candidate =
+  | { kind: 'inline'; bytes: Buffer; filename: string; declaredMime: string | undefined; loc: (string | number)[] }
+  | { kind: 'stored'; source: Source; loc: (string | number)[] };
+
+function problemAt(loc: (string | number)[], error: unknown): never {
+  if (error instanceof DocumentProblem) throw Invalid.at(loc, error.message, error.code);
+  throw error;
+}
+
+/** The uploaded CSV: a form's file part, a data URL, or a stored file (FileRef, issued URL). */
+async function candidateOf(p: Platform, scope: Scope, upload: TableUpload): Promise<Candidate> {
   if ('file' in upload) {
-    const loc = ['body', 'file'];
-    const file = await storeBytes(p, scope, upload.file.bytes, upload.file.filename || 'table.csv', upload.file.contentType ?? 'text/csv', loc);
-    return { file, blobKey: blobKeyOf(scope, file.sha256), loc };
+    return { kind: 'inline', bytes: upload.file.bytes, filename: upload.file.filename || 'table.csv', declaredMime: upload.file.contentType ?? 'text/csv', loc: ['body', 'file'] };
   }
   const loc = ['body', 'document'];
-  return { ...(await resolveDocument(p, scope, upload.document, loc)), loc };
+  const document = upload.document;
+  if ('url' in document && typeof document.url === 'string' && document.url.startsWith('data:')) {
+    let decoded: { mime: string; bytes: Buffer };
+    try {
+      decoded = decodeDataUrl(document.url);
+    } catch (error) {
+      problemAt([...loc, 'url'], error);
+    }
+    return { kind: 'inline', bytes: decoded.bytes, filename: document.filename, declaredMime: decoded.mime, loc };
+  }
+  return { kind: 'stored', source: await resolveDocument(p, scope, document, loc), loc };
+}
+
+function checkCsvFile(filename: string, mimeType: string, sizeBytes: number, loc: (string | number)[]): void {
+  if (!CSV_TYPES.has(mimeType)) throw Invalid.at(loc, `A table is read from a CSV file; ${filename} is ${mimeType}`, 'document_unsupported');
+  if (sizeBytes > MAX_TABLE_BYTES) throw Invalid.at(loc, `The CSV is ${sizeBytes} bytes; a table holds at most 1 GB`, 'document_too_large');
 }
 
 /** Reads the CSV once: checks the header and the overrides, and summarises every column. */
-async function summarise(p: Platform, source: Source, overrides: Record<string, ColumnSchema> | undefined, loc: (string | number)[]): Promise<TableSummary> {
-  const { file, blobKey } = source;
-  if (!CSV_TYPES.has(file.mime_type)) {
-    throw Invalid.at(loc, `A table is read from a CSV file; ${file.filename} is ${file.mime_type}`, 'document_unsupported');
-  }
-  if (file.size_bytes > MAX_TABLE_BYTES) {
-    throw Invalid.at(loc, `The CSV is ${file.size_bytes} bytes; a table holds at most 1 GB`, 'document_too_large');
-  }
-  const stream = await p.blobs.stream(blobKey);
-  if (!stream) throw new Error(`The stored CSV ${blobKey} is missing`);
+async function summarise(chunks: AsyncIterable<Uint8Array>, overrides: Record<string, ColumnSchema> | undefined, loc: (string | number)[]): Promise<TableSummary> {
   const profiler = new TableProfiler();
   try {
-    await readCsv(stream, {
+    await readCsv(chunks, {
       header(names, delimiter) {
         const unknown = Object.keys(overrides ?? {}).filter((name) => !names.includes(name));
         if (unknown.length > 0) {
@@ -103,6 +118,33 @@ async function summarise(p: Platform, source: Source, overrides: Record<string, 
     throw error;
   }
   return profiler.finish({ overrides });
+}
+
+/**
+ * Reads the uploaded CSV and summarises it. Bytes received inline are checked and read from memory
+ * first and stored as a File only when they make a table, so a refused upload stores nothing.
+ */
+async function readUpload(p: Platform, scope: Scope, upload: TableUpload): Promise<{ source: Source; summary: TableSummary }> {
+  const candidate = await candidateOf(p, scope, upload);
+  const overrides = upload.column_schema_overrides;
+  if (candidate.kind === 'inline') {
+    const { bytes, filename, declaredMime, loc } = candidate;
+    let sniffed: Sniffed;
+    try {
+      sniffed = sniffDocument({ head: bytes.subarray(0, 64 * 1024), tail: bytes.subarray(Math.max(0, bytes.length - 64 * 1024)), size: bytes.length, filename, declaredMime });
+    } catch (error) {
+      problemAt(loc, error);
+    }
+    checkCsvFile(filename, sniffed.mimeType, bytes.length, loc);
+    const summary = await summarise(chunksOf(bytes), overrides, loc);
+    const file = await storeBytes(p, scope, bytes, filename, declaredMime, loc);
+    return { source: { file, blobKey: blobKeyOf(scope, file.sha256) }, summary };
+  }
+  const { source, loc } = candidate;
+  checkCsvFile(source.file.filename, source.file.mime_type, source.file.size_bytes, loc);
+  const stream = await p.blobs.stream(source.blobKey);
+  if (!stream) throw new Error(`The stored CSV ${source.blobKey} is missing`);
+  return { source, summary: await summarise(stream, overrides, loc) };
 }
 
 function recordOf(table: Table, stored: { key: string; version: string }, source: Source): TableRecord {
@@ -141,8 +183,7 @@ async function tableOf(p: Platform, record: TableRecord): Promise<Table> {
 }
 
 export async function createTable(p: Platform, scope: Scope, upload: TableUpload): Promise<{ tables: Table[] }> {
-  const source = await sourceOf(p, scope, upload);
-  const summary = await summarise(p, source, upload.column_schema_overrides, source.loc);
+  const { source, summary } = await readUpload(p, scope, upload);
   const id = p.ids.next('tbl');
   const now = timestamp(p.clock.now());
   const table: Table = {
@@ -175,8 +216,7 @@ export async function createTable(p: Platform, scope: Scope, upload: TableUpload
 
 export async function replaceTable(p: Platform, scope: Scope, tableId: string, upload: TableUpload): Promise<{ tables: Table[] }> {
   const before = await loadRecord(p, scope, tableId);
-  const source = await sourceOf(p, scope, upload);
-  const summary = await summarise(p, source, upload.column_schema_overrides, source.loc);
+  const { source, summary } = await readUpload(p, scope, upload);
   const table: Table = {
     ...before.table,
     name: upload.name,

@@ -40,7 +40,13 @@ async function duckdb(file: string) {
   const db = await instance.connect();
   await db.run('SET threads=1');
   const summarize: number[] = [];
-  for (let i = 0; i < 3; i++) summarize.push((await timed(() => db.runAndReadAll(`SUMMARIZE SELECT * FROM read_csv('${file}')`))).ms);
+  const cpu: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const cpu0 = process.cpuUsage();
+    summarize.push((await timed(() => db.runAndReadAll(`SUMMARIZE SELECT * FROM read_csv('${file}')`))).ms);
+    const used = process.cpuUsage(cpu0);
+    cpu.push((used.user + used.system) / 1000);
+  }
   const csv = `read_csv('${file}', all_varchar = true)`;
   const validation = await timed(async () => {
     const counts = (
@@ -57,7 +63,7 @@ async function duckdb(file: string) {
     return Object.fromEntries(Object.entries({ ...counts, ...duplicates }).map(([k, v]) => [k, Number(v)]));
   });
   db.closeSync();
-  return { summarizeMs: summarize, validationMs: validation.ms, counts: validation.value };
+  return { summarizeMs: summarize, summarizeCpuMs: cpu, validationMs: validation.ms, counts: validation.value };
 }
 
 function engineInFreshProcess(file: string): { seconds: number; cpuSeconds: number; maxRssMb: number; rows: number } {
@@ -113,7 +119,11 @@ export async function benchTables(): Promise<void> {
     line('DuckDB SUMMARIZE, 1 thread (best of 3)', duckBest);
     line('Quire GET /v1/tables/{id}/profile (median of 5; stored summary)', median(api.profileMs), duckBest);
     line('Quire POST /v1/tables, FileRef (stream from S3 + one-pass summary)', api.createMs, duckBest);
-    line(`Quire engine alone, file from disk (CPU ${engine.cpuSeconds.toFixed(2)} s, peak RSS ${engine.maxRssMb.toFixed(0)} MB)`, engine.seconds * 1000, duckBest);
+    line(`Quire engine alone, file from disk (peak RSS ${engine.maxRssMb.toFixed(0)} MB)`, engine.seconds * 1000, duckBest);
+    // On a shared machine wall time mostly measures the scheduler: CPU time compares the work.
+    const duckCpu = Math.min(...duck.summarizeCpuMs);
+    line('CPU time: DuckDB SUMMARIZE (best of 3)', duckCpu);
+    line('CPU time: Quire engine alone (one pass, same file)', engine.cpuSeconds * 1000, duckCpu);
     line('  (file upload before it: presigned PUT + complete with sha256)', api.uploadMs);
     line('DuckDB, the same 5 validation counts (2 queries)', duck.validationMs);
     line('Quire POST /v1/tables/{id}/validate, 5 rules', api.validationMs, duck.validationMs);

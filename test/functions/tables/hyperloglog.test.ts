@@ -37,6 +37,18 @@ describe('DistinctCounter', () => {
     expect(counter.isExact).toBe(false);
     expect(Math.abs(counter.count() - 240_000) / 240_000).toBeLessThan(0.02);
   });
+
+  it('stays exact through the append-and-sort phase, duplicates spread over several compactions', () => {
+    // Limit 200k: the buffer holds 400k hashes. 600k values, 150k distinct, each seen 4 times far
+    // apart: the buffer fills and compacts with duplicates on both sides of the compaction.
+    const counter = new DistinctCounter(200_000);
+    for (let round = 0; round < 4; round++) for (let i = 0; i < 150_000; i++) counter.add(`id-${(i * 7919) % 150_000}`);
+    expect(counter.isExact).toBe(true);
+    expect(counter.count()).toBe(150_000);
+    counter.add('one more');
+    counter.add('id-7');
+    expect(counter.count()).toBe(150_001);
+  });
 });
 
 describe('HashSet64', () => {

@@ -255,6 +255,13 @@ describe('upload', () => {
     expect(fetched.equals(big)).toBe(true);
   });
 
+  it('answers 413 to an inline CSV over the 6 MB request ceiling, pointing at the file upload', async () => {
+    const big = `k\n${'1234567\n'.repeat(900_000)}`;
+    const r = await createForm(big);
+    expect(r.status).toBe(413);
+    expect(r.text).toContain('/v1/files/upload');
+  });
+
   it('lets the file upload take CSVs up to 1 GB (other files stay at 500 MB)', async () => {
     const size = 600 * 1024 * 1024;
     expect((await cloud.api('POST', '/v1/files/upload', { body: { filename: 'big.csv', size_bytes: size } })).status).toBe(201);
@@ -265,7 +272,9 @@ describe('upload', () => {
     expect((await cloud.api('POST', '/v1/files/upload', { body: { filename: 'huge.csv', size_bytes: 1024 * 1024 * 1024 + 1 } })).status).toBe(422);
   });
 
-  it('refuses bad headers (naming the columns), non-UTF-8 text and non-CSV files with a 422', async () => {
+  it('refuses bad headers (naming the columns), non-UTF-8 text and non-CSV files with a 422, storing nothing', async () => {
+    const fileIds = async () => (await cloud.api('GET', '/v1/files?limit=100')).body.data.map((f: { id: string }) => f.id).sort();
+    const filesBefore = await fileIds();
     const dup = await createJson('id,name,id,,x\n1,2,3,4,5\n');
     expect(dup.status).toBe(422);
     expect(dup.body.detail[0].msg).toContain('empty header name in column 4');
@@ -287,6 +296,8 @@ describe('upload', () => {
     expect(pdf.status).toBe(422);
     const tables = (await cloud.api('GET', '/v1/tables')).body.tables.map((t: { name: string }) => t.name);
     expect(tables).not.toContain('x');
+    // A refused upload stores no file either (API §0.2).
+    expect(await fileIds()).toEqual(filesBefore);
   });
 
   it('keeps ragged rows and reports them (row_shape) on upload and in validation', async () => {
@@ -412,6 +423,22 @@ describe('life cycle', () => {
     expect(gone.body).toEqual({ detail: `Table ${table.id} not found` });
     expect((await cloud.api('GET', `/v1/tables/${table.id}/profile`)).status).toBe(404);
     expect((await cloud.api('DELETE', `/v1/tables/${table.id}`)).status).toBe(404);
+  });
+
+  it('serves a table too wide for its record (columns kept in the stored summary) whole', async () => {
+    const width = 60;
+    const header = Array.from({ length: width }, (_, c) => `column_${c}`);
+    const rows = Array.from({ length: 6 }, (_, r) => header.map((_, c) => `${r}-${c}-${'x'.repeat(600)}`));
+    const csv = [header, ...rows].map((r) => r.join(',')).join('\n') + '\n';
+    const created = await createJson(csv);
+    expect(created.status, created.text.slice(0, 300)).toBe(201);
+    const table = created.body.tables[0];
+    expect(JSON.stringify(table).length).toBeGreaterThan(100 * 1024);
+    expect(table.columns).toHaveLength(width);
+    expect((await cloud.api('GET', `/v1/tables/${table.id}`)).body.table).toEqual(table);
+    expect((await cloud.api('GET', '/v1/tables')).body.tables.find((t: { id: string }) => t.id === table.id)).toEqual(table);
+    const renamed = await cloud.api('PATCH', `/v1/tables/${table.id}`, { body: { name: 'wide' } });
+    expect(renamed.body.tables[0]).toEqual({ ...table, name: 'wide', updated_at: renamed.body.tables[0].updated_at });
   });
 
   it('answers 409 to a replace that lost a race with another replace, keeping the winner whole', async () => {
