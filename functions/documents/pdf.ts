@@ -6,8 +6,8 @@
  * Boxes are in PDF points at scale 1, top-left origin, in the page as displayed (after /Rotate and
  * the crop box offset): everything goes through the viewport transform.
  */
-import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import * as pdfjs from './pdfjs.ts';
+import type { PDFDocumentProxy, PDFPageProxy } from './pdfjs.ts';
 import { type Box, type GreyImage, MAX_PAGES, type Page, ReadFailure, type Rule, type Word } from './doc.ts';
 import { layoutPage } from './layout.ts';
 

@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import * as pdfjs from '../../functions/documents/pdfjs.ts';
 import { createOcrPool } from '../../functions/documents/ocr.ts';
 import { REPO_ROOT } from '../../lib/local/invoker.ts';
 import { manyPagesPdf } from '../support/pdf-fixtures.ts';
