@@ -12,7 +12,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { stateMachines, taskFunctions } from '../../functions/routes.ts';
-import { FUNCTIONS_DIR, REPO_ROOT, TASK_RUNTIME_PACKAGES } from './bundling.ts';
+import { FUNCTIONS_DIR, REPO_ROOT, TASK_RUNTIME_PACKAGES, TASK_THREAD_ENTRIES } from './bundling.ts';
 import { QuireFunction } from './function.ts';
 import type { StageSettings } from './stage.ts';
 import type { Storage } from './storage.ts';
@@ -73,6 +73,7 @@ export class Runs extends Construct {
         settings: props.settings,
         description: `Quire background task ${name} (${task.module})`,
         runtimePackages: TASK_RUNTIME_PACKAGES,
+        threadEntries: TASK_THREAD_ENTRIES,
         architecture: TASK_ARCHITECTURE,
         ephemeralStorageMb: TASK_EPHEMERAL_STORAGE_MB,
       });
