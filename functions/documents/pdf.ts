@@ -257,11 +257,15 @@ function apply(m: Matrix, x: number, y: number): [number, number] {
 }
 
 function boundingBox(points: [number, number][]): Box {
-  const xs = points.map((p) => p[0]);
-  const ys = points.map((p) => p[1]);
-  const left = Math.min(...xs);
-  const top = Math.min(...ys);
-  return { left, top, width: Math.max(...xs) - left, height: Math.max(...ys) - top };
+  let [left, top] = points[0]!;
+  let [right, bottom] = points[0]!;
+  for (const [x, y] of points) {
+    left = Math.min(left, x);
+    right = Math.max(right, x);
+    top = Math.min(top, y);
+    bottom = Math.max(bottom, y);
+  }
+  return { left, top, width: right - left, height: bottom - top };
 }
 
 /** A word cut from a text item, before pieces split across items are glued back together. */

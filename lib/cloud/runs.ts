@@ -12,6 +12,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { stateMachines, taskFunctions } from '../../functions/routes.ts';
+import { DOCUMENT_YOUNG_GENERATION_MB } from '../../functions/documents/pdf-helper.ts';
 import { FUNCTIONS_DIR, REPO_ROOT, TASK_RUNTIME_PACKAGES, TASK_THREAD_ENTRIES } from './bundling.ts';
 import { QuireFunction } from './function.ts';
 import type { StageSettings } from './stage.ts';
@@ -69,7 +70,12 @@ export class Runs extends Construct {
         handler: task.handler,
         memoryMb: task.memoryMb,
         timeoutSeconds: task.timeoutSeconds,
-        environment: { ...props.environment, QUIRE_RUN_STATE_MACHINE_ARN: runStateMachineArn },
+        environment: {
+          ...props.environment,
+          QUIRE_RUN_STATE_MACHINE_ARN: runStateMachineArn,
+          // A larger young generation for reading documents (functions/documents/pdf-helper.ts).
+          NODE_OPTIONS: `--max-semi-space-size=${DOCUMENT_YOUNG_GENERATION_MB / 3}`,
+        },
         settings: props.settings,
         description: `Quire background task ${name} (${task.module})`,
         runtimePackages: TASK_RUNTIME_PACKAGES,

@@ -192,6 +192,10 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
       expect(env.POWERTOOLS_SERVICE_NAME).toBe('quire');
       expect(env.QUIRE_DOCS_ASSETS_DIR).toBe(id === docsId ? '/var/task/swagger-ui' : undefined);
     }
+    // Task Lambdas read documents with a larger young generation (functions/documents/pdf-helper.ts).
+    for (const task of Object.values(stack.runs.taskFunctions)) {
+      expect(functions[logicalId(task.fn)]!.Properties.Environment.Variables.NODE_OPTIONS).toBe('--max-semi-space-size=64');
+    }
   });
 
   it('has a table with pk/sk, the gsi1 index and point-in-time recovery; protected and retained in production', () => {
