@@ -41,8 +41,9 @@ let helper: Helper | undefined;
  * V8's young generation for threads that read documents, in MB (three semi-spaces: 192 is what
  * `--max-semi-space-size=64` gives; the default is 48). pdf.js and the layout allocate many
  * short-lived objects per page: with the default, scavenges took ~20% of a 200-page read, half that
- * with this. Used for the helper thread, the local runtime's worker threads (lib/local/invoker.ts)
- * and, as NODE_OPTIONS, the task Lambdas (lib/cloud/runs.ts).
+ * with this. Used for the local runtime's worker threads (lib/local/invoker.ts) and, as
+ * NODE_OPTIONS, the task Lambdas (lib/cloud/runs.ts); not for the helper thread, whose memory counts
+ * on top (a 500-page read peaked 95 MB higher with it).
  */
 export const DOCUMENT_YOUNG_GENERATION_MB = 192;
 
@@ -56,7 +57,7 @@ function startHelper(): Helper | undefined {
   if (!url) return undefined;
   // The thread inherits the process's Node options, but --input-type (of a `node -e` script) is refused for a file.
   const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-  const started: Helper = { worker: new Worker(url, { execArgv, resourceLimits: { maxYoungGenerationSizeMb: DOCUMENT_YOUNG_GENERATION_MB } }), busy: false };
+  const started: Helper = { worker: new Worker(url, { execArgv }), busy: false };
   const lost = (error: Error) => {
     if (helper === started) helper = undefined;
     started.settle?.(error);
