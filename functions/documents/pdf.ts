@@ -53,7 +53,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     }
     // A long document is read on two cores: the second half by a helper thread (./pdf-helper.ts),
     // the first half here meanwhile. The helper does no OCR: the scanned pages it finds are left
-    // for this thread, which has the OCR hooks.
+    // for this thread, which has the OCR hooks (they start once the first half is recognized).
     const split = count >= MIN_PAGES_FOR_HELPER ? Math.floor(count / 2) + 1 : count + 1;
     const offloaded = split <= count ? readPagesInHelper(bytes, split, count, options.deadline) : undefined;
     offloaded?.catch(() => undefined);
@@ -89,7 +89,10 @@ export async function readPdfPages(bytes: Uint8Array, from: number, to: number, 
   }
 }
 
-/** Below this many pages, a second thread costs more than it saves. */
+/**
+ * Shorter documents are read on one thread: the helper's own open of the document and the copy of
+ * its pages back are fixed costs (the bound is a judgement, not a measured break-even).
+ */
 const MIN_PAGES_FOR_HELPER = 16;
 
 function numbers(from: number, to: number): number[] {
