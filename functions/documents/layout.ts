@@ -176,6 +176,8 @@ function buildFragments(indices: number[], boxOf: (i: number) => Box): Fragment[
     let bestGap = Infinity;
     for (const fragment of open) {
       if (right(fragment.box) + 3 * fragment.size < box.left) continue;
+      // Another line: no word of the fragment, its last one included, is level with this one.
+      if (verticalOverlap(fragment.box, box) < 0) continue;
       const last = boxOf(fragment.words[fragment.words.length - 1]!);
       const size = Math.max(fragment.size, box.height);
       const gap = box.left - right(last);

@@ -6,11 +6,12 @@
  * Boxes are in PDF points at scale 1, top-left origin, in the page as displayed (after /Rotate and
  * the crop box offset): everything goes through the viewport transform.
  */
-import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import * as pdfjs from './pdfjs.ts';
+import type { PDFDocumentProxy, PDFPageProxy } from './pdfjs.ts';
 import { scanLines } from './raster-rules.ts';
 import { type Box, type GreyImage, MAX_PAGES, type Page, ReadFailure, type Rule, type Word } from './doc.ts';
 import { layoutPage } from './layout.ts';
+import { readPagesInHelper } from './pdf-helper.ts';
 
 export interface ReadPdfOptions {
   /** Epoch ms; reading stops with ReadFailure(…, 'timeout') once past it (checked between pages). */
@@ -50,6 +51,61 @@ interface TextStyle {
 
 export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promise<Page[]> {
   checkDeadline(options.deadline, 'before it started');
+  const pdf = await openPdf(bytes);
+  try {
+    const count = pdf.numPages;
+    if (count > MAX_PAGES) {
+      throw new ReadFailure(`The PDF has ${count} pages; at most ${MAX_PAGES} pages are supported`, 'document_unsupported');
+    }
+    // A long document is read on two cores: the second half by a helper thread (./pdf-helper.ts),
+    // the first half here meanwhile. The helper does no OCR: the scanned pages it finds are left
+    // for this thread, which has the OCR hooks (they start once the first half is recognized).
+    const split = count >= MIN_PAGES_FOR_HELPER ? Math.floor(count / 2) + 1 : count + 1;
+    const offloaded = split <= count ? readPagesInHelper(bytes, split, count, options.deadline) : undefined;
+    offloaded?.catch(() => undefined);
+    const own = await readPages(pdf, numbers(1, offloaded ? split - 1 : count), options);
+    if (!offloaded) return own as Page[];
+    let theirs: Array<Page | null>;
+    try {
+      theirs = await offloaded;
+    } catch (error) {
+      if (error instanceof ReadFailure) throw error;
+      // The helper thread failed (not the document): read its pages here instead.
+      theirs = await readPages(pdf, numbers(split, count), options);
+    }
+    const scanned = numbers(split, count).filter((_, i) => theirs[i] === null);
+    const recognized = await readPages(pdf, scanned, options);
+    scanned.forEach((n, i) => (theirs[n - split] = recognized[i]!));
+    return [...(own as Page[]), ...(theirs as Page[])];
+  } finally {
+    await pdf.destroy().catch(() => undefined);
+  }
+}
+
+/**
+ * Pages `from`..`to` of a PDF as the helper thread reads them: without OCR, a scanned page comes back
+ * as null for the caller to rasterize and recognize.
+ */
+export async function readPdfPages(bytes: Uint8Array, from: number, to: number, deadline: number): Promise<Array<Page | null>> {
+  const pdf = await openPdf(bytes);
+  try {
+    return await readPages(pdf, numbers(from, to), { deadline, deferScanned: true });
+  } finally {
+    await pdf.destroy().catch(() => undefined);
+  }
+}
+
+/**
+ * Shorter documents are read on one thread: the helper's own open of the document and the copy of
+ * its pages back are fixed costs (the bound is a judgement, not a measured break-even).
+ */
+const MIN_PAGES_FOR_HELPER = 16;
+
+function numbers(from: number, to: number): number[] {
+  return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+}
+
+async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   // A copy: pdf.js takes ownership of (and may detach) the buffer it is given.
   const task = pdfjs.getDocument({
     data: new Uint8Array(bytes),
@@ -58,42 +114,43 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     isEvalSupported: false,
     verbosity: 0,
   });
-  let pdf: PDFDocumentProxy;
   try {
-    pdf = await task.promise;
+    return await task.promise;
   } catch (error) {
     await task.destroy().catch(() => undefined);
     throw openFailure(error, bytes);
   }
-  try {
-    if (pdf.numPages > MAX_PAGES) {
-      throw new ReadFailure(`The PDF has ${pdf.numPages} pages; at most ${MAX_PAGES} pages are supported`, 'document_unsupported');
-    }
-    const pages: Array<Promise<Page>> = [];
-    const reading = new Set<Promise<unknown>>();
-    const recognizing = new Set<Promise<unknown>>();
-    for (let n = 1; n <= pdf.numPages; n++) {
-      checkDeadline(options.deadline, `at page ${n} of ${pdf.numPages}`);
-      // A few pages are read at once: pdf.js answers through message passing even in-process, and
-      // laying out one page while the next is parsed fills that idle time. Scanned pages being
-      // recognized are bounded too (each holds a raster), so a long document stays within memory.
-      while (reading.size >= PAGES_READ_AT_ONCE) await Promise.race(reading);
-      while (recognizing.size >= (options.ocr?.concurrency ?? 1)) await Promise.race(recognizing);
-      const read = readPageNumber(pdf, n, options);
-      track(reading, read);
-      const page = read.then((result) => {
-        if (!('recognized' in result)) return result;
-        track(recognizing, result.recognized);
-        return result.recognized;
-      });
-      // Failures surface through Promise.all below; this only keeps an early exit from leaving them unobserved.
-      page.catch(() => undefined);
-      pages.push(page);
-    }
-    return await Promise.all(pages);
-  } finally {
-    await pdf.destroy().catch(() => undefined);
+}
+
+interface ReadPagesOptions extends ReadPdfOptions {
+  /** Scanned pages come back as null, not recognized (the helper thread has no OCR). */
+  deferScanned?: boolean;
+}
+
+/** Reads the given pages in order, a few at once; null for a scanned page when deferScanned. */
+async function readPages(pdf: PDFDocumentProxy, pageNumbers: number[], options: ReadPagesOptions): Promise<Array<Page | null>> {
+  const pages: Array<Promise<Page | null>> = [];
+  const reading = new Set<Promise<unknown>>();
+  const recognizing = new Set<Promise<unknown>>();
+  for (const n of pageNumbers) {
+    checkDeadline(options.deadline, `at page ${n} of ${pdf.numPages}`);
+    // A few pages are read at once: pdf.js answers through message passing even in-process, and
+    // laying out one page while the next is parsed fills that idle time. Scanned pages being
+    // recognized are bounded too (each holds a raster), so a long document stays within memory.
+    while (reading.size >= PAGES_READ_AT_ONCE) await Promise.race(reading);
+    while (recognizing.size >= (options.ocr?.concurrency ?? 1)) await Promise.race(recognizing);
+    const read = readPageNumber(pdf, n, options);
+    track(reading, read);
+    const page = read.then((result) => {
+      if (result === null || !('recognized' in result)) return result;
+      track(recognizing, result.recognized);
+      return result.recognized;
+    });
+    // Failures surface through Promise.all below; this only keeps an early exit from leaving them unobserved.
+    page.catch(() => undefined);
+    pages.push(page);
   }
+  return Promise.all(pages);
 }
 
 /** Pages parsed concurrently by pdf.js. */
@@ -109,7 +166,7 @@ function track(inFlight: Set<Promise<unknown>>, work: Promise<unknown>): void {
 }
 
 /** Loads page `n`, reads it, and releases pdf.js's resources for it. */
-async function readPageNumber(pdf: PDFDocumentProxy, n: number, options: ReadPdfOptions): Promise<Page | Recognizing> {
+async function readPageNumber(pdf: PDFDocumentProxy, n: number, options: ReadPagesOptions): Promise<Page | Recognizing | null> {
   let page: PDFPageProxy;
   try {
     page = await pdf.getPage(n);
@@ -152,7 +209,7 @@ interface Recognizing {
   recognized: Promise<Page>;
 }
 
-async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPdfOptions): Promise<Page | Recognizing> {
+async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPagesOptions): Promise<Page | Recognizing | null> {
   const viewport = page.getViewport({ scale: 1 });
   const toViewport = viewport.transform as Matrix;
   let words: Word[];
@@ -176,6 +233,7 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPdf
   const printable = usable.reduce((sum, w) => sum + w.text.length, 0);
   // No usable text, or a page-sized image with a few stray words (a stamped page number on a scan).
   const scanned = printable === 0 || (printable < 40 && graphics.imageArea >= 0.6 * pageArea);
+  if (scanned && options.deferScanned) return null;
   if (scanned && options.ocr) {
     const ocr = options.ocr;
     const raster = await ocr.rasterize(page, pageNumber);
@@ -212,11 +270,15 @@ function apply(m: Matrix, x: number, y: number): [number, number] {
 }
 
 function boundingBox(points: [number, number][]): Box {
-  const xs = points.map((p) => p[0]);
-  const ys = points.map((p) => p[1]);
-  const left = Math.min(...xs);
-  const top = Math.min(...ys);
-  return { left, top, width: Math.max(...xs) - left, height: Math.max(...ys) - top };
+  let [left, top] = points[0]!;
+  let [right, bottom] = points[0]!;
+  for (const [x, y] of points) {
+    left = Math.min(left, x);
+    right = Math.max(right, x);
+    top = Math.min(top, y);
+    bottom = Math.max(bottom, y);
+  }
+  return { left, top, width: right - left, height: bottom - top };
 }
 
 /** A word cut from a text item, before pieces split across items are glued back together. */

@@ -5,7 +5,7 @@
  * the top-left of the crop box, y down, /Rotate applied: the space pdf.js gives text positions in.
  */
 import { createCanvas } from '@napi-rs/canvas';
-import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFPageProxy } from './pdfjs.ts';
 import type { GreyImage, Word } from './doc.ts';
 import { rgbaToGrey } from './image.ts';
 

@@ -4,7 +4,7 @@
  * Lambda container keeps it); everything else is read from its own structure.
  */
 import { availableParallelism } from 'node:os';
-import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFPageProxy } from './pdfjs.ts';
 import { readCsv } from './csv.ts';
 import { type Doc, type GreyImage, type Page, ReadFailure } from './doc.ts';
 import { readDocx } from './docx.ts';

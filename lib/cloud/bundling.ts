@@ -85,15 +85,31 @@ export type LambdaEntry = string | (StdinOptions & { resolveDir: string });
  * `outdir/index.mjs` plus `outdir/chunks/*.mjs`, leaving out `runtimePackages` (which the bundle then
  * needs in `outdir/node_modules`: copyRuntimePackages).
  */
-export function lambdaBuildOptions(entry: LambdaEntry, outdir: string, runtimePackages: readonly RuntimePackage[] = []): BuildOptions {
+export function lambdaBuildOptions(
+  entry: LambdaEntry,
+  outdir: string,
+  runtimePackages: readonly RuntimePackage[] = [],
+  threadEntries: Readonly<Record<string, string>> = {},
+): BuildOptions {
+  const threads = Object.keys(threadEntries).length > 0;
+  if (threads && typeof entry !== 'string') throw new Error('A bundle with thread entries needs its entry as a file');
   return {
     ...ESBUILD_OPTIONS,
-    ...(typeof entry === 'string' ? { entryPoints: [entry] } : { stdin: entry }),
+    ...(threads ? { entryPoints: { [ENTRY_NAME]: entry as string, ...threadEntries }, entryNames: '[name]' } : typeof entry === 'string' ? { entryPoints: [entry] } : { stdin: entry }),
     outdir,
     write: true,
     external: externalsOf(runtimePackages),
   };
 }
+
+/**
+ * Worker thread entries of the task bundles, each built as `<name>.mjs` at the bundle's root next to
+ * index.mjs (the code that starts the thread looks for it there): the PDF helper thread that reads
+ * half of a long PDF on the second vCPU (functions/documents/pdf-helper.ts).
+ */
+export const TASK_THREAD_ENTRIES: Readonly<Record<string, string>> = {
+  'pdf-helper-thread': join(FUNCTIONS_DIR, 'documents', 'pdf-helper-thread.ts'),
+};
 
 /** The processor architecture of a Lambda, as `lambda.Architecture.name` spells it. */
 export type LambdaArchitecture = 'arm64' | 'x86_64';

@@ -45,6 +45,8 @@ export interface QuireFunctionProps {
   files?: BundledFile[];
   /** Packages left out of the bundle and shipped in its node_modules/ (bundling.ts RuntimePackage). */
   runtimePackages?: readonly RuntimePackage[];
+  /** Worker thread entries built next to the entry (bundling.ts TASK_THREAD_ENTRIES), by output name. */
+  threadEntries?: Readonly<Record<string, string>>;
   /**
    * arm64 by default (cheaper per GB-second). A function whose runtime packages hold a native addon
    * runs on the architecture of the binaries that can be installed for it (see runs.ts).
@@ -75,7 +77,7 @@ export class QuireFunction extends Construct {
 
     const architecture = props.architecture ?? lambda.Architecture.ARM_64;
     this.fn = new lambda.Function(this, 'Function', {
-      code: bundledCode(props.entry, props.files ?? [], props.runtimePackages ?? [], architecture.name as LambdaArchitecture),
+      code: bundledCode(props.entry, props.files ?? [], props.runtimePackages ?? [], architecture.name as LambdaArchitecture, props.threadEntries ?? {}),
       handler: `${ENTRY_NAME}.${props.handler}`,
       description: props.description,
       runtime: lambda.Runtime.NODEJS_22_X,
@@ -107,12 +109,18 @@ export class QuireFunction extends Construct {
  * fingerprint the whole repository, node_modules included. The asset path is the repository root,
  * as for NodejsFunction; it is not copied (bundling writes the asset) nor fingerprinted.
  */
-function bundledCode(entry: string, files: BundledFile[], runtimePackages: readonly RuntimePackage[], architecture: LambdaArchitecture): lambda.Code {
+function bundledCode(
+  entry: string,
+  files: BundledFile[],
+  runtimePackages: readonly RuntimePackage[],
+  architecture: LambdaArchitecture,
+  threadEntries: Readonly<Record<string, string>>,
+): lambda.Code {
   return lambda.Code.fromAsset(REPO_ROOT, {
     assetHashType: AssetHashType.OUTPUT,
     bundling: {
       image: DockerImage.fromRegistry('unused-quire-bundles-locally-with-esbuild'),
-      local: new EsbuildBundling(entry, files, runtimePackages, architecture),
+      local: new EsbuildBundling(entry, files, runtimePackages, architecture, threadEntries),
     },
   });
 }
@@ -133,12 +141,13 @@ class EsbuildBundling implements ILocalBundling {
     readonly files: readonly BundledFile[],
     private readonly runtimePackages: readonly RuntimePackage[],
     readonly architecture: LambdaArchitecture,
+    readonly threadEntries: Readonly<Record<string, string>>,
   ) {
     this.packages = JSON.stringify(runtimePackages, (_key, value: unknown) => (value instanceof RegExp ? String(value) : value));
   }
 
   tryBundle(outputDir: string, _options: BundlingOptions): boolean {
-    buildSync(lambdaBuildOptions(this.entry, outputDir, this.runtimePackages));
+    buildSync(lambdaBuildOptions(this.entry, outputDir, this.runtimePackages, this.threadEntries));
     copyRuntimePackages(outputDir, this.runtimePackages, this.architecture);
     for (const file of this.files) cpSync(file.from, join(outputDir, file.to), { recursive: true });
     return true;

@@ -12,7 +12,8 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { stateMachines, taskFunctions, type TaskFunction } from '../../functions/routes.ts';
-import { FUNCTIONS_DIR, REPO_ROOT, TASK_RUNTIME_PACKAGES } from './bundling.ts';
+import { DOCUMENT_YOUNG_GENERATION_MB } from '../../functions/documents/pdf-helper.ts';
+import { FUNCTIONS_DIR, REPO_ROOT, TASK_RUNTIME_PACKAGES, TASK_THREAD_ENTRIES } from './bundling.ts';
 import { QuireFunction } from './function.ts';
 import type { StageSettings } from './stage.ts';
 import type { Storage } from './storage.ts';
@@ -91,10 +92,14 @@ export class Runs extends Construct {
           QUIRE_RUN_STATE_MACHINE_ARN: runStateMachineArn,
           QUIRE_DELIVER_STATE_MACHINE_ARN: deliverStateMachineArn,
           QUIRE_WORKFLOW_RUN_STATE_MACHINE_ARN: workflowRunStateMachineArn,
+          // A larger young generation for reading documents (functions/documents/pdf-helper.ts).
+          ...(documents ? { NODE_OPTIONS: `--max-semi-space-size=${DOCUMENT_YOUNG_GENERATION_MB / 3}` } : {}),
         },
         settings: props.settings,
         description: `Quire background task ${name} (${task.module})`,
-        ...(documents ? { runtimePackages: TASK_RUNTIME_PACKAGES, architecture: TASK_ARCHITECTURE, ephemeralStorageMb: TASK_EPHEMERAL_STORAGE_MB } : {}),
+        ...(documents
+          ? { runtimePackages: TASK_RUNTIME_PACKAGES, threadEntries: TASK_THREAD_ENTRIES, architecture: TASK_ARCHITECTURE, ephemeralStorageMb: TASK_EPHEMERAL_STORAGE_MB }
+          : {}),
       });
       if (documents) props.storage.grantDataAccess(fn);
       else props.storage.grantRecordAccess(fn);

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { DOCUMENT_YOUNG_GENERATION_MB } from '../../functions/documents/pdf-helper.ts';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -94,7 +95,9 @@ export function workerPoolInvoker(options: { maxWorkers: number }): Invoker {
   let closed = false;
 
   function spawn(): PooledWorker {
-    const pooled: PooledWorker = { worker: new Worker(new URL('./worker-entry.mjs', import.meta.url)) };
+    // The young generation the task Lambdas get through NODE_OPTIONS (lib/cloud/runs.ts).
+    const resourceLimits = { maxYoungGenerationSizeMb: DOCUMENT_YOUNG_GENERATION_MB };
+    const pooled: PooledWorker = { worker: new Worker(new URL('./worker-entry.mjs', import.meta.url), { resourceLimits }) };
     pooled.worker.on('message', (message: { ok: boolean; value?: unknown; error?: { name: string; message: string } }) => {
       const job = pooled.job;
       finish(pooled);

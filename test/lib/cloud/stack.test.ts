@@ -3,7 +3,7 @@
  * Lambda bundle is made once and shared by the two stacks.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Stack, type App, type CfnElement } from 'aws-cdk-lib';
@@ -26,6 +26,7 @@ import {
   REPO_ROOT,
   routeEntrySource,
   TASK_RUNTIME_PACKAGES,
+  TASK_THREAD_ENTRIES,
 } from '../../../lib/cloud/bundling.ts';
 import type { QuireFunction } from '../../../lib/cloud/function.ts';
 import { TASK_EPHEMERAL_STORAGE_MB } from '../../../lib/cloud/runs.ts';
@@ -192,7 +193,7 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     const docsId = logicalId(stack.api.functions.docs!.fn);
     for (const [id, fn] of Object.entries(functions)) {
       const env = fn.Properties.Environment.Variables;
-      for (const name of ['QUIRE_TABLE', 'QUIRE_BUCKET', 'QUIRE_KMS_KEY_ID', 'QUIRE_RUN_STATE_MACHINE_ARN', 'QUIRE_DELIVER_STATE_MACHINE_ARN']) {
+      for (const name of ['QUIRE_TABLE', 'QUIRE_BUCKET', 'QUIRE_KMS_KEY_ID', 'QUIRE_RUN_STATE_MACHINE_ARN', 'QUIRE_DELIVER_STATE_MACHINE_ARN', 'QUIRE_WORKFLOW_RUN_STATE_MACHINE_ARN']) {
         expect(env[name], `${id} ${name}`).toBeDefined();
       }
       // API §12: no http:// or private webhook URLs on AWS stacks, and real retry waits and timeout.
@@ -202,6 +203,11 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
       expect(env.QUIRE_DEPLOYMENT).toBe(`Quire-${stage}`);
       expect(env.POWERTOOLS_SERVICE_NAME).toBe('quire');
       expect(env.QUIRE_DOCS_ASSETS_DIR).toBe(id === docsId ? '/var/task/swagger-ui' : undefined);
+    }
+    // Task Lambdas that read documents do it with a larger young generation (functions/documents/pdf-helper.ts).
+    for (const [name, task] of Object.entries(stack.runs.taskFunctions)) {
+      const expected = (taskFunctions as Record<string, TaskFunction>)[name]!.documents === false ? undefined : '--max-semi-space-size=64';
+      expect(functions[logicalId(task.fn)]!.Properties.Environment.Variables.NODE_OPTIONS, name).toBe(expected);
     }
   });
 
@@ -473,7 +479,9 @@ describe('the app', () => {
       // The chunks are what the entry loads on demand (dynamic import()): each must load on its own.
       // The asset is outside the repository, so the externals can only come from its node_modules;
       // the child checks that too, for bundled code's createRequire(import.meta.url) lookups.
-      const chunks = codeFilesOf(dir).filter((file) => file !== ENTRY_FILE).map((file) => join(dir, file));
+      // Thread entries (TASK_THREAD_ENTRIES) run only as worker threads: the documents bundle test starts them.
+      const entries = [ENTRY_FILE, ...Object.keys(TASK_THREAD_ENTRIES).map((name) => `${name}.mjs`)];
+      const chunks = codeFilesOf(dir).filter((file) => !entries.includes(file)).map((file) => join(dir, file));
       const externals = taskDirs.has(dir) ? TASK_SHIPPED : [];
       const script =
         "import { createRequire } from 'node:module';\n" +
@@ -492,8 +500,15 @@ describe('the app', () => {
     // can be called (a Lambda bundle exports only its handler): pdf.js loads its worker, OCR starts
     // tesseract.js threads and its wasm from node_modules, images decode in a child process.
     const dir = join(outdir, 'documents-bundle');
-    const entry = { contents: `export { readDocument } from './functions/documents/read.ts';`, resolveDir: REPO_ROOT, loader: 'ts' as const };
-    buildSync(lambdaBuildOptions(entry, dir, TASK_RUNTIME_PACKAGES));
+    mkdirSync(dir, { recursive: true });
+    const entry = join(dir, 'entry.ts');
+    writeFileSync(
+      entry,
+      `export { readDocument } from ${JSON.stringify(join(REPO_ROOT, 'functions/documents/read.ts'))};\n` +
+        `export { pdfHelperRunning } from ${JSON.stringify(join(REPO_ROOT, 'functions/documents/pdf-helper.ts'))};\n`,
+    );
+    buildSync(lambdaBuildOptions(entry, dir, TASK_RUNTIME_PACKAGES, TASK_THREAD_ENTRIES));
+    expect(existsSync(join(dir, 'pdf-helper-thread.mjs'))).toBe(true);
     expect(copyRuntimePackages(dir, TASK_RUNTIME_PACKAGES, 'x86_64')).toEqual(expect.arrayContaining(TASK_SHIPPED));
     expect(externalsOf(TASK_RUNTIME_PACKAGES)).toContain('@napi-rs/canvas-linux-x64-gnu');
 
@@ -501,22 +516,30 @@ describe('the app', () => {
     const font = await pdf.embedFont(StandardFonts.Helvetica);
     pdf.addPage([612, 792]).drawText('Quire bundled reader', { x: 72, y: 700, size: 14, font });
     writeFileSync(join(dir, 'text.pdf'), await pdf.save());
+    // Long enough for the PDF helper thread to read its second half (pdf.ts MIN_PAGES_FOR_HELPER).
+    const longPdf = await PDFDocument.create();
+    const longFont = await longPdf.embedFont(StandardFonts.Helvetica);
+    for (let n = 1; n <= 20; n++) longPdf.addPage([612, 792]).drawText(`Page number ${n}`, { x: 72, y: 700, size: 14, font: longFont });
+    writeFileSync(join(dir, 'long.pdf'), await longPdf.save());
     writeFileSync(join(dir, 'scan.png'), greyToPng(renderScan({ dpi: 200, paragraphs: ['Harbour survey results'], pointSize: 16 }).image));
 
     const script = [
       "import { readFileSync } from 'node:fs';",
-      `const { readDocument } = await import(${JSON.stringify(join(dir, ENTRY_FILE))});`,
+      `const { readDocument, pdfHelperRunning } = await import(${JSON.stringify(join(dir, ENTRY_FILE))});`,
       'const deadline = Date.now() + 60_000;',
       'const out = [];',
-      "for (const [file, kind] of [['text.pdf', 'pdf'], ['scan.png', 'png']]) {",
+      "for (const [file, kind] of [['text.pdf', 'pdf'], ['scan.png', 'png'], ['long.pdf', 'pdf']]) {",
       `  const doc = await readDocument(new Uint8Array(readFileSync(${JSON.stringify(dir)} + '/' + file)), { kind, dpi: 200, deadline });`,
       "  out.push(doc.pages.flatMap((page) => page.words.map((word) => word.text)).join(' '));",
       '}',
+      'out.push(String(pdfHelperRunning()));',
       'process.stdout.write(JSON.stringify(out));',
       'process.exit(0);', // the OCR pool's threads would keep the process alive
     ].join('\n');
-    const [text, scan] = JSON.parse(runNode(script, 60_000)) as string[];
+    const [text, scan, long, helperRunning] = JSON.parse(runNode(script, 60_000)) as string[];
     expect(text).toBe('Quire bundled reader');
+    expect(long).toBe(Array.from({ length: 20 }, (_, i) => `Page number ${i + 1}`).join(' '));
+    expect(helperRunning).toBe('true');
     expect(scan!.toLowerCase()).toContain('survey');
   }, 90_000);
 });
