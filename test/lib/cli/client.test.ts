@@ -16,6 +16,8 @@ import { startTestCloud, type TestCloud } from '../../support/cloud.ts';
 import { freePort } from '../../support/ports.ts';
 import { greyToPng, renderScan } from '../../support/scan-fixtures.ts';
 import { textPdf } from '../../support/text-pdf.ts';
+import { acroFormPdf } from '../../support/form-fixtures.ts';
+import { PDFDocument as FilledPdf } from 'pdf-lib';
 
 // Each test spawns several CLI processes (about a second each on a loaded machine).
 vi.setConfig({ testTimeout: 90_000 });
@@ -296,6 +298,42 @@ describe('secrets, webhooks and workflows', () => {
     // Again: the same promotion (idempotent), not a second workflow.
     const again = await quire(['workflows', 'promote', workflowId, '--from-key', 'wf-test', '--to-key', 'wf-live']);
     expect(again.stdout).toContain(`→ ${target}`);
+  });
+});
+
+describe('edits and tables', () => {
+  it('edit fills a form from an instructions file and writes the filled PDF', async () => {
+    const form = await acroFormPdf();
+    const pdf = file('form.pdf', form.bytes);
+    const instructions = file('values.json', JSON.stringify(form.instructions));
+    const out = join(work, 'filled.pdf');
+    const r = await quire(['edit', pdf, '--instructions', instructions, '--out', out, '--color', '#FF0000']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Wrote ${out}`);
+    const filled = await FilledPdf.load(readFileSync(out));
+    const text = form.fields.find((f) => f.kind === 'text' && typeof f.expected === 'string')!;
+    expect(filled.getForm().getTextField(text.name).getText()).toBe(text.expected);
+    expect(r.stdout).toContain(text.name);
+    expect((await quire(['edit', pdf])).code).toBe(2);
+  });
+
+  it('tables upload, validate (exit 1 with errors) and profile as a terminal table', async () => {
+    const csv = file('people.csv', 'id,name,age\n1,Ann,34\n2,Bob,\n2,Cid,29\n');
+    const up = await quire(['tables', 'upload', csv, '--name', 'people', '--json']);
+    expect(up.code, up.stderr).toBe(0);
+    const table = JSON.parse(up.stdout).tables[0];
+    expect(table).toMatchObject({ name: 'people', row_count: 3 });
+    const rules = file('rules.json', JSON.stringify({ unique: [['id']], columns: { age: { is_not_empty: true } } }));
+    const validated = await quire(['tables', 'validate', table.id, '--rules', rules]);
+    expect(validated.code).toBe(1);
+    expect(validated.stdout).toMatch(/error\s+unique\s+id\s+1\s+3/);
+    const profile = await quire(['tables', 'profile', table.id, '--select', 'id,age']);
+    expect(profile.code, profile.stderr).toBe(0);
+    expect(profile.stdout).toMatch(/^3 rows/);
+    expect(profile.stdout).toMatch(/age\s+integer\s+3\s+1\s+0\s+2\s+29\s+34/);
+    expect(profile.stdout).not.toMatch(/^name/m);
+    const downloaded = await quire(['tables', 'download', table.id]);
+    expect(downloaded.stdout).toBe('id,name,age\n1,Ann,34\n2,Bob,\n2,Cid,29\n');
   });
 });
 
