@@ -337,6 +337,54 @@ describe('edits and tables', () => {
   });
 });
 
+describe('the remaining commands', () => {
+  it('files list/get/download, usage, models', async () => {
+    const path = file('hello.txt', 'hello from the CLI');
+    const uploaded = JSON.parse((await quire(['files', 'upload', path, '--json'])).stdout);
+    const [listed, got, usage, models] = await Promise.all([
+      quire(['files', 'list', '--filename', 'hello', '--limit', '100']),
+      quire(['files', 'get', uploaded.id, '--json']),
+      quire(['usage', '--json']),
+      quire(['models']),
+    ]);
+    expect(listed.stdout).toContain(uploaded.id);
+    expect(JSON.parse(got.stdout)).toMatchObject({ id: uploaded.id, filename: 'hello.txt' });
+    expect(JSON.parse(usage.stdout)).toMatchObject({ environment_slug: 'test', billable_credits: 0 });
+    expect(models.stdout).toMatch(/quire-local\s+local/);
+    const out = join(work, 'hello-copy.txt');
+    expect((await quire(['files', 'download', uploaded.id, '--out', out])).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe('hello from the CLI');
+  });
+
+  it('webhooks set/get/test/deliveries/rotate-secret/delete, runs cancel, workflows list/get/export', async () => {
+    const set = await quire(['webhooks', 'set', 'http://127.0.0.1:9/cli', '--events', 'parse.completed,webhook.test']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toMatch(/Signing secret \(shown only now\): whsec_/);
+    expect((await quire(['webhooks', 'get'])).stdout).toMatch(/http:\/\/127\.0\.0\.1:9\/cli\s+events parse\.completed,webhook\.test/);
+    const sent = await quire(['webhooks', 'test']);
+    const eventId = /Sent (evt_[0-9a-z]+)/.exec(sent.stdout)![1];
+    expect((await quire(['webhooks', 'deliveries', '--event-type', 'webhook.test'])).stdout).toContain('webhook.test');
+    expect((await quire(['webhooks', 'rotate-secret', '--grace', '0'])).stdout).toContain('whsec_');
+    expect((await quire(['webhooks', 'delete'])).code).toBe(0);
+    expect((await quire(['webhooks', 'get'])).code).toBe(3);
+    expect(eventId).toBeDefined();
+
+    const started = await quire(['parse', file('c.txt', `cancel me ${Math.random()}`), '--background', '--json']);
+    const run = JSON.parse(started.stdout);
+    const cancelled = await quire(['runs', 'cancel', run.id]);
+    expect(cancelled.code).toBe(0);
+    expect(cancelled.stdout).toMatch(new RegExp(`${run.id}\\s+(cancelled|completed)`));
+
+    const project = (await cloud.api('POST', '/v1/projects', { body: { name: 'cli-listing' } })).body.id;
+    const workflowId = (await cloud.api('POST', '/v1/workflows', { body: { project_id: project, name: 'Listed' } })).body.id;
+    await cloud.api('PUT', `/v1/workflows/${workflowId}/draft`, { body: { blocks: [{ id: 'a', type: 'start_json' }, { id: 'b', type: 'end' }], edges: [{ source: 'a', target: 'b' }] } });
+    expect((await quire(['workflows', 'list', '--project', project])).stdout).toContain(workflowId);
+    expect((await quire(['workflows', 'get', workflowId])).stdout).toContain('a → b');
+    const exported = await quire(['workflows', 'export', workflowId, '--version', 'draft']);
+    expect(JSON.parse(exported.stdout)).toMatchObject({ format: 'quire.workflow/v1', name: 'Listed' });
+  });
+});
+
 describe('errors and exit codes', () => {
   it('a 422 is rendered as loc: msg lines with exit code 3', async () => {
     const doc = file('e.txt', 'hello');
