@@ -350,7 +350,7 @@ describe('the remaining commands', () => {
     expect(listed.stdout).toContain(uploaded.id);
     expect(JSON.parse(got.stdout)).toMatchObject({ id: uploaded.id, filename: 'hello.txt' });
     expect(JSON.parse(usage.stdout)).toMatchObject({ environment_slug: 'test', billable_credits: 0 });
-    expect(models.stdout).toMatch(/quire-local\s+local/);
+    expect(models.stdout).toMatch(/^quire-local\s+quire-local\s+[0-9.]+\s+parse,/m);
     const out = join(work, 'hello-copy.txt');
     expect((await quire(['files', 'download', uploaded.id, '--out', out])).code).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe('hello from the CLI');
