@@ -1,0 +1,51 @@
+/**
+ * The reference page at /docs in a real browser (playwright-core driving Debian's chromium, headless):
+ * every route of the route table is on it, and "Try it out" on GET /v1/auth/status with a test key
+ * answers 200 for the test environment. `.ci/run` installs chromium; locally: apt-get install chromium.
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { routes } from '../../functions/routes.ts';
+import { startTestCloud, type TestCloud } from '../support/cloud.ts';
+
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+
+let cloud: TestCloud;
+let browser: Browser;
+beforeAll(async () => {
+  if (!CHROMIUM) throw new Error('This test needs Debian chromium: apt-get install chromium');
+  cloud = await startTestCloud();
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+});
+afterAll(async () => {
+  await browser?.close();
+  await cloud?.close();
+});
+
+it('lists every route and runs "Try it out" on GET /v1/auth/status with a test key', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${cloud.url}/docs`);
+  await page.waitForSelector('.opblock', { timeout: 30_000 });
+
+  // Every documented route: method and path of each operation block.
+  const shown = await page.$$eval('.opblock', (blocks) =>
+    blocks.map((block) => `${block.querySelector('.opblock-summary-method')?.textContent?.trim()} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+  );
+  const expected = routes.map((r) => `${r.method} ${r.path}`);
+  expect(expected.filter((route) => !shown.includes(route))).toEqual([]);
+
+  // Authorize with the test key, then try the auth status route.
+  await page.click('.btn.authorize');
+  await page.fill('.auth-container input', cloud.keys.test);
+  await page.click('.auth-btn-wrapper .btn.modal-btn.auth.authorize');
+  await page.click('.auth-btn-wrapper .btn-done');
+  const block = page.locator('.opblock', { has: page.locator('.opblock-summary-path[data-path="/v1/auth/status"]') });
+  await block.locator('.opblock-summary').click();
+  await block.locator('.try-out__btn').click();
+  await block.locator('.execute').click();
+  const status = block.locator('.live-responses-table tbody .response-col_status').first();
+  await expect.poll(async () => (await status.textContent())?.trim(), { timeout: 15_000 }).toBe('200');
+  const body = await block.locator('.live-responses-table tbody .response-col_description .microlight').first().textContent();
+  expect(JSON.parse(body ?? '{}')).toMatchObject({ authenticated: true, environment_slug: 'test' });
+});
