@@ -4,11 +4,11 @@
  * (DOCX, XLSX, CSV, text) have none: models read their text.
  */
 import { createCanvas } from '@napi-rs/canvas';
-import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import * as pdfjs from './pdfjs.ts';
+import type { PDFPageProxy } from './pdfjs.ts';
 import { ReadFailure } from './doc.ts';
 import { decodeImage } from './image.ts';
-import { rasterDpi } from './raster.ts';
+import { renderPdfPageCanvas } from './raster.ts';
 import type { DocumentKind } from './sniff.ts';
 
 export interface RenderedPage {
@@ -78,19 +78,6 @@ async function renderPdfPages(bytes: Uint8Array, pages: number[], dpi: number): 
 }
 
 async function renderPdfPage(page: PDFPageProxy, dpi: number): Promise<Uint8Array> {
-  const size = page.getViewport({ scale: 1 });
-  const viewport = page.getViewport({ scale: rasterDpi(size.width, size.height, dpi) / 72 });
-  const width = Math.max(1, Math.round(viewport.width));
-  const height = Math.max(1, Math.round(viewport.height));
-  const canvas = createCanvas(width, height);
-  const context = canvas.getContext('2d');
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, width, height);
-  type RenderParameters = Parameters<PDFPageProxy['render']>[0];
-  await page.render({
-    canvas: canvas as unknown as RenderParameters['canvas'],
-    canvasContext: context as unknown as RenderParameters['canvasContext'],
-    viewport,
-  }).promise;
+  const { canvas } = await renderPdfPageCanvas(page, dpi);
   return canvas.toBuffer('image/png');
 }

@@ -25,11 +25,8 @@ export function rasterDpi(widthPt: number, heightPt: number, dpi: number): numbe
   return shrink < 1 ? Math.floor(dpi * shrink * 100) / 100 : dpi;
 }
 
-/**
- * Renders a page onto a white canvas at `dpi` (or lower: see rasterDpi) and returns it in grey.
- * The returned `dpi` is the one used: pass it, not the requested one, to greyToPdfWords.
- */
-export async function rasterizePdfPage(page: PDFPageProxy, dpi: number): Promise<GreyImage> {
+/** Renders a page onto a white canvas at `dpi` (or lower: see rasterDpi); `dpi` is the one used. */
+export async function renderPdfPageCanvas(page: PDFPageProxy, dpi: number) {
   const size = page.getViewport({ scale: 1 });
   const used = rasterDpi(size.width, size.height, dpi);
   const viewport = page.getViewport({ scale: used / 72 });
@@ -47,6 +44,15 @@ export async function rasterizePdfPage(page: PDFPageProxy, dpi: number): Promise
     canvasContext: context as unknown as RenderParameters['canvasContext'],
     viewport,
   }).promise;
+  return { canvas, context, width, height, dpi: used };
+}
+
+/**
+ * Renders a page (see renderPdfPageCanvas) and returns it in grey.
+ * The returned `dpi` is the one used: pass it, not the requested one, to greyToPdfWords.
+ */
+export async function rasterizePdfPage(page: PDFPageProxy, dpi: number): Promise<GreyImage> {
+  const { context, width, height, dpi: used } = await renderPdfPageCanvas(page, dpi);
   // Read back in bands: a full-page getImageData would be a second RGBA copy of the page.
   const data = new Uint8Array(width * height);
   for (let top = 0; top < height; top += BAND_ROWS) {
