@@ -50,7 +50,8 @@ const PAGE = `<!doctype html>
 export const docsPage = api(ops.docsPage, async () => new RawResponse(PAGE, 'text/html; charset=utf-8'));
 
 export const docsAsset = api(ops.docsAsset, async ({ params }) => {
-  const contentType = ASSETS[params.asset];
+  // Own keys only: `__proto__` or `constructor` must not find an inherited property.
+  const contentType = Object.hasOwn(ASSETS, params.asset) ? ASSETS[params.asset] : undefined;
   if (!contentType) throw new NotFound('Not Found');
   const body = await readFile(join(assetsDir(), params.asset));
   return new RawResponse(body.toString('utf8'), contentType, 200, { 'cache-control': 'public, max-age=86400' });

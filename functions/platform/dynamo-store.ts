@@ -20,6 +20,8 @@ import { Conflict, Invalid } from './errors.ts';
 import type { ListPage, ListQuery, Scope, Store, StoredRecord } from './ports.ts';
 
 const RECORD_SK = 'record';
+/** DynamoDB's ceiling on a partition key; an id that makes a longer key cannot name any item. */
+const MAX_PARTITION_KEY_BYTES = 2048;
 const ITEM_SK = 'item';
 
 interface RecordItem {
@@ -56,13 +58,20 @@ function isConditionFailure(error: unknown): boolean {
   return error instanceof ConditionalCheckFailedException || (error as { name?: string })?.name === 'ConditionalCheckFailedException';
 }
 
+/** A key longer than DynamoDB allows names no item (DynamoDB would refuse it with a ValidationException): an unknown id. */
+function cannotExist(key: { pk: string }): boolean {
+  return Buffer.byteLength(key.pk) > MAX_PARTITION_KEY_BYTES;
+}
+
 export function dynamoStore(client: DynamoDBClient, table: string): Store {
   const doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
 
   async function getRecordItem(scope: Scope, type: string, id: string): Promise<RecordItem | undefined> {
-    const out = await doc.send(new GetCommand({ TableName: table, Key: recordKey(scope, type, id), ConsistentRead: true }));
+    const key = recordKey(scope, type, id);
+    if (cannotExist(key)) return undefined;
+    const out = await doc.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));
     return out.Item as RecordItem | undefined;
   }
 
@@ -154,6 +163,7 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
     const names: Record<string, string> = { ...condition.names };
     const values: Record<string, unknown> = { ...condition.values };
     const sets: string[] = [];
+    if (cannotExist(recordKey(scope, type, id))) return undefined;
     Object.entries(topLevel).forEach(([key, value], i) => {
       names[`#t${i}`] = key;
       values[`:t${i}`] = value;
@@ -247,6 +257,7 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
     },
 
     async deleteRecord(scope: Scope, type: string, id: string) {
+      if (cannotExist(recordKey(scope, type, id))) return false;
       const out = await doc.send(new DeleteCommand({ TableName: table, Key: recordKey(scope, type, id), ReturnValues: 'ALL_OLD' }));
       return out.Attributes !== undefined;
     },

@@ -6,6 +6,7 @@
  *
  * A handler is `api(operation, async (req) => result)`; it sees validated, typed input.
  */
+import { isUtf8 } from 'node:buffer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import middy from '@middy/core';
 import type { z } from 'zod';
@@ -19,6 +20,10 @@ import { platform, type Platform } from './platform.ts';
 
 /** The Lambda payload ceiling (API §0.1): requests and responses above it never reach or leave a Lambda. */
 export const PAYLOAD_LIMIT_BYTES = 6 * 1024 * 1024;
+/** JSON bodies nested deeper than this are refused (422): no request needs it, and deep values overflow the stack of recursive code. */
+export const MAX_JSON_DEPTH = 128;
+/** In a `u` regex a surrogate pair is one code point, so this matches only unpaired surrogates. */
+const LONE_SURROGATE = /\p{Cs}/u;
 /** Room for headers and the event envelope around the body. */
 const RESPONSE_BODY_LIMIT = PAYLOAD_LIMIT_BYTES - 64 * 1024;
 
@@ -104,14 +109,60 @@ function rawBody(event: APIGatewayProxyEventV2): Buffer | undefined {
   return raw;
 }
 
-function parseBody(event: APIGatewayProxyEventV2): unknown {
-  const raw = rawBody(event);
-  if (raw === undefined) return undefined;
+/**
+ * Refuses what JSON.parse lets through but would be stored wrong or crash later: nesting deeper than
+ * MAX_JSON_DEPTH, and strings that are not well-formed Unicode (lone surrogates from `\ud800`
+ * escapes, which UTF-8 storage would silently replace). Iterative, so any depth is safe here.
+ */
+export function checkJsonValue(value: unknown): void {
+  interface Entry {
+    value: unknown;
+    depth: number;
+    parent: Entry | undefined;
+    key: string | number;
+  }
+  const locOf = (entry: Entry | undefined): (string | number)[] => {
+    const loc: (string | number)[] = [];
+    for (let e = entry; e?.parent; e = e.parent) loc.unshift(e.key);
+    return ['body', ...loc];
+  };
+  const stack: Entry[] = [{ value, depth: 0, parent: undefined, key: 'body' }];
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
+    const v = entry.value;
+    if (typeof v === 'string') {
+      if (LONE_SURROGATE.test(v)) throw Invalid.at(locOf(entry), 'String contains a lone surrogate (not well-formed Unicode)', 'string_unicode');
+      continue;
+    }
+    if (!v || typeof v !== 'object') continue;
+    if (entry.depth >= MAX_JSON_DEPTH) throw Invalid.at(['body'], `JSON is nested deeper than ${MAX_JSON_DEPTH} levels`, 'json_too_deep');
+    if (Array.isArray(v)) v.forEach((item, i) => stack.push({ value: item, depth: entry.depth + 1, parent: entry, key: i }));
+    else {
+      for (const [k, item] of Object.entries(v)) {
+        if (LONE_SURROGATE.test(k)) throw Invalid.at(locOf(entry), 'Key contains a lone surrogate (not well-formed Unicode)', 'string_unicode');
+        stack.push({ value: item, depth: entry.depth + 1, parent: entry, key: k });
+      }
+    }
+  }
+}
+
+export function parseJsonBody(raw: Buffer): unknown {
+  // Bytes that are not UTF-8 would be decoded to U+FFFD and stored changed: refuse them.
+  if (!isUtf8(raw)) throw new Invalid([{ loc: ['body'], msg: 'JSON decode error: the body is not valid UTF-8', type: 'json_invalid' }]);
+  let value: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    value = JSON.parse(raw.toString('utf8'));
   } catch (error) {
     throw new Invalid([{ loc: ['body'], msg: `JSON decode error: ${(error as Error).message}`, type: 'json_invalid' }]);
   }
+  checkJsonValue(value);
+  return value;
+}
+
+function parseBody(event: APIGatewayProxyEventV2): unknown {
+  const raw = rawBody(event);
+  if (raw === undefined) return undefined;
+  return parseJsonBody(raw);
 }
 
 function validate<T>(schema: z.ZodType<T> | undefined, where: 'body' | 'query' | 'path', input: unknown): T {

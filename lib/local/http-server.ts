@@ -3,6 +3,7 @@
  * route table, turns it into the event API Gateway would send, invokes the route's handler and
  * writes back its result. The Lambda payload ceiling is enforced here as on AWS.
  */
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -46,7 +47,8 @@ function toEvent(req: IncomingMessage, url: URL, matched: CompiledRoute, params:
   }
   const query: Record<string, string> = {};
   for (const [key, value] of url.searchParams) query[key] = key in query ? `${query[key]},${value}` : value;
-  const isText = TEXT_TYPES.test(headers['content-type'] ?? 'application/json');
+  // Bytes that are not UTF-8 travel base64-encoded, so the handler sees them as sent (and can refuse them).
+  const isText = TEXT_TYPES.test(headers['content-type'] ?? 'application/json') && isUtf8(body);
   const now = new Date();
   const key = routeKey(matched.route);
   return {
@@ -129,7 +131,12 @@ export async function startHttpServer(options: { routes: Route[]; invoker: Invok
     if (!matched) return sendJson(res, 405, { detail: 'Method Not Allowed' }, { allow: candidates.map((c) => c.route.method).join(', ') });
     const values = matched.pattern.exec(url.pathname)!.slice(1);
     const params: Record<string, string> = {};
-    matched.names.forEach((name, i) => (params[name] = decodeURIComponent(values[i]!)));
+    try {
+      matched.names.forEach((name, i) => (params[name] = decodeURIComponent(values[i]!)));
+    } catch {
+      // "%E0%A4%A" or a lone "%": not a path at all (API Gateway answers 400 too).
+      return sendJson(res, 400, { detail: `Malformed percent-encoding in the path ${url.pathname}` });
+    }
 
     const body = await readBody(req);
     if (body === undefined) {
