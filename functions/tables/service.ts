@@ -347,10 +347,12 @@ export async function summariseStoredTable(p: Platform, scope: Scope, input: Tab
  */
 async function readInBackground(p: Platform, scope: Scope, input: TableSummaryInput): Promise<Loaded> {
   const run = await createRun(p, scope, tableSummaryKind, { fields: { table_id: input.tableId }, input, attrs: { table_version: input.version }, background: false });
+  // Settled first: a run that crashed marks the table failed only while its record is there to say why.
+  const loaded = await loadSettled(p, scope, input.tableId);
   if (run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled') {
     await deleteRun(p, scope, tableSummaryKind, run.id as string).catch(() => undefined);
   }
-  return loadSettled(p, scope, input.tableId);
+  return loaded;
 }
 
 /** The 422 a CSV refused by the background read gives when the request is still there to answer. */
