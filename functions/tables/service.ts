@@ -18,6 +18,7 @@ import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import type { PrimitiveError } from '../platform/schemas.ts';
 import { createRun, deleteRun } from '../runs/service.ts';
+import { forgetUsage } from '../usage/ledger.ts';
 import { chunksOf, CsvProblem, readCsv } from './csv-reader.ts';
 import { TableProfiler } from './profile.ts';
 import { tableSummaryKind } from './kind.ts';
@@ -350,7 +351,9 @@ async function readInBackground(p: Platform, scope: Scope, input: TableSummaryIn
   // Settled first: a run that crashed marks the table failed only while its record is there to say why.
   const loaded = await loadSettled(p, scope, input.tableId);
   if (run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled') {
+    // Internal work, free: neither its record nor its (zero) usage entry is kept.
     await deleteRun(p, scope, tableSummaryKind, run.id as string).catch(() => undefined);
+    await forgetUsage(p, scope, run.id as string).catch(() => undefined);
   }
   return loaded;
 }

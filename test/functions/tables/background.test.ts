@@ -15,6 +15,8 @@ process.env.QUIRE_TABLE_BACKGROUND_BYTES = '1024';
 let cloud: TestCloud;
 /** Background reads started (runs of kind table_summary): proves which path a create took. */
 let backgroundReads = 0;
+/** The scope (organization, environment) the last background read ran in. */
+let readScope: { orgId: string; envId: string } | undefined;
 beforeAll(async () => {
   cloud = await startTestCloud();
   const real = platform();
@@ -23,7 +25,11 @@ beforeAll(async () => {
     get(target, method) {
       if (method !== 'start') return Reflect.get(target, method);
       return (...args: Parameters<typeof real.runner.start>) => {
-        if ((args[1].input as { run?: { kind?: string } }).run?.kind === 'table_summary') backgroundReads++;
+        const run = (args[1].input as { run?: { kind?: string; orgId: string; envId: string } }).run;
+        if (run?.kind === 'table_summary') {
+          backgroundReads++;
+          readScope = { orgId: run.orgId, envId: run.envId };
+        }
         return target.start(...args);
       };
     },
@@ -72,6 +78,13 @@ describe('tables read in the background, ending within the request', () => {
     expect(validation.status).toBe(200);
     expect(validation.body.diagnostics[0].count).toBe(BIG_ROWS - Math.ceil(BIG_ROWS / 7) - Math.ceil((BIG_ROWS - 1) / 7));
     expect((await cloud.api('GET', `/v1/tables/${table.id}/download`)).text).toBe(csv);
+
+    // The internal run left nothing behind: no record, no usage line.
+    const runs = await platform().store.listRecords(readScope!, 'table_summary', { limit: 10, order: 'desc' });
+    expect(runs.items).toEqual([]);
+    const usage = await cloud.api('GET', '/v1/usage');
+    expect(usage.status, usage.text).toBe(200);
+    expect(Object.keys(usage.body.by_operation)).not.toContain('table_summary');
   });
 
   it('refuses an invalid big CSV with the same 422 as a small one, keeping no table', async () => {
