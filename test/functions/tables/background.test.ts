@@ -124,6 +124,17 @@ describe('tables read in the background, ending within the request', () => {
     expect(profile.body.row_count).toBe(600);
   });
 
+  it('reads a table stored before `status` existed as ready', async () => {
+    const table = (await cloud.api('POST', '/v1/tables', { body: byRef(await storeCsv(cloud, bigCsv(250))) })).body.tables[0];
+    expect(table.status).toBe('ready');
+    // The record as the first version of tables wrote it: no status, no error.
+    const { status: _status, error: _error, ...legacy } = table;
+    expect(await platform().store.updateRecord(readScope!, 'table', table.id, { table: legacy })).toBeDefined();
+    const got = await cloud.api('GET', `/v1/tables/${table.id}`);
+    expect(got.body.table).toEqual(table);
+    expect((await cloud.api('GET', `/v1/tables/${table.id}/profile`)).status).toBe(200);
+  });
+
   it('keeps reading small FileRef CSVs and inline CSVs in the request', async () => {
     delete process.env.QUIRE_TABLE_BACKGROUND_BYTES;
     try {
