@@ -71,6 +71,7 @@ const builtIn: Record<string, () => Promise<RunTask>> = {
   schema_generation: async () => (await import('../schemas/task.ts')).schemaGenerationTask,
   edit: async () => (await import('../edits/task.ts')).editTask,
   edit_field_detection: async () => (await import('../edits/task.ts')).fieldDetectionTask,
+  table_summary: async () => (await import('../tables/task.ts')).tableSummaryTask,
 };
 
 const registered = new Map<string, RunTask>();

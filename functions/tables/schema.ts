@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { FormFile } from '../platform/multipart.ts';
-import { DocumentInput } from '../platform/schemas.ts';
+import { DocumentInput, PrimitiveError } from '../platform/schemas.ts';
 
 /** The biggest CSV a table takes (through a FileRef; inline uploads stop at the 6 MB request ceiling). */
 export const MAX_TABLE_BYTES = 1024 * 1024 * 1024;
@@ -28,6 +28,13 @@ export const Diagnostic = z
   })
   .meta({ id: 'TableDiagnostic' });
 
+/**
+ * An addition to the Table of API §10: a big CSV given by FileRef is read after the create or replace
+ * answered. `processing` until then (no row_count, no columns), then `ready`, or `failed` with an error.
+ */
+export const TableStatus = z.enum(['processing', 'ready', 'failed']).describe('processing: the CSV is still being read; ready; failed: see error');
+export type TableStatus = z.infer<typeof TableStatus>;
+
 export const Table = z
   .object({
     id: z.string(),
@@ -36,11 +43,13 @@ export const Table = z
     project_id: z.string().nullable(),
     source_file_id: z.string(),
     snapshot_file_id: z.string(),
-    row_count: z.number().int(),
+    row_count: z.number().int().nullable().describe('null until the CSV has been read (status processing or failed)'),
     columns: z.array(Column),
     sample_rows: z.array(z.record(z.string(), z.string().nullable())),
     metadata: z.record(z.string(), z.unknown()),
     diagnostics: z.array(Diagnostic).describe('Problems found while reading the CSV (ragged rows: row_shape)'),
+    status: TableStatus,
+    error: PrimitiveError.nullable().describe('Why the CSV could not be read (status failed); null otherwise'),
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -507,6 +507,10 @@ export const clientCommands: ClientCommand[] = [
         },
       });
       const table = answer.tables[0];
+      if (table.status === 'processing') {
+        ctx.print(answer, `${table.id}  ${table.name}  processing: the CSV is read in the background (follow it with: quire tables get ${table.id})`);
+        return;
+      }
       ctx.print(answer, `${table.id}  ${table.name}  ${table.row_count} rows × ${table.columns.length} columns\n${renderColumns(table.columns)}`);
     },
   },
@@ -517,7 +521,7 @@ export const clientCommands: ClientCommand[] = [
     options: { project: { type: 'string', placeholder: 'PROJECT_ID', description: 'Only tables of this project' } },
     async run(ctx) {
       const answer = await ctx.client().call('GET', '/v1/tables', { query: { project_id: str(ctx.values, 'project') } });
-      ctx.print(answer, renderTable(['id', 'name', 'rows', 'columns', 'updated'], answer.tables.map((t: any) => [t.id, t.name, t.row_count, t.columns.length, t.updated_at])));
+      ctx.print(answer, renderTable(['id', 'name', 'status', 'rows', 'columns', 'updated'], answer.tables.map((t: any) => [t.id, t.name, t.status ?? 'ready', t.row_count ?? '', t.columns.length, t.updated_at])));
     },
   },
   {
@@ -526,6 +530,10 @@ export const clientCommands: ClientCommand[] = [
     summary: 'Show a table and its columns',
     async run(ctx) {
       const { table } = await ctx.client().call('GET', `/v1/tables/${encodeURIComponent(arg(ctx, 0, 'TABLE_ID'))}`);
+      if (table.status && table.status !== 'ready') {
+        ctx.print({ table }, `${table.id}  ${table.name}  ${table.status}${table.error ? `: ${table.error.message}` : ''}`);
+        return table.status === 'failed' ? 1 : 0;
+      }
       ctx.print({ table }, `${table.id}  ${table.name}  ${table.row_count} rows\n${renderColumns(table.columns)}`);
     },
   },

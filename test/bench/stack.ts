@@ -13,6 +13,8 @@ export const BENCH_KEY = 'rt_test_bench000000000000000000000000';
 
 export interface BenchStack {
   base: string;
+  /** Process id of the local stack (one Node process: emulators in process, handlers on worker threads). */
+  pid: number;
   headers: Record<string, string>;
   /** POSTs JSON and waits for the run to end (polling the cheap projection); returns seconds. */
   timedRun(path: string, body: Record<string, unknown>): Promise<number>;
@@ -39,6 +41,7 @@ export async function withLocalStack<T>(fn: (stack: BenchStack) => Promise<T>): 
   const headers = { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' };
   const stack: BenchStack = {
     base,
+    pid: child.pid!,
     headers,
     async timedRun(path, body) {
       const started = performance.now();
