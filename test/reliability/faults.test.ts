@@ -193,3 +193,209 @@ describe('SIGKILL of the local server in the middle of background runs', () => {
     for (const d of deliveriesBefore) expect((await call('GET', `/v1/webhooks/deliveries/${d.id}`)).body.status).toBe('succeeded');
   }, 150_000);
 });
+
+/** An error shaped like the AWS SDK's for a service error (name, $fault, $metadata.httpStatusCode). */
+function awsError(name: string, httpStatusCode: number): Error {
+  return Object.assign(new Error(`${name} (injected)`), { name, $fault: 'server', $metadata: { httpStatusCode }, $retryable: { throttling: true } });
+}
+
+/**
+ * A proxy in front of an emulator answering every `every`-th request with a service error instead of
+ * forwarding it: the AWS SDK clients behind it see real throttling responses on the wire.
+ */
+async function faultyProxy(target: string, every: number, fault: (n: number) => { status: number; contentType: string; body: string }): Promise<{ url: string; injected: () => number; forwarded: () => number; close(): Promise<void> }> {
+  let count = 0;
+  let injected = 0;
+  const targetUrl = new URL(target);
+  const server: Server = createServer((req, res) => {
+    count++;
+    if (count % every === 0) {
+      injected++;
+      const f = fault(injected);
+      req.resume();
+      res.writeHead(f.status, { 'content-type': f.contentType, 'x-amzn-requestid': `fault-${injected}` });
+      res.end(f.body);
+      return;
+    }
+    const upstream = httpRequest({ host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    injected: () => injected,
+    forwarded: () => count - injected,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The platform's Store and Blobs with a hook in front of every call: the hook may throw, wait or act. */
+function withHooks(p: Platform, hooks: { store?: (method: string, args: unknown[]) => Promise<void>; blobs?: (method: string, args: unknown[]) => Promise<void> }): Platform {
+  const wrap = <T extends object>(target: T, hook?: (method: string, args: unknown[]) => Promise<void>): T =>
+    new Proxy(target, {
+      get(t, method) {
+        const value = (t as Record<PropertyKey, unknown>)[method];
+        if (typeof value !== 'function' || !hook || method === 'keyOfUrl') return value;
+        return async (...args: unknown[]) => {
+          await hook(String(method), args);
+          return (value as (...a: unknown[]) => unknown).apply(t, args);
+        };
+      },
+    });
+  return { ...p, store: wrap<Store>(p.store, hooks.store), blobs: wrap<Blobs>(p.blobs, hooks.blobs) };
+}
+
+describe('storage faults through the ports', () => {
+  let cloud: TestCloud;
+  let original: Platform;
+  beforeAll(async () => {
+    cloud = await startTestCloud();
+    original = platform();
+  }, 60_000);
+  afterAll(async () => {
+    setPlatform(original);
+    await cloud?.close();
+  });
+
+  it('DynamoDB throttling and S3 SlowDown/500 on the wire are absorbed by the SDK retries', async () => {
+    const dynamo = await faultyProxy(cloud.endpoints.dynamodb, 4, (n) => ({
+      status: 400,
+      contentType: 'application/x-amz-json-1.0',
+      body: JSON.stringify({ __type: n % 2 ? 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException' : 'com.amazon.coral.availability#ThrottlingException', message: 'Rate exceeded' }),
+    }));
+    const s3 = await faultyProxy(cloud.endpoints.s3, 3, (n) => ({
+      status: n % 2 ? 503 : 500,
+      contentType: 'application/xml',
+      body: `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${n % 2 ? 'SlowDown' : 'InternalError'}</Code><Message>Please reduce your request rate.</Message><RequestId>fault</RequestId></Error>`,
+    }));
+    const base = buildPlatform();
+    setPlatform({
+      ...base,
+      store: dynamoStore(new DynamoDBClient({ region: cloud.endpoints.region, endpoint: dynamo.url }), cloud.endpoints.table),
+      blobs: s3Blobs(s3Client({ region: cloud.endpoints.region, endpoint: s3.url, forcePathStyle: true }), cloud.endpoints.bucket, { endpoint: s3.url }),
+    });
+    try {
+      const created = await cloud.api('POST', '/v1/parses', { body: { document: textDoc('Invoice 7\nTotal: 70.00'), bust_cache: true } });
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.status).toBe('completed');
+      expect(created.body.output.text).toContain('Invoice 7');
+      for (let i = 0; i < 3; i++) {
+        const got = await cloud.api('GET', `/v1/parses/${created.body.id}`);
+        expect(got.status, got.text).toBe(200);
+        expect(got.body.output.text).toContain('Invoice 7');
+        const list = await cloud.api('GET', '/v1/parses?limit=10&include_output=true');
+        expect(list.status, list.text).toBe(200);
+        expect(list.body.data.map((d: { id: string }) => d.id)).toContain(created.body.id);
+      }
+      expect(dynamo.injected()).toBeGreaterThan(3);
+      expect(s3.injected()).toBeGreaterThan(2);
+    } finally {
+      setPlatform(original);
+      await dynamo.close();
+      await s3.close();
+    }
+  }, 60_000);
+
+  it('throttling that outlasts the SDK retries answers 503 with a request_id at once, and the record stays whole', async () => {
+    const created = await cloud.api('POST', '/v1/parses', { body: { document: textDoc('Invoice 8\nTotal: 80.00'), bust_cache: true } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+    const cases: Array<[string, 'store' | 'blobs', string, Error]> = [
+      [`/v1/parses/${id}`, 'store', 'getRecord', awsError('ProvisionedThroughputExceededException', 400)],
+      ['/v1/parses?limit=5', 'store', 'listRecords', awsError('ThrottlingException', 400)],
+      [`/v1/parses/${id}`, 'blobs', 'get', awsError('SlowDown', 503)],
+      [`/v1/parses/${id}`, 'blobs', 'get', awsError('InternalError', 500)],
+    ];
+    for (const [path, port, method, error] of cases) {
+      setPlatform(withHooks(original, { [port]: async (m: string) => { if (m === method) throw error; } }));
+      const started = Date.now();
+      const r = await cloud.api('GET', path);
+      setPlatform(original);
+      expect(r.status, `${error.name} on ${port}.${method}: ${r.text}`).toBe(503);
+      expect(r.body).toEqual({ detail: 'The service is busy, retry shortly', request_id: expect.stringMatching(/^req_/) });
+      expect(r.headers.get('x-request-id')).toBe(r.body.request_id);
+      expect(r.headers.get('retry-after')).toBe('1');
+      expect(Date.now() - started).toBeLessThan(5_000);
+    }
+    // An unknown failure stays a 500 with its request_id.
+    setPlatform(withHooks(original, { store: async (m) => { if (m === 'getRecord') throw new Error('boom'); } }));
+    const crashed = await cloud.api('GET', `/v1/parses/${id}`);
+    setPlatform(original);
+    expect(crashed.status).toBe(500);
+    expect(crashed.body).toEqual({ detail: 'Internal error', request_id: expect.stringMatching(/^req_/) });
+    // Nothing was damaged.
+    const again = await cloud.api('GET', `/v1/parses/${id}`);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(created.body);
+  });
+
+  it('a create whose record write is throttled answers 503 and leaves no run behind', async () => {
+    const before = (await cloud.api('GET', '/v1/parses?limit=100')).body.data.length;
+    setPlatform(withHooks(original, { store: async (m) => { if (m === 'putRecord') throw awsError('ProvisionedThroughputExceededException', 400); } }));
+    const r = await cloud.api('POST', '/v1/parses', { body: { document: textDoc('never stored'), bust_cache: true, background: true } });
+    setPlatform(original);
+    expect(r.status, r.text).toBe(503);
+    expect((await cloud.api('GET', '/v1/parses?limit=100')).body.data.length).toBe(before);
+  });
+
+  it('a run whose status moves are throttled inside its task still ends (failed, never stuck)', async () => {
+    // Every move to completed is throttled: the task's Finish step throws, the state machine's Catch
+    // sends it to Fail, whose move to failed goes through.
+    setPlatform(withHooks(original, { store: async (m, args) => { if (m === 'moveStatus' && args[4] === 'completed') throw awsError('ThrottlingException', 400); } }));
+    try {
+      const r = await cloud.api('POST', '/v1/parses', { body: { document: textDoc('Invoice 9'), bust_cache: true, background: true } });
+      expect(r.status, r.text).toBe(201);
+      const ended = await poll(async () => {
+        const got = await cloud.api('GET', `/v1/parses/${r.body.id}`);
+        return ACTIVE.includes(got.body.status) ? undefined : got.body;
+      }, 'the throttled run to end', 20_000);
+      expect(ended.status).toBe('failed');
+      expect(ended.error).toEqual({ code: 'internal', message: 'The run failed unexpectedly (ThrottlingException)', details: null });
+      expect(ended.output).toEqual({ pages: [], text: '' }); // the empty output, no result
+    } finally {
+      setPlatform(original);
+    }
+  }, 30_000);
+
+  it('a cancel that lands while the task writes its output wins: the run ends cancelled, no output left', async () => {
+    let cancelled: Promise<{ status: number; body: any }> | undefined;
+    let outputKey: string | undefined;
+    setPlatform(
+      withHooks(original, {
+        blobs: async (m, args) => {
+          const key = String(args[0]);
+          if (m === 'put' && key.includes('/outputs/parse/') && !cancelled) {
+            outputKey = key;
+            // The cancel is answered before the output is written: the task's own check (or the
+            // finish step's conditional move) must see it.
+            cancelled = cloud.api('POST', `/v1/parses/${key.split('/').pop()!.replace('.json', '')}/cancel`);
+            await cancelled;
+          }
+        },
+      }),
+    );
+    try {
+      const r = await cloud.api('POST', '/v1/parses', { body: { document: textDoc('Invoice 10'), bust_cache: true, background: true } });
+      expect(r.status, r.text).toBe(201);
+      await poll(async () => cancelled, 'the cancel', 15_000);
+      const answer = await cancelled!;
+      expect(answer.status).toBe(200);
+      expect(answer.body.status).toBe('cancelled');
+      const ended = await poll(async () => {
+        const got = await cloud.api('GET', `/v1/parses/${r.body.id}`);
+        return ACTIVE.includes(got.body.status) ? undefined : got.body;
+      }, 'the run to end', 15_000);
+      expect(ended.status).toBe('cancelled');
+      expect(ended.output).toEqual({ pages: [], text: '' }); // the empty output, no result
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await original.blobs.head(outputKey!)).toBeUndefined();
+      expect((await cloud.api('GET', `/v1/parses/${r.body.id}`)).body.status).toBe('cancelled');
+    } finally {
+      setPlatform(original);
+    }
+  }, 30_000);
+});
