@@ -18,8 +18,14 @@ export interface InvokeTarget {
   handler: string;
 }
 
+/**
+ * `request`: an API request, someone waits for the answer. `task`: a state machine task (background
+ * work). On AWS they run in separate Lambdas; here they share the containers, and requests go first.
+ */
+export type InvocationKind = 'request' | 'task';
+
 export interface Invoker {
-  invoke(target: InvokeTarget, event: unknown, timeoutMs: number): Promise<unknown>;
+  invoke(target: InvokeTarget, event: unknown, timeoutMs: number, kind?: InvocationKind): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -91,7 +97,10 @@ interface PooledWorker {
 export function workerPoolInvoker(options: { maxWorkers: number }): Invoker {
   const idle: PooledWorker[] = [];
   const all = new Set<PooledWorker>();
-  const queue: Job[] = [];
+  // Two queues: a waiting API request never queues behind background tasks (under load, a GET would
+  // otherwise wait for every parse and extraction step started before it).
+  const requests: Job[] = [];
+  const tasks: Job[] = [];
   let closed = false;
 
   function spawn(): PooledWorker {
@@ -147,24 +156,24 @@ export function workerPoolInvoker(options: { maxWorkers: number }): Invoker {
   }
 
   function pump() {
-    while (!closed && queue.length > 0) {
+    while (!closed && requests.length + tasks.length > 0) {
       const pooled = idle.pop() ?? (all.size < options.maxWorkers ? spawn() : undefined);
       if (!pooled) return;
-      run(pooled, queue.shift()!);
+      run(pooled, (requests.shift() ?? tasks.shift())!);
     }
   }
 
   return {
-    invoke(target, event, timeoutMs) {
+    invoke(target, event, timeoutMs, kind = 'request') {
       if (closed) return Promise.reject(new Error('The local runtime is shutting down'));
       return new Promise((resolve, reject) => {
-        queue.push({ target, event, timeoutMs, resolve, reject });
+        (kind === 'request' ? requests : tasks).push({ target, event, timeoutMs, resolve, reject });
         pump();
       });
     },
     async close() {
       closed = true;
-      for (const job of queue.splice(0)) job.reject(new Error('The local runtime is shutting down'));
+      for (const job of [...requests.splice(0), ...tasks.splice(0)]) job.reject(new Error('The local runtime is shutting down'));
       await Promise.all([...all].map((p) => p.worker.terminate()));
       all.clear();
       idle.length = 0;
