@@ -34,11 +34,16 @@ export function rssBytes(pid: number): number {
   return match ? Number(match[1]) * 1024 : NaN;
 }
 
-/** `clients` loops, each sending one request after the other for `seconds`. */
-export async function runMix(stack: BenchStack, clients: number, seconds: number): Promise<MixResult> {
+/**
+ * `clients` loops, each sending one request after the other for `seconds`. With `maxActive`, a
+ * client about to create while that many of its runs are not known to have ended gets one of them
+ * instead (back-pressure, as a polling client does), so a long soak does not pile up a backlog.
+ */
+export async function runMix(stack: BenchStack, clients: number, seconds: number, maxActive = Infinity): Promise<MixResult> {
   const result: MixResult = { seconds, latencies: { create: [], get: [], list: [], cancel: [] }, statuses: {}, errors: [], created: [] };
   const deadline = Date.now() + seconds * 1000;
   let counter = 0;
+  const active = new Map<string, { path: string; id: string }>();
   const pick = () => result.created[Math.floor(Math.random() * result.created.length)];
   // Cancels aim at recent runs, so some are still active when the cancel comes.
   const recent = () => result.created[Math.max(0, result.created.length - 1 - Math.floor(Math.random() * 20))];
@@ -48,7 +53,11 @@ export async function runMix(stack: BenchStack, clients: number, seconds: number
     let path: string;
     let body: string | undefined;
     let kindPath: string | undefined;
-    if (op === 'create' || result.created.length === 0) {
+    if (op === 'create' && active.size >= maxActive) {
+      op = 'get';
+      const run = [...active.values()][Math.floor(Math.random() * active.size)]!;
+      path = `${run.path}/${run.id}?include_output=false`;
+    } else if (op === 'create' || result.created.length === 0) {
       op = 'create';
       const n = counter++;
       kindPath = n % 2 === 0 ? '/v1/parses' : '/v1/extractions';
@@ -74,7 +83,14 @@ export async function runMix(stack: BenchStack, clients: number, seconds: number
       const key = `${op} ${response.status}`;
       result.statuses[key] = (result.statuses[key] ?? 0) + 1;
       if (response.status >= 400) result.errors.push(`${method} ${path} → ${response.status} ${text.slice(0, 200)}`);
-      else if (op === 'create') result.created.push({ path: kindPath!, id: (JSON.parse(text) as { id: string }).id });
+      else {
+        const data = JSON.parse(text) as { id?: string; status?: string };
+        if (op === 'create') {
+          const run = { path: kindPath!, id: data.id! };
+          result.created.push(run);
+          active.set(run.id, run);
+        } else if (data.id && ['completed', 'failed', 'cancelled'].includes(data.status ?? '')) active.delete(data.id);
+      }
     } catch (error) {
       result.latencies[op].push(performance.now() - started);
       result.statuses[`${op} socket error`] = (result.statuses[`${op} socket error`] ?? 0) + 1;
