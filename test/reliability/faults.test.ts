@@ -26,7 +26,10 @@ import { REPO_ROOT } from '../../lib/local/invoker.ts';
 import { startTestCloud, type TestCloud } from '../support/cloud.ts';
 import { freePort } from '../support/ports.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { gate, probeRoutes } from '../support/probe.ts';
 import { greyToPng, renderScan } from '../support/scan-fixtures.ts';
+import { handler as runTask } from '../../functions/runs/task.ts';
+import { resolveCaller } from '../../functions/auth/service.ts';
 
 const KEY = 'rt_test_faults00000000000000000000000';
 const ACTIVE = ['pending', 'queued', 'in_progress', 'running', 'retrying'];
@@ -253,7 +256,7 @@ describe('storage faults through the ports', () => {
   let cloud: TestCloud;
   let original: Platform;
   beforeAll(async () => {
-    cloud = await startTestCloud();
+    cloud = await startTestCloud({ extraRoutes: probeRoutes });
     original = platform();
   }, 60_000);
   afterAll(async () => {
@@ -262,12 +265,12 @@ describe('storage faults through the ports', () => {
   });
 
   it('DynamoDB throttling and S3 SlowDown/500 on the wire are absorbed by the SDK retries', async () => {
-    const dynamo = await faultyProxy(cloud.endpoints.dynamodb, 4, (n) => ({
+    const dynamo = await faultyProxy(cloud.endpoints.dynamodb, 6, (n) => ({
       status: 400,
       contentType: 'application/x-amz-json-1.0',
       body: JSON.stringify({ __type: n % 2 ? 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException' : 'com.amazon.coral.availability#ThrottlingException', message: 'Rate exceeded' }),
     }));
-    const s3 = await faultyProxy(cloud.endpoints.s3, 3, (n) => ({
+    const s3 = await faultyProxy(cloud.endpoints.s3, 4, (n) => ({
       status: n % 2 ? 503 : 500,
       contentType: 'application/xml',
       body: `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${n % 2 ? 'SlowDown' : 'InternalError'}</Code><Message>Please reduce your request rate.</Message><RequestId>fault</RequestId></Error>`,
@@ -398,4 +401,28 @@ describe('storage faults through the ports', () => {
       setPlatform(original);
     }
   }, 30_000);
+
+  it('a run whose task outlives its time budget ends failed (timeout), and its late result is dropped', async () => {
+    // The probe waits at a gate that opens only after the state machine gave up on it. The run state
+    // machine's Execute step has TimeoutSeconds (900 s, the Lambda's timeout): when it fires, its Catch
+    // calls the task's Fail step with States.Timeout. That step is called here as the state machine
+    // would, so the test does not wait 15 minutes.
+    const r = await cloud.api('POST', '/v1/probes', { body: { mode: 'gate', gate: 'faults-timeout', background: true } });
+    expect(r.status, r.text).toBe(201);
+    const g = gate('faults-timeout');
+    await g.reached.promise;
+    const record = (await cloud.api('GET', `/v1/probes/${r.body.id}`)).body;
+    expect(record.status).toBe('in_progress');
+    const caller = await resolveCaller(original, cloud.keys.test);
+    const ref = { kind: 'probe', orgId: caller.orgId, envId: caller.envId, id: r.body.id as string };
+    await runTask({ step: 'fail', run: ref, error: { Error: 'States.Timeout', Cause: 'Task timed out' } });
+    const failed = (await cloud.api('GET', `/v1/probes/${r.body.id}`)).body;
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toEqual({ code: 'timeout', message: 'The run exceeded its time budget', details: null });
+    // The work comes back late: its finish finds the run failed and leaves nothing behind.
+    g.open.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = (await cloud.api('GET', `/v1/probes/${r.body.id}`)).body;
+    expect(after).toEqual(failed);
+  });
 });
