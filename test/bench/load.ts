@@ -117,9 +117,11 @@ export async function drain(stack: BenchStack, created: MixResult['created'], ti
   while (pending.size > 0 && Date.now() - started < timeoutMs) {
     for (const run of [...pending.values()]) {
       const response = await fetch(`${stack.base}${run.path}/${run.id}?include_output=false`, { headers: stack.headers });
-      const data = (await response.json()) as { status: string };
+      const data = (await response.json()) as { status: string; error?: { code?: string; message?: string } | null };
       if (['completed', 'failed', 'cancelled'].includes(data.status)) {
-        byStatus[data.status] = (byStatus[data.status] ?? 0) + 1;
+        // Failed runs are counted by their error, so an unexpected failure shows.
+        const key = data.status === 'failed' ? `failed (${run.path.slice(4)}: ${data.error?.code}: ${data.error?.message})` : data.status;
+        byStatus[key] = (byStatus[key] ?? 0) + 1;
         pending.delete(run.id);
       }
     }
