@@ -81,6 +81,7 @@ export function inlineInvoker(): Invoker {
 }
 
 interface Job {
+  kind: InvocationKind;
   target: InvokeTarget;
   event: unknown;
   timeoutMs: number;
@@ -99,8 +100,11 @@ export function workerPoolInvoker(options: { maxWorkers: number }): Invoker {
   const all = new Set<PooledWorker>();
   // Two queues: a waiting API request never queues behind background tasks (under load, a GET would
   // otherwise wait for every parse and extraction step started before it).
+  // Requests do not starve the tasks either: while tasks wait and none runs, the next free
+  // container takes a task (a state's TimeoutSeconds counts the time its task waits here).
   const requests: Job[] = [];
   const tasks: Job[] = [];
+  let tasksRunning = 0;
   let closed = false;
 
   function spawn(): PooledWorker {
@@ -130,6 +134,7 @@ export function workerPoolInvoker(options: { maxWorkers: number }): Invoker {
 
   function discard(pooled: PooledWorker) {
     clearTimeout(pooled.timer);
+    if (pooled.job?.kind === 'task') tasksRunning--;
     all.delete(pooled);
     const i = idle.indexOf(pooled);
     if (i >= 0) idle.splice(i, 1);
@@ -140,6 +145,7 @@ export function workerPoolInvoker(options: { maxWorkers: number }): Invoker {
 
   function finish(pooled: PooledWorker) {
     clearTimeout(pooled.timer);
+    if (pooled.job?.kind === 'task') tasksRunning--;
     pooled.job = undefined;
     if (!all.has(pooled)) return;
     idle.push(pooled);
@@ -148,6 +154,7 @@ export function workerPoolInvoker(options: { maxWorkers: number }): Invoker {
 
   function run(pooled: PooledWorker, job: Job) {
     pooled.job = job;
+    if (job.kind === 'task') tasksRunning++;
     pooled.timer = setTimeout(() => {
       discard(pooled);
       job.reject(new InvocationTimeout(`Task timed out after ${job.timeoutMs} ms`));
@@ -159,7 +166,8 @@ export function workerPoolInvoker(options: { maxWorkers: number }): Invoker {
     while (!closed && requests.length + tasks.length > 0) {
       const pooled = idle.pop() ?? (all.size < options.maxWorkers ? spawn() : undefined);
       if (!pooled) return;
-      run(pooled, (requests.shift() ?? tasks.shift())!);
+      const job = tasks.length > 0 && tasksRunning === 0 ? tasks.shift() : (requests.shift() ?? tasks.shift());
+      run(pooled, job!);
     }
   }
 
@@ -167,7 +175,7 @@ export function workerPoolInvoker(options: { maxWorkers: number }): Invoker {
     invoke(target, event, timeoutMs, kind = 'request') {
       if (closed) return Promise.reject(new Error('The local runtime is shutting down'));
       return new Promise((resolve, reject) => {
-        (kind === 'request' ? requests : tasks).push({ target, event, timeoutMs, resolve, reject });
+        (kind === 'request' ? requests : tasks).push({ kind, target, event, timeoutMs, resolve, reject });
         pump();
       });
     },
