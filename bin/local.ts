@@ -35,6 +35,15 @@ for (const { environment, key } of boot.created) {
 }
 console.log(`Try: curl -H "Authorization: Bearer <key>" ${cloud.url}/v1/auth/status   ·   API reference: ${cloud.url}/docs`);
 
+// Benchmarks (npm run soak) watch the memory of this process: QUIRE_MEMORY_LOG_MS prints it that often.
+const memoryLogMs = Number(process.env.QUIRE_MEMORY_LOG_MS ?? 0);
+if (memoryLogMs > 0) {
+  setInterval(() => {
+    const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
+    console.log(`memory ${JSON.stringify({ at: Date.now(), rss, heapUsed, heapTotal, external })}`);
+  }, memoryLogMs).unref();
+}
+
 let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;

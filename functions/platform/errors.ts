@@ -106,3 +106,27 @@ export class RunFailure extends Error {
 export class TransientError extends Error {
   override name = 'TransientError';
 }
+
+/**
+ * Error names AWS services use when a caller goes too fast or the service is briefly overloaded
+ * (DynamoDB, S3, KMS, Step Functions). The SDK clients already retried them (standard retry mode,
+ * 3 attempts) before the error reaches our code.
+ */
+const BUSY_ERROR_NAMES = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'Throttling',
+  'RequestLimitExceeded',
+  'TooManyRequestsException',
+  'SlowDown',
+  'ServiceUnavailable',
+  'InternalServerError',
+  'InternalError',
+]);
+
+/** Whether an error says the storage (or another AWS dependency) is busy: worth answering 503, retry later. */
+export function isServiceBusy(error: unknown): boolean {
+  const name = (error as { name?: unknown })?.name;
+  const status = (error as { $metadata?: { httpStatusCode?: unknown } })?.$metadata?.httpStatusCode;
+  return (typeof name === 'string' && BUSY_ERROR_NAMES.has(name)) || status === 503;
+}

@@ -11,7 +11,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import middy from '@middy/core';
 import type { z } from 'zod';
 import { assertKeyStillValid, bearerKey, resolveCaller, type Caller } from '../auth/service.ts';
-import { AppError, Invalid, PayloadTooLarge, type ValidationIssue } from './errors.ts';
+import { AppError, Invalid, isServiceBusy, PayloadTooLarge, type ValidationIssue } from './errors.ts';
 import { ulidBody } from './ids.ts';
 import { isMultipart, parseMultipart } from './multipart.ts';
 import { logger } from './logger.ts';
@@ -182,6 +182,12 @@ function json(status: number, body: unknown, requestId: string): Result {
 
 function errorResult(error: unknown, requestId: string): Result {
   if (error instanceof AppError) return json(error.status, error.body(), requestId);
+  if (isServiceBusy(error)) {
+    // Storage still throttling after the SDK's own retries: the client may retry shortly.
+    logger.warn('Storage busy', { error_type: (error as Error).name });
+    const busy = json(503, { detail: 'The service is busy, retry shortly', request_id: requestId }, requestId);
+    return { ...busy, headers: { ...busy.headers, 'retry-after': '1' } };
+  }
   logger.error('Unhandled error', { error: error as Error });
   return json(500, { detail: 'Internal error', request_id: requestId }, requestId);
 }

@@ -180,7 +180,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       invokeTask: (arn, input) => {
         const fn = taskByArn.get(arn);
         if (!fn) return Promise.reject(new Error(`No local task function for ${arn}`));
-        return invoker.invoke({ module: fn.module, handler: fn.handler }, input, fn.timeoutSeconds * 1000);
+        return invoker.invoke({ module: fn.module, handler: fn.handler }, input, fn.timeoutSeconds * 1000, 'task');
       },
     });
     // Executions first (they call the invoker), then the containers.

@@ -18,8 +18,14 @@ export interface InvokeTarget {
   handler: string;
 }
 
+/**
+ * `request`: an API request, someone waits for the answer. `task`: a state machine task (background
+ * work). On AWS they run in separate Lambdas; here they share the containers, and requests go first.
+ */
+export type InvocationKind = 'request' | 'task';
+
 export interface Invoker {
-  invoke(target: InvokeTarget, event: unknown, timeoutMs: number): Promise<unknown>;
+  invoke(target: InvokeTarget, event: unknown, timeoutMs: number, kind?: InvocationKind): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -75,6 +81,7 @@ export function inlineInvoker(): Invoker {
 }
 
 interface Job {
+  kind: InvocationKind;
   target: InvokeTarget;
   event: unknown;
   timeoutMs: number;
@@ -91,7 +98,13 @@ interface PooledWorker {
 export function workerPoolInvoker(options: { maxWorkers: number }): Invoker {
   const idle: PooledWorker[] = [];
   const all = new Set<PooledWorker>();
-  const queue: Job[] = [];
+  // Two queues: a waiting API request never queues behind background tasks (under load, a GET would
+  // otherwise wait for every parse and extraction step started before it).
+  // Requests do not starve the tasks either: while tasks wait and none runs, the next free
+  // container takes a task (a state's TimeoutSeconds counts the time its task waits here).
+  const requests: Job[] = [];
+  const tasks: Job[] = [];
+  let tasksRunning = 0;
   let closed = false;
 
   function spawn(): PooledWorker {
@@ -121,6 +134,7 @@ export function workerPoolInvoker(options: { maxWorkers: number }): Invoker {
 
   function discard(pooled: PooledWorker) {
     clearTimeout(pooled.timer);
+    if (pooled.job?.kind === 'task') tasksRunning--;
     all.delete(pooled);
     const i = idle.indexOf(pooled);
     if (i >= 0) idle.splice(i, 1);
@@ -131,6 +145,7 @@ export function workerPoolInvoker(options: { maxWorkers: number }): Invoker {
 
   function finish(pooled: PooledWorker) {
     clearTimeout(pooled.timer);
+    if (pooled.job?.kind === 'task') tasksRunning--;
     pooled.job = undefined;
     if (!all.has(pooled)) return;
     idle.push(pooled);
@@ -139,6 +154,7 @@ export function workerPoolInvoker(options: { maxWorkers: number }): Invoker {
 
   function run(pooled: PooledWorker, job: Job) {
     pooled.job = job;
+    if (job.kind === 'task') tasksRunning++;
     pooled.timer = setTimeout(() => {
       discard(pooled);
       job.reject(new InvocationTimeout(`Task timed out after ${job.timeoutMs} ms`));
@@ -147,24 +163,25 @@ export function workerPoolInvoker(options: { maxWorkers: number }): Invoker {
   }
 
   function pump() {
-    while (!closed && queue.length > 0) {
+    while (!closed && requests.length + tasks.length > 0) {
       const pooled = idle.pop() ?? (all.size < options.maxWorkers ? spawn() : undefined);
       if (!pooled) return;
-      run(pooled, queue.shift()!);
+      const job = tasks.length > 0 && tasksRunning === 0 ? tasks.shift() : (requests.shift() ?? tasks.shift());
+      run(pooled, job!);
     }
   }
 
   return {
-    invoke(target, event, timeoutMs) {
+    invoke(target, event, timeoutMs, kind = 'request') {
       if (closed) return Promise.reject(new Error('The local runtime is shutting down'));
       return new Promise((resolve, reject) => {
-        queue.push({ target, event, timeoutMs, resolve, reject });
+        (kind === 'request' ? requests : tasks).push({ kind, target, event, timeoutMs, resolve, reject });
         pump();
       });
     },
     async close() {
       closed = true;
-      for (const job of queue.splice(0)) job.reject(new Error('The local runtime is shutting down'));
+      for (const job of [...requests.splice(0), ...tasks.splice(0)]) job.reject(new Error('The local runtime is shutting down'));
       await Promise.all([...all].map((p) => p.worker.terminate()));
       all.clear();
       idle.length = 0;

@@ -135,8 +135,16 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
 // ---------------------------------------------------------------------------------------------
 // The service: one method per operation, all state in memory.
 
+/**
+ * Closed executions kept for DescribeExecution/ListExecutions (AWS keeps them 90 days). Beyond this
+ * many, the oldest closed ones are forgotten: the local runtime runs for days and each run is one.
+ */
+const MAX_CLOSED_EXECUTIONS = 1000;
+
 class StepFunctionsService {
   private readonly executions = new Map<string, Execution>();
+  /** ARNs of closed executions, oldest first. */
+  private readonly closed: string[] = [];
 
   constructor(
     private readonly region: string,
@@ -274,10 +282,15 @@ class StepFunctionsService {
       },
     });
     execution.abort = run.abort;
-    execution.ended = run.result.then(
-      (output) => this.succeed(execution, output),
-      (error: unknown) => this.fail(execution, error),
-    );
+    execution.ended = run.result
+      .then(
+        (output) => this.succeed(execution, output),
+        (error: unknown) => this.fail(execution, error),
+      )
+      .then(() => {
+        // The library's run (its whole state) is reachable through abort: let it go once settled.
+        execution.abort = () => {};
+      });
     return execution;
   }
 
@@ -348,6 +361,8 @@ class StepFunctionsService {
   ): void {
     execution.status = status;
     execution.stopDate = new Date();
+    this.closed.push(execution.arn);
+    while (this.closed.length > MAX_CLOSED_EXECUTIONS) this.executions.delete(this.closed.shift()!);
     execution.output = outcome.output;
     execution.error = outcome.error;
     execution.cause = outcome.cause;

@@ -23,6 +23,11 @@ if (!only || only === 'tables') {
   const { benchTables } = await import('./tables.ts');
   await benchTables();
 }
+// Not in the default run: a minute of 50 clients (LOAD_SECONDS, LOAD_CLIENTS).
+if (only === 'load') {
+  const { benchLoad } = await import('./load.ts');
+  await benchLoad();
+}
 // Not in the default run: it writes a 1 GB file.
 if (only === 'tables-memory') {
   const { benchTablesMemory } = await import('./tables.ts');
@@ -41,4 +46,4 @@ if (!only || only === 'bundles') {
   const { main } = await import('./bundles.ts');
   await main();
 }
-process.exit(0);
+process.exit(process.exitCode ?? 0);

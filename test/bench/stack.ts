@@ -13,19 +13,21 @@ export const BENCH_KEY = 'rt_test_bench000000000000000000000000';
 
 export interface BenchStack {
   base: string;
-  /** Process id of the local stack (one Node process: emulators in process, handlers on worker threads). */
+  /** The server process (its RSS covers its worker threads). */
   pid: number;
+  /** Everything it printed so far. */
+  output(): string;
   headers: Record<string, string>;
   /** POSTs JSON and waits for the run to end (polling the cheap projection); returns seconds. */
   timedRun(path: string, body: Record<string, unknown>): Promise<number>;
 }
 
-export async function withLocalStack<T>(fn: (stack: BenchStack) => Promise<T>): Promise<T> {
+export async function withLocalStack<T>(fn: (stack: BenchStack) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
   const port = await freePort();
   const child = spawn('node', ['--import', 'tsx', 'bin/local.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, QUIRE_DATA_DIR: dataDir, PORT: String(port), QUIRE_TEST_KEY: BENCH_KEY, POWERTOOLS_LOG_LEVEL: 'WARN' },
+    env: { ...process.env, QUIRE_DATA_DIR: dataDir, PORT: String(port), QUIRE_TEST_KEY: BENCH_KEY, POWERTOOLS_LOG_LEVEL: 'WARN', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -42,6 +44,7 @@ export async function withLocalStack<T>(fn: (stack: BenchStack) => Promise<T>): 
   const stack: BenchStack = {
     base,
     pid: child.pid!,
+    output: () => out,
     headers,
     async timedRun(path, body) {
       const started = performance.now();
