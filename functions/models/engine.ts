@@ -230,3 +230,17 @@ export interface FillResult {
 export interface FormFiller {
   fill(request: FillRequest): Promise<FillResult>;
 }
+
+/**
+ * An expected failure of a model (a provider that refuses, is unavailable, answers out of time, or is
+ * not configured for the operation). Engines throw it; the run's task ends the run failed with `code`.
+ */
+export class ModelFailure extends Error {
+  constructor(
+    readonly code: 'model_error' | 'model_unavailable' | 'timeout' | 'configuration_error',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ModelFailure';
+  }
+}

@@ -6,6 +6,7 @@
  *             when the condition fails (cancelled meanwhile) the late result is discarded.
  *   fail    — any uncaught failure (crash, timeout) → failed with a PrimitiveError.
  */
+import { ModelFailure } from '../models/engine.ts';
 import { RunFailure } from '../platform/errors.ts';
 import { logger } from '../platform/logger.ts';
 import { platform } from '../platform/platform.ts';
@@ -130,6 +131,7 @@ export async function handler(input: RunTaskInput, context?: { getRemainingTimeI
           return { outputKey, usage: result.usage, ...(result.fields ? { fields: result.fields } : {}) };
         } catch (error) {
           if (error instanceof RunFailure) return { failure: { code: error.code, message: error.message, details: error.details } };
+          if (error instanceof ModelFailure) return { failure: { code: error.code, message: error.message, details: null } };
           throw error;
         }
       }

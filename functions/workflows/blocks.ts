@@ -12,6 +12,7 @@ import { CreateExtractionBody } from '../extractions/schema.ts';
 import { prepareExtraction } from '../extractions/service.ts';
 import { CreateParseBody } from '../parses/schema.ts';
 import { prepareParse } from '../parses/service.ts';
+import { ModelFailure } from '../models/engine.ts';
 import { RunFailure } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
@@ -116,7 +117,7 @@ async function runPrimitive(env: BlockEnvironment, block: Block, config: Record<
     }
     return { output: result.output, document, handle: block.type === 'classifier' ? (result.output as { category: string }).category : undefined };
   } catch (error) {
-    if (error instanceof RunFailure) {
+    if (error instanceof RunFailure || error instanceof ModelFailure) {
       const transient = error.code === 'model_unavailable' || error.code === 'timeout';
       throw new BlockFailure(block.id, error.code, error.message, transient ? 'transient' : 'permanent');
     }

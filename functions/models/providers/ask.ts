@@ -9,8 +9,7 @@
  *     answer), `model_error` (it refused the request or answered invalidly) or `timeout` (the run's
  *     budget ran out), with the provider's message, secrets removed.
  */
-import { RunFailure } from '../../platform/errors.ts';
-import type { JsonSchema } from '../engine.ts';
+import { type JsonSchema, ModelFailure } from '../engine.ts';
 import { type ModelClient, type Part, ProviderError } from './client.ts';
 import { parseAnswer } from './validate.ts';
 
@@ -48,7 +47,7 @@ export async function ask(client: ModelClient, question: Question, options: AskO
     const answer = await withRetries(client, (signal) => client.complete({ ...question, repair, signal }), options);
     const parsed = parseAnswer(answer, question.schema);
     if (parsed.ok) return parsed.value;
-    if (repair) throw new RunFailure('model_error', `The model ${client.label} gave an invalid answer twice: ${parsed.problem}`);
+    if (repair) throw new ModelFailure('model_error', `The model ${client.label} gave an invalid answer twice: ${parsed.problem}`);
     repair = { answer, problem: parsed.problem };
   }
 }
@@ -58,7 +57,7 @@ const MIN_ATTEMPT_MS = 500;
 
 async function withRetries(client: ModelClient, call: (signal: AbortSignal) => Promise<string>, options: AskOptions): Promise<string> {
   const retry = options.retry ?? DEFAULT_RETRY;
-  const timedOut = () => new RunFailure('timeout', `The model ${client.label} did not answer within the run's time budget`);
+  const timedOut = () => new ModelFailure('timeout', `The model ${client.label} did not answer within the run's time budget`);
   let delay = retry.baseDelayMs;
   for (let attempt = 1; ; attempt++) {
     const left = options.deadline - Date.now();
@@ -68,12 +67,12 @@ async function withRetries(client: ModelClient, call: (signal: AbortSignal) => P
     } catch (error) {
       const failure = error instanceof ProviderError ? error : new ProviderError('retryable', messageOf(error));
       const message = clean(failure.message, options.secrets);
-      if (failure.kind === 'fatal') throw new RunFailure('model_error', `The model ${client.label} refused the request: ${message}`);
+      if (failure.kind === 'fatal') throw new ModelFailure('model_error', `The model ${client.label} refused the request: ${message}`);
       const wait = Math.min(retry.maxDelayMs, Math.max(delay, failure.options.retryAfterMs ?? 0)) * (1 + Math.random() * 0.25);
       const outOfTime = Date.now() + wait + MIN_ATTEMPT_MS >= options.deadline;
       if (failure.options.timedOut && Date.now() >= options.deadline - MIN_ATTEMPT_MS) throw timedOut();
       if (attempt >= retry.maxAttempts || outOfTime) {
-        throw new RunFailure('model_unavailable', `The model ${client.label} is unavailable after ${attempt} attempt${attempt > 1 ? 's' : ''}: ${message}`);
+        throw new ModelFailure('model_unavailable', `The model ${client.label} is unavailable after ${attempt} attempt${attempt > 1 ? 's' : ''}: ${message}`);
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
       delay = Math.min(retry.maxDelayMs, delay * 2);

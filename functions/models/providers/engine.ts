@@ -11,6 +11,7 @@
  */
 import type { Doc } from '../../documents/doc.ts';
 import { renderPage } from '../../documents/render.ts';
+import { ModelFailure } from '../engine.ts';
 import type {
   ClassifyRequest,
   ClassifyResult,
@@ -35,7 +36,6 @@ import type {
 } from '../engine.ts';
 import { consolidateClassification, consolidatePartitions, consolidateSplits, consolidateValues, OTHER, type PartitionVote, type SplitVote } from '../local/consensus.ts';
 import { locateValues } from '../locate.ts';
-import { RunFailure } from '../../platform/errors.ts';
 import type { Capability } from '../registry.ts';
 import { ask, type AskOptions, mapLimited, type Question, type RetryPolicy } from './ask.ts';
 import type { ModelClient, Part } from './client.ts';
@@ -87,7 +87,7 @@ export class ProviderEngine implements Engine, Extractor, Parser, SchemaGenerato
   private allow(capability: Capability): void {
     const allowed = this.options.capabilities;
     if (allowed && !allowed.includes(capability)) {
-      throw new RunFailure('configuration_error', `The model ${this.client.label} is not configured for ${capability} (its capabilities: ${allowed.join(', ')})`);
+      throw new ModelFailure('configuration_error', `The model ${this.client.label} is not configured for ${capability} (its capabilities: ${allowed.join(', ')})`);
     }
   }
 

@@ -7,7 +7,7 @@ import { readDocument } from '../../../functions/documents/read.ts';
 import type { PageImages } from '../../../functions/models/engine.ts';
 import { BedrockClient } from '../../../functions/models/providers/bedrock.ts';
 import { ProviderEngine } from '../../../functions/models/providers/engine.ts';
-import { RunFailure } from '../../../functions/platform/errors.ts';
+import { ModelFailure } from '../../../functions/models/engine.ts';
 
 const bedrock = mockClient(BedrockRuntimeClient);
 beforeEach(() => bedrock.reset());
@@ -96,9 +96,9 @@ describe('Bedrock provider', () => {
     const error = await engine()
       .classify({ doc: await txtDoc(TEXT), categories, instructions: null, firstNPages: undefined, nConsensus: 1, seed: 's' })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RunFailure);
-    expect((error as RunFailure).code).toBe('model_unavailable');
-    expect((error as RunFailure).message).toContain('Too many requests');
+    expect(error).toBeInstanceOf(ModelFailure);
+    expect((error as ModelFailure).code).toBe('model_unavailable');
+    expect((error as ModelFailure).message).toContain('Too many requests');
     expect(bedrock.commandCalls(ConverseCommand)).toHaveLength(3);
   });
 
@@ -107,8 +107,8 @@ describe('Bedrock provider', () => {
     const error = await engine()
       .extract({ doc: await txtDoc(TEXT), schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })
       .catch((e: unknown) => e);
-    expect((error as RunFailure).code).toBe('model_error');
-    expect((error as RunFailure).message).toContain('AccessDeniedException: not authorized');
+    expect((error as ModelFailure).code).toBe('model_error');
+    expect((error as ModelFailure).message).toContain('AccessDeniedException: not authorized');
     expect(bedrock.commandCalls(ConverseCommand)).toHaveLength(1);
   });
 
@@ -117,8 +117,8 @@ describe('Bedrock provider', () => {
     const error = await engine()
       .extract({ doc: await txtDoc(TEXT), schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })
       .catch((e: unknown) => e);
-    expect((error as RunFailure).code).toBe('model_error');
-    expect((error as RunFailure).message).toContain('Could not load credentials');
+    expect((error as ModelFailure).code).toBe('model_error');
+    expect((error as ModelFailure).message).toContain('Could not load credentials');
     expect(bedrock.commandCalls(ConverseCommand)).toHaveLength(1);
   });
 

@@ -11,7 +11,7 @@ import { ProviderEngine, type ProviderOptions } from '../../../functions/models/
 import { OpenAiCompatibleClient } from '../../../functions/models/providers/openai-compatible.ts';
 import { isStrictCompatible } from '../../../functions/models/providers/validate.ts';
 import type { OpenAiCompatibleSettings } from '../../../functions/models/registry.ts';
-import { RunFailure } from '../../../functions/platform/errors.ts';
+import { ModelFailure } from '../../../functions/models/engine.ts';
 import { startOpenAiServer, systemPrompt, userImages, userText, type OpenAiServer } from '../../support/openai-server.ts';
 import { textPdf } from '../../support/text-pdf.ts';
 
@@ -61,13 +61,13 @@ const INVOICE_SCHEMA = {
 };
 const INVOICE_ANSWER = { invoice_number: 'INV-2024-0042', invoice_date: '2024-03-05', total: 1250 };
 
-async function failureOf(work: Promise<unknown>): Promise<RunFailure> {
+async function failureOf(work: Promise<unknown>): Promise<ModelFailure> {
   const error = await work.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(RunFailure);
-  return error as RunFailure;
+  expect(error).toBeInstanceOf(ModelFailure);
+  return error as ModelFailure;
 }
 
 const fakeImages: PageImages = {
