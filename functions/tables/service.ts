@@ -364,27 +364,27 @@ function refusal(table: Table): Invalid | undefined {
   return statusOf(table) === 'failed' && table.error?.code === 'document_invalid' && issues ? new Invalid(issues) : undefined;
 }
 
-async function createInBackground(p: Platform, scope: Scope, upload: TableUpload, source: Source): Promise<Table> {
-  const id = p.ids.next('tbl');
-  const version = p.ids.next('tblv');
-  const now = timestamp(p.clock.now());
-  const table: Table = {
+/** A new Table of an upload: its identity and file fields, then the summary-dependent ones. */
+function newTable(id: string, upload: TableUpload, source: Source, now: string, fields: Pick<Table, 'row_count' | 'columns' | 'sample_rows' | 'diagnostics' | 'status' | 'error'>): Table {
+  return {
     id,
     name: upload.name,
     filename: source.file.filename,
     project_id: upload.project_id ?? null,
     source_file_id: source.file.id,
     snapshot_file_id: source.file.id,
-    row_count: null,
-    columns: [],
-    sample_rows: [],
+    ...fields,
     metadata: {},
-    diagnostics: [],
-    status: 'processing',
-    error: null,
     created_at: now,
     updated_at: now,
   };
+}
+
+async function createInBackground(p: Platform, scope: Scope, upload: TableUpload, source: Source): Promise<Table> {
+  const id = p.ids.next('tbl');
+  const version = p.ids.next('tblv');
+  const now = timestamp(p.clock.now());
+  const table = newTable(id, upload, source, now, { row_count: null, columns: [], sample_rows: [], diagnostics: [], status: 'processing', error: null });
   const record: TableRecord = { table, version, inline: true, summary_key: summaryKeyOf(scope, id, version), ...snapshotOf(source), previous: null };
   await p.store.putRecord(scope, { type: TABLE_TYPE, id, createdAt: now, status: version, filename: table.filename, attrs: table.project_id ? { project_id: table.project_id } : undefined, data: record });
   let loaded: Loaded;
@@ -453,18 +453,7 @@ export async function createTable(p: Platform, scope: Scope, upload: TableUpload
   const { source, summary } = await readCandidate(p, scope, candidate, upload.column_schema_overrides);
   const id = p.ids.next('tbl');
   const now = timestamp(p.clock.now());
-  const table: Table = {
-    id,
-    name: upload.name,
-    filename: source.file.filename,
-    project_id: upload.project_id ?? null,
-    source_file_id: source.file.id,
-    snapshot_file_id: source.file.id,
-    ...summaryFields(summary),
-    metadata: {},
-    created_at: now,
-    updated_at: now,
-  };
+  const table = newTable(id, upload, source, now, summaryFields(summary));
   const stored = await storeSummary(p, scope, id, summary);
   await p.store.putRecord(scope, {
     type: TABLE_TYPE,
