@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
+import { letDynaliteCloseItsIterators } from './level-iterators.ts';
 import S3rver from 's3rver';
 import { TABLE_DEFINITION } from '../../functions/platform/dynamo-store.ts';
 import { resetConfig } from '../../functions/platform/config.ts';
@@ -154,6 +155,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   };
 
   try {
+    letDynaliteCloseItsIterators();
     const dynamo = dynalite({ path: join(dataDir, 'dynamodb'), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }) as Server;
     const dynamoPort = await listen(dynamo, host);
     closers.push(() => closeServer(dynamo));
