@@ -7,7 +7,7 @@ import type { HelperAnswer, HelperJob } from './pdf-helper.ts';
 parentPort!.on('message', async (job: HelperJob) => {
   let answer: HelperAnswer;
   try {
-    answer = { ok: true, pages: await readPdfPages(job.bytes, job.from, job.to, job.deadline) };
+    answer = { ok: true, pages: await readPdfPages(job) };
   } catch (error) {
     answer = { ok: false, message: error instanceof Error ? error.message : String(error), code: error instanceof ReadFailure ? error.code : undefined };
   }

@@ -27,6 +27,8 @@ export interface HelperJob {
   from: number;
   to: number;
   deadline: number;
+  /** Whether the document may paint vector paths (./pdf-paths.ts), found once by the caller. */
+  paintsPaths: boolean;
 }
 
 interface Helper {
@@ -57,7 +59,14 @@ function startHelper(): Helper | undefined {
   if (!url) return undefined;
   // The thread inherits the process's Node options, but --input-type (of a `node -e` script) is refused for a file.
   const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-  const started: Helper = { worker: new Worker(url, { execArgv }), busy: false };
+  let worker: Worker;
+  try {
+    worker = new Worker(url, { execArgv });
+  } catch {
+    // A thread cannot start with some of the process's flags (e.g. --max-semi-space-size): read on one thread.
+    return undefined;
+  }
+  const started: Helper = { worker, busy: false };
   const lost = (error: Error) => {
     if (helper === started) helper = undefined;
     started.settle?.(error);
@@ -75,7 +84,7 @@ function startHelper(): Helper | undefined {
  * can take the job now. Rejects with the ReadFailure of a damaged page or a passed deadline, or with
  * another error when the thread itself failed (the caller may then read the pages itself).
  */
-export function readPagesInHelper(bytes: Uint8Array, from: number, to: number, deadline: number): Promise<Array<Page | null>> | undefined {
+export function readPagesInHelper(job: HelperJob): Promise<Array<Page | null>> | undefined {
   if (process.env.QUIRE_PDF_HELPER === '0' || availableParallelism() < 2) return undefined;
   helper ??= startHelper();
   const current = helper;
@@ -92,8 +101,8 @@ export function readPagesInHelper(bytes: Uint8Array, from: number, to: number, d
       else reject(answer.code ? new ReadFailure(answer.message, answer.code) : new Error(answer.message));
     };
     // The thread gets its own copy of the bytes (transferred, so not copied twice).
-    const copy = new Uint8Array(bytes);
-    current.worker.postMessage({ bytes: copy, from, to, deadline } satisfies HelperJob, [copy.buffer]);
+    const copy = new Uint8Array(job.bytes);
+    current.worker.postMessage({ ...job, bytes: copy } satisfies HelperJob, [copy.buffer]);
   });
 }
 

@@ -11,7 +11,8 @@ import type { PDFDocumentProxy, PDFPageProxy } from './pdfjs.ts';
 import { scanLines } from './raster-rules.ts';
 import { type Box, type GreyImage, MAX_PAGES, type Page, ReadFailure, type Rule, type Word } from './doc.ts';
 import { layoutPage } from './layout.ts';
-import { readPagesInHelper } from './pdf-helper.ts';
+import { type HelperJob, readPagesInHelper } from './pdf-helper.ts';
+import { mayPaintPaths } from './pdf-paths.ts';
 
 export interface ReadPdfOptions {
   /** Epoch ms; reading stops with ReadFailure(…, 'timeout') once past it (checked between pages). */
@@ -60,10 +61,11 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     // A long document is read on two cores: the second half by a helper thread (./pdf-helper.ts),
     // the first half here meanwhile. The helper does no OCR: the scanned pages it finds are left
     // for this thread, which has the OCR hooks (they start once the first half is recognized).
+    const paintsPaths = mayPaintPaths(bytes);
     const split = count >= MIN_PAGES_FOR_HELPER ? Math.floor(count / 2) + 1 : count + 1;
-    const offloaded = split <= count ? readPagesInHelper(bytes, split, count, options.deadline) : undefined;
+    const offloaded = split <= count ? readPagesInHelper({ bytes, from: split, to: count, deadline: options.deadline, paintsPaths }) : undefined;
     offloaded?.catch(() => undefined);
-    const own = await readPages(pdf, numbers(1, offloaded ? split - 1 : count), options);
+    const own = await readPages(pdf, numbers(1, offloaded ? split - 1 : count), { ...options, paintsPaths });
     if (!offloaded) return own as Page[];
     let theirs: Array<Page | null>;
     try {
@@ -71,10 +73,10 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     } catch (error) {
       if (error instanceof ReadFailure) throw error;
       // The helper thread failed (not the document): read its pages here instead.
-      theirs = await readPages(pdf, numbers(split, count), options);
+      theirs = await readPages(pdf, numbers(split, count), { ...options, paintsPaths });
     }
     const scanned = numbers(split, count).filter((_, i) => theirs[i] === null);
-    const recognized = await readPages(pdf, scanned, options);
+    const recognized = await readPages(pdf, scanned, { ...options, paintsPaths });
     scanned.forEach((n, i) => (theirs[n - split] = recognized[i]!));
     return [...(own as Page[]), ...(theirs as Page[])];
   } finally {
@@ -86,10 +88,10 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
  * Pages `from`..`to` of a PDF as the helper thread reads them: without OCR, a scanned page comes back
  * as null for the caller to rasterize and recognize.
  */
-export async function readPdfPages(bytes: Uint8Array, from: number, to: number, deadline: number): Promise<Array<Page | null>> {
+export async function readPdfPages({ bytes, from, to, deadline, paintsPaths }: HelperJob): Promise<Array<Page | null>> {
   const pdf = await openPdf(bytes);
   try {
-    return await readPages(pdf, numbers(from, to), { deadline, deferScanned: true });
+    return await readPages(pdf, numbers(from, to), { deadline, paintsPaths, deferScanned: true });
   } finally {
     await pdf.destroy().catch(() => undefined);
   }
@@ -123,6 +125,8 @@ async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
 }
 
 interface ReadPagesOptions extends ReadPdfOptions {
+  /** Whether the document may paint vector paths (./pdf-paths.ts); when not, pages with text skip the drawing pass. */
+  paintsPaths: boolean;
   /** Scanned pages come back as null, not recognized (the helper thread has no OCR). */
   deferScanned?: boolean;
 }
@@ -214,13 +218,10 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
   const toViewport = viewport.transform as Matrix;
   let words: Word[];
   let fields: Word[];
-  let graphics: Graphics;
   try {
     const content = await page.getTextContent();
     words = textWords(content.items as TextItem[], content.styles as Record<string, TextStyle>, toViewport, pageNumber);
     fields = annotationWords((await page.getAnnotations()) as AnnotationData[], toViewport, pageNumber);
-    // Annotations are read separately (getAnnotations); their appearance ops are not needed here.
-    graphics = readGraphics(await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }), toViewport);
   } catch (error) {
     throw damaged(error, pageNumber);
   }
@@ -231,6 +232,17 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
   const usable = usableWords(words).filter(onPage);
   const pageArea = viewport.width * viewport.height;
   const printable = usable.reduce((sum, w) => sum + w.text.length, 0);
+  // The drawing (a second pass of pdf.js over the page) is read for its ruling lines, when the
+  // document paints paths at all, and for its image coverage, which only decides nearly empty pages.
+  let graphics: Graphics = { rules: [], imageArea: 0 };
+  if (options.paintsPaths || printable < 40) {
+    try {
+      // Annotations are read separately (getAnnotations); their appearance ops are not needed here.
+      graphics = readGraphics(await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }), toViewport);
+    } catch (error) {
+      throw damaged(error, pageNumber);
+    }
+  }
   // No usable text, or a page-sized image with a few stray words (a stamped page number on a scan).
   const scanned = printable === 0 || (printable < 40 && graphics.imageArea >= 0.6 * pageArea);
   if (scanned && options.deferScanned) return null;

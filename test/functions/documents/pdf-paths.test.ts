@@ -1,0 +1,123 @@
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { describe, expect, it } from 'vitest';
+import * as pdfjs from '../../../functions/documents/pdfjs.ts';
+import { mayPaintPaths } from '../../../functions/documents/pdf-paths.ts';
+import { readPdf, readPdfPages } from '../../../functions/documents/pdf.ts';
+import {
+  encryptedPdf,
+  formPdf,
+  listsPdf,
+  manyPagesPdf,
+  rotatedPdf,
+  ruledPdf,
+  runningHeadsPdf,
+  scannedPdf,
+  threeColumnPdf,
+  twoColumnPdf,
+} from '../../support/pdf-fixtures.ts';
+
+/** A one-page PDF written by hand with an uncompressed content stream. */
+function handWritten(content: string): Uint8Array {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(body);
+}
+
+/** Whether pdf.js finds any stroked or filled path on any page: the ground truth the scan must never miss. */
+async function pdfjsPaintsPaths(bytes: Uint8Array): Promise<boolean> {
+  const pdf = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, disableFontFace: true, isEvalSupported: false, verbosity: 0 }).promise;
+  try {
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const list = await (await pdf.getPage(n)).getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
+      if (list.fnArray.includes(pdfjs.OPS.constructPath)) return true;
+    }
+    return false;
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+describe('mayPaintPaths', () => {
+  it('answers false for text-only documents (pdf-lib, compressed object and content streams)', async () => {
+    expect(mayPaintPaths(await manyPagesPdf(3))).toBe(false);
+    expect(mayPaintPaths((await twoColumnPdf()).bytes)).toBe(false);
+    expect(mayPaintPaths(handWritten('BT /F1 12 Tf 72 700 Td (Only words, no lines) Tj ET'))).toBe(false);
+  });
+
+  it('finds stroked lines, thin filled bars and rectangles, compressed or not', async () => {
+    expect(mayPaintPaths(await ruledPdf())).toBe(true);
+    expect(mayPaintPaths(handWritten('BT /F1 12 Tf 72 700 Td (Total) Tj ET\n72 690 m 300 690 l S'))).toBe(true);
+    expect(mayPaintPaths(handWritten('72 500 200 0.5 re f'))).toBe(true);
+    expect(mayPaintPaths(handWritten('q 1 0 0 1 10 10 cm 0 0 100 50 re\nS Q'))).toBe(true);
+  });
+
+  it('answers true when it cannot be sure: encryption, other filters, predictors, a stream cut short, a bad Flate stream', () => {
+    expect(mayPaintPaths(encryptedPdf())).toBe(true);
+    const withDictionary = (dictionary: string, data: string) => new TextEncoder().encode(`%PDF-1.4\n1 0 obj\n${dictionary}\nstream\n${data}\nendstream\nendobj\n`);
+    expect(mayPaintPaths(withDictionary('<< /Length 5 /Filter /LZWDecode >>', 'abcde'))).toBe(true);
+    expect(mayPaintPaths(withDictionary('<< /Length 5 /Filter [/ASCII85Decode /FlateDecode] >>', 'abcde'))).toBe(true);
+    expect(mayPaintPaths(withDictionary('<< /Length 5 /Filter /FlateDecode /DecodeParms << /Predictor 12 >> >>', 'abcde'))).toBe(true);
+    expect(mayPaintPaths(withDictionary('<< /Length 5 /Filter /FlateDecode >>', 'not zlib'))).toBe(true);
+    expect(mayPaintPaths(new TextEncoder().encode('%PDF-1.4\n1 0 obj\n<< /Length 99 >>\nstream\n0 0 m 1 1 l S'))).toBe(true);
+  });
+
+  it('skips images and fonts (their bytes are not drawing operators) and survives junk', async () => {
+    // The scanned fixture embeds a PNG image stream; its pages paint no path.
+    expect(mayPaintPaths(await scannedPdf())).toBe(false);
+    expect(mayPaintPaths(new Uint8Array(0))).toBe(false);
+    expect(mayPaintPaths(new TextEncoder().encode('stream endstream >> stream <<'))).toBe(false);
+  });
+
+  it('never answers false for a document in which pdf.js finds a path', async () => {
+    const withTable = await PDFDocument.create();
+    const font = await withTable.embedFont(StandardFonts.Helvetica);
+    const page = withTable.addPage([612, 792]);
+    page.drawText('Item  Qty', { x: 72, y: 700, size: 12, font });
+    page.drawLine({ start: { x: 72, y: 695 }, end: { x: 300, y: 695 }, thickness: 0.5 });
+    const corpus = [
+      await ruledPdf(),
+      await formPdf(),
+      await scannedPdf(),
+      await listsPdf(),
+      await runningHeadsPdf(3),
+      (await rotatedPdf()).bytes,
+      (await twoColumnPdf({ watermark: true })).bytes,
+      (await threeColumnPdf()).bytes,
+      await manyPagesPdf(2),
+      await withTable.save(),
+      await withTable.save({ useObjectStreams: false }),
+    ];
+    for (const bytes of corpus) {
+      if (await pdfjsPaintsPaths(bytes)) expect(mayPaintPaths(bytes)).toBe(true);
+    }
+  });
+});
+
+describe('the reader with and without the drawing pass', () => {
+  it('keeps the ruling lines of a document that paints paths', async () => {
+    const pages = await readPdf(await ruledPdf(), { deadline: Date.now() + 30_000 });
+    expect(pages[0]!.rules!.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('still tells a scanned page by its image when the document paints no path', async () => {
+    // As the helper thread reads: a scanned page comes back as null. Page 3 has a stamped "17" on
+    // its page-sized image: only the image coverage (the drawing pass) makes it a scan.
+    const bytes = await scannedPdf();
+    const pages = await readPdfPages({ bytes, from: 1, to: 3, deadline: Date.now() + 30_000, paintsPaths: mayPaintPaths(bytes) });
+    expect(pages.map((p) => p !== null)).toEqual([false, true, false]);
+  });
+});
