@@ -76,6 +76,14 @@ const builtIn: Record<string, () => Promise<RunTask>> = {
 
 const registered = new Map<string, RunTask>();
 
+/** The names of the built-in kinds (each is also its record type). */
+export const BUILT_IN_KIND_NAMES: readonly string[] = Object.keys(builtIn);
+
+/** Kinds registered at run time (tests), without loading any built-in task. */
+export function registeredRunKinds(): RunKind[] {
+  return [...registered.values()].map((task) => task.kind);
+}
+
 /** Registers a task at run time (kinds defined by tests; local inline mode only). */
 export function registerRunTask(task: RunTask): void {
   registered.set(task.kind.name, task);

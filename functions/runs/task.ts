@@ -66,9 +66,9 @@ async function announce(p: Platform, scope: Scope, kind: RunKind, data: RunData)
 /**
  * Moves a run to its end status and keeps the ledger in step: the usage entry is written first, so
  * whoever sees the run finished also finds its usage, and taken back when the move does not happen
- * (cancelled meanwhile).
+ * (cancelled meanwhile). Also used by the sweeper (./sweeper.ts) for runs whose execution was lost.
  */
-async function settle(
+export async function settle(
   p: Platform,
   scope: Scope,
   kind: RunKind,

@@ -15,7 +15,7 @@ import { timestamp } from '../platform/ids.ts';
 import { readSecretValue } from '../secrets/service.ts';
 import { BlockFailure, runBlocks } from './blocks.ts';
 import { secretNames } from './definition.ts';
-import { ACTIVE, outputsKeyOf, readWorkflowRun, toWireRun, WORKFLOW_RUN_TYPE, type WorkflowRunData } from './runs.ts';
+import { endWorkflowRun as end, outputsKeyOf, readWorkflowRun, WORKFLOW_RUN_TYPE, type WorkflowRunData } from './runs.ts';
 import type { Definition, WorkflowRun } from './schema.ts';
 import { missingSecrets } from './secrets.ts';
 
@@ -40,24 +40,6 @@ async function readDefinition(p: Platform, data: WorkflowRunData): Promise<Defin
   const bytes = await p.blobs.get(data._definition_key);
   if (!bytes) throw new Error('The run definition is missing');
   return JSON.parse(Buffer.from(bytes).toString('utf8')) as Definition;
-}
-
-/** Moves an active run to its end and announces it; false when it was no longer active. */
-async function end(p: Platform, scope: Scope, id: string, lifecycle: WorkflowRun['lifecycle'], patch: Partial<WorkflowRunData> = {}): Promise<boolean> {
-  const current = await readWorkflowRun(p, scope, id);
-  const moved = await p.store.moveStatus<WorkflowRunData>(scope, WORKFLOW_RUN_TYPE, id, ACTIVE, lifecycle.status, {
-    ...patch,
-    lifecycle,
-    timing: { ...current.timing, completed_at: timestamp(p.clock.now()) },
-  });
-  if (!moved) return false;
-  const type = lifecycle.status === 'completed' ? 'workflow.run.completed' : 'workflow.run.failed';
-  try {
-    await p.events.emit(scope, { type, data: await toWireRun(p, moved.data) });
-  } catch (error) {
-    logger.error('workflow run event could not be emitted', { run_id: id, error_type: (error as Error).name });
-  }
-  return true;
 }
 
 export async function handler(input: WorkflowTaskInput, context?: { getRemainingTimeInMillis(): number }): Promise<unknown> {
