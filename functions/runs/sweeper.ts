@@ -44,7 +44,7 @@ import { DELIVERY_TYPE, type DeliveryData } from '../webhooks/service.ts';
 import { ACTIVE as WORKFLOW_RUN_ACTIVE, endWorkflowRun, WORKFLOW_RUN_TYPE } from '../workflows/runs.ts';
 import { registeredRunKinds, type RunKind } from './kinds.ts';
 import type { RunData } from './service.ts';
-import { settle } from './task.ts';
+import { settle } from './settle.ts';
 
 /** A record younger than this is never touched: its execution may be starting. */
 export const DEFAULT_GRACE_MS = 5 * 60_000;

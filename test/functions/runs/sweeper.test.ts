@@ -3,13 +3,18 @@
  * execution ended without settling them (stopped behind their back, or never started) end as their
  * Fail step would have ended them; everything else is left alone.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveCaller, type Caller } from '../../../functions/auth/service.ts';
 import { timestamp } from '../../../functions/platform/ids.ts';
 import { platform, type Platform } from '../../../functions/platform/platform.ts';
 import type { Store } from '../../../functions/platform/ports.ts';
 import { executionArnOf } from '../../../functions/platform/sfn-runner.ts';
-import { BUILT_IN_KIND_NAMES } from '../../../functions/runs/kinds.ts';
+import { stateMachines } from '../../../functions/routes.ts';
+import { BUILT_IN_KIND_NAMES } from '../../../functions/runs/tasks.ts';
+import { RETRY_SCHEDULE } from '../../../functions/webhooks/task.ts';
+import { REPO_ROOT } from '../../../lib/local/invoker.ts';
 import { BUILT_IN_RUN_KINDS, lostRunError, sweepStuckRecords } from '../../../functions/runs/sweeper.ts';
 import { USAGE_TYPE, type UsageEntry } from '../../../functions/usage/ledger.ts';
 import type { StoredEvent } from '../../../functions/webhooks/events.ts';
@@ -30,6 +35,41 @@ describe('the run kinds the sweeper knows', () => {
   it('an execution that timed out gives a `timeout` error, any other end an `internal` one', () => {
     expect(lostRunError('TIMED_OUT')).toEqual({ code: 'timeout', message: 'The run exceeded its time budget', details: null });
     expect(lostRunError('FAILED')).toEqual({ code: 'internal', message: LOST, details: { execution_status: 'failed' } });
+  });
+});
+
+interface TaskState {
+  Type: string;
+  TimeoutSeconds?: number;
+  Retry?: Array<{ IntervalSeconds: number; MaxAttempts: number; BackoffRate: number }>;
+}
+/** The longest one Task state can take: every attempt up to its timeout, and the waits between them. */
+function longestTaskSeconds(state: TaskState): number {
+  let seconds = state.TimeoutSeconds!;
+  for (const retry of state.Retry ?? []) {
+    for (let i = 0; i < retry.MaxAttempts; i++) seconds += state.TimeoutSeconds! + retry.IntervalSeconds * retry.BackoffRate ** i;
+  }
+  return seconds;
+}
+function readMachine(name: keyof typeof stateMachines): { TimeoutSeconds?: number; States: Record<string, TaskState> } {
+  return JSON.parse(readFileSync(join(REPO_ROOT, stateMachines[name].definition), 'utf8'));
+}
+
+describe('the life of a state machine execution', () => {
+  it('is bounded by a top-level TimeoutSeconds above its longest legitimate path, so the sweeper always gets to a lost record', () => {
+    for (const name of ['run', 'workflowRun'] as const) {
+      // Each Task state is visited at most once (Start, Execute, Finish, Fail).
+      const machine = readMachine(name);
+      const tasks = Object.values(machine.States).filter((state) => state.Type === 'Task');
+      expect(tasks.every((state) => state.TimeoutSeconds! > 0), name).toBe(true);
+      const longest = tasks.reduce((sum, state) => sum + longestTaskSeconds(state), 0);
+      expect(machine.TimeoutSeconds, name).toBeGreaterThan(longest);
+    }
+    // Deliveries: one attempt more than the production retry waits, the waits themselves, then GiveUp.
+    const deliver = readMachine('deliver');
+    const schedule = RETRY_SCHEDULE.production;
+    const longest = (schedule.length + 1) * longestTaskSeconds(deliver.States.Attempt!) + schedule.reduce((a, b) => a + b, 0) + longestTaskSeconds(deliver.States.GiveUp!);
+    expect(deliver.TimeoutSeconds).toBeGreaterThan(longest);
   });
 });
 
