@@ -15,7 +15,7 @@ import { timestamp } from '../platform/ids.ts';
 import { readSecretValue } from '../secrets/service.ts';
 import { BlockFailure, runBlocks } from './blocks.ts';
 import { secretNames } from './definition.ts';
-import { endWorkflowRun as end, outputsKeyOf, readWorkflowRun, WORKFLOW_RUN_TYPE, type WorkflowRunData } from './runs.ts';
+import { endWorkflowRun, outputsKeyOf, readWorkflowRun, WORKFLOW_RUN_TYPE, type WorkflowRunData } from './runs.ts';
 import type { Definition, WorkflowRun } from './schema.ts';
 import { missingSecrets } from './secrets.ts';
 
@@ -55,7 +55,7 @@ export async function handler(input: WorkflowTaskInput, context?: { getRemaining
       if (data.lifecycle.status !== 'pending') return { proceed: false };
       const missing = await missingSecrets(p, scope, secretNames(await readDefinition(p, data)));
       if (missing.length) {
-        await end(p, scope, id, {
+        await endWorkflowRun(p, scope, id, {
           status: 'error',
           message: `The workflow references secrets that do not exist in this environment: ${missing.join(', ')}`,
           stage: 'input_collection',
@@ -111,8 +111,8 @@ export async function handler(input: WorkflowTaskInput, context?: { getRemaining
     case 'finish': {
       const executed = input.executed;
       if ('skipped' in executed) return { finished: false };
-      if ('failure' in executed) return { finished: await end(p, scope, id, executed.failure) };
-      const finished = await end(p, scope, id, { status: 'completed' }, { _outputs_key: executed.outputsKey });
+      if ('failure' in executed) return { finished: await endWorkflowRun(p, scope, id, executed.failure) };
+      const finished = await endWorkflowRun(p, scope, id, { status: 'completed' }, { _outputs_key: executed.outputsKey });
       if (!finished) await p.blobs.delete(executed.outputsKey);
       return { finished };
     }
@@ -120,7 +120,7 @@ export async function handler(input: WorkflowTaskInput, context?: { getRemaining
     case 'fail': {
       const timedOut = input.error.Error === 'States.Timeout' || input.error.Error === 'Sandbox.Timedout';
       logger.error('workflow run failed', { error_name: input.error.Error });
-      const finished = await end(p, scope, id, {
+      const finished = await endWorkflowRun(p, scope, id, {
         status: 'error',
         message: timedOut ? 'The run exceeded its time budget' : `The run failed unexpectedly (${input.error.Error ?? 'Error'})`,
         stage: 'block_execution',
