@@ -13,11 +13,12 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  ScanCommand,
   UpdateCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { Conflict, Invalid } from './errors.ts';
-import type { ListPage, ListQuery, Scope, Store, StoredRecord } from './ports.ts';
+import type { ListPage, ListQuery, RecordRef, Scope, Store, StoredRecord } from './ports.ts';
 
 const RECORD_SK = 'record';
 /** DynamoDB's ceiling on a partition key; an id that makes a longer key cannot name any item. */
@@ -289,6 +290,36 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
         after: hasNext ? (items.at(-1)?.id ?? null) : null,
         before: hasPrevious ? (items[0]?.id ?? null) : null,
       };
+    },
+
+    async scanRecordsByStatus(statuses: readonly string[], createdBefore: string) {
+      // A Scan reads (and bills) every item of the table; the filter only trims what comes back.
+      // Kept because the sweeper runs every few minutes and the table holds small items; see
+      // functions/runs/sweeper.ts for when a sparse index of active records would pay off.
+      const values: Record<string, unknown> = { ':record': RECORD_SK, ':before': createdBefore };
+      statuses.forEach((status, i) => (values[`:s${i}`] = status));
+      const statusList = statuses.map((_, i) => `:s${i}`).join(', ');
+      const found: RecordRef[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const out = await doc.send(
+          new ScanCommand({
+            TableName: table,
+            FilterExpression: `sk = :record AND #status IN (${statusList}) AND created_at < :before`,
+            ExpressionAttributeNames: { '#status': 'status', '#type': 'type', '#id': 'id' },
+            ExpressionAttributeValues: values,
+            ProjectionExpression: 'pk, #type, #id, #status, created_at',
+            ExclusiveStartKey: start,
+          }),
+        );
+        for (const item of (out.Items ?? []) as Array<Pick<RecordItem, 'pk' | 'type' | 'id' | 'status' | 'created_at'>>) {
+          // pk = "<org>#<env>#<type>#<id>" (recordKey): the scope is its first two parts.
+          const [orgId, envId] = item.pk.split('#');
+          found.push({ scope: { orgId: orgId!, envId: envId! }, type: item.type, id: item.id, status: item.status!, createdAt: item.created_at });
+        }
+        start = out.LastEvaluatedKey;
+      } while (start);
+      return found;
     },
 
     async getItem<T>(key: string) {

@@ -47,6 +47,15 @@ export interface ListPage<T> {
   before: string | null;
 }
 
+/** A record found by a scan across every scope (Store.scanRecordsByStatus): where it lives and what it is. */
+export interface RecordRef {
+  scope: Scope;
+  type: string;
+  id: string;
+  status: string;
+  createdAt: string;
+}
+
 export interface Store {
   getRecord<T>(scope: Scope, type: string, id: string): Promise<StoredRecord<T> | undefined>;
   /** Creates a record; with `ifAbsent` fails with a Conflict when it exists. */
@@ -69,6 +78,12 @@ export interface Store {
   deleteRecord(scope: Scope, type: string, id: string): Promise<boolean>;
   /** Throws Invalid (422) when `after`/`before` is not an item of this list. */
   listRecords<T>(scope: Scope, type: string, query: ListQuery): Promise<ListPage<T>>;
+  /**
+   * Records of every scope whose status is one of `statuses` and that were created before
+   * `createdBefore` (RFC 3339). A full scan of the table: for the periodic sweeper only
+   * (functions/runs/sweeper.ts), never on a request path.
+   */
+  scanRecordsByStatus(statuses: readonly string[], createdBefore: string): Promise<RecordRef[]>;
 
   /** Unscoped items addressed by an explicit key (API keys, lookups, organizations). */
   getItem<T>(key: string): Promise<T | undefined>;
@@ -122,9 +137,17 @@ export interface RunExecution {
 }
 /** State machines the Runner starts: `run` (run.asl.json), `deliver` (deliver-webhook.asl.json), `workflowRun` (workflow-run.asl.json). */
 export type MachineName = 'run' | 'deliver' | 'workflowRun';
+/**
+ * What Step Functions says of an execution (DescribeExecution), or MISSING when there is none by that
+ * name: never started, or closed so long ago that it was forgotten (AWS keeps closed executions 90
+ * days; the local endpoint keeps the last 1000 closed ones and forgets every one on restart).
+ */
+export type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED' | 'PENDING_REDRIVE' | 'MISSING';
 export interface Runner {
   start(machine: MachineName, execution: RunExecution): Promise<string>;
   stop(executionArn: string, cause: string): Promise<void>;
+  /** The status of the execution of `machine` named `name` (executions are named after the record id). */
+  executionStatus(machine: MachineName, name: string): Promise<ExecutionStatus>;
 }
 
 /** A webhook event of one environment (API §12), before it gets its id and envelope. */

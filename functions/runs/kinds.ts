@@ -61,28 +61,19 @@ export interface RunTask {
   }>;
 }
 
-/** Built-in tasks, loaded lazily so the task Lambda loads only the kind it runs. Later issues add theirs. */
-const builtIn: Record<string, () => Promise<RunTask>> = {
-  parse: async () => (await import('../parses/task.ts')).parseTask,
-  classification: async () => (await import('../classifications/task.ts')).classificationTask,
-  split: async () => (await import('../splits/task.ts')).splitTask,
-  partition: async () => (await import('../partitions/task.ts')).partitionTask,
-  extraction: async () => (await import('../extractions/task.ts')).extractionTask,
-  schema_generation: async () => (await import('../schemas/task.ts')).schemaGenerationTask,
-  edit: async () => (await import('../edits/task.ts')).editTask,
-  edit_field_detection: async () => (await import('../edits/task.ts')).fieldDetectionTask,
-  table_summary: async () => (await import('../tables/task.ts')).tableSummaryTask,
-};
-
 const registered = new Map<string, RunTask>();
+
+/** Kinds registered at run time (tests), without loading any built-in task. */
+export function registeredRunKinds(): RunKind[] {
+  return [...registered.values()].map((task) => task.kind);
+}
+
+/** A task registered at run time under this kind name, if any (./tasks.ts loadRunTask looks here first). */
+export function registeredRunTask(name: string): RunTask | undefined {
+  return registered.get(name);
+}
 
 /** Registers a task at run time (kinds defined by tests; local inline mode only). */
 export function registerRunTask(task: RunTask): void {
   registered.set(task.kind.name, task);
-}
-
-export async function loadRunTask(name: string): Promise<RunTask> {
-  const task = registered.get(name) ?? (await builtIn[name]?.());
-  if (!task) throw new Error(`Unknown run kind ${name}`);
-  return task;
 }

@@ -12,10 +12,10 @@ import { logger } from '../platform/logger.ts';
 import { platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { ACTIVE_STATUSES, type PrimitiveError } from '../platform/schemas.ts';
-import type { Platform } from '../platform/platform.ts';
-import { forgetUsage, recordUsage } from '../usage/ledger.ts';
-import { loadRunTask, type RunKind, type RunUsage } from './kinds.ts';
-import { outputKeyOf, rememberResult, runWithoutOutput, type RunData, type StoredResult } from './service.ts';
+import type { RunUsage } from './kinds.ts';
+import { outputKeyOf, rememberResult, type RunData, type StoredResult } from './service.ts';
+import { settle } from './settle.ts';
+import { loadRunTask } from './tasks.ts';
 
 interface RunRef {
   kind: string;
@@ -47,52 +47,6 @@ export function primitiveErrorOf(error: { Error?: string; Cause?: string }): Pri
   }
   // Never copy an unexpected error's message into the record: it may hold internals.
   return { code: 'internal', message: `The run failed unexpectedly (${errorType})`, details: null };
-}
-
-/**
- * A run reached `completed` or `failed` (see `settle`): a background run announces it to its own
- * environment's webhook endpoint.
- * An event that cannot be emitted is logged, never turned into a failure of the finished run.
- */
-async function announce(p: Platform, scope: Scope, kind: RunKind, data: RunData): Promise<void> {
-  if (!data._background) return;
-  try {
-    await p.events.emit(scope, { type: `${kind.name}.${data.status}`, data: runWithoutOutput(data, kind) });
-  } catch (error) {
-    logger.error('run event could not be emitted', { run_id: data.id, error_type: (error as Error).name });
-  }
-}
-
-/**
- * Moves a run to its end status and keeps the ledger in step: the usage entry is written first, so
- * whoever sees the run finished also finds its usage, and taken back when the move does not happen
- * (cancelled meanwhile).
- */
-async function settle(
-  p: Platform,
-  scope: Scope,
-  kind: RunKind,
-  id: string,
-  from: readonly string[],
-  to: 'completed' | 'failed',
-  patch: Partial<RunData>,
-  usage: RunUsage,
-): Promise<RunData | undefined> {
-  await recordUsage(p, scope, { runId: id, operation: kind.name, status: to, usage });
-  const moved = await p.store.moveStatus<RunData>(scope, kind.type, id, from, to, patch);
-  if (!moved) {
-    // Cancelled or deleted meanwhile: no usage. Already finished by an earlier step (a Fail after a
-    // Finish that moved the status, then threw): the entry must say what that step recorded.
-    const current = (await p.store.getRecord<RunData>(scope, kind.type, id))?.data;
-    if (current?.status === 'completed' || current?.status === 'failed') {
-      await recordUsage(p, scope, { runId: id, operation: kind.name, status: current.status, usage: current.usage });
-    } else {
-      await forgetUsage(p, scope, id);
-    }
-    return undefined;
-  }
-  await announce(p, scope, kind, moved.data);
-  return moved.data;
 }
 
 /** What the task keeps in hand after its work, to write the output and finish in time. */

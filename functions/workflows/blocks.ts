@@ -17,7 +17,7 @@ import { RunFailure } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import type { FileRef } from '../platform/schemas.ts';
-import { loadRunTask } from '../runs/kinds.ts';
+import { loadRunTask } from '../runs/tasks.ts';
 import type { CreateRunInput } from '../runs/service.ts';
 import { CreateSplitBody } from '../splits/schema.ts';
 import { prepareSplit } from '../splits/service.ts';

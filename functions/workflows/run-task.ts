@@ -15,7 +15,7 @@ import { timestamp } from '../platform/ids.ts';
 import { readSecretValue } from '../secrets/service.ts';
 import { BlockFailure, runBlocks } from './blocks.ts';
 import { secretNames } from './definition.ts';
-import { ACTIVE, outputsKeyOf, readWorkflowRun, toWireRun, WORKFLOW_RUN_TYPE, type WorkflowRunData } from './runs.ts';
+import { endWorkflowRun, outputsKeyOf, readWorkflowRun, WORKFLOW_RUN_TYPE, type WorkflowRunData } from './runs.ts';
 import type { Definition, WorkflowRun } from './schema.ts';
 import { missingSecrets } from './secrets.ts';
 
@@ -42,24 +42,6 @@ async function readDefinition(p: Platform, data: WorkflowRunData): Promise<Defin
   return JSON.parse(Buffer.from(bytes).toString('utf8')) as Definition;
 }
 
-/** Moves an active run to its end and announces it; false when it was no longer active. */
-async function end(p: Platform, scope: Scope, id: string, lifecycle: WorkflowRun['lifecycle'], patch: Partial<WorkflowRunData> = {}): Promise<boolean> {
-  const current = await readWorkflowRun(p, scope, id);
-  const moved = await p.store.moveStatus<WorkflowRunData>(scope, WORKFLOW_RUN_TYPE, id, ACTIVE, lifecycle.status, {
-    ...patch,
-    lifecycle,
-    timing: { ...current.timing, completed_at: timestamp(p.clock.now()) },
-  });
-  if (!moved) return false;
-  const type = lifecycle.status === 'completed' ? 'workflow.run.completed' : 'workflow.run.failed';
-  try {
-    await p.events.emit(scope, { type, data: await toWireRun(p, moved.data) });
-  } catch (error) {
-    logger.error('workflow run event could not be emitted', { run_id: id, error_type: (error as Error).name });
-  }
-  return true;
-}
-
 export async function handler(input: WorkflowTaskInput, context?: { getRemainingTimeInMillis(): number }): Promise<unknown> {
   const p = platform();
   const scope: Scope = { orgId: input.run.orgId, envId: input.run.envId };
@@ -73,7 +55,7 @@ export async function handler(input: WorkflowTaskInput, context?: { getRemaining
       if (data.lifecycle.status !== 'pending') return { proceed: false };
       const missing = await missingSecrets(p, scope, secretNames(await readDefinition(p, data)));
       if (missing.length) {
-        await end(p, scope, id, {
+        await endWorkflowRun(p, scope, id, {
           status: 'error',
           message: `The workflow references secrets that do not exist in this environment: ${missing.join(', ')}`,
           stage: 'input_collection',
@@ -129,8 +111,8 @@ export async function handler(input: WorkflowTaskInput, context?: { getRemaining
     case 'finish': {
       const executed = input.executed;
       if ('skipped' in executed) return { finished: false };
-      if ('failure' in executed) return { finished: await end(p, scope, id, executed.failure) };
-      const finished = await end(p, scope, id, { status: 'completed' }, { _outputs_key: executed.outputsKey });
+      if ('failure' in executed) return { finished: await endWorkflowRun(p, scope, id, executed.failure) };
+      const finished = await endWorkflowRun(p, scope, id, { status: 'completed' }, { _outputs_key: executed.outputsKey });
       if (!finished) await p.blobs.delete(executed.outputsKey);
       return { finished };
     }
@@ -138,7 +120,7 @@ export async function handler(input: WorkflowTaskInput, context?: { getRemaining
     case 'fail': {
       const timedOut = input.error.Error === 'States.Timeout' || input.error.Error === 'Sandbox.Timedout';
       logger.error('workflow run failed', { error_name: input.error.Error });
-      const finished = await end(p, scope, id, {
+      const finished = await endWorkflowRun(p, scope, id, {
         status: 'error',
         message: timedOut ? 'The run exceeded its time budget' : `The run failed unexpectedly (${input.error.Error ?? 'Error'})`,
         stage: 'block_execution',

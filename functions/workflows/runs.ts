@@ -7,6 +7,7 @@ import type { Caller } from '../auth/service.ts';
 import { fileRefOf, resolveDocument } from '../files/service.ts';
 import { Invalid, NotFound } from '../platform/errors.ts';
 import { timestamp } from '../platform/ids.ts';
+import { logger } from '../platform/logger.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import type { FileRef } from '../platform/schemas.ts';
@@ -40,6 +41,28 @@ export async function readWorkflowRun(p: Platform, scope: Scope, id: string): Pr
   const record = await p.store.getRecord<WorkflowRunData>(scope, WORKFLOW_RUN_TYPE, id);
   if (!record) throw NotFound.of('Workflow run', id);
   return record.data;
+}
+
+/**
+ * Moves an active run to its end and announces it (`workflow.run.completed|failed` in the run's own
+ * environment); false when it was no longer active. Used by the run task (./run-task.ts) and by the
+ * sweeper (functions/runs/sweeper.ts).
+ */
+export async function endWorkflowRun(p: Platform, scope: Scope, id: string, lifecycle: WorkflowRun['lifecycle'], patch: Partial<WorkflowRunData> = {}): Promise<boolean> {
+  const current = await readWorkflowRun(p, scope, id);
+  const moved = await p.store.moveStatus<WorkflowRunData>(scope, WORKFLOW_RUN_TYPE, id, ACTIVE, lifecycle.status, {
+    ...patch,
+    lifecycle,
+    timing: { ...current.timing, completed_at: timestamp(p.clock.now()) },
+  });
+  if (!moved) return false;
+  const type = lifecycle.status === 'completed' ? 'workflow.run.completed' : 'workflow.run.failed';
+  try {
+    await p.events.emit(scope, { type, data: await toWireRun(p, moved.data) });
+  } catch (error) {
+    logger.error('workflow run event could not be emitted', { run_id: id, error_type: (error as Error).name });
+  }
+  return true;
 }
 
 export async function createWorkflowRun(

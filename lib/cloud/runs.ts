@@ -171,19 +171,45 @@ export class Runs extends Construct {
   }
 
   /**
+   * DescribeExecution on the executions of every state machine (the sweeper asks whether the
+   * execution of an active record is still running), and StartExecution on the deliver-webhook
+   * machine (it announces the runs it ends). Nothing else: it never starts or stops a run.
+   */
+  grantSweep(target: QuireFunction): void {
+    this.grantStartDelivery(target);
+    const machines = Object.keys(this.stateMachines) as StateMachineName[];
+    target.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'ExecutionDescribe',
+        actions: ['states:DescribeExecution'],
+        resources: machines.map((name) => this.executionsArn(name)),
+      }),
+    );
+    for (const name of machines) {
+      Validations.of(target).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${stateMachineName(Stack.of(this), name)}:*]`,
+        reason: 'Execution ARNs end in the record id (run, workflow run or delivery); the wildcard covers the executions of one state machine of this stack.',
+      });
+    }
+  }
+
+  /** The ARN pattern of every execution of one state machine (executions are named after record ids). */
+  private executionsArn(name: StateMachineName): string {
+    return Stack.of(this).formatArn({
+      service: 'states',
+      resource: 'execution',
+      resourceName: `${stateMachineName(Stack.of(this), name)}:*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+  }
+
+  /**
    * Lets an API function start and stop runs and read their status: StartExecution on the run state
    * machine; StopExecution and DescribeExecution on its executions (named after run ids).
    */
   grantStartStop(target: QuireFunction): void {
     this.grantStartDelivery(target);
     const machines: StateMachineName[] = ['run', 'workflowRun'];
-    const executionsArn = (name: StateMachineName) =>
-      Stack.of(this).formatArn({
-        service: 'states',
-        resource: 'execution',
-        resourceName: `${stateMachineName(Stack.of(this), name)}:*`,
-        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-      });
     target.role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: 'RunStart',
@@ -195,7 +221,7 @@ export class Runs extends Construct {
       new iam.PolicyStatement({
         sid: 'RunStopDescribe',
         actions: ['states:StopExecution', 'states:DescribeExecution'],
-        resources: machines.map(executionsArn),
+        resources: machines.map((name) => this.executionsArn(name)),
       }),
     );
     for (const name of machines) {

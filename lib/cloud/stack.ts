@@ -10,6 +10,7 @@ import { grantBedrockModels, modelsConfig, type ModelsConfig } from './models.ts
 import { Runs } from './runs.ts';
 import { stageSettings, type Stage } from './stage.ts';
 import { Storage } from './storage.ts';
+import { Sweeper } from './sweeper.ts';
 
 export interface QuireStackProps extends StackProps {
   stage: Stage;
@@ -21,6 +22,7 @@ export class QuireStack extends Stack {
   readonly storage: Storage;
   readonly runs: Runs;
   readonly api: Api;
+  readonly sweeper: Sweeper;
 
   constructor(scope: Construct, id: string, props: QuireStackProps) {
     super(scope, id, props);
@@ -44,17 +46,15 @@ export class QuireStack extends Stack {
     const runTask = this.runs.taskFunctions.RunTaskFunctionArn!;
     grantBedrockModels(runTask.role, models.bedrock, runTask);
 
-    this.api = new Api(this, 'Api', {
-      settings,
-      storage: this.storage,
-      runs: this.runs,
-      environment: {
-        ...environment,
-        QUIRE_RUN_STATE_MACHINE_ARN: this.runs.stateMachines.run.stateMachineArn,
-        QUIRE_DELIVER_STATE_MACHINE_ARN: this.runs.stateMachines.deliver.stateMachineArn,
-        QUIRE_WORKFLOW_RUN_STATE_MACHINE_ARN: this.runs.stateMachines.workflowRun.stateMachineArn,
-      },
-    });
+    const withStateMachines = {
+      ...environment,
+      QUIRE_RUN_STATE_MACHINE_ARN: this.runs.stateMachines.run.stateMachineArn,
+      QUIRE_DELIVER_STATE_MACHINE_ARN: this.runs.stateMachines.deliver.stateMachineArn,
+      QUIRE_WORKFLOW_RUN_STATE_MACHINE_ARN: this.runs.stateMachines.workflowRun.stateMachineArn,
+    };
+    this.api = new Api(this, 'Api', { settings, storage: this.storage, runs: this.runs, environment: withStateMachines });
+    // Ends runs left active by an execution that ended without settling them.
+    this.sweeper = new Sweeper(this, 'Sweeper', { settings, storage: this.storage, runs: this.runs, environment: withStateMachines });
 
     // What the admin CLI (bin/quire.ts) needs to reach this deployment's data.
     new CfnOutput(this, 'TableName', { value: this.storage.table.tableName });

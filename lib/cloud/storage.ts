@@ -138,6 +138,21 @@ export class Storage extends Construct {
     );
   }
 
+  /**
+   * What the sweeper (functions/runs/sweeper.ts) does with the table: one Scan for active records,
+   * then reads and conditional writes of single items (the run, its usage entry, its event and
+   * delivery). No index, no batch, no key, no bucket.
+   */
+  grantTableSweep(target: QuireFunction): void {
+    target.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'TableSweep',
+        actions: ['dynamodb:Scan', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+        resources: [this.table.tableArn],
+      }),
+    );
+  }
+
   /** Read/write on the documents bucket. */
   grantDocumentAccess(target: QuireFunction): void {
     const principal = target.role;

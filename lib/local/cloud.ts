@@ -22,6 +22,7 @@ import { inlineInvoker, REPO_ROOT, workerPoolInvoker, type Invoker } from './inv
 import { startLocalKms } from './kms.ts';
 import { startLocalStepFunctions } from './stepfunctions.ts';
 import { resumeUnfinishedRuns } from './recovery.ts';
+import { startPeriodicSweeper } from './sweeper.ts';
 
 export const REGION = 'us-east-1';
 export const TABLE = 'quire';
@@ -56,6 +57,11 @@ export interface LocalCloudOptions {
   syncWaitMs?: number;
   /** Webhook tests: scale the retry waits of API §12 (QUIRE_WEBHOOK_RETRY_SCALE) and the 10 s attempt timeout. */
   webhooks?: { retryScale?: number; timeoutMs?: number };
+  /**
+   * The sweeper that ends runs whose execution is gone (functions/runs/sweeper.ts): every
+   * `intervalMs` (default 60 s), records older than `graceMs` (default 5 min). Tests shorten them.
+   */
+  sweeper?: { intervalMs?: number; graceMs?: number };
 }
 
 export interface LocalCloud {
@@ -206,6 +212,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     applyEnvironment(environmentFor(endpoints, options.syncWaitMs, options.webhooks));
     // Runs left unfinished by a previous process (executions are in memory) start again.
     await resumeUnfinishedRuns(endpoints, CREDENTIALS);
+    // Then runs whose execution is gone anyway (stopped, timed out) end as failed, now and periodically.
+    const sweeper = await startPeriodicSweeper(options.sweeper);
+    closers.push(() => sweeper.stop());
 
     const http = await startHttpServer({ routes: [...defaultRoutes, ...(options.extraRoutes ?? [])], invoker, host, port: options.port ?? 3000 });
     closers.push(() => http.close());

@@ -36,9 +36,9 @@ export interface TestCloud {
   close(): Promise<void>;
 }
 
-export async function startTestCloud(options: { extraRoutes?: Route[]; syncWaitMs?: number; webhooks?: { retryScale?: number; timeoutMs?: number }; /** Reuse (and keep) this data dir: a restart. */ dataDir?: string; keys?: Keys & { orgId: string } } = {}): Promise<TestCloud> {
+export async function startTestCloud(options: { extraRoutes?: Route[]; syncWaitMs?: number; webhooks?: { retryScale?: number; timeoutMs?: number }; sweeper?: { intervalMs?: number; graceMs?: number }; /** Reuse (and keep) this data dir: a restart. */ dataDir?: string; keys?: Keys & { orgId: string } } = {}): Promise<TestCloud> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'quire-test-'));
-  const cloud = await startLocalCloud({ dataDir, port: 0, mode: 'inline', extraRoutes: options.extraRoutes, syncWaitMs: options.syncWaitMs, webhooks: options.webhooks });
+  const cloud = await startLocalCloud({ dataDir, port: 0, mode: 'inline', extraRoutes: options.extraRoutes, syncWaitMs: options.syncWaitMs, webhooks: options.webhooks, sweeper: options.sweeper });
   const p = platform();
   let orgId: string;
   let keys: Keys;

@@ -154,7 +154,8 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
   it('runs every Lambda on nodejs22.x (API on arm64, tasks on x86_64), its handler exported by the bundle entry (index.mjs)', () => {
     const stack = stacks[stage];
     const functions = templates[stage].findResources('AWS::Lambda::Function');
-    expect(Object.keys(functions)).toHaveLength(routeGroups().length + Object.keys(taskFunctions).length);
+    // One per route group, one per task function, and the sweeper.
+    expect(Object.keys(functions)).toHaveLength(routeGroups().length + Object.keys(taskFunctions).length + 1);
     for (const fn of Object.values(functions)) expect(fn.Properties.Runtime).toBe('nodejs22.x');
     for (const group of routeGroups()) {
       const fn = functions[logicalId(stack.api.functions[group]!.fn)]!;
@@ -359,6 +360,40 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     }
   });
 
+  it('runs the sweeper every 10 minutes: a small arm64 Lambda that may scan the table and describe executions, nothing more', () => {
+    const stack = stacks[stage];
+    const template = templates[stage];
+    const sweeper = stack.sweeper.function;
+    const fn = template.findResources('AWS::Lambda::Function')[logicalId(sweeper.fn)]!;
+    expect(fn.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'], MemorySize: 256, Timeout: 300 });
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(10 minutes)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(sweeper.fn), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
+    });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [logicalId(sweeper.fn), 'Arn'] },
+    });
+
+    const statements = statementsOf(template, [policyId(sweeper)]);
+    const actions = statements.flatMap(actionsOf);
+    expect(actions.filter((a) => a.startsWith('dynamodb:')).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Scan', 'dynamodb:UpdateItem']);
+    // Scan on the table itself, never on an index.
+    const scan = statements.find((st) => actionsOf(st).includes('dynamodb:Scan'))!;
+    expect(scan.Resource).toEqual({ 'Fn::GetAtt': [logicalId(stack.storage.table), 'Arn'] });
+    expect(actions.filter((a) => a.startsWith('s3:') || a.startsWith('kms:') || a.startsWith('bedrock:'))).toEqual([]);
+    const states = statements.filter((st) => actionsOf(st).some((a) => a.startsWith('states:')));
+    expect(states.flatMap(actionsOf).sort()).toEqual(['states:DescribeExecution', 'states:StartExecution']);
+    // Describe on the executions of the three machines; start only on the deliver-webhook machine.
+    const describe = states.find((st) => actionsOf(st).includes('states:DescribeExecution'))!;
+    expect(JSON.stringify(describe.Resource)).toContain(`:execution:Quire-${stage}-run:*`);
+    expect(JSON.stringify(describe.Resource)).toContain(`:execution:Quire-${stage}-workflowRun:*`);
+    expect(JSON.stringify(describe.Resource)).toContain(`:execution:Quire-${stage}-deliver:*`);
+    expect(states.find((st) => actionsOf(st).includes('states:StartExecution'))!.Resource).toEqual({ Ref: logicalId(stack.runs.stateMachines.deliver) });
+  });
+
   it('bundles split ES modules (index.mjs and chunks/); the docs bundle carries the swagger-ui files', () => {
     const stack = stacks[stage];
     const functions = templates[stage].findResources('AWS::Lambda::Function');
@@ -472,8 +507,8 @@ describe('the app', () => {
         taskDirs.add(assetDirOf(templates[stage].findResources('AWS::Lambda::Function')[logicalId(task.fn)]!));
       }
     }
-    // Both stacks share their bundles: one per group plus one per task function.
-    expect(assetDirs.size).toBe(routeGroups().length + Object.keys(taskFunctions).length);
+    // Both stacks share their bundles: one per group, one per task function, and the sweeper's.
+    expect(assetDirs.size).toBe(routeGroups().length + Object.keys(taskFunctions).length + 1);
     expect(taskDirs.size).toBe(Object.values(taskFunctions as Record<string, TaskFunction>).filter((t) => t.documents !== false).length);
     for (const dir of assetDirs) {
       // The chunks are what the entry loads on demand (dynamic import()): each must load on its own.
