@@ -293,6 +293,27 @@ function boundingBox(points: [number, number][]): Box {
   return { left, top, width: right - left, height: bottom - top };
 }
 
+/**
+ * The bounding box of the parallelogram spanning s0..s1 along the baseline and t0..t1 up the glyphs,
+ * from origin (ox, oy), in viewport space (the four corners, without building them as arrays: this
+ * runs for every word).
+ */
+function spanBox(ox: number, oy: number, along: readonly [number, number], up: readonly [number, number], s0: number, s1: number, t0: number, t1: number): Box {
+  const xs0 = along[0] * s0;
+  const xs1 = along[0] * s1;
+  const ys0 = along[1] * s0;
+  const ys1 = along[1] * s1;
+  const xt0 = up[0] * t0;
+  const xt1 = up[0] * t1;
+  const yt0 = up[1] * t0;
+  const yt1 = up[1] * t1;
+  const left = ox + Math.min(xs0, xs1) + Math.min(xt0, xt1);
+  const right = ox + Math.max(xs0, xs1) + Math.max(xt0, xt1);
+  const top = oy + Math.min(ys0, ys1) + Math.min(yt0, yt1);
+  const bottom = oy + Math.max(ys0, ys1) + Math.max(yt0, yt1);
+  return { left, top, width: right - left, height: bottom - top };
+}
+
 /** A word cut from a text item, before pieces split across items are glued back together. */
 interface Piece {
   text: string;
@@ -335,19 +356,21 @@ function textWords(items: TextItem[], styles: Record<string, TextStyle>, toViewp
     const uy = b / advanceScale;
     const vx = c / fontHeight;
     const vy = d / fontHeight;
-    const corner = (s: number, t: number) => apply(toViewport, e + ux * s + vx * t, f + uy * s + vy * t);
+    // The item's own frame in viewport space: origin, then the steps along the baseline and up the glyphs.
+    const [ox, oy] = apply(toViewport, e, f);
+    const along = [toViewport[0] * ux + toViewport[2] * uy, toViewport[1] * ux + toViewport[3] * uy] as const;
+    const up = [toViewport[0] * vx + toViewport[2] * vy, toViewport[1] * vx + toViewport[3] * vy] as const;
     const perChar = item.width / str.length;
+    const t0 = descent * fontHeight;
+    const t1 = ascent * fontHeight;
+    const leadingSpace = /^\s/.test(str);
     for (const match of str.matchAll(/\S+/g)) {
       const start = match.index;
       const end = start + match[0].length;
-      const s0 = start * perChar;
-      const s1 = end * perChar;
-      const t0 = descent * fontHeight;
-      const t1 = ascent * fontHeight;
       pieces.push({
         text: match[0],
-        box: boundingBox([corner(s0, t0), corner(s1, t0), corner(s0, t1), corner(s1, t1)]),
-        spaceBefore: start > 0 || pendingSpace || /^\s/.test(str),
+        box: spanBox(ox, oy, along, up, start * perChar, end * perChar, t0, t1),
+        spaceBefore: start > 0 || pendingSpace || leadingSpace,
         spaceAfter: end < str.length,
       });
       pendingSpace = false;
