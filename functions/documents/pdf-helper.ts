@@ -18,9 +18,10 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type Page, ReadFailure } from './doc.ts';
+import { type TransferablePage, unpackPage } from './page-transfer.ts';
 
-/** What the helper thread answers: its pages (null for a scanned page), or why it failed. */
-export type HelperAnswer = { ok: true; pages: Array<Page | null> } | { ok: false; message: string; code?: ReadFailure['code'] };
+/** What the helper thread answers: its pages (null for a scanned page; packed, ./page-transfer.ts), or why it failed. */
+export type HelperAnswer = { ok: true; pages: TransferablePage[] } | { ok: false; message: string; code?: ReadFailure['code'] };
 
 export interface HelperJob {
   bytes: Uint8Array;
@@ -97,7 +98,7 @@ export function readPagesInHelper(job: HelperJob): Promise<Array<Page | null>> |
       current.busy = false;
       current.worker.unref();
       if (answer instanceof Error) reject(answer);
-      else if (answer.ok) resolve(answer.pages);
+      else if (answer.ok) resolve(answer.pages.map(unpackPage));
       else reject(answer.code ? new ReadFailure(answer.message, answer.code) : new Error(answer.message));
     };
     // The thread gets its own copy of the bytes (transferred, so not copied twice).
