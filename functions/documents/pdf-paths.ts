@@ -27,29 +27,32 @@ const MAX_DICTIONARY = 8 * 1024;
 const MAX_INFLATED = 64 * 1024 * 1024;
 
 export function mayPaintPaths(bytes: Uint8Array): boolean {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  if (text.includes('/Encrypt')) return true;
+  // Searched as bytes: a file of hundreds of MB (scans) is never copied into a string, only its
+  // stream dictionaries and content streams are, one at a time.
+  const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (file.includes('/Encrypt')) return true;
   let budget = MAX_INFLATED;
-  for (let at = text.indexOf('stream'); at !== -1; at = text.indexOf('stream', at + 6)) {
+  for (let at = file.indexOf('stream'); at !== -1; at = file.indexOf('stream', at + 6)) {
     // `stream` as a keyword (not the end of `endstream`) right after a dictionary's `>>`.
-    if (text.startsWith('end', at - 3)) continue;
-    const dictionary = dictionaryBefore(text, at);
+    if (at >= 3 && file.toString('latin1', at - 3, at) === 'end') continue;
+    const dictionary = dictionaryBefore(file, at);
     if (dictionary === undefined) continue;
     if (NOT_CONTENT.test(dictionary)) continue;
-    const start = at + 6 + (text.startsWith('\r\n', at + 6) ? 2 : text[at + 6] === '\n' ? 1 : 0);
-    const end = text.indexOf('endstream', start);
+    const eol = file.toString('latin1', at + 6, at + 8);
+    const start = at + 6 + (eol === '\r\n' ? 2 : eol[0] === '\n' ? 1 : 0);
+    const end = file.indexOf('endstream', start);
     if (end === -1) return true;
     // A filter name, or an array of them.
     const filter = /\/Filter\s*(\[[^\]]*\]|\/\w+)/.exec(dictionary);
     let content: string;
     if (!filter) {
-      content = text.slice(start, end);
+      content = file.toString('latin1', start, end);
     } else {
       // One Flate filter, without a predictor, is what content streams use; anything else: assume paths.
       const names = filter[1]!.match(/\/\w+/g) ?? [];
       if (names.length !== 1 || names[0] !== '/FlateDecode' || dictionary.includes('/DecodeParms')) return true;
       try {
-        const inflated = inflateSync(bytes.subarray(start, end), { maxOutputLength: budget });
+        const inflated = inflateSync(file.subarray(start, end), { maxOutputLength: budget });
         budget -= inflated.byteLength;
         content = inflated.toString('latin1');
       } catch {
@@ -61,20 +64,24 @@ export function mayPaintPaths(bytes: Uint8Array): boolean {
   return false;
 }
 
+const LESS = 0x3c; // <
+const GREATER = 0x3e; // >
+const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
+
 /** The dictionary ending with `>>` just before `stream` at `at`, or undefined when there is none. */
-function dictionaryBefore(text: string, at: number): string | undefined {
+function dictionaryBefore(file: Buffer, at: number): string | undefined {
   let end = at;
-  while (end > 0 && /\s/.test(text[end - 1]!)) end--;
-  if (!text.startsWith('>>', end - 2)) return undefined;
+  while (end > 0 && WHITESPACE.has(file[end - 1]!)) end--;
+  if (end < 2 || file[end - 1] !== GREATER || file[end - 2] !== GREATER) return undefined;
   // Walk back to the `<<` that opens it, across nested dictionaries.
   let depth = 0;
   for (let k = end - 2; k >= Math.max(0, end - MAX_DICTIONARY); k--) {
-    if (text.startsWith('>>', k)) {
+    if (file[k] === GREATER && file[k + 1] === GREATER) {
       depth++;
       k--;
-    } else if (text.startsWith('<<', k)) {
+    } else if (file[k] === LESS && file[k + 1] === LESS) {
       depth--;
-      if (depth === 0) return text.slice(k, end);
+      if (depth === 0) return file.toString('latin1', k, end);
       k--;
     }
   }

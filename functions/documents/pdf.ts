@@ -62,10 +62,11 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     // the first half here meanwhile. The helper does no OCR: the scanned pages it finds are left
     // for this thread, which has the OCR hooks (they start once the first half is recognized).
     const paintsPaths = mayPaintPaths(bytes);
+    const reading = { ...options, paintsPaths };
     const split = count >= MIN_PAGES_FOR_HELPER ? Math.floor(count / 2) + 1 : count + 1;
     const offloaded = split <= count ? readPagesInHelper({ bytes, from: split, to: count, deadline: options.deadline, paintsPaths }) : undefined;
     offloaded?.catch(() => undefined);
-    const own = await readPages(pdf, numbers(1, offloaded ? split - 1 : count), { ...options, paintsPaths });
+    const own = await readPages(pdf, numbers(1, offloaded ? split - 1 : count), reading);
     if (!offloaded) return own as Page[];
     let theirs: Array<Page | null>;
     try {
@@ -73,10 +74,10 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     } catch (error) {
       if (error instanceof ReadFailure) throw error;
       // The helper thread failed (not the document): read its pages here instead.
-      theirs = await readPages(pdf, numbers(split, count), { ...options, paintsPaths });
+      theirs = await readPages(pdf, numbers(split, count), reading);
     }
     const scanned = numbers(split, count).filter((_, i) => theirs[i] === null);
-    const recognized = await readPages(pdf, scanned, { ...options, paintsPaths });
+    const recognized = await readPages(pdf, scanned, reading);
     scanned.forEach((n, i) => (theirs[n - split] = recognized[i]!));
     return [...(own as Page[]), ...(theirs as Page[])];
   } finally {
