@@ -32,10 +32,14 @@ export function mayPaintPaths(bytes: Uint8Array): boolean {
   const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (file.includes('/Encrypt')) return true;
   let budget = MAX_INFLATED;
+  // Bytes walked back over to find dictionaries: a crafted file could make the walks overlap.
+  let walkBudget = 4 * file.length + MAX_DICTIONARY;
   for (let at = file.indexOf('stream'); at !== -1; at = file.indexOf('stream', at + 6)) {
     // `stream` as a keyword (not the end of `endstream`) right after a dictionary's `>>`.
     if (at >= 3 && file.toString('latin1', at - 3, at) === 'end') continue;
-    const dictionary = dictionaryBefore(file, at);
+    const { dictionary, walked } = dictionaryBefore(file, at);
+    walkBudget -= walked;
+    if (walkBudget < 0) return true;
     if (dictionary === undefined) continue;
     if (NOT_CONTENT.test(dictionary)) continue;
     const eol = file.toString('latin1', at + 6, at + 8);
@@ -68,11 +72,14 @@ const LESS = 0x3c; // <
 const GREATER = 0x3e; // >
 const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
 
-/** The dictionary ending with `>>` just before `stream` at `at`, or undefined when there is none. */
-function dictionaryBefore(file: Buffer, at: number): string | undefined {
+/**
+ * The dictionary ending with `>>` just before `stream` at `at` (undefined when there is none), and
+ * how many bytes were walked back over to find it.
+ */
+function dictionaryBefore(file: Buffer, at: number): { dictionary?: string; walked: number } {
   let end = at;
-  while (end > 0 && WHITESPACE.has(file[end - 1]!)) end--;
-  if (end < 2 || file[end - 1] !== GREATER || file[end - 2] !== GREATER) return undefined;
+  while (end > 0 && at - end < MAX_DICTIONARY && WHITESPACE.has(file[end - 1]!)) end--;
+  if (end < 2 || file[end - 1] !== GREATER || file[end - 2] !== GREATER) return { walked: at - end };
   // Walk back to the `<<` that opens it, across nested dictionaries.
   let depth = 0;
   for (let k = end - 2; k >= Math.max(0, end - MAX_DICTIONARY); k--) {
@@ -81,9 +88,9 @@ function dictionaryBefore(file: Buffer, at: number): string | undefined {
       k--;
     } else if (file[k] === LESS && file[k + 1] === LESS) {
       depth--;
-      if (depth === 0) return file.toString('latin1', k, end);
+      if (depth === 0) return { dictionary: file.toString('latin1', k, end), walked: at - k };
       k--;
     }
   }
-  return undefined;
+  return { walked: at - Math.max(0, end - MAX_DICTIONARY) };
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import * as pdfjs from '../../../functions/documents/pdfjs.ts';
@@ -73,6 +74,29 @@ describe('mayPaintPaths', () => {
     expect(mayPaintPaths(withDictionary('<< /Length 5 /Filter /FlateDecode /DecodeParms << /Predictor 12 >> >>', 'abcde'))).toBe(true);
     expect(mayPaintPaths(withDictionary('<< /Length 5 /Filter /FlateDecode >>', 'not zlib'))).toBe(true);
     expect(mayPaintPaths(new TextEncoder().encode('%PDF-1.4\n1 0 obj\n<< /Length 99 >>\nstream\n0 0 m 1 1 l S'))).toBe(true);
+  });
+
+  it('stays linear on a crafted file whose stream dictionaries nest over each other (gives up: may paint)', () => {
+    // Each `>>stream` closes one of 400 open dictionaries: finding each dictionary walks back over all
+    // the earlier ones. Unbounded, this 4 MB file took ~2 s (a 500 MB one would take minutes).
+    const block = '<<'.repeat(400) + '>>stream\nendstream\n'.repeat(400);
+    const bytes = new TextEncoder().encode('%PDF-1.4\n' + block.repeat(480));
+    const started = performance.now();
+    expect(mayPaintPaths(bytes)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('never throws on any mix of PDF tokens and junk bytes', () => {
+    const token = fc.oneof(
+      fc.constantFrom('<<', '>>', 'stream\n', 'stream\r\n', 'endstream', '/Filter /FlateDecode', '/Filter [/FlateDecode]', '/Length 5', '/DecodeParms', '0 0 m 1 1 l', ' S ', ' f\n', '\n', ' '),
+      fc.uint8Array({ maxLength: 16 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
+    );
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 60 }), (tokens) => {
+        expect(typeof mayPaintPaths(Buffer.from(tokens.join(''), 'latin1'))).toBe('boolean');
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('skips images and fonts (their bytes are not drawing operators) and survives junk', async () => {
