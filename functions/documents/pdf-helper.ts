@@ -28,6 +28,8 @@ export interface HelperJob {
   from: number;
   to: number;
   deadline: number;
+  /** Whether the document may paint vector paths (./pdf-paths.ts), found once by the caller. */
+  paintsPaths: boolean;
 }
 
 interface Helper {

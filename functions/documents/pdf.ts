@@ -61,11 +61,11 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     // A long document is read on two cores: the second half by a helper thread (./pdf-helper.ts),
     // the first half here meanwhile. The helper does no OCR: the scanned pages it finds are left
     // for this thread, which has the OCR hooks (they start once the first half is recognized).
+    const paintsPaths = mayPaintPaths(bytes);
+    const reading = { ...options, paintsPaths };
     const split = count >= MIN_PAGES_FOR_HELPER ? Math.floor(count / 2) + 1 : count + 1;
-    const offloaded = split <= count ? readPagesInHelper({ bytes, from: split, to: count, deadline: options.deadline }) : undefined;
+    const offloaded = split <= count ? readPagesInHelper({ bytes, from: split, to: count, deadline: options.deadline, paintsPaths }) : undefined;
     offloaded?.catch(() => undefined);
-    // Each thread scans the file for paths itself (./pdf-paths.ts): the helper starts without waiting for this one's scan.
-    const reading = { ...options, paintsPaths: mayPaintPaths(bytes) };
     const own = await readPages(pdf, numbers(1, offloaded ? split - 1 : count), reading);
     if (!offloaded) return own as Page[];
     let theirs: Array<Page | null>;
@@ -89,10 +89,10 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
  * Pages `from`..`to` of a PDF as the helper thread reads them: without OCR, a scanned page comes back
  * as null for the caller to rasterize and recognize.
  */
-export async function readPdfPages({ bytes, from, to, deadline }: HelperJob): Promise<Array<Page | null>> {
+export async function readPdfPages({ bytes, from, to, deadline, paintsPaths }: HelperJob): Promise<Array<Page | null>> {
   const pdf = await openPdf(bytes);
   try {
-    return await readPages(pdf, numbers(from, to), { deadline, paintsPaths: mayPaintPaths(bytes), deferScanned: true });
+    return await readPages(pdf, numbers(from, to), { deadline, paintsPaths, deferScanned: true });
   } finally {
     await pdf.destroy().catch(() => undefined);
   }
