@@ -2,11 +2,10 @@
  * The local stack as the API benchmarks use it: `npm start`'s entry spawned in its own process group
  * on a free port with a temporary data dir and a known test key, stopped with Ctrl-C afterwards.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../../lib/local/invoker.ts';
+import { spawnLocalServer } from '../support/local-server.ts';
 import { freePort } from '../support/ports.ts';
 
 export const BENCH_KEY = 'rt_test_bench000000000000000000000000';
@@ -25,26 +24,14 @@ export interface BenchStack {
 export async function withLocalStack<T>(fn: (stack: BenchStack) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
   const port = await freePort();
-  const child = spawn('node', ['--import', 'tsx', 'bin/local.ts'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, QUIRE_DATA_DIR: dataDir, PORT: String(port), QUIRE_TEST_KEY: BENCH_KEY, POWERTOOLS_LOG_LEVEL: 'WARN', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const deadline = Date.now() + 30_000;
-  while (!out.includes('Quire is listening')) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the local stack did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const base = `http://127.0.0.1:${port}`;
+  const server = await spawnLocalServer({ via: 'node', port, env: { QUIRE_DATA_DIR: dataDir, QUIRE_TEST_KEY: BENCH_KEY, POWERTOOLS_LOG_LEVEL: 'WARN', ...env } });
+  const child = server.child;
+  const base = server.url;
   const headers = { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' };
   const stack: BenchStack = {
     base,
     pid: child.pid!,
-    output: () => out,
+    output: server.output,
     headers,
     async timedRun(path, body) {
       const started = performance.now();

@@ -2,12 +2,13 @@
  * End to end: `npm start` as a user runs it, driven over HTTP only; the admin CLI against it; a
  * restart keeps the state; Ctrl-C leaves no process and no bound port behind.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../lib/local/invoker.ts';
+import { spawnLocalServer } from '../support/local-server.ts';
 import { freePort, portIsFree } from '../support/ports.ts';
 import { greyToPng, renderScan } from '../support/scan-fixtures.ts';
 
@@ -21,21 +22,7 @@ interface Stack {
 }
 
 async function start(port: number, env: Record<string, string> = {}): Promise<Stack> {
-  const child = spawn('npm', ['start'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, QUIRE_DATA_DIR: dataDir, PORT: String(port), ...env },
-    detached: true, // its own process group, like a terminal's foreground job
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const deadline = Date.now() + 30_000;
-  while (!out.includes('Quire is listening')) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not come up:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { child, url: `http://127.0.0.1:${port}`, output: () => out };
+  return spawnLocalServer({ via: 'npm start', port, env: { QUIRE_DATA_DIR: dataDir, ...env } });
 }
 
 /** Ctrl-C: SIGINT to the whole process group, then wait for every member to be gone. */

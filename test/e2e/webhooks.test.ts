@@ -3,13 +3,13 @@
  * state machine's task in worker threads), driven over HTTP only, with loopback receivers. Retry waits
  * are scaled down through QUIRE_WEBHOOK_RETRY_SCALE, the local-only switch the runtime reads.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { verifyWebhook } from '../../functions/webhooks/verify.ts';
-import { REPO_ROOT } from '../../lib/local/invoker.ts';
+import { spawnLocalServer } from '../support/local-server.ts';
 import { freePort } from '../support/ports.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 
@@ -22,21 +22,10 @@ let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
   const port = await freePort();
-  child = spawn('npm', ['start'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, QUIRE_DATA_DIR: dataDir, PORT: String(port), QUIRE_WEBHOOK_RETRY_SCALE: '0.001' },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const deadline = Date.now() + 30_000;
-  while (!out.includes('Quire is listening')) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not come up:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  url = `http://127.0.0.1:${port}`;
+  const server = await spawnLocalServer({ via: 'npm start', port, env: { QUIRE_DATA_DIR: dataDir, QUIRE_WEBHOOK_RETRY_SCALE: '0.001' } });
+  child = server.child;
+  url = server.url;
+  const out = server.output();
   keys = { test: /Test key[^:]*: (rt_test_\S+)/.exec(out)![1]!, live: /Live key[^:]*: (rt_live_\S+)/.exec(out)![1]! };
 }, 60_000);
 

@@ -10,7 +10,7 @@
  *    retries are exercised): requests either succeed or answer 503 with a request_id, never hang,
  *    never leave a corrupted record.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,8 +22,8 @@ import { dynamoStore } from '../../functions/platform/dynamo-store.ts';
 import { buildPlatform, platform, setPlatform, type Platform } from '../../functions/platform/platform.ts';
 import type { Blobs, Store } from '../../functions/platform/ports.ts';
 import { s3Blobs, s3Client } from '../../functions/platform/s3-blobs.ts';
-import { REPO_ROOT } from '../../lib/local/invoker.ts';
 import { startTestCloud, type TestCloud } from '../support/cloud.ts';
+import { spawnLocalServer } from '../support/local-server.ts';
 import { freePort } from '../support/ports.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { gate, probeRoutes } from '../support/probe.ts';
@@ -54,21 +54,13 @@ describe('SIGKILL of the local server in the middle of background runs', () => {
 
   async function startServer(): Promise<void> {
     const port = await freePort();
-    child = spawn('node', ['--import', 'tsx', 'bin/local.ts'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, QUIRE_DATA_DIR: dataDir, PORT: String(port), QUIRE_TEST_KEY: KEY, POWERTOOLS_LOG_LEVEL: 'WARN', QUIRE_WEBHOOK_RETRY_SCALE: '0.1' },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const server = await spawnLocalServer({
+      via: 'node',
+      port,
+      env: { QUIRE_DATA_DIR: dataDir, QUIRE_TEST_KEY: KEY, POWERTOOLS_LOG_LEVEL: 'WARN', QUIRE_WEBHOOK_RETRY_SCALE: '0.1' },
     });
-    let out = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.stderr!.on('data', (d) => (out += d));
-    const deadline = Date.now() + 30_000;
-    while (!out.includes('Quire is listening')) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the local server did not start:\n${out}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    base = `http://127.0.0.1:${port}`;
+    child = server.child;
+    base = server.url;
   }
 
   /** SIGKILL to the whole process group (the server and anything it spawned), then wait until it is gone. */
