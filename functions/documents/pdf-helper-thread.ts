@@ -1,19 +1,20 @@
-/** The PDF helper thread (see ./pdf-helper.ts): reads the pages it is asked for, one job at a time. */
+/** The PDF helper thread (see ./pdf-helper.ts): reads the pages it takes, one job at a time, and sends each as soon as it is read. */
 import { parentPort } from 'node:worker_threads';
 import { ReadFailure } from './doc.ts';
 import { readPdfPages } from './pdf.ts';
-import type { HelperAnswer, HelperJob } from './pdf-helper.ts';
+import type { HelperJob, HelperMessage } from './pdf-helper.ts';
 import { packPage, transferList } from './page-transfer.ts';
 
+const send = (message: HelperMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(message, transfer);
+
 parentPort!.on('message', async (job: HelperJob) => {
-  let answer: HelperAnswer;
-  let transfer: ArrayBuffer[] = [];
   try {
-    const pages = (await readPdfPages(job)).map(packPage);
-    answer = { ok: true, pages };
-    transfer = pages.flatMap(transferList);
+    await readPdfPages(job, (page, read) => {
+      const packed = packPage(read);
+      send({ page, read: packed }, transferList(packed));
+    });
+    send({ done: true });
   } catch (error) {
-    answer = { ok: false, message: error instanceof Error ? error.message : String(error), code: error instanceof ReadFailure ? error.code : undefined };
+    send({ done: false, message: error instanceof Error ? error.message : String(error), code: error instanceof ReadFailure ? error.code : undefined });
   }
-  parentPort!.postMessage(answer, transfer);
 });

@@ -3,6 +3,11 @@
  * readPdf): pdf.js parses on the thread that calls it, so a second core is only used through a
  * second thread with its own pdf.js.
  *
+ * The two threads share the pages out one at a time: each takes the next unread page from a counter
+ * in shared memory, so neither waits for the other at the end, whichever is slower. The helper sends
+ * each page back as soon as it is read (packed, ./page-transfer.ts), so the copying is spread over
+ * the read instead of waiting at its end.
+ *
  * One helper per process (per warm Lambda container, per local worker thread), started on first use
  * and kept for the next documents. It takes one job at a time: when it is busy (another document
  * read at the same time in this process) or cannot run, readPagesInHelper returns undefined and the
@@ -20,25 +25,28 @@ import { Worker } from 'node:worker_threads';
 import { type Page, ReadFailure } from './doc.ts';
 import { type TransferablePage, unpackPage } from './page-transfer.ts';
 
-/** What the helper thread answers: its pages (null for a scanned page; packed, ./page-transfer.ts), or why it failed. */
-export type HelperAnswer = { ok: true; pages: TransferablePage[] } | { ok: false; message: string; code?: ReadFailure['code'] };
+/** What the helper thread sends: each page it read (null for a scanned page), then how it ended. */
+export type HelperMessage =
+  | { page: number; read: TransferablePage }
+  | { done: true }
+  | { done: false; message: string; code?: ReadFailure['code'] };
 
 export interface HelperJob {
   bytes: Uint8Array;
-  from: number;
-  to: number;
+  /** The number of the next unread page, shared by both threads (./pdf.ts takePage). */
+  nextPage: Int32Array;
   deadline: number;
-  /** Whether the document may paint vector paths (./pdf-paths.ts), found once by the caller. */
-  paintsPaths: boolean;
 }
 
 interface Helper {
   worker: Worker;
   busy: boolean;
-  settle?: (answer: HelperAnswer | Error) => void;
+  receive?: (message: HelperMessage | Error) => void;
 }
 
 let helper: Helper | undefined;
+/** Pages the helper thread has sent back in this process (a test's way to see it did share the work). */
+let pagesFromHelper = 0;
 
 /**
  * V8's young generation for threads that read documents, in MB (three semi-spaces: 192 is what
@@ -70,9 +78,9 @@ function startHelper(): Helper | undefined {
   const started: Helper = { worker, busy: false };
   const lost = (error: Error) => {
     if (helper === started) helper = undefined;
-    started.settle?.(error);
+    started.receive?.(error);
   };
-  started.worker.on('message', (answer: HelperAnswer) => started.settle?.(answer));
+  started.worker.on('message', (message: HelperMessage) => started.receive?.(message));
   started.worker.on('error', lost);
   started.worker.on('exit', (code) => lost(new Error(`The PDF helper thread exited (code ${code})`)));
   // An idle helper does not keep the process alive.
@@ -81,30 +89,47 @@ function startHelper(): Helper | undefined {
 }
 
 /**
- * Pages `from`..`to` read by the helper thread (null for scanned pages), or undefined when no helper
- * can take the job now. Rejects with the ReadFailure of a damaged page or a passed deadline, or with
- * another error when the thread itself failed (the caller may then read the pages itself).
+ * Has the helper thread read pages alongside the caller, taking them from `job.nextPage`; each page
+ * it reads is handed to `onPage` as it arrives (null for a scanned page, left to the caller's OCR).
+ * Undefined when no helper can take the job now. The promise resolves when the helper has no more
+ * pages to take; it rejects with the ReadFailure of a damaged page or a passed deadline, or with
+ * another error when the thread itself failed (the pages it took and did not send are then unread).
  */
-export function readPagesInHelper(job: HelperJob): Promise<Array<Page | null>> | undefined {
+export function readPagesInHelper(job: HelperJob, onPage: (pageNumber: number, page: Page | null) => void): Promise<void> | undefined {
   if (process.env.QUIRE_PDF_HELPER === '0' || availableParallelism() < 2) return undefined;
   helper ??= startHelper();
   const current = helper;
   if (!current || current.busy) return undefined;
   current.busy = true;
   current.worker.ref();
-  return new Promise<Array<Page | null>>((resolve, reject) => {
-    current.settle = (answer) => {
-      current.settle = undefined;
+  return new Promise<void>((resolve, reject) => {
+    const end = () => {
+      current.receive = undefined;
       current.busy = false;
       current.worker.unref();
-      if (answer instanceof Error) reject(answer);
-      else if (answer.ok) resolve(answer.pages.map(unpackPage));
-      else reject(answer.code ? new ReadFailure(answer.message, answer.code) : new Error(answer.message));
+    };
+    current.receive = (message) => {
+      if (message instanceof Error) {
+        end();
+        reject(message);
+      } else if ('page' in message) {
+        pagesFromHelper++;
+        onPage(message.page, unpackPage(message.read));
+      } else {
+        end();
+        if (message.done) resolve();
+        else reject(message.code ? new ReadFailure(message.message, message.code) : new Error(message.message));
+      }
     };
     // The thread gets its own copy of the bytes (transferred, so not copied twice).
     const copy = new Uint8Array(job.bytes);
     current.worker.postMessage({ ...job, bytes: copy } satisfies HelperJob, [copy.buffer]);
   });
+}
+
+/** How many pages the helper thread has read for this process so far. */
+export function pagesReadByHelper(): number {
+  return pagesFromHelper;
 }
 
 /** Whether this process has a helper thread running (it starts with the first long PDF). */

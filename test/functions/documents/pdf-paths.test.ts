@@ -3,7 +3,8 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import * as pdfjs from '../../../functions/documents/pdfjs.ts';
 import { mayPaintPaths } from '../../../functions/documents/pdf-paths.ts';
-import { readPdf, readPdfPages } from '../../../functions/documents/pdf.ts';
+import type { Page } from '../../../functions/documents/doc.ts';
+import { readPdf, readPdfPages, unreadPages } from '../../../functions/documents/pdf.ts';
 import {
   encryptedPdf,
   formPdf,
@@ -142,7 +143,8 @@ describe('the reader with and without the drawing pass', () => {
     // its page-sized image: only the image coverage (the drawing pass) makes it a scan.
     const bytes = await scannedPdf();
     expect(mayPaintPaths(bytes)).toBe(false);
-    const pages = await readPdfPages({ bytes, from: 1, to: 3, deadline: Date.now() + 30_000, paintsPaths: false });
+    const pages: Array<Page | null> = [];
+    await readPdfPages({ bytes, nextPage: unreadPages(1, 3), deadline: Date.now() + 30_000 }, (n, page) => (pages[n - 1] = page));
     expect(pages.map((p) => p !== null)).toEqual([false, true, false]);
   });
 });

@@ -1,0 +1,103 @@
+/**
+ * A long PDF read on two threads (functions/documents/pdf-helper.ts): the calling thread and the
+ * helper take pages one at a time from the two ends, the helper sends each page back as it is read,
+ * and scanned pages it finds are recognized on the calling thread. Real threads, real pdf.js.
+ */
+import { PDFDocument } from 'pdf-lib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type GreyImage, type Page, ReadFailure, type Word } from '../../../functions/documents/doc.ts';
+import { readPdf } from '../../../functions/documents/pdf.ts';
+import { pagesReadByHelper, pdfHelperRunning } from '../../../functions/documents/pdf-helper.ts';
+import { manyPagesPdf, scannedPdf } from '../../support/pdf-fixtures.ts';
+
+const budget = () => ({ deadline: Date.now() + 60_000 });
+
+afterEach(() => {
+  delete process.env.QUIRE_PDF_HELPER;
+});
+
+async function oneThread<T>(read: () => Promise<T>): Promise<T> {
+  process.env.QUIRE_PDF_HELPER = '0';
+  try {
+    return await read();
+  } finally {
+    delete process.env.QUIRE_PDF_HELPER;
+  }
+}
+
+/** `pages` of prose with scanned pages (image only, no text layer) at the given 1-based positions. */
+async function proseWithScans(pages: number, scansAt: number[]): Promise<Uint8Array> {
+  const prose = await PDFDocument.load(await manyPagesPdf(pages - scansAt.length));
+  const scans = await PDFDocument.load(await scannedPdf());
+  const doc = await PDFDocument.create();
+  let next = 0;
+  for (let n = 1; n <= pages; n++) {
+    const [page] = scansAt.includes(n) ? await doc.copyPages(scans, [0]) : await doc.copyPages(prose, [next++]);
+    doc.addPage(page);
+  }
+  return doc.save();
+}
+
+/** OCR hooks that "recognize" one word naming the page, so a test sees which pages went through OCR. */
+function namingOcr(recognizedOn: number[]) {
+  return {
+    rasterize: async (): Promise<GreyImage> => ({ width: 10, height: 10, data: new Uint8Array(100).fill(255), dpi: 72 }),
+    recognize: async (_image: GreyImage, pageNumber: number): Promise<Word[]> => {
+      recognizedOn.push(pageNumber);
+      const box = { left: 72, top: 72, width: 100, height: 12 };
+      return [{ text: `scanned-page-${pageNumber}`, box, origin: { kind: 'box', page: pageNumber, box } }];
+    },
+    concurrency: 2,
+  };
+}
+
+const texts = (pages: Page[]) => pages.map((page) => page.blocks.map((block) => block.text).join('\n'));
+
+describe('a long PDF read on two threads', () => {
+  it('gives the same pages as one thread, in page order', async () => {
+    const bytes = await manyPagesPdf(40);
+    // The first read starts the helper; the second finds it warm and shares the pages with it.
+    await readPdf(bytes, budget());
+    expect(pdfHelperRunning()).toBe(true);
+    const before = pagesReadByHelper();
+    const together = await readPdf(bytes, budget());
+    const byHelper = pagesReadByHelper() - before;
+    expect(byHelper).toBeGreaterThan(5);
+    expect(byHelper).toBeLessThan(35);
+    const alone = await oneThread(() => readPdf(bytes, budget()));
+    expect(together.map((page) => page.number)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(together).toEqual(alone);
+    expect(together[39]!.blocks[0]).toMatchObject({ kind: 'heading', text: 'Section 40' });
+  });
+
+  it('recognizes on the calling thread the scanned pages the helper finds', async () => {
+    // The helper takes pages from the back: it meets pages 40 and 39 first, this thread page 1.
+    const bytes = await proseWithScans(40, [1, 20, 39, 40]);
+    const recognizedOn: number[] = [];
+    const before = pagesReadByHelper();
+    const pages = await readPdf(bytes, { ...budget(), ocr: namingOcr(recognizedOn) });
+    expect(pagesReadByHelper()).toBeGreaterThan(before);
+    expect(recognizedOn.sort((a, b) => a - b)).toEqual([1, 20, 39, 40]);
+    for (const n of [1, 20, 39, 40]) {
+      expect(pages[n - 1]).toMatchObject({ number: n, ocr: true });
+      expect(texts(pages)[n - 1]).toBe(`scanned-page-${n}`);
+    }
+    expect(pages.filter((page) => !page.ocr)).toHaveLength(36);
+    expect(texts(pages)[1]).toMatch(/^Section 1\n/);
+  });
+
+  it('stops both threads at the deadline, and the helper takes the next document', async () => {
+    const bytes = await manyPagesPdf(300);
+    let error: unknown;
+    try {
+      await readPdf(bytes, { deadline: Date.now() + 150 });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ReadFailure);
+    expect((error as ReadFailure).code).toBe('timeout');
+    // The helper finishes the pages it had started, then is free: a later read is whole.
+    const next = await readPdf(await manyPagesPdf(20), budget());
+    expect(next.map((page) => page.number)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+});
