@@ -164,7 +164,12 @@ export function layoutPage(input: LayoutInput): Page {
  * apart as long as their gutter is wider than a word gap.
  */
 function buildFragments(indices: number[], boxOf: (i: number) => Box): Fragment[] {
-  const sorted = [...indices].sort((a, b) => boxOf(a).left - boxOf(b).left);
+  // Sorted by left edge, each read once (not twice per comparison).
+  let last = 0;
+  for (const i of indices) last = Math.max(last, i);
+  const lefts = new Float64Array(last + 1);
+  for (const i of indices) lefts[i] = boxOf(i).left;
+  const sorted = [...indices].sort((a, b) => lefts[a]! - lefts[b]!);
   const fragments: Fragment[] = [];
   let open: Fragment[] = [];
   for (const i of sorted) {
@@ -374,13 +379,13 @@ function rowsOf(indices: number[], boxOf: (i: number) => Box): number[][] {
 }
 
 function lineDraft(indices: number[], words: Word[]): LineDraft {
-  const boxes = indices.map((i) => words[i]!.box!);
-  return {
-    words: indices,
-    box: unionBox(boxes)!,
-    size: Math.max(...boxes.map((b) => b.height)),
-    text: indices.map((i) => words[i]!.text).join(' '),
-  };
+  let size = -Infinity;
+  let text = '';
+  for (const i of indices) {
+    size = Math.max(size, words[i]!.box!.height);
+    text = text === '' ? words[i]!.text : `${text} ${words[i]!.text}`;
+  }
+  return { words: indices, box: unionBox(indices.map((i) => words[i]!.box!))!, size, text };
 }
 
 /**
@@ -395,7 +400,7 @@ function entriesOf(items: Item[], words: Word[]): Entry[] {
     const row = rows[rows.length - 1];
     if (row && rowBox && verticalOverlap(rowBox, fragment.box) >= 0.5 * Math.min(rowBox.height, fragment.box.height)) {
       row.push(fragment);
-      rowBox = unionBox([rowBox, fragment.box]);
+      rowBox = unionOfTwo(rowBox, fragment.box);
     } else {
       rows.push([fragment]);
       rowBox = fragment.box;
@@ -430,8 +435,10 @@ function isListLine(words: string[]): boolean {
 
 /** A short all-capitals line that does not end like a sentence: a heading set in body size. */
 function isCapsHeading(text: string, wordCount: number): boolean {
+  // The cheap tests first: most lines are long sentences.
+  if (wordCount > 8 || text.length > 60 || /[.,;]$/.test(text)) return false;
   const letters = text.replace(/[^\p{L}]/gu, '');
-  return letters.length >= 3 && wordCount <= 8 && text.length <= 60 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && !/[.,;]$/.test(text);
+  return letters.length >= 3 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
 }
 
 function headingLevel(ratio: number): number {
@@ -443,7 +450,9 @@ function headingLevel(ratio: number): number {
 /** Joins the next line of a block, mending words hyphenated at the line end. */
 function joinText(text: string, next: string): string {
   if (text === '') return next;
-  if (/\p{L}[-\u00AD\u2010]$/u.test(text) && /^\p{Ll}/u.test(next)) return text.slice(0, -1) + next;
+  // Only the end of the text is looked at (a letter, astral or not, then the hyphen: 3 code units at most):
+  // the block's text grows line by line, and a regex anchored at its end would scan all of it each time.
+  if (/\p{L}[-\u00AD\u2010]$/u.test(text.slice(-3)) && /^\p{Ll}/u.test(next)) return text.slice(0, -1) + next;
   return `${text} ${next}`;
 }
 
@@ -535,7 +544,7 @@ function buildBlocks(runs: Entry[][], ocr: boolean): BlockDraft[] {
           kind === 'paragraph' &&
           last?.kind === 'paragraph' &&
           /^\p{Ll}/u.test(line.text) &&
-          !/[.!?:;]["')\]]?$/.test(last.text) &&
+          !/[.!?:;]["')\]]?$/.test(last.text.slice(-2)) &&
           Math.abs(line.size - last.lines[last.lines.length - 1]!.size) <= 0.15 * line.size
         ) {
           current = last;
