@@ -451,17 +451,17 @@ function textWords(items: TextItem[], styles: Record<string, TextStyle>, toViewp
         continue;
       }
     }
-    glued.push({ ...piece });
+    glued.push(piece);
   }
 
   // Some producers fake bold by drawing the same text twice, slightly offset: keep one copy.
   const seen = new Map<string, Box[]>();
   const words: Word[] = [];
   for (const piece of glued) {
-    const earlier = seen.get(piece.text) ?? [];
-    if (earlier.some((box) => overlapRatio(box, piece.box) > 0.7)) continue;
-    earlier.push(piece.box);
-    seen.set(piece.text, earlier);
+    const earlier = seen.get(piece.text);
+    if (earlier === undefined) seen.set(piece.text, [piece.box]);
+    else if (earlier.some((box) => overlapRatio(box, piece.box) > 0.7)) continue;
+    else earlier.push(piece.box);
     words.push({ text: piece.text, box: piece.box, origin: { kind: 'box', page: pageNumber, box: piece.box } });
   }
   return words;

@@ -49,7 +49,10 @@ export function s3Blobs(client: S3Client, bucket: string, options: { endpoint?: 
 
   return {
     async put(key, body, contentType) {
-      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
+      // Text goes as bytes, encoded once: given a string, the SDK encodes it for the length, the
+      // payload hash and the socket (a 1.35 MB parse output took 12-14 ms to store locally, 9 ms as bytes).
+      const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: contentType }));
     },
 
     async get(key) {
