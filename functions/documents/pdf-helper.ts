@@ -3,8 +3,9 @@
  * readPdf): pdf.js parses on the thread that calls it, so a second core is only used through a
  * second thread with its own pdf.js.
  *
- * The two threads share the pages out one at a time: each takes the next unread page from a counter
- * in shared memory, so neither waits for the other at the end, whichever is slower. The helper sends
+ * The two threads share the pages out one at a time, the caller from the front of the document and
+ * the helper from the back (the range of unread pages is in shared memory), so neither waits for
+ * the other at the end, whichever is slower. The helper sends
  * each page back as soon as it is read (packed, ./page-transfer.ts), so the copying is spread over
  * the read instead of waiting at its end.
  *
@@ -33,8 +34,8 @@ export type HelperMessage =
 
 export interface HelperJob {
   bytes: Uint8Array;
-  /** The number of the next unread page, shared by both threads (./pdf.ts takePage). */
-  nextPage: Int32Array;
+  /** The first and last unread page, shared by both threads (./pdf.ts takePage). */
+  unread: Int32Array;
   deadline: number;
 }
 
@@ -89,7 +90,7 @@ function startHelper(): Helper | undefined {
 }
 
 /**
- * Has the helper thread read pages alongside the caller, taking them from `job.nextPage`; each page
+ * Has the helper thread read pages alongside the caller, taking them from `job.unread`; each page
  * it reads is handed to `onPage` as it arrives (null for a scanned page, left to the caller's OCR).
  * Undefined when no helper can take the job now. The promise resolves when the helper has no more
  * pages to take; it rejects with the ReadFailure of a damaged page or a passed deadline, or with

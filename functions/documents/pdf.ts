@@ -55,7 +55,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
   const pdf = await openPdf(bytes);
   const read = new Map<number, Page | null>();
   const count = pdf.numPages;
-  const nextPage = unreadPages(1, Math.min(count, MAX_PAGES));
+  const unread = unreadPages(1, Math.min(count, MAX_PAGES));
   try {
     if (count > MAX_PAGES) {
       throw new ReadFailure(`The PDF has ${count} pages; at most ${MAX_PAGES} pages are supported`, 'document_unsupported');
@@ -63,13 +63,13 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     // A long document is read on two cores: a helper thread (./pdf-helper.ts) and this one take
     // the pages one at a time. The helper does no OCR: the scanned pages it finds are left for this
     // thread, which has the OCR hooks (they start once this thread has no more pages to take).
-    const helped = count >= MIN_PAGES_FOR_HELPER ? readPagesInHelper({ bytes, nextPage, deadline: options.deadline }, (n, page) => read.set(n, page)) : undefined;
+    const helped = count >= MIN_PAGES_FOR_HELPER ? readPagesInHelper({ bytes, unread, deadline: options.deadline }, (n, page) => read.set(n, page)) : undefined;
     // A damaged page or the deadline, met by the helper: this thread takes no more pages either.
     helped?.catch((error) => {
-      if (error instanceof ReadFailure) Atomics.store(nextPage, 0, pagesWord(1, 0));
+      if (error instanceof ReadFailure) takeNoMore(unread);
     });
     const reading = { ...options, paintsPaths: mayPaintPaths(bytes) };
-    await readPages(pdf, () => takePage(nextPage, 'front'), reading, (n, page) => read.set(n, page));
+    await readPages(pdf, () => takePage(unread, 'front'), reading, (n, page) => read.set(n, page));
     if (helped) {
       try {
         await helped;
@@ -84,7 +84,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     return numbers(1, count).map((n) => read.get(n)!);
   } catch (error) {
     // The helper stops taking pages of a read that failed.
-    Atomics.store(nextPage, 0, pagesWord(1, 0));
+    takeNoMore(unread);
     throw error;
   } finally {
     await pdf.destroy().catch(() => undefined);
@@ -92,7 +92,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
 }
 
 /**
- * The pages of a PDF as the helper thread reads them: it takes pages from `job.nextPage` until none
+ * The pages of a PDF as the helper thread reads them: it takes pages from `job.unread` until none
  * are left, and hands each to `onPage` as soon as it is read. Without OCR, a scanned page comes back
  * as null for the caller to rasterize and recognize. The thread looks for drawn paths on its own
  * (~15 ms for a 500 KiB file, while the caller does the same) rather than wait for the caller's answer.
@@ -101,9 +101,9 @@ export async function readPdfPages(job: HelperJob, onPage: (pageNumber: number, 
   const pdf = await openPdf(job.bytes);
   const count = pdf.numPages;
   try {
-    await readPages(pdf, () => takePage(job.nextPage, 'back'), { deadline: job.deadline, paintsPaths: mayPaintPaths(job.bytes), deferScanned: true }, onPage);
+    await readPages(pdf, () => takePage(job.unread, 'back'), { deadline: job.deadline, paintsPaths: mayPaintPaths(job.bytes), deferScanned: true }, onPage);
   } catch (error) {
-    Atomics.store(job.nextPage, 0, pagesWord(1, 0));
+    takeNoMore(job.unread);
     throw error;
   } finally {
     await pdf.destroy().catch(() => undefined);
@@ -128,6 +128,11 @@ function takePage(pages: Int32Array, end: 'front' | 'back'): number | undefined 
 
 function pagesWord(first: number, last: number): number {
   return first | (last << 16);
+}
+
+/** Leaves no page to take: both threads stop after the pages they are reading. */
+function takeNoMore(unread: Int32Array): void {
+  Atomics.store(unread, 0, pagesWord(1, 0));
 }
 
 /** Pages `first`..`last` as unread, in memory both threads can share (see takePage). */

@@ -144,7 +144,7 @@ describe('the reader with and without the drawing pass', () => {
     const bytes = await scannedPdf();
     expect(mayPaintPaths(bytes)).toBe(false);
     const pages: Array<Page | null> = [];
-    await readPdfPages({ bytes, nextPage: unreadPages(1, 3), deadline: Date.now() + 30_000 }, (n, page) => (pages[n - 1] = page));
+    await readPdfPages({ bytes, unread: unreadPages(1, 3), deadline: Date.now() + 30_000 }, (n, page) => (pages[n - 1] = page));
     expect(pages.map((p) => p !== null)).toEqual([false, true, false]);
   });
 });
