@@ -32,6 +32,12 @@ export interface Config {
   webhookRetryScale: number;
   /** How long a delivery attempt waits for the receiver (API §12: 10 s). QUIRE_WEBHOOK_TIMEOUT_MS, for tests. */
   webhookTimeoutMs: number;
+  /**
+   * The BroadcastChannel on which run ends are announced to waiting requests (./run-ends.ts). Set by
+   * the local runtime only (QUIRE_RUN_ENDS_CHANNEL), where all handlers share one process; empty on
+   * AWS, where a waiting request polls.
+   */
+  runEndsChannel: string;
   /** The human name of this deployment ("local", "Quire-test", ...), for logs only. */
   deployment: string;
 }
@@ -60,6 +66,7 @@ export function config(): Config {
     allowPrivateUrls: process.env.QUIRE_ALLOW_PRIVATE_URLS === 'true',
     webhookRetryScale: Number(process.env.QUIRE_WEBHOOK_RETRY_SCALE ?? 1),
     webhookTimeoutMs: Number(process.env.QUIRE_WEBHOOK_TIMEOUT_MS ?? 10_000),
+    runEndsChannel: process.env.QUIRE_RUN_ENDS_CHANNEL ?? '',
     deployment: process.env.QUIRE_DEPLOYMENT ?? 'local',
   };
   return cached;

@@ -10,7 +10,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { config, type Config } from './config.ts';
 import { dynamoStore } from './dynamo-store.ts';
 import { randomIds, systemClock } from './ids.ts';
-import type { Blobs, Clock, Events, Ids, KeyRing, Runner, Store } from './ports.ts';
+import type { Blobs, Clock, Events, Ids, KeyRing, Runner, RunEnds, Store } from './ports.ts';
+import { broadcastRunEnds, sleepingRunEnds } from './run-ends.ts';
 import { emitEvent } from '../webhooks/events.ts';
 import { s3KeyOfUrl } from './s3-urls.ts';
 
@@ -20,6 +21,8 @@ export interface Platform {
   blobs: Blobs;
   keyRing: KeyRing;
   runner: Runner;
+  /** Wakes a request waiting for a run when the run ends (./run-ends.ts). */
+  runEnds: RunEnds;
   /** Webhook events of this platform's environments (functions/webhooks/events.ts). */
   events: Events;
   clock: Clock;
@@ -67,6 +70,7 @@ export function buildPlatform(cfg: Config = config()): Platform {
       const [{ SFNClient }, { sfnRunner }] = await Promise.all([import('@aws-sdk/client-sfn'), import('./sfn-runner.ts')]);
       return sfnRunner(new SFNClient({ region: cfg.region }), { run: cfg.runStateMachineArn, deliver: cfg.deliverStateMachineArn, workflowRun: cfg.workflowRunStateMachineArn });
     }),
+    runEnds: cfg.runEndsChannel ? broadcastRunEnds(cfg.runEndsChannel) : sleepingRunEnds,
     events: { emit: (scope, event) => emitEvent(built, scope, event) },
     clock,
     ids: randomIds(clock),

@@ -163,6 +163,20 @@ export interface Events {
   emit(scope: Scope, event: WebhookEvent): Promise<{ eventId: string; deliveryId: string | null }>;
 }
 
+/**
+ * How a request waiting for a run (a synchronous create, API §0.5) learns that the run ended, sooner
+ * than its next read of the record. It is only a wake-up call: the waiter still reads the record,
+ * and still reads it every few tens of milliseconds, so a missed announcement costs that gap and no
+ * more. On AWS no announcement reaches another Lambda (announce does nothing, wait only sleeps);
+ * the local runtime, where every handler runs in one process, passes them between its threads.
+ */
+export interface RunEnds {
+  /** Says that run `id` has just reached a terminal status. */
+  announce(id: string): void;
+  /** Resolves once run `id` is announced (or was, a moment before), or after `ms`, whichever comes first. */
+  wait(id: string, ms: number): Promise<void>;
+}
+
 export interface Clock {
   now(): Date;
 }

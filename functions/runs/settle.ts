@@ -52,6 +52,7 @@ export async function settle(
     }
     return undefined;
   }
+  p.runEnds.announce(id);
   await announce(p, scope, kind, moved.data);
   return moved.data;
 }

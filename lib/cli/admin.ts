@@ -60,6 +60,7 @@ function adminPlatform(client: DynamoDBClient, table: string): Platform {
     blobs: unavailable as never,
     keyRing: unavailable as never,
     runner: unavailable as never,
+    runEnds: unavailable as never,
     events: unavailable as never,
     clock: systemClock,
     ids: randomIds(systemClock),

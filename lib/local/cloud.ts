@@ -90,6 +90,9 @@ export function environmentFor(endpoints: Endpoints, syncWaitMs?: number, webhoo
     // Local only: webhook endpoints may be http:// and loopback (receivers on this machine, tests).
     QUIRE_ALLOW_PRIVATE_URLS: 'true',
     QUIRE_DEPLOYMENT: 'local',
+    // Handlers share this process: run ends reach waiting requests at once (functions/platform/run-ends.ts).
+    // Named after this cloud's own DynamoDB endpoint, so two clouds in one process stay apart.
+    QUIRE_RUN_ENDS_CHANNEL: `quire-run-ends ${endpoints.dynamodb}`,
     // The SDK warns that its 2027 releases need Node 22; Lambdas run on Node 22, the local runtime on 20.
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
