@@ -160,51 +160,78 @@ export function layoutPage(input: LayoutInput): Page {
 
 /**
  * Chains words left to right into fragments. Each word continues the fragment whose last word it
- * overlaps vertically and follows closely; the closest wins, so two columns sharing a baseline stay
- * apart as long as their gutter is wider than a word gap.
+ * overlaps vertically and follows closely; the closest wins (the first made, on a tie), so two
+ * columns sharing a baseline stay apart as long as their gutter is wider than a word gap.
  */
 function buildFragments(indices: number[], boxOf: (i: number) => Box): Fragment[] {
   // Sorted by left edge, each read once (not twice per comparison).
   let last = 0;
-  for (const i of indices) last = Math.max(last, i);
+  let top = Infinity;
+  let end = -Infinity;
+  for (const i of indices) {
+    last = Math.max(last, i);
+    const box = boxOf(i);
+    if (box.top < top) top = box.top;
+    if (bottom(box) > end) end = bottom(box);
+  }
   const lefts = new Float64Array(last + 1);
   for (const i of indices) lefts[i] = boxOf(i).left;
   const sorted = [...indices].sort((a, b) => lefts[a]! - lefts[b]!);
+
+  // A word can only continue a fragment level with it, so fragments are filed under the horizontal
+  // bands they reach into and a word looks in its own bands only: a page of prose has ~50 lines
+  // open at once, and trying every one for every word took half the layout's time.
+  const bandHeight = end > top ? (end - top) / FRAGMENT_BANDS : 1;
+  const bandOf = (y: number) => Math.min(FRAGMENT_BANDS - 1, Math.max(0, Math.floor((y - top) / bandHeight)));
+  /** Indices into `fragments`, per band; fragments that can take no more words are pruned now and then. */
+  const bands: number[][] = Array.from({ length: FRAGMENT_BANDS }, () => []);
+  const file = (f: number, from: number, to: number) => {
+    for (let band = from; band <= to; band++) bands[band]!.push(f);
+  };
+
   const fragments: Fragment[] = [];
-  let open: Fragment[] = [];
   for (const i of sorted) {
     const box = boxOf(i);
-    // Fragments ending far to the left can take no more words (words come sorted by left edge);
-    // pruned now and then rather than per word, which would copy the list for every word.
-    if (open.length > 32) open = open.filter((f) => right(f.box) + 3 * f.size >= box.left);
-    let best: Fragment | undefined;
+    let best = -1;
     let bestGap = Infinity;
-    for (const fragment of open) {
-      if (right(fragment.box) + 3 * fragment.size < box.left) continue;
-      // Another line: no word of the fragment, its last one included, is level with this one.
-      if (verticalOverlap(fragment.box, box) < 0) continue;
-      const last = boxOf(fragment.words[fragment.words.length - 1]!);
-      const size = Math.max(fragment.size, box.height);
-      const gap = box.left - right(last);
-      if (gap < -0.3 * size || gap > WORD_GAP * size) continue;
-      if (verticalOverlap(last, box) < 0.5 * Math.min(last.height, box.height)) continue;
-      if (gap < bestGap) {
-        bestGap = gap;
-        best = fragment;
+    for (let band = bandOf(box.top), lastBand = bandOf(bottom(box)); band <= lastBand; band++) {
+      let open = bands[band]!;
+      // Fragments ending far to the left can take no more words (words come sorted by left edge).
+      if (open.length > 32) open = bands[band] = open.filter((f) => right(fragments[f]!.box) + 3 * fragments[f]!.size >= box.left);
+      for (const f of open) {
+        const fragment = fragments[f]!;
+        if (right(fragment.box) + 3 * fragment.size < box.left) continue;
+        // Another line: no word of the fragment, its last one included, is level with this one.
+        if (verticalOverlap(fragment.box, box) < 0) continue;
+        const last = boxOf(fragment.words[fragment.words.length - 1]!);
+        const size = Math.max(fragment.size, box.height);
+        const gap = box.left - right(last);
+        if (gap < -0.3 * size || gap > WORD_GAP * size) continue;
+        if (verticalOverlap(last, box) < 0.5 * Math.min(last.height, box.height)) continue;
+        if (gap < bestGap || (gap === bestGap && f < best)) {
+          bestGap = gap;
+          best = f;
+        }
       }
     }
-    if (best) {
-      best.words.push(i);
-      best.box = unionOfTwo(best.box, box);
-      best.size = Math.max(best.size, box.height);
+    if (best >= 0) {
+      const fragment = fragments[best]!;
+      const [firstBand, lastBand] = [bandOf(fragment.box.top), bandOf(bottom(fragment.box))];
+      fragment.words.push(i);
+      fragment.box = unionOfTwo(fragment.box, box);
+      fragment.size = Math.max(fragment.size, box.height);
+      // Taller now: filed under the bands it reaches into since.
+      file(best, bandOf(fragment.box.top), firstBand - 1);
+      file(best, lastBand + 1, bandOf(bottom(fragment.box)));
     } else {
-      const fragment: Fragment = { words: [i], box, size: box.height };
-      fragments.push(fragment);
-      open.push(fragment);
+      file(fragments.push({ words: [i], box, size: box.height }) - 1, bandOf(box.top), bandOf(bottom(box)));
     }
   }
   return fragments;
 }
+
+/** How many horizontal bands buildFragments files fragments under (over the height the words span). */
+const FRAGMENT_BANDS = 100;
 
 // ---------------------------------------------------------------------------------------------------
 // Reading order
@@ -622,14 +649,11 @@ function withBlocks(page: Page, blocks: Block[]): Page {
   const words: Word[] = [];
   const lines: Line[] = [];
   const tables: Table[] = [];
-  const wordIndex = new Map<number, number>();
+  // Each word's index in `words`, -1 until it is kept (an array: pages have thousands of words).
+  const wordIndex = new Int32Array(page.words.length).fill(-1);
   const mapWord = (w: number) => {
-    let n = wordIndex.get(w);
-    if (n === undefined) {
-      n = words.push(page.words[w]!) - 1;
-      wordIndex.set(w, n);
-    }
-    return n;
+    if (wordIndex[w] === -1) wordIndex[w] = words.push(page.words[w]!) - 1;
+    return wordIndex[w]!;
   };
   const newBlocks = blocks.map((block) => {
     const lineIndices = block.lines.map((l) => {
