@@ -4,8 +4,9 @@
  * - `sleepingRunEnds` (AWS): the Lambdas share no memory, so nothing is announced and a waiter
  *   sleeps until its next read of the record.
  * - `broadcastRunEnds` (local runtime): every handler runs in one process, on worker threads (or
- *   inline), and a BroadcastChannel reaches all of them. A 200-page sync parse answered ~15 ms
- *   sooner with it (the waiter's 25 ms poll gap, half of it on average, and the read after it).
+ *   inline), and a BroadcastChannel reaches all of them. With it, the waiting request of a 200-page
+ *   sync parse saw the run's end 3 ms after the run's last step (median of 10), instead of 15 ms
+ *   (its 25 ms poll gap, about half of it on average, and the read after it).
  */
 import { BroadcastChannel } from 'node:worker_threads';
 import type { RunEnds } from './ports.ts';
