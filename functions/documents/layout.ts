@@ -216,13 +216,14 @@ function buildFragments(indices: number[], boxOf: (i: number) => Box): Fragment[
     }
     if (best >= 0) {
       const fragment = fragments[best]!;
-      const [firstBand, lastBand] = [bandOf(fragment.box.top), bandOf(bottom(fragment.box))];
+      const filedFrom = bandOf(fragment.box.top);
+      const filedTo = bandOf(bottom(fragment.box));
       fragment.words.push(i);
       fragment.box = unionOfTwo(fragment.box, box);
       fragment.size = Math.max(fragment.size, box.height);
       // Taller now: filed under the bands it reaches into since.
-      file(best, bandOf(fragment.box.top), firstBand - 1);
-      file(best, lastBand + 1, bandOf(bottom(fragment.box)));
+      file(best, bandOf(fragment.box.top), filedFrom - 1);
+      file(best, filedTo + 1, bandOf(bottom(fragment.box)));
     } else {
       file(fragments.push({ words: [i], box, size: box.height }) - 1, bandOf(box.top), bandOf(bottom(box)));
     }
@@ -649,7 +650,7 @@ function withBlocks(page: Page, blocks: Block[]): Page {
   const words: Word[] = [];
   const lines: Line[] = [];
   const tables: Table[] = [];
-  // Each word's index in `words`, -1 until it is kept (an array: pages have thousands of words).
+  // Each word's new index, -1 until it is kept (an array, not a Map: the old indices are dense).
   const wordIndex = new Int32Array(page.words.length).fill(-1);
   const mapWord = (w: number) => {
     if (wordIndex[w] === -1) wordIndex[w] = words.push(page.words[w]!) - 1;

@@ -19,8 +19,9 @@
  * one exists, and through its own inflate when creating one fails. In Node 20 the stream costs more
  * than the inflate: web streams, a transfer wrapper and a round trip through libuv's thread pool per
  * page. Without it, raw getTextContent over the 200-page bench PDF took 390 ms instead of 470 ms
- * (same text), and a whole sync parse through the API ran 15-25% faster. So the global is removed
- * from every thread that loads pdf.js; nothing else in Quire or its dependencies uses it.
+ * (same text), and a sync parse of it through the API went from 254-310 to 317-355 pages/s (`npm run
+ * bench -- parse`, five runs each). So the global is removed from every thread that loads pdf.js;
+ * nothing else in Quire or its dependencies uses it.
  */
 const native = { push: Array.prototype.push, parse: JSON.parse, stringify: JSON.stringify };
 
