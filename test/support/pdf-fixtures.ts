@@ -355,6 +355,24 @@ export async function manyPagesPdf(pageCount: number, seed = 31): Promise<Uint8A
 // Broken and protected files
 
 /**
+ * A PDF written by hand: `objects` numbered from 1 (the first is the catalog), a cross-reference
+ * table, and a trailer with `trailerEntries` added to /Size and /Root.
+ */
+export function pdfOfObjects(objects: string[], trailerEntries = ''): Uint8Array {
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${trailerEntries} >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new Uint8Array(Buffer.from(body, 'latin1'));
+}
+
+/**
  * A minimal hand-written PDF whose trailer names a Standard security handler (RC4, revision 2) with
  * a user password that is not empty: pdf.js asks for a password. pdf-lib cannot encrypt.
  */
@@ -366,17 +384,7 @@ export function encryptedPdf(): Uint8Array {
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
     `<< /Filter /Standard /V 1 /R 2 /Length 40 /P -44 /O <${hex32(3)}> /U <${hex32(5)}> >>`,
   ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(body.length);
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
   const id = '0123456789abcdef0123456789abcdef';
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Encrypt 4 0 R /ID [<${id}> <${id}>] >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new Uint8Array(Buffer.from(body, 'latin1'));
+  return pdfOfObjects(objects, ` /Encrypt 4 0 R /ID [<${id}> <${id}>]`);
 }
 

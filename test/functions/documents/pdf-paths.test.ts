@@ -10,6 +10,7 @@ import {
   formPdf,
   listsPdf,
   manyPagesPdf,
+  pdfOfObjects,
   rotatedPdf,
   ruledPdf,
   runningHeadsPdf,
@@ -27,16 +28,7 @@ function handWritten(content: string): Uint8Array {
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(body.length);
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(body);
+  return pdfOfObjects(objects);
 }
 
 /** Whether pdf.js finds any stroked or filled path on any page: the ground truth the scan must never miss. */
