@@ -16,6 +16,7 @@
  * Sizes are relative to the text height, so the same rules hold for points and pixels.
  */
 import { type Block, type BlockKind, type Box, type Line, type Page, type Rule, type Table, tableRows, type Word, unionBox, unionOfTwo } from './doc.ts';
+import { medianOf, orderByKey } from './order.ts';
 import { detectTables } from './tables.ts';
 
 export interface LayoutInput {
@@ -73,13 +74,6 @@ const centerX = (b: Box) => b.left + b.width / 2;
 const centerY = (b: Box) => b.top + b.height / 2;
 const verticalOverlap = (a: Box, b: Box) => Math.min(bottom(a), bottom(b)) - Math.max(a.top, b.top);
 
-function median(values: number[]): number | undefined {
-  if (values.length === 0) return undefined;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 export function layoutPage(input: LayoutInput): Page {
   const words = input.words.filter((w) => w.box !== undefined && w.box.width >= 0 && w.box.height > 0 && w.text.trim() !== '');
   const page: Page = {
@@ -114,18 +108,18 @@ export function layoutPage(input: LayoutInput): Page {
     if (box) items.push({ box, table: t });
   });
 
-  const textHeight = median(fragments.map((f) => f.size)) ?? median(words.map((w) => w.box!.height))!;
+  const textHeight = medianOf(fragments.map((f) => f.size)) ?? medianOf(words.map((w) => w.box!.height))!;
   const columns = readingOrder(items, textHeight, 0);
   const runs: Entry[][] = columns.map((column) => entriesOf(column, words));
 
   const blocks = buildBlocks(runs, input.ocr);
 
   // Words and lines are stored in reading order, so a block's lines and a line's words are ascending.
-  const newIndex = new Map<number, number>();
+  const newIndex = new Int32Array(words.length);
   const addLine = (draft: LineDraft): number => {
     const indices = draft.words.map((w) => {
       const n = page.words.push(words[w]!) - 1;
-      newIndex.set(w, n);
+      newIndex[w] = n;
       return n;
     });
     return page.lines.push({ text: draft.text, box: draft.box, words: indices }) - 1;
@@ -140,7 +134,7 @@ export function layoutPage(input: LayoutInput): Page {
           ...table,
           cells: table.cells.map((cell) => ({
             ...cell,
-            words: cell.words.filter((w) => tableOf.get(w) === t).map((w) => newIndex.get(w)!),
+            words: cell.words.filter((w) => tableOf.get(w) === t).map((w) => newIndex[w]!),
           })),
         }) - 1;
       const box = table.box ?? unionBox(tableWords[t]!.map(boxOf));
@@ -164,19 +158,15 @@ export function layoutPage(input: LayoutInput): Page {
  * columns sharing a baseline stay apart as long as their gutter is wider than a word gap.
  */
 function buildFragments(indices: number[], boxOf: (i: number) => Box): Fragment[] {
-  // Sorted by left edge, each read once (not twice per comparison).
-  let last = 0;
   let top = Infinity;
   let end = -Infinity;
-  for (const i of indices) {
-    last = Math.max(last, i);
+  const lefts = new Float64Array(indices.length);
+  indices.forEach((i, k) => {
     const box = boxOf(i);
     if (box.top < top) top = box.top;
     if (bottom(box) > end) end = bottom(box);
-  }
-  const lefts = new Float64Array(last + 1);
-  for (const i of indices) lefts[i] = boxOf(i).left;
-  const sorted = [...indices].sort((a, b) => lefts[a]! - lefts[b]!);
+    lefts[k] = box.left;
+  });
 
   // A word can only continue a fragment level with it, so fragments are filed under the horizontal
   // bands they reach into and a word looks in its own bands only: a page of prose has ~50 lines
@@ -190,7 +180,9 @@ function buildFragments(indices: number[], boxOf: (i: number) => Box): Fragment[
   };
 
   const fragments: Fragment[] = [];
-  for (const i of sorted) {
+  // Words by left edge (ties in the order given).
+  for (const k of orderByKey(lefts)) {
+    const i = indices[k]!;
     const box = boxOf(i);
     let best = -1;
     let bestGap = Infinity;
@@ -297,18 +289,33 @@ function findGutter(items: Item[], textHeight: number): Gutter | undefined {
   if (slices < 3) return undefined;
   const byTop = [...items].sort((a, b) => a.box.top - b.box.top);
 
+  // Per slice (its middle at sliceX(s)): how far down items reach so far, and the tallest run yet.
+  // Items are taken top to bottom, each over the slices whose middle it straddles.
+  const sliceX = (s: number) => region.left + (s + 0.5) * step;
+  const cursor = new Float64Array(slices).fill(region.top);
+  const bestTop = new Float64Array(slices).fill(region.top);
+  const bestBottom = new Float64Array(slices).fill(region.top);
+  for (const { box } of byTop) {
+    const itemRight = right(box);
+    // The first slice whose middle is right of the item's left edge, and the last left of its right edge.
+    let first = Math.max(0, Math.floor((box.left - region.left) / step - 0.5));
+    while (first > 0 && sliceX(first - 1) > box.left) first--;
+    while (first < slices && sliceX(first) <= box.left) first++;
+    let last = Math.min(slices - 1, Math.ceil((itemRight - region.left) / step - 0.5));
+    while (last < slices - 1 && sliceX(last + 1) < itemRight) last++;
+    while (last >= 0 && sliceX(last) >= itemRight) last--;
+    for (let s = first; s <= last; s++) {
+      if (box.top - cursor[s]! > bestBottom[s]! - bestTop[s]!) {
+        bestTop[s] = cursor[s]!;
+        bestBottom[s] = box.top;
+      }
+      cursor[s] = Math.max(cursor[s]!, bottom(box));
+    }
+  }
   const runs: { top: number; bottom: number }[] = [];
   for (let s = 0; s < slices; s++) {
-    const x = region.left + (s + 0.5) * step;
-    let cursor = region.top;
-    let best = { top: region.top, bottom: region.top };
-    for (const item of byTop) {
-      if (item.box.left >= x || right(item.box) <= x) continue;
-      if (item.box.top - cursor > best.bottom - best.top) best = { top: cursor, bottom: item.box.top };
-      cursor = Math.max(cursor, bottom(item.box));
-    }
-    if (bottom(region) - cursor > best.bottom - best.top) best = { top: cursor, bottom: bottom(region) };
-    runs.push(best);
+    const run = { top: bestTop[s]!, bottom: bestBottom[s]! };
+    runs.push(bottom(region) - cursor[s]! > run.bottom - run.top ? { top: cursor[s]!, bottom: bottom(region) } : run);
   }
 
   const candidates = runs
@@ -362,7 +369,7 @@ function hasColumnsBeside(items: Item[], gutter: Gutter): boolean {
     if (coveredHeight(side.map((i) => i.box)) < 0.4 * height) return false;
     const counts = side.flatMap((i) => (i.fragment ? [i.fragment.words.length] : []));
     // A side of tables only is fine; fragments decide otherwise.
-    if (counts.length > 0) wordMedians.push(median(counts)!);
+    if (counts.length > 0) wordMedians.push(medianOf(counts)!);
   }
   if (wordMedians.length === 0) return true;
   return Math.max(...wordMedians) >= 3 && Math.min(...wordMedians) >= 2;
@@ -408,11 +415,9 @@ function rowsOf(indices: number[], boxOf: (i: number) => Box): number[][] {
 
 function lineDraft(indices: number[], words: Word[]): LineDraft {
   let size = -Infinity;
-  let text = '';
-  for (const i of indices) {
-    size = Math.max(size, words[i]!.box!.height);
-    text = text === '' ? words[i]!.text : `${text} ${words[i]!.text}`;
-  }
+  for (const i of indices) size = Math.max(size, words[i]!.box!.height);
+  // Joined at once (a flat string; appending word by word builds a rope that every later read flattens).
+  const text = indices.map((i) => words[i]!.text).join(' ');
   return { words: indices, box: unionBox(indices.map((i) => words[i]!.box!))!, size, text };
 }
 
@@ -434,12 +439,11 @@ function entriesOf(items: Item[], words: Word[]): Entry[] {
       rowBox = fragment.box;
     }
   }
-  const entries: Entry[] = rows.map((row) => ({
-    line: lineDraft(
-      row.sort((a, b) => a.box.left - b.box.left).flatMap((f) => f.words),
-      words,
-    ),
-  }));
+  const entries: Entry[] = rows.map((row) => {
+    const indices: number[] = [];
+    for (const fragment of row.sort((a, b) => a.box.left - b.box.left)) for (const w of fragment.words) indices.push(w);
+    return { line: lineDraft(indices, words) };
+  });
   for (const item of items) if (item.table !== undefined) entries.push({ table: item.table, box: item.box });
   const topOf = (e: Entry) => (e.line ? e.line.box.top : e.box.top);
   return entries.sort((a, b) => topOf(a) - topOf(b));
@@ -455,10 +459,17 @@ const PAGE_NUMBER = /\b(page|p\.|pg\.?|seite|página|pagina)\s*\d+(\s*(of|\/|de|
 
 const NUMBER_MARKER = /^\(?(\d{1,3}|[a-z]|[ivx]{1,5})[.)]$|^\(?[A-Z]\)$/;
 
-function isListLine(words: string[]): boolean {
-  const first = words[0] ?? '';
+function isListLine(first: string, wordCount: number): boolean {
   if (GLUED_BULLET.test(first)) return true;
-  return words.length >= 2 && (BULLET.test(first) || NUMBER_MARKER.test(first));
+  return wordCount >= 2 && (BULLET.test(first) || NUMBER_MARKER.test(first));
+}
+
+/** A line's first word and its number of words (its text is the words joined by single spaces). */
+function wordsOf(text: string): { first: string; count: number } {
+  const space = text.indexOf(' ');
+  let count = 1;
+  for (let at = space; at >= 0; at = text.indexOf(' ', at + 1)) count++;
+  return { first: space < 0 ? text : text.slice(0, space), count };
 }
 
 /** A short all-capitals line that does not end like a sentence: a heading set in body size. */
@@ -520,7 +531,7 @@ function buildBlocks(runs: Entry[][], ocr: boolean): BlockDraft[] {
       if (pitch > 0 && pitch < 3 * bodySize) pitches.push(pitch);
     }
   }
-  const normalPitch = median(pitches) ?? 1.3 * bodySize;
+  const normalPitch = medianOf(pitches) ?? 1.3 * bodySize;
   const slack = (ocr ? 0.5 : 0.35) * bodySize;
 
   const blocks: BlockDraft[] = [];
@@ -535,7 +546,7 @@ function buildBlocks(runs: Entry[][], ocr: boolean): BlockDraft[] {
         continue;
       }
       const line = entry.line;
-      const texts = line.text.split(' ');
+      const { first, count } = wordsOf(line.text);
       const ratio = line.size / bodySize;
       const similarSize = previous !== undefined && Math.abs(line.size - previous.size) <= 0.15 * Math.max(line.size, previous.size);
       const pitch = previous ? centerY(line.box) - centerY(previous.box) : Infinity;
@@ -543,12 +554,12 @@ function buildBlocks(runs: Entry[][], ocr: boolean): BlockDraft[] {
 
       let kind: BlockKind = 'paragraph';
       let level: number | undefined;
-      if (ratio >= headingRatio && texts.length <= 20) {
+      if (ratio >= headingRatio && count <= 20) {
         kind = 'heading';
         level = headingLevel(ratio);
-      } else if (isListLine(texts)) {
+      } else if (isListLine(first, count)) {
         kind = 'list_item';
-      } else if (isCapsHeading(line.text, texts.length) && !(closeBelow && similarSize && current?.kind === 'paragraph')) {
+      } else if (isCapsHeading(line.text, count) && !(closeBelow && similarSize && current?.kind === 'paragraph')) {
         kind = 'heading';
         level = 3;
       }

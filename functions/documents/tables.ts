@@ -14,6 +14,7 @@
  * PDF points and in image pixels.
  */
 import { type Box, type Cell, type Rule, type Table, unionBox, type Word } from './doc.ts';
+import { orderByKey } from './order.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Shapes used while detecting
@@ -184,13 +185,17 @@ function readPage(words: Word[], page: { width: number; height: number }): PageT
 function groupLines(indices: number[], text: Pick<PageText, 'left' | 'top' | 'bottom'>): TextLine[] {
   const { left, top, bottom } = text;
   const middle = (w: number) => (top[w] + bottom[w]) / 2;
-  const order = indices.slice().sort((a, b) => middle(a) - middle(b));
+  const middles = Float64Array.from(indices, middle);
   const lines: TextLine[] = [];
-  let open: TextLine[] = [];
-  for (const w of order) {
-    const y = middle(w);
-    // Words come in order of their middle, so a line whose bottom is above this one can take no more.
-    open = open.filter((line) => line.bottom >= y);
+  const open: TextLine[] = [];
+  // Words in order of their middle (ties in the order given).
+  for (const k of orderByKey(middles)) {
+    const w = indices[k];
+    const y = middles[k];
+    // So a line whose bottom is above this word's middle can take no more.
+    let kept = 0;
+    for (const line of open) if (line.bottom >= y) open[kept++] = line;
+    open.length = kept;
     let best: TextLine | undefined;
     let bestDistance = Infinity;
     for (const line of open) {
@@ -233,7 +238,13 @@ function groupLines(indices: number[], text: Pick<PageText, 'left' | 'top' | 'bo
 function sliceOf(text: PageText, line: number, keep: (w: number) => boolean): Slice | null {
   const words = text.lines[line].words.filter((w) => !text.used[w] && keep(w));
   if (words.length === 0) return null;
-  return { line, words, top: Math.min(...words.map((w) => text.top[w])), bottom: Math.max(...words.map((w) => text.bottom[w])) };
+  let top = Infinity;
+  let bottom = -Infinity;
+  for (const w of words) {
+    top = Math.min(top, text.top[w]);
+    bottom = Math.max(bottom, text.bottom[w]);
+  }
+  return { line, words, top, bottom };
 }
 
 /** Free words whose middle lies in the rectangle, line by line. */
@@ -652,8 +663,8 @@ interface Run {
  */
 function unruledGrids(text: PageText): Grid[] {
   const lines: (Slice & { chunks: Chunk[] })[] = text.lines.map((_, l) => {
-    const slice = sliceOf(text, l, () => true) ?? { line: l, words: [], top: text.lines[l].top, bottom: text.lines[l].bottom };
-    return { ...slice, chunks: chunksOf(slice, text) };
+    const { line, words, top, bottom } = sliceOf(text, l, () => true) ?? { line: l, words: [], top: text.lines[l].top, bottom: text.lines[l].bottom };
+    return { line, words, top, bottom, chunks: chunksOf({ line, words, top, bottom }, text) };
   });
   const minGap = 0.3 * text.h;
 

@@ -1,0 +1,40 @@
+/**
+ * Ordering many numbers by key: the hot sorts of page layout (every word of every page, by its left
+ * edge or its middle) without a JavaScript comparator call per comparison.
+ */
+
+/**
+ * The positions 0..n-1 of `keys` ordered by key, equal keys in position order: the same order as a
+ * stable `positions.sort((a, b) => keys[a] - keys[b])`. A bottom-up merge sort over typed arrays;
+ * with a comparator, sorting the words of the 200-page bench file took ~16 ms of its ~110 ms layout.
+ */
+export function orderByKey(keys: Float64Array): Int32Array {
+  const n = keys.length;
+  let from = new Int32Array(n);
+  let to = new Int32Array(n);
+  for (let k = 0; k < n; k++) from[k] = k;
+  for (let width = 1; width < n; width *= 2) {
+    for (let start = 0; start < n; start += 2 * width) {
+      const middle = Math.min(start + width, n);
+      const end = Math.min(start + 2 * width, n);
+      let a = start;
+      let b = middle;
+      let k = start;
+      // The left run's element goes first unless the right one's key is smaller: equal keys keep their order.
+      while (a < middle && b < end) to[k++] = keys[from[b]!]! < keys[from[a]!]! ? from[b++]! : from[a++]!;
+      while (a < middle) to[k++] = from[a++]!;
+      while (b < end) to[k++] = from[b++]!;
+    }
+    [from, to] = [to, from];
+  }
+  return from;
+}
+
+/** The median of the values (the mean of the middle two for an even count), undefined for none. */
+export function medianOf(values: ArrayLike<number>): number | undefined {
+  if (values.length === 0) return undefined;
+  // A typed array sorts numerically without a comparator.
+  const sorted = Float64Array.from(values).sort();
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
