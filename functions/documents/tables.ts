@@ -14,7 +14,7 @@
  * PDF points and in image pixels.
  */
 import { type Box, type Cell, type Rule, type Table, unionBox, type Word } from './doc.ts';
-import { orderByKey } from './order.ts';
+import { medianOf, orderByKey } from './order.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Shapes used while detecting
@@ -185,7 +185,8 @@ function readPage(words: Word[], page: { width: number; height: number }): PageT
 function groupLines(indices: number[], text: Pick<PageText, 'left' | 'top' | 'bottom'>): TextLine[] {
   const { left, top, bottom } = text;
   const middle = (w: number) => (top[w] + bottom[w]) / 2;
-  const middles = Float64Array.from(indices, middle);
+  const middles = new Float64Array(indices.length);
+  indices.forEach((w, k) => (middles[k] = middle(w)));
   const lines: TextLine[] = [];
   const open: TextLine[] = [];
   // Words in order of their middle (ties in the order given).
@@ -195,7 +196,7 @@ function groupLines(indices: number[], text: Pick<PageText, 'left' | 'top' | 'bo
     // So a line whose bottom is above this word's middle can take no more.
     let kept = 0;
     for (const line of open) if (line.bottom >= y) open[kept++] = line;
-    open.length = kept;
+    if (kept < open.length) open.length = kept;
     let best: TextLine | undefined;
     let bestDistance = Infinity;
     for (const line of open) {
@@ -1217,8 +1218,5 @@ function mean(values: number[]): number {
 
 /** The median, 0 for no values. */
 function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = values.slice().sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return medianOf(values) ?? 0;
 }
