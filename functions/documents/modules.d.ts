@@ -1,4 +1,4 @@
-// pdfjs-dist ships no typings for its worker module; pdfjs.ts only hands it over to pdf.js.
+// pdfjs-dist ships no typings for its worker module; pdfjs.ts hands it over to pdf.js and starts it on a port.
 declare module 'pdfjs-dist/legacy/build/pdf.worker.mjs' {
   export const WorkerMessageHandler: unknown;
 }

@@ -2,12 +2,15 @@
  * pdf.js's legacy build patches Array.prototype.push, JSON.parse and JSON.stringify with slow
  * core-js versions for the whole process; functions/documents/pdfjs.ts puts V8's own back, and takes
  * DecompressionStream away so that pdf.js inflates page contents itself. Checked in a fresh process,
- * where nothing has loaded pdf.js before.
+ * where nothing has loaded pdf.js before. Its sameThreadWorker passes text chunks without cloning them.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import * as pdfjs from '../../../functions/documents/pdfjs.ts';
+import type { PDFWorker } from '../../../functions/documents/pdfjs.ts';
 import { REPO_ROOT } from '../../../lib/local/invoker.ts';
+import { manyPagesPdf } from '../../support/pdf-fixtures.ts';
 
 const script = `
   const native = { push: Array.prototype.push, parse: JSON.parse, stringify: JSON.stringify };
@@ -37,5 +40,56 @@ describe('pdf.js loader', () => {
     const out = execFileSync('node', ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, encoding: 'utf8' });
     const result = JSON.parse(out.trim().split('\n').pop()!) as { streams: number; global: string; sections: boolean };
     expect(result).toMatchObject({ streams: 0, global: 'undefined', sections: true });
+  });
+});
+
+describe('sameThreadWorker', () => {
+  /** Every page's text content, read through `worker` (pdf.js's own fake worker when undefined). */
+  async function textContents(bytes: Uint8Array, worker?: PDFWorker): Promise<unknown[]> {
+    const pdf = await pdfjs.getDocument({ data: new Uint8Array(bytes), worker, useSystemFonts: false, disableFontFace: true, isEvalSupported: false, verbosity: 0 }).promise;
+    const contents: unknown[] = [];
+    for (let n = 1; n <= pdf.numPages; n++) contents.push(await (await pdf.getPage(n)).getTextContent());
+    await pdf.destroy();
+    return contents;
+  }
+
+  /** Runs `read` counting the text chunks that go through structuredClone (pdf.js clones each message it posts). */
+  async function countingClonedTextChunks<T>(read: () => Promise<T>): Promise<{ result: T; textChunks: number }> {
+    const original = globalThis.structuredClone;
+    let textChunks = 0;
+    globalThis.structuredClone = ((value: unknown, options?: Parameters<typeof structuredClone>[1]) => {
+      if (Array.isArray((value as { chunk?: { items?: unknown } } | undefined)?.chunk?.items)) textChunks++;
+      return original(value, options);
+    }) as typeof structuredClone;
+    try {
+      return { result: await read(), textChunks };
+    } finally {
+      globalThis.structuredClone = original;
+    }
+  }
+
+  it('reads the same text content as pdf.js on its own, passing the text chunks without cloning them', async () => {
+    // Pages of ~50 lines: pdf.js sends each page's text in several chunks.
+    const bytes = await manyPagesPdf(3);
+    const own = await countingClonedTextChunks(() => textContents(bytes));
+    const worker = pdfjs.sameThreadWorker();
+    const same = await countingClonedTextChunks(() => textContents(bytes, worker));
+    worker.destroy();
+    expect(own.textChunks).toBeGreaterThan(3);
+    expect(same.textChunks).toBe(0);
+    // Font names carry the document's number (g_d0_f1, g_d1_f1): the rest must be the same.
+    const text = (contents: unknown[]) => JSON.stringify(contents).replace(/g_d\d+_/g, 'g_d_');
+    expect(text(same.result)).toEqual(text(own.result));
+    expect(text(same.result)).toContain('Section 3');
+  });
+
+  it('serves several documents one after another, each on its own worker', async () => {
+    for (const pages of [1, 2]) {
+      const worker = pdfjs.sameThreadWorker();
+      const contents = (await textContents(await manyPagesPdf(pages), worker)) as Array<{ items: Array<{ str: string }> }>;
+      worker.destroy();
+      expect(contents).toHaveLength(pages);
+      expect(contents.at(-1)!.items.map((item) => item.str).join(' ')).toContain(`Section ${pages}`);
+    }
   });
 });
