@@ -21,6 +21,11 @@ describe('orderByKey', () => {
   it('keeps runs that are already in order as they are', () => {
     const keys = Float64Array.from([1, 2, 3, 1, 2, 3]);
     expect(Array.from(orderByKey(keys))).toEqual([0, 3, 1, 4, 2, 5]);
+    // Longer than one insertion-sorted run: in order (ties included), then reversed.
+    const ascending = Float64Array.from({ length: 300 }, (_, i) => Math.floor(i / 3));
+    expect(Array.from(orderByKey(ascending))).toEqual(Array.from({ length: 300 }, (_, i) => i));
+    const descending = Float64Array.from({ length: 300 }, (_, i) => 300 - i);
+    expect(Array.from(orderByKey(descending))).toEqual(Array.from({ length: 300 }, (_, i) => 299 - i));
   });
 });
 
