@@ -434,19 +434,22 @@ function textWords(items: TextItem[], styles: Record<string, TextStyle>, toViewp
     const perChar = item.width / str.length;
     const t0 = descent * fontHeight;
     const t1 = ascent * fontHeight;
-    const leadingSpace = /^\s/.test(str);
-    for (const match of str.matchAll(/\S+/g)) {
-      const start = match.index;
-      const end = start + match[0].length;
+    const leadingSpace = isSpace(str.charCodeAt(0));
+    // The runs of non-whitespace (what /\S+/g matches), scanned by hand: this runs for every word.
+    for (let start = 0, end = 0; ; start = end) {
+      while (start < str.length && isSpace(str.charCodeAt(start))) start++;
+      if (start === str.length) break;
+      end = start + 1;
+      while (end < str.length && !isSpace(str.charCodeAt(end))) end++;
       pieces.push({
-        text: match[0],
+        text: str.slice(start, end),
         box: spanBox(ox, oy, along, up, start * perChar, end * perChar, t0, t1),
         spaceBefore: start > 0 || pendingSpace || leadingSpace,
         spaceAfter: end < str.length,
       });
       pendingSpace = false;
     }
-    pendingSpace = /\s$/.test(str) || item.hasEOL;
+    pendingSpace = isSpace(str.charCodeAt(str.length - 1)) || item.hasEOL;
   }
 
   // pdf.js may cut one word across items (a font change mid-word, kerned glyph runs): glue pieces that
@@ -486,6 +489,23 @@ function textWords(items: TextItem[], styles: Record<string, TextStyle>, toViewp
     words.push({ text: piece.text, box: piece.box, origin: { kind: 'box', page: pageNumber, box: piece.box } });
   }
   return words;
+}
+
+/** Whether a UTF-16 code unit is whitespace as a regular expression's \s means it (ECMAScript WhiteSpace and LineTerminator). */
+export function isSpace(code: number): boolean {
+  return (
+    code === 32 ||
+    (code >= 9 && code <= 13) ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 function overlapRatio(a: Box, b: Box): number {

@@ -7,7 +7,7 @@ import { PDFDocument } from 'pdf-lib';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_PAGES, type Page, ReadFailure, type Word } from '../../../functions/documents/doc.ts';
 import { dropRepeatedHeadersFooters } from '../../../functions/documents/layout.ts';
-import { readPdf, usableWords } from '../../../functions/documents/pdf.ts';
+import { isSpace, readPdf, usableWords } from '../../../functions/documents/pdf.ts';
 import { detectTables } from '../../../functions/documents/tables.ts';
 import {
   encryptedPdf,
@@ -286,5 +286,14 @@ describe('speed', () => {
     expect(pages).toHaveLength(100);
     expect(pages[99]!.blocks[0]).toMatchObject({ kind: 'heading', text: 'Section 100' });
     expect(seconds).toBeLessThan(15);
+  });
+});
+
+describe('isSpace', () => {
+  it('agrees with a regular expression\'s \\s on every UTF-16 code unit (words are cut at it)', () => {
+    const disagreeing: number[] = [];
+    for (let code = 0; code < 0x10000; code++) if (isSpace(code) !== /\s/.test(String.fromCharCode(code))) disagreeing.push(code);
+    expect(disagreeing).toEqual([]);
+    expect(isSpace(Number.NaN)).toBe(false);
   });
 });
