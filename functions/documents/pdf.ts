@@ -52,23 +52,35 @@ interface TextStyle {
 
 export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promise<Page[]> {
   checkDeadline(options.deadline, 'before it started');
-  const { pdf, close } = await openPdf(bytes);
   const read = new Map<number, Page | null>();
+  const onPage = (n: number, page: Page | null) => read.set(n, page);
+  // A long document is read on two cores: a helper thread (./pdf-helper.ts) and this one take the
+  // pages one at a time. The helper opens its own copy of the document while this thread opens
+  // this one, so neither knows the page count yet: whichever opens first sets it (settleLastPage).
+  // The helper does no OCR: the scanned pages it finds are left for this thread, which has the OCR
+  // hooks (they start once this thread has no more pages to take).
+  const unread = unreadPages(1, LAST_PAGE_UNKNOWN);
+  const helped = readPagesInHelper({ bytes, unread, deadline: options.deadline }, onPage);
+  // A failure of the helper has already left no page to take (readPdfPages); it is handled below.
+  helped?.catch(() => undefined);
+  let opened: OpenPdf;
+  try {
+    opened = await openPdf(bytes);
+  } catch (error) {
+    takeNoMore(unread);
+    throw error;
+  }
+  const { pdf, close } = opened;
   const count = pdf.numPages;
-  const unread = unreadPages(1, Math.min(count, MAX_PAGES));
   try {
     if (count > MAX_PAGES) {
       throw new ReadFailure(`The PDF has ${count} pages; at most ${MAX_PAGES} pages are supported`, 'document_unsupported');
     }
-    // A long document is read on two cores: a helper thread (./pdf-helper.ts) and this one take
-    // the pages one at a time. The helper does no OCR: the scanned pages it finds are left for this
-    // thread, which has the OCR hooks (they start once this thread has no more pages to take).
-    const helped = count >= MIN_PAGES_FOR_HELPER ? readPagesInHelper({ bytes, unread, deadline: options.deadline }, (n, page) => read.set(n, page)) : undefined;
-    // A failure of the helper has already left no page to take (readPdfPages); it is handled below.
-    helped?.catch(() => undefined);
+    settleLastPage(unread, count);
     const reading = { ...options, paintsPaths: mayPaintPaths(bytes) };
-    await readPages(pdf, () => takePage(unread, 'front'), reading, (n, page) => read.set(n, page));
-    if (helped) {
+    await readPages(pdf, () => takePage(unread, 'front'), reading, onPage);
+    // (A short document leaves the helper no page: it is not waited for.)
+    if (helped && count >= MIN_PAGES_FOR_HELPER) {
       try {
         await helped;
       } catch (error) {
@@ -76,9 +88,9 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
         // The helper thread failed (not the document): the pages it took and did not send are read below.
       }
     }
-    // The scanned pages the helper left (null), and any it took and never sent.
+    // The pages of a short document, the scanned pages the helper left (null), and any it took and never sent.
     const left = numbers(1, count).filter((n) => !read.get(n));
-    await readPages(pdf, () => left.shift(), reading, (n, page) => read.set(n, page));
+    await readPages(pdf, () => left.shift(), reading, onPage);
     return numbers(1, count).map((n) => read.get(n)!);
   } catch (error) {
     // The helper stops taking pages of a read that failed.
@@ -99,6 +111,7 @@ export async function readPdfPages(job: HelperJob, onPage: (pageNumber: number, 
   let opened: OpenPdf | undefined;
   try {
     opened = await openPdf(job.bytes);
+    settleLastPage(job.unread, opened.pdf.numPages);
     await readPages(opened.pdf, () => takePage(job.unread, 'back'), { deadline: job.deadline, paintsPaths: mayPaintPaths(job.bytes), deferScanned: true }, onPage);
   } catch (error) {
     // Whatever failed here, the caller takes no more pages either: a damaged page or the deadline
@@ -130,6 +143,23 @@ function pagesWord(first: number, last: number): number {
   return first | (last << 16);
 }
 
+/** The last page while no thread has opened the document (page numbers stop at MAX_PAGES, below it). */
+export const LAST_PAGE_UNKNOWN = 0xffff;
+
+/**
+ * Once a thread has opened the document, sets the last unread page if no thread has yet: the
+ * document's last page, or none for a short document (read by the calling thread alone) or one over
+ * MAX_PAGES (refused). Both threads open the document and settle the same count.
+ */
+function settleLastPage(pages: Int32Array, count: number): void {
+  const last = count < MIN_PAGES_FOR_HELPER || count > MAX_PAGES ? 0 : count;
+  for (;;) {
+    const both = Atomics.load(pages, 0);
+    if (both >>> 16 !== LAST_PAGE_UNKNOWN) return;
+    if (Atomics.compareExchange(pages, 0, both, pagesWord(both & 0xffff, last)) === both) return;
+  }
+}
+
 /** Leaves no page to take: both threads stop after the pages they are reading. */
 function takeNoMore(unread: Int32Array): void {
   Atomics.store(unread, 0, pagesWord(1, 0));
@@ -143,8 +173,9 @@ export function unreadPages(first: number, last: number): Int32Array {
 }
 
 /**
- * Shorter documents are read on one thread: the helper's own open of the document and the copy of
- * its pages back are fixed costs (the bound is a judgement, not a measured break-even).
+ * Shorter documents are read on one thread: the copy of the helper's pages back is a fixed cost (the
+ * bound is a judgement, not a measured break-even). The helper opens them all the same, since the
+ * count is only known once open, and then takes no page.
  */
 const MIN_PAGES_FOR_HELPER = 16;
 

@@ -6,7 +6,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type GreyImage, type Page, ReadFailure, type Word } from '../../../functions/documents/doc.ts';
-import { readPdf } from '../../../functions/documents/pdf.ts';
+import { LAST_PAGE_UNKNOWN, readPdf, readPdfPages, unreadPages } from '../../../functions/documents/pdf.ts';
 import { pagesReadByHelper, pdfHelperRunning } from '../../../functions/documents/pdf-helper.ts';
 import { manyPagesPdf, scannedPdf } from '../../support/pdf-fixtures.ts';
 
@@ -68,6 +68,27 @@ describe('a long PDF read on two threads', () => {
     expect(together.map((page) => page.number)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(together).toEqual(alone);
     expect(together[39]!.blocks[0]).toMatchObject({ kind: 'heading', text: 'Section 40' });
+  });
+
+  it('reads a short document on the calling thread alone: the helper, started before the count is known, takes no page', async () => {
+    const bytes = await manyPagesPdf(6);
+    await readPdf(bytes, budget());
+    const before = pagesReadByHelper();
+    const pages = await readPdf(bytes, budget());
+    expect(pagesReadByHelper()).toBe(before);
+    expect(pages).toEqual(await oneThread(() => readPdf(bytes, budget())));
+    expect(pages.map((page) => page.number)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('has the first thread to open the document set the last page to take: all of a long one, none of a short one', async () => {
+    for (const [count, taken] of [
+      [20, 20],
+      [6, 0],
+    ] as const) {
+      const read: number[] = [];
+      await readPdfPages({ bytes: await manyPagesPdf(count), unread: unreadPages(1, LAST_PAGE_UNKNOWN), deadline: Date.now() + 30_000 }, (n) => read.push(n));
+      expect(read.sort((a, b) => a - b)).toEqual(Array.from({ length: taken }, (_, i) => i + 1));
+    }
   });
 
   it('recognizes on the calling thread the scanned pages the helper finds', async () => {
