@@ -234,6 +234,7 @@ describe('decodeDataUrl', () => {
     ['data:text/plain;base64,aGVsbG8=!', /Invalid base64/],
     ['data:text/plain;base64,a', /Invalid base64/],
     ['data:text/plain;base64,aGVsbG8===', /Invalid base64/],
+    ['data:text/plain;base64,aG=sbG8=', /Invalid base64/],
     ['data:text/plain,hello', /must be base64-encoded/],
     ['data:text/plain;charset=utf-8,hello', /must be base64-encoded/],
     ['data:text/plain;base64', /Malformed data URL/],
