@@ -57,12 +57,17 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
   // A long document is read on two cores: a helper thread (./pdf-helper.ts) and this one take the
   // pages one at a time. The helper opens its own copy of the document while this thread opens
   // this one, so neither knows the page count yet: whichever opens first sets it (settleLastPage).
+  // A big file (scans, mostly) is copied to the helper only once this thread knows it is long.
   // The helper does no OCR: the scanned pages it finds are left for this thread, which has the OCR
   // hooks (they start once this thread has no more pages to take).
   const unread = unreadPages(1, LAST_PAGE_UNKNOWN);
-  const helped = readPagesInHelper({ bytes, unread, deadline: options.deadline }, onPage);
-  // A failure of the helper has already left no page to take (readPdfPages); it is handled below.
-  helped?.catch(() => undefined);
+  const startHelper = () => {
+    const started = readPagesInHelper({ bytes, unread, deadline: options.deadline }, onPage);
+    // A failure of the helper has already left no page to take (readPdfPages); it is handled below.
+    started?.catch(() => undefined);
+    return started;
+  };
+  let helped = bytes.byteLength <= MAX_BYTES_TO_OPEN_TOGETHER ? startHelper() : undefined;
   let opened: OpenPdf;
   try {
     opened = await openPdf(bytes);
@@ -77,6 +82,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
       throw new ReadFailure(`The PDF has ${count} pages; at most ${MAX_PAGES} pages are supported`, 'document_unsupported');
     }
     settleLastPage(unread, count);
+    if (bytes.byteLength > MAX_BYTES_TO_OPEN_TOGETHER && count >= MIN_PAGES_FOR_HELPER) helped = startHelper();
     const reading = { ...options, paintsPaths: mayPaintPaths(bytes) };
     await readPages(pdf, () => takePage(unread, 'front'), reading, onPage);
     // (A short document leaves the helper no page: it is not waited for.)
@@ -178,6 +184,9 @@ export function unreadPages(first: number, last: number): Int32Array {
  * count is only known once open, and then takes no page.
  */
 const MIN_PAGES_FOR_HELPER = 16;
+
+/** Files up to this size are opened by both threads at once, before the page count is known. */
+export const MAX_BYTES_TO_OPEN_TOGETHER = 16 * 1024 * 1024;
 
 function numbers(from: number, to: number): number[] {
   return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);

@@ -6,7 +6,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type GreyImage, type Page, ReadFailure, type Word } from '../../../functions/documents/doc.ts';
-import { LAST_PAGE_UNKNOWN, readPdf, readPdfPages, unreadPages } from '../../../functions/documents/pdf.ts';
+import { LAST_PAGE_UNKNOWN, MAX_BYTES_TO_OPEN_TOGETHER, readPdf, readPdfPages, unreadPages } from '../../../functions/documents/pdf.ts';
 import { pagesReadByHelper, pdfHelperRunning } from '../../../functions/documents/pdf-helper.ts';
 import { manyPagesPdf, scannedPdf } from '../../support/pdf-fixtures.ts';
 
@@ -78,6 +78,19 @@ describe('a long PDF read on two threads', () => {
     expect(pagesReadByHelper()).toBe(before);
     expect(pages).toEqual(await oneThread(() => readPdf(bytes, budget())));
     expect(pages.map((page) => page.number)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('shares a long document bigger than MAX_BYTES_TO_OPEN_TOGETHER once it knows it is long', async () => {
+    // 20 pages of prose and a stream of filler no page uses, so the file is over the bound.
+    const doc = await PDFDocument.load(await manyPagesPdf(20));
+    doc.context.register(doc.context.stream(new Uint8Array(MAX_BYTES_TO_OPEN_TOGETHER + 1024).fill(0x20)));
+    const bytes = await doc.save();
+    expect(bytes.byteLength).toBeGreaterThan(MAX_BYTES_TO_OPEN_TOGETHER);
+    const before = pagesReadByHelper();
+    const pages = await readPdf(bytes, budget());
+    expect(pagesReadByHelper()).toBeGreaterThan(before);
+    expect(pages.map((page) => page.number)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(pages[19]!.blocks[0]).toMatchObject({ kind: 'heading', text: 'Section 20' });
   });
 
   it('has the first thread to open the document set the last page to take: all of a long one, none of a short one', async () => {
