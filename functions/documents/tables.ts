@@ -664,8 +664,8 @@ interface Run {
  */
 function unruledGrids(text: PageText): Grid[] {
   const lines: (Slice & { chunks: Chunk[] })[] = text.lines.map((_, l) => {
-    const { line, words, top, bottom } = sliceOf(text, l, () => true) ?? { line: l, words: [], top: text.lines[l].top, bottom: text.lines[l].bottom };
-    return { line, words, top, bottom, chunks: chunksOf({ line, words, top, bottom }, text) };
+    const slice = sliceOf(text, l, () => true) ?? { line: l, words: [], top: text.lines[l].top, bottom: text.lines[l].bottom };
+    return { line: slice.line, words: slice.words, top: slice.top, bottom: slice.bottom, chunks: chunksOf(slice, text) };
   });
   const minGap = 0.3 * text.h;
 
