@@ -11,7 +11,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from './pdfjs.ts';
 import { scanLines } from './raster-rules.ts';
 import { type Box, type GreyImage, MAX_PAGES, type Page, ReadFailure, type Rule, type Word } from './doc.ts';
 import { layoutPage } from './layout.ts';
-import { type HelperJob, readPagesInHelper } from './pdf-helper.ts';
+import { type HelperJob, pdfHelperRunning, readPagesInHelper } from './pdf-helper.ts';
 import { mayPaintPaths } from './pdf-paths.ts';
 
 export interface ReadPdfOptions {
@@ -55,11 +55,11 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
   const read = new Map<number, Page | null>();
   const onPage = (n: number, page: Page | null) => read.set(n, page);
   // A long document is read on two cores: a helper thread (./pdf-helper.ts) and this one take the
-  // pages one at a time. The helper opens its own copy of the document while this thread opens
+  // pages one at a time. A running helper opens its own copy of the document while this thread opens
   // this one, so neither knows the page count yet: whichever opens first sets it (settleLastPage).
-  // A big file (scans, mostly) is copied to the helper only once this thread knows it is long.
-  // The helper does no OCR: the scanned pages it finds are left for this thread, which has the OCR
-  // hooks (they start once this thread has no more pages to take).
+  // The helper is started, and a big file (scans, mostly) copied to it, only once this thread knows
+  // the document is long. The helper does no OCR: the scanned pages it finds are left for this
+  // thread, which has the OCR hooks (they start once this thread has no more pages to take).
   const unread = unreadPages(1, LAST_PAGE_UNKNOWN);
   const startHelper = () => {
     const started = readPagesInHelper({ bytes, unread, deadline: options.deadline }, onPage);
@@ -67,7 +67,8 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     started?.catch(() => undefined);
     return started;
   };
-  let helped = bytes.byteLength <= MAX_BYTES_TO_OPEN_TOGETHER ? startHelper() : undefined;
+  const together = pdfHelperRunning() && bytes.byteLength <= MAX_BYTES_TO_OPEN_TOGETHER;
+  let helped = together ? startHelper() : undefined;
   let opened: OpenPdf;
   try {
     opened = await openPdf(bytes);
@@ -82,7 +83,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
       throw new ReadFailure(`The PDF has ${count} pages; at most ${MAX_PAGES} pages are supported`, 'document_unsupported');
     }
     settleLastPage(unread, count);
-    if (bytes.byteLength > MAX_BYTES_TO_OPEN_TOGETHER && count >= MIN_PAGES_FOR_HELPER) helped = startHelper();
+    if (!together && count >= MIN_PAGES_FOR_HELPER) helped = startHelper();
     const reading = { ...options, paintsPaths: mayPaintPaths(bytes) };
     await readPages(pdf, () => takePage(unread, 'front'), reading, onPage);
     // (A short document leaves the helper no page: it is not waited for.)
@@ -180,12 +181,12 @@ export function unreadPages(first: number, last: number): Int32Array {
 
 /**
  * Shorter documents are read on one thread: the copy of the helper's pages back is a fixed cost (the
- * bound is a judgement, not a measured break-even). The helper opens them all the same, since the
- * count is only known once open, and then takes no page.
+ * bound is a judgement, not a measured break-even). A running helper opens them all the same, since
+ * the count is only known once open, and then takes no page; none is started for them.
  */
 const MIN_PAGES_FOR_HELPER = 16;
 
-/** Files up to this size are opened by both threads at once, before the page count is known. */
+/** Files up to this size are opened by both threads at once (the helper running), before the page count is known. */
 export const MAX_BYTES_TO_OPEN_TOGETHER = 16 * 1024 * 1024;
 
 function numbers(from: number, to: number): number[] {

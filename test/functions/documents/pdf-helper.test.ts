@@ -3,11 +3,14 @@
  * helper take pages one at a time from the two ends, the helper sends each page back as it is read,
  * and scanned pages it finds are recognized on the calling thread. Real threads, real pdf.js.
  */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type GreyImage, type Page, ReadFailure, type Word } from '../../../functions/documents/doc.ts';
 import { LAST_PAGE_UNKNOWN, MAX_BYTES_TO_OPEN_TOGETHER, readPdf, readPdfPages, unreadPages } from '../../../functions/documents/pdf.ts';
 import { pagesReadByHelper, pdfHelperRunning } from '../../../functions/documents/pdf-helper.ts';
+import { REPO_ROOT } from '../../../lib/local/invoker.ts';
 import { manyPagesPdf, scannedPdf } from '../../support/pdf-fixtures.ts';
 
 const budget = () => ({ deadline: Date.now() + 60_000 });
@@ -91,6 +94,22 @@ describe('a long PDF read on two threads', () => {
     expect(pagesReadByHelper()).toBeGreaterThan(before);
     expect(pages.map((page) => page.number)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(pages[19]!.blocks[0]).toMatchObject({ kind: 'heading', text: 'Section 20' });
+  });
+
+  it('starts no helper thread for short documents, and one for the first long document (in a fresh process)', () => {
+    const script = `
+      const { readPdf } = await import(${JSON.stringify(join(REPO_ROOT, 'functions/documents/pdf.ts'))});
+      const { pdfHelperRunning } = await import(${JSON.stringify(join(REPO_ROOT, 'functions/documents/pdf-helper.ts'))});
+      const { manyPagesPdf } = await import(${JSON.stringify(join(REPO_ROOT, 'test/support/pdf-fixtures.ts'))});
+      const running = [];
+      for (const pages of [1, 6, 20]) {
+        await readPdf(await manyPagesPdf(pages), { deadline: Date.now() + 60000 });
+        running.push(pdfHelperRunning());
+      }
+      console.log(JSON.stringify(running));
+    `;
+    const out = execFileSync('node', ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, encoding: 'utf8' });
+    expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual([false, false, true]);
   });
 
   it('has the first thread to open the document set the last page to take: all of a long one, none of a short one', async () => {
