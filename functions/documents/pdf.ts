@@ -78,16 +78,17 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
   }
   const { pdf, close } = opened;
   const count = pdf.numPages;
+  const long = count >= MIN_PAGES_FOR_HELPER;
   try {
     if (count > MAX_PAGES) {
       throw new ReadFailure(`The PDF has ${count} pages; at most ${MAX_PAGES} pages are supported`, 'document_unsupported');
     }
     settleLastPage(unread, count);
-    if (!together && count >= MIN_PAGES_FOR_HELPER) helped = startHelper();
+    if (!together && long) helped = startHelper();
     const reading = { ...options, paintsPaths: mayPaintPaths(bytes) };
     await readPages(pdf, () => takePage(unread, 'front'), reading, onPage);
     // (A short document leaves the helper no page: it is not waited for.)
-    if (helped && count >= MIN_PAGES_FOR_HELPER) {
+    if (helped && long) {
       try {
         await helped;
       } catch (error) {

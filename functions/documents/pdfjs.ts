@@ -23,6 +23,8 @@
  * bench -- parse`, five runs each). So the global is removed from every thread that loads pdf.js;
  * nothing else in Quire or its dependencies uses it.
  */
+import type { PDFWorker } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
 const native = { push: Array.prototype.push, parse: JSON.parse, stringify: JSON.stringify };
 
 const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -98,11 +100,9 @@ class SameThreadPort {
  * A pdf.js worker on this thread for one document, over a SameThreadPort: pass it to getDocument
  * as `worker`, and destroy it once the document is destroyed (pdf.js leaves a worker it was given).
  */
-export function sameThreadWorker(): PDFWorkerInstance {
+export function sameThreadWorker(): PDFWorker {
   const port = new SameThreadPort();
   WorkerMessageHandler.initializeFromPort(port);
   // pdf.js types `port` as a web Worker; any object with these four methods serves.
   return new pdfjs.PDFWorker({ port: port as unknown as NonNullable<ConstructorParameters<typeof pdfjs.PDFWorker>[0]>['port'], verbosity: 0 });
 }
-
-type PDFWorkerInstance = InstanceType<typeof pdfjs.PDFWorker>;

@@ -171,7 +171,6 @@ export function knownPageCount(kind: DocumentKind): number | null {
   return kind === 'png' || kind === 'jpeg' || kind === 'webp' || TEXT_KINDS.has(kind) ? 1 : null;
 }
 
-/** `data:<mime>[;param]*;base64,<data>` → MIME and bytes; a problem names what is wrong. */
 /**
  * Whether `data` is base64 digits followed by at most two `=`: what /^[A-Za-z0-9+/]*={0,2}$/ tests,
  * without its backtracking (that regex took 3.2 ms over the 730 KB of a 546 KB PDF, this 0.6 ms).
@@ -182,6 +181,7 @@ function isBase64(data: string): boolean {
   return padding === -1 || (padding >= data.length - 2 && data.endsWith('='.repeat(data.length - padding)));
 }
 
+/** `data:<mime>[;param]*;base64,<data>` → MIME and bytes; a problem names what is wrong. */
 export function decodeDataUrl(url: string): { mime: string; bytes: Buffer } {
   const match = /^data:([^,]*?),(.*)$/s.exec(url);
   if (!match) throw new DocumentProblem('Malformed data URL: expected data:<mime>;base64,<data>', 'document_invalid');

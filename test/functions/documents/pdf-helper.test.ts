@@ -73,7 +73,7 @@ describe('a long PDF read on two threads', () => {
     expect(together[39]!.blocks[0]).toMatchObject({ kind: 'heading', text: 'Section 40' });
   });
 
-  it('reads a short document on the calling thread alone: the helper, started before the count is known, takes no page', async () => {
+  it('reads a short document on the calling thread alone: the running helper, which opens it before the count is known, takes no page', async () => {
     const bytes = await manyPagesPdf(6);
     await readPdf(bytes, budget());
     const before = pagesReadByHelper();
