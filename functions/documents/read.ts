@@ -10,7 +10,7 @@ import { type Doc, type GreyImage, type Page, ReadFailure } from './doc.ts';
 import { readDocx } from './docx.ts';
 import { decodeImage } from './image.ts';
 import { dropRepeatedHeadersFooters, layoutPage } from './layout.ts';
-import { createOcrPool, type OcrPool } from './ocr.ts';
+import { createOcrPool, type OcrPool, recognizeReadable } from './ocr.ts';
 import { readPdf } from './pdf.ts';
 import { greyToPdfWords, rasterizePdfPage } from './raster.ts';
 import type { DocumentKind } from './sniff.ts';
@@ -46,7 +46,7 @@ async function ocrImages(bytes: Uint8Array, kind: 'png' | 'jpeg' | 'tiff' | 'web
   // Frames are recognized concurrently; the pool bounds how many at once.
   return Promise.all(
     frames.map(async (frame, i) => {
-      const words = (await ocr.recognize(frame)).map((w) => ({ ...w, origin: { kind: 'box' as const, page: i + 1, box: w.box! } }));
+      const words = (await recognizeReadable(ocr, frame)).map((w) => ({ ...w, origin: { kind: 'box' as const, page: i + 1, box: w.box! } }));
       return layoutPage({ number: i + 1, width: frame.width, height: frame.height, unit: 'px', ocr: true, words, rules: [] });
     }),
   );
@@ -60,7 +60,7 @@ export async function readDocument(bytes: Uint8Array, options: ReadOptions): Pro
     case 'pdf': {
       const ocr = {
         rasterize: (page: PDFPageProxy) => rasterizePdfPage(page, options.dpi),
-        recognize: async (image: GreyImage, pageNumber: number) => greyToPdfWords(await (await pool()).recognize(image), image.dpi, pageNumber),
+        recognize: async (image: GreyImage, pageNumber: number) => greyToPdfWords(await recognizeReadable(await pool(), image), image.dpi, pageNumber),
         concurrency: OCR_PAGES_IN_FLIGHT,
         forms: options.forms ?? false,
       };

@@ -42,6 +42,10 @@ if (!only || only === 'edits') {
   const { benchEdits } = await import('./edits.ts');
   await benchEdits();
 }
+if (!only || only === 'accuracy') {
+  const { benchAccuracy } = await import('./accuracy.ts');
+  await benchAccuracy();
+}
 if (!only || only === 'bundles') {
   const { main } = await import('./bundles.ts');
   await main();

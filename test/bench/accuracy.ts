@@ -1,0 +1,81 @@
+/**
+ * `npm run bench -- accuracy`: the built-in engine on the real documents of ../shared/corpus against
+ * the truth read by hand (test/corpus-truth/): extraction per field, type, language and schema wording
+ * (right, missing and wrong apart), classification with its confusions, and splits by page.
+ *
+ * `ACCURACY_DETAIL=1` prints every wrong or missing value and every misclassified document.
+ */
+import { corpusAvailable, extractionTruths, manifest, splitTruths } from '../support/corpus.ts';
+import { evaluateBundles, evaluateClassification, evaluateCorpusBundles, evaluateExtraction, pageAccuracy, summarizeExtraction } from '../support/corpus-eval.ts';
+import { makeBundles, SCHEMA_VARIANTS, type Tally, tallyTotal } from '../support/corpus-score.ts';
+
+const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFixed(1)}%`);
+const row = (name: string, t: Tally) => `| ${name} | ${tallyTotal(t)} | ${t.right} (${pct(t.right, tallyTotal(t))}) | ${t.missing} | ${t.wrong} (${pct(t.wrong, tallyTotal(t))}) |`;
+const HEAD = '| | fields | right | missing | wrong |\n|---|---:|---:|---:|---:|';
+const detail = process.env.ACCURACY_DETAIL === '1';
+
+/** Bundles for the split benchmark: single-document corpus files, cut to their first pages. */
+export const BUNDLE_COUNT = 20;
+export const BUNDLE_SEED = 21;
+
+export function bundleSources() {
+  const multi = new Set(splitTruths().map((t) => t.path));
+  return manifest()
+    .filter((e) => !multi.has(e.path) && !e.path.includes('repair_estimates_sample2') && !e.path.includes('repair_estimates_sample4') && !e.path.includes('repair_estimates_sample6'))
+    .map((e) => ({ path: e.path, type: e.type, pages: e.pages }));
+}
+
+export async function benchAccuracy(): Promise<void> {
+  if (!corpusAvailable()) {
+    console.log('accuracy: ../shared/corpus is not here; nothing measured');
+    return;
+  }
+  const only = process.env.ACCURACY_ONLY; // extract | classify | split
+  if (!only || only === 'extract') {
+    const started = performance.now();
+    const results = await evaluateExtraction(extractionTruths(), SCHEMA_VARIANTS);
+    const s = summarizeExtraction(results);
+    console.log(`\n## Extraction (${new Set(results.map((r) => r.path)).size} documents × ${SCHEMA_VARIANTS.length} schema wordings, ${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
+    console.log(HEAD);
+    console.log(row('**all header fields**', s.fields));
+    console.log(row('printed in the document', s.present));
+    console.log(row('not printed (right = null)', s.absent));
+    for (const [name, t] of s.byField) console.log(row(name, t));
+    console.log('\n' + HEAD);
+    for (const [name, t] of s.byType) console.log(row(`type ${name}`, t));
+    for (const [name, t] of s.byLanguage) console.log(row(`language ${name}`, t));
+    for (const [name, t] of s.byVariant) console.log(row(`schema ${name}`, t));
+    console.log('\n' + HEAD);
+    console.log(row('**line items, all fields**', s.items.fields));
+    for (const [name, t] of s.items.byField) console.log(row(`item ${name}`, t));
+    console.log(`\nline items: ${s.items.found} found, ${s.items.missed} missed, ${s.items.spurious} spurious`);
+    if (detail) {
+      for (const r of results) {
+        const bad = r.fields.filter((f) => f.verdict !== 'right');
+        if (bad.length === 0) continue;
+        console.log(`${r.path} [${r.variant}]`);
+        for (const f of bad) console.log(`   ${f.verdict.padEnd(7)} ${f.field}: got ${JSON.stringify(f.value)} want ${JSON.stringify(f.truth)}`);
+      }
+    }
+  }
+  if (!only || only === 'classify') {
+    const paths = manifest().map((e) => e.path);
+    const results = await evaluateClassification(paths);
+    const right = results.filter((r) => r.got === r.expected).length;
+    console.log(`\n## Classification (${results.length} documents, ${new Set(results.map((r) => r.expected)).size} categories): ${right}/${results.length} right (${pct(right, results.length)})\n`);
+    const confusions = new Map<string, number>();
+    for (const r of results) if (r.got !== r.expected) confusions.set(`${r.expected} → ${r.got}`, (confusions.get(`${r.expected} → ${r.got}`) ?? 0) + 1);
+    for (const [pair, n] of [...confusions].sort((a, b) => b[1] - a[1])) console.log(`   ${n} × ${pair}`);
+    if (detail) for (const r of results) if (r.got !== r.expected) console.log(`   ${r.path}: ${r.got} (${r.likelihood.toFixed(2)}) — ${r.reasoning}`);
+  }
+  if (!only || only === 'split') {
+    const bundles = makeBundles(bundleSources(), BUNDLE_COUNT, BUNDLE_SEED);
+    const cases = [...(await evaluateBundles(bundles)), ...(await evaluateCorpusBundles(splitTruths()))];
+    const { right, pages } = pageAccuracy(cases);
+    console.log(`\n## Splits (${bundles.length} assembled bundles of 3–6 documents + ${cases.length - bundles.length} corpus bundles): ${right}/${pages} pages right (${pct(right, pages)})\n`);
+    for (const c of cases) {
+      const ok = c.expected.filter((e, i) => c.got[i] === e).length;
+      if (ok < c.expected.length || detail) console.log(`   ${ok}/${c.expected.length} ${c.name}\n      want ${c.expected.join(' ')}\n      got  ${c.got.join(' ')}`);
+    }
+  }
+}

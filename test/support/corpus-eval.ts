@@ -1,0 +1,198 @@
+/**
+ * Runs the built-in engine on corpus documents and scores it against the hand-read truth: what
+ * `npm run bench -- accuracy` prints and what the floors in `npm test` check.
+ */
+import type { Doc } from '../../functions/documents/doc.ts';
+import { localEngine } from '../../functions/models/local/index.ts';
+import { localExtractor } from '../../functions/models/local/extract.ts';
+import { corpusDoc, type ExtractionTruth, manifest, type SplitTruth } from './corpus.ts';
+import {
+  addTo,
+  type Bundle,
+  CORPUS_CATEGORIES,
+  emptyTally,
+  type FieldResult,
+  type ItemField,
+  type ItemsResult,
+  mergeTally,
+  type SchemaVariant,
+  scoreFields,
+  scoreItems,
+  type Tally,
+  type TruthField,
+} from './corpus-score.ts';
+
+export interface DocExtraction {
+  path: string;
+  type: string;
+  language: string;
+  variant: string;
+  fields: FieldResult[];
+  items: ItemsResult;
+  ms: number;
+}
+
+export async function evaluateExtraction(truths: readonly ExtractionTruth[], variants: readonly SchemaVariant[]): Promise<DocExtraction[]> {
+  const entries = new Map(manifest().map((e) => [e.path, e]));
+  const out: DocExtraction[] = [];
+  for (const truth of truths) {
+    const entry = entries.get(truth.path);
+    if (!entry) throw new Error(`${truth.path} is not in the corpus manifest`);
+    const doc = await corpusDoc(truth.path);
+    for (const variant of variants) {
+      const started = performance.now();
+      const result = await localExtractor.extract({ doc, schema: variant.schema, instructions: null, nConsensus: 1, seed: 'corpus' });
+      out.push({
+        path: truth.path,
+        type: entry.type,
+        language: entry.language,
+        variant: variant.name,
+        fields: scoreFields(truth, variant, result.output),
+        items: scoreItems(truth.line_items, variant, result.output),
+        ms: performance.now() - started,
+      });
+    }
+  }
+  return out;
+}
+
+export interface ExtractionSummary {
+  /** Header fields (vendor, number, dates, amounts, currency, customer), all together. */
+  fields: Tally;
+  /** Of those, the fields the document prints, and the fields it does not (a value there is wrong). */
+  present: Tally;
+  absent: Tally;
+  byField: Map<TruthField, Tally>;
+  byType: Map<string, Tally>;
+  byLanguage: Map<string, Tally>;
+  byVariant: Map<string, Tally>;
+  items: { fields: Tally; byField: Map<ItemField, Tally>; found: number; missed: number; spurious: number };
+}
+
+const bump = <K>(map: Map<K, Tally>, key: K): Tally => {
+  let t = map.get(key);
+  if (!t) map.set(key, (t = emptyTally()));
+  return t;
+};
+
+export function summarizeExtraction(results: readonly DocExtraction[]): ExtractionSummary {
+  const s: ExtractionSummary = {
+    fields: emptyTally(),
+    present: emptyTally(),
+    absent: emptyTally(),
+    byField: new Map(),
+    byType: new Map(),
+    byLanguage: new Map(),
+    byVariant: new Map(),
+    items: { fields: emptyTally(), byField: new Map(), found: 0, missed: 0, spurious: 0 },
+  };
+  for (const r of results) {
+    for (const f of r.fields) {
+      addTo(s.fields, f.verdict);
+      addTo(f.truth === null ? s.absent : s.present, f.verdict);
+      addTo(bump(s.byField, f.field), f.verdict);
+      addTo(bump(s.byType, r.type), f.verdict);
+      addTo(bump(s.byLanguage, r.language), f.verdict);
+      addTo(bump(s.byVariant, r.variant), f.verdict);
+    }
+    for (const [field, tally] of Object.entries(r.items.fields) as Array<[ItemField, Tally]>) {
+      mergeTally(s.items.fields, tally);
+      mergeTally(bump(s.items.byField, field), tally);
+    }
+    s.items.found += r.items.found;
+    s.items.missed += r.items.missed;
+    s.items.spurious += r.items.spurious;
+  }
+  return s;
+}
+
+// ---- classification ----
+
+export interface ClassificationResult {
+  path: string;
+  expected: string;
+  got: string;
+  likelihood: number;
+  reasoning: string;
+}
+
+export async function evaluateClassification(paths: readonly string[]): Promise<ClassificationResult[]> {
+  const entries = new Map(manifest().map((e) => [e.path, e]));
+  const out: ClassificationResult[] = [];
+  for (const path of paths) {
+    const doc = await corpusDoc(path);
+    const result = await localEngine.classify({ doc, categories: [...CORPUS_CATEGORIES], instructions: null, firstNPages: undefined, nConsensus: 1, seed: 'corpus' });
+    out.push({ path, expected: entries.get(path)!.type, got: result.output.category, likelihood: result.consensus.likelihoods, reasoning: result.output.reasoning });
+  }
+  return out;
+}
+
+// ---- splits ----
+
+export interface SplitCase {
+  name: string;
+  /** The expected name of every page (1-based page i at i-1). */
+  expected: string[];
+  got: string[];
+}
+
+const describe = (name: string) => CORPUS_CATEGORIES.find((c) => c.name === name)?.description ?? name.replace(/_/g, ' ');
+
+async function splitPages(doc: Doc, subdocuments: readonly string[]): Promise<string[]> {
+  const result = await localEngine.split({
+    doc,
+    subdocuments: subdocuments.map((name) => ({ name, description: describe(name), allow_multiple_instances: true })),
+    instructions: null,
+    nConsensus: 1,
+    seed: 'corpus',
+  });
+  const names = new Array<string>(doc.pages.length).fill('other');
+  for (const entry of result.output) for (const page of entry.pages) names[page - 1] = entry.name;
+  return names;
+}
+
+/** A bundle as one Doc: each part's first pages, one after the other, renumbered. */
+async function bundleDoc(bundle: Bundle): Promise<Doc> {
+  const pages = [];
+  for (const part of bundle.parts) {
+    const doc = await corpusDoc(part.path);
+    pages.push(...doc.pages.slice(0, part.pages));
+  }
+  return { kind: 'pdf', pages: pages.map((page, i) => ({ ...page, number: i + 1 })) };
+}
+
+export async function evaluateBundles(bundles: readonly Bundle[]): Promise<SplitCase[]> {
+  const out: SplitCase[] = [];
+  for (const [i, bundle] of bundles.entries()) {
+    const doc = await bundleDoc(bundle);
+    const expected = bundle.parts.flatMap((part) => new Array<string>(part.pages).fill(bundle.subdocuments.includes(part.type) ? part.type : 'other'));
+    const got = await splitPages(doc, bundle.subdocuments);
+    out.push({ name: `bundle ${i + 1}: ${bundle.parts.map((p) => `${p.path.split('/').pop()}×${p.pages}`).join(' + ')} | asked ${bundle.subdocuments.join(', ')}`, expected, got });
+  }
+  return out;
+}
+
+/** The corpus files that hold several documents, split with the types their truth names. */
+export async function evaluateCorpusBundles(truths: readonly SplitTruth[]): Promise<SplitCase[]> {
+  const out: SplitCase[] = [];
+  for (const truth of truths) {
+    const doc = await corpusDoc(truth.path);
+    const expected = new Array<string>(truth.pages).fill('other');
+    for (const segment of truth.segments) for (const page of segment.pages) expected[page - 1] = segment.type;
+    const asked = [...new Set(truth.segments.map((s) => s.type).filter((t) => t !== 'other'))].sort();
+    out.push({ name: `${truth.path} | asked ${asked.join(', ')}`, expected, got: await splitPages(doc, asked) });
+  }
+  return out;
+}
+
+export function pageAccuracy(cases: readonly SplitCase[]): { right: number; pages: number } {
+  let right = 0;
+  let pages = 0;
+  for (const c of cases) {
+    c.expected.forEach((name, i) => {
+      pages++;
+      if (c.got[i] === name) right++;
+    });
+  }
+  return { right, pages };
+}

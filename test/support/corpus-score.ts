@@ -1,0 +1,406 @@
+/**
+ * Scoring extraction, classification and splits against the hand-read corpus truth
+ * (test/support/corpus.ts). Used by `npm run bench -- accuracy` and by the floors in `npm test`.
+ *
+ * Every scored value is one of:
+ *   right   — the value the document prints (or null where the document prints none);
+ *   missing — null where the document prints a value;
+ *   wrong   — a value that is not right (a confident wrong answer costs more than a null).
+ */
+import type { ExtractionTruth, ItemTruth, TextTruth } from './corpus.ts';
+
+export type Verdict = 'right' | 'missing' | 'wrong';
+
+export interface Tally {
+  right: number;
+  missing: number;
+  wrong: number;
+}
+
+export const emptyTally = (): Tally => ({ right: 0, missing: 0, wrong: 0 });
+export const tallyTotal = (t: Tally) => t.right + t.missing + t.wrong;
+export function addTo(tally: Tally, verdict: Verdict): void {
+  tally[verdict]++;
+}
+export function mergeTally(into: Tally, from: Tally): void {
+  into.right += from.right;
+  into.missing += from.missing;
+  into.wrong += from.wrong;
+}
+
+// ---- comparing values ----
+
+/** Legal forms that may or may not be given with a company's name. */
+const LEGAL_FORM = /\b(sdn\.?\s*bhd|bhd|inc|incorporated|ltd|limited|llc|llp|plc|gmbh|ag|b\.?\s*v|n\.?\s*v|s\.?\s*a\.?\s*r\.?\s*l|s\.?\s*a|s\.?\s*r\.?\s*l|s\.?\s*p\.?\s*a|co|corp|corporation|company|pty|pte)\.?$/i;
+
+export function normalizeText(text: string): string {
+  let t = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().trim();
+  for (let i = 0; i < 3; i++) t = t.replace(/[\s.,()]+$/u, '').replace(LEGAL_FORM, '').trim();
+  return t.replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+function judgeText(truth: TextTruth, value: unknown): Verdict {
+  if (value === null || value === undefined || value === '') return truth === null ? 'right' : 'missing';
+  if (truth === null || typeof value !== 'string') return 'wrong';
+  const got = normalizeText(value);
+  return got !== '' && truth.some((t) => normalizeText(t) === got) ? 'right' : 'wrong';
+}
+
+function judgeNumber(truth: number | null, value: unknown): Verdict {
+  if (value === null || value === undefined) return truth === null ? 'right' : 'missing';
+  if (truth === null || typeof value !== 'number') return 'wrong';
+  return Math.abs(value - truth) < 0.005 ? 'right' : 'wrong';
+}
+
+function judgeExact(truth: string | null, value: unknown): Verdict {
+  if (value === null || value === undefined || value === '') return truth === null ? 'right' : 'missing';
+  if (truth === null || typeof value !== 'string') return 'wrong';
+  return value.trim().toUpperCase() === truth.toUpperCase() ? 'right' : 'wrong';
+}
+
+// ---- schemas a user would write, and where each truth field lands in their output ----
+
+export type TruthField = 'vendor_name' | 'document_number' | 'date' | 'due_date' | 'total' | 'subtotal' | 'tax' | 'currency' | 'customer_name';
+export type ItemField = 'description' | 'quantity' | 'unit_price' | 'amount';
+
+const FIELD_KIND: Record<TruthField, 'text' | 'number' | 'exact'> = {
+  vendor_name: 'text',
+  document_number: 'text',
+  date: 'exact',
+  due_date: 'exact',
+  total: 'number',
+  subtotal: 'number',
+  tax: 'number',
+  currency: 'exact',
+  customer_name: 'text',
+};
+
+export interface SchemaVariant {
+  name: string;
+  schema: Record<string, unknown>;
+  /** Where each truth field is in the output (a path of keys). */
+  fields: Record<TruthField, string[]>;
+  /** The line items' array, and each item field's key in an item. */
+  items: { path: string[]; fields: Record<ItemField, string> };
+}
+
+const str = (description: string) => ({ type: 'string', description });
+const num = (description: string) => ({ type: 'number', description });
+const date = (description: string) => ({ type: 'string', format: 'date', description });
+
+/** The schema a user writes first: plain English names, every field required, no nullability. */
+const ENGLISH: SchemaVariant = {
+  name: 'english',
+  schema: {
+    type: 'object',
+    required: ['vendor_name', 'invoice_number', 'invoice_date', 'due_date', 'customer_name', 'currency', 'subtotal', 'tax', 'total', 'line_items'],
+    properties: {
+      vendor_name: str('Name of the company that issued the document'),
+      invoice_number: str('Invoice or receipt number'),
+      invoice_date: date('Date of the invoice'),
+      due_date: date('Payment due date'),
+      customer_name: str('Name of the customer billed'),
+      currency: str('ISO 4217 currency code'),
+      subtotal: num('Total before tax'),
+      tax: num('Total tax amount'),
+      total: num('Total amount including tax'),
+      line_items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['description', 'quantity', 'unit_price', 'amount'],
+          properties: { description: str('Item description'), quantity: num('Quantity'), unit_price: num('Unit price'), amount: num('Line total') },
+        },
+      },
+    },
+  },
+  fields: {
+    vendor_name: ['vendor_name'],
+    document_number: ['invoice_number'],
+    date: ['invoice_date'],
+    due_date: ['due_date'],
+    customer_name: ['customer_name'],
+    currency: ['currency'],
+    subtotal: ['subtotal'],
+    tax: ['tax'],
+    total: ['total'],
+  },
+  items: { path: ['line_items'], fields: { description: 'description', quantity: 'quantity', unit_price: 'unit_price', amount: 'amount' } },
+};
+
+/** Other words, nested objects, nullable types, titles instead of descriptions. */
+const NESTED: SchemaVariant = {
+  name: 'nested',
+  schema: {
+    type: 'object',
+    properties: {
+      seller: { type: 'object', properties: { name: { type: ['string', 'null'] } } },
+      buyer: { type: 'object', title: 'Bill to', properties: { name: { type: ['string', 'null'] } } },
+      document: {
+        type: 'object',
+        properties: {
+          number: { type: ['string', 'null'], title: 'Document number' },
+          issue_date: { type: ['string', 'null'], format: 'date' },
+          payment_due: { type: ['string', 'null'], format: 'date' },
+        },
+      },
+      amounts: {
+        type: 'object',
+        properties: {
+          net_amount: { type: ['number', 'null'] },
+          tax_amount: { type: ['number', 'null'] },
+          grand_total: { type: ['number', 'null'] },
+          currency: { type: ['string', 'null'], enum: ['USD', 'EUR', 'GBP', 'MYR', 'INR', 'AUD', 'CAD', 'PHP', null] },
+        },
+      },
+      items: {
+        type: 'array',
+        items: { $ref: '#/$defs/item' },
+      },
+    },
+    $defs: { item: { type: 'object', properties: { item: { type: ['string', 'null'] }, qty: { type: ['number', 'null'] }, price: { type: ['number', 'null'] }, line_total: { type: ['number', 'null'] } } } },
+  },
+  fields: {
+    vendor_name: ['seller', 'name'],
+    document_number: ['document', 'number'],
+    date: ['document', 'issue_date'],
+    due_date: ['document', 'payment_due'],
+    customer_name: ['buyer', 'name'],
+    currency: ['amounts', 'currency'],
+    subtotal: ['amounts', 'net_amount'],
+    tax: ['amounts', 'tax_amount'],
+    total: ['amounts', 'grand_total'],
+  },
+  items: { path: ['items'], fields: { description: 'item', quantity: 'qty', unit_price: 'price', amount: 'line_total' } },
+};
+
+/** The same ask written by a French-speaking user. */
+const FRENCH: SchemaVariant = {
+  name: 'french',
+  schema: {
+    type: 'object',
+    properties: {
+      fournisseur: str('Raison sociale du fournisseur'),
+      numero_facture: str('Numéro de la facture'),
+      date_facture: date('Date de la facture'),
+      date_echeance: date("Date d'échéance"),
+      client: str('Nom du client'),
+      devise: str('Devise (code ISO)'),
+      montant_ht: num('Montant hors taxes'),
+      montant_tva: num('Montant de la TVA'),
+      montant_ttc: num('Montant TTC'),
+      lignes: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { designation: str('Désignation'), quantite: num('Quantité'), prix_unitaire: num('Prix unitaire'), montant: num('Montant de la ligne') },
+        },
+      },
+    },
+  },
+  fields: {
+    vendor_name: ['fournisseur'],
+    document_number: ['numero_facture'],
+    date: ['date_facture'],
+    due_date: ['date_echeance'],
+    customer_name: ['client'],
+    currency: ['devise'],
+    subtotal: ['montant_ht'],
+    tax: ['montant_tva'],
+    total: ['montant_ttc'],
+  },
+  items: { path: ['lignes'], fields: { description: 'designation', quantity: 'quantite', unit_price: 'prix_unitaire', amount: 'montant' } },
+};
+
+export const SCHEMA_VARIANTS: readonly SchemaVariant[] = [ENGLISH, NESTED, FRENCH];
+
+function at(output: unknown, path: string[]): unknown {
+  let node = output;
+  for (const key of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+export interface FieldResult {
+  field: TruthField;
+  verdict: Verdict;
+  truth: unknown;
+  value: unknown;
+}
+
+export interface ItemsResult {
+  /** Per item field. */
+  fields: Record<ItemField, Tally>;
+  /** Truth items matched by an output item, truth items with none, output items matching no truth item. */
+  found: number;
+  missed: number;
+  spurious: number;
+}
+
+export function scoreFields(truth: ExtractionTruth, variant: SchemaVariant, output: unknown): FieldResult[] {
+  const out: FieldResult[] = [];
+  for (const field of Object.keys(FIELD_KIND) as TruthField[]) {
+    if (!(field in truth.fields)) continue;
+    const expected = truth.fields[field] ?? null;
+    const value = at(output, variant.fields[field]);
+    const kind = FIELD_KIND[field];
+    const verdict =
+      kind === 'text' ? judgeText(expected as TextTruth, value) : kind === 'number' ? judgeNumber(expected as number | null, value) : judgeExact(expected as string | null, value);
+    out.push({ field, verdict, truth: expected, value });
+  }
+  return out;
+}
+
+/** How alike two descriptions are: the share of the truth's words the output has (0..1). */
+function wordOverlap(truth: TextTruth, value: unknown): number {
+  if (!truth || typeof value !== 'string') return 0;
+  const got = new Set(value.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+  let best = 0;
+  for (const t of truth) {
+    const words = t.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    if (words.length === 0) continue;
+    best = Math.max(best, words.filter((w) => got.has(w)).length / words.length);
+  }
+  return best;
+}
+
+/**
+ * Line items: each truth item (in order) is matched to the output item most like it (description
+ * words, else the same amount) not matched yet; then each field of a matched pair is judged.
+ */
+export function scoreItems(truth: ItemTruth[] | null, variant: SchemaVariant, output: unknown): ItemsResult {
+  const got = at(output, variant.items.path);
+  const items = Array.isArray(got) ? (got as Array<Record<string, unknown> | null>).filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object') : [];
+  const keys = variant.items.fields;
+  const result: ItemsResult = { fields: { description: emptyTally(), quantity: emptyTally(), unit_price: emptyTally(), amount: emptyTally() }, found: 0, missed: 0, spurious: 0 };
+  // A document with no item table: every item given is spurious.
+  if (truth === null) {
+    result.spurious = items.length;
+    return result;
+  }
+  const used = new Set<number>();
+  for (const item of truth) {
+    let best = -1;
+    let bestScore = 0;
+    items.forEach((candidate, i) => {
+      if (used.has(i)) return;
+      let score = wordOverlap(item.description, candidate[keys.description]);
+      const amount = candidate[keys.amount];
+      if (item.amount !== null && typeof amount === 'number' && Math.abs(amount - item.amount) < 0.005) score += 0.3;
+      if (score > bestScore) {
+        bestScore = score;
+        best = i;
+      }
+    });
+    if (best < 0 || bestScore < 0.3) {
+      result.missed++;
+      for (const f of Object.keys(keys) as ItemField[]) if (item[f] !== null) addTo(result.fields[f], 'missing');
+      continue;
+    }
+    used.add(best);
+    result.found++;
+    const candidate = items[best]!;
+    addTo(result.fields.description, judgeText(item.description, candidate[keys.description]));
+    addTo(result.fields.quantity, judgeNumber(item.quantity, candidate[keys.quantity]));
+    addTo(result.fields.unit_price, judgeNumber(item.unit_price, candidate[keys.unit_price]));
+    addTo(result.fields.amount, judgeNumber(item.amount, candidate[keys.amount]));
+  }
+  result.spurious = items.length - used.size;
+  return result;
+}
+
+// ---- classification and splits ----
+
+/** The corpus types as a user would declare them: a name and a short description each. */
+export const CORPUS_CATEGORIES: ReadonlyArray<{ name: string; description: string }> = [
+  { name: 'book_listing', description: 'A web page listing books to download' },
+  { name: 'booking_confirmation', description: 'Confirmation of a booking or reservation (transport, freight, hotel)' },
+  { name: 'brochure', description: 'Marketing brochure presenting products or services and their prices' },
+  { name: 'calendar', description: 'Calendar or schedule of classes, events and tasks' },
+  { name: 'certificate_of_origin', description: "Manufacturer's certificate of origin for a vehicle" },
+  { name: 'credit_note', description: 'Credit note: a refund or credit given to a customer' },
+  { name: 'demand_letter', description: 'Letter demanding payment or action from the recipient' },
+  { name: 'drivers_licence', description: "Driver's license card" },
+  { name: 'fact_sheet', description: 'Fund or product fact sheet with key facts and figures' },
+  { name: 'form', description: 'A blank or filled form with fields to complete' },
+  { name: 'invoice', description: 'Invoice requesting payment for goods or services' },
+  { name: 'loss_run', description: 'Insurance loss run report listing the claims history of a policy' },
+  { name: 'maintenance_manual', description: 'Maintenance and safety manual' },
+  { name: 'medical_bill', description: 'Medical bill or health insurance claim for care received' },
+  { name: 'npdes_permit', description: 'NPDES wastewater discharge permit' },
+  { name: 'om_agreement', description: 'Operation and maintenance (O&M) agreement' },
+  { name: 'pitch_deck', description: 'Startup pitch deck' },
+  { name: 'policy_document', description: 'Government policy document or action plan' },
+  { name: 'power_purchase_agreement', description: 'Power purchase agreement for the sale of electricity' },
+  { name: 'press_release', description: 'Press release announcing news or financial results' },
+  { name: 'receipt', description: 'Receipt for a purchase at a shop, restaurant or petrol station' },
+  { name: 'repair_estimate', description: 'Estimate of vehicle repair costs' },
+  { name: 'retail_installment_sale_contract', description: 'Retail installment sale contract financing a vehicle purchase' },
+  { name: 'warranty_booklet', description: 'Warranty booklet describing what the warranty covers' },
+];
+
+/** A small deterministic generator (mulberry32), so the same bundles are built on every run. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface BundlePart {
+  path: string;
+  type: string;
+  /** How many of the document's first pages go in the bundle. */
+  pages: number;
+}
+
+export interface Bundle {
+  parts: BundlePart[];
+  /** The subdocuments asked for: the types of some parts (the others' pages are expected as "other"). */
+  subdocuments: string[];
+}
+
+/** Documents that hold a single document (bundles are made of those). */
+export interface BundleSource {
+  path: string;
+  type: string;
+  pages: number;
+}
+
+/**
+ * Bundles of 3–6 documents of different types, each document cut to its first `maxPages` pages; the
+ * subdocuments asked for leave out one or two of the bundle's types (their pages belong to "other"),
+ * and may name a type that is not in the bundle.
+ */
+export function makeBundles(sources: readonly BundleSource[], count: number, seed: number, maxPages = 6): Bundle[] {
+  const random = seededRandom(seed);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const types = [...new Set(sources.map((s) => s.type))].sort();
+  const bundles: Bundle[] = [];
+  for (let b = 0; b < count; b++) {
+    const size = 3 + Math.floor(random() * 4);
+    const chosenTypes: string[] = [];
+    while (chosenTypes.length < size) {
+      const type = pick(types);
+      if (!chosenTypes.includes(type)) chosenTypes.push(type);
+    }
+    const parts = chosenTypes.map((type) => {
+      const source = pick(sources.filter((s) => s.type === type));
+      return { path: source.path, type, pages: Math.min(source.pages, maxPages) };
+    });
+    const left = 1 + Math.floor(random() * 2);
+    const asked = chosenTypes.slice(0, chosenTypes.length - left);
+    if (random() < 0.5) {
+      const absent = pick(types.filter((t) => !chosenTypes.includes(t)));
+      asked.push(absent);
+    }
+    bundles.push({ parts, subdocuments: asked.sort() });
+  }
+  return bundles;
+}
