@@ -279,8 +279,8 @@ const MAX_ENLARGED_PIXELS = 24_000_000;
 /**
  * Words of an image, read at a size Tesseract reads well. Photos and small scans of receipts often
  * print text 10–14 px high, where Tesseract misreads most digits ("25/12/2018" as "12/2018"); such a
- * page is read again enlarged to about 30 px text and the reading with the better mean confidence
- * kept. Boxes are always in pixels of `image`.
+ * page is read again enlarged to about 30 px text, and that reading kept unless it lost much of the
+ * text. Boxes are always in pixels of `image`.
  */
 export async function recognizeReadable(pool: OcrPool, image: GreyImage): Promise<Word[]> {
   const words = await pool.recognize(image);
@@ -289,7 +289,9 @@ export async function recognizeReadable(pool: OcrPool, image: GreyImage): Promis
   const scale = Math.min(MAX_ENLARGE, TARGET_TEXT_PX / Math.max(1, height), Math.sqrt(MAX_ENLARGED_PIXELS / (image.width * image.height)));
   if (scale < 1.25) return words;
   const enlarged = await pool.recognize(enlarge(image, scale));
-  if (meanConfidence(enlarged) <= meanConfidence(words)) return words;
+  // Tesseract's confidences say little about which reading is right (small digits misread come out
+  // as sure as any); an enlarged reading is kept unless it lost much of the text.
+  if (enlarged.length < words.length * 0.6) return words;
   return enlarged.map((w) => {
     const box = shrinkBox(w.box!, scale, image);
     return { ...w, box, origin: { kind: 'box' as const, page: 0, box: { ...box } } };
@@ -301,10 +303,6 @@ function medianHeight(words: Word[]): number | undefined {
   const sure = words.filter((w) => (w.confidence ?? 0) >= 60 && w.box);
   const pool = (sure.length >= 5 ? sure : words.filter((w) => w.box)).map((w) => w.box!.height).sort((a, b) => a - b);
   return pool.length >= 3 ? pool[pool.length >> 1] : undefined;
-}
-
-function meanConfidence(words: Word[]): number {
-  return words.length === 0 ? 0 : words.reduce((sum, w) => sum + (w.confidence ?? 0), 0) / words.length;
 }
 
 function shrinkBox(box: { left: number; top: number; width: number; height: number }, scale: number, image: GreyImage) {

@@ -4,6 +4,7 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { withNullableValues } from '../models/nullable-schema.ts';
 import { Invalid } from '../platform/errors.ts';
 
 /** Beyond this many properties (all levels) a schema is refused: the work must stay bounded. */
@@ -60,9 +61,12 @@ export function checkSchema(schema: Record<string, unknown>): ValidateFunction {
   }
 }
 
-/** Whether `output` validates against `schema`, with the first problem when it does not. */
+/**
+ * Whether `output` validates against `schema` with every value nullable (API §6: a value nothing
+ * backs is null, whatever type the schema declares), with the first problem when it does not.
+ */
 export function validateOutput(schema: Record<string, unknown>, output: unknown): { valid: true } | { valid: false; problem: string } {
-  const validate = newAjv().compile(withoutDialect(schema));
+  const validate = newAjv().compile(withoutDialect(withNullableValues(schema)));
   if (validate(output)) return { valid: true };
   const first = validate.errors?.[0];
   return { valid: false, problem: first ? `${first.instancePath || '/'} ${first.message ?? 'is invalid'}` : 'invalid' };

@@ -79,6 +79,8 @@ export interface DocIndex {
   linesByTop: number[][];
   /** How numeric dates are written here: 03/05/2024 is March 5 (mdy) or 3 May (dmy). */
   dateOrder: 'mdy' | 'dmy';
+  /** Whether a date that reads only one way (25/12/2018) or a dotted date settled `dateOrder`. */
+  dateOrderKnown: boolean;
 }
 
 /** Two words further apart than this many text heights are in different segments. */
@@ -129,7 +131,7 @@ function wideGap(a: XWord, b: XWord): boolean {
 }
 
 export function indexDoc(doc: Doc): DocIndex {
-  const index: DocIndex = { doc, words: [], lines: [], segments: [], tables: [], byStem: new Map(), byToken: new Map(), linesByTop: [], dateOrder: 'mdy' };
+  const index: DocIndex = { doc, words: [], lines: [], segments: [], tables: [], byStem: new Map(), byToken: new Map(), linesByTop: [], dateOrder: 'mdy', dateOrderKnown: false };
   doc.pages.forEach((page, p) => {
     // Lines in reading order: the blocks' lines, then any line no block lists.
     const order: number[] = [];
@@ -223,12 +225,14 @@ export function indexDoc(doc: Doc): DocIndex {
       else index.byToken.set(token, [word.id]);
     }
   }
-  index.dateOrder = dateOrderOf(index.words);
+  const order = dateOrderOf(index.words);
+  index.dateOrder = order.order;
+  index.dateOrderKnown = order.known;
   return index;
 }
 
 /** Which way numeric dates go, from dates that can only be read one way (a part above 12). */
-function dateOrderOf(words: XWord[]): 'mdy' | 'dmy' {
+function dateOrderOf(words: XWord[]): { order: 'mdy' | 'dmy'; known: boolean } {
   let mdy = 0;
   let dmy = 0;
   let dotted = 0;
@@ -241,9 +245,9 @@ function dateOrderOf(words: XWord[]): 'mdy' | 'dmy' {
     if (b > 12 && a <= 12) mdy++;
     if (m[2] === '.') dotted++;
   }
-  if (dmy !== mdy) return dmy > mdy ? 'dmy' : 'mdy';
+  if (dmy !== mdy) return { order: dmy > mdy ? 'dmy' : 'mdy', known: true };
   // Dotted dates (05.03.2024) are day-first where they are used.
-  return dotted > 0 ? 'dmy' : 'mdy';
+  return dotted > 0 ? { order: 'dmy', known: true } : { order: 'mdy', known: false };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -32,6 +32,13 @@ export type Placement =
   /** A value recognized by itself, with no label (an enum option, a currency sign, an e-mail). */
   | 'unlabeled';
 
+/**
+ * How much each placement is worth: a value after its label's colon or in the cell beside it is
+ * as good as it gets; under a label slightly less (the line below may be something else); a
+ * label-less guess (letterhead, an enum option anywhere) much less.
+ */
+export const PLACEMENT_WEIGHT: Readonly<Record<Placement, number>> = { colon: 1, inline: 0.85, prose: 0.45, right: 0.95, below: 0.85, cellRight: 1, cellBelow: 0.85, block: 0.85, letterhead: 0.6, unlabeled: 0.42 };
+
 export interface LabelMatch {
   /** The label's words (run, qualifier and colon word). */
   words: XWord[];
@@ -51,6 +58,8 @@ export interface Region {
   qualified?: boolean;
 }
 
+/** A currency printed apart from its amount ("Total   RM   9.00"). */
+const CURRENCY_MARK = /^\(?([$€£¥₹]|RM|Rs\.?|USD|EUR|GBP|MYR|INR|AUD|CAD|SGD)\)?$/;
 /** Separator words between a label and its value. */
 const SEPARATOR = /^[:=\-–—#|]+$/;
 /** Words that qualify a label rather than give its value: a rate, a parenthesized unit or currency. */
@@ -150,6 +159,13 @@ function labelSegment(index: DocIndex, label: LabelMatch): XSegment {
   return { id: -1, line: segment.line, words: label.words, ...(box ? { box } : {}) };
 }
 
+/** A "right" or "below" value of a label that does not stand alone on its segment is less sure. */
+export function placementFactor(placement: Placement, label: LabelMatch): number {
+  if (placement === 'right') return label.whole || label.colon ? 1 : 0.55;
+  if (placement === 'below') return label.whole ? 1 : label.colon ? 0.8 : 0.5;
+  return 1;
+}
+
 /** Where the value of a label may be: each region with its placement. */
 export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: ReadonlySet<string>): Region[] {
   const regions: Region[] = [];
@@ -164,7 +180,9 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
   }
   // The label ends its segment: the value is beside it, under it, or in the next cell.
   const qualified = after.length > 0;
-  const right = segmentAfter(index, segment);
+  // A colon printed apart ("Total    :    9.00") is not the value: the one after it is.
+  let right = segmentAfter(index, segment);
+  while (right && right.words.every((w) => SEPARATOR.test(w.text) || CURRENCY_MARK.test(w.text) || /^[^\p{L}\p{N}]+$/u.test(w.text))) right = segmentAfter(index, right);
   if (right) regions.push({ words: cutAtNextLabel(dropSeparators(right.words), vocabulary), placement: 'right', label, qualified });
   const below = segmentBelow(index, labelSegment(index, label));
   if (below) regions.push({ words: cutAtNextLabel(dropSeparators(below.words), vocabulary), placement: 'below', label, qualified });

@@ -44,6 +44,10 @@ const ABBREVIATIONS: Record<string, string> = {
   pcs: 'quantity',
   curr: 'currency',
   ccy: 'currency',
+  excl: 'excluding',
+  exclusive: 'excluding',
+  incl: 'including',
+  inclusive: 'including',
   // Number words.
   no: NUMBER,
   nr: NUMBER,
@@ -68,7 +72,11 @@ export function wordStems(text: string): string[] {
   let cached = stemCache.get(text);
   if (cached) return cached;
   const lower = text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
     .toLowerCase()
+    // "N°" and "Nº" are the number word.
+    .replace(/\bn\s?[°º]/g, ' nº ')
     .replace(/e-mail/g, 'email')
     // "P.O." and "A/C" are one abbreviation each.
     .replace(/\b([a-z])\.([a-z])\.?/g, '$1$2')

@@ -22,8 +22,10 @@ import type { Box, Origin } from '../../documents/doc.ts';
 import type { ExtractRequest, ExtractResult, Extractor, Found, Tree } from '../engine.ts';
 import { type ItemLeaf, type Items, type ItemValue, itemsFromLines, itemsFromTables, scalarItems } from './extract-arrays.ts';
 import { blockBelow, contextOf, type DocIndex, indexDoc, type XSegment, type XWord } from './extract-index.ts';
-import { findLabels, labelBlock, type LabelMatch, type Placement, type Region, valueRegions } from './extract-labels.ts';
-import { type ArrayNode, compileSchema, emptyValue, type FieldInfo, type FieldNode, type LeafNode, leafAccepts, type ObjectNode } from './extract-schema.ts';
+import { findLabels, labelBlock, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, type Region, valueRegions } from './extract-labels.ts';
+import { type BusinessReading, type BusinessValue, labelPhrases, READ_HERE, readBusiness } from './business.ts';
+import { conceptOfField } from './concepts.ts';
+import { type ArrayNode, compileSchema, type FieldInfo, type FieldNode, type LeafNode, leafAccepts, type ObjectNode } from './extract-schema.ts';
 import { booleanOf, currencyOf, EMAIL, type LeafTraits, type Read, readValue, traitsOf } from './extract-values.ts';
 import { fieldPhrases, type Phrase, type PhraseSource, textStems } from './extract-words.ts';
 import { jitteredWeight } from './random.ts';
@@ -40,13 +42,8 @@ interface Weights {
   column: number;
 }
 
-/**
- * How much each placement is worth: a value after its label's colon or in the cell beside it is
- * as good as it gets; under a label slightly less (the line below may be something else); a
- * label-less guess (letterhead, an enum option anywhere) much less.
- */
 const BASE: Weights = {
-  placement: { colon: 1, inline: 0.85, prose: 0.45, right: 0.95, below: 0.85, cellRight: 1, cellBelow: 0.85, block: 0.85, letterhead: 0.6, unlabeled: 0.42 },
+  placement: { ...PLACEMENT_WEIGHT },
   phrase: { key: 1, title: 1, description: 1, synonym: 1, parent: 1 },
   threshold: 0.3,
   column: 0.45,
@@ -111,6 +108,8 @@ interface ScalarField {
   /** The parent's own words can label this leaf (its main value, or the start or end of a range). */
   takesParentLabel: boolean;
   vendorLike: boolean;
+  /** The business field this leaf asks for (./concepts.ts), read by ./business.ts instead of by its own words. */
+  concept: string | undefined;
   candidates: Candidate[];
 }
 
@@ -189,7 +188,9 @@ function plan(root: FieldNode): Planned {
 
   const leafPlan = (node: LeafNode, parent: FieldInfo | undefined, main: boolean): Plan => {
     const traits = traitsOf(node);
-    const own = fieldPhrases(node.info);
+    const concept = conceptOfField(node.info, parent, node.type, false)?.concept.id;
+    // A field the lexicon knows but ./business.ts does not read is labelled as the lexicon says too.
+    const own = [...fieldPhrases(node.info), ...(concept && !READ_HERE.has(concept) ? labelPhrases(concept) : [])];
     const parentPhrases = parent ? fieldPhrases(parent) : [];
     // A bare "Name:" could be anyone's: the leaf's own words count a little less inside an object.
     const phrases = parent ? [...own.map((p) => ({ ...p, weight: p.weight * 0.85 })), ...combine(parentPhrases, own)] : own;
@@ -206,6 +207,7 @@ function plan(root: FieldNode): Planned {
       parentKey,
       takesParentLabel: main || traits.rangeEnd !== undefined,
       vendorLike: [...stems].some((s) => VENDOR_STEMS.has(s)) && ![...stems].some((s) => RECIPIENT_STEMS.has(s)),
+      concept: concept && READ_HERE.has(concept) ? concept : undefined,
       candidates: [],
     };
     remember(phrases);
@@ -316,13 +318,6 @@ function booleanByLabel(index: DocIndex, label: LabelMatch): Read | undefined {
 }
 
 const labelKeyOf = (label: LabelMatch) => `${label.words[0]!.id}-${label.words[label.words.length - 1]!.id}`;
-
-/** A "right" or "below" value of a label that does not stand alone on its segment is less sure. */
-function placementFactor(placement: Placement, label: LabelMatch): number {
-  if (placement === 'right') return label.whole || label.colon ? 1 : 0.55;
-  if (placement === 'below') return label.whole ? 1 : label.colon ? 0.8 : 0.5;
-  return 1;
-}
 
 const baseScore = (c: Candidate, w: Weights) => Math.min(1, c.similarity * w.phrase[c.source ?? 'key'] * w.placement[c.placement] * c.factor * c.read.fit);
 
@@ -628,19 +623,15 @@ interface Out {
 
 const omitted: Out = { value: undefined, source: null, likelihood: 0, found: false, omit: true };
 
-/** A field nothing backs: null if allowed, the plainest valid value if required, else left out. */
+/**
+ * A field nothing backs: null, whatever the schema says (API §6: every leaf of an output is nullable;
+ * a made-up 0, "" or date would read as data), with likelihood 0 when the schema did not allow null
+ * (the answer is "not found", not "absent"); an optional one the schema cannot hold null is left out.
+ */
 function missing(node: FieldNode, required: boolean): Out {
   if (node.nullable) return { value: null, source: null, likelihood: NULL_LIKELIHOOD, found: false, omit: false };
   if (!required) return omitted;
-  const value = emptyValue(node);
-  return { value, source: emptyTree(value, null), likelihood: emptyTree(value, 0) as Tree<number>, found: false, omit: false };
-}
-
-/** A tree shaped like an invented value, every leaf `leaf` (no source, likelihood 0). */
-function emptyTree<T>(value: unknown, leaf: T): Tree<T> {
-  if (Array.isArray(value)) return value.map((v) => emptyTree(v, leaf));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, emptyTree(v, leaf)]));
-  return leaf;
+  return { value: null, source: null, likelihood: 0, found: false, omit: false };
 }
 
 interface Lookup {
@@ -769,12 +760,47 @@ function consolidate(p: Plan, outs: Out[], total: number): Out {
 
 // ---------------------------------------------------------------------------------------------
 
+/** The printed text of amount words without their currency marks ("RM9.00" → "9.00"). */
+const printedAmount = (words: XWord[]) => words.map((w) => w.text).join(' ').replace(/^[^\d(-]+|[^\d)]+$/g, '');
+
+/** A business value as the leaf's type: a number, a printed amount, a date or date-time, an enum option. */
+function adapt(found: BusinessValue, field: ScalarField, index: DocIndex): Read | undefined {
+  const { node, traits } = field;
+  const { value, words } = found;
+  let out: unknown;
+  if (node.enum && node.enum.length > 0) {
+    out = node.enum.find((o) => typeof o === 'string' && typeof value === 'string' && o.toUpperCase() === value.toUpperCase());
+    if (out === undefined) return readValue(words, node, traits, index.dateOrder);
+  } else if (node.type === 'number' || node.type === 'integer') {
+    out = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : undefined;
+  } else if (node.type === 'string' || node.type === 'any') {
+    if (typeof value === 'number') out = printedAmount(words);
+    else if (node.format === 'date-time' && /^\d{4}-\d{2}-\d{2}$/.test(value)) out = `${value}T00:00:00Z`;
+    else out = value;
+  }
+  if (out === undefined || !leafAccepts(node, out)) return undefined;
+  return { value: out, words, fit: 1 };
+}
+
+/** Candidates of a leaf that asks for a business field: what ./business.ts read for it, nothing else. */
+function businessCandidates(business: BusinessReading, field: ScalarField, index: DocIndex): Candidate[] {
+  const out: Candidate[] = [];
+  for (const found of business.candidates(field.concept!).slice(0, MAX_CANDIDATES)) {
+    const read = adapt(found, field, index);
+    if (read) out.push({ read, placement: 'colon', factor: 1, similarity: found.score, source: 'key', labelKey: undefined, exclusive: true });
+  }
+  return out;
+}
+
 export function extract(request: ExtractRequest): ExtractResult {
   const { root } = compileSchema(request.schema);
   const index = indexDoc(request.doc);
   const planned = plan(root);
   const caches: DocCaches = { labels: new Map(), regions: new Map(), signatures: new Map(), regionReads: new Map(), wordReads: new Map(), candidates: new Map() };
-  for (const field of planned.scalars) field.candidates = scalarCandidates(index, field, planned.vocabulary, caches);
+  const business = planned.scalars.some((f) => f.concept) ? readBusiness(index) : undefined;
+  for (const field of planned.scalars) {
+    field.candidates = field.concept && business ? businessCandidates(business, field, index) : scalarCandidates(index, field, planned.vocabulary, caches);
+  }
 
   const n = Math.max(1, Math.min(16, Math.floor(request.nConsensus) || 1));
   const votes: Out[] = [];

@@ -37,6 +37,7 @@ import type {
 import { consolidateClassification, consolidatePartitions, consolidateSplits, consolidateValues, OTHER, type PartitionVote, type SplitVote } from '../local/consensus.ts';
 import { locateValues } from '../locate.ts';
 import type { Capability } from '../registry.ts';
+import { withNullableValues } from '../nullable-schema.ts';
 import { ask, type AskOptions, mapLimited, type Question, type RetryPolicy } from './ask.ts';
 import type { ModelClient, Part } from './client.ts';
 
@@ -251,10 +252,11 @@ export class ProviderEngine implements Engine, Extractor, Parser, SchemaGenerato
 
   async extract(request: ExtractRequest): Promise<ExtractResult> {
     this.allow('extract');
-    const { $schema: _dialect, ...schema } = request.schema;
+    // Every value may be null (API §6): the model is asked for null rather than a made-up value.
+    const { $schema: _dialect, ...schema } = withNullableValues(request.schema);
     const system = withInstructions(
       `${BASE_SYSTEM}\n\nExtract the data the JSON Schema describes. Copy values as printed (dates and numbers in the schema's types). ` +
-        'A value the document does not give is null where the schema allows it.',
+        'A value the document does not give is null: never guess, never fill in a placeholder.',
       request.instructions,
     );
     const outputs = (await this.votes(request.nConsensus, { system, content: await this.documentParts(request.doc, request.pageImages), schema, schemaName: 'extraction' }, request.deadline)) as Array<

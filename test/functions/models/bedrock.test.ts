@@ -1,4 +1,5 @@
 /** The provider engine over Amazon Bedrock (Converse API, tool use for structured output), through aws-sdk-client-mock. */
+import { withNullableValues } from '../../../functions/models/nullable-schema.ts';
 import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput, ThrottlingException, AccessDeniedException, type ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -52,7 +53,7 @@ describe('Bedrock provider', () => {
     const input = sent();
     expect(input.modelId).toBe(MODEL);
     expect(input.toolConfig?.tools?.[0]?.toolSpec?.name).toBe('extraction');
-    expect(input.toolConfig?.tools?.[0]?.toolSpec?.inputSchema?.json).toEqual(SCHEMA);
+    expect(input.toolConfig?.tools?.[0]?.toolSpec?.inputSchema?.json).toEqual(withNullableValues(SCHEMA));
     expect(input.toolConfig?.toolChoice).toEqual({ tool: { name: 'extraction' } });
     expect(input.system?.[0]?.text).toContain('Keep the dash.');
     expect(input.inferenceConfig?.temperature).toBe(0);

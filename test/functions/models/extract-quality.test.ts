@@ -3,6 +3,7 @@
  * an invoice PDF, a bank statement PDF, a CSV, a two-sheet XLSX, a DOCX with a table, a TXT receipt
  * and a scanned invoice (OCR). Files are read by the real readers. Accuracies and IoU are printed.
  */
+import { withNullableValues } from '../../../functions/models/nullable-schema.ts';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -95,7 +96,7 @@ describe('extraction quality (quire-local)', () => {
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(ajv);
     for (const { fixture, result } of runs) {
-      const validate = ajv.compile(fixture.schema);
+      const validate = ajv.compile(withNullableValues(fixture.schema));
       expect(validate(result.output), `${fixture.name}: ${JSON.stringify(validate.errors)}`).toBe(true);
       for (const path of leafPaths(result.output)) {
         const value = path.split('.').reduce<unknown>((n, k) => (n as Record<string, unknown>)[k], result.output);

@@ -4,6 +4,7 @@
  * $defs / definitions, anyOf null, enums, formats, arrays of scalars), bad schemas that must not
  * hang (unknown and recursive $refs, 10,000 properties), determinism and consensus votes.
  */
+import { withNullableValues } from '../../../functions/models/nullable-schema.ts';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -18,8 +19,9 @@ const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin })
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats(ajv);
 
+/** Valid under the null rule (API §6): the schema with every value nullable. */
 function expectValid(schema: JsonSchema, output: unknown): void {
-  const validate = ajv.compile(schema);
+  const validate = ajv.compile(withNullableValues(schema));
   expect(validate(output), JSON.stringify(validate.errors)).toBe(true);
 }
 
@@ -125,7 +127,7 @@ describe('localExtractor: values nothing backs', () => {
     ],
   };
 
-  it('null where the schema allows it, the plainest valid value where required, nothing where optional', async () => {
+  it('null for every value nothing backs, whatever its type (never a made-up value); optional non-nullable ones left out', async () => {
     const doc = await txt('Invoice Number: INV-77\n');
     const { output, sources, likelihoods } = run(doc, schema);
     expectValid(schema, output);
@@ -133,23 +135,23 @@ describe('localExtractor: values nothing backs', () => {
       found: 'INV-77',
       nullable: null,
       nullableAnyOf: null,
-      requiredString: '',
-      requiredNumber: 5,
-      requiredInteger: 1,
-      requiredBoolean: false,
-      requiredEnum: 'alpha',
-      requiredDate: '1970-01-01',
-      requiredDateTime: '1970-01-01T00:00:00Z',
-      requiredEmail: 'unknown@example.com',
-      requiredLength: '  ',
+      requiredString: null,
+      requiredNumber: null,
+      requiredInteger: null,
+      requiredBoolean: null,
+      requiredEnum: null,
+      requiredDate: null,
+      requiredDateTime: null,
+      requiredEmail: null,
+      requiredLength: null,
       requiredArray: [],
-      requiredObject: { inner: '', maybe: null },
+      requiredObject: { inner: null, maybe: null },
       nullableObject: null,
     });
     const s = sources as Record<string, unknown>;
     const l = likelihoods as Record<string, unknown>;
     expect((s.found as Found).content).toBe('INV-77');
-    // Invented values have no source and likelihood 0; nulls a low likelihood.
+    // A null the schema did not allow has no source and likelihood 0; allowed nulls a low likelihood.
     for (const key of ['requiredString', 'requiredNumber', 'requiredBoolean', 'requiredEnum', 'requiredDate']) {
       expect(s[key], key).toBeNull();
       expect(l[key], key).toBe(0);
@@ -200,7 +202,8 @@ describe('localExtractor: schema shapes', () => {
       sender: { name: 'Acme Ltd' },
       priority: 2,
       reference: 'AB-1234',
-      constant: 'fixed',
+      // A const is not evidence: nothing in the document prints it (API §6).
+      constant: null,
     });
   });
 

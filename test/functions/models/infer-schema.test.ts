@@ -2,6 +2,7 @@
  * Schema generation by the local engine (API §7): real files read by the real readers, the schema
  * compiled by ajv in strict mode, and round-tripped through the local extractor.
  */
+import { withNullableValues } from '../../../functions/models/nullable-schema.ts';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
@@ -46,7 +47,7 @@ const same = (a: unknown, b: unknown) =>
 async function roundTrip(docs: Doc[], name: string, instructions: string | null = null): Promise<{ accuracy: number; misses: string[] }> {
   const { schema, values } = inferSchemaWithValues(docs, { instructions });
   const ajv = strictAjv();
-  const validate = ajv.compile(schema);
+  const validate = ajv.compile(withNullableValues(schema));
   let total = 0;
   let hits = 0;
   const misses: string[] = [];

@@ -2,6 +2,7 @@
  * The provider engine over an OpenAI-compatible endpoint: a local test server (test/support/openai-server.ts)
  * answers with canned structured outputs, or fails, stalls, or answers invalid JSON.
  */
+import { withNullableValues } from '../../../functions/models/nullable-schema.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Doc } from '../../../functions/documents/doc.ts';
 import { renderPageImages } from '../../../functions/documents/page-images.ts';
@@ -85,7 +86,8 @@ describe('OpenAI-compatible provider: extraction', () => {
     expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(request.body.model).toBe('test-model');
     expect(request.body.temperature).toBe(0);
-    expect(request.body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'extraction', schema: INVOICE_SCHEMA, strict: true } });
+    // The schema with every value nullable (API §6): the model may say "not in the document".
+    expect(request.body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'extraction', schema: withNullableValues(INVOICE_SCHEMA), strict: true } });
     expect(systemPrompt(request)).toContain('Dates in ISO format.');
     expect(userText(request)).toContain('Invoice number: INV-2024-0042');
     expect(userImages(request)).toEqual([]);
@@ -137,12 +139,21 @@ describe('OpenAI-compatible provider: extraction', () => {
     expect(server.requests).toHaveLength(2);
     const [first, repair] = server.requests;
     expect(first!.body.response_format).toEqual({ type: 'json_object' });
-    expect(systemPrompt(first!)).toContain(JSON.stringify(INVOICE_SCHEMA));
+    expect(systemPrompt(first!)).toContain(JSON.stringify(withNullableValues(INVOICE_SCHEMA)));
     // The repair turn: the invalid answer, then what was wrong with it.
     const turns = repair!.body.messages.map((m) => m.role);
     expect(turns).toEqual(['system', 'user', 'assistant', 'user']);
     expect(repair!.body.messages[2]!.content).toBe('Sure! Here is the data: {invoice_number: INV');
     expect(repair!.body.messages[3]!.content).toMatch(/not valid: it is not JSON/);
+  });
+
+  it('keeps a null for a field the schema does not mark nullable: no repair turn, no failure, no source', async () => {
+    server.answer('extraction', { ...INVOICE_ANSWER, total: null });
+    const result = await engine().extract({ doc: await txtDoc(INVOICE_TEXT), schema: INVOICE_SCHEMA, instructions: null, nConsensus: 1, seed: 's' });
+    expect(server.requests).toHaveLength(1);
+    expect(result.output).toEqual({ ...INVOICE_ANSWER, total: null });
+    expect((result.sources as Record<string, unknown>).total).toBeNull();
+    expect(systemPrompt(server.requests[0]!)).toMatch(/null: never guess/);
   });
 
   it('repairs an answer that does not match the schema; a second invalid answer fails the run with model_error', async () => {

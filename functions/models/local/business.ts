@@ -1,0 +1,755 @@
+/**
+ * Reading the standard fields of a business document (invoice, receipt, bill, estimate, statement):
+ * who issued it, for whom, its number and dates, its amounts and currency. Each field of the lexicon
+ * (./knowledge/fields.ts) gets ranked candidates — the printed words, the value they read as, and a
+ * 0..1 score — that the extractor offers to the schema's leaves asking for that field.
+ *
+ * 1. Labels: every label of the lexicon found in the document goes to the field it names best, in any
+ *    language ("Customer No." to the customer's number, never to the invoice number; "Total GST" to
+ *    the tax; "Due date" to the due date), and its value is read where documents put values (after
+ *    the colon, to the right, below, in the next cell).
+ * 2. Reasoning across fields:
+ *    - amounts: the total, subtotal and tax chosen together, so that subtotal + tax = total where the
+ *      document allows; an amount the others imply is taken only where it is printed;
+ *    - the issuer: a label ("From", "Seller"), else the letterhead — the top lines of the first page,
+ *      scored by size, a company's legal form, the e-mail or web domain printed below; never the
+ *      block under "Bill to";
+ *    - the issue date: a labelled date, else the first date of the document that no other label claims;
+ *    - the currency: codes, symbols and words anywhere, "$" by the country the document is from.
+ * A field with no candidate is not in the document: the extractor leaves it null.
+ */
+import { blockBelow, type DocIndex, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
+import { findLabels, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
+import type { LeafNode } from './extract-schema.ts';
+import { parseDate, parseNumber, readValue, traitsOf } from './extract-values.ts';
+import { bestPhrase, type Phrase, textStems } from './extract-words.ts';
+import { CURRENCIES, DOLLAR_COUNTRIES, WEAK_MARKS } from './knowledge/currencies.ts';
+import { COMPANY_ENDINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind } from './knowledge/fields.ts';
+
+export interface BusinessValue {
+  concept: string;
+  /** The value as the concept's kind reads it: a number, an ISO date, a code, a string. */
+  value: string | number;
+  words: XWord[];
+  /** 0..1: how sure the reading is. */
+  score: number;
+}
+
+export interface BusinessReading {
+  /** Candidates for a concept, best first (empty: not in the document). */
+  candidates(concept: string): BusinessValue[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The lexicon as phrases
+
+interface ConceptPhrases {
+  concept: FieldConcept;
+  phrases: Phrase[];
+}
+
+const WEAK_WEIGHT = 0.6;
+
+function phrasesOf(concept: FieldConcept): Phrase[] {
+  const phrases: Phrase[] = [];
+  const seen = new Set<string>();
+  const add = (lists: Partial<Record<string, string>> | undefined, weight: number) => {
+    for (const list of Object.values(lists ?? {})) {
+      for (const raw of (list ?? '').split(',')) {
+        const stems = [...new Set(textStems(raw.trim()))];
+        const key = stems.join(' ');
+        if (stems.length === 0 || seen.has(key)) continue;
+        seen.add(key);
+        phrases.push({ stems, weight, beta: 1, source: 'synonym' });
+      }
+    }
+  };
+  add(concept.labels, 1);
+  add(concept.weak, WEAK_WEIGHT);
+  return phrases;
+}
+
+let lexicon: { byId: Map<string, ConceptPhrases>; all: ConceptPhrases[]; vocabulary: Set<string> } | undefined;
+
+function conceptLexicon() {
+  if (!lexicon) {
+    const all = FIELD_CONCEPTS.map((concept) => ({ concept, phrases: phrasesOf(concept) }));
+    const vocabulary = new Set<string>();
+    for (const c of all) for (const p of c.phrases) for (const s of p.stems) vocabulary.add(s);
+    lexicon = { byId: new Map(all.map((c) => [c.concept.id, c])), all, vocabulary };
+  }
+  return lexicon;
+}
+
+/**
+ * The fields this module reads with reasoning of its own. Others (addresses, e-mails, IBANs, terms …)
+ * are read by the extractor's label proximity, with the lexicon's labels as synonyms (labelPhrases).
+ */
+export const READ_HERE = new Set(['document_number', 'order_number', 'customer_number', 'contract_number', 'tax_id', 'issue_date', 'due_date', 'delivery_date', 'total', 'subtotal', 'tax', 'balance_due', 'currency', 'vendor_name', 'customer_name']);
+
+/** A field's labels in every language, as phrases for label proximity (a little below the field's own words). */
+export function labelPhrases(id: string): Phrase[] {
+  return (conceptLexicon().byId.get(id)?.phrases ?? []).map((p) => ({ ...p, weight: p.weight * 0.9 }));
+}
+
+/**
+ * Whether another field of the lexicon names this label clearly better (it is that field's label):
+ * "Customer No." is the customer number's, "INVOICE" alone the document number's (not half of
+ * "Invoice from"). Labels are compared by their words alone; weak labels only weigh less as values.
+ */
+function labelBelongsElsewhere(label: LabelMatch, own: ConceptPhrases): boolean {
+  const stems = [...new Set(label.words.flatMap((w) => w.stems))];
+  const plain = () => 1;
+  const mine = bestPhrase(stems, own.phrases.map(unweighted), plain).similarity;
+  for (const other of conceptLexicon().all) {
+    if (other === own || Boolean(other.concept.item) !== Boolean(own.concept.item)) continue;
+    if (bestPhrase(stems, other.phrases.map(unweighted), plain).similarity > mine + 0.05) return true;
+  }
+  return false;
+}
+
+const unweightedCache = new WeakMap<Phrase, Phrase>();
+function unweighted(phrase: Phrase): Phrase {
+  let out = unweightedCache.get(phrase);
+  if (!out) unweightedCache.set(phrase, (out = { ...phrase, weight: 1 }));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading values of a kind
+
+function leafFor(kind: FieldKind): LeafNode {
+  const leaf = (key: string, type: LeafNode['type'], format?: string): LeafNode => ({ kind: 'leaf', type, nullable: true, info: { key }, ...(format ? { format } : {}) });
+  switch (kind) {
+    case 'amount':
+      return leaf('amount', 'number');
+    case 'quantity':
+      return leaf('quantity', 'number');
+    case 'percent':
+      return leaf('rate', 'number');
+    case 'date':
+      return leaf('date', 'string', 'date');
+    case 'identifier':
+      return leaf('number', 'string');
+    case 'iban':
+      return leaf('iban', 'string');
+    case 'bic':
+      return leaf('swift', 'string');
+    case 'name':
+      return leaf('name', 'string');
+    case 'address':
+      return leaf('address', 'string');
+    case 'email':
+      return leaf('email', 'string', 'email');
+    case 'phone':
+      return leaf('phone', 'string');
+    case 'currency':
+      return leaf('currency', 'string');
+    case 'text':
+      return leaf('text', 'string');
+  }
+}
+
+/** Whether a read value is plausible for its kind (an identifier has a digit, a name has letters …). */
+function plausible(kind: FieldKind, value: unknown, words: XWord[]): boolean {
+  const text = words.map((w) => w.text).join(' ');
+  switch (kind) {
+    case 'identifier': {
+      const v = String(value);
+      // A code: a digit somewhere; not a date, a time or a page number.
+      return /\d/.test(v) && v.length <= 40 && !parseDate(v, 'mdy') && !/^\d{1,2}:\d{2}/.test(v) && !/^page\b/i.test(v);
+    }
+    case 'name':
+      return /\p{L}{2}/u.test(String(value)) && !/^[\d\s.,:/-]+$/.test(text) && !/^\d+\s/.test(String(value)) && !/@|www\.|https?:/i.test(text);
+    case 'amount':
+      return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) < 1e10;
+    default:
+      return true;
+  }
+}
+
+/** Words that are all label words of the lexicon ("Ship To", "Amount (Rs.)"): a label, not a value. */
+function isLabelText(words: XWord[]): boolean {
+  const { vocabulary } = conceptLexicon();
+  const stems = words.flatMap((w) => w.stems);
+  return stems.length > 0 && words.every((w) => !/\d/.test(w.text)) && stems.every((s) => vocabulary.has(s));
+}
+
+/**
+ * Digits an OCR engine read as letters inside a number ("CSPO394921", "1CRO576494", "POSO1/0001"):
+ * O after letters and before digits, or between digits, is a zero; I and l between digits a one.
+ */
+export function ocrDigits(value: string): string {
+  return value
+    .replace(/(?<=[\p{L}\d])[Oo](?=\d{2,})/gu, '0')
+    .replace(/(?<=\d)[Oo](?=\d)/g, '0')
+    .replace(/(?<=\d)[Il|](?=\d)/g, '1');
+}
+
+interface Labelled {
+  read: BusinessValue;
+  label: LabelMatch;
+  placement: Placement;
+}
+
+/** A printed label must match one of the field's labels at least this well ("Invoice #" for "invoice no": 1). */
+const MIN_LABEL = 0.7;
+
+/**
+ * The field's labels printed in the document (those another field names better left out). A label is
+ * kept on how well its words match (a weak label as much as any); its similarity is then weighed, so a
+ * weak label's value counts less.
+ */
+function labelsOf(index: DocIndex, id: string): LabelMatch[] {
+  const entry = conceptLexicon().byId.get(id);
+  if (!entry) return [];
+  const out: LabelMatch[] = [];
+  for (const label of findLabels(index, entry.phrases.map(unweighted), () => 1, 400)) {
+    if (label.similarity < MIN_LABEL || labelBelongsElsewhere(label, entry)) continue;
+    const stems = [...new Set(label.words.flatMap((w) => w.stems))];
+    out.push({ ...label, similarity: bestPhrase(stems, entry.phrases).similarity });
+  }
+  return out;
+}
+
+/** How far below a label standing alone its value may be, in text heights (a shaded header band). */
+const FAR_BELOW = 4;
+
+/** Where a label's value may be: beside, under (a little further for a label alone on its line), after. */
+function regionsOf(index: DocIndex, label: LabelMatch) {
+  const regions = valueRegions(index, label, conceptLexicon().vocabulary);
+  if (label.whole && !regions.some((r) => r.placement === 'below')) {
+    const segment = index.segments[label.words[0]!.segment]!;
+    const below = segmentBelow(index, segment, FAR_BELOW);
+    if (below) regions.push({ words: below.words, placement: 'below', label });
+  }
+  return regions;
+}
+
+/** Every value of a field found through its labels, with the label and placement that gave it. */
+function labelledValues(index: DocIndex, id: string): Labelled[] {
+  const entry = conceptLexicon().byId.get(id);
+  if (!entry) return [];
+  const { concept } = entry;
+  const leaf = leafFor(concept.kind);
+  const traits = traitsOf(leaf);
+  const out: Labelled[] = [];
+  for (const label of labelsOf(index, id)) {
+    for (const region of regionsOf(index, label)) {
+      // A name is never read out of running text ("… may be subject to a 20% restocking fee").
+      if (region.placement === 'prose' && (concept.kind === 'name' || concept.kind === 'address' || concept.kind === 'text')) continue;
+      const read = readValue(region.words, leaf, traits, index.dateOrder);
+      if (!read || !plausible(concept.kind, read.value, read.words) || isLabelText(read.words)) continue;
+      let factor = placementFactor(region.placement, label) * (region.qualified ? 0.8 : 1);
+      // Amounts of a document are beside their label; under it is mostly a column of an item table.
+      if (concept.kind === 'amount' && (region.placement === 'below' || region.placement === 'cellBelow')) factor *= 0.6;
+      // One word of a name's label with no colon ("SUPPLIERS" in a logo) is a label only weakly.
+      if ((concept.kind === 'name' || concept.kind === 'address') && !label.colon && label.words.length === 1) factor *= 0.7;
+      // Words after a label with no colon are its value only weakly unless they delimit themselves.
+      if ((region.placement === 'inline' || region.placement === 'prose') && typeof read.value === 'string' && !/\d/.test(read.value)) factor *= 0.35;
+      const score = Math.min(1, label.similarity * PLACEMENT_WEIGHT[region.placement] * factor * read.fit);
+      const value = concept.kind === 'identifier' && typeof read.value === 'string' ? ocrDigits(read.value) : (read.value as string | number);
+      out.push({ read: { concept: id, value, words: read.words, score }, label, placement: region.placement });
+    }
+  }
+  return out;
+}
+
+const byScore = (a: BusinessValue, b: BusinessValue) => b.score - a.score || a.words[0]!.id - b.words[0]!.id;
+
+/** One candidate per distinct reading (the same words read twice keep the better score). */
+function distinct(values: BusinessValue[]): BusinessValue[] {
+  const best = new Map<string, BusinessValue>();
+  for (const v of values) {
+    const key = `${v.words.map((w) => w.id).join(',')}|${v.value}`;
+    const known = best.get(key);
+    if (!known || v.score > known.score) best.set(key, v);
+  }
+  return [...best.values()].sort(byScore);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Amounts: total, subtotal and tax together
+
+const AMOUNT_FIELDS = ['total', 'subtotal', 'tax'] as const;
+type AmountField = (typeof AMOUNT_FIELDS)[number];
+
+const near = (a: number, b: number, tolerance = 0.011) => Math.abs(a - b) <= tolerance;
+/** Rounding to 5 cents (Malaysia, Australia …) or to the unit. */
+const ROUNDING = 0.051;
+
+/** Printed amounts of the document (each number with two decimals, or with a currency mark). */
+function printedAmounts(index: DocIndex): Array<{ value: number; word: XWord }> {
+  const out: Array<{ value: number; word: XWord }> = [];
+  for (const word of index.words) {
+    if (!/\d[.,]\d{2}\b|^[$€£¥₹]/.test(word.text)) continue;
+    const parsed = parseNumber(word.text.replace(/^(RM|Rs\.?|MYR|USD|EUR)/i, ''));
+    if (parsed && !parsed.percent) out.push({ value: parsed.value, word });
+  }
+  return out;
+}
+
+function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue[]): Record<AmountField | 'balance_due', BusinessValue[]> {
+  const lists = {
+    total: labelled('total'),
+    subtotal: labelled('subtotal'),
+    tax: labelled('tax'),
+    balance_due: labelled('balance_due'),
+  };
+  const paid = labelled('amount_paid').length > 0;
+  // Nothing was paid: what is due is the total, and the total is what is due.
+  if (!paid && lists.total.length === 0) lists.total = lists.balance_due.map((v) => ({ ...v, concept: 'total', score: v.score * 0.85 }));
+  if (!paid && lists.balance_due.length === 0) lists.balance_due = lists.total.map((v) => ({ ...v, concept: 'balance_due', score: v.score * 0.85 }));
+
+  const top = (list: BusinessValue[]) => list.slice(0, 6);
+  const none = undefined;
+  let best: { total?: BusinessValue; subtotal?: BusinessValue; tax?: BusinessValue; score: number; consistent: boolean } = { score: -1, consistent: false };
+  for (const total of [...top(lists.total), none]) {
+    for (const subtotal of [...top(lists.subtotal), none]) {
+      for (const tax of [...top(lists.tax), none]) {
+        const t = total?.value as number | undefined;
+        const s = subtotal?.value as number | undefined;
+        const x = tax?.value as number | undefined;
+        let score = (total?.score ?? 0) + (subtotal?.score ?? 0) * 0.8 + (tax?.score ?? 0) * 0.8;
+        let consistent = false;
+        if (t !== undefined && s !== undefined && x !== undefined) {
+          if (near(s + x, t)) (score += 1.2), (consistent = true);
+          else if (near(s + x, t, ROUNDING)) (score += 0.9), (consistent = true);
+          else score -= 0.6;
+        }
+        // A part is never more than the whole, nor the tax more than the amount it is charged on.
+        if (t !== undefined && s !== undefined && s > t + ROUNDING && t > 0) score -= 1;
+        if (t !== undefined && x !== undefined && x >= t && t > 0) score -= 1;
+        if (s !== undefined && x !== undefined && x > s && s > 0) score -= 0.5;
+        // The same printed number read for two fields: one of them is wrong.
+        const ids = [total, subtotal, tax].filter(Boolean).map((v) => v!.words[0]!.id);
+        if (new Set(ids).size < ids.length) continue;
+        if (score > best.score) best = { ...(total ? { total } : {}), ...(subtotal ? { subtotal } : {}), ...(tax ? { tax } : {}), score, consistent };
+      }
+    }
+  }
+
+  // An amount the others imply, where the document prints it (a tax summary's net amount, say).
+  const printed = printedAmounts(index);
+  const used = new Set([best.total, best.subtotal, best.tax].filter(Boolean).map((v) => v!.words[0]!.id));
+  const implied = (field: AmountField, value: number, base: number): BusinessValue | undefined => {
+    if (!(value > 0)) return undefined;
+    const hit = printed.find((p) => near(p.value, value) && !used.has(p.word.id));
+    return hit ? { concept: field, value: hit.value, words: [hit.word], score: Math.min(0.75, base) } : undefined;
+  };
+  if (best.total && best.tax && !best.subtotal) {
+    const s = implied('subtotal', (best.total.value as number) - (best.tax.value as number), Math.min(best.total.score, best.tax.score) * 0.85);
+    if (s) (best.subtotal = s), (best.consistent = true);
+  }
+  if (best.subtotal && best.tax && !best.total) {
+    const sum = (best.subtotal.value as number) + (best.tax.value as number);
+    const hit = printed.find((p) => near(p.value, sum, ROUNDING) && !used.has(p.word.id) && p.value > (best.subtotal!.value as number));
+    if (hit) (best.total = { concept: 'total', value: hit.value, words: [hit.word], score: Math.min(0.75, Math.min(best.subtotal.score, best.tax.score) * 0.9) }), (best.consistent = true);
+  }
+  if (best.total && best.subtotal && !best.tax) {
+    const x = implied('tax', (best.total.value as number) - (best.subtotal.value as number), Math.min(best.total.score, best.subtotal.score) * 0.85);
+    if (x) (best.tax = x), (best.consistent = true);
+  }
+
+  // The chosen ones first (surer when they add up), the others after them.
+  const ranked = (field: AmountField): BusinessValue[] => {
+    const chosen = best[field];
+    const rest = lists[field].filter((v) => v !== chosen).map((v) => ({ ...v, score: v.score * 0.5 }));
+    if (!chosen) return rest.filter((v) => v.score >= 0.3);
+    return [{ ...chosen, score: Math.min(1, chosen.score * (best.consistent ? 1.15 : 1)) }, ...rest];
+  };
+  return { total: ranked('total'), subtotal: ranked('subtotal'), tax: ranked('tax'), balance_due: lists.balance_due };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The issuer: labelled, or the letterhead
+
+const ENDINGS = COMPANY_ENDINGS.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+/** Titles documents print at the top: not the issuer's name. */
+const TITLE_WORDS = /^(tax\s+|simplified\s+tax\s+|proforma\s+|pro\s+forma\s+|commercial\s+)?(invoice|receipt|official receipt|cash\s*(bill|sales?|receipt)|bill|statement|estimate|preliminary estimate|quotation|quote|credit note|debit note|guest check|check|order|purchase order|delivery (note|order)|packing slip|facture|rechnung|factuur|factura|fattura|fatura|recu|quittung|devis|angebot|offerte|presupuesto|preventivo|orcamento|avoir|gutschrift|creditnota|ticket|bon|nota|payment advice|remittance advice|tax invoice)\b/i;
+const ADDRESS_LIKE = /^(no\.?\s*)?\d+[a-z]?\b[^,]*,|^no\.?\s*\d|\b(street|st\.?|road|rd\.?|avenue|ave\.?|jalan|jln|lorong|taman|blvd|boulevard|lane|suite|floor|rue|strasse|straße|str\.|straat|laan|weg|calle|via|rua|avenida)\b.*\d|\d.*\b(street|st\.?|road|rd\.?|avenue|ave\.?|jalan|jln|lorong|taman|blvd|boulevard|lane|suite|floor|rue|strasse|straße|str\.|straat|laan|weg|calle|via|rua|avenida)\b|\bp\.?o\.? box\b|\b\d{5}\b|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s\d[A-Z]{2}\b/i;
+const CONTACT_LIKE = /@|\bwww\b|https?:|\b(tel|phone|fax|mobile|hp|email|e-mail|website|gst|vat|tax|reg|co\.?\s*no|company no|abn|tin)\b/i;
+
+function lineHeight(segment: XSegment): number {
+  const heights = segment.words.flatMap((w) => (w.box ? [w.box.height] : []));
+  return heights.length ? heights.reduce((a, b) => a + b, 0) / heights.length : 0;
+}
+
+/** The domain names printed on the first page (from e-mail addresses and web sites), letters only. */
+function domainsOf(index: DocIndex): string[] {
+  const out = new Set<string>();
+  for (const word of index.words) {
+    if (word.page !== 0) continue;
+    const m = /(?:@|www\.|https?:\/\/(?:www\.)?)([a-z0-9-]+)\./i.exec(word.text);
+    if (!m) continue;
+    const name = m[1]!.toLowerCase().replace(/[^a-z0-9]/g, '');
+    if (name.length >= 4 && !/^(gmail|yahoo|hotmail|outlook|icloud|aol|live|msn|mail)$/.test(name)) out.add(name);
+  }
+  return [...out];
+}
+
+const letters = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** Segments on the first page that are under a customer's label ("Bill To", "Customer"): never the issuer. */
+function customerBlocks(index: DocIndex): Set<number> {
+  const out = new Set<number>();
+  for (const label of [...labelsOf(index, 'customer_name'), ...labelsOf(index, 'ship_to')]) {
+    if (!label.whole && !label.colon) continue;
+    const segment = index.segments[label.words[0]!.segment]!;
+    out.add(segment.id);
+    let next = segmentBelow(index, segment, FAR_BELOW);
+    for (let i = 0; next && i < 5; i++, next = segmentBelow(index, next, 1.3)) out.add(next.id);
+  }
+  return out;
+}
+
+/** Legal forms of companies, as printed. */
+const LEGAL_FORM = '(sdn\\.?\\s*bhd\\.?|s\\/b|berhad|inc\\.?|incorporated|ltd\\.?|limited|llc|l\\.l\\.c\\.|llp|plc|gmbh|ag|kg|b\\.\\s?v\\.?|bv|n\\.\\s?v\\.?|s\\.a\\.?|sa|sas|sarl|s\\.a\\.r\\.l\\.?|s\\.r\\.l\\.?|srl|s\\.p\\.a\\.?|spa|lda|ltda|pte\\.?\\s*ltd\\.?|pty\\.?\\s*ltd\\.?|pvt\\.?\\s*ltd\\.?|co\\.|corp\\.?|corporation)';
+/** Legal forms alone on a line ("SDN BHD" under "MR D.I.Y. (M)"): the end of the name above, no name of its own. */
+const LEGAL_FORM_LINE = new RegExp(`^\\(?m?\\)?\\s*${LEGAL_FORM}$`, 'i');
+/** A name ending with a legal form ("Lightroom Gallery Sdn Bhd", "Acme B.V."). */
+const LEGAL_FORM_END = new RegExp(`\\s${LEGAL_FORM}[\\s.,]*$`, 'i');
+
+/** How much of a text reads as words (not OCR noise like "cull fide <B R"): 0..1. */
+function wordlike(words: XWord[]): number {
+  let good = 0;
+  for (const w of words) if (/^[(&]?[\p{Lu}\p{Ll}][\p{Ll}]{1,}[.,')]?$|^[(&]?[\p{Lu}]{2,}[.,')]?$|^[\p{Lu}]\.?$|^&$|^\(?[\p{Lu}]\)?$|^([\p{Lu}]\.){2,}[\p{Lu}]?\.?$|^\d+$|^[\p{Lu}\p{Ll}]+['’][\p{Ll}]?s?$/u.test(w.text)) good++;
+  return words.length ? good / words.length : 0;
+}
+
+/** A company or tax registration number printed next to a name: "(742014-W)", "(JM0352019-T)", "M3012". */
+const REGISTRATION = /^(?=.*\d)(?=.*[A-Z(-])\(?[A-Z\d-]+\)?[.,]?$/;
+const PHONE_LIKE = /[({]?\d{2,4}[)}]?[\s.-]?\d{3,4}[\s.-]\d{3,4}/;
+
+interface NameRun {
+  words: XWord[];
+  /** The line it starts on, in the order of the page's top lines. */
+  order: number;
+  height: number;
+}
+
+/**
+ * The runs of words at the top of the first page that may be the issuer's name: each segment, each
+ * whole line (letterheads are often printed letter-spaced, in several segments), and a line with the
+ * next (a name on two lines: "THREE STOOGES" over "BISTRO & CAFE", "MR D.I.Y. (M)" over "SDN BHD").
+ */
+function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun[] {
+  const runs: NameRun[] = [];
+  const clean = (words: XWord[]) => {
+    // A name ends where a label or a title starts ("AMNOSH ...... Invoice").
+    const cut = words.findIndex((w, i) => i > 0 && (w.text.endsWith(':') || TITLE_WORDS.test(w.text)));
+    const kept = (cut > 0 ? words.slice(0, cut) : words).filter((w) => !/^[.…_\-|]+$/.test(w.text));
+    // A registration number printed beside the name ("(742014-W)", "M3012") is not part of it.
+    let start = 0;
+    let end = kept.length;
+    while (start < end && REGISTRATION.test(kept[start]!.text)) start++;
+    while (end > start && REGISTRATION.test(kept[end - 1]!.text)) end--;
+    return kept.slice(start, end);
+  };
+  top.forEach((line, order) => {
+    const segments = line.segments.filter((s) => !excluded.has(s.id));
+    if (segments.length === 0) return;
+    const height = Math.max(...segments.map(lineHeight));
+    for (const segment of segments) runs.push({ words: clean(segment.words), order, height: lineHeight(segment) });
+    if (segments.length > 1) runs.push({ words: clean(segments.flatMap((s) => s.words)), order, height });
+    // A name on two lines: both look like words, neither is an address, the first has no legal form
+    // of its own and is not a note in lower case, both are printed at about the same size.
+    const next = top[order + 1];
+    if (!next || segments.length > 1) return;
+    const below = next.segments.filter((s) => !excluded.has(s.id));
+    if (below.length === 0) return;
+    const first = clean(segments[0]!.words);
+    const second = clean(below.flatMap((s) => s.words));
+    const firstText = first.map((w) => w.text).join(' ');
+    const nextText = second.map((w) => w.text).join(' ');
+    if (first.length === 0 || second.length === 0 || ADDRESS_LIKE.test(nextText) || CONTACT_LIKE.test(nextText) || PHONE_LIKE.test(nextText)) return;
+    if (LEGAL_FORM_END.test(firstText) || firstText === firstText.toLowerCase() || wordlike(first) < 1 || wordlike(second) < 0.75) return;
+    const nextHeight = Math.max(...below.map(lineHeight));
+    if (Math.abs(nextHeight - height) > 0.35 * Math.max(nextHeight, height)) return;
+    runs.push({ words: [...first, ...second], order, height });
+  });
+  return runs;
+}
+
+function letterheadCandidates(index: DocIndex): BusinessValue[] {
+  const firstPage = index.lines.filter((l) => l.page === 0 && !l.inCell);
+  if (firstPage.length === 0) return [];
+  const pageHeight = index.doc.pages[0]?.height ?? 0;
+  const heights = firstPage.flatMap((l) => l.segments.map(lineHeight)).filter((h) => h > 0).sort((a, b) => a - b);
+  const median = heights[heights.length >> 1] || 1;
+  const excluded = customerBlocks(index);
+  const domains = domainsOf(index);
+  const out: BusinessValue[] = [];
+  const top = firstPage.filter((l) => !l.box || !pageHeight || l.box.top < pageHeight * 0.4).slice(0, 14);
+  // Lines that are not candidates (addresses, titles, labels) do not push the name further down.
+  let rank = 0;
+  const rankOf = new Map<number, number>();
+  for (const run of nameRuns(index, top, excluded)) {
+    const { words } = run;
+    const text = words.map((w) => w.text).join(' ').replace(/[\s,.;:|]+$/, '');
+    if (words.length === 0 || words.length > 10 || !/\p{L}{2}/u.test(text) || isLabelText(words) || LEGAL_FORM_LINE.test(text)) continue;
+    if (TITLE_WORDS.test(text) || ADDRESS_LIKE.test(text) || CONTACT_LIKE.test(text) || PHONE_LIKE.test(text) || words.some((w) => w.text.endsWith(':'))) continue;
+    if (parseDate(text, 'mdy') || (text.match(/\d/g)?.length ?? 0) > text.length / 4) continue;
+    const size = run.height / median;
+    // A short word alone ("URI", "Co") is a name only printed large.
+    if ((text.match(/\p{L}/gu)?.length ?? 0) < 4 && size < 1.3) continue;
+    if (!rankOf.has(run.order)) rankOf.set(run.order, rank++);
+    const lower = text.toLowerCase();
+    let score = 0.45 - rankOf.get(run.order)! * 0.05;
+    const legal = LEGAL_FORM_END.test(text);
+    const ending = legal || ENDINGS.some((e) => lower.endsWith(` ${e}`) || lower.endsWith(` ${e}.`) || lower.includes(` ${e} `));
+    if (legal) score += 0.35;
+    else if (ending) score += 0.2;
+    if (size > 1.15) score += Math.min(0.25, (size - 1) * 0.25);
+    // All lower case: a note or a name written above, not a letterhead.
+    if (text === lower && !ending) score -= 0.3;
+    // OCR noise ("cull fide <B R") is no name.
+    score -= (1 - wordlike(words)) * 0.6;
+    if (matchesDomain(text, domains)) score += 0.4;
+    if (score <= 0.2) continue;
+    out.push({ concept: 'vendor_name', value: text, words, score: Math.min(0.95, score) });
+  }
+  // A name printed on two lines of a logo ("AMNOSH" over "SUPPLIERS") that spells the web domain.
+  for (const domain of domains) {
+    for (let i = 0; i + 1 < top.length; i++) {
+      const words = [top[i]!.segments[0]!.words[0]!, top[i + 1]!.segments[0]!.words[0]!];
+      if (letters(words.map((w) => w.text).join('')) === domain) out.push({ concept: 'vendor_name', value: words.map((w) => w.text).join(' '), words, score: 0.97 });
+    }
+  }
+  return distinct(out);
+}
+
+/** Whether a name spells one of the document's e-mail or web domains ("Amnosh Suppliers", amnoshsuppliers.com). */
+function matchesDomain(text: string, domains: string[]): boolean {
+  const joined = letters(text);
+  return joined.length >= 4 && domains.some((d) => d === joined || (d.length >= 6 && joined.startsWith(d)) || (joined.length >= 6 && d.startsWith(joined)));
+}
+
+function vendorCandidates(index: DocIndex, labelled: (id: string) => BusinessValue[]): BusinessValue[] {
+  const domains = domainsOf(index);
+  const byLabel = labelled('vendor_name').map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? 1.3 : 1)) }));
+  return distinct([...byLabel, ...letterheadCandidates(index)]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The customer: the first line of the block under its label
+
+function customerCandidates(index: DocIndex): BusinessValue[] {
+  const out: BusinessValue[] = [];
+  for (const { read, label, placement } of labelledValues(index, 'customer_name')) {
+    out.push(read);
+    // "Bill To:" over a name and an address: the name is the block's first line, whatever its length.
+    if (placement === 'below' && label.whole) {
+      const block = blockBelow(index, index.segments[read.words[0]!.segment]!, 3);
+      const first = block[0];
+      if (first && first.words.every((w) => read.words.includes(w))) out.push({ ...read, score: Math.min(1, read.score * 1.05) });
+    }
+  }
+  return distinct(out.filter((v) => !ADDRESS_LIKE.test(String(v.value)) && !CONTACT_LIKE.test(String(v.value)) && !TITLE_WORDS.test(String(v.value))));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates
+
+function issueDateCandidates(index: DocIndex, labelled: (id: string) => BusinessValue[]): BusinessValue[] {
+  const out = labelled('issue_date');
+  if (out.length > 0) return out;
+  // No labelled date: the first date printed, unless another label claims it (due, delivery, birth …).
+  const claimed = new Set(['due_date', 'delivery_date', 'other_date'].flatMap((id) => labelled(id).flatMap((v) => v.words.map((w) => w.id))));
+  for (const line of index.lines) {
+    for (let i = 0; i < line.words.length; i++) {
+      const text = line.words.slice(i, i + 4).map((w) => w.text).join(' ');
+      const date = parseDate(text.replace(/^[^\d\p{L}]+/u, ''), index.dateOrder);
+      if (!date) continue;
+      let end = i;
+      let length = line.words[i]!.text.length;
+      while (length < date.length && end + 1 < line.words.length) length += 1 + line.words[++end]!.text.length;
+      const words = line.words.slice(i, end + 1);
+      if (words.some((w) => claimed.has(w.id))) continue;
+      return [{ concept: 'issue_date', value: date.iso, words, score: 0.5 }];
+    }
+  }
+  return [];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Currency
+
+interface MarkInfo {
+  code: string;
+  strong: boolean;
+}
+
+const MARKS = new Map<string, MarkInfo>();
+for (const c of CURRENCIES) for (const mark of c.marks) MARKS.set(mark, { code: c.code, strong: !WEAK_MARKS.has(mark) });
+const SYMBOLS = ['US$', 'A$', 'C$', 'CA$', 'NZ$', 'HK$', 'S$', 'R$', '$', '€', '£', '¥', '₹', '₱', '₩', '₽', '₺', '₪', '฿', '₫', '₦'];
+
+function dollarCountry(index: DocIndex): string {
+  const text = ` ${index.lines.map((l) => l.text.toLowerCase()).join(' \n ')} `;
+  for (const { code, cues } of DOLLAR_COUNTRIES) if (cues.some((cue) => new RegExp(`[^\\p{L}]${cue.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[^\\p{L}]`, 'u').test(text))) return code;
+  return 'USD';
+}
+
+function currencyCandidates(index: DocIndex): BusinessValue[] {
+  const votes = new Map<string, { count: number; words: XWord[] }>();
+  const vote = (code: string, word: XWord, weight: number) => {
+    const entry = votes.get(code) ?? { count: 0, words: [] };
+    entry.count += weight;
+    entry.words.push(word);
+    votes.set(code, entry);
+  };
+  let dollars: XWord[] = [];
+  index.words.forEach((word, i) => {
+    const raw = word.text.replace(/^[([]+|[)\]:,.;]+$/g, '');
+    const next = index.words[i + 1];
+    const numberNext = next && next.line === word.line && /^[-(]?\d/.test(next.text);
+    const prev = index.words[i - 1];
+    const numberBefore = prev && prev.line === word.line && /\d$/.test(prev.text);
+    const mark = MARKS.get(raw) ?? MARKS.get(raw.toUpperCase() === raw ? raw : '');
+    if (mark && (mark.strong || numberNext || numberBefore)) {
+      if (raw === '$') dollars.push(word);
+      else vote(mark.code, word, numberNext || numberBefore ? 2 : 1);
+      return;
+    }
+    // A symbol or code printed against the number: "$1,250.00", "RM12.00", "12,50€".
+    for (const symbol of SYMBOLS) {
+      if ((raw.startsWith(symbol) && /\d/.test(raw.slice(symbol.length, symbol.length + 2))) || (raw.endsWith(symbol) && /\d$/.test(raw.slice(0, -symbol.length)))) {
+        if (symbol === '$') dollars.push(word);
+        else vote(MARKS.get(symbol)?.code ?? '', word, 2);
+        return;
+      }
+    }
+    const code = /^(RM|Rs\.?|MYR|USD|EUR|GBP|INR|AUD|CAD|SGD|PHP)(?=\d)/.exec(raw)?.[1];
+    if (code) vote(MARKS.get(code)?.code ?? '', word, 2);
+  });
+  // Currency words: "US Dollars", "euros", "ringgit".
+  const lines = index.lines;
+  for (const c of CURRENCIES) {
+    for (const name of c.words) {
+      const stems = name.split(' ');
+      for (const line of lines) {
+        const lower = line.words.map((w) => w.text.toLowerCase().replace(/[^\p{L}.]/gu, ''));
+        for (let i = 0; i + stems.length <= lower.length; i++) {
+          if (stems.every((s, j) => lower[i + j] === s)) vote(c.code, line.words[i]!, 1.5);
+        }
+      }
+    }
+  }
+  dollars = dollars.filter(Boolean);
+  if (dollars.length > 0) {
+    const code = dollarCountry(index);
+    for (const word of dollars) vote(code, word, 2);
+  }
+  votes.delete('');
+  const ranked = [...votes].sort((a, b) => b[1].count - a[1].count);
+  const total = ranked.reduce((sum, [, v]) => sum + v.count, 0);
+  return ranked.map(([code, v]) => ({ concept: 'currency', value: code, words: [v.words[0]!], score: Math.min(0.95, 0.45 + 0.1 * v.count) * (v.count / total) }));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Numeric dates that read both ways (02/07/2015) are month-first only in the United States (and a
+ * few others): on a document whose amounts are in another currency, they are day-first.
+ */
+function settleDateOrder(index: DocIndex): void {
+  if (index.dateOrderKnown) return;
+  const currency = currencyCandidates(index)[0];
+  const code = currency && currency.score >= 0.3 ? currency.value : dollarCountry(index);
+  if (code !== 'USD') index.dateOrder = 'dmy';
+}
+
+/** Every way to delete one letter from a word (and the word itself): two words one edit apart share one. */
+function deletions(word: string): string[] {
+  const out = [word];
+  for (let i = 0; i < word.length; i++) out.push(word.slice(0, i) + word.slice(i + 1));
+  return out;
+}
+
+let labelWords: Map<string, Set<string>> | undefined;
+
+/**
+ * Label words an OCR engine misread by one letter ("Involce", "INVDICE", "Tatal"): on scanned pages,
+ * a word of five letters or more one edit from a word of the lexicon's labels also counts as that word.
+ */
+function readMisspelledLabels(index: DocIndex): void {
+  if (!labelWords) {
+    labelWords = new Map();
+    for (const stem of conceptLexicon().vocabulary) {
+      if (stem.length < 5 || !/^[a-z]+$/.test(stem)) continue;
+      for (const d of deletions(stem)) {
+        const set = labelWords.get(d) ?? new Set<string>();
+        set.add(stem);
+        labelWords.set(d, set);
+      }
+    }
+  }
+  const { vocabulary } = conceptLexicon();
+  for (const word of index.words) {
+    if (word.origin.kind !== 'box' || !index.doc.pages[word.page]?.ocr || word.stems.length !== 1) continue;
+    const stem = word.stems[0]!;
+    if (stem.length < 5 || vocabulary.has(stem) || !/^[a-z]+$/.test(stem)) continue;
+    const matches = new Set<string>();
+    for (const d of deletions(stem)) for (const m of labelWords.get(d) ?? []) if (Math.abs(m.length - stem.length) <= 1) matches.add(m);
+    if (matches.size !== 1) continue;
+    const [fixed] = matches;
+    word.stems = [fixed!];
+    const list = index.byStem.get(fixed!);
+    if (list) {
+      list.push(word.id);
+      list.sort((a, b) => a - b);
+    } else index.byStem.set(fixed!, [word.id]);
+  }
+}
+
+export function readBusiness(index: DocIndex): BusinessReading {
+  settleDateOrder(index);
+  readMisspelledLabels(index);
+  const labelledCache = new Map<string, BusinessValue[]>();
+  const labelled = (id: string): BusinessValue[] => {
+    let list = labelledCache.get(id);
+    if (!list) {
+      list = distinct(labelledValues(index, id).map((l) => l.read));
+      labelledCache.set(id, list);
+    }
+    return list;
+  };
+  const resolved = new Map<string, BusinessValue[]>();
+  let amounts: ReturnType<typeof resolveAmounts> | undefined;
+  return {
+    candidates(concept: string): BusinessValue[] {
+      const known = resolved.get(concept);
+      if (known) return known;
+      let list: BusinessValue[];
+      switch (concept) {
+        case 'total':
+        case 'subtotal':
+        case 'tax':
+        case 'balance_due':
+          amounts ??= resolveAmounts(index, labelled);
+          list = amounts[concept];
+          break;
+        case 'vendor_name':
+          list = vendorCandidates(index, labelled);
+          break;
+        case 'customer_name':
+          list = customerCandidates(index);
+          break;
+        case 'issue_date':
+          list = issueDateCandidates(index, labelled);
+          break;
+        case 'currency':
+          list = [...labelled('currency'), ...currencyCandidates(index)];
+          break;
+        default:
+          list = labelled(concept);
+      }
+      resolved.set(concept, list);
+      return list;
+    },
+  };
+}
+
+
+/** For debugging only. */
+export const debugLabelled = labelledValues;

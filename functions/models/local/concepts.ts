@@ -1,0 +1,171 @@
+/**
+ * Which business field a schema property asks for: its name, title and description (and its parent
+ * object's name: `seller.name` is the vendor's name) against the field lexicon of ./knowledge/fields.ts,
+ * in any of its languages. `invoice_number`, `numero_facture`, `Rechnungsnummer` and a property `number`
+ * inside `document` all ask for the document's number.
+ */
+import { FIELD_CONCEPTS, type FieldConcept } from './knowledge/fields.ts';
+import type { FieldInfo, LeafType } from './extract-schema.ts';
+
+/** Words that stand for "number" in names and labels. */
+const NUMBER_WORDS = new Set(['no', 'nr', 'num', 'number', 'numero', 'nummer', 'n', 'nº', '#', 'id', 'nbr']);
+/** Abbreviations people use in property names. */
+const EXPAND: Record<string, string> = { qty: 'quantity', amt: 'amount', incl: 'including', inclusive: 'including', excl: 'excluding', exclusive: 'excluding', inv: 'invoice', desc: 'description', addr: 'address', cust: 'customer', dt: 'date', tel: 'phone', telephone: 'phone', ccy: 'currency', curr: 'currency' };
+/** Words that carry no meaning of their own in a property name ("of", "de", "der"). */
+const STOP = new Set(['the', 'of', 'a', 'an', 'for', 'de', 'du', 'des', 'la', 'le', 'les', 'l', 'd', 'der', 'die', 'das', 'dem', 'den', 'van', 'het', 'del', 'di', 'da', 'do', 'dos', 'et', 'und', 'en', 'y', 'e', 'and', 'or', 'this', 'is']);
+/** Words that say what shape a value has, not which value: they need not be explained by a concept. */
+const GENERIC = new Set(['name', 'value', 'text', 'field', 'info', 'information', 'detail', 'amount', 'data', 'string', 'full', '#']);
+
+/** Property-name words: accents off, camelCase and snake_case split, abbreviations expanded, plurals cut. */
+export function nameTokens(text: string): string[] {
+  const spaced = text
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/n\s?[°º]/g, ' # ');
+  const out: string[] = [];
+  for (const match of spaced.matchAll(/#|[\p{L}\p{N}]+/gu)) {
+    let word = match[0];
+    if (STOP.has(word)) continue;
+    if (NUMBER_WORDS.has(word)) word = '#';
+    word = EXPAND[word] ?? word;
+    if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) word = word.slice(0, -1);
+    out.push(word);
+  }
+  return out;
+}
+
+interface Term {
+  concept: FieldConcept;
+  tokens: string[];
+  joined: string;
+  weight: number;
+}
+
+const TERMS: Term[] = FIELD_CONCEPTS.flatMap((concept) => {
+  const terms: Term[] = [];
+  const add = (lists: Partial<Record<string, string>> | undefined, weight: number) => {
+    for (const list of Object.values(lists ?? {})) {
+      for (const raw of (list ?? '').split(',')) {
+        const tokens = nameTokens(raw.trim());
+        if (tokens.length > 0) terms.push({ concept, tokens, joined: tokens.join(''), weight });
+      }
+    }
+  };
+  add(concept.labels, 1);
+  add(concept.names, 1);
+  add(concept.weak, 0.6);
+  return terms;
+});
+
+/** Terms by their first word, and by their letters glued ("invoicenumber"): lookups, not scans. */
+const BY_FIRST = new Map<string, Term[]>();
+const BY_JOINED = new Map<string, Term[]>();
+for (const term of TERMS) {
+  for (const [map, key] of [[BY_FIRST, term.tokens[0]!], [BY_JOINED, term.joined]] as const) {
+    const list = map.get(key);
+    if (list) list.push(term);
+    else map.set(key, [term]);
+  }
+}
+
+/** Every term occurring in `tokens` (as words in a row, or glued: "invoicenumber", "rechnungs nummer"), with where. */
+function occurrences(tokens: string[]): Array<{ term: Term; at: number[] }> {
+  const out: Array<{ term: Term; at: number[] }> = [];
+  for (let i = 0; i < tokens.length; i++) {
+    for (const term of BY_FIRST.get(tokens[i]!) ?? []) {
+      const n = term.tokens.length;
+      if (i + n <= tokens.length && term.tokens.every((t, j) => tokens[i + j] === t)) out.push({ term, at: Array.from({ length: n }, (_, j) => i + j) });
+    }
+    let joined = '';
+    for (let j = i; j < Math.min(tokens.length, i + 3); j++) {
+      joined += tokens[j];
+      for (const term of BY_JOINED.get(joined) ?? []) if (term.tokens.length !== j - i + 1) out.push({ term, at: Array.from({ length: j - i + 1 }, (_, k) => i + k) });
+    }
+  }
+  return out;
+}
+
+export interface ConceptMatch {
+  concept: FieldConcept;
+  /** 0..1: how fully the concept explains the name. */
+  score: number;
+}
+
+/** Whether a leaf of this type can hold a value of this kind. */
+function typeFits(concept: FieldConcept, type: LeafType): boolean {
+  switch (concept.kind) {
+    case 'amount':
+    case 'percent':
+    case 'quantity':
+      // A string asks for the amount as printed ("980.00 EUR"): label proximity reads that.
+      return type === 'number' || type === 'integer' || type === 'any';
+    case 'identifier':
+      return type !== 'boolean' && type !== 'null';
+    default:
+      return type === 'string' || type === 'any';
+  }
+}
+
+/** The best concept for the words of one text, and how much of the text it explains. */
+function bestFor(tokens: string[], inItem: boolean, type: LeafType): ConceptMatch | undefined {
+  const meaningful = tokens.filter((t) => !GENERIC.has(t)).length;
+  // Generic words alone ("name", "number") do not say whose or of what: only a parent or title can.
+  if (meaningful === 0 && !inItem) return undefined;
+  let best: ConceptMatch | undefined;
+  let bestLength = 0;
+  for (const { term, at } of occurrences(tokens)) {
+    if (Boolean(term.concept.item) !== inItem || !typeFits(term.concept, type)) continue;
+    const covered = at.filter((i) => !GENERIC.has(tokens[i]!)).length;
+    // A name of generic words only ("amount", "number") is explained by a term equal to it.
+    const coverage = meaningful === 0 ? (at.length === tokens.length ? 1 : 0) : covered / meaningful;
+    const score = coverage * term.weight;
+    if (score > (best?.score ?? 0) || (score === best?.score && term.tokens.length > bestLength)) {
+      best = { concept: term.concept, score };
+      bestLength = term.tokens.length;
+    }
+  }
+  return best && best.score > 0 ? best : undefined;
+}
+
+/** A match must explain at least this much of the name. */
+const MIN_SCORE = 0.6;
+
+/**
+ * The concept a leaf asks for, or undefined. `parent` is the object holding the leaf (its name
+ * qualifies a generic key: `seller.name`, `document.number`); `inItem` says the leaf is a field of an
+ * array's items (a line item's `amount` is a line amount, not the document's total).
+ */
+export function conceptOfField(info: FieldInfo, parent: FieldInfo | undefined, type: LeafType, inItem: boolean): ConceptMatch | undefined {
+  const memo = JSON.stringify([info.key, info.title, info.description, parent?.key, parent?.title, type, inItem]);
+  if (MEMO.has(memo)) return MEMO.get(memo);
+  const found = matchField(info, parent, type, inItem);
+  if (MEMO.size > 50_000) MEMO.clear();
+  MEMO.set(memo, found);
+  return found;
+}
+
+const MEMO = new Map<string, ConceptMatch | undefined>();
+
+function matchField(info: FieldInfo, parent: FieldInfo | undefined, type: LeafType, inItem: boolean): ConceptMatch | undefined {
+  const key = nameTokens(info.key);
+  const title = info.title ? nameTokens(info.title) : [];
+  const parentWords = parent ? [...nameTokens(parent.key), ...(parent.title ? nameTokens(parent.title) : [])] : [];
+  const description = info.description ? nameTokens(info.description.split(/[.;,(]/)[0] ?? '').slice(0, 8) : [];
+  const candidates: Array<{ tokens: string[]; weight: number }> = [
+    { tokens: key, weight: 1 },
+    { tokens: title, weight: 0.95 },
+    { tokens: [...parentWords, ...key], weight: 0.97 },
+    { tokens: [...parentWords, ...title], weight: 0.93 },
+    { tokens: description, weight: 0.8 },
+  ];
+  let best: ConceptMatch | undefined;
+  for (const { tokens, weight } of candidates) {
+    if (tokens.length === 0) continue;
+    const match = bestFor(tokens, inItem, type);
+    if (match && match.score * weight > (best?.score ?? 0)) best = { concept: match.concept, score: match.score * weight };
+  }
+  return best && best.score >= MIN_SCORE ? best : undefined;
+}

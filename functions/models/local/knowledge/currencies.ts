@@ -1,0 +1,74 @@
+/**
+ * How documents show their currency: ISO codes, symbols and words, and for the dollar sign (which a
+ * dozen currencies share) the words that tell which country a document is from. Used to read a
+ * `currency` field and to read amounts printed with a mark ("RM 12.00", "12,50 €", "Rs. 450").
+ *
+ * To extend: add a currency, a spelling, or a country's cue words.
+ */
+
+export interface CurrencyInfo {
+  code: string;
+  /** Marks printed next to amounts, as printed (case matters for the short ones: "RM", "Rs"). */
+  marks: string[];
+  /** Words naming the currency (lower case, accents off). */
+  words: string[];
+}
+
+export const CURRENCIES: readonly CurrencyInfo[] = [
+  { code: 'USD', marks: ['US$', 'USD', 'U.S.$'], words: ['us dollar', 'us dollars', 'u.s. dollars', 'united states dollars', 'dollars us'] },
+  { code: 'EUR', marks: ['€', 'EUR', 'EURO', 'Eur'], words: ['euro', 'euros'] },
+  { code: 'GBP', marks: ['£', 'GBP'], words: ['pound sterling', 'pounds sterling', 'british pounds'] },
+  { code: 'JPY', marks: ['¥', 'JPY', '円'], words: ['japanese yen', 'yen'] },
+  { code: 'CNY', marks: ['CNY', 'RMB', '元'], words: ['renminbi', 'yuan'] },
+  { code: 'INR', marks: ['₹', 'INR', 'Rs', 'Rs.', 'RS', 'RS.'], words: ['rupees', 'indian rupees', 'rupee'] },
+  { code: 'MYR', marks: ['RM', 'MYR', 'Rm'], words: ['ringgit', 'ringgit malaysia'] },
+  { code: 'SGD', marks: ['S$', 'SGD', 'SG$'], words: ['singapore dollars', 'singapore dollar'] },
+  { code: 'AUD', marks: ['A$', 'AUD', 'AU$'], words: ['australian dollars', 'australian dollar'] },
+  { code: 'CAD', marks: ['C$', 'CA$', 'CAD'], words: ['canadian dollars', 'canadian dollar'] },
+  { code: 'NZD', marks: ['NZ$', 'NZD'], words: ['new zealand dollars'] },
+  { code: 'HKD', marks: ['HK$', 'HKD'], words: ['hong kong dollars'] },
+  { code: 'CHF', marks: ['CHF', 'Fr.', 'SFr.'], words: ['swiss francs', 'franken'] },
+  { code: 'PHP', marks: ['₱', 'PHP', 'Php', 'P'], words: ['philippine pesos', 'pesos', 'peso'] },
+  { code: 'THB', marks: ['฿', 'THB'], words: ['baht'] },
+  { code: 'IDR', marks: ['IDR', 'Rp', 'Rp.'], words: ['rupiah'] },
+  { code: 'KRW', marks: ['₩', 'KRW'], words: ['won'] },
+  { code: 'RUB', marks: ['₽', 'RUB', 'руб'], words: ['roubles', 'rubles'] },
+  { code: 'TRY', marks: ['₺', 'TRY', 'TL'], words: ['turkish lira'] },
+  { code: 'ILS', marks: ['₪', 'ILS', 'NIS'], words: ['shekels', 'new israeli shekels'] },
+  { code: 'BRL', marks: ['R$', 'BRL'], words: ['reais', 'real brasileiro'] },
+  { code: 'MXN', marks: ['MXN', 'MX$'], words: ['pesos mexicanos', 'mexican pesos'] },
+  { code: 'ZAR', marks: ['ZAR', 'R'], words: ['rand'] },
+  { code: 'SEK', marks: ['SEK', 'kr'], words: ['kronor', 'svenska kronor'] },
+  { code: 'NOK', marks: ['NOK'], words: ['norske kroner'] },
+  { code: 'DKK', marks: ['DKK'], words: ['danske kroner'] },
+  { code: 'PLN', marks: ['PLN', 'zł', 'zl'], words: ['zloty', 'zlotych'] },
+  { code: 'CZK', marks: ['CZK', 'Kč'], words: ['koruna', 'korun'] },
+  { code: 'HUF', marks: ['HUF', 'Ft'], words: ['forint'] },
+  { code: 'AED', marks: ['AED', 'Dhs', 'DHS'], words: ['dirhams', 'dirham'] },
+  { code: 'SAR', marks: ['SAR', 'SR'], words: ['riyals', 'saudi riyal'] },
+  { code: 'VND', marks: ['₫', 'VND'], words: ['dong'] },
+  { code: 'KES', marks: ['KES', 'KSh', 'Ksh'], words: ['kenya shillings', 'kenyan shillings'] },
+  { code: 'TZS', marks: ['TZS', 'TSh', 'Tsh'], words: ['tanzania shillings', 'tanzanian shillings'] },
+  { code: 'NGN', marks: ['₦', 'NGN'], words: ['naira'] },
+];
+
+/**
+ * Marks so short or common that alone they are no evidence of a currency ("P" and "R" are letters,
+ * "SR" a tax code on Malaysian receipts, "kr" and "Fr." abbreviations): they count only printed
+ * against a number ("P 1,250.00", "R 99").
+ */
+export const WEAK_MARKS = new Set(['P', 'R', 'SR', 'kr', 'Fr.', 'TL', 'Ft', 'Rm', 'Rs', 'RS', 'Php', 'Eur']);
+
+/**
+ * Countries whose documents print amounts with a bare "$" (or whose documents might), and the words
+ * that tell a document is from there. A "$" on a document with none of these cues is a US dollar.
+ */
+export const DOLLAR_COUNTRIES: ReadonlyArray<{ code: string; cues: string[] }> = [
+  { code: 'AUD', cues: ['australia', 'abn', 'acn', 'nsw', 'new south wales', 'queensland', 'qld', 'western australia', 'tasmania', 'pty ltd', 'bsb'] },
+  { code: 'CAD', cues: ['canada', 'ontario', 'quebec', 'british columbia', 'alberta', 'manitoba', 'hst', 'gst/hst', 'qst'] },
+  { code: 'NZD', cues: ['new zealand', 'auckland', 'wellington', 'ird number'] },
+  { code: 'SGD', cues: ['singapore', 'pte ltd', 'uen'] },
+  { code: 'HKD', cues: ['hong kong', 'kowloon'] },
+  { code: 'MYR', cues: ['malaysia', 'sdn bhd', 'sdn. bhd', 'jalan', 'selangor', 'johor', 'kuala lumpur', 'penang', 'pulau pinang', 'perak', 'kedah', 'melaka', 'sabah', 'sarawak', 'pahang', 'negeri sembilan', 'terengganu', 'kelantan', 'gst id', 'gst reg'] },
+  { code: 'MXN', cues: ['mexico', 'méxico', 'rfc'] },
+];

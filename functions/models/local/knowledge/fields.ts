@@ -1,0 +1,460 @@
+/**
+ * What people ask of business documents, and how documents print it: the field lexicon of the
+ * `quire-local` engine (DESIGN §6). Each concept is one kind of value (the document's number, its
+ * total, the customer's name …) with
+ *   - `labels`: how documents label it, by language (comma-separated; case, accents and punctuation do
+ *     not matter, "no", "nr", "n°" and "#" are one number word);
+ *   - `weak`: labels printed for it that often mean something else too ("Amount due" after payments);
+ *   - `names`: words people name such a field with in a schema that documents do not print ("issuer").
+ *
+ * A schema property is matched to a concept by its name, title and description against labels and
+ * names (./../concepts.ts). A label printed in a document goes to the concept that names it best, so
+ * "Customer No." is never read as the invoice number, nor "Total GST" as the total: concepts that are
+ * rarely asked for (change given, rounding, phone) are here so that their labels are recognised and
+ * kept away from the others.
+ *
+ * To extend: add a language's words to a concept, or a concept. Measure with `npm run bench -- accuracy`.
+ */
+
+export type Language = 'en' | 'fr' | 'de' | 'nl' | 'es' | 'it' | 'pt' | 'ms';
+
+/** How a concept's value reads. */
+export type FieldKind = 'identifier' | 'date' | 'amount' | 'percent' | 'quantity' | 'name' | 'address' | 'text' | 'currency' | 'email' | 'phone' | 'iban' | 'bic';
+
+export interface FieldConcept {
+  id: string;
+  kind: FieldKind;
+  /** What the field is (for people reading this file). */
+  about: string;
+  labels: Partial<Record<Language, string>>;
+  weak?: Partial<Record<Language, string>>;
+  names?: Partial<Record<Language, string>>;
+  /** Only inside a line item (a column of the item table). */
+  item?: boolean;
+}
+
+export const FIELD_CONCEPTS: readonly FieldConcept[] = [
+  // ---- numbers of things ----
+  {
+    id: 'document_number',
+    kind: 'identifier',
+    about: 'The number of this document: invoice, receipt, bill, estimate, statement or credit note number',
+    labels: {
+      en: `invoice no, invoice number, invoice #, invoice id, inv no, receipt no, receipt number, receipt #, bill no, bill number,
+        document no, document number, doc no, cash bill no, tax invoice no, credit note no, credit note number, cn no,
+        estimate no, estimate number, quote no, quotation no, statement no, statement number, ticket no, transaction no,
+        trans no, slip no, voucher no, check no, chk no, ref no, reference no, reference number, serial no, folio`,
+      fr: 'facture no, numero de facture, no de facture, numero facture, numero du document, numero de recu, recu no, avoir no, devis no',
+      de: 'rechnung nr, rechnungsnr, rechnungsnummer, rechnungs nr, belegnummer, beleg nr, belegnr, dokumentnummer, quittung nr, gutschrift nr, angebot nr',
+      nl: 'factuurnummer, factuur nr, factuurnr, factuur no, documentnummer, bonnummer, bon nr, kwitantie nr, creditnota nr, offerte nr',
+      es: 'factura no, numero de factura, no de factura, numero factura, recibo no, numero de recibo, ticket no, presupuesto no',
+      it: 'fattura n, fattura no, numero fattura, numero documento, ricevuta n, scontrino n, preventivo n',
+      pt: 'fatura no, numero da fatura, numero fatura, recibo no, numero do recibo, nota fiscal no, orcamento no',
+      ms: 'no resit, no invois, no bil',
+    },
+    weak: { en: 'invoice, receipt, bill, no, number, #, document, ref, reference, claim no, claim number, ro number, repair order no, estimate id, workfile id' },
+    names: { en: 'invoice id, receipt id, bill id, document id, document number, doc number, number' },
+  },
+  {
+    id: 'order_number',
+    kind: 'identifier',
+    about: 'A purchase order or sales order number the document refers to',
+    labels: {
+      en: 'po, po no, po number, purchase order, purchase order no, purchase order number, order no, order number, order #, order id, sales order no, so no, your order, your ref',
+      fr: 'bon de commande, commande no, numero de commande, no de commande',
+      de: 'bestellnummer, bestellung nr, auftragsnummer, auftrag nr, ihre bestellung',
+      nl: 'bestelnummer, bestelling nr, ordernummer, order nr, inkoopordernummer',
+      es: 'pedido no, numero de pedido, orden de compra',
+      it: 'ordine n, numero ordine, ordine di acquisto',
+      pt: 'pedido no, numero do pedido, ordem de compra',
+    },
+  },
+  {
+    id: 'customer_number',
+    kind: 'identifier',
+    about: "The customer's or account's number with the issuer",
+    labels: {
+      en: 'customer no, customer number, customer #, customer id, account no, account number, account #, acct no, client no, client number, client id, member no, member id, membership no, patient no, patient id, mrn, hospital account, guarantor id',
+      fr: 'numero client, no client, client no, code client, numero de compte',
+      de: 'kundennummer, kunden nr, kundennr, kontonummer, mitgliedsnummer',
+      nl: 'klantnummer, klant nr, klantnr, debiteurnummer, lidnummer',
+      es: 'numero de cliente, cliente no, codigo de cliente',
+      it: 'codice cliente, numero cliente, cliente n',
+      pt: 'numero do cliente, codigo do cliente',
+    },
+  },
+  {
+    id: 'contract_number',
+    kind: 'identifier',
+    about: 'A contract, agreement or policy number',
+    labels: {
+      en: 'contract no, contract number, agreement no, agreement number, policy no, policy number, policy #',
+      fr: 'numero de contrat, contrat no, numero de police',
+      de: 'vertragsnummer, vertrag nr, policennummer',
+      nl: 'contractnummer, contract nr, polisnummer',
+      es: 'numero de contrato, contrato no, numero de poliza',
+      it: 'numero contratto, contratto n, numero polizza',
+      pt: 'numero do contrato, contrato no, numero da apolice',
+    },
+  },
+  {
+    id: 'tax_id',
+    kind: 'identifier',
+    about: "A tax or company registration number (the issuer's unless the name says whose)",
+    labels: {
+      en: 'vat no, vat number, vat reg no, vat registration no, vat id, gst no, gst id, gst reg no, gst registration no, gst reg, tax id, tax no, tin, ein, abn, acn, gstin, pan, company no, company reg no, registration no, reg no, roc no, co no, co reg no, business no, sst no, sst id',
+      fr: 'tva intracommunautaire, no tva, numero de tva, siret, siren, rcs, identifiant fiscal, tva intracom',
+      de: 'ust idnr, ust id, ustidnr, umsatzsteuer id, steuernummer, steuer nr, handelsregister, hrb',
+      nl: 'btw nummer, btw nr, btw id, kvk, kvk nummer, kvk nr',
+      es: 'nif, cif, numero de identificacion fiscal, rfc',
+      it: 'partita iva, p iva, codice fiscale',
+      pt: 'nif, nipc, cnpj, cpf, numero de contribuinte',
+    },
+  },
+  // ---- dates ----
+  {
+    id: 'issue_date',
+    kind: 'date',
+    about: 'The date the document was issued (invoice date, receipt date, statement date)',
+    labels: {
+      en: 'date, invoice date, receipt date, bill date, billing date, document date, doc date, date of issue, issue date, issued, issued on, dated, statement date, estimate date, creation date, tax date, transaction date, trans date, txn date, date of invoice, printed',
+      fr: 'date, date de facture, date de facturation, date d emission, date du document, emis le, fait le, le',
+      de: 'datum, rechnungsdatum, belegdatum, ausstellungsdatum, ausgestellt am, datum der rechnung',
+      nl: 'datum, factuurdatum, documentdatum, datum factuur, uitgiftedatum',
+      es: 'fecha, fecha de factura, fecha de emision, fecha factura',
+      it: 'data, data fattura, data documento, data di emissione',
+      pt: 'data, data da fatura, data de emissao, data do documento',
+      ms: 'tarikh',
+    },
+    names: { en: 'invoice date, receipt date, document date, issue date, issued date, date issued' },
+  },
+  {
+    id: 'due_date',
+    kind: 'date',
+    about: 'The date payment is due',
+    labels: {
+      en: 'due date, due, date due, payment due, payment due date, pay by, due by, payable by, please pay by',
+      fr: 'date d echeance, echeance, a payer avant le, date limite de paiement, payable le',
+      de: 'fallig am, falligkeitsdatum, zahlbar bis, fallig bis, zahlungsziel',
+      nl: 'vervaldatum, te betalen voor, uiterste betaaldatum, betalen voor',
+      es: 'fecha de vencimiento, vencimiento, pagar antes de',
+      it: 'scadenza, data di scadenza, pagamento entro',
+      pt: 'data de vencimento, vencimento, pagar ate',
+    },
+  },
+  {
+    id: 'delivery_date',
+    kind: 'date',
+    about: 'The date goods were delivered or shipped',
+    labels: {
+      en: 'delivery date, date of delivery, delivered, ship date, shipping date, date shipped, dispatch date',
+      fr: 'date de livraison, livre le, date d expedition',
+      de: 'lieferdatum, liefertermin, versanddatum, leistungsdatum',
+      nl: 'leverdatum, leveringsdatum, verzenddatum',
+      es: 'fecha de entrega, fecha de envio',
+      it: 'data di consegna, data consegna, data spedizione',
+      pt: 'data de entrega, data de envio',
+    },
+  },
+  {
+    id: 'other_date',
+    kind: 'date',
+    about: 'Dates that are not the document date: orders, services, periods, birth, expiry, loss',
+    labels: {
+      en: `order date, date ordered, service date, date of service, service period, period, from, through, to, admission date, admit date,
+        discharge date, date of birth, dob, birth date, expiry, expiry date, expiration date, exp, exp date, valid until, date of loss, loss date,
+        printed on, start date, end date, effective date, period ending, last payment`,
+      fr: 'date de commande, date de naissance, date d expiration, valable jusqu au, periode',
+      de: 'bestelldatum, geburtsdatum, gultig bis, ablaufdatum, zeitraum, leistungszeitraum',
+      nl: 'besteldatum, geboortedatum, geldig tot, periode',
+      es: 'fecha de pedido, fecha de nacimiento, valido hasta, periodo',
+      it: 'data ordine, data di nascita, valido fino al, periodo',
+      pt: 'data do pedido, data de nascimento, valido ate, periodo',
+    },
+  },
+  // ---- amounts ----
+  {
+    id: 'total',
+    kind: 'amount',
+    about: 'The total of the document, tax included (grand total; after any rounding)',
+    labels: {
+      en: `total, grand total, total amount, invoice total, total due, total payable, amount payable, total incl tax, total including tax,
+        total incl vat, total incl gst, total inclusive gst, total sales inclusive gst, total inclusive of gst, total amount payable,
+        rounded total, total rounded, nett total, net total payable, total sales, total charges, total hospital charges, total cost,
+        net cost of repairs, estimate total, total estimate, grand total due, total amount due, amount due`,
+      fr: 'total, total ttc, montant ttc, total a payer, net a payer, montant total, somme a payer, total general, montant a payer, total facture',
+      de: 'gesamt, gesamtbetrag, endbetrag, rechnungsbetrag, summe, gesamtsumme, bruttobetrag, brutto, zu zahlen, zahlbetrag, total, betrag',
+      nl: 'totaal, totaalbedrag, totaal incl btw, totaal inclusief btw, te betalen, factuur totaal, factuurbedrag, eindtotaal, totaal te betalen',
+      es: 'total, importe total, total a pagar, total factura, monto total',
+      it: 'totale, totale fattura, importo totale, totale da pagare, totale documento',
+      pt: 'total, valor total, total a pagar, total da fatura, valor a pagar',
+      ms: 'jumlah, jumlah besar',
+    },
+    weak: {
+      en: 'balance due, balance, amount, please pay, pay this amount, due, net',
+      fr: 'solde', de: 'offener betrag, saldo', nl: 'saldo', es: 'saldo', it: 'saldo', pt: 'saldo',
+    },
+    names: { en: 'grand total, total amount, amount total, invoice amount, total price, gross amount, amount including tax, total incl tax, total with tax, gross total' },
+  },
+  {
+    id: 'balance_due',
+    kind: 'amount',
+    about: 'What is still to pay after payments and credits',
+    labels: {
+      en: 'balance due, balance, balance outstanding, outstanding, amount outstanding, remaining balance, current balance, account balance, current hospital account balance, insurance pay, customer pay, patient pay',
+      fr: 'solde, solde du, reste a payer, montant du',
+      de: 'offener betrag, restbetrag, saldo, noch zu zahlen',
+      nl: 'openstaand bedrag, saldo, nog te betalen',
+      es: 'saldo, saldo pendiente, importe pendiente',
+      it: 'saldo, importo residuo, residuo da pagare',
+      pt: 'saldo, saldo devedor, valor em aberto',
+    },
+  },
+  {
+    id: 'subtotal',
+    kind: 'amount',
+    about: 'The amount before tax (net, untaxed)',
+    labels: {
+      en: `subtotal, sub total, sub-total, total before tax, total excl tax, total excluding tax, total excl vat, total excl gst,
+        total excluding gst, total exclusive gst, total sales excluding gst, total sales exclusive of gst, total excl of gst, net amount, untaxed amount,
+        amount before tax, net total, taxable amount, taxable value, amount excl gst, amount excl vat, total ex gst, total ex vat`,
+      fr: 'sous total, total ht, montant ht, total hors taxes, montant hors taxes, hors taxe, ht, base ht, net ht',
+      de: 'zwischensumme, nettobetrag, netto, summe netto, gesamt netto, nettosumme, betrag netto, rechnungsbetrag netto',
+      nl: 'subtotaal, totaal excl btw, totaal exclusief btw, exclusief btw, excl btw, netto bedrag, bedrag excl btw',
+      es: 'subtotal, base imponible, importe neto, total sin iva, neto',
+      it: 'subtotale, imponibile, totale imponibile, importo netto, netto',
+      pt: 'subtotal, valor liquido, total sem iva, base tributavel',
+    },
+    weak: { en: 'net, amount, excl, before gst' },
+    names: { en: 'net amount, amount before tax, total before tax, total excluding tax, untaxed amount, amount excluding tax, total net, net total, pre tax total' },
+  },
+  {
+    id: 'tax',
+    kind: 'amount',
+    about: 'The total tax amount (VAT, GST, sales tax)',
+    labels: {
+      en: 'tax, tax amount, total tax, sales tax, vat, vat amount, total vat, gst, gst amount, total gst, gst payable, hst, pst, igst, cgst, sgst, service tax, tax total, taxes, sst',
+      fr: 'tva, montant tva, total tva, taxe, taxes, montant de la tva',
+      de: 'mwst, mehrwertsteuer, ust, umsatzsteuer, steuer, mwst betrag, mwst summe, zzgl mwst',
+      nl: 'btw, btw bedrag, totaal btw, belasting',
+      es: 'iva, impuesto, importe iva, total iva, impuestos',
+      it: 'iva, imposta, totale iva, importo iva',
+      pt: 'iva, imposto, valor do iva, total iva, icms',
+      ms: 'cukai',
+    },
+    names: { en: 'tax amount, vat amount, gst amount, total tax, sales tax amount' },
+  },
+  {
+    id: 'tax_rate',
+    kind: 'percent',
+    about: 'The tax rate in percent',
+    labels: { en: 'tax rate, vat rate, gst rate, rate', fr: 'taux de tva, taux', de: 'mwst satz, steuersatz', nl: 'btw tarief, btw percentage', es: 'tipo de iva, tasa', it: 'aliquota iva, aliquota', pt: 'taxa de iva, taxa' },
+  },
+  {
+    id: 'amount_paid',
+    kind: 'amount',
+    about: 'What was paid or tendered (cash, card), not the total',
+    labels: {
+      en: 'paid, amount paid, total paid, payment, payments, payments credits, payments / credits, cash, tendered, amount tendered, cash tendered, card, credit card, visa, mastercard, debit, nets, eftpos, deposit, paid amount, payment received, insurance payments, patient payments',
+      fr: 'paye, montant paye, acompte, especes, carte', de: 'bezahlt, gezahlt, bar, anzahlung, erhalten', nl: 'betaald, contant, pin, aanbetaling', es: 'pagado, efectivo, tarjeta, anticipo', it: 'pagato, contanti, acconto', pt: 'pago, dinheiro, cartao, sinal',
+      ms: 'tunai',
+    },
+  },
+  {
+    id: 'change_given',
+    kind: 'amount',
+    about: 'Change given back to the customer',
+    labels: { en: 'change, change due, cash change, change amount', fr: 'rendu, monnaie rendue', de: 'ruckgeld, wechselgeld', nl: 'wisselgeld, terug', es: 'cambio, vuelto', it: 'resto', pt: 'troco', ms: 'baki' },
+  },
+  {
+    id: 'other_amount',
+    kind: 'amount',
+    about: 'Amounts that are neither total, subtotal nor tax: discounts, rounding, shipping, service charges, savings, adjustments',
+    labels: {
+      en: `discount, total discount, rounding, rounding adj, rounding adjustment, round adj, adjustment, adjustments, shipping, shipping handling, freight, delivery,
+        service charge, svc charge, service chg, savings, total savings, you saved, tip, gratuity, deductible, less deductible, labor total, parts total,
+        total labor, total parts, paint supplies, gross total, total cost of repairs, insurance adjustments, total adjustments, credits`,
+      fr: 'remise, escompte, arrondi, frais de port, livraison', de: 'rabatt, skonto, rundung, versand, versandkosten', nl: 'korting, afronding, verzendkosten', es: 'descuento, redondeo, envio', it: 'sconto, arrotondamento, spedizione', pt: 'desconto, arredondamento, frete',
+    },
+  },
+  {
+    id: 'total_quantity',
+    kind: 'quantity',
+    about: 'How many items or units in all',
+    labels: { en: 'total qty, total quantity, qty total, item count, no of items, number of items, total items, items, total units, total pcs, pieces', fr: 'nombre d articles, quantite totale', de: 'anzahl artikel, gesamtmenge', nl: 'aantal artikelen', es: 'numero de articulos', it: 'numero articoli', pt: 'quantidade total' },
+  },
+  {
+    id: 'currency',
+    kind: 'currency',
+    about: 'The currency of the amounts (ISO 4217 code)',
+    labels: { en: 'currency, currency code, ccy, curr', fr: 'devise, monnaie', de: 'wahrung', nl: 'valuta, munteenheid', es: 'moneda, divisa', it: 'valuta', pt: 'moeda' },
+  },
+  // ---- parties ----
+  {
+    id: 'vendor_name',
+    kind: 'name',
+    about: 'Who issued the document: the seller, supplier, shop, clinic or company at the top',
+    labels: {
+      en: 'from, seller, vendor, supplier, issued by, sold by, bill from, billed from, invoice from, remit to, merchant, store, shop, company name, billing provider, provider, provider name, facility, payee, contractor, repair facility, shop name, pay to, sender, shipper',
+      fr: 'fournisseur, vendeur, emetteur, emis par, prestataire, de',
+      de: 'lieferant, verkaufer, rechnungssteller, aussteller, von, anbieter, leistungserbringer',
+      nl: 'leverancier, verkoper, afzender, van, uitgever',
+      es: 'proveedor, vendedor, emisor, emitido por, de',
+      it: 'fornitore, venditore, emittente, cedente, da',
+      pt: 'fornecedor, vendedor, emitente, prestador, de',
+    },
+    names: { en: 'vendor, seller, supplier, issuer, merchant, store, shop, company, business, biller, sender, provider, from, retailer, restaurant, hospital, clinic, body shop, facility' },
+  },
+  {
+    id: 'vendor_address',
+    kind: 'address',
+    about: "The issuer's address",
+    labels: { en: 'vendor address, supplier address, seller address, company address, from address', fr: 'adresse du fournisseur', de: 'adresse des lieferanten', nl: 'adres leverancier', es: 'direccion del proveedor', it: 'indirizzo del fornitore', pt: 'endereco do fornecedor' },
+    names: { en: 'vendor address, seller address, supplier address, issuer address, merchant address, store address, company address, business address' },
+  },
+  {
+    id: 'customer_name',
+    kind: 'name',
+    about: 'Who the document is for: the customer billed, patient, insured, owner',
+    labels: {
+      en: 'bill to, billed to, invoice to, sold to, customer, customer name, client, client name, buyer, purchaser, recipient, patient, patient name, insured, insured name, owner, vehicle owner, guest, attention, attn, to, name, account name, guarantor, member name, prepared for, customer details',
+      fr: 'client, facture a, facturer a, destinataire, adresse de facturation, acheteur, nom du client, a l attention de',
+      de: 'kunde, rechnungsempfanger, empfanger, rechnung an, kaufer, auftraggeber, an, kundenname',
+      nl: 'klant, factuur aan, afnemer, koper, aan, geadresseerde, klantnaam',
+      es: 'cliente, facturar a, destinatario, comprador, nombre del cliente',
+      it: 'cliente, destinatario, intestatario, acquirente, spett, spettabile',
+      pt: 'cliente, faturar a, destinatario, comprador, nome do cliente',
+    },
+    names: { en: 'customer, client, buyer, bill to, billed to, recipient, purchaser, payer, patient, insured, owner, consumer, account holder, sold to' },
+  },
+  {
+    id: 'customer_address',
+    kind: 'address',
+    about: "The customer's (billing) address",
+    labels: { en: 'billing address, bill to address, customer address, invoice address', fr: 'adresse de facturation, adresse du client', de: 'rechnungsadresse, kundenadresse', nl: 'factuuradres, adres klant', es: 'direccion de facturacion', it: 'indirizzo di fatturazione', pt: 'endereco de cobranca' },
+    names: { en: 'customer address, client address, buyer address, billing address, bill to address, recipient address' },
+  },
+  {
+    id: 'ship_to',
+    kind: 'address',
+    about: 'Where goods go (ship to, deliver to)',
+    labels: { en: 'ship to, deliver to, delivery address, shipping address, consignee', fr: 'livrer a, adresse de livraison', de: 'lieferadresse, lieferanschrift, versandadresse', nl: 'afleveradres, leveradres', es: 'enviar a, direccion de entrega', it: 'indirizzo di consegna, destinazione merce', pt: 'entregar a, endereco de entrega' },
+  },
+  // ---- contact and bank ----
+  {
+    id: 'email',
+    kind: 'email',
+    about: 'An e-mail address',
+    labels: { en: 'email, e mail, email address, mail', fr: 'courriel, adresse e mail', de: 'e mail adresse', nl: 'e mailadres', es: 'correo, correo electronico', it: 'posta elettronica', pt: 'correio eletronico' },
+  },
+  {
+    id: 'phone',
+    kind: 'phone',
+    about: 'A phone or fax number',
+    labels: { en: 'phone, tel, telephone, phone no, tel no, mobile, cell, fax, fax no, hp, contact no, contact number, hotline', fr: 'telephone, tel, portable, fax', de: 'telefon, tel, mobil, fax, handy', nl: 'telefoon, tel, mobiel, fax', es: 'telefono, tel, movil, fax', it: 'telefono, tel, cellulare, fax', pt: 'telefone, tel, telemovel, fax' },
+  },
+  {
+    id: 'iban',
+    kind: 'iban',
+    about: 'An IBAN',
+    labels: { en: 'iban, iban no, iban number', fr: 'iban', de: 'iban', nl: 'iban, rekeningnummer', es: 'iban', it: 'iban', pt: 'iban' },
+  },
+  {
+    id: 'bic',
+    kind: 'bic',
+    about: 'A BIC / SWIFT code',
+    labels: { en: 'bic, swift, swift code, bic swift, swift bic', fr: 'bic, code swift', de: 'bic, swift', nl: 'bic, swift', es: 'bic, swift', it: 'bic, swift', pt: 'bic, swift' },
+  },
+  {
+    id: 'bank_account',
+    kind: 'identifier',
+    about: 'A bank account number (not an IBAN)',
+    labels: { en: 'bank account, account no, bank account no, bank account number, a/c no, sort code, routing number, bsb', fr: 'compte bancaire, rib', de: 'bankverbindung, konto, blz', nl: 'bankrekening, rekeningnummer', es: 'cuenta bancaria', it: 'conto corrente', pt: 'conta bancaria' },
+  },
+  {
+    id: 'payment_terms',
+    kind: 'text',
+    about: 'Payment terms',
+    labels: { en: 'terms, payment terms, terms of payment, payment conditions', fr: 'conditions de paiement, conditions de reglement, reglement', de: 'zahlungsbedingungen, zahlungsziel, zahlbar', nl: 'betalingsvoorwaarden, betalingstermijn', es: 'condiciones de pago, forma de pago', it: 'condizioni di pagamento, modalita di pagamento', pt: 'condicoes de pagamento' },
+  },
+  // ---- people and places on receipts that are not parties ----
+  {
+    id: 'staff',
+    kind: 'name',
+    about: 'Cashier, salesperson, server: not the vendor or the customer',
+    labels: { en: 'cashier, cashier name, operator, served by, server, salesperson, sales person, staff, clerk, waiter, host, counter, terminal, pos, station, user, teller', fr: 'caissier, vendeur, serveur', de: 'kassierer, bedient von, kasse', nl: 'kassier, bediend door, kassa', es: 'cajero, atendido por', it: 'cassiere, operatore', pt: 'operador, atendente', ms: 'juruwang' },
+  },
+  {
+    id: 'table',
+    kind: 'identifier',
+    about: 'Restaurant table, covers, guests',
+    labels: { en: 'table, table no, tbl, pax, guests, covers, room no, room', fr: 'table, couverts', de: 'tisch', nl: 'tafel', es: 'mesa', it: 'tavolo, coperti', pt: 'mesa' },
+  },
+  {
+    id: 'time',
+    kind: 'text',
+    about: 'A time of day',
+    labels: { en: 'time', fr: 'heure', de: 'uhrzeit, zeit', nl: 'tijd', es: 'hora', it: 'ora', pt: 'hora', ms: 'masa' },
+  },
+  {
+    id: 'page',
+    kind: 'text',
+    about: 'Page numbering',
+    labels: { en: 'page, page no, pg', fr: 'page', de: 'seite', nl: 'pagina', es: 'pagina', it: 'pagina', pt: 'pagina' },
+  },
+  // ---- line items (columns of the item table) ----
+  {
+    id: 'item_description',
+    kind: 'text',
+    item: true,
+    about: 'What a line item is',
+    labels: {
+      en: 'description, item, items, item description, product, products, service, services, particulars, details, article, goods, code/desc, desc, item name, product name, name, line item, part, part name, operation, labor operation, revenue description, qty description',
+      fr: 'designation, description, article, libelle, produit, prestation',
+      de: 'beschreibung, bezeichnung, artikel, artikelbezeichnung, leistung, produkt, position',
+      nl: 'omschrijving, beschrijving, artikel, product, dienst, product omschrijving',
+      es: 'descripcion, concepto, articulo, producto, detalle',
+      it: 'descrizione, articolo, prodotto, dettaglio',
+      pt: 'descricao, artigo, produto, item, designacao',
+    },
+  },
+  {
+    id: 'item_quantity',
+    kind: 'quantity',
+    item: true,
+    about: 'How many units of a line item',
+    labels: {
+      en: 'qty, quantity, units, unit, hours, hrs, pcs, count, no of units, qty/hrs, service units',
+      fr: 'quantite, qte, qte., nombre', de: 'menge, anzahl, stk, stuck, einheiten', nl: 'aantal, hoeveelheid, stuks', es: 'cantidad, cant, unidades', it: 'quantita, qta, q.ta', pt: 'quantidade, qtd, qtde',
+    },
+  },
+  {
+    id: 'item_unit_price',
+    kind: 'amount',
+    item: true,
+    about: 'The price of one unit of a line item',
+    labels: {
+      en: 'unit price, price, rate, price each, unit cost, each, unit rate, cost, u/price, uprice, price/unit, unit amount, list price',
+      fr: 'prix unitaire, pu, prix unit, p u, prix, tarif', de: 'einzelpreis, preis, stuckpreis, e preis, ep', nl: 'prijs, stukprijs, eenheidsprijs, tarief', es: 'precio unitario, precio, p unit', it: 'prezzo unitario, prezzo, p unit', pt: 'preco unitario, preco, valor unitario',
+    },
+  },
+  {
+    id: 'item_amount',
+    kind: 'amount',
+    item: true,
+    about: 'The total of a line item (quantity × unit price)',
+    labels: {
+      en: 'amount, total, line total, amt, total price, ext price, extended, extended price, ext amount, net amount, value, sum, subtotal, total charges, charges, line amount',
+      fr: 'montant, total, montant ht, total ht, total ligne', de: 'betrag, gesamt, gesamtpreis, summe, gesamtbetrag', nl: 'bedrag, totaal, subtotaal', es: 'importe, total, monto', it: 'importo, totale', pt: 'valor, total, montante',
+    },
+  },
+];
+
+/**
+ * How company names end: legal forms ("Sdn Bhd", "GmbH", "B.V.") and the trade words shops and firms
+ * name themselves with ("Trading", "Hardware", "Clinic"). A line at the top ending with one is a
+ * company's name, not an address or a slogan.
+ */
+export const COMPANY_ENDINGS = `sdn bhd, sdn. bhd., bhd, s/b, berhad, inc, inc., incorporated, ltd, ltd., limited, llc, l.l.c., llp, plc, gmbh, ag, kg, ohg, ug, e.k., b.v., bv, n.v., nv, vof,
+  s.a., sa, s.a.s., sas, sarl, s.a.r.l., eurl, sci, s.l., sl, s.r.l., srl, s.p.a., spa, lda, ltda, s.c., co., co, corp, corp., corporation, company, pty, pty ltd,
+  pte, pte ltd, pvt ltd, private limited, enterprise, enterprises, trading, traders, suppliers, services, hardware, restaurant, restoran, cafe, bistro, hospital, clinic, pharmacy, store, stores, mart, market`;
