@@ -186,6 +186,35 @@ export function ocrDigits(value: string): string {
     .replace(/(?<=\d)[Il|](?=\d)/g, '1');
 }
 
+const dotThousandsCache = new WeakMap<DocIndex, boolean>();
+
+/**
+ * Whether the document groups thousands with dots and prints no cents ("$14.950", "$2.000"): none of
+ * its numbers has two decimals after a dot, some have three.
+ */
+function groupsThousandsWithDots(index: DocIndex): boolean {
+  let known = dotThousandsCache.get(index);
+  if (known === undefined) {
+    let cents = 0;
+    let thousands = 0;
+    for (const w of index.words) {
+      if (/\d{1,4}[./-]\d{1,2}[./-]\d{2,4}/.test(w.text)) continue; // a date
+      if (/\d\.\d{2}(?!\d)/.test(w.text)) cents++;
+      else if (/^\D?\d{1,3}(\.\d{3})+\D?$/.test(w.text)) thousands++;
+    }
+    known = cents === 0 && thousands >= 2;
+    dotThousandsCache.set(index, known);
+  }
+  return known;
+}
+
+/** An amount printed "14.950" in a document that groups thousands with dots is 14950, not 14.95. */
+function withThousandDots(index: DocIndex, value: number, words: XWord[]): number {
+  const text = words.map((w) => w.text).join('');
+  if (!/^\D?\d{1,3}(\.\d{3})+\D?$/.test(text) || !groupsThousandsWithDots(index)) return value;
+  return Number(text.replace(/[^\d]/g, ''));
+}
+
 interface Labelled {
   read: BusinessValue;
   label: LabelMatch;
@@ -248,7 +277,8 @@ function labelledValues(index: DocIndex, id: string): Labelled[] {
       // Words after a label with no colon are its value only weakly unless they delimit themselves.
       if ((region.placement === 'inline' || region.placement === 'prose') && typeof read.value === 'string' && !/\d/.test(read.value)) factor *= 0.35;
       const score = Math.min(1, label.similarity * PLACEMENT_WEIGHT[region.placement] * factor * read.fit);
-      const value = concept.kind === 'identifier' && typeof read.value === 'string' ? ocrDigits(read.value) : (read.value as string | number);
+      let value = concept.kind === 'identifier' && typeof read.value === 'string' ? ocrDigits(read.value) : (read.value as string | number);
+      if (concept.kind === 'amount' && typeof value === 'number') value = withThousandDots(index, value, read.words);
       out.push({ read: { concept: id, value, words: read.words, score }, label, placement: region.placement });
     }
   }
@@ -289,12 +319,41 @@ function printedAmounts(index: DocIndex): Array<{ value: number; word: XWord }> 
   return out;
 }
 
+/**
+ * Whether the document prints its amounts with cents ("12.50"): then an amount printed without them
+ * ("5142" among "14.00", "0.00") is likely a decimal point OCR lost, and counts much less.
+ */
+function printsCents(index: DocIndex): boolean {
+  let cents = 0;
+  let whole = 0;
+  for (const w of index.words) {
+    if (/^[$€£]?\d{1,3}([,.]\d{3})*[.,]\d{2}$/.test(w.text)) cents++;
+    else if (/^\d{3,6}$/.test(w.text)) whole++;
+  }
+  return cents >= 3 && cents > whole;
+}
+
+/** A tax summary row prints the base then the tax ("SR 6%  166.00  9.90"): the tax is the small one after. */
+function taxAfterBase(index: DocIndex, value: BusinessValue): BusinessValue {
+  const word = value.words[value.words.length - 1]!;
+  const line = index.lines[word.line]!;
+  const base = value.value as number;
+  for (const next of line.words.slice(line.words.indexOf(word) + 1, line.words.indexOf(word) + 3)) {
+    const parsed = parseNumber(next.text);
+    if (parsed && !parsed.percent && parsed.value > 0 && parsed.value <= base * 0.3 && /[.,]\d{2}$/.test(next.text)) return { ...value, value: parsed.value, words: [next] };
+  }
+  return value;
+}
+
 function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue[]): Record<AmountField | 'balance_due', BusinessValue[]> {
+  const cents = printsCents(index);
+  const checked = (list: BusinessValue[]) =>
+    list.map((v) => (cents && !/[.,]\d{1,2}\)?-?$/.test(v.words.map((w) => w.text).join('')) ? { ...v, score: v.score * 0.5 } : v)).sort(byScore);
   const lists = {
-    total: labelled('total'),
-    subtotal: labelled('subtotal'),
-    tax: labelled('tax'),
-    balance_due: labelled('balance_due'),
+    total: checked(labelled('total')),
+    subtotal: checked(labelled('subtotal')),
+    tax: checked(labelled('tax').map((v) => taxAfterBase(index, v))),
+    balance_due: checked(labelled('balance_due')),
   };
   const paid = labelled('amount_paid').length > 0;
   // Nothing was paid: what is due is the total, and the total is what is due.
@@ -590,60 +649,90 @@ function dollarCountry(index: DocIndex): string {
   return 'USD';
 }
 
+/** An amount as printed after or before a currency mark: "1,250.00", "12,50", "99". */
+const AMOUNT_SHAPE = /^-?\(?\d{1,3}([,.\s]?\d{3})*([.,]\d{1,2})?\)?$/;
+/** Codes of the currencies written "$" (a printed "AUD" makes every "$" of the document an Australian dollar). */
+const DOLLAR_CODES = new Set(['USD', 'AUD', 'CAD', 'NZD', 'SGD', 'HKD', 'MXN']);
+const ISO_CODES = new Set(CURRENCIES.map((c) => c.code));
+
+/**
+ * The document's currency from what it prints: ISO codes, marks beside amounts ("RM 12.00", "12,50 €"),
+ * names ("US Dollars"). On scanned pages a lone symbol is often a misread letter, so marks count only
+ * next to a number there. "$" is the dollar of the code printed elsewhere, else of the country the
+ * document is from, else the US dollar.
+ */
 function currencyCandidates(index: DocIndex): BusinessValue[] {
   const votes = new Map<string, { count: number; words: XWord[] }>();
-  const vote = (code: string, word: XWord, weight: number) => {
+  const vote = (code: string | undefined, word: XWord, weight: number) => {
+    if (!code) return;
     const entry = votes.get(code) ?? { count: 0, words: [] };
     entry.count += weight;
     entry.words.push(word);
     votes.set(code, entry);
   };
-  let dollars: XWord[] = [];
+  const dollars: XWord[] = [];
+  // Symbols on scanned pages: OCR reads "x" as "¥" and "$" as "£"; one of them alone proves nothing.
+  const scannedSymbols = new Map<string, XWord[]>();
   index.words.forEach((word, i) => {
-    const raw = word.text.replace(/^[([]+|[)\]:,.;]+$/g, '');
+    const ocr = index.doc.pages[word.page]?.ocr ?? false;
+    // A mark in brackets states the currency of a column or a total: "Amount (RM)", "Balance Due (AUD)".
+    const bracketed = /\(([A-Za-z$€£¥₹]{1,3}\.?)\)/.exec(word.text)?.[1];
+    if (bracketed && (ISO_CODES.has(bracketed.toUpperCase()) || MARKS.has(bracketed) || MARKS.has(bracketed.toUpperCase()))) {
+      const code = ISO_CODES.has(bracketed.toUpperCase()) ? bracketed.toUpperCase() : (MARKS.get(bracketed) ?? MARKS.get(bracketed.toUpperCase()))!.code;
+      if (code !== 'USD' || bracketed !== '$') return vote(code, word, 1.5);
+    }
+    const raw = word.text.replace(/^[([]+|[)\]:,;]+$/g, '');
     const next = index.words[i + 1];
-    const numberNext = next && next.line === word.line && /^[-(]?\d/.test(next.text);
     const prev = index.words[i - 1];
-    const numberBefore = prev && prev.line === word.line && /\d$/.test(prev.text);
-    const mark = MARKS.get(raw) ?? MARKS.get(raw.toUpperCase() === raw ? raw : '');
-    if (mark && (mark.strong || numberNext || numberBefore)) {
-      if (raw === '$') dollars.push(word);
-      else vote(mark.code, word, numberNext || numberBefore ? 2 : 1);
+    const besideNumber = (next?.line === word.line && /^[-(]?\d/.test(next.text)) || (prev?.line === word.line && /\d[)]?$/.test(prev.text));
+    if (ISO_CODES.has(raw)) return vote(raw, word, besideNumber ? 2 : 1);
+    const mark = MARKS.get(raw) ?? MARKS.get(raw.replace(/\.$/, ''));
+    if (mark) {
+      // Short marks on scanned pages are as often misread letters: only several of them count.
+      if (ocr && (raw.length === 1 || !mark.strong)) {
+        if (besideNumber) scannedSymbols.set(raw, [...(scannedSymbols.get(raw) ?? []), word]);
+        return;
+      }
+      if (raw === '$') return besideNumber || !ocr ? void dollars.push(word) : undefined;
+      if (besideNumber || mark.strong) vote(mark.code, word, besideNumber ? 2 : 1);
       return;
     }
     // A symbol or code printed against the number: "$1,250.00", "RM12.00", "12,50€".
     for (const symbol of SYMBOLS) {
-      if ((raw.startsWith(symbol) && /\d/.test(raw.slice(symbol.length, symbol.length + 2))) || (raw.endsWith(symbol) && /\d$/.test(raw.slice(0, -symbol.length)))) {
-        if (symbol === '$') dollars.push(word);
-        else vote(MARKS.get(symbol)?.code ?? '', word, 2);
-        return;
-      }
+      const amount = raw.startsWith(symbol) ? raw.slice(symbol.length) : raw.endsWith(symbol) ? raw.slice(0, -symbol.length) : '';
+      if (!AMOUNT_SHAPE.test(amount)) continue;
+      if (ocr && symbol.length === 1) scannedSymbols.set(symbol, [...(scannedSymbols.get(symbol) ?? []), word]);
+      else if (symbol === '$') dollars.push(word);
+      else vote(MARKS.get(symbol)?.code, word, 2);
+      return;
     }
     const code = /^(RM|Rs\.?|MYR|USD|EUR|GBP|INR|AUD|CAD|SGD|PHP)(?=\d)/.exec(raw)?.[1];
-    if (code) vote(MARKS.get(code)?.code ?? '', word, 2);
+    if (code) vote(MARKS.get(code)?.code, word, 2);
   });
+  for (const [symbol, words] of scannedSymbols) {
+    if (words.length < 2) continue;
+    if (symbol === '$') dollars.push(...words);
+    else for (const word of words) vote(MARKS.get(symbol)?.code, word, 2);
+  }
   // Currency words: "US Dollars", "euros", "ringgit".
-  const lines = index.lines;
   for (const c of CURRENCIES) {
     for (const name of c.words) {
-      const stems = name.split(' ');
-      for (const line of lines) {
+      const parts = name.split(' ');
+      for (const line of index.lines) {
         const lower = line.words.map((w) => w.text.toLowerCase().replace(/[^\p{L}.]/gu, ''));
-        for (let i = 0; i + stems.length <= lower.length; i++) {
-          if (stems.every((s, j) => lower[i + j] === s)) vote(c.code, line.words[i]!, 1.5);
-        }
+        for (let i = 0; i + parts.length <= lower.length; i++) if (parts.every((p, j) => lower[i + j] === p)) vote(c.code, line.words[i]!, 1.5);
       }
     }
   }
-  dollars = dollars.filter(Boolean);
   if (dollars.length > 0) {
-    const code = dollarCountry(index);
+    const printed = [...votes.keys()].filter((code) => DOLLAR_CODES.has(code)).sort((a, b) => votes.get(b)!.count - votes.get(a)!.count)[0];
+    const code = printed ?? dollarCountry(index);
     for (const word of dollars) vote(code, word, 2);
   }
-  votes.delete('');
   const ranked = [...votes].sort((a, b) => b[1].count - a[1].count);
   const total = ranked.reduce((sum, [, v]) => sum + v.count, 0);
-  return ranked.map(([code, v]) => ({ concept: 'currency', value: code, words: [v.words[0]!], score: Math.min(0.95, 0.45 + 0.1 * v.count) * (v.count / total) }));
+  // One mark is thin evidence; several agreeing are not.
+  return ranked.map(([code, v]) => ({ concept: 'currency', value: code, words: [v.words[0]!], score: Math.min(0.95, 0.35 + 0.12 * v.count) * (v.count / total) }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -702,6 +791,35 @@ function readMisspelledLabels(index: DocIndex): void {
   }
 }
 
+/**
+ * Below these scores a reading is left null: a wrong value costs more than a missing one. Calibrated
+ * on the corpus (`npm run bench -- accuracy`): each is the score above which a field's readings are
+ * right at least three times as often as wrong (issuer names and subtotals are the least sure).
+ */
+const MIN_SCORE: Record<string, number> = {
+  vendor_name: 0.65,
+  document_number: 0.6,
+  issue_date: 0.45,
+  total: 0.6,
+  subtotal: 0.8,
+  tax: 0.65,
+  currency: 0.5,
+  customer_name: 0.7,
+};
+const DEFAULT_MIN_SCORE = 0.5;
+
+/**
+ * How far OCR's reading of a value's words can be trusted: Tesseract is sure (80–96) of what it read
+ * right and unsure (20–50) of the digits it misread ("80.1" for "80.90"); a value read from unsure
+ * words is better left null than given wrong. Words not OCRed are trusted.
+ */
+function ocrTrust(words: XWord[]): number {
+  const confidences = words.flatMap((w) => (w.confidence === undefined ? [] : [w.confidence]));
+  if (confidences.length === 0) return 1;
+  const low = Math.min(...confidences);
+  return Math.max(0.3, Math.min(1, (low - 20) / 55));
+}
+
 export function readBusiness(index: DocIndex): BusinessReading {
   settleDateOrder(index);
   readMisspelledLabels(index);
@@ -744,6 +862,11 @@ export function readBusiness(index: DocIndex): BusinessReading {
         default:
           list = labelled(concept);
       }
+      const floor = MIN_SCORE[concept] ?? DEFAULT_MIN_SCORE;
+      list = list
+        .map((v) => ({ ...v, score: v.score * ocrTrust(v.words) }))
+        .filter((v) => v.score >= floor)
+        .sort(byScore);
       resolved.set(concept, list);
       return list;
     },

@@ -28,6 +28,8 @@ export interface XWord {
   segment: number;
   /** The table cell holding the word. */
   cell?: { table: number; row: number; column: number };
+  /** OCR confidence 0..100, for OCRed words. */
+  confidence?: number;
 }
 
 export interface XSegment {
@@ -157,6 +159,7 @@ export function indexDoc(doc: Doc): DocIndex {
         if (!word || wordIds.has(w) || word.text.trim() === '') continue;
         const x: XWord = { id: index.words.length, page: p, index: w, text: word.text, stems: wordStems(word.text), origin: word.origin, line: line.id, position: line.words.length, segment: -1 };
         if (word.box) x.box = word.box;
+        if (word.confidence !== undefined) x.confidence = word.confidence;
         index.words.push(x);
         wordIds.set(w, x);
         line.words.push(x);

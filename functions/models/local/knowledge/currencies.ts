@@ -45,7 +45,7 @@ export const CURRENCIES: readonly CurrencyInfo[] = [
   { code: 'CZK', marks: ['CZK', 'Kč'], words: ['koruna', 'korun'] },
   { code: 'HUF', marks: ['HUF', 'Ft'], words: ['forint'] },
   { code: 'AED', marks: ['AED', 'Dhs', 'DHS'], words: ['dirhams', 'dirham'] },
-  { code: 'SAR', marks: ['SAR', 'SR'], words: ['riyals', 'saudi riyal'] },
+  { code: 'SAR', marks: ['SAR'], words: ['riyals', 'saudi riyal'] },
   { code: 'VND', marks: ['₫', 'VND'], words: ['dong'] },
   { code: 'KES', marks: ['KES', 'KSh', 'Ksh'], words: ['kenya shillings', 'kenyan shillings'] },
   { code: 'TZS', marks: ['TZS', 'TSh', 'Tsh'], words: ['tanzania shillings', 'tanzanian shillings'] },
@@ -54,10 +54,10 @@ export const CURRENCIES: readonly CurrencyInfo[] = [
 
 /**
  * Marks so short or common that alone they are no evidence of a currency ("P" and "R" are letters,
- * "SR" a tax code on Malaysian receipts, "kr" and "Fr." abbreviations): they count only printed
- * against a number ("P 1,250.00", "R 99").
+ * "kr" and "Fr." abbreviations): they count only printed against a number ("P 1,250.00", "R 99").
+ * ("SR", Saudi riyal for some, is the standard-rate tax code of Malaysian receipts: not a mark here.)
  */
-export const WEAK_MARKS = new Set(['P', 'R', 'SR', 'kr', 'Fr.', 'TL', 'Ft', 'Rm', 'Rs', 'RS', 'Php', 'Eur']);
+export const WEAK_MARKS = new Set(['P', 'R', 'kr', 'Fr.', 'TL', 'Ft', 'Rm', 'Rs', 'RS', 'Php', 'Eur']);
 
 /**
  * Countries whose documents print amounts with a bare "$" (or whose documents might), and the words
