@@ -101,6 +101,8 @@ export interface Page {
    * the raster), in page units: form field detection reads underlines and boxes from them.
    */
   rules?: Rule[];
+  /** How many fillable form fields (PDF widget annotations) the page has; absent when none. */
+  formFields?: number;
 }
 
 export interface Doc {

@@ -28,6 +28,8 @@ export interface LayoutInput {
   /** Words with boxes in page units, top-left origin; words without a box or text are ignored. */
   words: Word[];
   rules: Rule[];
+  /** Fillable form fields on the page (PDF widgets), passed through. */
+  formFields?: number;
 }
 
 /** Words on one baseline, chained left to right with no gap wider than WORD_GAP × height. */
@@ -87,6 +89,7 @@ export function layoutPage(input: LayoutInput): Page {
     blocks: [],
     tables: [],
     rules: input.rules,
+    ...(input.formFields ? { formFields: input.formFields } : {}),
   };
   if (words.length === 0) return page;
   const boxOf = (i: number) => words[i]!.box!;

@@ -273,6 +273,8 @@ function wordsFromTsv(tsv: string): Word[] {
 const SMALL_TEXT_PX = 17;
 const TARGET_TEXT_PX = 30;
 const MAX_ENLARGE = 3;
+/** An image whose longer side is under this many pixels is always read enlarged too. */
+const TINY_IMAGE_PX = 600;
 /** An enlarged page stays under this many pixels (a Letter page at 300 dpi is 8.4 MP). */
 const MAX_ENLARGED_PIXELS = 24_000_000;
 
@@ -285,8 +287,11 @@ const MAX_ENLARGED_PIXELS = 24_000_000;
 export async function recognizeReadable(pool: OcrPool, image: GreyImage): Promise<Word[]> {
   const words = await pool.recognize(image);
   const height = medianHeight(words);
-  if (height === undefined || height >= SMALL_TEXT_PX) return words;
-  const scale = Math.min(MAX_ENLARGE, TARGET_TEXT_PX / Math.max(1, height), Math.sqrt(MAX_ENLARGED_PIXELS / (image.width * image.height)));
+  // A tiny picture (a card photographed small, a thumbnail) has tiny text, whatever OCR made of it.
+  const tiny = Math.max(image.width, image.height) < TINY_IMAGE_PX;
+  if (!tiny && (height === undefined || height >= SMALL_TEXT_PX)) return words;
+  const wanted = tiny ? Math.max(TINY_IMAGE_PX * 1.6 / Math.max(image.width, image.height), height ? TARGET_TEXT_PX / height : 1) : TARGET_TEXT_PX / Math.max(1, height!);
+  const scale = Math.min(MAX_ENLARGE, wanted, Math.sqrt(MAX_ENLARGED_PIXELS / (image.width * image.height)));
   if (scale < 1.25) return words;
   const enlarged = await pool.recognize(enlarge(image, scale));
   // Tesseract's confidences say little about which reading is right (small digits misread come out

@@ -331,14 +331,18 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
   const toViewport = viewport.transform as Matrix;
   let words: Word[];
   let fields: Word[];
+  let widgets: number;
   try {
     const content = await page.getTextContent();
     words = textWords(content.items as TextItem[], content.styles as Record<string, TextStyle>, toViewport, pageNumber);
-    fields = annotationWords((await page.getAnnotations()) as AnnotationData[], toViewport, pageNumber);
+    const annotations = (await page.getAnnotations()) as AnnotationData[];
+    fields = annotationWords(annotations, toViewport, pageNumber);
+    widgets = annotations.filter((a) => a.subtype === 'Widget' && a.fieldType).length;
   } catch (error) {
     throw damaged(error, pageNumber);
   }
-  const dimensions = { number: pageNumber, width: viewport.width, height: viewport.height, unit: 'pt' as const };
+  // Fillable fields say "form" even on a page with no other text (classification reads it).
+  const dimensions = { number: pageNumber, width: viewport.width, height: viewport.height, unit: 'pt' as const, ...(widgets > 0 ? { formFields: widgets } : {}) };
   // Text placed outside the visible page (clipped leftovers of imposition, hidden tricks) is not read.
   const onPage = (w: Word) => w.box!.left < viewport.width && w.box!.left + w.box!.width > 0 && w.box!.top < viewport.height && w.box!.top + w.box!.height > 0;
 

@@ -12,7 +12,8 @@
  * occurrences boosted. Phrases are features of their own, so a phrase match also counts its words:
  * phrase matches count more.
  */
-import { LEXICON } from './lexicon.ts';
+import type { LayoutCue } from './knowledge/document-types.ts';
+import { LEXICON, type LexiconEntry } from './lexicon.ts';
 import {
   categoryIdf,
   type CountedText,
@@ -43,6 +44,8 @@ const WEIGHT = {
   lexiconPhrase: 1.1,
   /** Lexicon entries triggered only by the description count this much of the above. */
   lexiconFromDescription: 0.5,
+  /** …and entries named only inside a longer name of another entry ("bill" of "medical bill") this much. */
+  lexiconSubsumed: 0.4,
   instructionStem: 1.5,
   instructionPhrase: 2,
   instructionQuote: 3,
@@ -73,6 +76,8 @@ export interface Queries {
   weights: Float64Array[];
   /** Per label, the features of its names (its own and its lexicon synonyms): any in a title names the page. */
   nameFeatures: Array<Set<number>>;
+  /** Per label, the layout cues of the kinds it calls on (./cues.ts), each with its weight (1, or less from a description). */
+  cues: Array<Map<LayoutCue, number>>;
 }
 
 function containsRun(stems: readonly string[], run: readonly string[]): boolean {
@@ -120,6 +125,7 @@ export function buildQueries(labels: readonly Label[], instructions: string | nu
   };
   const triggered = new Set<number>();
   const raw = labels.map(() => new Map<number, number>());
+  const cues = labels.map(() => new Map<LayoutCue, number>());
   const nameFeatures = labels.map(() => new Set<number>());
   const put = (label: number, feature: string, weight: number, fromName = false) => {
     // A generic word is no evidence of a kind, unless it is what the label is called; a number alone never is.
@@ -136,7 +142,10 @@ export function buildQueries(labels: readonly Label[], instructions: string | nu
    * features: its one stem, or its phrases ("bank statement", not "statement" alone).
    */
   const addName = (l: number, stems: readonly string[], own: boolean) => {
-    if (own || stems.length === 1) for (const stem of stems) put(l, stem, WEIGHT.nameStem, true);
+    // One word of a longer name says less than the name ("power" of "power purchase agreement"), and a
+    // generic one ("document" of "policy document") nothing.
+    if (stems.length === 1) put(l, stems[0]!, WEIGHT.nameStem, true);
+    else if (own) for (const stem of stems) if (!GENERIC.has(stem)) put(l, stem, WEIGHT.nameStem / 2, true);
     for (let i = 1; i < stems.length; i++) put(l, phraseKey(stems[i - 1]!, stems[i]!), WEIGHT.namePhrase, true);
     if (stems.length === 1 && !/^\d+$/.test(stems[0]!)) nameFeatures[l]!.add(idOf(stems[0]!));
     for (let i = 1; i < stems.length; i++) nameFeatures[l]!.add(idOf(phraseKey(stems[i - 1]!, stems[i]!)));
@@ -149,15 +158,13 @@ export function buildQueries(labels: readonly Label[], instructions: string | nu
     for (const phrase of description.phrases) put(l, phrase, WEIGHT.descriptionPhrase);
 
     // The lexicon: entries the name names count fully, entries only the description names count less.
-    for (const entry of LEXICON) {
-      const byName = entry.triggers.some((t) => containsRun(name.stems, t));
-      const byDescription = !byName && entry.triggers.some((t) => containsRun(description.stems, t));
-      if (!byName && !byDescription) continue;
+    for (const { entry, byName, subsumed } of calledOn(name.stems, description.stems)) {
       triggered.add(LEXICON.indexOf(entry));
-      const factor = byName ? 1 : WEIGHT.lexiconFromDescription;
+      const factor = (byName ? 1 : WEIGHT.lexiconFromDescription) * (subsumed ? WEIGHT.lexiconSubsumed : 1);
       for (const feature of entry.features) put(l, feature, factor * (isPhrase(feature) ? WEIGHT.lexiconPhrase : WEIGHT.lexiconStem));
       // The type's other names are synonyms of the label's name ("pay slip", "statement of account").
       if (byName) for (const synonym of entry.triggers) addName(l, synonym, false);
+      for (const [cue, weight] of entry.cues) cues[l]!.set(cue, Math.max(cues[l]!.get(cue) ?? 0, factor * weight));
     }
   });
 
@@ -183,6 +190,7 @@ export function buildQueries(labels: readonly Label[], instructions: string | nu
       raw.push(map);
       nameFeatures.push(new Set());
       hidden.push(entry.triggers[0]!.join(' '));
+      cues.push(new Map(entry.cues));
       const l = raw.length - 1;
       for (const stems of entry.triggers) addName(l, stems, false);
       for (const feature of entry.features) put(l, feature, isPhrase(feature) ? WEIGHT.lexiconPhrase : WEIGHT.lexiconStem);
@@ -197,7 +205,28 @@ export function buildQueries(labels: readonly Label[], instructions: string | nu
     for (const [id, weight] of map) w[id] = weight * categoryIdf(labelFrequency[id]!, raw.length);
     return w;
   });
-  return { labels: [...labels.map((l) => l.name), ...hidden], visible: labels.length, features, index, weights, nameFeatures };
+  return { labels: [...labels.map((l) => l.name), ...hidden], visible: labels.length, features, index, weights, nameFeatures, cues };
+}
+
+/**
+ * The lexicon's kinds a label calls on: those one of whose names its name (or, less, its description)
+ * says. A name inside a longer name that another kind is called by counts less: a "medical bill" is
+ * a medical bill before it is an invoice, an "O&M agreement" that kind of agreement before any contract.
+ */
+function calledOn(name: readonly string[], description: readonly string[]): Array<{ entry: LexiconEntry; byName: boolean; subsumed: boolean }> {
+  const found: Array<{ entry: LexiconEntry; byName: boolean; run: readonly string[] }> = [];
+  for (const entry of LEXICON) {
+    const longest = (stems: readonly string[]) => entry.triggers.filter((t) => containsRun(stems, t)).sort((a, b) => b.length - a.length)[0];
+    const byName = longest(name);
+    const byDescription = byName ? undefined : longest(description);
+    if (byName) found.push({ entry, byName: true, run: byName });
+    else if (byDescription) found.push({ entry, byName: false, run: byDescription });
+  }
+  return found.map((f) => ({
+    entry: f.entry,
+    byName: f.byName,
+    subsumed: found.some((g) => g !== f && g.byName === f.byName && g.run.length > f.run.length && containsRun(g.run, f.run) && !g.entry.triggers.some((t) => t.join(' ') === f.run.join(' '))),
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -98,7 +98,8 @@ const NEGATORS = new Set(['not', 'never', 'without', 'non', 'nor']);
 /** How many content words after a negator it denies. */
 export const NEGATION_SCOPE = 3;
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** Words of letters and digits; "O&M", "R&D" and "P&L" are one word each. */
+const WORD = /[\p{L}\p{N}]+(?:&[\p{L}\p{N}]+)*/gu;
 
 /** Stems are cached: a document's vocabulary is small next to its word count. */
 const stemCache = new Map<string, string>();
@@ -121,7 +122,9 @@ export function tokenize(line: string): Token[] {
   for (const match of line.matchAll(WORD)) {
     const raw = match[0];
     if (raw.length < 2 && !/\d/.test(raw)) continue;
-    const lower = raw.toLowerCase();
+    let lower = raw.toLowerCase().replace(/&/g, '');
+    // Accents do not matter ("reçu" is "recu", "Rechnungsempfänger" "rechnungsempfanger").
+    if (/[^\x00-\x7f]/.test(lower)) lower = lower.normalize('NFKD').replace(/\p{M}/gu, '');
     const end = match.index + raw.length;
     const negator = NEGATORS.has(lower) || (lower === 'no' && /^ [a-z]/i.test(line.slice(end, end + 2)));
     tokens.push({ stem: stemOf(lower), start: match.index, end, stop: STOP_WORDS.has(lower), negator });

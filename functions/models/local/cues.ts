@@ -1,0 +1,92 @@
+/**
+ * Layout cues: what a document's shape says about its kind, beyond its words. A letter opens with a
+ * salutation and closes with a signature; a paper has an abstract and references; a contract numbered
+ * clauses; a manual or report a table of contents; an invoice or receipt a block of totals; a form
+ * fields to fill; an ID card is a small card-shaped picture; a deck is landscape slides; a receipt a
+ * tall narrow strip. The kinds that have each cue are in ./knowledge/document-types.ts.
+ */
+import type { Page } from '../../documents/doc.ts';
+import type { LayoutCue } from './knowledge/document-types.ts';
+import type { PageLine } from './text.ts';
+
+export interface Cue {
+  cue: LayoutCue;
+  /** How strong the sighting is (1 usually; fillable fields make a form beyond doubt: 3 and more with their number). */
+  strength: number;
+  /** What was seen, for the reasoning ("salutation “Dear Sir,”"). */
+  evidence: string;
+}
+
+const SALUTATION = /^(dear|to whom it may concern|gentlemen|ladies and gentlemen|madame|monsieur|madame, monsieur|sehr geehrte|liebe|geachte|beste|estimad[oa]s?|señor|senor|gentile|egregio|spettabile|prezad[oa]s?|caro|cara)\b/i;
+const CLOSING = /^(sincerely|yours sincerely|yours faithfully|yours truly|very truly yours|respectfully|kind regards|best regards|regards|cordialement|bien cordialement|veuillez agr[ée]er|mit freundlichen gr[üu](ß|ss)en|met vriendelijke groet(en)?|hoogachtend|atentamente|cordiales saludos|cordiali saluti|distinti saluti|atenciosamente|cumprimentos)\b/i;
+const ABSTRACT = /^(abstract|summary|résumé|zusammenfassung|samenvatting|resumen|sommario|resumo)\b/i;
+const REFERENCES = /^(references|bibliography|works cited|literature cited|références|literatur|literatuur|referencias|bibliografia|referências)\b/i;
+const CLAUSE = /^(\(?\d{1,2}(\.\d{1,2}){0,3}[.)]?\s+\p{Lu}|article\s+\d|art\.\s*\d|section\s+\d|clause\s+\d|§\s*\d|whereas\b|now,? therefore\b)/iu;
+const CONTENTS = /^(table of contents|contents|sommaire|table des matières|inhaltsverzeichnis|inhalt|inhoud|inhoudsopgave|índice|indice|sumário)\b/i;
+const TOTAL_LINE = /^(sub\s?-?total|total|grand total|amount due|balance due|net total|nett total|total due|total ttc|total ht|totaal|gesamt|summe|importe total|totale)\b.*\d[.,]\d{2}\b/i;
+const BLANK_FIELD = /_{5,}|\.{8,}|☐|☑|☒|□|\[\s?\]/;
+
+/** The cues a document shows on its first pages (`lines` are those pages' lines, as classification reads them). */
+export function layoutCues(pages: readonly Page[], lines: readonly PageLine[][]): Cue[] {
+  const cues: Cue[] = [];
+  const all = lines.flat();
+  const texts = all.map((l) => l.text.trim());
+
+  const salutation = texts.find((t) => SALUTATION.test(t) && t.length < 80);
+  const closing = texts.find((t) => CLOSING.test(t) && t.length < 60);
+  if (salutation && closing) cues.push({ cue: 'letter', strength: 1, evidence: `salutation "${salutation.slice(0, 30)}" and closing "${closing.slice(0, 30)}"` });
+  else if (salutation && texts.indexOf(salutation) < 25) cues.push({ cue: 'letter', strength: 1, evidence: `salutation "${salutation.slice(0, 30)}"` });
+
+  const abstract = texts.findIndex((t) => ABSTRACT.test(t) && t.split(' ').length <= 12);
+  const references = texts.findIndex((t) => REFERENCES.test(t) && t.split(' ').length <= 3);
+  if (abstract >= 0 && abstract < 60 && references > abstract) cues.push({ cue: 'paper', strength: 1, evidence: 'an abstract and references' });
+
+  const clauses = texts.filter((t) => CLAUSE.test(t)).length;
+  if (clauses >= 6 && clauses >= texts.length * 0.04) cues.push({ cue: 'clauses', strength: 1, evidence: `${clauses} numbered clauses` });
+
+  const contentsTitle = texts.find((t) => CONTENTS.test(t) && t.split(' ').length <= 5);
+  const leaders = texts.filter((t) => /(\.\s?){4,}\s*\d{1,3}$/.test(t)).length;
+  if (contentsTitle || leaders >= 5) cues.push({ cue: 'contents', strength: 1, evidence: contentsTitle ? `"${contentsTitle}"` : `${leaders} lines of a table of contents` });
+
+  const totals = texts.filter((t) => TOTAL_LINE.test(t)).length;
+  if (totals >= 1) cues.push({ cue: 'totals', strength: 1, evidence: 'a block of totals' });
+
+  const fields = pages.reduce((sum, p) => sum + (p.formFields ?? 0), 0);
+  const blanks = texts.filter((t) => BLANK_FIELD.test(t)).length;
+  if (fields > 0) cues.push({ cue: 'form', strength: 3 + Math.log2(fields), evidence: `${fields} fillable form fields` });
+  else if (blanks >= 5) cues.push({ cue: 'form', strength: 1, evidence: `${blanks} blanks to fill in` });
+
+  const first = pages[0];
+  if (first) {
+    const ratio = first.width / Math.max(1, first.height);
+    const words = first.words.length;
+    // ID-1 cards are 85.6 × 54 mm (1.59): a single picture of about that shape with a few words.
+    if (pages.length === 1 && first.ocr && ratio > 1.4 && ratio < 1.75 && words >= 8 && words < 150) cues.push({ cue: 'card', strength: 1, evidence: 'a card-shaped picture' });
+    // A tall narrow column of print (a till receipt), however much blank paper the scan has around it.
+    const extent = extentOf(first);
+    if (first.ocr && extent && extent.height / Math.max(1, extent.width) > 1.3 && words < 400) cues.push({ cue: 'receipt_strip', strength: 1, evidence: 'a narrow strip of print' });
+  }
+  const landscape = pages.filter((p) => p.width > p.height * 1.2).length;
+  const sparse = pages.filter((p) => p.words.length < 120).length;
+  if (pages.length >= 3 && landscape >= pages.length * 0.8 && sparse >= pages.length * 0.6) cues.push({ cue: 'slides', strength: 1, evidence: 'landscape slides with little text' });
+
+  const tabled = pages.filter((p) => p.tables.length > 0).length;
+  if (pages.length > 0 && tabled >= Math.max(1, pages.length * 0.5)) cues.push({ cue: 'table_heavy', strength: 1, evidence: 'pages of tables' });
+  return cues;
+}
+
+/** The box around a page's words (the print, without the paper around it). */
+function extentOf(page: Page): { width: number; height: number } | undefined {
+  let left = Infinity;
+  let top = Infinity;
+  let right = -Infinity;
+  let bottom = -Infinity;
+  for (const w of page.words) {
+    if (!w.box) continue;
+    left = Math.min(left, w.box.left);
+    top = Math.min(top, w.box.top);
+    right = Math.max(right, w.box.left + w.box.width);
+    bottom = Math.max(bottom, w.box.top + w.box.height);
+  }
+  return right > left ? { width: right - left, height: bottom - top } : undefined;
+}
