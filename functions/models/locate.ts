@@ -26,6 +26,7 @@
  */
 import { type Box, type Doc, type Origin, type Page, unionBox } from '../documents/doc.ts';
 import type { Found, Tree } from './engine.ts';
+import { MONTH_NUMBERS } from './local/knowledge/months.ts';
 import { stemOf, STOP_WORDS } from './local/text.ts';
 
 /**
@@ -190,13 +191,10 @@ function numberKey(n: number): string {
   return String(Object.is(rounded, -0) ? 0 : rounded);
 }
 
-/** English month names and abbreviations → month number. */
-const MONTHS = new Map<string, number>(
-  'jan january feb february mar march apr april may may jun june jul july aug august sep september oct october nov november dec december'
-    .split(' ')
-    .map((name, i) => [name, Math.floor(i / 2) + 1] as const),
-);
-MONTHS.set('sept', 9);
+/** Month names and abbreviations in the engine's languages → month number (./local/knowledge/months.ts). */
+const MONTHS = MONTH_NUMBERS;
+/** Month abbreviations that are common English words ("set", "out", "ago"): they start no date run. */
+const ENGLISH_WORDS = new Set(['set', 'out', 'ago']);
 const WEEKDAYS = new Set('mon monday tue tues tuesday wed wednesday thu thur thurs thursday fri friday sat saturday sun sunday'.split(' '));
 
 function dateKey(y: number, m: number, d: number): string | undefined {
@@ -239,8 +237,8 @@ export function dateValues(text: string): DateReading | undefined {
   // Month names: "March 5, 2024", "5 Mar 2024", "5th of March 2024", "Tue, 5 March 2024", "05-MAR-24".
   const parts = t
     .split(/[\s,./-]+/)
-    .filter((p) => p !== '' && p !== 'of' && !WEEKDAYS.has(p))
-    .map((p) => p.replace(/^(\d{1,2})(?:st|nd|rd|th)$/, '$1'));
+    .filter((p) => p !== '' && p !== 'of' && p !== 'de' && !WEEKDAYS.has(p))
+    .map((p) => p.replace(/^(\d{1,2})(?:st|nd|rd|th|er)$/, '$1'));
   if (parts.length !== 3) return undefined;
   const [p0, p1, p2] = parts as [string, string, string];
   const day = (p: string) => (/^\d{1,2}$/.test(p) ? Number(p) : undefined);
@@ -545,9 +543,9 @@ class DocIndex {
     const DIGIT = 4;
     const classOf = (text: string): number => {
       if (/\d/.test(text)) return AMOUNT | DATE | DIGIT;
-      const word = text.toLowerCase().replace(/[^a-z]/g, '');
+      const word = (ASCII.test(text) ? text : text.normalize('NFKD').replace(/\p{M}/gu, '')).toLowerCase().replace(/[^a-z]/g, '');
       if (/^[-+(]?[$€£¥₹₽₩₺₪฿¢₫₴₦%)-]+$/.test(text) || (CURRENCY_CODES.has(word) && word.length === text.replace(/[^A-Za-z]/g, '').length)) return AMOUNT;
-      if (MONTHS.has(word) || WEEKDAYS.has(word) || word === 'of') return DATE;
+      if ((MONTHS.has(word) && !ENGLISH_WORDS.has(word)) || WEEKDAYS.has(word) || word === 'of' || word === 'de') return DATE;
       return 0;
     };
     // Printed amounts and dates repeat (dates on every page, small quantities): each is read once.

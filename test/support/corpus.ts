@@ -52,8 +52,19 @@ function readersVersion(): string {
   return readersHash;
 }
 
+const readInProcess = new Map<string, Promise<Doc>>();
+
 /** The corpus document read into a Doc, as a run reads it (same readers, same OCR resolution). */
-export async function corpusDoc(path: string, options: { deadlineMs?: number } = {}): Promise<Doc> {
+export function corpusDoc(path: string, options: { deadlineMs?: number } = {}): Promise<Doc> {
+  let doc = readInProcess.get(path);
+  if (!doc) {
+    doc = readCorpusDoc(path, options);
+    readInProcess.set(path, doc);
+  }
+  return doc;
+}
+
+async function readCorpusDoc(path: string, options: { deadlineMs?: number }): Promise<Doc> {
   const bytes = corpusBytes(path);
   const useCache = process.env.QUIRE_CORPUS_CACHE !== 'off';
   const key = createHash('sha256').update(bytes).update(readersVersion()).digest('hex').slice(0, 32);

@@ -874,5 +874,3 @@ export function readBusiness(index: DocIndex): BusinessReading {
 }
 
 
-/** For debugging only. */
-export const debugLabelled = labelledValues;

@@ -8,10 +8,10 @@
  */
 import type { ClassifyRequest, ClassifyResult } from '../engine.ts';
 import { type ClassificationVote, consolidateClassification } from './consensus.ts';
-import { buildQueries, decisiveQuotes, formatQuotes, labelScores, type Queries, type TextEvidence, textEvidence } from './evidence.ts';
-import { baggedWeights } from './random.ts';
+import { buildQueries, cueScores, decisiveQuotes, formatQuotes, labelScores, type Queries, type TextEvidence, textEvidence, TITLE_WEIGHT, titleLines } from './evidence.ts';
+import { baggedWeights, jitteredWeight } from './random.ts';
 import { type Cue, layoutCues } from './cues.ts';
-import { categoryIdf, docPages, pageLines, scoreShares } from './text.ts';
+import { docPages, pageLines, scoreShares } from './text.ts';
 
 /** Content tokens of an ordinary page: the BM25 length a page is measured against. */
 export const AVERAGE_PAGE_TOKENS = 180;
@@ -28,13 +28,10 @@ const POWER = 2;
 const QUOTES = 5;
 const RUNNER_UP_QUOTES = 2;
 
+/** How much a vote may move the weight of a layout cue, or of the first page's title (relative). */
+const CUE_SPREAD = 0.5;
 /** Pages read for layout cues and for the text (a long document says what it is in its first pages). */
 const CUE_PAGES = 12;
-/** A layout cue is worth this much evidence for a kind that has it (scaled down when many categories share it). */
-const CUE_WEIGHT = 3;
-/** The first page's title lines count this many times more again: a document names itself there. */
-const FIRST_TITLE_WEIGHT = 1.5;
-const FIRST_TITLE_LINES = 6;
 
 interface Read {
   queries: Queries;
@@ -42,8 +39,6 @@ interface Read {
   /** Evidence of the first page's title lines alone. */
   title: TextEvidence;
   cues: Cue[];
-  /** Per category: what the cues add. */
-  cueScores: Float64Array;
 }
 
 export function classify(request: ClassifyRequest): ClassifyResult {
@@ -54,39 +49,27 @@ export function classify(request: ClassifyRequest): ClassifyResult {
   const queries = buildQueries(request.categories, request.instructions);
   const pagesWithText = Math.max(1, pages.filter((p) => p.words.length > 0 || p.blocks.length > 0).length);
   const evidence = textEvidence(queries, lines, AVERAGE_PAGE_TOKENS * pagesWithText);
-  const firstTitle = (pageTexts[0] ?? []).slice(0, FIRST_TITLE_LINES).filter((l) => l.text.split(' ').length <= 12);
-  const title = textEvidence(queries, firstTitle, AVERAGE_PAGE_TOKENS);
+  const title = textEvidence(queries, titleLines(pageTexts[0] ?? []), AVERAGE_PAGE_TOKENS);
   const cues = layoutCues(pages.slice(0, CUE_PAGES), pageTexts.slice(0, CUE_PAGES));
-  const read: Read = { queries, evidence, title, cues, cueScores: cueScores(queries, cues) };
+  const read: Read = { queries, evidence, title, cues };
 
   const n = Math.max(1, Math.floor(request.nConsensus));
   const votes: ClassificationVote[] = [];
   for (let v = 0; v < n; v++) {
     const bag = n === 1 ? null : baggedWeights(queries.features, request.seed, v, n);
-    votes.push(vote(read, bag, names, lines.length === 0));
+    // A vote weighs the layout cues as it weighs words: each a little differently.
+    const cueWeight = (cue: string) => (n === 1 ? 1 : jitteredWeight(request.seed, v, n, `cue:${cue}`, CUE_SPREAD));
+    const titleWeight = TITLE_WEIGHT * (n === 1 ? 1 : jitteredWeight(request.seed, v, n, 'title', CUE_SPREAD));
+    votes.push(vote(read, bag, titleWeight, cueScores(queries, cues, cueWeight), names, lines.length === 0));
   }
   return consolidateClassification(votes, names);
 }
 
-/** What the document's layout cues add to each category: a cue many categories share separates them less. */
-function cueScores(queries: Queries, cues: readonly Cue[]): Float64Array {
-  const scores = new Float64Array(queries.labels.length);
-  for (const { cue, strength } of cues) {
-    const having = queries.cues.filter((c) => c.has(cue)).length;
-    if (having === 0) continue;
-    const idf = categoryIdf(having, queries.labels.length);
-    queries.cues.forEach((c, l) => {
-      scores[l] += CUE_WEIGHT * strength * idf * (c.get(cue) ?? 0);
-    });
-  }
-  return scores;
-}
-
-function vote(read: Read, bag: Float64Array | null, names: string[], noText: boolean): ClassificationVote {
+function vote(read: Read, bag: Float64Array | null, titleWeight: number, cues: Float64Array, names: string[], noText: boolean): ClassificationVote {
   const { queries, evidence } = read;
   const raw = labelScores(queries, evidence, bag);
   const titled = labelScores(queries, read.title, bag);
-  for (let l = 0; l < raw.length; l++) raw[l] += FIRST_TITLE_WEIGHT * titled[l]! + read.cueScores[l]!;
+  for (let l = 0; l < raw.length; l++) raw[l] += titleWeight * titled[l]! + cues[l]!;
   const shares = scoreShares([...raw], PRIOR, POWER);
   // The best share; equal shares go to the category given first (deterministic).
   let chosen = 0;

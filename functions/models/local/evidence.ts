@@ -14,6 +14,7 @@
  */
 import type { LayoutCue } from './knowledge/document-types.ts';
 import { LEXICON, type LexiconEntry } from './lexicon.ts';
+import type { Cue } from './cues.ts';
 import {
   categoryIdf,
   type CountedText,
@@ -312,4 +313,34 @@ export function decisiveQuotes(queries: Queries, evidence: TextEvidence, label: 
 /** Quotes as a reasoning fragment: "INVOICE" (title), "Amount Due" ×2. */
 export function formatQuotes(quotes: readonly Quote[]): string {
   return quotes.map((q) => `"${q.text}"${q.inTitle ? ' (title)' : ''}${q.count > 1 ? ` ×${q.count}` : ''}`).join(', ');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout and titles
+
+/** A layout cue is worth this much evidence for a kind that has it (scaled down when many labels share it). */
+const CUE_WEIGHT = 3;
+
+/** What a text's layout cues (./cues.ts) add to each label: a cue many labels share separates them less. */
+export function cueScores(queries: Queries, cues: readonly Cue[], weightOf: (cue: LayoutCue) => number = () => 1): Float64Array {
+  const scores = new Float64Array(queries.labels.length);
+  for (const { cue, strength: seen } of cues) {
+    const strength = seen * weightOf(cue);
+    const having = queries.cues.filter((c) => c.has(cue)).length;
+    if (having === 0) continue;
+    const idf = categoryIdf(having, queries.labels.length);
+    queries.cues.forEach((c, l) => {
+      scores[l] += CUE_WEIGHT * strength * idf * (c.get(cue) ?? 0);
+    });
+  }
+  return scores;
+}
+
+/** A document names itself in the first lines of its first page: those count this many times more again. */
+export const TITLE_WEIGHT = 1.5;
+const TITLE_LINES = 6;
+
+/** The title lines of a page: its first short lines. */
+export function titleLines(lines: readonly PageLine[]): PageLine[] {
+  return lines.slice(0, TITLE_LINES).filter((l) => l.text.split(' ').length <= 12);
 }

@@ -11,6 +11,7 @@ import type { XWord } from './extract-index.ts';
 import { normalizeToken } from './extract-index.ts';
 import { leafAccepts, type LeafNode } from './extract-schema.ts';
 import { NUMBER, textStems } from './extract-words.ts';
+import { MONTH_NUMBERS, monthKey } from './knowledge/months.ts';
 
 export interface Read {
   value: unknown;
@@ -159,19 +160,19 @@ function readNumber(words: XWord[], leaf: LeafNode, traits: LeafTraits): Read | 
 // ---------------------------------------------------------------------------------------------
 // Dates
 
-const MONTHS: Record<string, number> = {
-  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6, jul: 7, july: 7,
-  aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
-};
-const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+/** Month names in the engine's languages, longest first so "september" is not read as "sep". */
+const MONTH = `(${[...MONTH_NUMBERS.keys()].sort((a, b) => b.length - a.length).join('|')})`;
+const monthOf = (name: string) => MONTH_NUMBERS.get(monthKey(name))!;
 /** A time after a date: "T10:30", " 10:30:15", ", 10:30 pm". */
 const TIME = /^(?:[T\s,]+)(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*(am|pm))?/i;
 
 const DATE_PATTERNS: Array<{ re: RegExp; parts: (m: RegExpExecArray, order: 'mdy' | 'dmy') => [number, number, number] }> = [
   { re: /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})/, parts: (m) => [+m[1]!, +m[2]!, +m[3]!] },
   { re: /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})(?!\d)/, parts: (m, order) => (order === 'dmy' ? [+m[3]!, +m[2]!, +m[1]!] : [+m[3]!, +m[1]!, +m[2]!]) },
-  { re: new RegExp(`^(\\d{1,2})(?:st|nd|rd|th)?[\\s\\-/.]+(?:of\\s+)?${MONTH}\\.?[\\s\\-/.,]+(\\d{4}|\\d{2})(?!\\d)`, 'i'), parts: (m) => [+m[3]!, MONTHS[m[2]!.toLowerCase()]!, +m[1]!] },
-  { re: new RegExp(`^${MONTH}\\.?[\\s\\-/.]+(\\d{1,2})(?:st|nd|rd|th)?,?[\\s\\-/.,]+(\\d{4})(?!\\d)`, 'i'), parts: (m) => [+m[3]!, MONTHS[m[1]!.toLowerCase()]!, +m[2]!] },
+  // "19 april 2014", "7. Mai 2014", "5th of March 2024", "3 de julio de 2014", "02-JUL-15".
+  { re: new RegExp(`^(\\d{1,2})(?:st|nd|rd|th|er|º)?[\\s\\-/.]+(?:of\\s+|de\\s+)?${MONTH}\\.?[\\s\\-/.,]+(?:de\\s+)?(\\d{4}|\\d{2})(?!\\d)`, 'i'), parts: (m) => [+m[3]!, monthOf(m[2]!), +m[1]!] },
+  // "March 5, 2024", "August 3 , 2014".
+  { re: new RegExp(`^${MONTH}\\.?[\\s\\-/.]+(\\d{1,2})(?:st|nd|rd|th)?\\s?,?[\\s\\-/.,]+(\\d{4})(?!\\d)`, 'i'), parts: (m) => [+m[3]!, monthOf(m[1]!), +m[2]!] },
 ];
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -184,6 +185,8 @@ function validDate(y: number, m: number, d: number): boolean {
 
 /** A date (and a time after it) at the start of `text` → ISO parts and how many characters it used. */
 export function parseDate(text: string, order: 'mdy' | 'dmy'): { iso: string; time?: string; length: number } | undefined {
+  // Accents off ("février", "März"): letters stay one character each, so lengths still count words.
+  if (/[^\x00-\x7f]/.test(text)) text = text.normalize('NFKD').replace(/\p{M}/gu, '');
   for (const { re, parts } of DATE_PATTERNS) {
     const m = re.exec(text);
     if (!m) continue;

@@ -14,7 +14,9 @@
 import type { Doc, Page } from '../../documents/doc.ts';
 import type { SplitRequest, SplitResult } from '../engine.ts';
 import { consolidateSplits, normalizeKey, OTHER, type SplitVote } from './consensus.ts';
-import { buildQueries, labelScores, pagesEvidence, type Queries, type TextEvidence } from './evidence.ts';
+import { AVERAGE_PAGE_TOKENS } from './classify.ts';
+import { layoutCues } from './cues.ts';
+import { buildQueries, cueScores, labelScores, pagesEvidence, type Queries, type TextEvidence, textEvidence, TITLE_WEIGHT, titleLines } from './evidence.ts';
 import { anyNumberLabel, findLabeledDates, findLabeledValues, hasDate, pageMarker, sameLabel, titleNumbers } from './identifiers.ts';
 import { baggedWeights } from './random.ts';
 import { countFeatures, type PageLine, pageLines, scoreShares } from './text.ts';
@@ -27,6 +29,13 @@ import { countFeatures, type PageLine, pageLines, scoreShares } from './text.ts'
 const OTHER_SCORE = 2.5;
 const PRIOR = 1;
 const POWER = 3;
+
+/** A page whose best evidence is under this share of the typical page's is weak… */
+const WEAK_PAGE = 0.5;
+/** (when it has at least this many words) … */
+const WEAK_MIN_TOKENS = 40;
+/** …and its log share for any label is at least this: it cannot decide a change alone. */
+const WEAK_FLOOR = -1.5;
 
 /** Changing label between pages costs this much (log units); a page's cues adjust it. */
 const SWITCH_PENALTY = 2.5;
@@ -41,6 +50,11 @@ const TITLE_BONUS = 1.5;
 /** Towards starting a new instance: a title naming the subdocument, and a header with a number or date. */
 const TITLE_START = 1;
 const HEADER_START = 0.75;
+
+/** A page of another size or kind (scanned / born-digital) than the one before: towards a start. */
+const PAGE_CHANGE = 2;
+/** A page like the one before with no first-page cue: changing label costs this much more. */
+const SAME_PAPER = 3;
 
 /** Lines at the top of a page where document numbers and dates are looked for (the header), at most. */
 const HEADER_LINES = 14;
@@ -68,11 +82,15 @@ export function split(request: SplitRequest): SplitResult {
 
 interface PageModel {
   queries: Queries;
+  /** Per page: what its title lines and its layout cues add to each label (as in classification). */
+  extra: Float64Array[];
   /** Output names of the chain's states: the subdocuments, then "other". */
   names: string[];
   evidence: TextEvidence[];
   /** Label-independent first-page cues per page (positive: starts a document). */
   start: number[];
+  /** Per page: whether it is printed on the same paper as the page before (size, scanned or not). */
+  samePaper: boolean[];
   /** Per page: whether its header has a labeled document number or date (what first pages print). */
   header: boolean[];
   /** Per page, per subdocument: whether one of its names is the page's title. */
@@ -83,8 +101,13 @@ function readPages(doc: Doc, request: SplitRequest): PageModel {
   const queries = buildQueries(request.subdocuments, request.instructions, { background: true });
   const lines = doc.pages.map((page) => pageLines(page));
   const evidence = pagesEvidence(queries, lines);
-  const { start, header } = startCues(doc.pages, lines);
-  return { queries, names: [...queries.labels.slice(0, queries.visible), OTHER], evidence, start, header, titled: lines.map((l) => titles(queries, l)) };
+  const { start, header, samePaper } = startCues(doc.pages, lines);
+  const extra = doc.pages.map((page, p) => {
+    const title = labelScores(queries, textEvidence(queries, titleLines(lines[p]!), AVERAGE_PAGE_TOKENS), null);
+    const cues = cueScores(queries, layoutCues([page], [lines[p]!]));
+    return title.map((t, l) => TITLE_WEIGHT * t + cues[l]!);
+  });
+  return { queries, extra, names: [...queries.labels.slice(0, queries.visible), OTHER], evidence, start, header, samePaper, titled: lines.map((l) => titles(queries, l)) };
 }
 
 /** A numbered heading ("5. Confidentiality", "2.1 Term") is a section, never a document title. */
@@ -112,13 +135,20 @@ function titles(queries: Queries, lines: readonly PageLine[]): Uint8Array {
  * dates against those of the document so far: a changed one (+3) starts a document, the same one
  * (−3) continues it.
  */
-function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { start: number[]; header: boolean[] } {
+function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { start: number[]; header: boolean[]; samePaper: boolean[] } {
   const start: number[] = [];
   const header: boolean[] = [];
+  const samePaper: boolean[] = [];
   let context = new Map<string, string>();
   pages.forEach((page, p) => {
     const marker = pageMarker(lines[p]!);
     let score = 0;
+    // Another paper size, or a scan after born-digital pages: most likely another document. The same
+    // paper with nothing that starts a document: most likely the same one.
+    const previous = pages[p - 1];
+    const otherPaper = previous && (page.unit !== previous.unit || page.ocr !== previous.ocr || Math.abs(page.width - previous.width) > 0.03 * previous.width || Math.abs(page.height - previous.height) > 0.03 * previous.height);
+    if (otherPaper) score += PAGE_CHANGE;
+    samePaper.push(Boolean(previous) && !otherPaper);
     if (marker.index === 1) score += 3;
     else if (marker.index !== undefined && marker.index > 1) score -= 5;
     if (marker.continued) score -= 3;
@@ -147,7 +177,7 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
     if (p === 0 || score >= START_THRESHOLD) context = new Map();
     for (const { label, value } of facts) context.set(label, normalizeKey(value));
   });
-  return { start, header };
+  return { start, header, samePaper };
 }
 
 /** A sentence of running text, not a field, a row or a heading. */
@@ -182,19 +212,32 @@ function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlyS
   const other = S - 1;
   // Emissions: log shares of each page's evidence among the subdocuments and "other".
   const visible = model.queries.visible;
-  const emission = model.evidence.map((evidence) => {
+  const scored = model.evidence.map((evidence, p) => {
     const all = labelScores(model.queries, evidence, bag);
+    for (let l = 0; l < all.length; l++) all[l] += model.extra[p]![l]!;
     // "Other" holds a fixed amount of evidence, or what the page has for a kind nobody asked for.
     let otherScore = OTHER_SCORE;
     for (let h = visible; h < all.length; h++) otherScore = Math.max(otherScore, all[h]!);
-    const scores = [...all.subarray(0, visible), otherScore];
-    return scoreShares(scores, PRIOR, POWER).map(Math.log);
+    return [...all.subarray(0, visible), otherScore];
+  });
+  // A page with much less evidence than the document's typical page (a page of tables inside a press
+  // release, an appendix) is read weakly: alone it cannot outweigh its neighbours.
+  const strongest = scored.map((scores) => Math.max(...scores)).sort((a, b) => a - b);
+  const typical = strongest[strongest.length >> 1] ?? 0;
+  const emission = scored.map((scores, p) => {
+    const logs = scoreShares(scores, PRIOR, POWER).map(Math.log);
+    // (A page with next to no words is not weak but empty: it says "other", as it is.)
+    const weak = Math.max(...scores) < WEAK_PAGE * typical && model.evidence[p]!.length >= WEAK_MIN_TOKENS;
+    return weak ? logs.map((l) => Math.max(WEAK_FLOOR, l)) : logs;
   });
   const transition = (p: number, from: number, to: number) => {
     if (from === to) return 0;
     let cost = -SWITCH_PENALTY;
     if (model.start[p]! >= START_THRESHOLD) cost += START_BONUS;
     if (model.start[p]! <= CONTINUATION_THRESHOLD) cost -= CONTINUATION_PENALTY;
+    // The same paper with nothing that starts a document: most likely the same document.
+    // (A page with next to no words is left to its own evidence.)
+    else if (model.samePaper[p] && model.start[p]! < START_THRESHOLD && model.evidence[p]!.length >= WEAK_MIN_TOKENS) cost -= SAME_PAPER;
     if (to !== other && model.titled[p]![to]) cost += TITLE_BONUS;
     // Cues make a change cheap, never a gain: a label is not worth changing for its own sake.
     return Math.min(0, cost);

@@ -1,0 +1,99 @@
+/**
+ * Accuracy floors on real documents (issue: real documents, right answers): a fixed subset of the
+ * corpus in ../shared/corpus, scored against the truth read by hand in test/corpus-truth/. The whole
+ * corpus is measured by `npm run bench -- accuracy`; this keeps the figures from silently falling.
+ *
+ * The floors sit a little under what the engine measured when they were set (the README has the
+ * figures); raise them when the engine gets better, never lower them to make a change pass.
+ */
+import { describe, expect, it } from 'vitest';
+import { corpusAvailable, extractionTruths, splitTruths } from '../../support/corpus.ts';
+import { evaluateBundles, evaluateClassification, evaluateCorpusBundles, evaluateExtraction, pageAccuracy, summarizeExtraction } from '../../support/corpus-eval.ts';
+import { type Bundle, SCHEMA_VARIANTS, tallyTotal } from '../../support/corpus-score.ts';
+
+const EXTRACTION_DOCS = [
+  'documents/invoice/invoice.jpeg',
+  'documents/invoice/invoice_sample3.png',
+  'documents/invoice/invoice_sample6.webp',
+  'documents/invoice/invoice_sample7.webp',
+  'documents/medical_bill/medical_bill_sample4.pdf',
+  'documents/receipt/X00016469672.jpg',
+  'documents/receipt/X51005230617.jpg',
+  'documents/receipt/X51005301661.jpg',
+  'documents/receipt/X51005442376.jpg',
+];
+
+const CLASSIFICATION_DOCS = [
+  'documents/book_listing/energy_insurance_sample1.pdf',
+  'documents/demand_letter/demand_letter_sample9.pdf',
+  'documents/fact_sheet/ETF-facts.pdf',
+  'documents/form/acroform_calculation_order.pdf',
+  'documents/form/bug1883609.pdf',
+  'documents/form/issue6127.pdf',
+  'documents/maintenance_manual/warranty_booklet_sample4.pdf',
+  'documents/npdes_permit/npdes_permit_sample2.pdf',
+  'documents/om_agreement/o&m_sample1.pdf',
+  'documents/policy_document/Americas-AI-Action-Plan.pdf',
+  'documents/power_purchase_agreement/ppa_sample1.pdf',
+  'documents/press_release/NVIDIA-PR-Q1-2026.pdf',
+  'documents/warranty_booklet/warranty_booklet_sample2.pdf',
+  ...EXTRACTION_DOCS,
+];
+
+/** Bundles of born-digital documents (no OCR: fast), some pages of a type nobody asked for. */
+const BUNDLES: Bundle[] = [
+  {
+    parts: [
+      { path: 'documents/press_release/NVIDIA-PR-Q1-2026.pdf', type: 'press_release', pages: 3 },
+      { path: 'documents/demand_letter/demand_letter_sample9.pdf', type: 'demand_letter', pages: 2 },
+      { path: 'documents/fact_sheet/ETF-facts.pdf', type: 'fact_sheet', pages: 3 },
+    ],
+    subdocuments: ['demand_letter', 'press_release'],
+  },
+  {
+    parts: [
+      { path: 'documents/warranty_booklet/warranty_booklet_sample3.pdf', type: 'warranty_booklet', pages: 4 },
+      { path: 'documents/medical_bill/medical_bill_sample4.pdf', type: 'medical_bill', pages: 1 },
+      { path: 'documents/power_purchase_agreement/ppa_sample2.pdf', type: 'power_purchase_agreement', pages: 4 },
+      { path: 'documents/form/bug1883609.pdf', type: 'form', pages: 1 },
+    ],
+    subdocuments: ['medical_bill', 'power_purchase_agreement', 'warranty_booklet'],
+  },
+];
+
+// CI runs with ../shared beside the project: there the corpus must be found (a missing corpus fails).
+const runs = corpusAvailable() || process.env.CI === 'true';
+
+describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)', () => {
+  it('finds the corpus', () => {
+    expect(corpusAvailable(), 'the corpus is expected at ../shared/corpus (QUIRE_CORPUS_DIR to move it)').toBe(true);
+  });
+
+  it('extracts invoice and receipt fields: mostly right, rarely wrong, in every schema wording', { timeout: 300_000 }, async () => {
+    const truths = extractionTruths().filter((t) => EXTRACTION_DOCS.includes(t.path));
+    expect(truths).toHaveLength(EXTRACTION_DOCS.length);
+    const s = summarizeExtraction(await evaluateExtraction(truths, SCHEMA_VARIANTS));
+    const total = tallyTotal(s.fields);
+    console.log(`[corpus] extraction subset: ${s.fields.right}/${total} right, ${s.fields.missing} missing, ${s.fields.wrong} wrong`);
+    expect(s.fields.right / total).toBeGreaterThanOrEqual(0.82);
+    expect(s.fields.wrong / total).toBeLessThanOrEqual(0.03);
+    // Nothing is made up: a field the document does not print is null.
+    expect(s.absent.wrong).toBe(0);
+    // The three wordings (English, nested, French) are understood alike.
+    for (const [variant, tally] of s.byVariant) expect(tally.right, variant).toBe(s.byVariant.get('english')!.right);
+  });
+
+  it('classifies among the 24 corpus types', { timeout: 300_000 }, async () => {
+    const results = await evaluateClassification(CLASSIFICATION_DOCS);
+    const right = results.filter((r) => r.got === r.expected).length;
+    console.log(`[corpus] classification subset: ${right}/${results.length}; wrong: ${results.filter((r) => r.got !== r.expected).map((r) => `${r.path} → ${r.got}`).join(', ') || 'none'}`);
+    expect(right / results.length).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('splits bundles by page, pages of unasked types going to "other"', { timeout: 300_000 }, async () => {
+    const cases = [...(await evaluateBundles(BUNDLES)), ...(await evaluateCorpusBundles(splitTruths().filter((t) => t.path.includes('demand_letter_sample8'))))];
+    const { right, pages } = pageAccuracy(cases);
+    console.log(`[corpus] split subset: ${right}/${pages} pages right`);
+    expect(right / pages).toBeGreaterThanOrEqual(0.75);
+  });
+});
