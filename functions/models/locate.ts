@@ -26,6 +26,7 @@
  */
 import { type Box, type Doc, type Origin, type Page, unionBox } from '../documents/doc.ts';
 import type { Found, Tree } from './engine.ts';
+import { printingsOf } from './local/knowledge/currencies.ts';
 import { MONTH_NUMBERS } from './local/knowledge/months.ts';
 import { stemOf, STOP_WORDS } from './local/text.ts';
 
@@ -1113,8 +1114,34 @@ class Locator {
     for (const n of new Set(numberValues(text).map(numberKey))) for (const s of this.ix.numberSpots(n)) spots.push(candidate(s, QUALITY.equal));
     const date = dateValues(text);
     if (date) for (const k of date.keys) for (const s of this.ix.dateSpots(k)) spots.push(candidate(s, s.ambiguous ? QUALITY.ambiguous : QUALITY.equal));
+    if (spots.length === 0 && /^[A-Z]{3}$/.test(text)) spots.push(...this.currencyCandidates(text));
     if (spots.length === 0 && key.length >= FUZZY_MIN && key.length <= FUZZY_MAX) spots.push(...this.fuzzyText(key, text));
     return minimal(spots);
+  }
+
+  /**
+   * A currency answered as its ISO code but printed as a mark or a name ("$", "RM", "Rs.", "€",
+   * "US Dollars"): the mark alone where it stands alone, else the amount it is printed against.
+   */
+  private currencyCandidates(code: string): Candidate[] {
+    const ix = this.ix;
+    const found: Candidate[] = [];
+    for (const printing of printingsOf(code)) {
+      const key = keyOf(printing);
+      // Words and letter marks ("US Dollars", "RM", "Rs."); a mark with a symbol ("US$") is looked for as printed below.
+      if (key !== '' && printing !== code && /^[\p{L}\s.]+$/u.test(printing)) {
+        // Letters: the words themselves (short marks only as printed, in their case: "RM", not "rm").
+        for (const c of this.exactText(key, printing)) if (printing.length > 3 || ix.printed(c.start, c.end).replace(/[^A-Za-z]/g, '') === printing.replace(/[^A-Za-z]/g, '')) found.push({ ...c, quality: printing.includes(' ') ? QUALITY.verbatim : QUALITY.equal });
+      }
+      if (key !== '' && printing.length > 3) continue;
+      // A symbol or a short mark: alone, against an amount ("$1,250.00", "RM9.00"), or in brackets ("Amount (RM)").
+      for (let i = 0; i < ix.count; i++) {
+        const text = ix.text[i]!;
+        if (text === printing) found.push(candidate({ start: i, end: i + 1 }, QUALITY.equal));
+        else if ((text.startsWith(printing) && isDigit(text[printing.length])) || text.includes(`(${printing})`)) found.push(candidate({ start: i, end: i + 1 }, QUALITY.ambiguous));
+      }
+    }
+    return found;
   }
 
   /** Runs of pieces whose keys, concatenated, are exactly the value's key. */

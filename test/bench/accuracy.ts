@@ -6,7 +6,7 @@
  * `ACCURACY_DETAIL=1` prints every wrong or missing value and every misclassified document.
  */
 import { corpusAvailable, extractionTruths, manifest, splitTruths } from '../support/corpus.ts';
-import { evaluateBundles, evaluateClassification, evaluateCorpusBundles, evaluateExtraction, pageAccuracy, summarizeExtraction } from '../support/corpus-eval.ts';
+import { evaluateBundles, evaluateClassification, evaluateCorpusBundles, evaluateExtraction, evaluateLocate, pageAccuracy, summarizeExtraction } from '../support/corpus-eval.ts';
 import { makeBundles, SCHEMA_VARIANTS, type Tally, tallyTotal } from '../support/corpus-score.ts';
 
 const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFixed(1)}%`);
@@ -30,7 +30,7 @@ export async function benchAccuracy(): Promise<void> {
     console.log('accuracy: ../shared/corpus is not here; nothing measured');
     return;
   }
-  const only = process.env.ACCURACY_ONLY; // extract | classify | split
+  const only = process.env.ACCURACY_ONLY; // extract | locate | classify | split
   if (!only || only === 'extract') {
     const started = performance.now();
     const results = await evaluateExtraction(extractionTruths(), SCHEMA_VARIANTS);
@@ -57,6 +57,11 @@ export async function benchAccuracy(): Promise<void> {
         for (const f of bad) console.log(`   ${f.verdict.padEnd(7)} ${f.field}: got ${JSON.stringify(f.value)} want ${JSON.stringify(f.truth)}`);
       }
     }
+  }
+  if (!only || only === 'locate') {
+    const r = await evaluateLocate(extractionTruths());
+    console.log(`\n## Provenance of a model's answers (a model that answers the truth; locateValues): ${r.values} values kept, ${r.located} located (${pct(r.located, r.values)}), ${r.misread} located on text that does not read as the value\n`);
+    if (detail) for (const m of r.missed) console.log(`   not located: ${m.path} ${m.field} = ${JSON.stringify(m.value)}`);
   }
   if (!only || only === 'classify') {
     const paths = manifest().map((e) => e.path);

@@ -196,3 +196,54 @@ export function pageAccuracy(cases: readonly SplitCase[]): { right: number; page
   }
   return { right, pages };
 }
+
+// ---- provenance of values a model returns ----
+
+export interface LocateResult {
+  values: number;
+  located: number;
+  /** Located, but the printed text there does not read as the value. */
+  misread: number;
+  missed: Array<{ path: string; field: string; value: unknown }>;
+}
+
+/**
+ * Provenance for provider answers (./functions/models/locate.ts), measured with a model that always
+ * answers right: each document's truth, written as the English schema's output, is located in the
+ * Doc. A value is located when it gets a source; the source's text must read as the value.
+ */
+export async function evaluateLocate(truths: readonly ExtractionTruth[]): Promise<LocateResult> {
+  const { locateValues } = await import('../../functions/models/locate.ts');
+  const { normalizeText } = await import('./corpus-score.ts');
+  const variant = (await import('./corpus-score.ts')).SCHEMA_VARIANTS[0]!;
+  const result: LocateResult = { values: 0, located: 0, misread: 0, missed: [] };
+  for (const truth of truths) {
+    const doc = await corpusDoc(truth.path);
+    const output: Record<string, unknown> = {};
+    for (const [field, path] of Object.entries(variant.fields)) {
+      const value = truth.fields[field as keyof ExtractionTruth['fields']];
+      if (value === null || value === undefined) continue;
+      output[path[0]!] = Array.isArray(value) ? value[0] : value;
+    }
+    const sources = locateValues(doc, output, variant.schema) as Record<string, { content: string } | null>;
+    for (const [key, value] of Object.entries(output)) {
+      result.values++;
+      const found = sources[key];
+      if (!found) {
+        result.missed.push({ path: truth.path, field: key, value });
+        continue;
+      }
+      result.located++;
+      const content = found.content;
+      const digits = (s: string) => s.replace(/[^\d]/g, '').replace(/^0+/, '');
+      const reads =
+        typeof value === 'number'
+          ? digits(content).includes(digits(value.toFixed(2)).replace(/0+$/, '')) || digits(content).includes(String(Math.round(value)))
+          : key === 'currency' || key === 'invoice_date' || key === 'due_date'
+            ? true
+            : normalizeText(content).includes(normalizeText(String(value)).slice(0, 6));
+      if (!reads) result.misread++;
+    }
+  }
+  return result;
+}

@@ -204,6 +204,17 @@ describe('value parsing', () => {
     expect(dateValues('31/02/2024')).toBeUndefined();
     expect(dateValues('invoice')).toBeUndefined();
   });
+
+  it('reads month names in French, German, Dutch, Spanish, Italian and Portuguese, and detached punctuation', () => {
+    expect(dateValues('7. Mai 2014')?.keys).toEqual(['2014-05-07']);
+    expect(dateValues('29 maart 2014')?.keys).toEqual(['2014-03-29']);
+    expect(dateValues('02 Juillet 2015')?.keys).toEqual(['2015-07-02']);
+    expect(dateValues('12 février 2020')?.keys).toEqual(['2020-02-12']);
+    expect(dateValues('3 de julio de 2014')?.keys).toEqual(['2014-07-03']);
+    expect(dateValues('12 de março de 2020')?.keys).toEqual(['2020-03-12']);
+    expect(dateValues('5 settembre 2021')?.keys).toEqual(['2021-09-05']);
+    expect(dateValues('August 3 , 2014')?.keys).toEqual(['2014-08-03']);
+  });
 });
 
 describe('locateValues on PDF words', () => {
@@ -245,6 +256,15 @@ describe('locateValues on PDF words', () => {
     expect(leaf(tree, 'montant_total')!.origin).toEqual({ kind: 'box', page: 1, box: unionBox([boxOf(word(doc, '1')), boxOf(word(doc, '250,00'))]) });
     expect(leaf(tree, 'acompte')!.content).toBe('250,00');
     expect(leaf(tree, 'acompte')!.context).toBe('Acompte 250,00');
+  });
+
+  it('finds a currency answered as its code where the document prints a mark or a name', () => {
+    const doc = pdfDoc([{ lines: ['Rechnung 17', 'Datum: 7. Mai 2014'] }, { lines: ['Gesamtbetrag 1.234,50 €'] }, { lines: ['Amount (RM)', 'Paid in US Dollars'] }]);
+    expect(leaf(locateValues(doc, { currency: 'EUR' }), 'currency')!.content).toBe('€');
+    expect(leaf(locateValues(doc, { currency: 'MYR' }), 'currency')!.content).toBe('RM');
+    expect(leaf(locateValues(doc, { currency: 'USD' }), 'currency')!.content).toBe('US Dollars');
+    expect(leaf(locateValues(doc, { currency: 'GBP' }), 'currency')).toBeNull();
+    expect(leaf(locateValues(doc, { datum: '2014-05-07' }), 'datum')!.content).toBe('7. Mai 2014');
   });
 
   it('finds dates by value in another format', () => {

@@ -72,3 +72,13 @@ export const DOLLAR_COUNTRIES: ReadonlyArray<{ code: string; cues: string[] }> =
   { code: 'MYR', cues: ['malaysia', 'sdn bhd', 'sdn. bhd', 'jalan', 'selangor', 'johor', 'kuala lumpur', 'penang', 'pulau pinang', 'perak', 'kedah', 'melaka', 'sabah', 'sarawak', 'pahang', 'negeri sembilan', 'terengganu', 'kelantan', 'gst id', 'gst reg'] },
   { code: 'MXN', cues: ['mexico', 'méxico', 'rfc'] },
 ];
+
+/** Currencies written with a bare "$" somewhere. */
+const DOLLAR_SIGN_CODES = new Set(['USD', 'AUD', 'CAD', 'NZD', 'SGD', 'HKD', 'MXN']);
+
+/** How a currency may be printed: its marks, its names, and "$" for the dollars (empty for an unknown code). */
+export function printingsOf(code: string): string[] {
+  const info = CURRENCIES.find((c) => c.code === code);
+  if (!info) return [];
+  return [...info.marks, ...info.words, ...(DOLLAR_SIGN_CODES.has(code) ? ['$'] : [])];
+}
