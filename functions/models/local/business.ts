@@ -33,6 +33,8 @@ export interface BusinessValue {
   words: XWord[];
   /** 0..1: how sure the reading is. */
   score: number;
+  /** Other printed amounts agree with it (subtotal + tax, paid − change): OCR read it right, however unsure it was. */
+  corroborated?: boolean;
 }
 
 export interface BusinessReading {
@@ -410,12 +412,23 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
     if (x) (best.tax = x), (best.consistent = true);
   }
 
+  // Other readings that agree with the total: what was paid less the change, or a subtotal equal to
+  // it where no tax is printed. Independent printings agreeing are read right.
+  const total = best.total?.value as number | undefined;
+  const paidAmount = labelled('amount_paid')[0]?.value;
+  const change = labelled('change_given')[0]?.value;
+  const totalAgrees =
+    best.consistent ||
+    (total !== undefined && typeof paidAmount === 'number' && typeof change === 'number' && near(paidAmount - change, total)) ||
+    (total !== undefined && !best.tax && best.subtotal !== undefined && near(best.subtotal.value as number, total));
+
   // The chosen ones first (surer when they add up), the others after them.
   const ranked = (field: AmountField): BusinessValue[] => {
     const chosen = best[field];
     const rest = lists[field].filter((v) => v !== chosen).map((v) => ({ ...v, score: v.score * 0.5 }));
     if (!chosen) return rest.filter((v) => v.score >= 0.3);
-    return [{ ...chosen, score: Math.min(1, chosen.score * (best.consistent ? 1.15 : 1)) }, ...rest];
+    const corroborated = best.consistent || (field !== 'tax' && totalAgrees);
+    return [{ ...chosen, score: Math.min(1, chosen.score * (best.consistent ? 1.15 : 1)), corroborated }, ...rest];
   };
   return { total: ranked('total'), subtotal: ranked('subtotal'), tax: ranked('tax'), balance_due: lists.balance_due };
 }
@@ -820,6 +833,9 @@ function ocrTrust(words: XWord[]): number {
   return Math.max(0.3, Math.min(1, (low - 20) / 55));
 }
 
+/** The least OCR trust of an amount other printed amounts agree with. */
+const CORROBORATED_TRUST = 0.9;
+
 export function readBusiness(index: DocIndex): BusinessReading {
   settleDateOrder(index);
   readMisspelledLabels(index);
@@ -864,7 +880,7 @@ export function readBusiness(index: DocIndex): BusinessReading {
       }
       const floor = MIN_SCORE[concept] ?? DEFAULT_MIN_SCORE;
       list = list
-        .map((v) => ({ ...v, score: v.score * ocrTrust(v.words) }))
+        .map((v) => ({ ...v, score: v.score * (v.corroborated ? Math.max(CORROBORATED_TRUST, ocrTrust(v.words)) : ocrTrust(v.words)) }))
         .filter((v) => v.score >= floor)
         .sort(byScore);
       resolved.set(concept, list);

@@ -181,7 +181,8 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
       en: `total, grand total, total amount, invoice total, total due, total payable, amount payable, total incl tax, total including tax,
         total incl vat, total incl gst, total inclusive gst, total sales inclusive gst, total inclusive of gst, total amount payable,
         rounded total, total rounded, nett total, net total payable, total sales, total charges, total hospital charges, total cost,
-        net cost of repairs, estimate total, total estimate, grand total due, total amount due, amount due`,
+        net cost of repairs, estimate total, total estimate, grand total due, total amount due, amount due, bill amount, total bill amount,
+        invoice amount, net amount payable, net total`,
       fr: 'total, total ttc, montant ttc, total a payer, net a payer, montant total, somme a payer, total general, montant a payer, total facture',
       de: 'gesamt, gesamtbetrag, endbetrag, rechnungsbetrag, summe, gesamtsumme, bruttobetrag, brutto, zu zahlen, zahlbetrag, total, betrag',
       nl: 'totaal, totaalbedrag, totaal incl btw, totaal inclusief btw, te betalen, factuur totaal, factuurbedrag, eindtotaal, totaal te betalen',
@@ -317,7 +318,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
     kind: 'name',
     about: 'Who the document is for: the customer billed, patient, insured, owner',
     labels: {
-      en: 'bill to, billed to, invoice to, sold to, customer, customer name, client, client name, buyer, purchaser, recipient, patient, patient name, insured, insured name, owner, vehicle owner, guest, attention, attn, to, name, account name, guarantor, member name, prepared for, customer details',
+      en: 'bill to, billed to, invoice to, issued to, sold to, customer, customer name, client, client name, buyer, purchaser, recipient, patient, patient name, insured, insured name, owner, vehicle owner, guest, attention, attn, to, name, account name, guarantor, member name, prepared for, customer details',
       fr: 'client, facture a, facturer a, destinataire, adresse de facturation, acheteur, nom du client, a l attention de',
       de: 'kunde, rechnungsempfanger, empfanger, rechnung an, kaufer, auftraggeber, an, kundenname',
       nl: 'klant, factuur aan, afnemer, koper, aan, geadresseerde, klantnaam',
@@ -457,4 +458,6 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
  */
 export const COMPANY_ENDINGS = `sdn bhd, sdn. bhd., bhd, s/b, berhad, inc, inc., incorporated, ltd, ltd., limited, llc, l.l.c., llp, plc, gmbh, ag, kg, ohg, ug, e.k., b.v., bv, n.v., nv, vof,
   s.a., sa, s.a.s., sas, sarl, s.a.r.l., eurl, sci, s.l., sl, s.r.l., srl, s.p.a., spa, lda, ltda, s.c., co., co, corp, corp., corporation, company, pty, pty ltd,
-  pte, pte ltd, pvt ltd, private limited, enterprise, enterprises, trading, traders, suppliers, services, hardware, restaurant, restoran, cafe, bistro, hospital, clinic, pharmacy, store, stores, mart, market`;
+  pte, pte ltd, pvt ltd, private limited, enterprise, enterprises, trading, traders, suppliers, services, hardware, restaurant, restoran, cafe, bistro, hospital, clinic, pharmacy, store, stores, mart, market,
+  contractor, contractors, construction, consulting, consultants, studio, design, agency, group, partners, associates, solutions, systems,
+  industries, international, holdings, motors, garage, repairs, auto care, bakery, hotel`;
