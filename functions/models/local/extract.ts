@@ -242,7 +242,9 @@ function plan(root: FieldNode): Planned {
     const main = node.properties.find((p) => p.node.kind === 'leaf' && p.node.type === 'string' && textStems(p.key).some((s) => MAIN_STEMS.has(s) || s === 'descript'));
     const children = node.properties.map(({ key, required, node: child }) => {
       if (child.kind === 'leaf') {
-        const own = fieldPhrases({ ...child.info, key });
+        // A line item's column as the lexicon knows it, in every language ("Qté", "Menge", "Bedrag").
+        const concept = conceptOfField({ ...child.info, key }, undefined, child.type, true)?.concept.id;
+        const own = [...fieldPhrases({ ...child.info, key }), ...(concept ? labelPhrases(concept) : [])];
         const phrases = main?.node === child && path.length === 0 ? [...own, ...arrayPhrases.map((p) => ({ ...p, weight: p.weight * 0.8, source: 'parent' as const }))] : own;
         remember(phrases);
         leaves.push({ path: [...path, key], node: child, traits: traitsOf(child), phrases });
