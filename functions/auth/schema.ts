@@ -1,9 +1,10 @@
 import * as z from 'zod';
+import { ENVIRONMENT_SLUGS, ROLES } from '../platform/callers.ts';
 
-export const Role = z.enum(['admin', 'operator', 'viewer']);
+export const Role = z.enum(ROLES);
 export type Role = z.infer<typeof Role>;
 
-export const EnvironmentSlug = z.enum(['test', 'production']);
+export const EnvironmentSlug = z.enum(ENVIRONMENT_SLUGS);
 export type EnvironmentSlug = z.infer<typeof EnvironmentSlug>;
 
 export const AuthStatus = z

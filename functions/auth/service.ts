@@ -1,12 +1,12 @@
 /**
- * Organizations, environments and API keys (API §1). Only the SHA-256 of a key is stored; the key's
- * prefix is a hint, the environment is the one stored with it.
+ * Organizations, environments and API keys (API §1): creating and revoking keys. Resolving the key of
+ * a request is the platform's (functions/platform/callers.ts).
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { Invalid, NotFound, Unauthorized } from '../platform/errors.ts';
+import { randomBytes } from 'node:crypto';
+import { type ApiKeyItem, apiKeyItemKey, type Caller, hashKey, KEY_PATTERN, KEY_PREFIXES } from '../platform/callers.ts';
+import { Invalid, NotFound } from '../platform/errors.ts';
 import { timestamp } from '../platform/ids.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { Scope } from '../platform/ports.ts';
 import type { EnvironmentSlug, Role } from './schema.ts';
 
 export interface Organization {
@@ -16,61 +16,11 @@ export interface Organization {
   environments: Record<EnvironmentSlug, string>;
 }
 
-export interface ApiKeyItem {
-  id: string;
-  hash: string;
-  name: string;
-  prefix: string;
-  last4: string;
-  organization_id: string;
-  environment_id: string;
-  environment_slug: EnvironmentSlug;
-  role: Role;
-  legacy: boolean;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-/** Who is calling: resolved from the API key on every request. */
-export interface Caller extends Scope {
-  envSlug: EnvironmentSlug;
-  key: ApiKeyItem;
-}
-
-export const KEY_PREFIXES = { test: 'rt_test_', production: 'rt_live_', legacy: 'sk_service_' } as const;
-const KEY_PATTERN = /^(rt_test_|rt_live_|sk_service_)[A-Za-z0-9_-]{16,200}$/;
-
-export function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
-}
+export { apiKeyItemKey, assertKeyStillValid, bearerKey, hashKey, KEY_PREFIXES, resolveCaller } from '../platform/callers.ts';
+export type { ApiKeyItem, Caller } from '../platform/callers.ts';
 
 const orgItemKey = (orgId: string) => `org#${orgId}`;
-const apiKeyItemKey = (hash: string) => `apikey#${hash}`;
 const orgKeysIndex = (orgId: string) => `${orgId}#apikeys`;
-
-/** Reads `Authorization: Bearer <key>`; every failure is a 401 naming what is wrong. */
-export function bearerKey(authorization: string | undefined): string {
-  if (!authorization) throw new Unauthorized('Missing API key: send the header "Authorization: Bearer <api key>"');
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match) throw new Unauthorized('Malformed Authorization header: expected "Bearer <api key>"');
-  const key = match[1]!;
-  if (!KEY_PATTERN.test(key)) throw new Unauthorized('Malformed API key: expected rt_test_..., rt_live_... or sk_service_...');
-  return key;
-}
-
-export async function resolveCaller(p: Platform, key: string): Promise<Caller> {
-  const item = await p.store.getItem<ApiKeyItem>(apiKeyItemKey(hashKey(key)));
-  if (!item) throw new Unauthorized('Invalid API key');
-  if (item.revoked_at) throw new Unauthorized('API key revoked');
-  return { orgId: item.organization_id, envId: item.environment_id, envSlug: item.environment_slug, key: item };
-}
-
-/** Checked again after the work, before the response: a revoked key fails at once, even mid-request. */
-export async function assertKeyStillValid(p: Platform, caller: Caller): Promise<void> {
-  const item = await p.store.getItem<ApiKeyItem>(apiKeyItemKey(caller.key.hash));
-  if (!item) throw new Unauthorized('Invalid API key');
-  if (item.revoked_at) throw new Unauthorized('API key revoked');
-}
 
 export async function createOrganization(p: Platform, name: string): Promise<Organization> {
   const org: Organization = {

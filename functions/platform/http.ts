@@ -10,7 +10,7 @@ import { isUtf8 } from 'node:buffer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import middy from '@middy/core';
 import type { z } from 'zod';
-import { assertKeyStillValid, bearerKey, resolveCaller, type Caller } from '../auth/service.ts';
+import { assertKeyStillValid, bearerKey, type Caller, resolveCaller } from './callers.ts';
 import { AppError, Invalid, isServiceBusy, PayloadTooLarge, type ValidationIssue } from './errors.ts';
 import { ulidBody } from './ids.ts';
 import { isMultipart, parseMultipart } from './multipart.ts';

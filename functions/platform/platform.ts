@@ -10,9 +10,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { config, type Config } from './config.ts';
 import { dynamoStore } from './dynamo-store.ts';
 import { randomIds, systemClock } from './ids.ts';
-import type { Blobs, Clock, Events, Ids, KeyRing, Runner, RunEnds, Store } from './ports.ts';
+import type { Blobs, Clock, Ids, KeyRing, Runner, RunEnds, Store } from './ports.ts';
 import { broadcastRunEnds, sleepingRunEnds } from './run-ends.ts';
-import { emitEvent } from '../webhooks/events.ts';
 import { s3KeyOfUrl } from './s3-urls.ts';
 
 export interface Platform {
@@ -23,8 +22,6 @@ export interface Platform {
   runner: Runner;
   /** Wakes a request waiting for a run when the run ends (./run-ends.ts). */
   runEnds: RunEnds;
-  /** Webhook events of this platform's environments (functions/webhooks/events.ts). */
-  events: Events;
   clock: Clock;
   ids: Ids;
 }
@@ -71,7 +68,6 @@ export function buildPlatform(cfg: Config = config()): Platform {
       return sfnRunner(new SFNClient({ region: cfg.region }), { run: cfg.runStateMachineArn, deliver: cfg.deliverStateMachineArn, workflowRun: cfg.workflowRunStateMachineArn });
     }),
     runEnds: cfg.runEndsChannel ? broadcastRunEnds(cfg.runEndsChannel) : sleepingRunEnds,
-    events: { emit: (scope, event) => emitEvent(built, scope, event) },
     clock,
     ids: randomIds(clock),
   };

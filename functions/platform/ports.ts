@@ -155,14 +155,6 @@ export interface WebhookEvent {
   type: string;
   data: unknown;
 }
-export interface Events {
-  /**
-   * Records the event in `scope` and, when that environment's endpoint wants it, starts its
-   * delivery (deliver-webhook state machine). Never touches another environment.
-   */
-  emit(scope: Scope, event: WebhookEvent): Promise<{ eventId: string; deliveryId: string | null }>;
-}
-
 /**
  * How a request waiting for a run (a synchronous create, API §0.5) learns that the run ended, sooner
  * than its next read of the record. It is only a wake-up call: the waiter still reads the record,

@@ -15,6 +15,7 @@ import type { Scope } from '../platform/ports.ts';
 import { ACTIVE_STATUSES, TERMINAL_STATUSES, type RunStatus } from '../platform/schemas.ts';
 import { executionArnOf } from '../platform/sfn-runner.ts';
 import { forgetUsage, recordUsage } from '../usage/ledger.ts';
+import { emitEvent } from '../webhooks/events.ts';
 import type { RunKind } from './kinds.ts';
 
 /** Run records keep private fields under `_` names; they never reach the wire. */
@@ -187,7 +188,7 @@ export async function createRun(p: Platform, scope: Scope, kind: RunKind, input:
   if (cached) {
     await p.store.putRecord(scope, { type: kind.type, id, createdAt: cached.created_at, status: cached.status, filename: input.filename, attrs: input.attrs, data: cached });
     await recordUsage(p, scope, { runId: id, operation: kind.name, status: 'completed', usage: cached.usage });
-    if (input.background) await p.events.emit(scope, { type: `${kind.name}.completed`, data: runWithoutOutput(cached, kind) });
+    if (input.background) await emitEvent(p, scope, { type: `${kind.name}.completed`, data: runWithoutOutput(cached, kind) });
     return renderRun(cached, await resultOf(p, kind, cached, true), kind);
   }
   await p.store.putRecord(scope, { type: kind.type, id, createdAt: data.created_at, status: data.status, filename: input.filename, attrs: input.attrs, data });

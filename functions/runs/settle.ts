@@ -7,6 +7,7 @@ import { logger } from '../platform/logger.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { forgetUsage, recordUsage } from '../usage/ledger.ts';
+import { emitEvent } from '../webhooks/events.ts';
 import type { RunKind, RunUsage } from './kinds.ts';
 import { runWithoutOutput, type RunData } from './service.ts';
 
@@ -18,7 +19,7 @@ import { runWithoutOutput, type RunData } from './service.ts';
 async function announce(p: Platform, scope: Scope, kind: RunKind, data: RunData): Promise<void> {
   if (!data._background) return;
   try {
-    await p.events.emit(scope, { type: `${kind.name}.${data.status}`, data: runWithoutOutput(data, kind) });
+    await emitEvent(p, scope, { type: `${kind.name}.${data.status}`, data: runWithoutOutput(data, kind) });
   } catch (error) {
     logger.error('run event could not be emitted', { run_id: data.id, error_type: (error as Error).name });
   }

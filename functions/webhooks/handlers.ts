@@ -1,5 +1,6 @@
 import { NotFound } from '../platform/errors.ts';
 import { api } from '../platform/http.ts';
+import { emitEvent } from './events.ts';
 import { webhookOperations as ops } from './operations.ts';
 import { deleteEndpoint as remove, getDelivery as readDelivery, getEndpoint as read, listDeliveries as list, putEndpoint as put, readEndpoint, rotateSecret as rotate } from './service.ts';
 
@@ -13,7 +14,7 @@ export const rotateSecret = api(ops.rotateSecret, ({ platform, caller, body }) =
 
 export const sendTestEvent = api(ops.sendTest, async ({ platform, caller }) => {
   if (!(await readEndpoint(platform, caller))) throw new NotFound('No webhook endpoint');
-  const { eventId } = await platform.events.emit(caller, { type: 'webhook.test', data: { message: 'This is a test event from Quire.' } });
+  const { eventId } = await emitEvent(platform, caller, { type: 'webhook.test', data: { message: 'This is a test event from Quire.' } });
   return { event_id: eventId };
 });
 

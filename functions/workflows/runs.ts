@@ -11,6 +11,7 @@ import { logger } from '../platform/logger.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import type { FileRef } from '../platform/schemas.ts';
+import { emitEvent } from '../webhooks/events.ts';
 import type { Definition, RunLifecycleStatus, WorkflowRun } from './schema.ts';
 import { definitionFor, readWorkflow, requireCapability, requireReady } from './service.ts';
 
@@ -58,7 +59,7 @@ export async function endWorkflowRun(p: Platform, scope: Scope, id: string, life
   if (!moved) return false;
   const type = lifecycle.status === 'completed' ? 'workflow.run.completed' : 'workflow.run.failed';
   try {
-    await p.events.emit(scope, { type, data: await toWireRun(p, moved.data) });
+    await emitEvent(p, scope, { type, data: await toWireRun(p, moved.data) });
   } catch (error) {
     logger.error('workflow run event could not be emitted', { run_id: id, error_type: (error as Error).name });
   }
@@ -139,6 +140,6 @@ export async function cancelWorkflowRun(p: Platform, caller: Caller, id: string)
   if (!moved) return ended(await readWorkflowRun(p, caller, id));
   if (moved.data._execution_arn) await p.runner.stop(moved.data._execution_arn, 'Cancelled by the API');
   const run = await toWireRun(p, moved.data, false);
-  await p.events.emit(caller, { type: 'workflow.run.cancelled', data: run });
+  await emitEvent(p, caller, { type: 'workflow.run.cancelled', data: run });
   return { run, cancellation_status: 'cancelled' };
 }

@@ -61,7 +61,6 @@ function adminPlatform(client: DynamoDBClient, table: string): Platform {
     keyRing: unavailable as never,
     runner: unavailable as never,
     runEnds: unavailable as never,
-    events: unavailable as never,
     clock: systemClock,
     ids: randomIds(systemClock),
   };

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { logger } from '../../../functions/platform/logger.ts';
 import { resolveCaller } from '../../../functions/auth/service.ts';
 import { platform } from '../../../functions/platform/platform.ts';
+import { emitEvent } from '../../../functions/webhooks/events.ts';
 import { RETRY_SCHEDULE } from '../../../functions/webhooks/task.ts';
 import { verifyWebhook } from '../../../functions/webhooks/verify.ts';
 import { startTestCloud, until, type TestCloud } from '../../support/cloud.ts';
@@ -270,10 +271,10 @@ describe('delivery', () => {
     await setEndpoint(cloud.keys.test, path, { events: ['parse.*', 'split.completed'] });
     const scope = await resolveCaller(platform(), cloud.keys.test);
     const p = platform();
-    const wanted = await p.events.emit(scope, { type: 'parse.completed', data: { id: 'prs_x' } });
-    const family = await p.events.emit(scope, { type: 'parse.failed', data: { id: 'prs_y' } });
-    const exact = await p.events.emit(scope, { type: 'split.completed', data: { id: 'splt_x' } });
-    const unwanted = await p.events.emit(scope, { type: 'extraction.completed', data: { id: 'extr_x' } });
+    const wanted = await emitEvent(p, scope, { type: 'parse.completed', data: { id: 'prs_x' } });
+    const family = await emitEvent(p, scope, { type: 'parse.failed', data: { id: 'prs_y' } });
+    const exact = await emitEvent(p, scope, { type: 'split.completed', data: { id: 'splt_x' } });
+    const unwanted = await emitEvent(p, scope, { type: 'extraction.completed', data: { id: 'extr_x' } });
     expect(wanted.deliveryId).not.toBeNull();
     expect(family.deliveryId).not.toBeNull();
     expect(exact.deliveryId).not.toBeNull();
@@ -285,7 +286,7 @@ describe('delivery', () => {
     expect(emitted().sort()).toEqual(['parse.completed', 'parse.failed', 'split.completed']);
 
     await setEndpoint(cloud.keys.test, path, { enabled: false });
-    expect((await p.events.emit(scope, { type: 'parse.completed', data: {} })).deliveryId).toBeNull();
+    expect((await emitEvent(p, scope, { type: 'parse.completed', data: {} })).deliveryId).toBeNull();
     const test = await cloud.api('POST', '/v1/webhooks/test');
     expect((await deliveryOf(cloud.keys.test, test.body.event_id)).status).toBe('succeeded');
   });
