@@ -5,6 +5,7 @@
 import type { Doc } from '../../functions/documents/doc.ts';
 import { localEngine } from '../../functions/models/local/index.ts';
 import { localExtractor } from '../../functions/models/local/extract.ts';
+import { locateValues } from '../../functions/models/locate.ts';
 import { corpusDoc, type ExtractionTruth, manifest, type SplitTruth } from './corpus.ts';
 import {
   addTo,
@@ -15,6 +16,8 @@ import {
   type ItemField,
   type ItemsResult,
   mergeTally,
+  normalizeText,
+  SCHEMA_VARIANTS,
   type SchemaVariant,
   scoreFields,
   scoreItems,
@@ -213,9 +216,7 @@ export interface LocateResult {
  * Doc. A value is located when it gets a source; the source's text must read as the value.
  */
 export async function evaluateLocate(truths: readonly ExtractionTruth[]): Promise<LocateResult> {
-  const { locateValues } = await import('../../functions/models/locate.ts');
-  const { normalizeText } = await import('./corpus-score.ts');
-  const variant = (await import('./corpus-score.ts')).SCHEMA_VARIANTS[0]!;
+  const variant = SCHEMA_VARIANTS[0]!;
   const result: LocateResult = { values: 0, located: 0, misread: 0, missed: [] };
   for (const truth of truths) {
     const doc = await corpusDoc(truth.path);

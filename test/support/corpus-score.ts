@@ -8,6 +8,7 @@
  *   wrong   — a value that is not right (a confident wrong answer costs more than a null).
  */
 import type { ExtractionTruth, ItemTruth, TextTruth } from './corpus.ts';
+import { seededRandom } from './pdf-fixtures.ts';
 
 export type Verdict = 'right' | 'missing' | 'wrong';
 
@@ -340,18 +341,6 @@ export const CORPUS_CATEGORIES: ReadonlyArray<{ name: string; description: strin
   { name: 'retail_installment_sale_contract', description: 'Retail installment sale contract financing a vehicle purchase' },
   { name: 'warranty_booklet', description: 'Warranty booklet describing what the warranty covers' },
 ];
-
-/** A small deterministic generator (mulberry32), so the same bundles are built on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface BundlePart {
   path: string;

@@ -18,7 +18,7 @@
  *    - the currency: codes, symbols and words anywhere, "$" by the country the document is from.
  * A field with no candidate is not in the document: the extractor leaves it null.
  */
-import { blockBelow, type DocIndex, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
+import { type DocIndex, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf } from './extract-values.ts';
@@ -47,7 +47,10 @@ export interface BusinessReading {
 
 interface ConceptPhrases {
   concept: FieldConcept;
+  /** Its labels, weak ones weighing less. */
   phrases: Phrase[];
+  /** The same, every one weighing 1: which field a printed label names is a matter of words alone. */
+  plain: Phrase[];
 }
 
 const WEAK_WEIGHT = 0.6;
@@ -75,7 +78,10 @@ let lexicon: { byId: Map<string, ConceptPhrases>; all: ConceptPhrases[]; vocabul
 
 function conceptLexicon() {
   if (!lexicon) {
-    const all = FIELD_CONCEPTS.map((concept) => ({ concept, phrases: phrasesOf(concept) }));
+    const all = FIELD_CONCEPTS.map((concept) => {
+      const phrases = phrasesOf(concept);
+      return { concept, phrases, plain: phrases.map((p) => ({ ...p, weight: 1 })) };
+    });
     const vocabulary = new Set<string>();
     for (const c of all) for (const p of c.phrases) for (const s of p.stems) vocabulary.add(s);
     lexicon = { byId: new Map(all.map((c) => [c.concept.id, c])), all, vocabulary };
@@ -101,20 +107,12 @@ export function labelPhrases(id: string): Phrase[] {
  */
 function labelBelongsElsewhere(label: LabelMatch, own: ConceptPhrases): boolean {
   const stems = [...new Set(label.words.flatMap((w) => w.stems))];
-  const plain = () => 1;
-  const mine = bestPhrase(stems, own.phrases.map(unweighted), plain).similarity;
+  const mine = bestPhrase(stems, own.plain).similarity;
   for (const other of conceptLexicon().all) {
     if (other === own || Boolean(other.concept.item) !== Boolean(own.concept.item)) continue;
-    if (bestPhrase(stems, other.phrases.map(unweighted), plain).similarity > mine + 0.05) return true;
+    if (bestPhrase(stems, other.plain).similarity > mine + 0.05) return true;
   }
   return false;
-}
-
-const unweightedCache = new WeakMap<Phrase, Phrase>();
-function unweighted(phrase: Phrase): Phrase {
-  let out = unweightedCache.get(phrase);
-  if (!out) unweightedCache.set(phrase, (out = { ...phrase, weight: 1 }));
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -235,7 +233,7 @@ function labelsOf(index: DocIndex, id: string): LabelMatch[] {
   const entry = conceptLexicon().byId.get(id);
   if (!entry) return [];
   const out: LabelMatch[] = [];
-  for (const label of findLabels(index, entry.phrases.map(unweighted), () => 1, 400)) {
+  for (const label of findLabels(index, entry.plain, () => 1, 400)) {
     if (label.similarity < MIN_LABEL || labelBelongsElsewhere(label, entry)) continue;
     const stems = [...new Set(label.words.flatMap((w) => w.stems))];
     out.push({ ...label, similarity: bestPhrase(stems, entry.phrases).similarity });
@@ -543,14 +541,13 @@ function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun
   return runs;
 }
 
-function letterheadCandidates(index: DocIndex): BusinessValue[] {
+function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue[] {
   const firstPage = index.lines.filter((l) => l.page === 0 && !l.inCell);
   if (firstPage.length === 0) return [];
   const pageHeight = index.doc.pages[0]?.height ?? 0;
   const heights = firstPage.flatMap((l) => l.segments.map(lineHeight)).filter((h) => h > 0).sort((a, b) => a - b);
   const median = heights[heights.length >> 1] || 1;
   const excluded = customerBlocks(index);
-  const domains = domainsOf(index);
   const out: BusinessValue[] = [];
   const top = firstPage.filter((l) => !l.box || !pageHeight || l.box.top < pageHeight * 0.4).slice(0, 14);
   // Lines that are not candidates (addresses, titles, labels) do not push the name further down.
@@ -600,7 +597,7 @@ function matchesDomain(text: string, domains: string[]): boolean {
 function vendorCandidates(index: DocIndex, labelled: (id: string) => BusinessValue[]): BusinessValue[] {
   const domains = domainsOf(index);
   const byLabel = labelled('vendor_name').map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? 1.3 : 1)) }));
-  return distinct([...byLabel, ...letterheadCandidates(index)]);
+  return distinct([...byLabel, ...letterheadCandidates(index, domains)]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -609,13 +606,9 @@ function vendorCandidates(index: DocIndex, labelled: (id: string) => BusinessVal
 function customerCandidates(index: DocIndex): BusinessValue[] {
   const out: BusinessValue[] = [];
   for (const { read, label, placement } of labelledValues(index, 'customer_name')) {
-    out.push(read);
-    // "Bill To:" over a name and an address: the name is the block's first line, whatever its length.
-    if (placement === 'below' && label.whole) {
-      const block = blockBelow(index, index.segments[read.words[0]!.segment]!, 3);
-      const first = block[0];
-      if (first && first.words.every((w) => read.words.includes(w))) out.push({ ...read, score: Math.min(1, read.score * 1.05) });
-    }
+    // "Bill To:" over a name and an address: a name that is the whole first line under it is surer.
+    const wholeLine = placement === 'below' && label.whole && index.segments[read.words[0]!.segment]!.words.every((w) => read.words.includes(w));
+    out.push(wholeLine ? { ...read, score: Math.min(1, read.score * 1.05) } : read);
   }
   return distinct(out.filter((v) => !ADDRESS_LIKE.test(String(v.value)) && !CONTACT_LIKE.test(String(v.value)) && !TITLE_WORDS.test(String(v.value))));
 }
@@ -754,9 +747,9 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
  * Numeric dates that read both ways (02/07/2015) are month-first only in the United States (and a
  * few others): on a document whose amounts are in another currency, they are day-first.
  */
-function settleDateOrder(index: DocIndex): void {
+function settleDateOrder(index: DocIndex, currencies: BusinessValue[]): void {
   if (index.dateOrderKnown) return;
-  const currency = currencyCandidates(index)[0];
+  const currency = currencies[0];
   const code = currency && currency.score >= 0.3 ? currency.value : dollarCountry(index);
   if (code !== 'USD') index.dateOrder = 'dmy';
 }
@@ -837,7 +830,9 @@ function ocrTrust(words: XWord[]): number {
 const CORROBORATED_TRUST = 0.9;
 
 export function readBusiness(index: DocIndex): BusinessReading {
-  settleDateOrder(index);
+  // Read once: the currency also settles how numeric dates are read.
+  const currencies = currencyCandidates(index);
+  settleDateOrder(index, currencies);
   readMisspelledLabels(index);
   const labelledCache = new Map<string, BusinessValue[]>();
   const labelled = (id: string): BusinessValue[] => {
@@ -873,7 +868,7 @@ export function readBusiness(index: DocIndex): BusinessReading {
           list = issueDateCandidates(index, labelled);
           break;
         case 'currency':
-          list = [...labelled('currency'), ...currencyCandidates(index)];
+          list = [...labelled('currency'), ...currencies];
           break;
         default:
           list = labelled(concept);
