@@ -390,7 +390,7 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
 
   // An amount the others imply, where the document prints it (a tax summary's net amount, say).
   const printed = printedAmounts(index);
-  const used = new Set([best.total, best.subtotal, best.tax].filter(Boolean).map((v) => v!.words[0]!.id));
+  const used = new Set([best.total, best.subtotal, best.tax].flatMap((v) => v?.words.map((w) => w.id) ?? []));
   const implied = (field: AmountField, value: number, base: number): BusinessValue | undefined => {
     if (!(value > 0)) return undefined;
     const hit = printed.find((p) => near(p.value, value) && !used.has(p.word.id));
@@ -480,10 +480,10 @@ const LEGAL_FORM_LINE = new RegExp(`^\\(?m?\\)?\\s*${LEGAL_FORM}$`, 'i');
 /** A name ending with a legal form ("Lightroom Gallery Sdn Bhd", "Acme B.V."). */
 const LEGAL_FORM_END = new RegExp(`\\s${LEGAL_FORM}[\\s.,]*$`, 'i');
 
-/** How much of a text reads as words (not OCR noise like "cull fide <B R"): 0..1. */
+/** How much of a text reads as words ("Müller", "GmbH", "McDonald's"; not OCR noise like "pe4195.T)"): 0..1. */
 function wordlike(words: XWord[]): number {
   let good = 0;
-  for (const w of words) if (/^[(&]?[\p{Lu}\p{Ll}][\p{Ll}]{1,}[.,')]?$|^[(&]?[\p{Lu}]{2,}[.,')]?$|^[\p{Lu}]\.?$|^&$|^\(?[\p{Lu}]\)?$|^([\p{Lu}]\.){2,}[\p{Lu}]?\.?$|^\d+$|^[\p{Lu}\p{Ll}]+['’][\p{Ll}]?s?$/u.test(w.text)) good++;
+  for (const w of words) if (/^[(&]?[\p{Lu}\p{Ll}]\p{Ll}+(\p{Lu}\p{Ll}*)*[.,')]?$|^[(&]?[\p{Lu}]{2,}[.,')]?$|^[\p{Lu}]\.?$|^&$|^\(?[\p{Lu}]\)?$|^([\p{Lu}]\.){2,}[\p{Lu}]?\.?$|^\d+$|^[\p{Lu}\p{Ll}]+['’][\p{Ll}]?s?$/u.test(w.text)) good++;
   return words.length ? good / words.length : 0;
 }
 

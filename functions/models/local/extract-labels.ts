@@ -98,14 +98,15 @@ export function findLabels(index: DocIndex, phrases: readonly Phrase[], weightOf
     let end = at + 1;
     while (end < words.length && end - start < MAX_LABEL_WORDS && !endsLabel(words[end - 1]!) && matched(words[end]!)) end++;
     for (let k = start; k < end; k++) done.add(words[k]!.id);
-    // A colon within two more words ends the label there ("Tax (8%):", "Date (UTC):").
+    // A colon within two more words ends the label there ("Tax (8%):", "Date (UTC):", "TVA 20 % :").
     if (!endsLabel(words[end - 1]!)) {
-      for (let k = end; k < Math.min(words.length, end + 2); k++) {
+      for (let k = end; k < Math.min(words.length, end + 3); k++) {
         if (endsLabel(words[k]!) && !/\d{2}/.test(words[k]!.text.replace(/\(\d+(\.\d+)?%\):?$/, ''))) {
           end = k + 1;
           break;
         }
-        if (/\d/.test(words[k]!.text)) break;
+        // A rate printed apart from its percent sign ("20 %") is part of the label; other numbers end it.
+        if (/\d/.test(words[k]!.text) && words[k + 1]?.text !== '%') break;
       }
     }
     // Up to two qualifier words before the run ("Due" of "Due Date"), unless they follow a label (a value).

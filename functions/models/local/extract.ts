@@ -789,7 +789,8 @@ function businessCandidates(business: BusinessReading, field: ScalarField, index
   const out: Candidate[] = [];
   for (const found of business.candidates(field.concept!).slice(0, MAX_CANDIDATES)) {
     const read = adapt(found, field, index);
-    if (read) out.push({ read, placement: 'colon', factor: 1, similarity: found.score, source: 'key', labelKey: undefined, exclusive: true });
+    // A currency is often read off the total's own word ("$1,155.00"): that word backs both.
+    if (read) out.push({ read, placement: 'colon', factor: 1, similarity: found.score, source: 'key', labelKey: undefined, exclusive: field.concept !== 'currency' });
   }
   return out;
 }

@@ -1,0 +1,80 @@
+/**
+ * Reading business fields (functions/models/local/business.ts) on short documents written here as a
+ * person would print them: labels in several languages, a label of another field next to the one
+ * asked for, totals that must add up, the issuer at the top and the customer under "Bill to", the
+ * currency from a mark and the country, numbers grouped with dots. (The real-document figures are in
+ * corpus-accuracy.test.ts and `npm run bench -- accuracy`.)
+ */
+import { describe, expect, it } from 'vitest';
+import type { Doc } from '../../../functions/documents/doc.ts';
+import { readDocument } from '../../../functions/documents/read.ts';
+import type { JsonSchema } from '../../../functions/models/engine.ts';
+import { localExtractor } from '../../../functions/models/local/extract.ts';
+
+async function txt(lines: string[]): Promise<Doc> {
+  return readDocument(new TextEncoder().encode(lines.join('\n')), { kind: 'txt', dpi: 72, deadline: Date.now() + 10_000 });
+}
+
+const SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['vendor_name', 'invoice_number', 'invoice_date', 'due_date', 'customer_name', 'currency', 'subtotal', 'tax', 'total'],
+  properties: {
+    vendor_name: { type: 'string' },
+    invoice_number: { type: 'string' },
+    invoice_date: { type: 'string', format: 'date' },
+    due_date: { type: 'string', format: 'date' },
+    customer_name: { type: 'string' },
+    currency: { type: 'string' },
+    subtotal: { type: 'number' },
+    tax: { type: 'number' },
+    total: { type: 'number' },
+  },
+};
+
+async function extract(lines: string[], schema = SCHEMA): Promise<Record<string, unknown>> {
+  return (await localExtractor.extract({ doc: await txt(lines), schema, instructions: null, nConsensus: 1, seed: 's' })).output;
+}
+
+describe('business fields', () => {
+  it('reads French, German and Dutch labels, amounts and dates', async () => {
+    expect(
+      await extract(['Boulangerie Martin SARL', '12 rue des Lilas, 75011 Paris', 'Facture N° F-2024-118', 'Date de facture : 02/07/2024', "Date d'échéance : 02/08/2024", 'Total HT : 1 250,00 €', 'TVA 20 % : 250,00 €', 'Total TTC : 1 500,00 €']),
+    ).toEqual({ vendor_name: 'Boulangerie Martin SARL', invoice_number: 'F-2024-118', invoice_date: '2024-07-02', due_date: '2024-08-02', customer_name: null, currency: 'EUR', subtotal: 1250, tax: 250, total: 1500 });
+    const german = await extract(['Müller Werkzeuge GmbH', 'Rechnungsnr.: 2024-0077', 'Rechnungsdatum: 7. Mai 2014', 'Nettobetrag: 100,00 EUR', 'MwSt 19%: 19,00 EUR', 'Gesamtbetrag: 119,00 EUR']);
+    expect(german).toMatchObject({ vendor_name: 'Müller Werkzeuge GmbH', invoice_number: '2024-0077', invoice_date: '2014-05-07', currency: 'EUR', subtotal: 100, tax: 19, total: 119 });
+    const dutch = await extract(['Bakkerij de Vries B.V.', 'Factuurnummer: 5521', 'Factuurdatum: 29 maart 2014', 'Totaal excl. BTW: 80,00', 'BTW 21%: 16,80', 'Te betalen: 96,80 EUR']);
+    expect(dutch).toMatchObject({ invoice_number: '5521', invoice_date: '2014-03-29', subtotal: 80, tax: 16.8, total: 96.8 });
+  });
+
+  it('never takes another field’s label: customer number, order number, due date, VAT id', async () => {
+    const out = await extract(['Acme Supplies Ltd', 'VAT No: GB123456789', 'Customer No: C-8812', 'PO Number: PO-4471', 'Due Date: 2024-04-30', 'Invoice No: INV-3001', 'Invoice Date: 2024-03-31', 'Total: 42.00']);
+    expect(out.invoice_number).toBe('INV-3001');
+    expect(out.invoice_date).toBe('2024-03-31');
+    expect(out.due_date).toBe('2024-04-30');
+    expect(out.tax).toBeNull();
+    // A document without a number of its own gives none rather than the customer's.
+    expect((await extract(['Acme Supplies Ltd', 'Customer No: C-8812', 'Total: 42.00'])).invoice_number).toBeNull();
+  });
+
+  it('chooses totals that add up, and tells "Total GST" and "Total Qty" from the total', async () => {
+    const out = await extract(['Kedai Runcit Sdn Bhd', 'Total Qty: 3', 'Total Sales (Excluding GST): 31.03', 'Total GST: 1.65', 'Rounding: 0.02', 'Total Sales (Inclusive of GST): 32.70', 'Cash: 50.00', 'Change: 17.30']);
+    expect(out).toMatchObject({ subtotal: 31.03, tax: 1.65, total: 32.7, currency: null });
+  });
+
+  it('takes the issuer from the letterhead, never the customer under "Bill to"', async () => {
+    const out = await extract(['Northwind Traders Inc.', '500 Market Street, Springfield', 'INVOICE', 'Bill To:', 'Contoso Engineering Ltd', '12 Main Street', 'Invoice #: 7781', 'Total: $120.00']);
+    expect(out.vendor_name).toBe('Northwind Traders Inc');
+    expect(out.customer_name).toBe('Contoso Engineering Ltd');
+  });
+
+  it('reads "$" as the dollar of the document’s country, and thousands grouped with dots', async () => {
+    expect((await extract(['Koala Painting Pty Ltd', 'ABN 12 345 678 901', 'Sydney NSW 2000', 'Total: $1,155.00'])).currency).toBe('AUD');
+    expect((await extract(['Blue Door Cafe', 'Portland, OR 97201', 'Total: $45.00'])).currency).toBe('USD');
+    expect(await extract(['Lars Peeters Contractor', 'INVOICE 1234', 'SUBTOTAL $12.700', 'TAX $2.250', 'TOTAL $14.950'])).toMatchObject({ subtotal: 12700, tax: 2250, total: 14950 });
+  });
+
+  it('leaves null what the document does not print, for every type the schema asks', async () => {
+    const out = await extract(['Hello,', 'see you on Monday.']);
+    expect(Object.values(out).every((v) => v === null)).toBe(true);
+  });
+});
