@@ -287,6 +287,7 @@ const MAX_ENLARGED_PIXELS = 24_000_000;
 export async function recognizeReadable(pool: OcrPool, image: GreyImage): Promise<Word[]> {
   const words = await pool.recognize(image);
   const height = medianHeight(words);
+  if (height !== undefined && height >= SMOOTHABLE_TEXT_PX && meanConfidence(words) < NOISY_CONFIDENCE) return recognizeSmoothed(pool, image, words);
   // A tiny picture (a card photographed small, a thumbnail) has tiny text, whatever OCR made of it.
   const tiny = Math.max(image.width, image.height) < TINY_IMAGE_PX;
   if (!tiny && (height === undefined || height >= SMALL_TEXT_PX)) return words;
@@ -301,6 +302,71 @@ export async function recognizeReadable(pool: OcrPool, image: GreyImage): Promis
     const box = shrinkBox(w.box!, scale, image);
     return { ...w, box, origin: { kind: 'box' as const, page: 0, box: { ...box } } };
   });
+}
+
+/** Below this mean word confidence a page with large text is read again smoothed. */
+const NOISY_CONFIDENCE = 78;
+/** Text at least this high (px) keeps its strokes through a 3×3 median; smaller text would lose them. */
+const SMOOTHABLE_TEXT_PX = 20;
+
+/**
+ * A scan with speckle or halftone dots around its text (a thermal receipt on a copier, a faxed page)
+ * makes Tesseract unsure and splits its lines; a 3×3 median erases the specks and keeps strokes of
+ * text this large. On the corpus's receipts it reads 159 of 208 hand-read values verbatim instead of 147.
+ * The reading Tesseract is surer of is kept, so a clean page loses nothing.
+ */
+async function recognizeSmoothed(pool: OcrPool, image: GreyImage, words: Word[]): Promise<Word[]> {
+  const smoothed = await pool.recognize(median3(image));
+  return smoothed.length >= words.length * 0.6 && meanConfidence(smoothed) > meanConfidence(words) ? smoothed : words;
+}
+
+function meanConfidence(words: Word[]): number {
+  return words.length === 0 ? 0 : words.reduce((sum, w) => sum + (w.confidence ?? 0), 0) / words.length;
+}
+
+/** Each pixel replaced by the median of its 3×3 neighbourhood (edges repeat the border). */
+function median3(image: GreyImage): GreyImage {
+  const { width, height, data } = image;
+  const out = new Uint8Array(data.length);
+  for (let y = 0; y < height; y++) {
+    const above = Math.max(0, y - 1) * width;
+    const row = y * width;
+    const below = Math.min(height - 1, y + 1) * width;
+    for (let x = 0; x < width; x++) {
+      const left = x > 0 ? x - 1 : 0;
+      const right = x < width - 1 ? x + 1 : x;
+      out[row + x] = medianOf9(
+        data[above + left]!, data[above + x]!, data[above + right]!,
+        data[row + left]!, data[row + x]!, data[row + right]!,
+        data[below + left]!, data[below + x]!, data[below + right]!,
+      );
+    }
+  }
+  return { ...image, data: out };
+}
+
+/** The median of nine values: the 19-comparison network of Paeth (Graphics Gems), as in N. Devillard's opt_med9. */
+function medianOf9(p0: number, p1: number, p2: number, p3: number, p4: number, p5: number, p6: number, p7: number, p8: number): number {
+  let t: number;
+  if (p1 > p2) (t = p1), (p1 = p2), (p2 = t);
+  if (p4 > p5) (t = p4), (p4 = p5), (p5 = t);
+  if (p7 > p8) (t = p7), (p7 = p8), (p8 = t);
+  if (p0 > p1) (t = p0), (p0 = p1), (p1 = t);
+  if (p3 > p4) (t = p3), (p3 = p4), (p4 = t);
+  if (p6 > p7) (t = p6), (p6 = p7), (p7 = t);
+  if (p1 > p2) (t = p1), (p1 = p2), (p2 = t);
+  if (p4 > p5) (t = p4), (p4 = p5), (p5 = t);
+  if (p7 > p8) (t = p7), (p7 = p8), (p8 = t);
+  p3 = Math.max(p0, p3);
+  p5 = Math.min(p5, p8);
+  if (p4 > p7) (t = p4), (p4 = p7), (p7 = t);
+  p6 = Math.max(p3, p6);
+  p4 = Math.max(p1, p4);
+  p2 = Math.min(p2, p5);
+  p4 = Math.min(p4, p7);
+  if (p4 > p2) (t = p4), (p4 = p2), (p2 = t);
+  p4 = Math.max(p6, p4);
+  return Math.min(p4, p2);
 }
 
 /** The median height of the words Tesseract is fairly sure of (all words when none is). */

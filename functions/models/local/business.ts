@@ -105,14 +105,32 @@ export function labelPhrases(id: string): Phrase[] {
  * "Customer No." is the customer number's, "INVOICE" alone the document number's (not half of
  * "Invoice from"). Labels are compared by their words alone; weak labels only weigh less as values.
  */
-function labelBelongsElsewhere(label: LabelMatch, own: ConceptPhrases): boolean {
+function labelBelongsElsewhere(index: DocIndex, label: LabelMatch, own: ConceptPhrases): boolean {
   const stems = [...new Set(label.words.flatMap((w) => w.stems))];
   const mine = bestPhrase(stems, own.plain).similarity;
+  // The label read with the lexicon word printed right after it ("Total" of "Total Items = 1.00").
+  const next = nextLabelWord(index, label);
+  const longer = next ? [...new Set([...stems, ...next.stems])] : undefined;
+  const mineLonger = longer ? bestPhrase(longer, own.plain).similarity : 0;
   for (const other of conceptLexicon().all) {
     if (other === own || Boolean(other.concept.item) !== Boolean(own.concept.item)) continue;
     if (bestPhrase(stems, other.plain).similarity > mine + 0.05) return true;
+    if (longer) {
+      const theirs = bestPhrase(longer, other.plain).similarity;
+      if (theirs >= mine && theirs > mineLonger + 0.05) return true;
+    }
   }
   return false;
+}
+
+/** The word after a label without a colon, when it is a word of the lexicon. */
+function nextLabelWord(index: DocIndex, label: LabelMatch): XWord | undefined {
+  if (label.colon) return undefined;
+  const last = label.words[label.words.length - 1]!;
+  const words = index.segments[last.segment]!.words;
+  const next = words[words.indexOf(last) + 1];
+  const { vocabulary } = conceptLexicon();
+  return next && !/\d/.test(next.text) && next.stems.length > 0 && next.stems.every((s) => vocabulary.has(s)) ? next : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -150,14 +168,18 @@ function leafFor(kind: FieldKind): LeafNode {
   }
 }
 
+/** Money as printed: a currency sign before digits, or digits grouped in thousands with cents. */
+const MONEY_SHAPE = /^[-(]?[$€£¥₹]\s?\d|^\d{1,3}(,\d{3})+\.\d{2}$/;
+
 /** Whether a read value is plausible for its kind (an identifier has a digit, a name has letters …). */
 function plausible(kind: FieldKind, value: unknown, words: XWord[]): boolean {
   const text = words.map((w) => w.text).join(' ');
   switch (kind) {
     case 'identifier': {
       const v = String(value);
-      // A code: a digit somewhere; not a date, a time or a page number.
-      return /\d/.test(v) && v.length <= 40 && !parseDate(v, 'mdy') && !/^\d{1,2}:\d{2}/.test(v) && !/^page\b/i.test(v);
+      if (words.some((w) => MONEY_SHAPE.test(w.text))) return false;
+      // A code: a digit somewhere; not a date, a time, a page number or an amount of money ("$1,437.92").
+      return /\d/.test(v) && v.length <= 40 && !parseDate(v, 'mdy') && !/^\d{1,2}:\d{2}/.test(v) && !/^page\b/i.test(v) && !MONEY_SHAPE.test(v);
     }
     case 'name':
       return /\p{L}{2}/u.test(String(value)) && !/^[\d\s.,:/-]+$/.test(text) && !/^\d+\s/.test(String(value)) && !/@|www\.|https?:/i.test(text);
@@ -229,12 +251,12 @@ const MIN_LABEL = 0.7;
  * kept on how well its words match (a weak label as much as any); its similarity is then weighed, so a
  * weak label's value counts less.
  */
-function labelsOf(index: DocIndex, id: string): LabelMatch[] {
+export function labelsOf(index: DocIndex, id: string): LabelMatch[] {
   const entry = conceptLexicon().byId.get(id);
   if (!entry) return [];
   const out: LabelMatch[] = [];
   for (const label of findLabels(index, entry.plain, () => 1, 400)) {
-    if (label.similarity < MIN_LABEL || labelBelongsElsewhere(label, entry)) continue;
+    if (label.similarity < MIN_LABEL || labelBelongsElsewhere(index, label, entry)) continue;
     const stems = [...new Set(label.words.flatMap((w) => w.stems))];
     out.push({ ...label, similarity: bestPhrase(stems, entry.phrases).similarity });
   }
@@ -256,7 +278,7 @@ function regionsOf(index: DocIndex, label: LabelMatch) {
 }
 
 /** Every value of a field found through its labels, with the label and placement that gave it. */
-function labelledValues(index: DocIndex, id: string): Labelled[] {
+export function labelledValues(index: DocIndex, id: string): Labelled[] {
   const entry = conceptLexicon().byId.get(id);
   if (!entry) return [];
   const { concept } = entry;

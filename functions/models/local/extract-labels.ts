@@ -64,6 +64,11 @@ const CURRENCY_MARK = /^\(?([$€£¥₹]|RM|Rs\.?|USD|EUR|GBP|MYR|INR|AUD|CAD|S
 const SEPARATOR = /^[:=\-–—#|]+$/;
 /** Words that qualify a label rather than give its value: a rate, a parenthesized unit or currency. */
 const QUALIFIER = /^\(?[\d.,]+\s?%\)?:?$|^\([^)]{1,12}\):?$/;
+/** Up to three words with no digit but a rate's: they lengthen a label rather than give a value. */
+function labelTail(words: XWord[]): boolean {
+  return words.length <= 3 && words.every((w) => QUALIFIER.test(w.text) || (!/\d/.test(w.text) && /\p{L}/u.test(w.text)));
+}
+
 /** Longest label, in words. */
 const MAX_LABEL_WORDS = 7;
 /** How many words before a run may qualify it. */
@@ -176,8 +181,9 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
   if (after.length > 0) {
     const placement: Placement = label.colon ? 'colon' : label.atStart ? 'inline' : 'prose';
     regions.push({ words: cutAtNextLabel(after, vocabulary), placement, label });
-    // Only a qualifier follows ("VAT 20%", "Amount (EUR)"): the value may still be beside or under it.
-    if (!after.every((w) => QUALIFIER.test(w.text))) return regions;
+    // Only a qualifier follows ("VAT 20%", "Amount (EUR)"), or a few more words of a longer label the
+    // lexicon does not know ("Total Incl. GST@6%"): the value may still be beside or under it.
+    if (!after.every((w) => QUALIFIER.test(w.text)) && !labelTail(after)) return regions;
   }
   // The label ends its segment: the value is beside it, under it, or in the next cell.
   const qualified = after.length > 0;

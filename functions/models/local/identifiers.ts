@@ -1,6 +1,6 @@
 /**
  * Labeled values on a page — "Invoice No: INV-5101", "Account number 12345678", a table header
- * "Invoice number" over "INV-3233" — and page markers ("Page 2 of 3", "continued").
+ * "Invoice number" over "INV-3233" — and page markers ("Page 2 of 3", "- 2 -", a bare footer number, "continued").
  *
  * Partitions look for the value of one key (./partition.ts); splits look for any document number to
  * see where a new document starts (./split.ts). Both read labels the same way: a label, an optional
@@ -24,6 +24,11 @@ export interface PageMarker {
 const PAGE_OF = /\bpage\s+(\d{1,4})\s*(?:of|\/)\s*(\d{1,4})\b/i;
 const PAGE_ALONE = /^\s*(?:page|p\.)\s*(\d{1,4})\s*$/i;
 const CONTINUED = /\b(?:continued|cont'd|\(cont\.?\)|brought forward)\b/i;
+/** A page number between dashes on a line of its own ("- 2 -", "—3—"). */
+const PAGE_DASHED = /^\s*[-–—]\s*(\d{1,4})\s*[-–—]\s*$/;
+/** A bare page number ("2") as the last line of a page of some length: its footer. */
+const PAGE_FOOTER = /^\s*(\d{1,3})\s*$/;
+const FOOTER_MIN_LINES = 10;
 
 export function pageMarker(lines: readonly PageLine[]): PageMarker {
   const marker: PageMarker = { continued: false };
@@ -33,10 +38,12 @@ export function pageMarker(lines: readonly PageLine[]): PageMarker {
       marker.index = Number(of[1]);
       marker.total = Number(of[2]);
     }
-    const alone = PAGE_ALONE.exec(line.text);
+    const alone = PAGE_ALONE.exec(line.text) ?? PAGE_DASHED.exec(line.text);
     if (alone && marker.index === undefined) marker.index = Number(alone[1]);
     if (CONTINUED.test(line.text)) marker.continued = true;
   }
+  const footer = lines.length >= FOOTER_MIN_LINES ? PAGE_FOOTER.exec(lines[lines.length - 1]!.text) : null;
+  if (footer && marker.index === undefined && Number(footer[1]) > 0) marker.index = Number(footer[1]);
   return marker;
 }
 

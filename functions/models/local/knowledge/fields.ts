@@ -182,7 +182,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
         total incl vat, total incl gst, total inclusive gst, total sales inclusive gst, total inclusive of gst, total amount payable,
         rounded total, total rounded, nett total, net total payable, total sales, total charges, total hospital charges, total cost,
         net cost of repairs, estimate total, total estimate, grand total due, total amount due, amount due, bill amount, total bill amount,
-        invoice amount, net amount payable, net total`,
+        invoice amount, net amount payable, net total, total after tax, total after gst, total after vat, amount after tax`,
       fr: 'total, total ttc, montant ttc, total a payer, net a payer, montant total, somme a payer, total general, montant a payer, total facture',
       de: 'gesamt, gesamtbetrag, endbetrag, rechnungsbetrag, summe, gesamtsumme, bruttobetrag, brutto, zu zahlen, zahlbetrag, total, betrag',
       nl: 'totaal, totaalbedrag, totaal incl btw, totaal inclusief btw, te betalen, factuur totaal, factuurbedrag, eindtotaal, totaal te betalen',
@@ -217,7 +217,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
     about: 'The amount before tax (net, untaxed)',
     labels: {
       en: `subtotal, sub total, sub-total, total before tax, total excl tax, total excluding tax, total excl vat, total excl gst,
-        total excluding gst, total exclusive gst, total sales excluding gst, total sales exclusive of gst, total excl of gst, net amount, untaxed amount,
+        total excluding gst, total exclusive gst, total before gst, total before vat, total sales excluding gst, total sales exclusive of gst, total excl of gst, net amount, untaxed amount,
         amount before tax, net total, taxable amount, taxable value, amount excl gst, amount excl vat, total ex gst, total ex vat`,
       fr: 'sous total, total ht, montant ht, total hors taxes, montant hors taxes, hors taxe, ht, base ht, net ht',
       de: 'zwischensumme, nettobetrag, netto, summe netto, gesamt netto, nettosumme, betrag netto, rechnungsbetrag netto',
