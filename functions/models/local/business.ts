@@ -108,29 +108,30 @@ export function labelPhrases(id: string): Phrase[] {
 function labelBelongsElsewhere(index: DocIndex, label: LabelMatch, own: ConceptPhrases): boolean {
   const stems = [...new Set(label.words.flatMap((w) => w.stems))];
   const mine = bestPhrase(stems, own.plain).similarity;
-  // The label read with the lexicon word printed right after it ("Total" of "Total Items = 1.00").
-  const next = nextLabelWord(index, label);
-  const longer = next ? [...new Set([...stems, ...next.stems])] : undefined;
-  const mineLonger = longer ? bestPhrase(longer, own.plain).similarity : 0;
+  // The label read with the lexicon word printed right before or after it: "Total" of "Total Items
+  // = 1.00" is a quantity's, "Total (RM)" of "Sub: Total (RM)" (OCR's colon) a subtotal's.
+  const longer = neighbourLabelWords(index, label).map((w) => [...new Set([...stems, ...w.stems])]);
   for (const other of conceptLexicon().all) {
     if (other === own || Boolean(other.concept.item) !== Boolean(own.concept.item)) continue;
     if (bestPhrase(stems, other.plain).similarity > mine + 0.05) return true;
-    if (longer) {
-      const theirs = bestPhrase(longer, other.plain).similarity;
-      if (theirs >= mine && theirs > mineLonger + 0.05) return true;
+    for (const words of longer) {
+      const theirs = bestPhrase(words, other.plain).similarity;
+      if (theirs >= mine && theirs > bestPhrase(words, own.plain).similarity + 0.05) return true;
     }
   }
   return false;
 }
 
-/** The word after a label without a colon, when it is a word of the lexicon. */
-function nextLabelWord(index: DocIndex, label: LabelMatch): XWord | undefined {
-  if (label.colon) return undefined;
-  const last = label.words[label.words.length - 1]!;
-  const words = index.segments[last.segment]!.words;
-  const next = words[words.indexOf(last) + 1];
+/** The words just before and after a label (after: only if it has no colon) that are words of the lexicon. */
+function neighbourLabelWords(index: DocIndex, label: LabelMatch): XWord[] {
+  const first = label.words[0]!;
+  const words = index.segments[first.segment]!.words;
+  const at = words.indexOf(first);
   const { vocabulary } = conceptLexicon();
-  return next && !/\d/.test(next.text) && next.stems.length > 0 && next.stems.every((s) => vocabulary.has(s)) ? next : undefined;
+  const known = (w: XWord | undefined): w is XWord => w !== undefined && !/\d/.test(w.text) && w.stems.length > 0 && w.stems.every((s) => vocabulary.has(s));
+  const before = words[at - 1];
+  const after = label.colon ? undefined : words[at + label.words.length];
+  return [before, after].filter(known);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -291,7 +292,7 @@ export function labelledValues(index: DocIndex, id: string): Labelled[] {
       if (region.placement === 'prose' && (concept.kind === 'name' || concept.kind === 'address' || concept.kind === 'text')) continue;
       const read = readValue(region.words, leaf, traits, index.dateOrder);
       if (!read || !plausible(concept.kind, read.value, read.words) || isLabelText(read.words)) continue;
-      let factor = placementFactor(region.placement, label) * (region.qualified ? 0.8 : 1);
+      let factor = placementFactor(region.placement, region.label) * (region.qualified ? 0.8 : 1);
       // Amounts of a document are beside their label; under it is mostly a column of an item table.
       if (concept.kind === 'amount' && (region.placement === 'below' || region.placement === 'cellBelow')) factor *= 0.6;
       // One word of a name's label with no colon ("SUPPLIERS" in a logo) is a label only weakly.
@@ -367,6 +368,10 @@ function taxAfterBase(index: DocIndex, value: BusinessValue): BusinessValue {
   return value;
 }
 
+/** Lines apart that still make one block of amounts. */
+const BLOCK_LINES = 4;
+const nearLines = (a: BusinessValue, b: BusinessValue) => Math.abs(a.words[0]!.line - b.words[0]!.line) <= BLOCK_LINES;
+
 function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue[]): Record<AmountField | 'balance_due', BusinessValue[]> {
   const cents = printsCents(index);
   const checked = (list: BusinessValue[]) =>
@@ -392,6 +397,10 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
         const s = subtotal?.value as number | undefined;
         const x = tax?.value as number | undefined;
         let score = (total?.score ?? 0) + (subtotal?.score ?? 0) * 0.8 + (tax?.score ?? 0) * 0.8;
+        // A subtotal and a tax are printed in the total's block, a few lines from it: between readings
+        // otherwise alike ("SUBTOTALS" of a parts table, "Subtotal" over the total), the nearer wins.
+        if (total && subtotal && nearLines(total, subtotal)) score += 0.05;
+        if (total && tax && nearLines(total, tax)) score += 0.05;
         let consistent = false;
         if (t !== undefined && s !== undefined && x !== undefined) {
           if (near(s + x, t)) (score += 1.2), (consistent = true);
@@ -458,7 +467,7 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
 
 const ENDINGS = COMPANY_ENDINGS.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
 /** Titles documents print at the top: not the issuer's name. */
-const TITLE_WORDS = /^(tax\s+|simplified\s+tax\s+|proforma\s+|pro\s+forma\s+|commercial\s+)?(invoice|receipt|official receipt|cash\s*(bill|sales?|receipt)|bill|statement|estimate|preliminary estimate|quotation|quote|credit note|debit note|guest check|check|order|purchase order|delivery (note|order)|packing slip|facture|rechnung|factuur|factura|fattura|fatura|recu|quittung|devis|angebot|offerte|presupuesto|preventivo|orcamento|avoir|gutschrift|creditnota|ticket|bon|nota|payment advice|remittance advice|tax invoice)\b/i;
+const TITLE_WORDS = /^(tax\s+|simplified\s+tax\s+|proforma\s+|pro\s+forma\s+|commercial\s+)?(invoice|receipt|official receipt|cash\s*(bill|sales?|receipt)|bill|statement|estimate|preliminary estimate|quotation|quote|credit note|debit note|guest check|check|order|purchase order|delivery (note|order)|packing slip|facture|rechnung|factuur|factura|fattura|fatura|recu|quittung|devis|angebot|offerte|presupuesto|preventivo|orcamento|avoir|gutschrift|creditnota|ticket|bon|nota|payment advice|remittance advice|tax invoice|outpatient|inpatient|patient statement|itemi[sz]ed (bill|statement)|explanation of benefits|claim form|repair order|work order)\b/i;
 const ADDRESS_LIKE = /^(no\.?\s*)?\d+[a-z]?\b[^,]*,|^no\.?\s*\d|\b(street|st\.?|road|rd\.?|avenue|ave\.?|jalan|jln|lorong|taman|blvd|boulevard|lane|suite|floor|rue|strasse|straße|str\.|straat|laan|weg|calle|via|rua|avenida)\b.*\d|\d.*\b(street|st\.?|road|rd\.?|avenue|ave\.?|jalan|jln|lorong|taman|blvd|boulevard|lane|suite|floor|rue|strasse|straße|str\.|straat|laan|weg|calle|via|rua|avenida)\b|\bp\.?o\.? box\b|\b\d{5}\b|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s\d[A-Z]{2}\b/i;
 const CONTACT_LIKE = /@|\bwww\b|https?:|\b(tel|phone|fax|mobile|hp|email|e-mail|website|gst|vat|tax|reg|co\.?\s*no|company no|abn|tin)\b/i;
 

@@ -62,11 +62,26 @@ export interface Region {
 const CURRENCY_MARK = /^\(?([$€£¥₹]|RM|Rs\.?|USD|EUR|GBP|MYR|INR|AUD|CAD|SGD)\)?$/;
 /** Separator words between a label and its value. */
 const SEPARATOR = /^[:=\-–—#|]+$/;
-/** Words that qualify a label rather than give its value: a rate, a parenthesized unit or currency. */
-const QUALIFIER = /^\(?[\d.,]+\s?%\)?:?$|^\([^)]{1,12}\):?$/;
-/** Up to three words with no digit but a rate's: they lengthen a label rather than give a value. */
+/** Words that qualify a label rather than give its value: a rate ("6%", "@ 6%"), a parenthesized unit or currency. */
+const QUALIFIER = /^\(?@?[\d.,]+\s?%\)?:?$|^\([^)]{1,12}\):?$|^@$/;
+/** A segment that is at most two letters or marks: a currency mark or OCR debris, no value. */
+const DEBRIS = /^[^\p{N}\s]{1,2}$/u;
+
+/** Words that open with a label of their own: up to three words of letters, the last ending in a colon. */
+function startsWithLabel(words: XWord[]): boolean {
+  for (let k = 0; k < Math.min(3, words.length); k++) {
+    if (!isLetterWord(words[k]!)) return false;
+    if (endsLabel(words[k]!)) return true;
+  }
+  return false;
+}
+
+/**
+ * Up to three words of letters (or a rate): they lengthen a label rather than give a value. A word
+ * may hold one digit among its letters: OCR reads a faint S as 5 ("G5T").
+ */
 function labelTail(words: XWord[]): boolean {
-  return words.length <= 3 && words.every((w) => QUALIFIER.test(w.text) || (!/\d/.test(w.text) && /\p{L}/u.test(w.text)));
+  return words.length <= 3 && words.every((w) => QUALIFIER.test(w.text) || (/\p{L}/u.test(w.text) && (!/\d/.test(w.text) || ((w.text.match(/\p{L}/gu)?.length ?? 0) >= 2 && (w.text.match(/\d/g)?.length ?? 0) === 1))));
 }
 
 /** Longest label, in words. */
@@ -96,7 +111,9 @@ export function findLabels(index: DocIndex, phrases: readonly Phrase[], weightOf
     const segment = index.segments[word.segment]!;
     const words = segment.words;
     const at = words.indexOf(word);
-    const matched = (w: XWord) => w.stems.some((s) => stems.has(s));
+    // A word with a digit is a value ("#8", "No.5"), never a word of a label.
+    const matched = (w: XWord) => !/\d/.test(w.text) && w.stems.some((s) => stems.has(s));
+    if (!matched(word)) continue;
     // The run: contiguous words with the field's stems (a bare "#" or "No." joins it).
     let start = at;
     while (start > 0 && matched(words[start - 1]!) && !endsLabel(words[start - 1]!)) start--;
@@ -185,12 +202,23 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
     // lexicon does not know ("Total Incl. GST@6%"): the value may still be beside or under it.
     if (!after.every((w) => QUALIFIER.test(w.text)) && !labelTail(after)) return regions;
   }
-  // The label ends its segment: the value is beside it, under it, or in the next cell.
+  // The label ends its segment, or only a qualifier or a tail of label words follows it: the value
+  // is beside it, under it, or in the next cell. A tail closed like a label ("(Inclusive GST) RM",
+  // "GST@6%") makes the label the whole segment.
   const qualified = after.length > 0;
+  const closing = after[after.length - 1]?.text ?? '';
+  if (qualified && (QUALIFIER.test(closing) || CURRENCY_MARK.test(closing) || closing.endsWith(')'))) label = { ...label, whole: true };
   // A colon printed apart ("Total    :    9.00") is not the value: the one after it is.
   let right = segmentAfter(index, segment);
   while (right && right.words.every((w) => SEPARATOR.test(w.text) || CURRENCY_MARK.test(w.text) || /^[^\p{L}\p{N}]+$/u.test(w.text))) right = segmentAfter(index, right);
-  if (right) regions.push({ words: cutAtNextLabel(dropSeparators(right.words), vocabulary), placement: 'right', label, qualified });
+  // Another label beside this one ("Owner:   Inspection Location:") is no value.
+  if (right && !startsWithLabel(dropSeparators(right.words))) {
+    regions.push({ words: cutAtNextLabel(dropSeparators(right.words), vocabulary), placement: 'right', label, qualified });
+    // A speck of two letters at most between label and value (OCR's "Ri" for a faint "RM"): the value
+    // may be after it.
+    const further = DEBRIS.test(right.words.map((w) => w.text).join(' ')) ? segmentAfter(index, right) : undefined;
+    if (further) regions.push({ words: cutAtNextLabel(dropSeparators(further.words), vocabulary), placement: 'right', label, qualified: true });
+  }
   const below = segmentBelow(index, labelSegment(index, label));
   if (below) regions.push({ words: cutAtNextLabel(dropSeparators(below.words), vocabulary), placement: 'below', label, qualified });
   const cell = last.cell;

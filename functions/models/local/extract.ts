@@ -434,7 +434,7 @@ function scalarCandidates(index: DocIndex, field: ScalarField, vocabulary: Reado
       for (const region of cachedRegions(index, label, vocabulary, caches)) {
         const value = readRegion(region);
         if (!value) continue;
-        let factor = placementFactor(region.placement, label) * (region.qualified ? 0.8 : 1);
+        let factor = placementFactor(region.placement, region.label) * (region.qualified ? 0.8 : 1);
         // Words after a label with no colon ("Employment Verification Letter") are a label's value
         // only weakly: typed values (numbers, dates, codes) delimit themselves, plain words do not.
         if ((region.placement === 'inline' || region.placement === 'prose') && typeof value.value === 'string' && !/\d/.test(value.value)) factor *= 0.35;
