@@ -183,7 +183,8 @@ function plausible(kind: FieldKind, value: unknown, words: XWord[]): boolean {
       return /\d/.test(v) && v.length <= 40 && !parseDate(v, 'mdy') && !/^\d{1,2}:\d{2}/.test(v) && !/^page\b/i.test(v) && !MONEY_SHAPE.test(v);
     }
     case 'name':
-      return /\p{L}{2}/u.test(String(value)) && !/^[\d\s.,:/-]+$/.test(text) && !/^\d+\s/.test(String(value)) && !/@|www\.|https?:/i.test(text);
+      // Letters, not a number, a phone number, an address on the web or mostly digits.
+      return /\p{L}{2}/u.test(String(value)) && !/^[\d\s.,:/-]+$/.test(text) && !/^\d+\s/.test(String(value)) && !/@|www\.|https?:/i.test(text) && !PHONE_LIKE.test(text) && (text.match(/\d/g)?.length ?? 0) <= text.length * 0.3;
     case 'amount':
       return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) < 1e10;
     default:
@@ -556,10 +557,10 @@ function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun
     // A name on two lines: both look like words, neither is an address, the first has no legal form
     // of its own and is not a note in lower case, both are printed at about the same size.
     const next = top[order + 1];
-    if (!next || segments.length > 1) return;
+    if (!next) return;
     const below = next.segments.filter((s) => !excluded.has(s.id));
     if (below.length === 0) return;
-    const first = clean(segments[0]!.words);
+    const first = clean(segments.flatMap((s) => s.words));
     const second = clean(below.flatMap((s) => s.words));
     const firstText = first.map((w) => w.text).join(' ');
     const nextText = second.map((w) => w.text).join(' ');
@@ -647,6 +648,9 @@ function customerCandidates(index: DocIndex): BusinessValue[] {
 // ---------------------------------------------------------------------------------------------
 // Dates
 
+/** How sure the first date printed is the document's date, when no label says so. */
+const FIRST_DATE = 0.6;
+
 function issueDateCandidates(index: DocIndex, labelled: (id: string) => BusinessValue[]): BusinessValue[] {
   const out = labelled('issue_date');
   if (out.length > 0) return out;
@@ -662,7 +666,7 @@ function issueDateCandidates(index: DocIndex, labelled: (id: string) => Business
       while (length < date.length && end + 1 < line.words.length) length += 1 + line.words[++end]!.text.length;
       const words = line.words.slice(i, end + 1);
       if (words.some((w) => claimed.has(w.id))) continue;
-      return [{ concept: 'issue_date', value: date.iso, words, score: 0.5 }];
+      return [{ concept: 'issue_date', value: date.iso, words, score: FIRST_DATE }];
     }
   }
   return [];
@@ -714,7 +718,8 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     const ocr = index.doc.pages[word.page]?.ocr ?? false;
     // A mark in brackets states the currency of a column or a total: "Amount (RM)", "Balance Due (AUD)".
     const bracketed = /\(([A-Za-z$€£¥₹]{1,3}\.?)\)/.exec(word.text)?.[1];
-    if (bracketed && (ISO_CODES.has(bracketed.toUpperCase()) || MARKS.has(bracketed) || MARKS.has(bracketed.toUpperCase()))) {
+    // (A single letter in brackets is a note or a side, "(P)", not a currency.)
+    if (bracketed && !/^[A-Za-z]\.?$/.test(bracketed) && (ISO_CODES.has(bracketed.toUpperCase()) || MARKS.has(bracketed) || MARKS.has(bracketed.toUpperCase()))) {
       const code = ISO_CODES.has(bracketed.toUpperCase()) ? bracketed.toUpperCase() : (MARKS.get(bracketed) ?? MARKS.get(bracketed.toUpperCase()))!.code;
       if (code !== 'USD' || bracketed !== '$') return vote(code, word, 1.5);
     }
@@ -769,7 +774,9 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
   const ranked = [...votes].sort((a, b) => b[1].count - a[1].count);
   const total = ranked.reduce((sum, [, v]) => sum + v.count, 0);
   // One mark is thin evidence; several agreeing are not.
-  return ranked.map(([code, v]) => ({ concept: 'currency', value: code, words: [v.words[0]!], score: Math.min(0.95, 0.35 + 0.12 * v.count) * (v.count / total) }));
+  // Its evidence is the mark OCR read surest (agreeing marks vouch for each other).
+  const surest = (words: XWord[]) => words.reduce((a, b) => ((b.confidence ?? 100) > (a.confidence ?? 100) ? b : a));
+  return ranked.map(([code, v]) => ({ concept: 'currency', value: code, words: [surest(v.words)], score: Math.min(0.95, 0.35 + 0.12 * v.count) * (v.count / total) }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -857,6 +864,19 @@ function ocrTrust(words: XWord[]): number {
   return Math.max(0.3, Math.min(1, (low - 20) / 55));
 }
 
+/**
+ * Readings OCR seldom turns into another plausible reading: a name (letters), a date (a misread digit
+ * mostly makes no date). Their words' trust counts by its square root.
+ */
+const SOFT_TRUST = new Set(['vendor_name', 'customer_name', 'issue_date']);
+
+/** How far a reading is trusted: an amount others agree with, at least CORROBORATED_TRUST. */
+function trustOf(v: BusinessValue): number {
+  const trust = ocrTrust(v.words);
+  if (v.corroborated) return Math.max(CORROBORATED_TRUST, trust);
+  return SOFT_TRUST.has(v.concept) ? Math.sqrt(trust) : trust;
+}
+
 /** The least OCR trust of an amount other printed amounts agree with. */
 const CORROBORATED_TRUST = 0.9;
 
@@ -906,7 +926,7 @@ export function readBusiness(index: DocIndex): BusinessReading {
       }
       const floor = MIN_SCORE[concept] ?? DEFAULT_MIN_SCORE;
       list = list
-        .map((v) => ({ ...v, score: v.score * (v.corroborated ? Math.max(CORROBORATED_TRUST, ocrTrust(v.words)) : ocrTrust(v.words)) }))
+        .map((v) => ({ ...v, score: v.score * trustOf(v) }))
         .filter((v) => v.score >= floor)
         .sort(byScore);
       resolved.set(concept, list);
