@@ -29,11 +29,13 @@ import { countFeatures, type PageLine, pageLines, scoreShares } from './text.ts'
 const OTHER_SCORE = 2.5;
 const PRIOR = 1;
 const POWER = 3;
+/** A blank page's log share for each subdocument ("other": 0). */
+const BLANK_PAGE = -0.5;
 
 /** A page whose best evidence is under this share of the typical page's is weak… */
 const WEAK_PAGE = 0.5;
 /** (when it has at least this many words) … */
-const WEAK_MIN_TOKENS = 40;
+const WEAK_MIN_TOKENS = 10;
 /** …and its log share for any label is at least this: it cannot decide a change alone. */
 const WEAK_FLOOR = -1.5;
 
@@ -225,8 +227,11 @@ function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlyS
   const strongest = scored.map((scores) => Math.max(...scores)).sort((a, b) => a - b);
   const typical = strongest[strongest.length >> 1] ?? 0;
   const emission = scored.map((scores, p) => {
+    // A blank page (a scan's back side) says next to nothing: it goes with the pages around it, or
+    // to "other" when nothing is around it.
+    if (model.evidence[p]!.length === 0) return scores.map((_, l) => (l === other ? 0 : BLANK_PAGE));
     const logs = scoreShares(scores, PRIOR, POWER).map(Math.log);
-    // (A page with next to no words is not weak but empty: it says "other", as it is.)
+    // (A page with a few words is not weak but short: it says what it says.)
     const weak = Math.max(...scores) < WEAK_PAGE * typical && model.evidence[p]!.length >= WEAK_MIN_TOKENS;
     return weak ? logs.map((l) => Math.max(WEAK_FLOOR, l)) : logs;
   });

@@ -158,6 +158,16 @@ describe('split edge cases', () => {
     expect(result).toEqual({ output: [], consensus: { likelihoods: [], choices: [[], []] } });
   });
 
+  it('a blank page inside a document goes with it (a scan\'s back side)', async () => {
+    const agreement = contract(4, 4).pages;
+    const doc = fixtureDoc([...invoice({ seed: 3 }).pages, agreement[0]!, agreement[1]!, { blocks: [] }, agreement[2]!, agreement[3]!]);
+    const result = await localEngine.split(request(doc));
+    expect(result.output).toEqual([
+      { name: 'invoice', pages: [1] },
+      { name: 'contract', pages: [2, 3, 4, 5, 6] },
+    ]);
+  });
+
   it('pages without text go to "other"', async () => {
     const result = await localEngine.split(request(fixtureDoc([{ blocks: [] }, { blocks: [] }, { blocks: [] }])));
     expect(result.output).toEqual([{ name: 'other', pages: [1, 2, 3] }]);

@@ -182,5 +182,12 @@ describe('identifiers', () => {
   it('reads page markers', () => {
     expect(pageMarker(lines('Page 2 of 3'))).toEqual({ index: 2, total: 3, continued: false });
     expect(pageMarker(lines('Items (continued)', 'page 1/4'))).toEqual({ index: 1, total: 4, continued: true });
+    // A number between dashes, and a bare number closing a page of some length, are page numbers.
+    expect(pageMarker(lines('achievable cleanup has occurred.', '- 4 -'))).toEqual({ index: 4, continued: false });
+    const body = Array.from({ length: 12 }, (_, i) => `Clause ${i + 1} of the agreement continues here.`);
+    expect(pageMarker(lines(...body, '7'))).toEqual({ index: 7, continued: false });
+    // …but not a number closing a short page (a receipt's last line), nor a number inside a sentence.
+    expect(pageMarker(lines('TOTAL', '7'))).toEqual({ continued: false });
+    expect(pageMarker(lines(...body, 'Total items: 7'))).toEqual({ continued: false });
   });
 });
