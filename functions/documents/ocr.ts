@@ -287,9 +287,9 @@ const MAX_ENLARGED_PIXELS = 24_000_000;
 export async function recognizeReadable(pool: OcrPool, image: GreyImage): Promise<Word[]> {
   const words = await pool.recognize(image);
   const height = medianHeight(words);
-  if (height !== undefined && height >= SMOOTHABLE_TEXT_PX && meanConfidence(words) < NOISY_CONFIDENCE) return recognizeSmoothed(pool, image, words);
   // A tiny picture (a card photographed small, a thumbnail) has tiny text, whatever OCR made of it.
   const tiny = Math.max(image.width, image.height) < TINY_IMAGE_PX;
+  if (!tiny && height !== undefined && height >= SMOOTHABLE_TEXT_PX && meanConfidence(words) < NOISY_CONFIDENCE) return recognizeSmoothed(pool, image, words);
   if (!tiny && (height === undefined || height >= SMALL_TEXT_PX)) return words;
   const wanted = tiny ? Math.max(TINY_IMAGE_PX * 1.6 / Math.max(image.width, image.height), height ? TARGET_TEXT_PX / height : 1) : TARGET_TEXT_PX / Math.max(1, height!);
   const scale = Math.min(MAX_ENLARGE, wanted, Math.sqrt(MAX_ENLARGED_PIXELS / (image.width * image.height)));

@@ -253,7 +253,7 @@ const MIN_LABEL = 0.7;
  * kept on how well its words match (a weak label as much as any); its similarity is then weighed, so a
  * weak label's value counts less.
  */
-export function labelsOf(index: DocIndex, id: string): LabelMatch[] {
+function labelsOf(index: DocIndex, id: string): LabelMatch[] {
   const entry = conceptLexicon().byId.get(id);
   if (!entry) return [];
   const out: LabelMatch[] = [];
@@ -280,7 +280,7 @@ function regionsOf(index: DocIndex, label: LabelMatch) {
 }
 
 /** Every value of a field found through its labels, with the label and placement that gave it. */
-export function labelledValues(index: DocIndex, id: string): Labelled[] {
+function labelledValues(index: DocIndex, id: string): Labelled[] {
   const entry = conceptLexicon().byId.get(id);
   if (!entry) return [];
   const { concept } = entry;
