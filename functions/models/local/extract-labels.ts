@@ -194,7 +194,9 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
   const regions: Region[] = [];
   const last = label.words[label.words.length - 1]!;
   const segment = index.segments[last.segment]!;
+  // (A separator printed after a rate, "GST @ 6% :", closes the label.)
   const after = dropSeparators(segment.words.slice(segment.words.indexOf(last) + 1));
+  while (after.length > 0 && SEPARATOR.test(after[after.length - 1]!.text)) after.pop();
   if (after.length > 0) {
     const placement: Placement = label.colon ? 'colon' : label.atStart ? 'inline' : 'prose';
     regions.push({ words: cutAtNextLabel(after, vocabulary), placement, label });

@@ -61,6 +61,19 @@ describe('business fields', () => {
     expect(out).toMatchObject({ subtotal: 31.03, tax: 1.65, total: 32.7, currency: null });
   });
 
+  it('reads labels as printed on real receipts: a word before or after the label, a rate, OCR debris', async () => {
+    // "GST @ 6% :" is the tax's label with its rate; "Total Sales (Inclusive GST) RM" is one label,
+    // its amount beside it.
+    expect(await extract(['Khoo Hardware Sdn Bhd', 'GST @ 6% :        1.20', 'Total Sales (Inclusive GST) RM        21.20'])).toMatchObject({ tax: 1.2, total: 21.2 });
+    // "Total Items" is a count, and "Sub: Total" (OCR's colon) a subtotal: neither is the total.
+    expect((await extract(['Khoo Hardware Sdn Bhd', 'Total Items = 2'])).total).toBeNull();
+    expect((await extract(['Khoo Hardware Sdn Bhd', 'Sub: Total (RM)        20.00'])).total).toBeNull();
+    // A faint "RM" read as "Ri" between the label and its amount is stepped over.
+    expect((await extract(['Isni Petro Trading', 'Total        Ri        86.00'])).total).toBe(86);
+    // An amount of money is never a document number, whatever label precedes it.
+    expect((await extract(['Body Shop Inc', 'NO PERSONAL CHECKS OVER $500.00', 'Total: 42.00'])).invoice_number).toBeNull();
+  });
+
   it('takes the issuer from the letterhead, never the customer under "Bill to"', async () => {
     const out = await extract(['Northwind Traders Inc.', '500 Market Street, Springfield', 'INVOICE', 'Bill To:', 'Contoso Engineering Ltd', '12 Main Street', 'Invoice #: 7781', 'Total: $120.00']);
     expect(out.vendor_name).toBe('Northwind Traders Inc');
