@@ -369,6 +369,36 @@ function taxAfterBase(index: DocIndex, value: BusinessValue): BusinessValue {
   return value;
 }
 
+/** A tax summary's title: "GST Summary", "VAT summary", "Tax Summary" (OCR may misread the tax word). */
+const SUMMARY_TITLE = /\bsumm?ary\b/i;
+/** How sure a tax summary row's base and tax are, before the total agrees with them. */
+const SUMMARY_SCORE = 0.75;
+/** Lines under a summary's title where its first row may be. */
+const SUMMARY_ROWS = 3;
+
+/**
+ * The first row of a tax summary ("GST Summary  Amount(RM)  Tax(RM)" over "SR @ 6%  35.00  2.10"):
+ * its last two amounts are the base before tax and the tax, the tax the smaller (at most 30%).
+ */
+function taxSummary(index: DocIndex): { subtotal: BusinessValue[]; tax: BusinessValue[] } {
+  const out = { subtotal: [] as BusinessValue[], tax: [] as BusinessValue[] };
+  const taxWords = new Set(conceptLexicon().byId.get('tax')!.phrases.flatMap((p) => p.stems));
+  for (const line of index.lines) {
+    if (!SUMMARY_TITLE.test(line.text) || !line.words.some((w) => w.stems.some((s) => taxWords.has(s)) || /tax|gst|vat/i.test(w.text))) continue;
+    for (const row of index.lines.slice(line.id + 1, line.id + 1 + SUMMARY_ROWS)) {
+      const amounts = row.words.filter((w) => /^\d{1,3}(,\d{3})*\.\d{2}$/.test(w.text));
+      if (amounts.length < 2) continue;
+      const [base, tax] = amounts.slice(-2).map((w) => parseNumber(w.text)!.value);
+      if (!(tax! > 0 && tax! <= base! * 0.3)) continue;
+      const [baseWord, taxWord] = amounts.slice(-2);
+      out.subtotal.push({ concept: 'subtotal', value: base!, words: [baseWord!], score: SUMMARY_SCORE });
+      out.tax.push({ concept: 'tax', value: tax!, words: [taxWord!], score: SUMMARY_SCORE });
+      break;
+    }
+  }
+  return out;
+}
+
 /** Lines apart that still make one block of amounts. */
 const BLOCK_LINES = 4;
 const nearLines = (a: BusinessValue, b: BusinessValue) => Math.abs(a.words[0]!.line - b.words[0]!.line) <= BLOCK_LINES;
@@ -377,10 +407,11 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   const cents = printsCents(index);
   const checked = (list: BusinessValue[]) =>
     list.map((v) => (cents && !/[.,]\d{1,2}\)?-?$/.test(v.words.map((w) => w.text).join('')) ? { ...v, score: v.score * 0.5 } : v)).sort(byScore);
+  const summary = taxSummary(index);
   const lists = {
     total: checked(labelled('total')),
-    subtotal: checked(labelled('subtotal')),
-    tax: checked(labelled('tax').map((v) => taxAfterBase(index, v))),
+    subtotal: checked([...labelled('subtotal'), ...summary.subtotal]),
+    tax: checked([...labelled('tax').map((v) => taxAfterBase(index, v)), ...summary.tax]),
     balance_due: checked(labelled('balance_due')),
   };
   const paid = labelled('amount_paid').length > 0;
@@ -421,7 +452,9 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   }
 
   // An amount the others imply, where the document prints it (a tax summary's net amount, say).
-  const printed = printedAmounts(index);
+  // (Never what was paid or given back: "CASH 112.48" is no total.)
+  const payments = new Set(['amount_paid', 'change_given'].flatMap((id) => labelled(id).flatMap((v) => v.words.map((w) => w.id))));
+  const printed = printedAmounts(index).filter((p) => !payments.has(p.word.id));
   const used = new Set([best.total, best.subtotal, best.tax].flatMap((v) => v?.words.map((w) => w.id) ?? []));
   const implied = (field: AmountField, value: number, base: number): BusinessValue | undefined => {
     if (!(value > 0)) return undefined;

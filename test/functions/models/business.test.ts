@@ -70,6 +70,9 @@ describe('business fields', () => {
     expect((await extract(['Khoo Hardware Sdn Bhd', 'Sub: Total (RM)        20.00'])).total).toBeNull();
     // A faint "RM" read as "Ri" between the label and its amount is stepped over.
     expect((await extract(['Isni Petro Trading', 'Total        Ri        86.00'])).total).toBe(86);
+    // A tax summary's row gives the base and the tax; what was paid in cash is never the total.
+    const summary = await extract(['Mr D.I.Y. (M) Sdn Bhd', 'Total Incl. GST        RM 37.10', 'CASH        RM 50.00', 'GST Summary        Amt(RM)        Tax(RM)', 'SR @ 6%        35.00        2.10']);
+    expect(summary).toMatchObject({ subtotal: 35, tax: 2.1, total: 37.1 });
     // An amount of money is never a document number, whatever label precedes it.
     expect((await extract(['Body Shop Inc', 'NO PERSONAL CHECKS OVER $500.00', 'Total: 42.00'])).invoice_number).toBeNull();
   });
