@@ -35,7 +35,7 @@ const BLANK_PAGE = -0.5;
 /** A page whose best evidence is under this share of the typical page's is weak… */
 const WEAK_PAGE = 0.5;
 /** (when it has at least this many words) … */
-const WEAK_MIN_TOKENS = 10;
+const WEAK_MIN_TOKENS = 40;
 /** …and its log share for any label is at least this: it cannot decide a change alone. */
 const WEAK_FLOOR = -1.5;
 

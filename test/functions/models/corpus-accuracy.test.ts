@@ -75,7 +75,7 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     const s = summarizeExtraction(await evaluateExtraction(truths, SCHEMA_VARIANTS));
     const total = tallyTotal(s.fields);
     console.log(`[corpus] extraction subset: ${s.fields.right}/${total} right, ${s.fields.missing} missing, ${s.fields.wrong} wrong`);
-    expect(s.fields.right / total).toBeGreaterThanOrEqual(0.86);
+    expect(s.fields.right / total).toBeGreaterThanOrEqual(0.9);
     expect(s.fields.wrong / total).toBeLessThanOrEqual(0.02);
     // Nothing is made up: a field the document does not print is null.
     expect(s.absent.wrong).toBe(0);
