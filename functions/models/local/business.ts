@@ -538,8 +538,8 @@ function customerBlocks(index: DocIndex): Set<number> {
   return out;
 }
 
-/** Legal forms of companies, as printed. */
-const LEGAL_FORM = '(sdn\\.?\\s*bhd\\.?|s\\/b|berhad|inc\\.?|incorporated|ltd\\.?|limited|llc|l\\.l\\.c\\.|llp|plc|gmbh|ag|kg|b\\.\\s?v\\.?|bv|n\\.\\s?v\\.?|s\\.a\\.?|sa|sas|sarl|s\\.a\\.r\\.l\\.?|s\\.r\\.l\\.?|srl|s\\.p\\.a\\.?|spa|lda|ltda|pte\\.?\\s*ltd\\.?|pty\\.?\\s*ltd\\.?|pvt\\.?\\s*ltd\\.?|co\\.|corp\\.?|corporation)';
+/** Legal forms of companies, as printed ("Sdn" also as OCR reads it faded: "SON", "S0N"). */
+const LEGAL_FORM = '(s[a-z0-9]n\\.?\\s*bhd\\.?|s\\/b|berhad|inc\\.?|incorporated|ltd\\.?|limited|llc|l\\.l\\.c\\.|llp|plc|gmbh|ag|kg|b\\.\\s?v\\.?|bv|n\\.\\s?v\\.?|s\\.a\\.?|sa|sas|sarl|s\\.a\\.r\\.l\\.?|s\\.r\\.l\\.?|srl|s\\.p\\.a\\.?|spa|lda|ltda|pte\\.?\\s*ltd\\.?|pty\\.?\\s*ltd\\.?|pvt\\.?\\s*ltd\\.?|co\\.|corp\\.?|corporation)';
 /** Legal forms alone on a line ("SDN BHD" under "MR D.I.Y. (M)"): the end of the name above, no name of its own. */
 const LEGAL_FORM_LINE = new RegExp(`^\\(?m?\\)?\\s*${LEGAL_FORM}$`, 'i');
 /** A name ending with a legal form ("Lightroom Gallery Sdn Bhd", "Acme B.V."). */
@@ -627,8 +627,9 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
     const size = run.height / median;
     // A short word alone ("URI", "Co") is a name only printed large.
     if ((text.match(/\p{L}/gu)?.length ?? 0) < 4 && size < 1.3) continue;
-    if (!rankOf.has(run.order)) rankOf.set(run.order, rank++);
     const lower = text.toLowerCase();
+    // (A note written in lower case above the letterhead does not push the name down either.)
+    if (!rankOf.has(run.order)) rankOf.set(run.order, text === lower ? rank : rank++);
     let score = 0.45 - rankOf.get(run.order)! * 0.05;
     const legal = LEGAL_FORM_END.test(text);
     const ending = legal || ENDINGS.some((e) => lower.endsWith(` ${e}`) || lower.endsWith(` ${e}.`) || lower.includes(` ${e} `));

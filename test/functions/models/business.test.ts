@@ -83,6 +83,11 @@ describe('business fields', () => {
     expect(out.customer_name).toBe('Contoso Engineering Ltd');
   });
 
+  it('reads the letterhead under a note written above it in lower case', async () => {
+    const out = await extract(['tan chay yee', 'ABC HO TRADING', 'No.2&4, JALAN HARMONI 3/2,', 'TAMAN DESA HARMONI', '81100 JOHOR BAHRU', 'Total: 31.00']);
+    expect(out.vendor_name).toBe('ABC HO TRADING');
+  });
+
   it('reads "$" as the dollar of the document’s country, and thousands grouped with dots', async () => {
     expect((await extract(['Koala Painting Pty Ltd', 'ABN 12 345 678 901', 'Sydney NSW 2000', 'Total: $1,155.00'])).currency).toBe('AUD');
     expect((await extract(['Blue Door Cafe', 'Portland, OR 97201', 'Total: $45.00'])).currency).toBe('USD');
