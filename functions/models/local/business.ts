@@ -18,7 +18,7 @@
  *    - the currency: codes, symbols and words anywhere, "$" by the country the document is from.
  * A field with no candidate is not in the document: the extractor leaves it null.
  */
-import { type DocIndex, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
+import { type DocIndex, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf } from './extract-values.ts';
@@ -110,7 +110,7 @@ function labelBelongsElsewhere(index: DocIndex, label: LabelMatch, own: ConceptP
   const mine = bestPhrase(stems, own.plain).similarity;
   // The label read with the lexicon word printed right before or after it: "Total" of "Total Items
   // = 1.00" is a quantity's, "Total (RM)" of "Sub: Total (RM)" (OCR's colon) a subtotal's.
-  const longer = neighbourLabelWords(index, label).map((w) => [...new Set([...stems, ...w.stems])]);
+  const longer = neighbourLabelWords(index, label).map((side) => [...new Set([...stems, ...side.flatMap((w) => w.stems)])]);
   for (const other of conceptLexicon().all) {
     if (other === own || Boolean(other.concept.item) !== Boolean(own.concept.item)) continue;
     if (bestPhrase(stems, other.plain).similarity > mine + 0.05) return true;
@@ -122,16 +122,32 @@ function labelBelongsElsewhere(index: DocIndex, label: LabelMatch, own: ConceptP
   return false;
 }
 
-/** The words just before and after a label (after: only if it has no colon) that are words of the lexicon. */
-function neighbourLabelWords(index: DocIndex, label: LabelMatch): XWord[] {
+/**
+ * The lexicon words printed just before a label, and up to two just after it (a label without a
+ * colon): each side as its own list. After a label that ends its segment, the words may be in the
+ * next segment ("Total    (Excluding GST):    119.25").
+ */
+function neighbourLabelWords(index: DocIndex, label: LabelMatch): XWord[][] {
   const first = label.words[0]!;
-  const words = index.segments[first.segment]!.words;
-  const at = words.indexOf(first);
+  const segment = index.segments[first.segment]!;
+  const at = segment.words.indexOf(first);
   const { vocabulary } = conceptLexicon();
   const known = (w: XWord | undefined): w is XWord => w !== undefined && !/\d/.test(w.text) && w.stems.length > 0 && w.stems.every((s) => vocabulary.has(s));
-  const before = words[at - 1];
-  const after = label.colon ? undefined : words[at + label.words.length];
-  return [before, after].filter(known);
+  const sides: XWord[][] = [];
+  const before = segment.words[at - 1];
+  if (known(before)) sides.push([before]);
+  if (!label.colon) {
+    let rest = segment.words.slice(at + label.words.length);
+    if (rest.length === 0) rest = segmentAfter(index, segment)?.words ?? [];
+    const after: XWord[] = [];
+    for (const w of rest.slice(0, 2)) {
+      if (!known(w)) break;
+      after.push(w);
+      if (w.text.endsWith(':')) break;
+    }
+    if (after.length > 0) sides.push(after);
+  }
+  return sides;
 }
 
 // ---------------------------------------------------------------------------------------------

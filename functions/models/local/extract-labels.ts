@@ -216,10 +216,11 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
   // Another label beside this one ("Owner:   Inspection Location:") is no value.
   if (right && !startsWithLabel(dropSeparators(right.words))) {
     regions.push({ words: cutAtNextLabel(dropSeparators(right.words), vocabulary), placement: 'right', label, qualified });
-    // A speck of two letters at most between label and value (OCR's "Ri" for a faint "RM"): the value
-    // may be after it.
-    const further = DEBRIS.test(right.words.map((w) => w.text).join(' ')) ? segmentAfter(index, right) : undefined;
-    if (further) regions.push({ words: cutAtNextLabel(dropSeparators(further.words), vocabulary), placement: 'right', label, qualified: true });
+    // A speck of two letters at most between label and value (OCR's "Ri" for a faint "RM"), or more
+    // words of the label printed apart ("TOTAL   ROUNDED   RM 30.90"): the value may be after it.
+    const apart = right.words.every((w) => !/\d/.test(w.text) && w.stems.length > 0 && w.stems.every((s) => vocabulary.has(s)));
+    const further = DEBRIS.test(right.words.map((w) => w.text).join(' ')) || apart ? segmentAfter(index, right) : undefined;
+    if (further) regions.push({ words: cutAtNextLabel(dropSeparators(further.words), vocabulary), placement: 'right', label, qualified: !apart });
   }
   const below = segmentBelow(index, labelSegment(index, label));
   if (below) regions.push({ words: cutAtNextLabel(dropSeparators(below.words), vocabulary), placement: 'below', label, qualified });

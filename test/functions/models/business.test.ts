@@ -68,6 +68,9 @@ describe('business fields', () => {
     // "Total Items" is a count, and "Sub: Total" (OCR's colon) a subtotal: neither is the total.
     expect((await extract(['Khoo Hardware Sdn Bhd', 'Total Items = 2'])).total).toBeNull();
     expect((await extract(['Khoo Hardware Sdn Bhd', 'Sub: Total (RM)        20.00'])).total).toBeNull();
+    // More words of the label printed apart are stepped over too, and say whose label it is.
+    expect((await extract(['Mr DIY Sdn Bhd', 'TOTAL        ROUNDED        RM 30.90'])).total).toBe(30.9);
+    expect((await extract(['Bar Sdn Bhd', 'Total        (Excluding GST):        119.25'])).total).toBeNull();
     // A faint "RM" read as "Ri" between the label and its amount is stepped over.
     expect((await extract(['Isni Petro Trading', 'Total        Ri        86.00'])).total).toBe(86);
     // A tax summary's row gives the base and the tax; what was paid in cash is never the total.
