@@ -373,12 +373,15 @@ function printsCents(index: DocIndex): boolean {
   return cents >= 3 && cents > whole;
 }
 
-/** A tax summary row prints the base then the tax ("SR 6%  166.00  9.90"): the tax is the small one after. */
+/**
+ * A tax summary row prints the base then the tax ("SR 6%  166.00  9.90", "Sales Tax  $ 9,309.03  @
+ * 8.9000 %  828.50"): the tax is the small amount after it on the line, past any rate.
+ */
 function taxAfterBase(index: DocIndex, value: BusinessValue): BusinessValue {
   const word = value.words[value.words.length - 1]!;
   const line = index.lines[word.line]!;
   const base = value.value as number;
-  for (const next of line.words.slice(line.words.indexOf(word) + 1, line.words.indexOf(word) + 3)) {
+  for (const next of line.words.slice(line.words.indexOf(word) + 1, line.words.indexOf(word) + 6)) {
     const parsed = parseNumber(next.text);
     if (parsed && !parsed.percent && parsed.value > 0 && parsed.value <= base * 0.3 && /[.,]\d{2}$/.test(next.text)) return { ...value, value: parsed.value, words: [next] };
   }

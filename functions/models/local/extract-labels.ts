@@ -118,7 +118,13 @@ export function findLabels(index: DocIndex, phrases: readonly Phrase[], weightOf
     let start = at;
     while (start > 0 && matched(words[start - 1]!) && !endsLabel(words[start - 1]!)) start--;
     let end = at + 1;
-    while (end < words.length && end - start < MAX_LABEL_WORDS && !endsLabel(words[end - 1]!) && matched(words[end]!)) end++;
+    // (A stop word between label words joins them: "Net Cost of Repairs", "Date of Issue".)
+    const stopWord = (w: XWord | undefined) => w !== undefined && w.stems.length === 0 && /^\p{L}{1,4}$/u.test(w.text);
+    while (end < words.length && end - start < MAX_LABEL_WORDS && !endsLabel(words[end - 1]!)) {
+      if (matched(words[end]!)) end++;
+      else if (stopWord(words[end]) && words[end + 1] && matched(words[end + 1]!)) end += 2;
+      else break;
+    }
     for (let k = start; k < end; k++) done.add(words[k]!.id);
     // A colon within two more words ends the label there ("Tax (8%):", "Date (UTC):", "TVA 20 % :").
     if (!endsLabel(words[end - 1]!)) {

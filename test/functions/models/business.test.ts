@@ -76,6 +76,9 @@ describe('business fields', () => {
     // A tax summary's row gives the base and the tax; what was paid in cash is never the total.
     const summary = await extract(['Mr D.I.Y. (M) Sdn Bhd', 'Total Incl. GST        RM 37.10', 'CASH        RM 50.00', 'GST Summary        Amt(RM)        Tax(RM)', 'SR @ 6%        35.00        2.10']);
     expect(summary).toMatchObject({ subtotal: 35, tax: 2.1, total: 37.1 });
+    // A tax line printing the taxable base and the rate before the tax: the tax is the amount after them.
+    const estimate = await extract(['Green Township Collision', 'Subtotal        13,200.53', 'Sales Tax        $ 9,309.03        @        8.9000 %        828.50', 'Net Cost of Repairs        14,029.03']);
+    expect(estimate).toMatchObject({ subtotal: 13200.53, tax: 828.5, total: 14029.03 });
     // An amount of money is never a document number, whatever label precedes it.
     expect((await extract(['Body Shop Inc', 'NO PERSONAL CHECKS OVER $500.00', 'Total: 42.00'])).invoice_number).toBeNull();
   });
