@@ -78,10 +78,15 @@ function startsWithLabel(words: XWord[]): boolean {
 
 /**
  * Up to three words of letters (or a rate): they lengthen a label rather than give a value. A word
- * may hold one digit among its letters: OCR reads a faint S as 5 ("G5T").
+ * may hold one digit among two letters or more: OCR reads a faint S as 5 ("G5T").
  */
 function labelTail(words: XWord[]): boolean {
-  return words.length <= 3 && words.every((w) => QUALIFIER.test(w.text) || (/\p{L}/u.test(w.text) && (!/\d/.test(w.text) || ((w.text.match(/\p{L}/gu)?.length ?? 0) >= 2 && (w.text.match(/\d/g)?.length ?? 0) === 1))));
+  const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+  const wordOfLetters = (text: string) => {
+    const digits = count(text, /\d/g);
+    return digits === 0 ? /\p{L}/u.test(text) : digits === 1 && count(text, /\p{L}/gu) >= 2;
+  };
+  return words.length <= 3 && words.every((w) => QUALIFIER.test(w.text) || wordOfLetters(w.text));
 }
 
 /** Longest label, in words. */
