@@ -19,7 +19,7 @@
  * A field with no candidate is not in the document: the extractor leaves it null.
  */
 import { type DocIndex, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
-import { findLabels, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
+import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf } from './extract-values.ts';
 import { bestPhrase, type Phrase, textStems } from './extract-words.ts';
@@ -110,13 +110,16 @@ function labelBelongsElsewhere(index: DocIndex, label: LabelMatch, own: ConceptP
   const mine = bestPhrase(stems, own.plain).similarity;
   // The label read with the lexicon word printed right before or after it: "Total" of "Total Items
   // = 1.00" is a quantity's, "Total (RM)" of "Sub: Total (RM)" (OCR's colon) a subtotal's.
-  const longer = neighbourLabelWords(index, label).map((side) => [...new Set([...stems, ...side.flatMap((w) => w.stems)])]);
+  const longer = neighbourLabelWords(index, label).map((side) => {
+    const words = [...new Set([...stems, ...side.flatMap((w) => w.stems)])];
+    return { words, mine: bestPhrase(words, own.plain).similarity };
+  });
   for (const other of conceptLexicon().all) {
     if (other === own || Boolean(other.concept.item) !== Boolean(own.concept.item)) continue;
     if (bestPhrase(stems, other.plain).similarity > mine + 0.05) return true;
-    for (const words of longer) {
-      const theirs = bestPhrase(words, other.plain).similarity;
-      if (theirs >= mine && theirs > bestPhrase(words, own.plain).similarity + 0.05) return true;
+    for (const side of longer) {
+      const theirs = bestPhrase(side.words, other.plain).similarity;
+      if (theirs >= mine && theirs > side.mine + 0.05) return true;
     }
   }
   return false;
@@ -132,7 +135,7 @@ function neighbourLabelWords(index: DocIndex, label: LabelMatch): XWord[][] {
   const segment = index.segments[first.segment]!;
   const at = segment.words.indexOf(first);
   const { vocabulary } = conceptLexicon();
-  const known = (w: XWord | undefined): w is XWord => w !== undefined && !/\d/.test(w.text) && w.stems.length > 0 && w.stems.every((s) => vocabulary.has(s));
+  const known = (w: XWord | undefined): w is XWord => w !== undefined && isLexiconWord(w, vocabulary);
   const sides: XWord[][] = [];
   const before = segment.words[at - 1];
   if (known(before)) sides.push([before]);
@@ -407,11 +410,12 @@ function taxSummary(index: DocIndex): { subtotal: BusinessValue[]; tax: Business
     for (const row of index.lines.slice(line.id + 1, line.id + 1 + SUMMARY_ROWS)) {
       const amounts = row.words.filter((w) => /^\d{1,3}(,\d{3})*\.\d{2}$/.test(w.text));
       if (amounts.length < 2) continue;
-      const [base, tax] = amounts.slice(-2).map((w) => parseNumber(w.text)!.value);
-      if (!(tax! > 0 && tax! <= base! * 0.3)) continue;
-      const [baseWord, taxWord] = amounts.slice(-2);
-      out.subtotal.push({ concept: 'subtotal', value: base!, words: [baseWord!], score: SUMMARY_SCORE });
-      out.tax.push({ concept: 'tax', value: tax!, words: [taxWord!], score: SUMMARY_SCORE });
+      const [baseWord, taxWord] = amounts.slice(-2) as [XWord, XWord];
+      const base = parseNumber(baseWord.text)!.value;
+      const tax = parseNumber(taxWord.text)!.value;
+      if (!(tax > 0 && tax <= base * 0.3)) continue;
+      out.subtotal.push({ concept: 'subtotal', value: base, words: [baseWord], score: SUMMARY_SCORE });
+      out.tax.push({ concept: 'tax', value: tax, words: [taxWord], score: SUMMARY_SCORE });
       break;
     }
   }

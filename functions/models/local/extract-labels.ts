@@ -64,6 +64,11 @@ const CURRENCY_MARK = /^\(?([$€£¥₹]|RM|Rs\.?|USD|EUR|GBP|MYR|INR|AUD|CAD|S
 const SEPARATOR = /^[:=\-–—#|]+$/;
 /** Words that qualify a label rather than give its value: a rate ("6%", "@ 6%"), a parenthesized unit or currency. */
 const QUALIFIER = /^\(?@?[\d.,]+\s?%\)?:?$|^\([^)]{1,12}\):?$|^@$/;
+/** A word of the field lexicon's labels: letters only, every stem a label word ("Total", "ROUNDED"). */
+export function isLexiconWord(word: XWord, vocabulary: ReadonlySet<string>): boolean {
+  return !/\d/.test(word.text) && word.stems.length > 0 && word.stems.every((s) => vocabulary.has(s));
+}
+
 /** A segment that is at most two letters or marks: a currency mark or OCR debris, no value. */
 const DEBRIS = /^[^\p{N}\s]{1,2}$/u;
 
@@ -229,7 +234,7 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
     regions.push({ words: cutAtNextLabel(dropSeparators(right.words), vocabulary), placement: 'right', label, qualified });
     // A speck of two letters at most between label and value (OCR's "Ri" for a faint "RM"), or more
     // words of the label printed apart ("TOTAL   ROUNDED   RM 30.90"): the value may be after it.
-    const apart = right.words.every((w) => !/\d/.test(w.text) && w.stems.length > 0 && w.stems.every((s) => vocabulary.has(s)));
+    const apart = right.words.every((w) => isLexiconWord(w, vocabulary));
     const further = DEBRIS.test(right.words.map((w) => w.text).join(' ')) || apart ? segmentAfter(index, right) : undefined;
     if (further) regions.push({ words: cutAtNextLabel(dropSeparators(further.words), vocabulary), placement: 'right', label, qualified: !apart });
   }
