@@ -166,6 +166,12 @@ describe('split edge cases', () => {
       { name: 'invoice', pages: [1] },
       { name: 'contract', pages: [2, 3, 4, 5, 6] },
     ]);
+    // …and the back side of its last page too (before, a blank last page went to "other").
+    const closing = fixtureDoc([...invoice({ seed: 3 }).pages, ...agreement, { blocks: [] }]);
+    expect((await localEngine.split(request(closing))).output).toEqual([
+      { name: 'invoice', pages: [1] },
+      { name: 'contract', pages: [2, 3, 4, 5, 6] },
+    ]);
   });
 
   it('pages without text go to "other"', async () => {
