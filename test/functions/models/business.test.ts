@@ -79,6 +79,9 @@ describe('business fields', () => {
     // A tax line printing the taxable base and the rate before the tax: the tax is the amount after them.
     const estimate = await extract(['Green Township Collision', 'Subtotal        13,200.53', 'Sales Tax        $ 9,309.03        @        8.9000 %        828.50', 'Net Cost of Repairs        14,029.03']);
     expect(estimate).toMatchObject({ subtotal: 13200.53, tax: 828.5, total: 14029.03 });
+    // Another label printed beside a label is not its value; a letter in brackets is not a currency.
+    const form = await extract(['Green Township Collision', 'Owner:        Inspection Location:', 'Smith, Joe        Drive-in', '12 Front Center (P)        Total: 42.00']);
+    expect(form).toMatchObject({ customer_name: 'Smith, Joe', currency: null });
     // An amount of money is never a document number, whatever label precedes it.
     expect((await extract(['Body Shop Inc', 'NO PERSONAL CHECKS OVER $500.00', 'Total: 42.00'])).invoice_number).toBeNull();
   });
