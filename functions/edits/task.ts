@@ -10,6 +10,7 @@ import { ReadFailure, type Doc } from '../documents/doc.ts';
 import { readDocument } from '../documents/read.ts';
 import { fileRefOf, storeBytes } from '../files/service.ts';
 import { formFillerFor } from '../models/engines.ts';
+import type { FormFiller } from '../models/engine.ts';
 import { creditsFor } from '../models/registry.ts';
 import { RunFailure } from '../platform/errors.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
@@ -33,9 +34,9 @@ async function loadInput(ctx: RunContext, input: { blobKey: string; kind: FieldD
   }
 }
 
-async function readPages(ctx: RunContext, bytes: Uint8Array): Promise<Doc> {
+async function readPages(bytes: Uint8Array, deadline: number): Promise<Doc> {
   try {
-    return await readDocument(bytes, { kind: 'pdf', dpi: 192, deadline: ctx.deadline, forms: true });
+    return await readDocument(bytes, { kind: 'pdf', dpi: 192, deadline, forms: true });
   } catch (error) {
     if (error instanceof ReadFailure) throw new RunFailure(error.code, error.message);
     throw error;
@@ -43,9 +44,9 @@ async function readPages(ctx: RunContext, bytes: Uint8Array): Promise<Doc> {
 }
 
 /** The form's fields: the AcroForm's, or (without one) those found on its pages. */
-async function findFields(ctx: RunContext, pdf: PDFDocument, bytes: Uint8Array): Promise<FormFieldWithOptions[]> {
-  if (readAcroFields(pdf).length > 0) return acroFormFields(pdf, allHaveTooltips(pdf) ? undefined : await readPages(ctx, bytes));
-  return detectedFields(await readPages(ctx, bytes));
+export async function findFields(pdf: PDFDocument, bytes: Uint8Array, deadline: number): Promise<FormFieldWithOptions[]> {
+  if (readAcroFields(pdf).length > 0) return acroFormFields(pdf, allHaveTooltips(pdf) ? undefined : await readPages(bytes, deadline));
+  return detectedFields(await readPages(bytes, deadline));
 }
 
 /** Template fields, with the dropdown choices the PDF's AcroForm lists for them. */
@@ -59,26 +60,40 @@ function filledName(filename: string): string {
   return `${base}_filled.pdf`;
 }
 
+/**
+ * What an edit does once the form's fields are known: the filler decides each field's value, the
+ * values are set in the AcroForm and drawn on the pages. Returns the fields with their values and the
+ * filled PDF (the form itself when nothing was written). Also what the form benchmark runs.
+ */
+export async function fillPdf(
+  pdf: PDFDocument,
+  bytes: Uint8Array,
+  fields: FormFieldWithOptions[],
+  options: { filler: FormFiller; instructions: string; color: string },
+): Promise<{ formData: FormField[]; filled: Uint8Array }> {
+  const { values } = await options.filler.fill({
+    fields: fields.map(({ key, type, description, options }) => (options ? { key, type, description, options } : { key, type, description })),
+    instructions: options.instructions,
+  });
+  const formData: FormField[] = fields.map(({ key, type, description, bbox }, i) => ({ key, type, description, bbox, value: values[i] ?? null }));
+  if (!formData.some((f) => f.value !== null)) return { formData, filled: bytes };
+  setAcroValues(pdf, formData, await pdf.embedFont(StandardFonts.Helvetica));
+  await drawValues(pdf, formData, options.color);
+  return { formData, filled: await pdf.save() };
+}
+
 export const editTask: RunTask = {
   kind: editKind,
   async execute(ctx: RunContext) {
     const { record } = ctx;
     const input = record._input as EditInput;
     const { bytes, pdf } = await loadInput(ctx, input);
-    const fields = input.fields ? withOptions(pdf, input.fields) : await findFields(ctx, pdf, bytes);
-    const filler = await formFillerFor(record.model as string);
-    const { values } = await filler.fill({
-      fields: fields.map(({ key, type, description, options }) => (options ? { key, type, description, options } : { key, type, description })),
+    const fields = input.fields ? withOptions(pdf, input.fields) : await findFields(pdf, bytes, ctx.deadline);
+    const { formData, filled } = await fillPdf(pdf, bytes, fields, {
+      filler: await formFillerFor(record.model as string),
       instructions: (record.instructions as string | null) ?? '',
+      color: (record.config as { color: string }).color,
     });
-    const formData: FormField[] = fields.map(({ key, type, description, bbox }, i) => ({ key, type, description, bbox, value: values[i] ?? null }));
-
-    let filled = bytes;
-    if (formData.some((f) => f.value !== null)) {
-      setAcroValues(pdf, formData, await pdf.embedFont(StandardFonts.Helvetica));
-      await drawValues(pdf, formData, (record.config as { color: string }).color);
-      filled = await pdf.save();
-    }
     const filename = filledName(input.filename);
     const file = await storeBytes(ctx.platform, ctx.scope, filled, filename, 'application/pdf', ['output']);
     const pages = pdf.getPageCount();
@@ -99,7 +114,7 @@ export const fieldDetectionTask: RunTask = {
   async execute(ctx: RunContext) {
     const input = ctx.record._input as FieldDetectionInput;
     const { bytes, pdf } = await loadInput(ctx, input);
-    const fields: FormField[] = (await findFields(ctx, pdf, bytes)).map(({ key, type, description, bbox }) => ({ key, type, description, bbox, value: null }));
+    const fields: FormField[] = (await findFields(pdf, bytes, ctx.deadline)).map(({ key, type, description, bbox }) => ({ key, type, description, bbox, value: null }));
     return { output: fields, usage: { credits: 0, page_count: pdf.getPageCount() } };
   },
 };

@@ -46,6 +46,10 @@ if (!only || only === 'accuracy') {
   const { benchAccuracy } = await import('./accuracy.ts');
   await benchAccuracy();
 }
+if (!only || only === 'forms') {
+  const { benchForms } = await import('./forms.ts');
+  await benchForms();
+}
 if (!only || only === 'bundles') {
   const { main } = await import('./bundles.ts');
   await main();
