@@ -34,6 +34,8 @@ export interface AcroField {
   tooltip: string | null;
   /** Dropdown choices. */
   options?: string[];
+  /** A read-only field (the form computes or locks it): shown, never written. */
+  readOnly?: boolean;
   /** For a radio option: its group's name and the group's first widget (where its label is printed). */
   group?: { name: string; first: FormField['bbox'] };
 }
@@ -100,15 +102,16 @@ export function readAcroFields(pdf: PDFDocument): AcroField[] {
     });
     if (placed.length === 0) continue;
     const first = placed[0]!;
+    const locked = field.isReadOnly() ? { readOnly: true } : {};
     const label = tooltip ?? '';
     if (field instanceof PDFTextField) {
-      out.push({ field: { key: name, type: 'text', description: label, bbox: first.bbox, value: null }, tooltip });
+      out.push({ field: { key: name, type: 'text', description: label, bbox: first.bbox, value: null }, tooltip, ...locked });
     } else if (field instanceof PDFCheckBox) {
-      out.push({ field: { key: name, type: 'checkbox', description: label, bbox: first.bbox, value: null }, tooltip });
+      out.push({ field: { key: name, type: 'checkbox', description: label, bbox: first.bbox, value: null }, tooltip, ...locked });
     } else if (field instanceof PDFDropdown || field instanceof PDFOptionList) {
       const options = field.getOptions();
       const description = `${label}${label ? ' ' : ''}(options: ${options.join(', ')})`;
-      out.push({ field: { key: name, type: 'text', description, bbox: first.bbox, value: null }, tooltip, options });
+      out.push({ field: { key: name, type: 'text', description, bbox: first.bbox, value: null }, tooltip, options, ...locked });
     } else if (field instanceof PDFRadioGroup) {
       const options = field.getOptions();
       for (const { widget, index, bbox } of placed) {
@@ -117,6 +120,7 @@ export function readAcroFields(pdf: PDFDocument): AcroField[] {
           field: { key: `${name}.${option}`, type: 'checkbox', description: `${label || name}: ${option}`, bbox, value: null },
           tooltip: tooltip === null ? null : `${tooltip}: ${option}`,
           group: { name, first: first.bbox },
+          ...locked,
         });
       }
     }
@@ -172,7 +176,7 @@ export function setAcroValues(pdf: PDFDocument, fields: FormField[], font: PDFFo
     if (value === null) continue;
     const dot = key.lastIndexOf('.');
     const field = byName.get(key) ?? (dot > 0 ? byName.get(key.slice(0, dot)) : undefined);
-    if (!field) continue;
+    if (!field || field.isReadOnly()) continue;
     try {
       if (field instanceof PDFTextField) {
         const max = field.getMaxLength();

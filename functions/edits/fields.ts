@@ -7,11 +7,14 @@ import type { PDFDocument } from 'pdf-lib';
 import type { Box, Doc, Page } from '../documents/doc.ts';
 import { detectPageFields } from '../models/local/form-detect.ts';
 import { readAcroFields } from './acroform.ts';
+import { printedLabels, type PrintedLabel } from './labels.ts';
 import type { FormField } from './schema.ts';
 
 export interface FormFieldWithOptions extends FormField {
   /** Dropdown choices (AcroForm); not on the wire. */
   options?: string[];
+  /** A read-only AcroForm field: listed, never offered a value; not on the wire. */
+  readOnly?: boolean;
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -55,66 +58,55 @@ export function detectedFields(doc: Doc): FormFieldWithOptions[] {
   );
 }
 
-/** The text printed left of (or just above; right of, for a checkbox) a widget: its label when the AcroForm gives none. */
-function printedLabel(page: Page, bbox: FormField['bbox'], checkbox = false): string {
-  const box = { left: bbox.left * page.width, top: bbox.top * page.height, width: bbox.width * page.width, height: bbox.height * page.height };
-  const words = page.words.filter((w) => w.box && !(w.box.left >= box.left - 1 && w.box.left + w.box.width <= box.left + box.width + 1 && w.box.top >= box.top - 1 && w.box.top + w.box.height <= box.top + box.height + 1));
-  const cy = box.top + box.height / 2;
-  const before = words
-    .filter((w) => Math.abs(w.box!.top + w.box!.height / 2 - cy) < Math.max(box.height, w.box!.height) / 2 && w.box!.left + w.box!.width <= box.left + 2 && w.box!.left >= box.left - 250)
-    .sort((a, b) => b.box!.left - a.box!.left);
-  const picked: string[] = [];
-  let edge = box.left;
-  for (const w of before) {
-    if (edge - (w.box!.left + w.box!.width) > 30) break;
-    picked.unshift(w.text);
-    edge = w.box!.left;
-  }
-  if (picked.length > 0 && !checkbox) return picked.join(' ').replace(/[:\s]+$/, '');
-  if (checkbox) {
-    const after = words
-      .filter((w) => Math.abs(w.box!.top + w.box!.height / 2 - cy) < Math.max(box.height, w.box!.height) / 2 && w.box!.left >= box.left + box.width - 2 && w.box!.left <= box.left + box.width + 300)
-      .sort((a, b) => a.box!.left - b.box!.left);
-    const chosen: string[] = [];
-    let end = box.left + box.width;
-    for (const w of after) {
-      if (w.box!.left - end > 20) break;
-      chosen.push(w.text);
-      end = w.box!.left + w.box!.width;
-    }
-    if (chosen.length > 0) return chosen.join(' ');
-  }
-  const above = words.filter((w) => w.box!.top + w.box!.height <= box.top + 1 && w.box!.top + w.box!.height >= box.top - 14 && w.box!.left >= box.left - 5 && w.box!.left <= box.left + box.width);
-  return above
-    .sort((a, b) => a.box!.left - b.box!.left)
-    .map((w) => w.text)
-    .join(' ')
-    .replace(/[:\s]+$/, '');
+/** A tooltip that says something ("First name", "NOM"), not a number or a generated name ("[2]", "Text1"). */
+function meaningfulTooltip(tooltip: string | null): string | null {
+  if (tooltip === null) return null;
+  if (!/\p{L}{2}/u.test(tooltip) || /^(text|field|check ?box|textfield|champ|feld|tekstveld)\s*\d*$/i.test(tooltip.trim())) return null;
+  return tooltip;
 }
 
+const joined = (parts: Array<string | null | undefined>, separator: string) => parts.filter((p): p is string => !!p && p.trim() !== '').join(separator);
+
 /**
- * AcroForm fields with their descriptions. `doc` (the pages as read) gives printed labels to widgets
- * without a tooltip; without it the description is the tooltip or empty.
+ * AcroForm fields with their descriptions. `doc` (the pages as read) gives each widget the label
+ * printed around it (./labels.ts): the section, the table column and row, the label itself; a
+ * meaningful tooltip is added when the page says nothing else, or follows it as a second reading.
+ * Radio buttons and check boxes are described as "group: option" by their printed text.
  */
 export function acroFormFields(pdf: PDFDocument, doc: Doc | undefined): FormFieldWithOptions[] {
-  return readAcroFields(pdf).map(({ field, tooltip, options, group }) => {
-    let description = field.description;
-    const page = doc?.pages[field.bbox.page - 1];
-    if (tooltip === null && page) {
-      if (group) {
-        // A radio option: the group's label is printed before its first button.
-        const printed = printedLabel(page, group.first);
-        if (printed) description = `${printed}: ${field.key.slice(group.name.length + 1)}`;
-      } else {
-        const printed = printedLabel(page, field.bbox, field.type === 'checkbox');
-        if (printed) description = `${printed}${description ? ` ${description}` : ''}`;
-      }
+  const acro = readAcroFields(pdf);
+  const printed = new Map<number, PrintedLabel>();
+  for (const page of doc?.pages ?? []) {
+    const onPage = acro.map((a, i) => ({ a, i })).filter(({ a }) => a.field.bbox.page === page.number);
+    const widgets = onPage.map(({ a }) => ({ box: pageBox(page, a.field.bbox), tick: a.field.type === 'checkbox' }));
+    printedLabels(page, widgets).forEach((label, k) => printed.set(onPage[k]!.i, label));
+  }
+  return acro.map(({ field, tooltip, options, group, readOnly }, i) => {
+    const seen = printed.get(i);
+    const tip = meaningfulTooltip(tooltip);
+    let description: string;
+    if (group) {
+      // A radio option: its group named by the section or the text before the first button.
+      const option = field.key.slice(group.name.length + 1);
+      const first = acro.findIndex((a) => a.group?.name === group.name);
+      const head = printed.get(first);
+      const groupName = joined([head?.section, tip?.replace(/:[^:]*$/, '')], ' › ') || group.name;
+      description = `${groupName}: ${seen?.label || option}`;
+    } else if (field.type === 'checkbox') {
+      const label = seen?.label || tip || '';
+      description = seen?.section && label ? `${seen.section}: ${label}` : label || field.description;
+    } else {
+      const column = seen?.column ? `${seen.column.header} (row ${seen.column.row})` : '';
+      const label = seen?.column && seen.label === seen.column.header ? '' : seen?.label || (column ? '' : tip) || '';
+      const section = seen?.section && seen.section !== seen.column?.header ? seen.section : '';
+      description = joined([section, column, label], ' › ');
+      if (tip && !description.toLowerCase().includes(tip.toLowerCase())) description = joined([description, tip], ' — ');
+      if (options) description = `${description}${description ? ' ' : ''}(options: ${options.join(', ')})`;
     }
-    return options ? { ...field, description, options } : { ...field, description };
+    return { ...field, description, ...(options ? { options } : {}), ...(readOnly ? { readOnly } : {}) };
   });
 }
 
-/** Whether every AcroForm field has a tooltip (then the pages need not be read for labels). */
-export function allHaveTooltips(pdf: PDFDocument): boolean {
-  return readAcroFields(pdf).every((f) => f.tooltip !== null);
+function pageBox(page: Page, bbox: FormField['bbox']): Box {
+  return { left: bbox.left * page.width, top: bbox.top * page.height, width: bbox.width * page.width, height: bbox.height * page.height };
 }

@@ -17,7 +17,7 @@ import type { RunContext, RunTask } from '../runs/kinds.ts';
 import { readAcroFields, setAcroValues } from './acroform.ts';
 import { asPdf } from './convert.ts';
 import { drawValues } from './draw.ts';
-import { acroFormFields, allHaveTooltips, detectedFields, type FormFieldWithOptions } from './fields.ts';
+import { acroFormFields, detectedFields, type FormFieldWithOptions } from './fields.ts';
 import { editKind, fieldDetectionKind } from './kind.ts';
 import type { EditInput, FieldDetectionInput } from './service.ts';
 import type { EditOutput, FormField } from './schema.ts';
@@ -45,14 +45,17 @@ async function readPages(bytes: Uint8Array, deadline: number): Promise<Doc> {
 
 /** The form's fields: the AcroForm's, or (without one) those found on its pages. */
 export async function findFields(pdf: PDFDocument, bytes: Uint8Array, deadline: number): Promise<FormFieldWithOptions[]> {
-  if (readAcroFields(pdf).length > 0) return acroFormFields(pdf, allHaveTooltips(pdf) ? undefined : await readPages(bytes, deadline));
+  if (readAcroFields(pdf).length > 0) return acroFormFields(pdf, await readPages(bytes, deadline));
   return detectedFields(await readPages(bytes, deadline));
 }
 
-/** Template fields, with the dropdown choices the PDF's AcroForm lists for them. */
+/** Template fields, with the dropdown choices the PDF's AcroForm lists for them and whether it locks them. */
 function withOptions(pdf: PDFDocument, fields: FormField[]): FormFieldWithOptions[] {
-  const options = new Map(readAcroFields(pdf).flatMap((f) => (f.options ? [[f.field.key, f.options] as const] : [])));
-  return fields.map((f) => (options.has(f.key) ? { ...f, options: options.get(f.key)! } : f));
+  const acro = new Map(readAcroFields(pdf).map((f) => [f.field.key, f] as const));
+  return fields.map((f) => {
+    const known = acro.get(f.key);
+    return { ...f, ...(known?.options ? { options: known.options } : {}), ...(known?.readOnly ? { readOnly: true } : {}) };
+  });
 }
 
 function filledName(filename: string): string {
@@ -69,16 +72,22 @@ export async function fillPdf(
   pdf: PDFDocument,
   bytes: Uint8Array,
   fields: FormFieldWithOptions[],
-  options: { filler: FormFiller; instructions: string; color: string },
+  how: { filler: FormFiller; instructions: string; color: string },
 ): Promise<{ formData: FormField[]; filled: Uint8Array }> {
-  const { values } = await options.filler.fill({
-    fields: fields.map(({ key, type, description, options }) => (options ? { key, type, description, options } : { key, type, description })),
-    instructions: options.instructions,
+  // Read-only fields are never offered a value.
+  const writable = fields.flatMap((f, i) => (f.readOnly ? [] : [i]));
+  const { values } = await how.filler.fill({
+    fields: writable.map((i) => {
+      const { key, type, description, options } = fields[i]!;
+      return options ? { key, type, description, options } : { key, type, description };
+    }),
+    instructions: how.instructions,
   });
-  const formData: FormField[] = fields.map(({ key, type, description, bbox }, i) => ({ key, type, description, bbox, value: values[i] ?? null }));
+  const valueOf = new Map(writable.map((fieldIndex, k) => [fieldIndex, values[k] ?? null]));
+  const formData: FormField[] = fields.map(({ key, type, description, bbox }, i) => ({ key, type, description, bbox, value: valueOf.get(i) ?? null }));
   if (!formData.some((f) => f.value !== null)) return { formData, filled: bytes };
   setAcroValues(pdf, formData, await pdf.embedFont(StandardFonts.Helvetica));
-  await drawValues(pdf, formData, options.color);
+  await drawValues(pdf, formData, how.color);
   return { formData, filled: await pdf.save() };
 }
 

@@ -1,0 +1,233 @@
+/**
+ * What a fillable form prints around each of its widgets, read from the page layout (task code only):
+ * the label a person reads for the box, the section it sits in, and the column header of a table.
+ *
+ * - **Left**: the text on the widget's row before it, back to the previous widget. A widget with another
+ *   widget right before it on its row (an amount column after a "Nature" column) shares that row's label.
+ * - **Above or below**: the text run aligned with the box just over or just under it. Which of the two
+ *   is a label is decided for the whole page, by the side more widgets have a tight, aligned label on
+ *   (a form that prints "nom" under its boxes does so for all of them); a widget with text on the other
+ *   side only takes it.
+ * - **Column header**: three or more boxes of the same width stacked into a column are rows of a table;
+ *   the text just over the first is their header, and each gets its row number.
+ * - **Section**: the nearest line above the label with no widget on its row ("H) désignation de
+ *   l'employeur" over "nom:" and "adresse:").
+ * - **Check boxes and radio buttons**: the text just right of the box (or just left of it when nothing
+ *   is on the right).
+ */
+import type { Box, Page } from '../documents/doc.ts';
+
+export interface WidgetBox {
+  /** In page units, top-left origin. */
+  box: Box;
+  tick: boolean;
+}
+
+export interface PrintedLabel {
+  /** The text a person reads as the box's label (may be ""). */
+  label: string;
+  /** The heading of the section the box is in, or "". */
+  section: string;
+  /** For a box in a table column: its header and 1-based row. */
+  column?: { header: string; row: number };
+}
+
+interface Run {
+  text: string;
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** Dot leaders and writing lines ("……", "____") are where values go, not text. */
+const LEADER = /^[\s.…_·-]*$/;
+
+const centerY = (b: { top: number; bottom: number }) => (b.top + b.bottom) / 2;
+const boxRight = (b: Box) => b.left + b.width;
+const boxBottom = (b: Box) => b.top + b.height;
+
+/** Whether a box's vertical span and a run's share their middle (the same printed row). */
+function sameRow(box: Box, run: { top: number; bottom: number }): boolean {
+  const c = centerY(run);
+  const h = Math.max(box.height, run.bottom - run.top);
+  return Math.abs(c - (box.top + box.height / 2)) < h * 0.6;
+}
+
+/** Runs of words on the page: a line split where the gap is wide or a widget stands between. */
+function runsOf(page: Page, widgets: WidgetBox[]): Run[] {
+  const runs: Run[] = [];
+  const insideWidget = (b: Box) =>
+    widgets.some((w) => b.left >= w.box.left - 1 && boxRight(b) <= boxRight(w.box) + 1 && b.top >= w.box.top - 1 && boxBottom(b) <= boxBottom(w.box) + 1);
+  for (const line of page.lines) {
+    const words = line.words
+      .map((i) => page.words[i]!)
+      .filter((w) => w.box && !LEADER.test(w.text) && !insideWidget(w.box))
+      .sort((a, b) => a.box!.left - b.box!.left);
+    let current: Run | undefined;
+    for (const w of words) {
+      const b = w.box!;
+      const gap = current ? b.left - current.right : 0;
+      const blocked = current && widgets.some((x) => x.box.left >= current!.right - 1 && boxRight(x.box) <= b.left + 1 && sameRow(x.box, { top: b.top, bottom: boxBottom(b) }));
+      if (!current || gap > Math.max(2 * b.height, 12) || blocked) {
+        current = { text: w.text, left: b.left, right: boxRight(b), top: b.top, bottom: boxBottom(b) };
+        runs.push(current);
+      } else {
+        current.text += ` ${w.text}`;
+        current.right = Math.max(current.right, boxRight(b));
+        current.top = Math.min(current.top, b.top);
+        current.bottom = Math.max(current.bottom, boxBottom(b));
+      }
+    }
+  }
+  return runs;
+}
+
+const clean = (text: string) =>
+  text
+    .replace(/[.…_]{3,}/g, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/[\s:]+$/, '')
+    .trim();
+
+/** The text run aligned with a box just over (side -1) or under (side 1) it, and its gap. */
+function stacked(box: Box, runs: Run[], side: -1 | 1): { run: Run; gap: number; tight: boolean } | undefined {
+  let best: { run: Run; gap: number; tight: boolean } | undefined;
+  for (const run of runs) {
+    const height = run.bottom - run.top;
+    const gap = side === 1 ? run.top - boxBottom(box) : box.top - run.bottom;
+    if (gap < -Math.min(3, height / 2) || gap > Math.max(1.2 * height, 6)) continue;
+    // It starts at the box's left edge or inside the box (a label under a wide box may be centred).
+    if (run.left < box.left - 4 || run.left > boxRight(box) - 4) continue;
+    // Tight: printed against the box and starting at its left edge (what decides the page's side).
+    const tight = Math.abs(run.left - box.left) <= 4 && gap <= Math.max(0.8 * height, 4);
+    if (!best || gap < best.gap) best = { run, gap, tight };
+  }
+  return best;
+}
+
+export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] {
+  const runs = runsOf(page, widgets);
+  const widgetRow = (run: Run) => widgets.some((w) => sameRow(w.box, run));
+  // Text on a row of its own: what can be printed over or under a box, or head a section.
+  const free = runs.filter((r) => !widgetRow(r));
+
+  // Left of each widget: the runs of its row back to the previous widget.
+  const left = widgets.map((w, i) => {
+    const row = runs.filter((r) => sameRow(w.box, r) && r.right <= w.box.left + 2);
+    const previous = widgets
+      .filter((o, j) => j !== i && sameRow(w.box, { top: o.box.top, bottom: boxBottom(o.box) }) && boxRight(o.box) <= w.box.left + 2)
+      .reduce((m, o) => Math.max(m, boxRight(o.box)), -Infinity);
+    const own = row.filter((r) => r.left >= previous - 1).sort((a, b) => a.left - b.left);
+    // A line number printed in the form's margin ("8" before "1. cotisations sociales") is not a label.
+    const text = clean(own.map((r) => r.text).join(' ')).replace(/^\d{1,2}\s+(?=\S)/, '');
+    return { text, runs: own, previous };
+  });
+  // A widget right after another on its row, with no text between, shares that row's label.
+  const rowLabel = (i: number, depth = 0): string => {
+    const own = left[i]!;
+    if (own.text !== '' || depth > 10 || own.previous === -Infinity) return own.text;
+    const w = widgets[i]!;
+    const j = widgets.findIndex((o) => boxRight(o.box) === own.previous && sameRow(w.box, { top: o.box.top, bottom: boxBottom(o.box) }));
+    return j >= 0 ? rowLabel(j, depth + 1) : '';
+  };
+
+  // Over or under: a run is claimed by the box it is closest to; the page's side wins the vote.
+  const over = widgets.map((w) => (w.tick ? undefined : stacked(w.box, free, -1)));
+  const under = widgets.map((w) => (w.tick ? undefined : stacked(w.box, free, 1)));
+  let overVotes = 0;
+  let underVotes = 0;
+  widgets.forEach((_, i) => {
+    const u = under[i];
+    const o = over[i];
+    if (u?.tight && !widgets.some((_, j) => over[j]?.run === u.run && over[j]!.gap < u.gap)) underVotes++;
+    if (o?.tight && !widgets.some((_, j) => under[j]?.run === o.run && under[j]!.gap < o.gap)) overVotes++;
+  });
+  const labelsUnder = underVotes > overVotes;
+  const vertical = widgets.map((_, i) => {
+    const first = labelsUnder ? under[i] : over[i];
+    const second = labelsUnder ? over[i] : under[i];
+    // A run that is the nearer label of another box on the page's side is that box's.
+    const claimed = (run: Run) => widgets.some((_, j) => j !== i && (labelsUnder ? under[j] : over[j])?.run === run);
+    if (first) return first.run.text;
+    if (second && !claimed(second.run)) return second.run.text;
+    return '';
+  });
+
+  // Columns of a table: 3+ boxes of one width stacked close under each other.
+  const columns = new Map<number, { header: string; row: number }>();
+  const used = new Set<number>();
+  const byTop = widgets.map((w, i) => ({ w, i })).sort((a, b) => a.w.box.top - b.w.box.top);
+  for (const { w, i } of byTop) {
+    if (used.has(i) || w.tick) continue;
+    const column = [i];
+    let last = w.box;
+    for (const o of byTop) {
+      if (o.i === i || used.has(o.i) || o.w.tick) continue;
+      const b = o.w.box;
+      if (Math.abs(b.left - last.left) > 2 || Math.abs(b.width - last.width) > 2 || b.top <= last.top) continue;
+      if (b.top - boxBottom(last) > last.height * 0.8) continue;
+      column.push(o.i);
+      last = b;
+    }
+    // Without a header printed over its first box, a stack of boxes is a list, not a table.
+    const header = over[i] && over[i]!.gap <= 1.2 * (over[i]!.run.bottom - over[i]!.run.top) ? clean(over[i]!.run.text) : '';
+    if (column.length < 3 || header === '') continue;
+    column.forEach((index, row) => {
+      used.add(index);
+      columns.set(index, { header, row: row + 1 });
+    });
+  }
+
+  // The section: the nearest free line above the label, starting about where the label starts (for a
+  // tick box, anywhere over its row); never a box's own label over or under it.
+  const labelRuns = new Set([...over, ...under].flatMap((x) => (x ? [x.run] : [])));
+  const section = widgets.map((w, i) => {
+    const from = Math.min(w.box.left, ...left[i]!.runs.map((r) => r.left));
+    const reach = w.tick ? page.width * 0.3 : 40;
+    const candidates = free
+      .filter((r) => r.bottom <= w.box.top + 1 && r.left <= Math.max(from + 10, w.tick ? boxRight(w.box) : 0) && r.right >= from - 2 && r.left >= from - reach && !labelRuns.has(r))
+      .filter((r) => w.box.top - r.bottom < 8 * (r.bottom - r.top))
+      .sort((a, b) => b.bottom - a.bottom);
+    const nearest = candidates[0];
+    if (!nearest) return '';
+    // A heading printed on two lines.
+    const before = candidates.find((r) => r !== nearest && nearest.top - r.bottom < 0.6 * (r.bottom - r.top) && Math.abs(r.left - nearest.left) < 4);
+    return clean(before ? `${before.text} ${nearest.text}` : nearest.text);
+  });
+
+  const ticks = tickLabels(widgets, runs);
+  return widgets.map((w, i) => {
+    let label: string;
+    if (w.tick) label = ticks.get(i) ?? '';
+    else label = clean([rowLabel(i), vertical[i]].filter((t) => t !== '').join(' '));
+    const column = columns.get(i);
+    return column ? { label, section: section[i]!, column } : { label, section: section[i]! };
+  });
+}
+
+/** Tick boxes' texts: the run beside each on its row, on the side most boxes of the page have theirs. */
+function tickLabels(widgets: WidgetBox[], runs: Run[]): Map<number, string> {
+  const near = widgets.map((w, i) => {
+    if (!w.tick) return undefined;
+    const reach = 3 * w.box.width + 12;
+    const row = runs.filter((r) => sameRow(w.box, r));
+    const right = row.filter((r) => r.left >= boxRight(w.box) - 2 && r.left - boxRight(w.box) < reach).sort((a, b) => a.left - b.left)[0];
+    const left = row.filter((r) => r.right <= w.box.left + 2 && w.box.left - r.right < reach).sort((a, b) => b.right - a.right)[0];
+    return { i, right, left, rightGap: right ? right.left - boxRight(w.box) : Infinity, leftGap: left ? w.box.left - left.right : Infinity };
+  });
+  let rightVotes = 0;
+  let leftVotes = 0;
+  for (const n of near) {
+    if (!n || (n.rightGap === Infinity && n.leftGap === Infinity)) continue;
+    if (n.rightGap <= n.leftGap) rightVotes++;
+    else leftVotes++;
+  }
+  const out = new Map<number, string>();
+  for (const n of near) {
+    if (!n) continue;
+    const run = leftVotes > rightVotes ? (n.left ?? n.right) : (n.right ?? n.left);
+    out.set(n.i, run ? clean(run.text) : '');
+  }
+  return out;
+}
