@@ -108,9 +108,14 @@ function stacked(box: Box, runs: Run[], side: -1 | 1): { run: Run; gap: number; 
 
 export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] {
   const runs = runsOf(page, widgets);
-  const widgetRow = (run: Run) => widgets.some((w) => sameRow(w.box, run));
-  // Text on a row of its own: what can be printed over or under a box, or head a section.
+  // A run that labels a box on its row: one starts just after it (or overlaps it).
+  const widgetRow = (run: Run) => widgets.some((w) => sameRow(w.box, run) && w.box.left >= run.left - 2 && w.box.left - run.right < 60);
+  // Text not beside a box: what can be printed over or under one, or head a section. Large print
+  // (the form's title) heads no section.
+  const heights = runs.map((r) => r.bottom - r.top).sort((a, b) => a - b);
+  const usual = heights[heights.length >> 1] ?? 0;
   const free = runs.filter((r) => !widgetRow(r));
+  const headings = free.filter((r) => r.bottom - r.top <= usual * 1.4 && /\p{L}/u.test(r.text));
 
   // Left of each widget: the runs of its row back to the previous widget.
   const left = widgets.map((w, i) => {
@@ -118,16 +123,28 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
     const previous = widgets
       .filter((o, j) => j !== i && sameRow(w.box, { top: o.box.top, bottom: boxBottom(o.box) }) && boxRight(o.box) <= w.box.left + 2)
       .reduce((m, o) => Math.max(m, boxRight(o.box)), -Infinity);
-    const own = row.filter((r) => r.left >= previous - 1).sort((a, b) => a.left - b.left);
+    // Back from the box while the gaps stay short of a quarter of the page (text across the page is
+    // another column's).
+    const own: Run[] = [];
+    let edge = w.box.left;
+    for (const r of row.filter((r) => r.left >= previous - 1).sort((a, b) => b.right - a.right)) {
+      if (edge - r.right > page.width / 4) break;
+      own.unshift(r);
+      edge = r.left;
+    }
     // A line number printed in the form's margin ("8" before "1. cotisations sociales") is not a label.
-    const text = clean(own.map((r) => r.text).join(' ')).replace(/^\d{1,2}\s+(?=\S)/, '');
+    const stripped = clean(own.map((r) => r.text).join(' ')).replace(/^\d{1,2}\s+(?=\S)/, '');
+    // Text without a letter (a line number, a footnote mark) is no label.
+    const text = /\p{L}/u.test(stripped) ? stripped : '';
     return { text, runs: own, previous };
   });
-  // A widget right after another on its row, with no text between, shares that row's label.
+  // A widget right after another on its row (no text between) shares that row's label: an amount box
+  // after a "Nature" box.
   const rowLabel = (i: number, depth = 0): string => {
     const own = left[i]!;
     if (own.text !== '' || depth > 10 || own.previous === -Infinity) return own.text;
     const w = widgets[i]!;
+    if (w.box.left - own.previous > 2 * w.box.height) return '';
     const j = widgets.findIndex((o) => boxRight(o.box) === own.previous && sameRow(w.box, { top: o.box.top, bottom: boxBottom(o.box) }));
     return j >= 0 ? rowLabel(j, depth + 1) : '';
   };
@@ -185,9 +202,9 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
   const section = widgets.map((w, i) => {
     const from = Math.min(w.box.left, ...left[i]!.runs.map((r) => r.left));
     const reach = w.tick ? page.width * 0.3 : 40;
-    const candidates = free
+    const candidates = headings
       .filter((r) => r.bottom <= w.box.top + 1 && r.left <= Math.max(from + 10, w.tick ? boxRight(w.box) : 0) && r.right >= from - 2 && r.left >= from - reach && !labelRuns.has(r))
-      .filter((r) => w.box.top - r.bottom < 8 * (r.bottom - r.top))
+      .filter((r) => w.box.top - r.bottom < 5 * (r.bottom - r.top))
       .sort((a, b) => b.bottom - a.bottom);
     const nearest = candidates[0];
     if (!nearest) return '';
