@@ -330,7 +330,7 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
   const viewport = page.getViewport({ scale: 1 });
   const toViewport = viewport.transform as Matrix;
   let words: Word[];
-  let fields: Word[];
+  let fields: FieldWord[];
   let widgets: number;
   try {
     const content = await page.getTextContent();
@@ -376,7 +376,7 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
     });
     return { recognized };
   }
-  return layoutPage({ ...dimensions, ocr: false, words: [...usable, ...fields.filter(onPage)], rules: graphics.rules });
+  return layoutPage({ ...dimensions, ocr: false, words: [...usable, ...notPrinted(fields, usable).filter(onPage)], rules: graphics.rules });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -590,13 +590,41 @@ function annotationText(annotation: AnnotationData): string | undefined {
   return undefined;
 }
 
+const squashed = (text: string) => text.toLowerCase().replace(/\s+/g, '');
+
+/**
+ * A field's value once: the words of a field whose value the page already prints inside the field's
+ * box (a form filled and drawn by Quire, or "flattened" by another tool) are left out.
+ */
+function notPrinted(fields: FieldWord[], printed: Word[]): Word[] {
+  const byField = new Map<Box, FieldWord[]>();
+  for (const w of fields) byField.set(w.field, [...(byField.get(w.field) ?? []), w]);
+  const out: Word[] = [];
+  for (const [field, words] of byField) {
+    const inside = printed.filter((p) => {
+      const x = p.box!.left + p.box!.width / 2;
+      const y = p.box!.top + p.box!.height / 2;
+      return x >= field.left - 2 && x <= field.left + field.width + 2 && y >= field.top - 2 && y <= field.top + field.height + 2;
+    });
+    const value = squashed(words.map((w) => w.text).join(''));
+    if (squashed(inside.map((p) => p.text).join('')).includes(value)) continue;
+    for (const { field: _field, ...word } of words) out.push(word);
+  }
+  return out;
+}
+
+/** A word of a field's value, with the field's box (to compare with what the page prints there). */
+interface FieldWord extends Word {
+  field: Box;
+}
+
 /**
  * Words of filled form fields and free-text annotations ("add text" in PDF viewers): pdf.js keeps them
  * out of the text content, yet they are what a filled form says. Their glyphs are not known, so words
  * are spread over the field's box at an estimated half an em per character.
  */
-function annotationWords(annotations: AnnotationData[], toViewport: Matrix, pageNumber: number): Word[] {
-  const words: Word[] = [];
+function annotationWords(annotations: AnnotationData[], toViewport: Matrix, pageNumber: number): FieldWord[] {
+  const words: FieldWord[] = [];
   for (const annotation of annotations) {
     const text = annotationText(annotation);
     const rect = annotation.rect;
@@ -617,7 +645,7 @@ function annotationWords(annotations: AnnotationData[], toViewport: Matrix, page
       const top = lines.length === 1 ? field.top + (field.height - size) / 2 : field.top + k * fitted;
       for (const match of line.matchAll(/\S+/g)) {
         const box = { left: left + match.index * charWidth, top, width: match[0].length * charWidth, height: size };
-        words.push({ text: match[0], box, origin: { kind: 'box', page: pageNumber, box } });
+        words.push({ text: match[0], box, origin: { kind: 'box', page: pageNumber, box }, field });
       }
     });
   }

@@ -3,7 +3,7 @@
  * distance against the ground truth), block kinds, running heads, rotation, ruling lines handed to
  * table detection, scanned pages, and every way a PDF can fail (password, damage, size, time).
  */
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_PAGES, type Page, ReadFailure, type Word } from '../../../functions/documents/doc.ts';
 import { dropRepeatedHeadersFooters } from '../../../functions/documents/layout.ts';
@@ -153,6 +153,15 @@ describe('structure', () => {
     expect(value.box!.left).toBeGreaterThan(130);
     expect(value.box!.top).toBeGreaterThan(78);
     expect(value.box!.top + value.box!.height).toBeLessThan(98);
+  });
+
+  it('reads a filled field once when the page also prints its value inside the field (a form filled by Quire, or flattened)', async () => {
+    const pdf = await PDFDocument.load(await formPdf());
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    // Inside the 'name' field (x 130..330, y 694..714), as an edit draws it; the dropdown is not drawn.
+    pdf.getPage(0).drawText('Jane Harbor', { x: 134, y: 699, size: 11, font });
+    const [page] = await readPdf(await pdf.save(), budget());
+    expect(page!.lines.map((l) => l.text)).toEqual(['Name: Jane Harbor', 'Color: Blue']);
   });
 
   it('hands drawn lines (stroked, thin filled, rectangle edges) to table detection as rules in page points', async () => {
