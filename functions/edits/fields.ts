@@ -50,12 +50,24 @@ function normalized(page: Page, box: Box): FormField['bbox'] {
   };
 }
 
-/** Fields detected on the pages of a flat or scanned form. */
+/**
+ * Fields detected on the pages of a flat or scanned form. A box the detector found no label for is
+ * named by the page around it as an AcroForm widget would be (./labels.ts), and every field gets the
+ * section it sits in.
+ */
 export function detectedFields(doc: Doc): FormFieldWithOptions[] {
   const key = keyMaker();
-  return doc.pages.flatMap((page) =>
-    detectPageFields(page).map((f) => ({ key: key(f.label), type: f.type, description: f.description, bbox: normalized(page, f.box), value: null })),
-  );
+  return doc.pages.flatMap((page) => {
+    const found = detectPageFields(page);
+    const printed = printedLabels(page, found.map((f) => ({ box: f.box, tick: f.type === 'checkbox' })));
+    return found.map((f, i) => {
+      const seen = printed[i]!;
+      const label = f.label || seen.label || (seen.column ? `${seen.column.header} (row ${seen.column.row})` : '');
+      const section = seen.section && !label.includes(seen.section) ? seen.section : '';
+      const description = joined([section, f.label ? f.description : label], ' › ');
+      return { key: key(label), type: f.type, description, bbox: normalized(page, f.box), value: null };
+    });
+  });
 }
 
 /** A tooltip that says something ("First name", "NOM"), not a number or a generated name ("[2]", "Text1"). */
