@@ -5,7 +5,7 @@
  * - Boxes: two horizontal rules of the same extent joined by vertical rules at both ends. A small
  *   square is a tick box (its label is the text to its right; the text before the first box of the
  *   line names the group); a larger one is a text box (label inside at its top, to its left, or above).
- * - Underlines: a run of underscores in the text, or a drawn horizontal rule that no box claims; the
+ * - Underlines: a run of underscores or dot leaders in the text, or a drawn horizontal rule that no box claims; the
  *   writing area is the band just above it; the label is the text before it on the line (or, for a
  *   line with nothing before it, the text just below — a signature line — or stacked just above it,
  *   whichever is closer).
@@ -126,7 +126,9 @@ function rectangles(horizontal: Segment[], vertical: Segment[]): { boxes: Box[];
   return { boxes, used: new Set([...used, ...tableRules]), rows };
 }
 
-const isUnderscores = (text: string) => /_{3,}/.test(text);
+/** A writing line printed as text: underscores or dot leaders ("Name: ______", "NOM ..........."). */
+const LEADER_RUN = /_{3,}|\.{5,}|…{3,}/;
+const isUnderscores = (text: string) => LEADER_RUN.test(text);
 /** A tick box printed as text, or as OCR reads a drawn one ("[J", "[]", "LI"). */
 const isTickGlyph = (text: string) => /^(☐|□|❑|❒|\[\s*_?\s*\]|\[[\]J1lI|]|LI|LJ)$/.test(text);
 /** What OCR makes of a closing bracket glued to the next word ("1Send" for "] Send"). */
@@ -173,8 +175,9 @@ export function detectPageFields(page: Page): DetectedField[] {
   for (const w of words) {
     if (!isUnderscores(w.text)) continue;
     fieldWords.add(w);
-    const start = w.text.indexOf('_');
-    const end = w.text.lastIndexOf('_') + 1;
+    const run = LEADER_RUN.exec(w.text)!;
+    const start = run.index;
+    const end = run.index + run[0].length;
     const charWidth = w.box.width / Math.max(1, w.text.length);
     const left = w.box.left + start * charWidth;
     const width = (end - start) * charWidth;

@@ -57,6 +57,16 @@ describe('detectPageFields', () => {
     expect(fields[2]!.box).toEqual({ left: 160, top: 171, width: 10, height: 10 });
   });
 
+  it('takes a writing line printed as underscores or dot leaders ("Name: ______", "NOM ..........")', () => {
+    const words = [...say('Name:', 72, 100), word('______________', 110, 100, 140), ...say('NOM', 72, 140), word('..............................', 100, 140, 160)];
+    const fields = detectPageFields(page(words, []));
+    expect(fields.map((f) => [f.type, f.label])).toEqual([
+      ['text', 'Name'],
+      ['text', 'NOM'],
+    ]);
+    expect(fields[1]!.box).toMatchObject({ left: 100, width: 160 });
+  });
+
   it('takes a label stacked over its line, and writes below that label', () => {
     const words = [...say('Mailing address', 72, 100)];
     const fields = detectPageFields(page(words, [hline(72, 400, 116)]));
