@@ -1,0 +1,123 @@
+/**
+ * Labels of form widgets read from the page layout (functions/edits/labels.ts), on pages built by hand
+ * so each layout's labels are known exactly; and read-only AcroForm fields, which are never written.
+ */
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { describe, expect, it } from 'vitest';
+import type { Box, Line, Page, Word } from '../../../functions/documents/doc.ts';
+import { acroFormFields } from '../../../functions/edits/fields.ts';
+import { printedLabels, type WidgetBox } from '../../../functions/edits/labels.ts';
+import { fillPdf } from '../../../functions/edits/task.ts';
+import { localFormFiller } from '../../../functions/models/local/form-values.ts';
+
+/** A page whose lines are the given texts, each at (left, top), words 5 pt per character, 8 pt high. */
+function page(texts: Array<[string, number, number]>): Page {
+  const words: Word[] = [];
+  const lines: Line[] = [];
+  for (const [text, left, top] of texts) {
+    const ids: number[] = [];
+    let x = left;
+    for (const t of text.split(' ')) {
+      const box = { left: x, top, width: t.length * 5, height: 8 };
+      ids.push(words.length);
+      words.push({ text: t, box, origin: { kind: 'box', page: 1, box } });
+      x += box.width + 3;
+    }
+    lines.push({ text, words: ids });
+  }
+  return { number: 1, width: 600, height: 800, unit: 'pt', ocr: false, words, lines, blocks: [], tables: [] };
+}
+const box = (left: number, top: number, width: number, height = 14): WidgetBox => ({ box: { left, top, width, height } as Box, tick: false });
+const tick = (left: number, top: number): WidgetBox => ({ box: { left, top, width: 10, height: 10 }, tick: true });
+
+describe('printedLabels', () => {
+  it('reads labels printed under their boxes when the page does so (not the label of the box above)', () => {
+    // [nom box]      [prénom box]
+    //  nom            prénom
+    // [numéro box]
+    //  numéro
+    const p = page([
+      ['nom', 100, 116],
+      ['prénom', 300, 116],
+      ['numéro', 100, 146],
+    ]);
+    const labels = printedLabels(p, [box(100, 100, 150), box(300, 100, 150), box(100, 130, 80)]);
+    expect(labels.map((l) => l.label)).toEqual(['nom', 'prénom', 'numéro']);
+  });
+
+  it('reads labels printed over their boxes on a page that prints them there', () => {
+    const p = page([
+      ['First name', 100, 88],
+      ['Last name', 300, 88],
+      ['Street', 100, 118],
+    ]);
+    const labels = printedLabels(p, [box(100, 98, 150), box(300, 98, 150), box(100, 128, 150)]);
+    expect(labels.map((l) => l.label)).toEqual(['First name', 'Last name', 'Street']);
+  });
+
+  it("shares a row's label with the box right after another, skips line numbers, and names the section above", () => {
+    const p = page([
+      ['H) Employer', 320, 80],
+      ['2', 20, 103],
+      ['Gross pay', 40, 103],
+      ['name:', 320, 103],
+      ['address:', 320, 123],
+    ]);
+    const labels = printedLabels(p, [box(150, 100, 30), box(182, 100, 80), box(380, 100, 150), box(380, 120, 150)]);
+    expect(labels.map((l) => l.label)).toEqual(['Gross pay', 'Gross pay', 'name', 'address']);
+    expect(labels[2]!.section).toBe('H) Employer');
+    expect(labels[3]!.section).toBe('H) Employer');
+  });
+
+  it('names tick boxes by the text on the side the page prints it (here before each box)', () => {
+    const p = page([
+      ['Sick leave paid', 300, 80],
+      ['yes', 330, 101],
+      ['no', 400, 101],
+    ]);
+    const labels = printedLabels(p, [tick(352, 100), tick(415, 100)]);
+    expect(labels.map((l) => l.label)).toEqual(['yes', 'no']);
+    expect(labels[0]!.section).toBe('Sick leave paid');
+  });
+
+  it('gives the boxes of a table column their header and row', () => {
+    const p = page([['FAMILY NAME', 100, 88]]);
+    const labels = printedLabels(p, [box(100, 98, 150), box(100, 114, 150), box(100, 130, 150)]);
+    expect(labels.map((l) => l.column)).toEqual([
+      { header: 'FAMILY NAME', row: 1 },
+      { header: 'FAMILY NAME', row: 2 },
+      { header: 'FAMILY NAME', row: 3 },
+    ]);
+  });
+});
+
+describe('read-only fields', () => {
+  it('are listed but never offered a value nor written', async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const pageRef = pdf.addPage([600, 800]);
+    const form = pdf.getForm();
+    pageRef.drawText('Name', { x: 50, y: 700, size: 10, font });
+    form.createTextField('name').addToPage(pageRef, { x: 120, y: 695, width: 200, height: 18 });
+    pageRef.drawText('Total', { x: 50, y: 660, size: 10, font });
+    const total = form.createTextField('total');
+    total.addToPage(pageRef, { x: 120, y: 655, width: 200, height: 18 });
+    total.enableReadOnly();
+    const bytes = await pdf.save();
+
+    const loaded = await PDFDocument.load(bytes);
+    const fields = acroFormFields(loaded, { kind: 'pdf', pages: [page([['Name', 50, 92], ['Total', 50, 132]])] });
+    expect(fields.map((f) => [f.key, f.description, f.readOnly ?? false])).toEqual([
+      ['name', 'Name', false],
+      ['total', 'Total', true],
+    ]);
+    const { formData, filled } = await fillPdf(loaded, bytes, fields, { filler: localFormFiller, instructions: 'Name: Jane Doe\nTotal: 99.00', color: '#0000ff' });
+    expect(formData.map((f) => [f.key, f.value])).toEqual([
+      ['name', 'Jane Doe'],
+      ['total', null],
+    ]);
+    const after = (await PDFDocument.load(filled)).getForm();
+    expect(after.getTextField('name').getText()).toBe('Jane Doe');
+    expect(after.getTextField('total').getText()).toBeUndefined();
+  });
+});
