@@ -15,11 +15,15 @@
  * Dates and amounts are formatted as the field's label suggests (MM/DD/YYYY, $).
  */
 import type { FillField, FillRequest, FillResult, FormFiller } from '../engine.ts';
+import { ABBREVIATIONS, BARE_NAME_WORDS, FIELD_CONCEPTS, FORM_PHRASES, NO_WORDS, YES_WORDS } from './knowledge/form-phrases.ts';
+import { MONTH_NUMBERS, monthKey } from './knowledge/months.ts';
 import { STOP_WORDS, stemOf } from './text.ts';
 
 interface Fact {
   /** Stems of the value's own name ("first name" → first, name). */
   name: string[];
+  /** Other names of the value, each as stems (a family name is also a bare "nom"). */
+  alt: string[][];
   /** Stems of the enclosing keys or section header. */
   context: string[];
   /** The normalized full path, for exact key matches ("owners.name", "owner1_name"). */
@@ -30,6 +34,8 @@ interface Fact {
   squash: string;
   /** A value given as a boolean (or yes/no): it ticks or clears a checkbox. */
   bool: boolean | null;
+  /** The fact this one is a part of (a family name of a full name, a house number of a street line). */
+  whole?: Fact;
 }
 
 interface FieldText {
@@ -42,6 +48,8 @@ interface FieldText {
   option: string;
   ordinal: number | null;
   key: string;
+  /** Stems of the section the field is in ("Spouse › First name" → spouse): they only add to a match. */
+  section: string[];
 }
 
 const MAX_FACTS = 5_000;
@@ -49,29 +57,34 @@ const MATCH_THRESHOLD = 0.5;
 
 const FORM_STOP_WORDS = new Set(['please', 'enter', 'print', 'here', 'field', 'box', 'optional', 'required', 'applicable', 'mm', 'dd', 'yyyy', 'yy', 'format', 'option', 'options', 'check', 'tick', 'one']);
 
-const ORDINAL_WORDS: Record<string, number> = { second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10 };
+const plain = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 
-/** Phrases that mean the same on forms, rewritten to one spelling before words are compared. */
+const ORDINAL_WORDS: Record<string, number> = Object.assign({}, ...Object.values(FORM_PHRASES).map((p) => Object.fromEntries(Object.entries(p.ordinals).map(([w, n]) => [plain(w), n]))));
+/** Function words of every language: they say nothing about which field is meant. */
+const FUNCTION_WORDS = new Set(Object.values(FORM_PHRASES).flatMap((p) => p.functionWords.map(plain)));
+
+const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A phrase of the knowledge file as a regex source: any spaces, either apostrophe. */
+const phraseRe = (phrase: string) => escapeRe(phrase).replace(/\s+/g, '\\s+').replace(/['’]/g, "['’]");
+
+/** Phrases that mean the same on forms, rewritten to one concept word before words are compared. */
 const SYNONYMS: Array<[RegExp, string]> = [
-  [/\b(date of birth|birth ?date|birthday|d\.o\.b\.?)\b/g, 'dob'],
-  [/\b(postal code|post code|postcode|zip code|zipcode)\b/g, 'zip'],
-  [/\b(telephone|tel|mobile|cell phone|cellphone|phone number)\b/g, 'phone'],
-  [/\be-mail( address)?\b/g, 'email'],
-  [/\bemail address\b/g, 'email'],
-  [/\b(surname|family name)\b/g, 'last name'],
-  [/\b(given name|forename)\b/g, 'first name'],
+  [/\bd o b\b/g, 'dob'],
   [/\bsocial security( number| no)?\b/g, 'ssn'],
   [/\b(street address|address line)\b/g, 'address'],
+  ...Object.entries(FIELD_CONCEPTS)
+    .flatMap(([concept, phrases]) => phrases.map((phrase) => [plain(phrase).replace(/[^\p{L}\p{N}]+/gu, ' ').trim(), concept] as const))
+    .sort((a, b) => b[0].length - a[0].length)
+    .map(([phrase, concept]): [RegExp, string] => [new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(phrase).replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}])`, 'gu'), concept]),
 ];
 
-/** Words of a key or label: camelCase, snake_case, dots and digits split; "2nd" → 2. */
+/** Words of a key or label: camelCase, snake_case, dots and digits split; "2nd" → 2; accents off. */
 function words(text: string): string[] {
-  let t = text
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .replace(/\b(\d+)(st|nd|rd|th)\b/g, '$1')
-    .replace(/[_\-./\\]+/g, ' ');
+  let t = plain(text.replace(/([a-z])([A-Z])/g, '$1 $2'))
+    .replace(/\b(\d+)(st|nd|rd|th|e|er|re|eme|ème)\b/g, '$1')
+    .replace(/[_\-./\\'’]+/g, ' ');
   t = t.replace(/([a-z])(\d)/g, '$1 $2').replace(/(\d)([a-z])/g, '$1 $2');
+  t = ` ${t.split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ')} `;
   for (const [pattern, replacement] of SYNONYMS) t = t.replace(pattern, replacement);
   return t.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 }
@@ -91,11 +104,13 @@ function analyse(text: string): { stems: string[]; ordinal: number | null } {
       ordinal ??= Number(w);
       continue;
     }
-    if (ORDINAL_WORDS[w] !== undefined) {
+    if (ORDINAL_WORDS[w] !== undefined && w !== 'first') {
       ordinal ??= ORDINAL_WORDS[w]!;
       continue;
     }
-    if (STOP_WORDS.has(w) || FORM_STOP_WORDS.has(w)) continue;
+    // A range's word counts at the edge of a label ("Période du", "au"), not inside ("Clé du numéro").
+    const kept = KEPT_WORDS.has(w) && (i === 0 || i === all.length - 1);
+    if ((STOP_WORDS.has(w) || FORM_STOP_WORDS.has(w) || FUNCTION_WORDS.has(w) || KEPT_WORDS.has(w)) && !kept) continue;
     stems.push(stemOf(w));
   }
   return { stems, ordinal };
@@ -105,22 +120,36 @@ const normalizedKey = (text: string) => words(text).join('_');
 
 // ---- instructions → facts ----
 
+const YES = new Set(YES_WORDS);
+const NO = new Set(NO_WORDS);
+
 function boolOf(value: string): boolean | null {
   const v = value.trim().toLowerCase();
-  if (['true', 'yes', 'y', 'x', '✓', '✔', 'checked', 'ticked', 'on', 'selected'].includes(v)) return true;
-  if (['false', 'no', 'n', 'unchecked', 'off', 'none'].includes(v)) return false;
+  if (YES.has(v)) return true;
+  if (NO.has(v)) return false;
   return null;
 }
 
-function makeFact(names: string[], indexes: number[], rawValues: unknown[], explicitBool: boolean | null = null): Fact | undefined {
+interface MakeOptions {
+  bool?: boolean | null;
+  /** Other names the value is known by (a family name is also a bare "nom" on French forms). */
+  alt?: string[];
+  /** Ordinal and context of the item the clause is about (the 2nd dependant), when its name has none. */
+  ordinal?: number | null;
+  context?: string[];
+}
+
+function makeFact(names: string[], indexes: number[], rawValues: unknown[], options: MakeOptions = {}): Fact | undefined {
   const values = rawValues.filter((v) => v !== null && v !== undefined && String(v).trim() !== '').map((v) => String(v).trim());
   if (values.length === 0) return undefined;
   const last = names.at(-1) ?? '';
   const own = analyse(last);
   const context = names.slice(0, -1).map(analyse);
-  const ordinal = indexes.length > 0 ? indexes.at(-1)! + 1 : (own.ordinal ?? context.map((c) => c.ordinal).findLast((o) => o !== null) ?? null);
+  const ordinal = indexes.length > 0 ? indexes.at(-1)! + 1 : (own.ordinal ?? context.map((c) => c.ordinal).findLast((o) => o !== null) ?? options.ordinal ?? null);
+  const explicitBool = options.bool ?? null;
   const bool = explicitBool ?? (rawValues.length === 1 && typeof rawValues[0] === 'boolean' ? (rawValues[0] as boolean) : values.length === 1 ? boolOf(values[0]!) : null);
-  return { name: own.stems, squash: words(last).join(''), context: context.flatMap((c) => c.stems), path: normalizedKey(names.join(' ')), ordinal, values, bool };
+  const alt = (options.alt ?? []).map((a) => analyse(a).stems).filter((a) => a.length > 0);
+  return { name: own.stems, alt, squash: words(last).join(''), context: [...context.flatMap((c) => c.stems), ...(options.context ?? [])], path: normalizedKey(names.join(' ')), ordinal, values, bool };
 }
 
 function factsOfJson(root: unknown): Fact[] {
@@ -147,30 +176,289 @@ function factsOfJson(root: unknown): Fact[] {
   return facts;
 }
 
-const unquoted = (value: string) => value.trim().replace(/^["'“‘](.*)["'”’]$/, '$1').trim();
+const ABBREVIATION_SET = new Set([...ABBREVIATIONS].map(plain));
+/** A word whose full stop is part of it: an initial ("Q."), a dotted abbreviation ("S.A.", "r.l."), "Inc.". */
+const abbreviated = (word: string) => /^\p{L}$/u.test(word) || /^(?:\p{L}{1,3}\.)+\p{L}{0,3}$/u.test(word) || ABBREVIATION_SET.has(plain(word));
+
+const unquoted = (value: string) => value.trim().replace(/^["'“‘„«]\s*(.*?)\s*["'”’“»]$/, '$1').trim();
 /** A value without its quotes; a clause's final full stop goes (not an initial's: "Jane Q."). */
-const cleanValue = (value: string) => value.trim().replace(/^["'“‘](.*)["'”’]$/, '$1').replace(/(?<![\s.][A-Z]|\.\w)\.$/, '').trim();
+const cleanValue = (value: string) => unquoted(withoutFullStop(value.trim()).replace(/\s*[!?]+$/, '')).trim();
+
+function withoutFullStop(text: string): string {
+  if (!text.endsWith('.')) return text;
+  const word = /(\S*)\.$/.exec(text)![1]!.replace(/^[("'“‘]+/, '');
+  return abbreviated(word) ? text : text.slice(0, -1).trimEnd();
+}
+
+// ---- the knowledge file, compiled ----
+
+const ALL = Object.values(FORM_PHRASES);
+const alternatives = (list: string[]) => [...new Set(list)].sort((a, b) => b.length - a.length).map(phraseRe).join('|');
+const DETERMINERS = new RegExp(`^(?:(?:${alternatives(ALL.flatMap((p) => p.determiners))})(?:\\s+|(?<=['’])))+`, 'iu');
+const ANAPHOR = new RegExp(`^(?:${alternatives(ALL.flatMap((p) => p.anaphors))})\\s`, 'iu');
+const CONJUNCTION = new RegExp(`^(?:${alternatives(ALL.flatMap((p) => p.conjunctions))})\\s+`, 'iu');
+const CONJUNCTION_SPLIT = new RegExp(`\\s+(?=(?:${alternatives(ALL.flatMap((p) => p.conjunctions))})\\s)`, 'iu');
+const COPULA = new RegExp(`^(.{1,100}?)\\s+(?:${alternatives(ALL.flatMap((p) => p.copulas))}|=)\\s+(.+)$`, 'iu');
+const LINK_VALUE = new RegExp(`^(\\p{Ll}[\\p{L}'’()\\s-]{1,60}?)\\s+(?:(?:${alternatives(ALL.flatMap((p) => p.links))})\\s+|(?<=\\s))?((?:\\d|["“„«]).*)$`, 'u');
+const RANGE_WORDS = ALL.flatMap((p) => p.ranges);
+const DATE_LIKE = String.raw`\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\d{1,2}\.?\s+\p{L}+\.?\s+\d{4}`;
+const RANGE = new RegExp(`(?:^|\\s)(${alternatives(RANGE_WORDS.map((r) => r[0]))})\\s+(${DATE_LIKE})\\s+(${alternatives(RANGE_WORDS.map((r) => r[1]))})\\s+(${DATE_LIKE})`, 'iu');
+/** The words of a range ("du … au") stay in field words: a field labelled "au" is the range's end. */
+const KEPT_WORDS = new Set(RANGE_WORDS.flat().map(plain).filter((w) => w.length >= 2 && !FUNCTION_WORDS.has(w)));
+const RELATION = new RegExp(`^(?:${alternatives(ALL.flatMap((p) => p.determiners))})\\s*(${alternatives(ALL.flatMap((p) => p.relations))})$`, 'iu');
+const RELATION_AT_END = new RegExp(`(?:^|\\s)(?:${alternatives(ALL.flatMap((p) => p.determiners))})\\s*(${alternatives(ALL.flatMap((p) => p.relations))})$`, 'iu');
+
+type Slot = 'label' | 'value' | 'tick' | 'name' | 'birth' | 'address';
+interface Template {
+  re: RegExp;
+  slots: Slot[];
+  /** A person's template may follow other words ("Hello, I'm Jane"). */
+  person: boolean;
+}
+
+const TEMPLATES: Template[] = ALL.flatMap((p) => p.templates).map((template) => {
+  const slots: Slot[] = [];
+  const source = template
+    .split(/(\{\w+\})/)
+    .map((part) => {
+      const slot = /^\{(\w+)\}$/.exec(part)?.[1] as Slot | undefined;
+      if (!slot) return phraseRe(part);
+      slots.push(slot);
+      return slot === 'label' ? '(.+?)' : '(.+)';
+    })
+    .join('');
+  const person = slots.some((s) => s === 'name' || s === 'birth' || s === 'address');
+  return { re: new RegExp(person ? `(?:^|[\\s,(])${source}$` : `^${source}$`, 'iu'), slots, person };
+});
+
+// ---- sentences and clauses ----
+
+/** Sentences of a line: split at ";", "!", "?" and a full stop that ends a sentence (see ABBREVIATIONS). */
+export function sentencesOf(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (!';.!?'.includes(c)) continue;
+    const next = text[i + 1];
+    if (next !== undefined && !/\s/.test(next)) continue;
+    if (c === '.') {
+      const before = /(\S*)$/.exec(text.slice(start, i))![1]!;
+      const word = before.replace(/^[("'“‘]+/, '');
+      const after = text.slice(i + 1).trimStart();
+      if (abbreviated(word) || /^\p{Ll}/u.test(after)) continue;
+      // "3. Mai 1999": a day before its month.
+      if (/^\d{1,2}$/.test(word) && MONTH_NUMBERS.has(monthKey(/^\p{L}+/u.exec(after)?.[0] ?? ''))) continue;
+    }
+    out.push(text.slice(start, c === ';' ? i : i + 1));
+    start = i + 1;
+  }
+  out.push(text.slice(start));
+  return out.map((s) => s.trim()).filter((s) => s !== '');
+}
+
+interface Clause {
+  name: string;
+  value: string | null;
+  bool?: boolean;
+  /** What the value is, when a phrase said so: a person's name, a date of birth, an address. */
+  kind?: 'name' | 'birth' | 'address' | 'relation';
+  /** The clause starts with "his", "elle" …: it is about the item named before. */
+  anaphor?: boolean;
+}
+
+const stripDeterminers = (label: string) => label.replace(DETERMINERS, '').trim();
+
+/** An article before a value that is not part of it: "la CPAM", "le 26 48 31 20", "a woman". */
+function valueOf(raw: string): string {
+  const value = cleanValue(raw);
+  if (/^\s*["“„«']/.test(raw)) return value;
+  const m = /^(?:the|a|an|le|la|les|l['’]|un|une|der|die|das|den|de|het|een|el|los|las|il|lo|o|os|as)\s+(.+)$/iu.exec(value);
+  if (m && /^(?:\p{Ll}|\d|\p{Lu}{2,}\b)/u.test(m[1]!)) return m[1]!;
+  return value;
+}
+
+/** A person's name: the run of capitalized words at the start ("Lena Hofbauer und …" → Lena Hofbauer). */
+function personName(text: string): string | undefined {
+  const m = /^(\p{Lu}[\p{L}'’-]*\.?(?:\s+(?:\p{Lu}[\p{L}'’-]*\.?|van|von|de|der|den|du|da|di|del|dos|le|la)){0,4})(?=$|[\s,;(])/u.exec(text.trim());
+  if (!m) return undefined;
+  const name = m[1]!.replace(/\s+(?:van|von|de|der|den|du|da|di|del|dos|le|la)$/u, '');
+  return /\s/.test(name) || name.length >= 2 ? name : undefined;
+}
 
 /** One clause of free text or one `key: value` line → a fact, or a section header (name only). */
-function clauseOf(clause: string): { name: string; value: string | null; bool?: boolean } | undefined {
-  const text = clause.trim().replace(/^([-*•]|\d+[.)])\s+/, '').replace(/^#+\s*/, '');
+function clauseOf(clause: string): Clause | undefined {
+  let text = withoutFullStop(clause.trim().replace(/^([-*•]|\d+[.)])\s+/, '').replace(/^#+\s*/, '').replace(/\s*[!?]+$/, ''));
+  text = text.replace(CONJUNCTION, '').replace(/^(?:please|bitte|merci de|s'il vous plaît,?)\s+/i, '').trim();
   if (text === '') return undefined;
-  let m = /^(?:please\s+)?set\s+(?:the\s+)?(.+?)\s+to\s+(.+)$/i.exec(text);
-  if (m) return { name: m[1]!, value: cleanValue(m[2]!) };
-  m = /^(?:please\s+)?(?:check|tick|select|mark)\s+(?:the\s+)?(?:box\s+)?(?:for\s+|labelled\s+|labeled\s+)?(.+)$/i.exec(text);
-  if (m) return { name: m[1]!.replace(/\s+box$/i, ''), value: 'true', bool: true };
-  m = /^([^:=]{1,100}?)\s*[:=]\s*(.*)$/.exec(text);
-  if (m) return { name: m[1]!, value: m[2]!.trim() === '' ? null : cleanValue(m[2]!) };
-  m = /^(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?(.{1,100}?)\s+(?:is|are|should be|will be|=)\s+(.+)$/i.exec(text);
-  if (m) return { name: m[1]!, value: cleanValue(m[2]!) };
+  const anaphor = ANAPHOR.test(text);
+  for (const template of TEMPLATES) {
+    const m = template.re.exec(text);
+    if (!m) continue;
+    const slot = (name: Slot) => m[template.slots.indexOf(name) + 1];
+    if (template.slots.includes('tick')) return { name: slot('tick')!.replace(/^(?:the\s+)?(?:box\s+)?(?:for\s+|labell?ed\s+|next to\s+)?/i, '').replace(/\s+box$/i, ''), value: 'true', bool: true };
+    if (template.slots.includes('name')) {
+      const name = personName(slot('name')!);
+      if (name && /\s/.test(name)) return { name: 'fullname', value: name, kind: 'name', anaphor };
+      continue;
+    }
+    if (template.slots.includes('birth')) return { name: 'dob', value: cleanValue(slot('birth')!), kind: 'birth', anaphor };
+    if (template.slots.includes('address')) return { name: 'address', value: cleanValue(slot('address')!), kind: 'address', anaphor };
+    return { name: stripDeterminers(slot('label')!), value: valueOf(slot('value')!), anaphor };
+  }
+  let m = /^([^:=]{1,100}?)\s*[:=]\s*(.*)$/.exec(text);
+  if (m) return { name: stripDeterminers(m[1]!), value: m[2]!.trim() === '' ? null : cleanValue(m[2]!), anaphor };
+  m = COPULA.exec(text);
+  if (m && m[1]!.split(/\s+/).length <= 10) {
+    const value = valueOf(m[2]!);
+    const relation = RELATION.exec(m[2]!.trim());
+    if (relation) return { name: stripDeterminers(m[1]!), value: relation[1]!, kind: 'relation', anaphor };
+    return { name: stripDeterminers(m[1]!), value, anaphor };
+  }
+  m = LINK_VALUE.exec(text);
+  // "ligne 2", "row 3" number the clauses after them; they are no value.
+  if (m && m[1]!.trim().split(/\s+/).length <= 9 && !(/^\d{1,2}$/.test(m[2]!.trim()) && Number(m[2]) <= 20 && stripDeterminers(m[1]!).split(/\s+/).length === 1)) return { name: stripDeterminers(m[1]!), value: cleanValue(m[2]!), anaphor };
   // A short line without a value ("Second owner") may head the lines that follow.
-  if (text.length <= 40 && !/[.!?]$/.test(text)) return { name: text, value: null };
+  if (text.length <= 40 && !/[.!?]$/.test(clause.trim()) && !/\d/.test(text)) return { name: text, value: null };
   return undefined;
 }
+
+/** Whether a piece of a sentence starts a clause of its own (else it continues the previous value). */
+const startsClause = (piece: string) => {
+  const c = clauseOf(piece);
+  return c !== undefined && c.value !== null;
+};
+
+/**
+ * Clauses of a sentence: pieces between commas and conjunctions, a piece that is no clause of its own
+ * joined to the one before ("15 route d'Arlon, L-8009 Strassen" stays one value).
+ */
+function clausesOf(sentence: string): string[] {
+  const pieces: Array<{ sep: string; text: string }> = [];
+  let last = 0;
+  let sep = '';
+  for (const m of sentence.matchAll(/,\s+/g)) {
+    pieces.push({ sep, text: sentence.slice(last, m.index) });
+    sep = m[0];
+    last = m.index! + m[0].length;
+  }
+  pieces.push({ sep, text: sentence.slice(last) });
+  // Conjunctions split too, when what follows is a clause of its own.
+  const parts = pieces.flatMap((p) => {
+    const sub = p.text.split(CONJUNCTION_SPLIT);
+    return sub.map((text, i) => ({ sep: i === 0 ? p.sep : ' ', text }));
+  });
+  const out: string[] = [];
+  for (const part of parts) {
+    if (out.length === 0 || startsClause(part.text) || RELATION_AT_END.test(part.text.trim()) || (personName(part.text) === part.text.trim() && /\s/.test(part.text.trim()))) out.push(part.text);
+    else out[out.length - 1] += part.sep + part.text;
+  }
+  return out;
+}
+
+// ---- what a phrase said: names, addresses ----
+
+const partOf = (whole: Fact, part: Fact | undefined): Fact | undefined => (part ? { ...part, whole } : undefined);
+
+/** A full name → given names and family name (the last word). */
+function nameFacts(full: string, options: MakeOptions): Fact[] {
+  const parts = full.split(/\s+/);
+  const whole = makeFact(['fullname'], [], [full], { ...options, alt: BARE_NAME_WORDS.fullname });
+  const facts = [whole];
+  if (parts.length >= 2 && whole) {
+    facts.push(partOf(whole, makeFact(['firstname'], [], [parts.slice(0, -1).join(' ')], { ...options, alt: BARE_NAME_WORDS.firstname })));
+    facts.push(partOf(whole, makeFact(['lastname'], [], [parts.at(-1)!], { ...options, alt: BARE_NAME_WORDS.lastname })));
+  }
+  return facts.filter((f): f is Fact => f !== undefined);
+}
+
+const POSTCODE_CITY = /^((?:[A-Z]{1,2}-)?\d{4,5}(?:\s?[A-Z]{2}(?=\s))?)\s+(\p{L}[\p{L}\s'’-]*)$/u;
+const NUMBER_ONLY = /^(?:(?:n°|no\.?|nr\.?|num[eé]ro|number|nummer|número|numero)\s*)?(\d+\s?[a-zA-Z]?)$/iu;
+
+/** Where one lives → street line, street, house number, further line, postcode, city, country. */
+function addressFacts(address: string, options: MakeOptions): Fact[] {
+  const parts: string[] = [];
+  for (const piece of address.split(CONJUNCTION_SPLIT)[0]!.split(/,\s*|\s+(?:in|à|a|en|te)\s+(?=(?:[A-Z]{1,2}-)?\d{4})/u)) {
+    const p = piece.trim().replace(/^(?:in|à|au|at|en|im|in der|am)\s+/iu, '').replace(/\.$/, '');
+    if (p === '') continue;
+    if (CONJUNCTION.test(`${p} `) && parts.length > 0) break;
+    parts.push(p);
+  }
+  const facts: Array<Fact | undefined> = [];
+  let streetLine: string | undefined;
+  let street: string | undefined;
+  let number: string | undefined;
+  let postcode: string | undefined;
+  let city: string | undefined;
+  let country: string | undefined;
+  const extra: string[] = [];
+  for (const p of parts) {
+    const pc = POSTCODE_CITY.exec(p);
+    if (pc && !postcode) {
+      [postcode, city] = [pc[1]!, pc[2]!.trim()];
+      continue;
+    }
+    const nb = NUMBER_ONLY.exec(p);
+    if (nb && !number) {
+      number = nb[1]!;
+      continue;
+    }
+    const before = /^(\d+\s?[a-zA-Z]?)(?:,)?\s+(\D.*)$/.exec(p);
+    const after = /^(\D*\p{L}.*?)\s+(\d+\s?[a-zA-Z]?)$/u.exec(p);
+    if (!streetLine && !postcode && (before || after)) {
+      streetLine = p;
+      [number, street] = before ? [before[1]!, before[2]!] : [after![2]!, after![1]!];
+      continue;
+    }
+    if (!streetLine && !postcode && number && !/\d/.test(p)) {
+      street = p;
+      streetLine = `${number} ${p}`;
+      continue;
+    }
+    if (postcode && !country && !/\d/.test(p)) {
+      country = p;
+      continue;
+    }
+    if (streetLine && !postcode) {
+      extra.push(p);
+      continue;
+    }
+    if (!postcode && !/\d/.test(p) && parts.length === 1) {
+      city = p;
+      continue;
+    }
+  }
+  const add = (names: string[], value: string | undefined, alt: string[] = [], whole?: Fact) => {
+    if (!value) return undefined;
+    const fact = makeFact(names, [], [value], { ...options, alt });
+    facts.push(whole ? partOf(whole, fact) : fact);
+    return fact;
+  };
+  const line = add(['address'], streetLine, ['street housenumber', 'address 1']);
+  add(['street'], street, ['address'], line);
+  add(['housenumber'], number, [], line);
+  const line2 = extra.length > 0 ? extra.join(', ') : postcode && city ? `${postcode} ${city}` : undefined;
+  if (line2) facts.push(makeFact(['address 2'], [], [line2], { ...options }));
+  add(['zip'], postcode);
+  add(['city'], city, parts.length === 1 ? ['country'] : []);
+  add(['country'], country);
+  if (!streetLine && !postcode && !city) add(['address'], address);
+  return facts.filter((f): f is Fact => f !== undefined);
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function factsOfText(instructions: string): Fact[] {
   const facts: Fact[] = [];
   let header: string | null = null;
+  /** The item the last clauses were about (the 2nd dependant): its ordinal and words. */
+  let item: { ordinal: number; context: string[] } | null = null;
+  let items = 0;
+  /** The words of the last clause's name, for a clause that starts with "his", "son" … */
+  let topic: string[] | null = null;
+  const push = (list: Array<Fact | undefined>) => {
+    for (const f of list) if (f && facts.length < MAX_FACTS) facts.push(f);
+  };
   for (const line of instructions.split(/\r?\n/)) {
     if (facts.length >= MAX_FACTS) break;
     if (line.trim() === '') {
@@ -179,28 +467,85 @@ function factsOfText(instructions: string): Fact[] {
     }
     // A `key: value` line is one fact, whatever its value says (sentences, commas).
     const keyed = /^\s*(?:[-*•]\s*)?([^:=]{1,80}?)\s*[:=]\s*(.*)$/.exec(line);
-    if (keyed && keyed[1]!.trim().split(/\s+/).length <= 8) {
+    if (keyed && keyed[1]!.trim().split(/\s+/).length <= 8 && !/[.;!?]\s/.test(keyed[1]!)) {
       const value = keyed[2]!.trim();
       if (value === '') {
         header = keyed[1]!.replace(/^#+\s*/, '');
         continue;
       }
-      const fact = makeFact(header ? [header, keyed[1]!] : [keyed[1]!], [], [unquoted(value)]);
-      if (fact) facts.push(fact);
+      // "Ayant droit 1 – Nom de famille": the words before a dash are the section the field is in.
+      const names = keyed[1]!.split(/\s+[–—-]\s+/).filter((n) => n.trim() !== '');
+      push([makeFact(header ? [header, ...names] : names, [], [unquoted(value)])]);
       continue;
     }
-    // Free text: clauses end at ";" or a sentence end, or at a comma before another "x is y".
-    const clauses = line.split(/;\s*|(?<=[a-z0-9)"'])\.\s+|,\s+(?=(?:and\s+)?(?:the\s+|my\s+)?[\p{L}\s'’]{1,40}?\s(?:is|are)\s)/iu);
-    for (const raw of clauses) {
-      const clause = clauseOf(raw.replace(/^and\s+/i, ''));
-      if (!clause) continue;
-      if (clause.value === null) {
-        header = clause.name;
-        continue;
+    for (let sentence of sentencesOf(line)) {
+      // "… du 01/01/2019 au 31/12/2019": two values, named by the range's words, the words before as context.
+      for (let m = RANGE.exec(sentence); m; m = RANGE.exec(sentence)) {
+        const context = analyse(sentence.slice(0, m.index).split(/[,;]/).findLast((p) => p.trim() !== '') ?? '').stems;
+        for (const [word, value] of [[m[1]!, m[2]!], [m[3]!, m[4]!]] as const) {
+          const fact = makeFact([word], [], [value], { context });
+          if (fact) push([{ ...fact, name: [stemOf(plain(word))] }]);
+        }
+        sentence = `${sentence.slice(0, m.index)} ${sentence.slice(m.index + m[0].length)}`.replace(/\s+,/g, ',');
       }
-      const fact = makeFact(header ? [header, clause.name] : [clause.name], [], [clause.value], clause.bool ?? null);
-      if (fact) facts.push(fact);
+      // "En ligne 2, …", "For the second owner, …": a lead without a value numbers the clauses after it.
+      let lead: { ordinal: number; context: string[] } | null = null;
+      let sentenceItem = false;
+      for (const raw of clausesOf(sentence)) {
+        const clause = clauseOf(raw);
+        const introduced = RELATION_AT_END.exec(raw.trim());
+        if (!clause || clause.value === null) {
+          const a = analyse(raw);
+          if (introduced) {
+            item = { ordinal: ++items, context: [] };
+            sentenceItem = true;
+            push([makeFact(['relationship'], [], [capitalized(introduced[1]!)], { ordinal: item.ordinal })]);
+          } else if (personName(raw) === raw.trim() && /\s/.test(raw.trim()) && sentenceItem && item) {
+            push(nameFacts(raw.trim(), { ordinal: item.ordinal, context: item.context }));
+          } else if (clause && clause.value === null && sentence.trim() === line.trim() && !/[.;!?]$/.test(sentence)) {
+            header = clause.name;
+          } else if (a.ordinal !== null && raw.trim().split(/\s+/).length <= 5) {
+            lead = { ordinal: a.ordinal, context: a.stems };
+          }
+          continue;
+        }
+        const own = analyse(clause.name);
+        const about = (clause.anaphor || (sentenceItem && (clause.kind === 'name' || clause.kind === 'birth'))) && item ? item : lead;
+        const options: MakeOptions = { bool: clause.bool ?? null, ordinal: own.ordinal === null ? (about?.ordinal ?? null) : null, context: own.ordinal === null ? (about?.context ?? []) : [] };
+        if (clause.kind === 'relation') {
+          const ordinal = own.ordinal ?? ++items;
+          items = Math.max(items, ordinal);
+          item = { ordinal, context: own.stems };
+          push([makeFact(['relationship'], [], [capitalized(clause.value)], { ordinal, context: own.stems })]);
+          continue;
+        }
+        if (own.ordinal !== null && clause.kind === undefined) item = { ordinal: own.ordinal, context: own.stems.filter((s) => s.length > 0) };
+        // "Mon employeur est X et SON adresse est …": the clause is about the topic named before.
+        if (clause.anaphor && !about && topic) options.context = [...(options.context ?? []), ...topic];
+        if (!clause.anaphor && clause.kind === undefined) topic = own.stems;
+        if (clause.kind === 'name') push(nameFacts(clause.value, options));
+        else if (clause.kind === 'address' || (own.stems.includes('address') && own.stems.length === 1 && /,/.test(clause.value))) push(addressFacts(clause.value, options));
+        else {
+          // "Mon nom est Moreau": a bare name word means one part of a name on that language's forms.
+          const bare = (Object.keys(BARE_NAME_WORDS) as Array<keyof typeof BARE_NAME_WORDS>).find((part) => BARE_NAME_WORDS[part].includes(plain(stripDeterminers(clause.name))));
+          // "Mon employeur est Lux S.A., 15 route d'Arlon, L-8009 Strassen": a name, then its address.
+          let value = clause.value;
+          const at = /,\s+(?=(?:[A-Z]{1,2}-)?\d)/.exec(value);
+          if (at && clause.kind === undefined && !/\d/.test(value.slice(0, at.index))) {
+            const address = addressFacts(value.slice(at.index + at[0].length), { ...options, context: [...(options.context ?? []), ...own.stems] });
+            if (address.some((f) => f.name.includes('address') || f.name.includes('zip'))) {
+              value = value.slice(0, at.index);
+              push(address);
+            }
+          }
+          push([makeFact(header ? [header, clause.name] : [clause.name], [], [value], bare ? { ...options, alt: [bare] } : options)]);
+        }
+      }
     }
+  }
+  // Values that say what they are: an e-mail address anywhere in the text.
+  for (const email of instructions.match(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g) ?? []) {
+    if (!facts.some((f) => f.values.includes(email))) push([makeFact(['email'], [], [email])]);
   }
   return facts;
 }
@@ -220,22 +565,44 @@ export function factsOf(instructions: string): Fact[] {
 // ---- scoring ----
 
 function fieldTextOf(field: FillField): FieldText {
-  const label = field.description.split(/\n| — | - \(/)[0] ?? '';
+  const full = field.description.split(/\n| — | - \(/)[0] ?? '';
+  // "Section › label": the label proper is the last part; the sections before it scope the match.
+  const parts = full.split(/\s*›\s*/);
+  const label = parts.at(-1) ?? '';
   const colon = label.lastIndexOf(':');
   const keyParts = analyse(field.key);
   const labelParts = analyse(label);
+  const sectionParts = analyse(parts.slice(0, -1).join(' '));
   return {
+    section: sectionParts.stems,
     all: [...new Set([...keyParts.stems, ...labelParts.stems])],
     group: colon > 0 ? analyse(label.slice(0, colon)).stems : [],
     groupSquash: colon > 0 ? words(label.slice(0, colon)).join('') : '',
     option: (colon > 0 ? label.slice(colon + 1) : label).trim() || field.key,
-    ordinal: keyParts.ordinal ?? labelParts.ordinal,
+    ordinal: labelParts.ordinal ?? sectionParts.ordinal ?? keyParts.ordinal,
     key: normalizedKey(field.key),
   };
 }
 
-/** How well a fact's name (and context) matches a set of field stems, 0..1. */
+/** How well a fact's name (or another of its names) matches a set of field stems, 0..1. */
 function overlap(fact: Fact, stems: string[]): number {
+  let best = overlapOf(fact, fact.name, stems);
+  for (const alt of fact.alt) best = Math.max(best, overlapOf(fact, alt, stems) - 0.01);
+  return best;
+}
+
+/** The overlap with a field's label, a little more when the fact's context names the field's section. */
+function overlapIn(fact: Fact, text: FieldText): number {
+  const score = overlap(fact, text.all);
+  // "Mon employeur est …" names the field "nom" of the section "Employeur", less surely than its label would.
+  if (score === 0 && text.section.length > 0) return Math.max(0, overlap(fact, [...text.all, ...text.section]) - 0.15);
+  if (score === 0 || text.section.length === 0 || fact.context.length === 0) return score;
+  const section = new Set(text.section);
+  return fact.context.some((s) => section.has(s)) ? score + 0.05 : score;
+}
+
+function overlapOf(fact: Fact, name: string[], stems: string[]): number {
+  fact = { ...fact, name };
   if (fact.name.length === 0 || stems.length === 0) return 0;
   // Words run together ("Accounttype", as OCR may read it) still match.
   if (fact.name.join('') === stems.join('')) return 1;
@@ -251,7 +618,8 @@ function overlap(fact: Fact, stems: string[]): number {
 function ordinalsAgree(fact: Fact, field: FieldText): number | undefined {
   if (fact.ordinal !== null && field.ordinal !== null) return fact.ordinal === field.ordinal ? 0.1 : undefined;
   if (fact.ordinal !== null) return fact.ordinal === 1 ? -0.05 : undefined;
-  if (field.ordinal !== null) return field.ordinal === 1 ? -0.05 : undefined;
+  // A number on a field without one in the fact may be a line number ("FD (ligne 11)"), not a row.
+  if (field.ordinal !== null) return field.ordinal === 1 ? -0.05 : -0.15;
   return 0;
 }
 
@@ -282,7 +650,7 @@ function candidatesFor(fact: Fact, factIndex: number, field: FillField, fieldInd
   if (field.type === 'checkbox') {
     const out: Candidate[] = [];
     if (fact.bool !== null) {
-      const score = exact || overlap(fact, text.all);
+      const score = exact || overlapIn(fact, text);
       if (score >= MATCH_THRESHOLD) out.push({ fact: factIndex, field: fieldIndex, score: score + exact + bonus, value: String(fact.bool) });
     }
     // A value naming this box's option ticks it, when the fact's name fits the box's group.
@@ -294,7 +662,7 @@ function candidatesFor(fact: Fact, factIndex: number, field: FillField, fieldInd
     return out;
   }
   if (fact.bool !== null && fact.values.length === 1 && /^(true|false)$/i.test(fact.values[0]!)) return [];
-  const score = exact || overlap(fact, text.all);
+  const score = exact || overlapIn(fact, text);
   if (score < MATCH_THRESHOLD) return [];
   const value = formatValue(fact.values, field);
   if (value === null) return [];
@@ -364,11 +732,26 @@ export function fillForm(request: FillRequest): FillResult {
   });
   // Best first; ties go to the earlier field, then the earlier fact (reading order).
   candidates.sort((a, b) => b.score - a.score || a.field - b.field || a.fact - b.fact);
+  // A value and its parts are written once: when a part found its own field (the family name, the
+  // house number), the whole (the full name, the street line) is not written too, and the fill is redone.
+  const banned = new Set<Fact>();
+  let result = assign(request, facts, texts, candidates, banned);
+  for (let round = 0; round < 3; round++) {
+    const placed = new Set(result.placed);
+    const wholes = new Set(facts.filter((f) => f.whole && placed.has(f) && placed.has(f.whole) && !banned.has(f.whole)).map((f) => f.whole!));
+    if (wholes.size === 0) break;
+    for (const w of wholes) banned.add(w);
+    result = assign(request, facts, texts, candidates, banned);
+  }
+  return { values: result.values };
+}
+
+function assign(request: FillRequest, facts: Fact[], texts: FieldText[], candidates: Candidate[], banned: Set<Fact>): { values: Array<string | null>; placed: Fact[] } {
   const values: Array<string | null> = request.fields.map(() => null);
   const uses = facts.map(() => 0);
   const ticked = new Map<number, number[]>();
   for (const c of candidates) {
-    if (values[c.field] !== null) continue;
+    if (values[c.field] !== null || banned.has(facts[c.fact]!)) continue;
     const fact = facts[c.fact]!;
     const isOptionTick = request.fields[c.field]!.type === 'checkbox' && fact.bool === null;
     if (uses[c.fact]! >= (isOptionTick ? fact.values.length : 1)) continue;
@@ -383,7 +766,7 @@ export function fillForm(request: FillRequest): FillResult {
       if (field.type === 'checkbox' && values[i] === null && groups.has(texts[i]!.group.join(' ')) && texts[i]!.ordinal === texts[fields[0]!]!.ordinal) values[i] = 'false';
     });
   }
-  return { values };
+  return { values, placed: facts.filter((_, i) => uses[i]! > 0) };
 }
 
 export const localFormFiller: FormFiller = {

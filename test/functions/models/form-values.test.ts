@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FillField } from '../../../functions/models/engine.ts';
-import { fillForm } from '../../../functions/models/local/form-values.ts';
+import { fillForm, sentencesOf } from '../../../functions/models/local/form-values.ts';
 
 const FIELDS: FillField[] = [
   { key: 'owner1_name', type: 'text', description: 'Owner 1 name' },
@@ -54,5 +54,116 @@ describe('fillForm', () => {
   it('false and no clear a checkbox', () => {
     expect(fill('I agree to the terms: no').agree).toBe('false');
     expect(fill(JSON.stringify({ agree: false })).agree).toBe('false');
+  });
+
+  const PERSON: FillField[] = [
+    { key: 'last', type: 'text', description: 'Nom' },
+    { key: 'first', type: 'text', description: 'Prénom(s)' },
+    { key: 'number', type: 'text', description: 'Hausnummer' },
+    { key: 'street', type: 'text', description: 'Rue' },
+    { key: 'zip', type: 'text', description: 'Code postal' },
+    { key: 'city', type: 'text', description: 'Ville' },
+    { key: 'dob', type: 'text', description: 'Date de naissance' },
+    { key: 'employer', type: 'text', description: "Nom de l'employeur" },
+    { key: 'file', type: 'text', description: 'N° de dossier' },
+  ];
+  const person = (instructions: string) => Object.fromEntries(PERSON.map((f, i) => [f.key, fillForm({ fields: PERSON, instructions }).values[i]]));
+
+  it('reads sentences in several languages: copulas and possessives, "." and ";" between them', () => {
+    const fr = person("Mon nom est Dupont et mon prénom est Marie. Ma ville est Paris; mon code postal est 75001. Mon employeur est Kremer S.à r.l. et mon numéro de dossier est 2008123.");
+    expect(fr).toMatchObject({ last: 'Dupont', first: 'Marie', city: 'Paris', zip: '75001', employer: 'Kremer S.à r.l.', file: '2008123' });
+    const fields: FillField[] = [
+      { key: 'first', type: 'text', description: 'First name' },
+      { key: 'last', type: 'text', description: 'Last name' },
+      { key: 'zip', type: 'text', description: 'Postcode' },
+      { key: 'city', type: 'text', description: 'City' },
+    ];
+    const values = (instructions: string) => fillForm({ fields, instructions }).values;
+    expect(values('Mein Vorname ist Lena; mein Nachname ist Hofbauer. Die PLZ ist 5020, der Ort ist Salzburg.')).toEqual(['Lena', 'Hofbauer', '5020', 'Salzburg']);
+    expect(values('Mijn voornaam is Jan en mijn achternaam is Jansen. Mijn woonplaats is Utrecht.')).toEqual(['Jan', 'Jansen', null, 'Utrecht']);
+    expect(values('Mi nombre es Ana García. Mi código postal es 28001 y mi ciudad es Madrid.')).toEqual(['Ana', 'García', '28001', 'Madrid']);
+    expect(values('Mi chiamo Marco Rossi. Il mio CAP è 00184; la mia città è Roma.')).toEqual(['Marco', 'Rossi', '00184', 'Roma']);
+    expect(values('O meu primeiro nome é João e o meu apelido é Silva. A minha cidade é Lisboa.')).toEqual(['João', 'Silva', null, 'Lisboa']);
+  });
+
+  it('never breaks a value at a full stop that does not end a sentence', () => {
+    expect(sentencesOf('The company is Acme Inc. and the contact is Jane Q. Doe. The amount is 12.50; the date is 14.02.2020. Apt. 4B is mine.')).toEqual([
+      'The company is Acme Inc. and the contact is Jane Q. Doe.',
+      'The amount is 12.50',
+      'the date is 14.02.2020.',
+      'Apt. 4B is mine.',
+    ]);
+    expect(sentencesOf('Le montant est de 1.250,00. La société est Lux S.A. Elle est à Strassen.')).toEqual(['Le montant est de 1.250,00.', 'La société est Lux S.A. Elle est à Strassen.']);
+    const fields: FillField[] = [
+      { key: 'company', type: 'text', description: 'Company' },
+      { key: 'contact', type: 'text', description: 'Contact' },
+      { key: 'amount', type: 'text', description: 'Amount' },
+    ];
+    expect(fillForm({ fields, instructions: 'The company is Acme Inc. and the contact is Jane Q. Doe. The amount is 12.50.' }).values).toEqual(['Acme Inc.', 'Jane Q. Doe', '12.50']);
+  });
+
+  it('reads prose: names, births and addresses said with a lead-in, labels followed by their value', () => {
+    expect(person("Bonjour, je m'appelle Claire Schmit, née le 17/04/1986, j'habite au 24 rue des Aubépines, L-1145 Luxembourg, numéro de dossier 20081234567. Merci !")).toEqual({
+      last: 'Schmit', first: 'Claire', number: '24', street: 'rue des Aubépines', zip: 'L-1145', city: 'Luxembourg', dob: '17/04/1986', employer: null, file: '20081234567',
+    });
+    const fields: FillField[] = [
+      { key: 'first', type: 'text', description: 'Vorname' },
+      { key: 'last', type: 'text', description: 'Nachname' },
+      { key: 'line', type: 'text', description: 'Straße, Hausnummer' },
+      { key: 'zip', type: 'text', description: 'PLZ' },
+      { key: 'city', type: 'text', description: 'Ort' },
+      { key: 'email', type: 'text', description: 'E-Mail' },
+      { key: 'born', type: 'text', description: 'Geburtsdatum' },
+    ];
+    expect(fillForm({ fields, instructions: 'Hallo, ich bin Lena Hofbauer, geboren am 3. Mai 1999, ich wohne in der Ignaz-Harrer-Straße 27 in 5020 Salzburg und bin unter lena@example.at erreichbar.' }).values).toEqual([
+      'Lena', 'Hofbauer', 'Ignaz-Harrer-Straße 27', '5020', 'Salzburg', 'lena@example.at', '3. Mai 1999',
+    ]);
+    const english: FillField[] = [
+      { key: 'name', type: 'text', description: 'Full name' },
+      { key: 'dob', type: 'text', description: 'Date of birth (MM/DD/YYYY)' },
+      { key: 'city', type: 'text', description: 'City' },
+    ];
+    expect(fillForm({ fields: english, instructions: "Hi, I'm Jane Doe, born 12 April 1990, living at 10 Main Street, 12345 Springfield." }).values).toEqual(['Jane Doe', '04/12/1990', 'Springfield']);
+  });
+
+  const ROWS: FillField[] = [1, 2].flatMap((n) => [
+    { key: `last${n}`, type: 'text' as const, description: `Ayants droit, Nom de famille (ligne ${n})` },
+    { key: `first${n}`, type: 'text' as const, description: `Ayants droit, Prénom (ligne ${n})` },
+    { key: `dob${n}`, type: 'text' as const, description: `Ayants droit, Date de naissance (ligne ${n})` },
+    { key: `link${n}`, type: 'text' as const, description: `Ayants droit, Lien avec l'assuré (ligne ${n})` },
+  ]);
+  const rows = (instructions: string) => Object.fromEntries(ROWS.map((f, i) => [f.key, fillForm({ fields: ROWS, instructions }).values[i]]));
+  const BOTH = { last1: 'Lambert', first1: 'Sophie', dob1: '14/06/1982', link1: 'Conjointe', last2: 'Moreau', first2: 'Bernard', dob2: '03/11/1950', link2: 'Oncle' };
+
+  it('puts several values of one family in their rows, in order: numbered, ordinal words, people introduced one after the other', () => {
+    expect(rows('Ayant droit 1 – Nom de famille : Lambert\nAyant droit 1 – Prénom : Sophie\nAyant droit 1 – Date de naissance : 14/06/1982\nAyant droit 1 – Lien : Conjointe\nAyant droit 2 – Nom de famille : Moreau\nAyant droit 2 – Prénom : Bernard\nAyant droit 2 – Date de naissance : 03/11/1950\nAyant droit 2 – Lien : Oncle')).toEqual(BOTH);
+    expect(rows("Le premier ayant droit est ma conjointe; son nom de famille est Lambert et son prénom est Sophie; elle est née le 14/06/1982. Le second ayant droit est mon oncle; son nom de famille est Moreau et son prénom est Bernard; il est né le 03/11/1950.")).toEqual(BOTH);
+    expect(rows('Je voudrais rattacher ma conjointe, Sophie Lambert, née le 14/06/1982, ainsi que mon oncle, Bernard Moreau, né le 03/11/1950.')).toEqual(BOTH);
+    // "En ligne 2, …": a lead numbers the clause after it.
+    const lines: FillField[] = [2, 3].map((n) => ({ key: `amount${n}`, type: 'text', description: `Rémunérations brutes, ligne ${n} : montant` }));
+    expect(fillForm({ fields: lines, instructions: 'En ligne 3, le montant est de 1 250,00; en ligne 2, le montant est de 52 480,00.' }).values).toEqual(['52 480,00', '1 250,00']);
+  });
+
+  it('reads ranges of dates: "du … au", "from … to"', () => {
+    const fields: FillField[] = [
+      { key: 'start', type: 'text', description: 'Période du' },
+      { key: 'end', type: 'text', description: 'au' },
+    ];
+    expect(fillForm({ fields, instructions: 'La période va du 01/01/2019 au 31/12/2019.' }).values).toEqual(['01/01/2019', '31/12/2019']);
+  });
+
+  it('splits a name followed by its address, and gives an address said of someone else ("son adresse") to that one', () => {
+    const fields: FillField[] = [
+      { key: 'emp_name', type: 'text', description: 'Employeur › nom' },
+      { key: 'emp_address', type: 'text', description: 'Employeur › adresse' },
+      { key: 'emp_address_next', type: 'text', description: 'Employeur › adresse (deuxième ligne)' },
+    ];
+    const expected = ['Lux Logistique S.A.', "15 route d'Arlon", 'L-8009 Strassen'];
+    expect(fillForm({ fields, instructions: "Mon employeur est Lux Logistique S.A., 15 route d'Arlon, L-8009 Strassen." }).values).toEqual(expected);
+    expect(fillForm({ fields, instructions: "Mon employeur est Lux Logistique S.A. et son adresse est 15 route d'Arlon, L-8009 Strassen." }).values).toEqual(expected);
+  });
+
+  it('writes nothing for sentences that name no field', () => {
+    expect(Object.values(person("Bonjour, je voudrais un café. Ich bin müde; the weather is nice and my dog is called Rex. Merci !")).every((v) => v === null)).toBe(true);
   });
 });
