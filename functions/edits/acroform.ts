@@ -36,6 +36,9 @@ export interface AcroField {
   options?: string[];
   /** A read-only field (the form computes or locks it): shown, never written. */
   readOnly?: boolean;
+  /** A text field's most characters, and whether they are combed (one per printed box). */
+  maxLength?: number;
+  comb?: boolean;
   /** For a radio option: its group's name and the group's first widget (where its label is printed). */
   group?: { name: string; first: FormField['bbox'] };
 }
@@ -105,7 +108,9 @@ export function readAcroFields(pdf: PDFDocument): AcroField[] {
     const locked = field.isReadOnly() ? { readOnly: true } : {};
     const label = tooltip ?? '';
     if (field instanceof PDFTextField) {
-      out.push({ field: { key: name, type: 'text', description: label, bbox: first.bbox, value: null }, tooltip, ...locked });
+      const max = field.getMaxLength();
+      const limits = max !== undefined ? { maxLength: max, ...(field.isCombed() ? { comb: true } : {}) } : {};
+      out.push({ field: { key: name, type: 'text', description: label, bbox: first.bbox, value: null }, tooltip, ...locked, ...limits });
     } else if (field instanceof PDFCheckBox) {
       out.push({ field: { key: name, type: 'checkbox', description: label, bbox: first.bbox, value: null }, tooltip, ...locked });
     } else if (field instanceof PDFDropdown || field instanceof PDFOptionList) {
@@ -181,7 +186,9 @@ export function setAcroValues(pdf: PDFDocument, fields: FormField[], font: PDFFo
       if (field instanceof PDFTextField) {
         const max = field.getMaxLength();
         const text = winAnsi(value);
-        field.setText(max !== undefined ? text.slice(0, max) : text);
+        // The edit leaves a value that does not fit empty (task.ts); never cut one here.
+        if (max !== undefined && text.length > max) continue;
+        field.setText(text);
         field.updateAppearances(font, borderOnly);
       } else if (field instanceof PDFCheckBox) {
         if (value === 'true') field.check();

@@ -15,6 +15,9 @@ export interface FormFieldWithOptions extends FormField {
   options?: string[];
   /** A read-only AcroForm field: listed, never offered a value; not on the wire. */
   readOnly?: boolean;
+  /** A text field's most characters, and whether they are combed (one per printed box); not on the wire. */
+  maxLength?: number;
+  comb?: boolean;
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -93,7 +96,7 @@ export function acroFormFields(pdf: PDFDocument, doc: Doc | undefined): FormFiel
     const widgets = onPage.map(({ a }) => ({ box: pageBox(page, a.field.bbox), tick: a.field.type === 'checkbox' }));
     printedLabels(page, widgets).forEach((label, k) => printed.set(onPage[k]!.i, label));
   }
-  return acro.map(({ field, tooltip, options, group, readOnly }, i) => {
+  return acro.map(({ field, tooltip, options, group, readOnly, maxLength, comb }, i) => {
     const seen = printed.get(i);
     const tip = meaningfulTooltip(tooltip);
     let description: string;
@@ -115,7 +118,7 @@ export function acroFormFields(pdf: PDFDocument, doc: Doc | undefined): FormFiel
       if (tip && !description.toLowerCase().includes(tip.toLowerCase())) description = joined([description, tip], ' — ');
       if (options) description = `${description}${description ? ' ' : ''}(options: ${options.join(', ')})`;
     }
-    return { ...field, description, ...(options ? { options } : {}), ...(readOnly ? { readOnly } : {}) };
+    return { ...field, description, ...(options ? { options } : {}), ...(readOnly ? { readOnly } : {}), ...(maxLength !== undefined ? { maxLength } : {}), ...(comb ? { comb } : {}) };
   });
 }
 

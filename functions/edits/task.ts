@@ -54,7 +54,8 @@ function withOptions(pdf: PDFDocument, fields: FormField[]): FormFieldWithOption
   const acro = new Map(readAcroFields(pdf).map((f) => [f.field.key, f] as const));
   return fields.map((f) => {
     const known = acro.get(f.key);
-    return { ...f, ...(known?.options ? { options: known.options } : {}), ...(known?.readOnly ? { readOnly: true } : {}) };
+    const { options, readOnly, maxLength, comb } = known ?? {};
+    return { ...f, ...(options ? { options } : {}), ...(readOnly ? { readOnly } : {}), ...(maxLength !== undefined ? { maxLength } : {}), ...(comb ? { comb } : {}) };
   });
 }
 
@@ -78,13 +79,21 @@ export async function fillPdf(
   const writable = fields.flatMap((f, i) => (f.readOnly ? [] : [i]));
   const { values } = await how.filler.fill({
     fields: writable.map((i) => {
-      const { key, type, description, options } = fields[i]!;
-      return options ? { key, type, description, options } : { key, type, description };
+      const { key, type, description, options, maxLength, comb } = fields[i]!;
+      return { key, type, description, ...(options ? { options } : {}), ...(maxLength !== undefined ? { maxLength } : {}), ...(comb ? { comb } : {}) };
     }),
     instructions: how.instructions,
   });
   const valueOf = new Map(writable.map((fieldIndex, k) => [fieldIndex, values[k] ?? null]));
-  const formData: FormField[] = fields.map(({ key, type, description, bbox }, i) => ({ key, type, description, bbox, value: valueOf.get(i) ?? null }));
+  const formData: FormField[] = fields.map(({ key, type, description, bbox, maxLength, comb }, i) => {
+    let value = valueOf.get(i) ?? null;
+    if (value !== null && comb) value = value.replace(/\s+/g, '');
+    // A value longer than the field holds is never cut: the field stays empty and says why.
+    if (value !== null && maxLength !== undefined && value.length > maxLength) {
+      return { key, type, description: `${description} (not filled: "${value}" is longer than the ${maxLength} characters the field holds)`, bbox, value: null };
+    }
+    return { key, type, description, bbox, value };
+  });
   if (!formData.some((f) => f.value !== null)) return { formData, filled: bytes };
   setAcroValues(pdf, formData, await pdf.embedFont(StandardFonts.Helvetica));
   await drawValues(pdf, formData, how.color);

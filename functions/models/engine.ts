@@ -213,6 +213,10 @@ export interface FillField {
   description: string;
   /** The choices of a dropdown (a value must be one of them), when the form lists them. */
   options?: string[];
+  /** The most characters the field holds, when the form says (a longer value does not fit). */
+  maxLength?: number;
+  /** One character per printed box (a comb field): spaces in a value are left out. */
+  comb?: boolean;
 }
 
 export interface FillRequest {

@@ -91,8 +91,8 @@ describe('printedLabels', () => {
   });
 });
 
-describe('read-only fields', () => {
-  it('are listed but never offered a value nor written', async () => {
+describe('what a field holds', () => {
+  it('read-only fields are listed but never offered a value nor written', async () => {
     const pdf = await PDFDocument.create();
     const font = await pdf.embedFont(StandardFonts.Helvetica);
     const pageRef = pdf.addPage([600, 800]);
@@ -119,5 +119,30 @@ describe('read-only fields', () => {
     const after = (await PDFDocument.load(filled)).getForm();
     expect(after.getTextField('name').getText()).toBe('Jane Doe');
     expect(after.getTextField('total').getText()).toBeUndefined();
+  });
+
+  it('a value longer than the field holds is never cut: the field stays empty and its description says why; a comb field drops spaces', async () => {
+    const pdf = await PDFDocument.create();
+    const pageRef = pdf.addPage([600, 800]);
+    const form = pdf.getForm();
+    const city = form.createTextField('city');
+    city.setMaxLength(5);
+    city.addToPage(pageRef, { x: 120, y: 695, width: 200, height: 18 });
+    const id = form.createTextField('id');
+    id.setMaxLength(6);
+    id.enableCombing();
+    id.addToPage(pageRef, { x: 120, y: 655, width: 200, height: 18 });
+    const bytes = await pdf.save();
+    const loaded = await PDFDocument.load(bytes);
+    const fields = acroFormFields(loaded, { kind: 'pdf', pages: [page([['City', 50, 92], ['ID number', 50, 132]])] });
+    const { formData, filled } = await fillPdf(loaded, bytes, fields, { filler: localFormFiller, instructions: 'City: Rotterdam\nID number: 123 456', color: '#0000ff' });
+    expect(formData.map((f) => [f.key, f.value])).toEqual([
+      ['city', null],
+      ['id', '123456'],
+    ]);
+    expect(formData[0]!.description).toContain('not filled: "Rotterdam" is longer than the 5 characters the field holds');
+    const after = (await PDFDocument.load(filled)).getForm();
+    expect(after.getTextField('city').getText()).toBeUndefined();
+    expect(after.getTextField('id').getText()).toBe('123456');
   });
 });
