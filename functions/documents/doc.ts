@@ -101,6 +101,11 @@ export interface Page {
    * the raster), in page units: form field detection reads underlines and boxes from them.
    */
   rules?: Rule[];
+  /**
+   * Form filling only (read with `forms`): light-shaded rectangles of input-box size, in page units —
+   * many forms mark where to write by shading, with no drawn border.
+   */
+  shaded?: Box[];
   /** How many fillable form fields (PDF widget annotations) the page has; absent when none. */
   formFields?: number;
 }

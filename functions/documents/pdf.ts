@@ -351,11 +351,11 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
   const printable = usable.reduce((sum, w) => sum + w.text.length, 0);
   // The drawing (a second pass of pdf.js over the page) is read for its ruling lines, when the
   // document paints paths at all, and for its image coverage, which only decides nearly empty pages.
-  let graphics: Graphics = { rules: [], imageArea: 0 };
+  let graphics: Graphics = { rules: [], shaded: [], imageArea: 0 };
   if (options.paintsPaths || printable < 40) {
     try {
       // Annotations are read separately (getAnnotations); their appearance ops are not needed here.
-      graphics = readGraphics(await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }), toViewport);
+      graphics = readGraphics(await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }), toViewport, options.ocr?.forms ?? false);
     } catch (error) {
       throw damaged(error, pageNumber);
     }
@@ -376,7 +376,8 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
     });
     return { recognized };
   }
-  return layoutPage({ ...dimensions, ocr: false, words: [...usable, ...notPrinted(fields, usable).filter(onPage)], rules: graphics.rules });
+  const laidOut = layoutPage({ ...dimensions, ocr: false, words: [...usable, ...notPrinted(fields, usable).filter(onPage)], rules: graphics.rules });
+  return graphics.shaded.length > 0 ? { ...laidOut, shaded: graphics.shaded } : laidOut;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -677,6 +678,8 @@ export function usableWords(words: Word[]): Word[] {
 
 interface Graphics {
   rules: Rule[];
+  /** Form filling only: light-shaded input boxes (./doc.ts Page.shaded). */
+  shaded: Box[];
   /** Area of the page covered by images (summed, capped at the page's area). */
   imageArea: number;
 }
@@ -709,8 +712,9 @@ interface GraphicsState {
   fill: string;
 }
 
-function readGraphics(operatorList: { fnArray: number[]; argsArray: unknown[] }, toViewport: Matrix): Graphics {
+function readGraphics(operatorList: { fnArray: number[]; argsArray: unknown[] }, toViewport: Matrix, forms = false): Graphics {
   const rules: Rule[] = [];
+  const shaded: Box[] = [];
   let imageArea = 0;
   let state: GraphicsState = { ctm: [1, 0, 0, 1, 0, 0], stroke: '#000000', fill: '#000000' };
   const stack: GraphicsState[] = [];
@@ -750,6 +754,7 @@ function readGraphics(operatorList: { fnArray: number[]; argsArray: unknown[] },
         const toPage = multiply(toViewport, state.ctm);
         if (STROKES.has(paint) && state.stroke !== WHITE) rules.push(...strokedRules(buffer, toPage));
         if (FILLS.has(paint) && state.fill !== WHITE) rules.push(...filledRules(buffer, toPage));
+        if (forms && FILLS.has(paint) && !STROKES.has(paint) && state.fill !== WHITE && isLight(state.fill)) shaded.push(...shadedBoxes(buffer, toPage));
         break;
       }
       default:
@@ -760,7 +765,7 @@ function readGraphics(operatorList: { fnArray: number[]; argsArray: unknown[] },
         }
     }
   }
-  return { rules, imageArea };
+  return { rules, shaded, imageArea };
 }
 
 /** Subpaths of a path buffer as point lists (curves end a straight run: their points are dropped). */
@@ -839,4 +844,23 @@ function filledRules(buffer: ArrayLike<number>, toPage: Matrix): Rule[] {
     }
   }
   return rules;
+}
+
+/** Light-shaded rectangles the size of an input box or a tick box: where many forms mark a field. */
+function shadedBoxes(buffer: ArrayLike<number>, toPage: Matrix): Box[] {
+  const boxes: Box[] = [];
+  for (const path of subpaths(buffer, toPage)) {
+    if (path.curved || path.points.length < 4 || path.points.length > 5) continue;
+    const box = boundingBox(path.points);
+    if (box.width >= 6 && box.height >= 6 && box.height <= 60) boxes.push(box);
+  }
+  return boxes;
+}
+
+/** A light fill ("#dde6f2", a pale yellow): the shading of an input box, not ink. */
+function isLight(hex: string): boolean {
+  const n = Number.parseInt(hex.slice(1), 16);
+  if (!/^#[0-9a-f]{6}$/.test(hex) || Number.isNaN(n)) return false;
+  const [r, g, b] = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  return 0.299 * r + 0.587 * g + 0.114 * b >= 170;
 }

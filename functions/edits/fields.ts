@@ -54,9 +54,9 @@ function normalized(page: Page, box: Box): FormField['bbox'] {
 }
 
 /**
- * Fields detected on the pages of a flat or scanned form. A box the detector found no label for is
- * named by the page around it as an AcroForm widget would be (./labels.ts), and every field gets the
- * section it sits in.
+ * Fields detected on the pages of a flat or scanned form. A drawn box is named by the page around it
+ * as an AcroForm widget is (./labels.ts: left, or over/under as the page prints its labels), and so is
+ * any field the detector found no label for; every field gets the section it sits in.
  */
 export function detectedFields(doc: Doc): FormFieldWithOptions[] {
   const key = keyMaker();
@@ -65,9 +65,10 @@ export function detectedFields(doc: Doc): FormFieldWithOptions[] {
     const printed = printedLabels(page, found.map((f) => ({ box: f.box, tick: f.type === 'checkbox' })));
     return found.map((f, i) => {
       const seen = printed[i]!;
-      const label = f.label || seen.label || (seen.column ? `${seen.column.header} (row ${seen.column.row})` : '');
+      const own = f.kind === 'box' && seen.label ? '' : f.label;
+      const label = own || seen.label || (seen.column ? `${seen.column.header} (row ${seen.column.row})` : '');
       const section = seen.section && !label.includes(seen.section) ? seen.section : '';
-      const description = joined([section, f.label ? f.description : label], ' › ');
+      const description = joined([section, own ? f.description : label], ' › ');
       return { key: key(label), type: f.type, description, bbox: normalized(page, f.box), value: null };
     });
   });

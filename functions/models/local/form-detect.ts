@@ -27,6 +27,8 @@ export interface DetectedField {
   description: string;
   /** The writing area, in page units, top-left origin. */
   box: Box;
+  /** What was found: a writing line, a drawn text box, a table cell, a tick box. */
+  kind: 'line' | 'box' | 'cell' | 'tick';
 }
 
 interface Segment {
@@ -166,7 +168,7 @@ export function detectPageFields(page: Page): DetectedField[] {
   const { horizontal, vertical } = segments(page.rules ?? []);
   const { boxes, used, rows } = rectangles(horizontal, vertical);
 
-  const fields: Array<DetectedField & { kind: 'tick' | 'box' | 'line'; group?: string }> = [];
+  const fields: Array<DetectedField & { group?: string }> = [];
   /** Words that are part of a field (underscores, box glyphs) or inside a text box. */
   const fieldWords = new Set<Word>();
 
@@ -188,7 +190,9 @@ export function detectPageFields(page: Page): DetectedField[] {
   // 2. Drawn boxes: tick boxes and text boxes.
   const tickBoxes: Box[] = [];
   const textBoxes: Box[] = [];
-  for (const b of boxes) {
+  // Shaded boxes (a form that marks its fields by shading) before the rectangles its rules make
+  // (the gap between two shaded boxes inside a ruled cell is no field).
+  for (const b of [...(page.shaded ?? []), ...boxes]) {
     if ([...tickBoxes, ...textBoxes].some((t) => overlaps(t, b) > 0.5)) continue;
     if (b.width <= TICK_MAX && b.height <= TICK_MAX && Math.abs(b.width - b.height) <= Math.max(3, 0.3 * b.width)) tickBoxes.push(b);
     else if (b.width >= 20 && b.height >= 8) textBoxes.push(b);
@@ -373,7 +377,7 @@ export function detectPageFields(page: Page): DetectedField[] {
     label = cleanLabel(label);
     fields.push({ kind: 'box', type: 'text', label, description: describe(label, hintAfter(box)), box: writeBox });
   }
-  for (const { box, label } of cellFields) fields.push({ kind: 'box', type: 'text', label, description: label, box });
+  for (const { box, label } of cellFields) fields.push({ kind: 'cell', type: 'text', label, description: label, box });
   // Tick boxes: the option after the box; the group before the line's first box.
   const sortedTicks = [...tickBoxes].sort((a, b) => a.top - b.top || a.left - b.left);
   for (const box of sortedTicks) {
@@ -392,5 +396,5 @@ export function detectPageFields(page: Page): DetectedField[] {
   }
   // Reading order: top to bottom, then left to right.
   fields.sort((a, b) => (Math.abs(a.box.top - b.box.top) < band / 2 ? a.box.left - b.box.left : a.box.top - b.box.top));
-  return fields.map(({ type, label, description, box }) => ({ type, label, description, box }));
+  return fields.map(({ type, label, description, box, kind }) => ({ type, label, description, box, kind }));
 }

@@ -3,7 +3,7 @@
  * distance against the ground truth), block kinds, running heads, rotation, ruling lines handed to
  * table detection, scanned pages, and every way a PDF can fail (password, damage, size, time).
  */
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_PAGES, type Page, ReadFailure, type Word } from '../../../functions/documents/doc.ts';
 import { dropRepeatedHeadersFooters } from '../../../functions/documents/layout.ts';
@@ -162,6 +162,22 @@ describe('structure', () => {
     pdf.getPage(0).drawText('Jane Harbor', { x: 134, y: 699, size: 11, font });
     const [page] = await readPdf(await pdf.save(), budget());
     expect(page!.lines.map((l) => l.text)).toEqual(['Name: Jane Harbor', 'Color: Blue']);
+  });
+
+  it('reports light-shaded input boxes only when read for form filling', async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const p = pdf.addPage([612, 792]);
+    p.drawText('Name', { x: 72, y: 700, size: 10, font });
+    // A pale blue input box, no border; a black bar (ink, not shading) is no box.
+    p.drawRectangle({ x: 130, y: 695, width: 200, height: 16, color: rgb(0.85, 0.9, 0.97) });
+    p.drawRectangle({ x: 130, y: 600, width: 200, height: 16, color: rgb(0, 0, 0) });
+    const bytes = await pdf.save();
+    const ocr = { rasterize: vi.fn(), recognize: vi.fn(), concurrency: 1, forms: true };
+    const [forForms] = await readPdf(bytes, { ...budget(), ocr });
+    expect(forForms!.shaded?.map((b) => [b.left, b.top, b.width, b.height].map(Math.round))).toEqual([[130, 81, 200, 16]]);
+    const [forParse] = await readPdf(bytes, budget());
+    expect(forParse!.shaded).toBeUndefined();
   });
 
   it('hands drawn lines (stroked, thin filled, rectangle edges) to table detection as rules in page points', async () => {

@@ -67,6 +67,14 @@ describe('detectPageFields', () => {
     expect(fields[1]!.box).toMatchObject({ left: 100, width: 160 });
   });
 
+  it('takes a light-shaded box with no border as a text box (page.shaded)', () => {
+    const p = page([...say('City:', 72, 100)], []);
+    p.shaded = [{ left: 120, top: 88, width: 200, height: 16 }];
+    const fields = detectPageFields(p);
+    expect(fields.map((f) => [f.type, f.label, f.kind])).toEqual([['text', 'City', 'box']]);
+    expect(fields[0]!.box).toMatchObject({ left: 120, width: 200 });
+  });
+
   it('takes a label stacked over its line, and writes below that label', () => {
     const words = [...say('Mailing address', 72, 100)];
     const fields = detectPageFields(page(words, [hline(72, 400, 116)]));
