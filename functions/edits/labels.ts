@@ -149,17 +149,12 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
     return j >= 0 ? rowLabel(j, depth + 1) : '';
   };
 
-  // Over or under: a run is claimed by the box it is closest to; the page's side wins the vote.
+  // Over or under: the side on which more boxes have a label printed tight against them and aligned
+  // with their left edge is the page's (a small label between two rows is near both).
   const over = widgets.map((w) => (w.tick ? undefined : stacked(w.box, free, -1)));
   const under = widgets.map((w) => (w.tick ? undefined : stacked(w.box, free, 1)));
-  let overVotes = 0;
-  let underVotes = 0;
-  widgets.forEach((_, i) => {
-    const u = under[i];
-    const o = over[i];
-    if (u?.tight && !widgets.some((_, j) => over[j]?.run === u.run && over[j]!.gap < u.gap)) underVotes++;
-    if (o?.tight && !widgets.some((_, j) => under[j]?.run === o.run && under[j]!.gap < o.gap)) overVotes++;
-  });
+  const overVotes = over.filter((o) => o?.tight).length;
+  const underVotes = under.filter((u) => u?.tight).length;
   const labelsUnder = underVotes > overVotes;
   const vertical = widgets.map((_, i) => {
     const first = labelsUnder ? under[i] : over[i];

@@ -6,7 +6,7 @@
  * `ACCURACY_DETAIL=1` prints every wrong or missing value and every misclassified document.
  */
 import { corpusAvailable, extractionTruths, manifest, splitTruths } from '../support/corpus.ts';
-import { evaluateBundles, evaluateClassification, evaluateCorpusBundles, evaluateExtraction, evaluateLocate, pageAccuracy, summarizeExtraction } from '../support/corpus-eval.ts';
+import { evaluateBundles, evaluateClassification, evaluateCorpusBundles, evaluateExtraction, evaluateLocate, pageAccuracy, readingCeiling, summarizeExtraction } from '../support/corpus-eval.ts';
 import { makeBundles, SCHEMA_VARIANTS, type Tally, tallyTotal } from '../support/corpus-score.ts';
 
 const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFixed(1)}%`);
@@ -55,6 +55,10 @@ export async function benchAccuracy(): Promise<void> {
     console.log(row('**line items, all fields**', s.items.fields));
     for (const [name, t] of s.items.byField) console.log(row(`item ${name}`, t));
     console.log(`\nline items: ${s.items.found} found, ${s.items.missed} missed, ${s.items.spurious} spurious`);
+    const c = await readingCeiling(extractionTruths());
+    console.log(
+      `\nreading ceiling: ${c.inText} of the ${c.printed} printed header values are in the parsed text; with the ${c.absent} not printed, at most ${pct(c.inText + c.absent, c.printed + c.absent)} of header fields can be right with this reading`,
+    );
     if (detail) {
       for (const r of results) {
         const bad = r.fields.filter((f) => f.verdict !== 'right');

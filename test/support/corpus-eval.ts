@@ -6,6 +6,7 @@ import type { Doc } from '../../functions/documents/doc.ts';
 import { localEngine } from '../../functions/models/local/index.ts';
 import { localExtractor } from '../../functions/models/local/extract.ts';
 import { locateValues } from '../../functions/models/locate.ts';
+import { parseDate } from '../../functions/models/local/extract-values.ts';
 import { corpusDoc, type ExtractionTruth, manifest, type SplitTruth } from './corpus.ts';
 import {
   addTo,
@@ -247,4 +248,43 @@ export async function evaluateLocate(truths: readonly ExtractionTruth[]): Promis
     }
   }
   return result;
+}
+
+/**
+ * What reading allows: of the header values a document prints, how many appear in its parsed text
+ * (amounts as printed with or without thousands separators, names ignoring case and punctuation, dates
+ * as any date the text parses to). A value the text does not hold cannot be extracted by any rule, so
+ * (these + the fields the document does not print) / all fields is the ceiling of header accuracy
+ * with this reading. Currencies are counted as readable (a symbol or a country settles them).
+ */
+export async function readingCeiling(truths: readonly ExtractionTruth[]): Promise<{ printed: number; inText: number; absent: number }> {
+  const letters = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  let printed = 0;
+  let inText = 0;
+  let absent = 0;
+  for (const truth of truths) {
+    const doc = await corpusDoc(truth.path);
+    const lines = doc.pages.flatMap((p) => p.lines.map((l) => l.text));
+    const text = lines.join('\n');
+    const plain = text.replace(/(\d)[ ,.](?=\d{3}\b)/g, '$1');
+    const found = (field: string, want: unknown): boolean => {
+      if (typeof want === 'number') return plain.includes(want.toFixed(2)) || plain.includes(want.toFixed(2).replace('.', ',')) || new RegExp(`(^|[^\\d.,])${want}([^\\d.,]|$)`).test(plain);
+      if (Array.isArray(want)) return want.some((s: string) => letters(text).includes(letters(s)));
+      if (field === 'currency') return true;
+      if (typeof want !== 'string') return false;
+      return lines.some((line) => {
+        const words = line.split(/\s+/);
+        return words.some((_, i) => (['mdy', 'dmy'] as const).some((order) => parseDate(words.slice(i, i + 4).join(' ').replace(/^[^\d\p{L}]+/u, ''), order)?.iso === want));
+      });
+    };
+    for (const [field, want] of Object.entries(truth.fields)) {
+      if (want === null) {
+        absent++;
+        continue;
+      }
+      printed++;
+      if (found(field, want)) inText++;
+    }
+  }
+  return { printed, inText, absent };
 }

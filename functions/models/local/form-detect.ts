@@ -167,6 +167,13 @@ export function detectPageFields(page: Page): DetectedField[] {
   const band = Math.min(22, Math.max(10, textHeight * 1.4));
   const { horizontal, vertical } = segments(page.rules ?? []);
   const { boxes, used, rows } = rectangles(horizontal, vertical);
+  // A rule along a shaded box's top or bottom edge is that box's border, not an underline of its own.
+  for (const h of horizontal) {
+    const along = (page.shaded ?? []).some(
+      (b) => (Math.abs(h.at - b.top) <= 2.5 || Math.abs(h.at - bottom(b)) <= 2.5) && Math.min(h.to, right(b)) - Math.max(h.from, b.left) >= 0.8 * Math.min(h.to - h.from, b.width),
+    );
+    if (along) used.add(h);
+  }
 
   const fields: Array<DetectedField & { group?: string }> = [];
   /** Words that are part of a field (underscores, box glyphs) or inside a text box. */
