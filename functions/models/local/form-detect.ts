@@ -199,8 +199,14 @@ export function detectPageFields(page: Page): DetectedField[] {
   const textBoxes: Box[] = [];
   // Shaded boxes (a form that marks its fields by shading) before the rectangles its rules make
   // (the gap between two shaded boxes inside a ruled cell is no field).
+  // A frame around printed paragraphs (a section of the form, with its own fields inside) is no field.
+  const isFrame = (b: Box) => {
+    const rows = new Set(words.filter((w) => !isMark(w.text) && overlaps(w.box, b) > 0.6).map((w) => Math.round(w.box.top / textHeight)));
+    return rows.size >= 3;
+  };
   for (const b of [...(page.shaded ?? []), ...boxes]) {
     if ([...tickBoxes, ...textBoxes].some((t) => overlaps(t, b) > 0.5)) continue;
+    if (b.height > 3 * band && isFrame(b)) continue;
     if (b.width <= TICK_MAX && b.height <= TICK_MAX && Math.abs(b.width - b.height) <= Math.max(3, 0.3 * b.width)) tickBoxes.push(b);
     else if (b.width >= 20 && b.height >= 8) textBoxes.push(b);
   }

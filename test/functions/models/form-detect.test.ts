@@ -67,6 +67,18 @@ describe('detectPageFields', () => {
     expect(fields[1]!.box).toMatchObject({ left: 100, width: 160 });
   });
 
+  it('a frame around printed paragraphs is no field; the tick box inside it is one', () => {
+    const words = [
+      ...say('I certify on my honour that the facts below are true', 72, 420),
+      ...say('and complete, and that I will report any change.', 72, 434),
+      ...say('I am a member of the family of the insured person', 100, 470),
+      ...say('Name and first name', 72, 500),
+    ];
+    const rules = [...rect({ left: 60, top: 400, width: 480, height: 130 }), ...rect({ left: 80, top: 461, width: 12, height: 12 })];
+    const fields = detectPageFields(page(words, rules));
+    expect(fields.map((f) => [f.type, f.label])).toEqual([['checkbox', 'I am a member of the family of the insured person']]);
+  });
+
   it('takes a light-shaded box with no border as a text box (page.shaded)', () => {
     const p = page([...say('City:', 72, 100)], []);
     p.shaded = [{ left: 120, top: 88, width: 200, height: 16 }];
