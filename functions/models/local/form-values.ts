@@ -12,10 +12,20 @@
  *
  * Checkboxes take booleans ("yes", "true", "x"), or a string value that names their option
  * ("account type: Joint" ticks the box labelled "Account type: Joint" and clears its siblings).
- * Dates and amounts are formatted as the field's label suggests (MM/DD/YYYY, $).
+ * Dates and amounts are formatted as the field's label suggests (MM/DD/YYYY, JJ/MM/AAAA, TT.MM.JJJJ, $).
+ *
+ * 4. A value that cannot fit a field (its maxLength; a comb field drops spaces) is no candidate there;
+ *    a date then loses its separators when that fits, and a digit string prefers the field whose
+ *    length fits it closely. A unit the label prints ("Height (cm)") is left out of the value.
+ * 5. Statements read against the form's own options (knowledge/form-options.ts): "I am a woman", "I
+ *    speak German, English and French" (boxes printed Deutsch, English, Français), "Oui, j'ai été
+ *    indemnisée par …" (that question's 'oui' box), "je suis membre de la famille …" (the box saying so).
+ * 6. "Fait à Lyon le 15/03/2024", "signed in Brussels on …": the signing place and date. A field in a
+ *    section the fact does not name ranks below one it fits as well without it.
  */
 import type { FillField, FillRequest, FillResult, FormFiller } from '../engine.ts';
 import { ABBREVIATIONS, BARE_NAME_WORDS, FIELD_CONCEPTS, FORM_PHRASES, NO_WORDS, YES_WORDS } from './knowledge/form-phrases.ts';
+import { DATE_LEAD_WORDS, NEGATIONS, OPTION_WORDS, SELF_WORDS, SIGNING_VERBS, STATEMENT_WORDS } from './knowledge/form-options.ts';
 import { MONTH_NUMBERS, monthKey } from './knowledge/months.ts';
 import { STOP_WORDS, stemOf } from './text.ts';
 
@@ -36,6 +46,9 @@ interface Fact {
   bool: boolean | null;
   /** The fact this one is a part of (a family name of a full name, a house number of a street line). */
   whole?: Fact;
+  /** A statement read against the form's own options ("I am a woman"): the one field it names, and how surely. */
+  target?: number;
+  targetScore?: number;
 }
 
 interface FieldText {
@@ -50,6 +63,8 @@ interface FieldText {
   key: string;
   /** Stems of the section the field is in ("Spouse › First name" → spouse): they only add to a match. */
   section: string[];
+  /** Stems of the field's name that are not its option's ("Language 1 Check Box" → language). */
+  keyGroup: string[];
 }
 
 const MAX_FACTS = 5_000;
@@ -72,7 +87,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\bd o b\b/g, 'dob'],
   [/\bsocial security( number| no)?\b/g, 'ssn'],
   [/\b(street address|address line)\b/g, 'address'],
-  ...Object.entries(FIELD_CONCEPTS)
+  ...Object.entries({ ...FIELD_CONCEPTS, ...OPTION_WORDS })
     .flatMap(([concept, phrases]) => phrases.map((phrase) => [plain(phrase).replace(/[^\p{L}\p{N}]+/gu, ' ').trim(), concept] as const))
     .sort((a, b) => b[0].length - a[0].length)
     .map(([phrase, concept]): [RegExp, string] => [new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(phrase).replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}])`, 'gu'), concept]),
@@ -117,6 +132,7 @@ function analyse(text: string): { stems: string[]; ordinal: number | null } {
 }
 
 const normalizedKey = (text: string) => words(text).join('_');
+const DATE_LEAD_SET = new Set(DATE_LEAD_WORDS);
 
 // ---- instructions → facts ----
 
@@ -148,7 +164,8 @@ function makeFact(names: string[], indexes: number[], rawValues: unknown[], opti
   const ordinal = indexes.length > 0 ? indexes.at(-1)! + 1 : (own.ordinal ?? context.map((c) => c.ordinal).findLast((o) => o !== null) ?? options.ordinal ?? null);
   const explicitBool = options.bool ?? null;
   const bool = explicitBool ?? (rawValues.length === 1 && typeof rawValues[0] === 'boolean' ? (rawValues[0] as boolean) : values.length === 1 ? boolOf(values[0]!) : null);
-  const alt = (options.alt ?? []).map((a) => analyse(a).stems).filter((a) => a.length > 0);
+  // A street is the first line of an address on forms that print "Address 1".
+  const alt = [...(options.alt ?? []), ...(own.stems.join(' ') === 'street' ? ['address'] : [])].map((a) => analyse(a).stems).filter((a) => a.length > 0);
   return { name: own.stems, alt, squash: words(last).join(''), context: [...context.flatMap((c) => c.stems), ...(options.context ?? [])], path: normalizedKey(names.join(' ')), ordinal, values, bool };
 }
 
@@ -205,6 +222,12 @@ const DATE_LIKE = String.raw`\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\d{1,2}\.?\s+\p{L}+
 const RANGE = new RegExp(`(?:^|\\s)(${alternatives(RANGE_WORDS.map((r) => r[0]))})\\s+(${DATE_LIKE})\\s+(${alternatives(RANGE_WORDS.map((r) => r[1]))})\\s+(${DATE_LIKE})`, 'iu');
 /** The words of a range ("du … au") stay in field words: a field labelled "au" is the range's end. */
 const KEPT_WORDS = new Set(RANGE_WORDS.flat().map(plain).filter((w) => w.length >= 2 && !FUNCTION_WORDS.has(w)));
+/** A signing verb, then "à <Place>[,] le <date>" (on accent-free text): the place and the date. */
+const SIGNED_AT = new RegExp(
+  `(?:^|\\s)(?:${SIGNING_VERBS.map((v) => `[${v[0]}${v[0]!.toUpperCase()}]${escapeRe(v.slice(1))}`).join('|')})\\b[^.;]{0,60}?\\s(?:à|a|in|at|en|te|em|zu|op)\\s+(\\p{Lu}[\\p{L}'’-]*(?:[\\s-]\\p{Lu}[\\p{L}'’-]*){0,3})(\\s*,?\\s+(?:(?:le|on|the|am|den|el|il|em|op|a)\\s+)?)(${DATE_LIKE})`,
+  'u',
+);
+const SIGNATURE_STEMS = ['signatur'];
 const RELATION = new RegExp(`^(?:${alternatives(ALL.flatMap((p) => p.determiners))})\\s*(${alternatives(ALL.flatMap((p) => p.relations))})$`, 'iu');
 const RELATION_AT_END = new RegExp(`(?:^|\\s)(?:${alternatives(ALL.flatMap((p) => p.determiners))})\\s*(${alternatives(ALL.flatMap((p) => p.relations))})$`, 'iu');
 
@@ -214,9 +237,12 @@ interface Template {
   slots: Slot[];
   /** A person's template may follow other words ("Hello, I'm Jane"). */
   person: boolean;
+  /** The field the clause names when it has no {label} ("i am {value} tall => height"). */
+  label?: string;
 }
 
-const TEMPLATES: Template[] = ALL.flatMap((p) => p.templates).map((template) => {
+const TEMPLATES: Template[] = ALL.flatMap((p) => p.templates).map((line) => {
+  const [template, label] = line.split(/\s+=>\s+/) as [string, string | undefined];
   const slots: Slot[] = [];
   const source = template
     .split(/(\{\w+\})/)
@@ -228,7 +254,7 @@ const TEMPLATES: Template[] = ALL.flatMap((p) => p.templates).map((template) => 
     })
     .join('');
   const person = slots.some((s) => s === 'name' || s === 'birth' || s === 'address');
-  return { re: new RegExp(person ? `(?:^|[\\s,(])${source}$` : `^${source}$`, 'iu'), slots, person };
+  return { re: new RegExp(person ? `(?:^|[\\s,(])${source}$` : `^${source}$`, 'iu'), slots, person, label };
 });
 
 // ---- sentences and clauses ----
@@ -304,7 +330,7 @@ function clauseOf(clause: string): Clause | undefined {
     }
     if (template.slots.includes('birth')) return { name: 'dob', value: cleanValue(slot('birth')!), kind: 'birth', anaphor };
     if (template.slots.includes('address')) return { name: 'address', value: cleanValue(slot('address')!), kind: 'address', anaphor };
-    return { name: stripDeterminers(slot('label')!), value: valueOf(slot('value')!), anaphor };
+    return { name: template.label ?? stripDeterminers(slot('label')!), value: valueOf(slot('value')!), anaphor };
   }
   let m = /^([^:=]{1,100}?)\s*[:=]\s*(.*)$/.exec(text);
   if (m) return { name: stripDeterminers(m[1]!), value: m[2]!.trim() === '' ? null : cleanValue(m[2]!), anaphor };
@@ -488,6 +514,17 @@ function factsOfText(instructions: string): Fact[] {
         }
         sentence = `${sentence.slice(0, m.index)} ${sentence.slice(m.index + m[0].length)}`.replace(/\s+,/g, ',');
       }
+      // "Fait à Lyon le 15/03/2024", "signed in Brussels on 3 May 2024": where and when it is signed.
+      const bare = sentence.normalize('NFKD').replace(/\p{M}/gu, '');
+      const signed = bare.length === sentence.length ? SIGNED_AT.exec(bare) : null;
+      if (signed) {
+        const placeAt = signed.index + signed[0].length - signed[1]!.length - signed[2]!.length - signed[3]!.length;
+        const context = [...analyse(sentence.slice(0, placeAt)).stems, ...SIGNATURE_STEMS];
+        push([makeFact(['signplace'], [], [sentence.substr(placeAt, signed[1]!.length)], { context })]);
+        push([makeFact(['date'], [], [signed[3]!], { context })]);
+        // "…, et je signe …": the words left before the verb are no value.
+        sentence = sentence.slice(0, signed.index).replace(/[\s,;]*(?:(?:et|and|und|en|y|e|ed)\s+)?(?:je|j['’]|i|ich|ik|yo|io|eu|nous|we|wir|wij)?\s*$/iu, '').trimEnd();
+      }
       // "En ligne 2, …", "For the second owner, …": a lead without a value numbers the clauses after it.
       let lead: { ordinal: number; context: string[] } | null = null;
       let sentenceItem = false;
@@ -573,8 +610,13 @@ function fieldTextOf(field: FillField): FieldText {
   const keyParts = analyse(field.key);
   const labelParts = analyse(label);
   const sectionParts = analyse(parts.slice(0, -1).join(' '));
+  // "Fait à …, le": a label ending in a date's lead word is a date.
+  const lastWord = words(label).at(-1);
+  if (lastWord !== undefined && DATE_LEAD_SET.has(lastWord)) labelParts.stems.push('date');
+  const optionStems = new Set(analyse(colon > 0 ? label.slice(colon + 1) : label).stems);
   return {
     section: sectionParts.stems,
+    keyGroup: keyParts.stems.filter((k) => !optionStems.has(k)),
     all: [...new Set([...keyParts.stems, ...labelParts.stems])],
     group: colon > 0 ? analyse(label.slice(0, colon)).stems : [],
     groupSquash: colon > 0 ? words(label.slice(0, colon)).join('') : '',
@@ -591,14 +633,50 @@ function overlap(fact: Fact, stems: string[]): number {
   return best;
 }
 
-/** The overlap with a field's label, a little more when the fact's context names the field's section. */
-function overlapIn(fact: Fact, text: FieldText): number {
+/** A field in a section the fact does not name ranks below one the fact fits as well without it. */
+const SECTION_PENALTY = 0.25;
+
+/**
+ * The overlap with a field's label: `match` says whether it is one at all, `rank` how good. The section
+ * counts: a fact that names it ("nom de l'employeur" → Employeur › nom) matches as if the section were
+ * part of the label; a fact that does not ranks below a field of no section ("nom" → "salarié nom").
+ */
+function overlapIn(fact: Fact, text: FieldText): { match: number; rank: number } {
+  const { match, rank } = sectionedOverlap(fact, text);
+  // What the writer says of themself goes first to the field the form says is theirs ("salarié(e) nom").
+  const self = fact.context.length === 0 && match > 0 && text.all.some((s) => SELF_STEMS.has(s)) ? 0.05 : 0;
+  return { match, rank: rank + self };
+}
+const SELF_STEMS = new Set(SELF_WORDS.map(stemOf));
+
+function sectionedOverlap(fact: Fact, text: FieldText): { match: number; rank: number } {
   const score = overlap(fact, text.all);
   // "Mon employeur est …" names the field "nom" of the section "Employeur", less surely than its label would.
-  if (score === 0 && text.section.length > 0) return Math.max(0, overlap(fact, [...text.all, ...text.section]) - 0.15);
-  if (score === 0 || text.section.length === 0 || fact.context.length === 0) return score;
+  if (score === 0 && text.section.length > 0) {
+    const s = Math.max(0, overlap(fact, [...text.all, ...text.section]) - 0.15);
+    return { match: s, rank: s };
+  }
+  if (score === 0 || text.section.length === 0) return { match: score, rank: score };
   const section = new Set(text.section);
-  return fact.context.some((s) => section.has(s)) ? score + 0.05 : score;
+  const said = [...fact.name, ...fact.context, ...fact.alt.flat()];
+  if (!said.some((s) => section.has(s))) {
+    // Unless the fact's context is in the label itself ("la période du certificat va du …" → "Période du").
+    const label = new Set(text.all);
+    return { match: score, rank: fact.context.some((s) => label.has(s)) ? score : score - SECTION_PENALTY };
+  }
+  const within = Math.max(score, sectionOverlap(fact, text.all, section));
+  return { match: within, rank: within + 0.05 };
+}
+
+/** A fact's name against a label and its section together: the section's words count as matched, not as the label's size. */
+function sectionOverlap(fact: Fact, label: string[], section: Set<string>): number {
+  const names = new Set(fact.name);
+  if (names.size === 0 || label.length === 0) return 0;
+  const labelSet = new Set(label);
+  const inLabel = [...names].filter((s) => labelSet.has(s)).length;
+  if (inLabel === 0) return 0;
+  const inSection = [...names].filter((s) => !labelSet.has(s) && section.has(s)).length;
+  return 0.6 * ((inLabel + inSection) / names.size) + 0.4 * Math.min(1, inLabel / labelSet.size);
 }
 
 function overlapOf(fact: Fact, name: string[], stems: string[]): number {
@@ -643,37 +721,74 @@ interface Candidate {
   value: string;
 }
 
+/** The items of a list value ("German, English and French"), or the value alone. */
+function listItems(value: string): string[] {
+  const items = value.split(LIST_SEPARATOR).map((v) => v.trim()).filter(Boolean);
+  return items.length >= 2 && items.every((v) => v.split(/\s+/).length <= 4) ? items : [value];
+}
+const LIST_SEPARATOR = new RegExp(`\\s*,\\s*|\\s+(?:${alternatives(ALL.flatMap((p) => p.conjunctions).concat(['or', 'ou', 'oder', 'o']))})\\s+`, 'iu');
+const itemsOf = (fact: Fact) => fact.values.flatMap(listItems);
+
 function candidatesFor(fact: Fact, factIndex: number, field: FillField, fieldIndex: number, text: FieldText): Candidate[] {
+  if (fact.target !== undefined) return fact.target === fieldIndex ? [{ fact: factIndex, field: fieldIndex, score: fact.targetScore ?? 0.9, value: fact.values[0]! }] : [];
   const bonus = ordinalsAgree(fact, text);
   if (bonus === undefined) return [];
   const exact = fact.path !== '' && fact.path === text.key ? 1 : 0;
   if (field.type === 'checkbox') {
     const out: Candidate[] = [];
     if (fact.bool !== null) {
-      const score = exact || overlapIn(fact, text);
-      if (score >= MATCH_THRESHOLD) out.push({ fact: factIndex, field: fieldIndex, score: score + exact + bonus, value: String(fact.bool) });
+      const score = exact ? { match: 1, rank: 1 } : overlapIn(fact, text);
+      if (score.match >= MATCH_THRESHOLD) out.push({ fact: factIndex, field: fieldIndex, score: score.rank + exact + bonus, value: String(fact.bool) });
     }
-    // A value naming this box's option ticks it, when the fact's name fits the box's group.
-    const optionScore = Math.max(...fact.values.map((v) => textSimilarity(v, text.option)));
+    // A value naming this box's option ticks it, when the fact's name fits the box's group (or the
+    // box's name: "Languages: German, English" ticks "Language 1 Check Box: Deutsch").
+    const optionScore = Math.max(...itemsOf(fact).map((v) => textSimilarity(v, text.option)));
     if (optionScore >= 0.9) {
-      const groupScore = text.group.length > 0 ? Math.max(overlap(fact, text.group), fact.squash === text.groupSquash ? 1 : 0) : overlap(fact, text.all) > 0 ? 1 : 0.5;
+      const keyScore = text.keyGroup.length > 0 ? overlap(fact, text.keyGroup) : 0;
+      const groupScore = text.group.length > 0 ? Math.max(overlap(fact, text.group), fact.squash === text.groupSquash ? 1 : 0, keyScore) : overlap(fact, text.all) > 0 ? 1 : 0.5;
       if (groupScore >= MATCH_THRESHOLD) out.push({ fact: factIndex, field: fieldIndex, score: groupScore + optionScore + bonus, value: 'true' });
     }
     return out;
   }
   if (fact.bool !== null && fact.values.length === 1 && /^(true|false)$/i.test(fact.values[0]!)) return [];
-  const score = exact || overlapIn(fact, text);
-  if (score < MATCH_THRESHOLD) return [];
-  const value = formatValue(fact.values, field);
+  const score = exact ? { match: 1, rank: 1 } : overlapIn(fact, text);
+  if (score.match < MATCH_THRESHOLD) return [];
+  const value = fitted(formatValue(fact.values, field), field);
   if (value === null) return [];
-  return [{ fact: factIndex, field: fieldIndex, score: score + exact + bonus, value }];
+  // A yes or a no is a box's answer before it is a text.
+  const answer = fact.bool !== null ? -0.3 : 0;
+  return [{ fact: factIndex, field: fieldIndex, score: score.rank + exact + bonus + answer + closeness(value, field), value }];
+}
+
+/** The characters a value takes in a field: a comb field drops its spaces. */
+const lengthIn = (value: string, field: FillField) => (field.comb ? value.replace(/\s+/g, '') : value).length;
+
+/**
+ * A value as it fits the field, or null when it cannot: longer than the field holds (a date then
+ * loses its separators, "15/03/2024" → "15032024", when that fits).
+ */
+function fitted(value: string | null, field: FillField): string | null {
+  if (value === null || field.maxLength === undefined || lengthIn(value, field) <= field.maxLength) return value;
+  const date = /^(\d{1,2})[./\-\s](\d{1,2})[./\-\s](\d{4}|\d{2})$/.exec(value.trim()) ?? /^(\d{4})[./-](\d{1,2})[./-](\d{1,2})$/.exec(value.trim());
+  if (date) {
+    const compact = date.slice(1).map((p) => (p.length === 1 ? `0${p}` : p)).join('');
+    if (compact.length <= field.maxLength) return compact;
+    if (compact.length - 2 === field.maxLength && date[3]!.length === 4) return compact.slice(0, 4) + compact.slice(6);
+  }
+  return null;
+}
+
+/** Among fields a number fits, the one whose length fits it closely (13 digits: the 13-box field, not a 16-box one). */
+function closeness(value: string, field: FillField): number {
+  if (field.maxLength === undefined || !/^[\d\s./-]+$/.test(value)) return 0;
+  return 0.05 * (lengthIn(value, field) / field.maxLength);
 }
 
 // ---- formatting ----
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
-function parseDate(value: string): { y: number; m: number; d: number } | undefined {
+function parseDate(value: string, order?: string): { y: number; m: number; d: number } | undefined {
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:T.*)?$/.exec(value);
   if (m) return { y: Number(m[1]), m: Number(m[2]), d: Number(m[3]) };
   m = /^(\d{1,2})\s+([A-Za-z]+)\.?,?\s+(\d{4})$/.exec(value);
@@ -686,29 +801,55 @@ function parseDate(value: string): { y: number; m: number; d: number } | undefin
     const month = MONTHS.findIndex((name) => name.startsWith(m![1]!.toLowerCase().slice(0, 3)));
     if (month >= 0) return { y: Number(m[3]), m: month + 1, d: Number(m[2]) };
   }
+  // 14/02/2020, 14.02.2020, 02/14/2020: the day is the number above 12; when both could be, a dotted
+  // date is day first and a slashed one is read in the order the field asks for.
+  m = /^(\d{1,2})([./-])(\d{1,2})\2(\d{4})$/.exec(value);
+  if (m) {
+    const [a, b, y] = [Number(m[1]), Number(m[3]), Number(m[4])];
+    const dayFirst = a > 12 || (b <= 12 && (m[2] === '.' || order !== 'mdy'));
+    const [d, mo] = dayFirst ? [a, b] : [b, a];
+    if (mo >= 1 && mo <= 12 && d >= 1 && d <= 31) return { y, m: mo, d };
+  }
   return undefined;
 }
 
+/** The order, separator and year length a date hint asks for ("JJ/MM/AAAA", "TT.MM.JJJJ", "MM DD YYYY"). */
+function hintOf(hint: string): { order: 'dmy' | 'mdy' | 'ymd'; sep: string; longYear: boolean } {
+  const tokens = hint.toLowerCase().split(/[^a-z]+/).filter(Boolean);
+  const sep = /[^a-z]/i.exec(hint)?.[0] ?? '';
+  const yearAt = tokens.findIndex((t) => t.length === 4 || /^(yy|aa)$/.test(t));
+  const year = tokens[yearAt === -1 ? 2 : yearAt] ?? 'yyyy';
+  const order = yearAt === 0 ? 'ymd' : tokens[0] === 'mm' ? 'mdy' : 'dmy';
+  return { order, sep, longYear: year.length === 4 };
+}
+
 function formatDate(value: string, hint: string): string {
-  const date = parseDate(value);
+  const { order, sep, longYear } = hintOf(hint);
+  const date = parseDate(value, order);
   if (!date) return value;
   const pad = (n: number) => String(n).padStart(2, '0');
-  const sep = hint.includes('.') ? '.' : hint.includes('-') ? '-' : '/';
-  const year = /y{4}/i.test(hint) ? String(date.y) : pad(date.y % 100);
-  const order = hint.toLowerCase().replace(/[^dmy]/g, '');
-  if (order.startsWith('y')) return [date.y, pad(date.m), pad(date.d)].join(sep);
-  if (order.startsWith('d')) return [pad(date.d), pad(date.m), year].join(sep);
+  const year = longYear ? String(date.y) : pad(date.y % 100);
+  if (order === 'ymd') return [date.y, pad(date.m), pad(date.d)].join(sep);
+  if (order === 'dmy') return [pad(date.d), pad(date.m), year].join(sep);
   return [pad(date.m), pad(date.d), year].join(sep);
 }
+
+const DAY = '(?:dd|jj|tt|gg)';
+const YEAR = '(?:yyyy|aaaa|jjjj|yy|aa)';
+/** A date's format printed in a label or on its boxes: DD/MM/YYYY, JJ MM AAAA, TT.MM.JJJJ, MM/DD/YYYY, YYYY-MM-DD. */
+const DATE_HINT = new RegExp(`\\b(?:${DAY}([/.\\- ]?)mm\\1${YEAR}|mm([/.\\- ]?)${DAY}\\2${YEAR}|${YEAR}([/.\\- ]?)mm\\3${DAY})\\b`, 'i');
 
 function formatValue(values: string[], field: FillField): string | null {
   let value = values.join(', ');
   const label = `${field.description} ${field.key}`;
-  const dateHint = /\b(mm|dd|yyyy|yy)([/.-])(mm|dd)\2(yyyy|yy|dd)\b/i.exec(label);
+  const dateHint = DATE_HINT.exec(label);
   if (dateHint && values.length === 1) value = formatDate(value, dateHint[0]);
   else if (values.length === 1 && /^-?\d+(\.\d+)?$/.test(value) && /\$|€|£|\bamount\b|\bincome\b|\bsalary\b|\bprice\b|\btotal\b|\bbalance\b|\bdeposit\b/i.test(label)) {
     value = Number(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   }
+  // "168 cm" in a field labelled "Height (cm)": the unit is printed already.
+  const unit = /^(-?\d+(?:[.,]\d+)?)\s*([\p{L}€$£%]{1,5})\.?$/u.exec(value);
+  if (unit && new RegExp(`(?:^|[\\s(\\[/])${escapeRe(unit[2]!)}(?:$|[\\s)\\]/.:])`, 'iu').test(field.description)) value = unit[1]!;
   if (field.options && field.options.length > 0) {
     let best: string | null = null;
     let bestScore = 0.6;
@@ -721,11 +862,165 @@ function formatValue(values: string[], field: FillField): string | null {
   return value;
 }
 
+// ---- statements read against the form's own options ----
+
+const STATEMENT_SET = new Set(STATEMENT_WORDS);
+const NEGATION_SET = new Set(NEGATIONS);
+
+interface Said {
+  /** Content stems: no function word, statement verb, yes/no or negation. */
+  stems: string[];
+  statement: boolean;
+  negated: boolean;
+  yes: boolean;
+  no: boolean;
+}
+
+/** What a piece of a sentence says, word by word. */
+function saidOf(text: string): Said {
+  const out: Said = { stems: [], statement: false, negated: false, yes: false, no: false };
+  for (const w of words(text)) {
+    if (YES.has(w) && w.length > 1) out.yes = true;
+    else if (NO.has(w) && w.length > 1) out.no = true;
+    else if (NEGATION_SET.has(w)) out.negated = true;
+    else if (STATEMENT_SET.has(w)) out.statement = true;
+    else if (!(STOP_WORDS.has(w) || FORM_STOP_WORDS.has(w) || FUNCTION_WORDS.has(w)) && (w.length > 1 || /\d/.test(w))) out.stems.push(stemOf(w));
+  }
+  return out;
+}
+
+/** Stems that are the same word: equal, or one long common beginning ("indemnis" / "indemnisee"). */
+const sameStem = (a: string, b: string) => a === b || (a.length >= 6 && b.length >= 6 && a.slice(0, 6) === b.slice(0, 6) && Math.abs(a.length - b.length) <= 3);
+const hasStem = (list: string[], stem: string) => list.some((s) => sameStem(s, stem));
+
+interface Choice {
+  field: number;
+  stems: string[];
+  /** What the field is given when chosen: the option as listed, or "true" for a box. */
+  value: string;
+  answer: boolean | null;
+}
+
+interface ChoiceGroup {
+  label: string[];
+  choices: Choice[];
+}
+
+/** The form's choices: a list's options, the boxes of a group ("Gender: Woman"), a box alone (its statement). */
+function choiceGroups(fields: FillField[], texts: FieldText[]): ChoiceGroup[] {
+  const groups: ChoiceGroup[] = [];
+  const byName = new Map<string, ChoiceGroup>();
+  fields.forEach((field, i) => {
+    const text = texts[i]!;
+    if (field.type === 'text' && field.options && field.options.length > 0) {
+      const choices = field.options.map((o) => ({ field: i, stems: saidOf(o).stems, value: o.trim(), answer: null }));
+      const optionStems = new Set(choices.flatMap((c) => c.stems));
+      groups.push({ label: text.all.filter((s) => !optionStems.has(s)), choices });
+      return;
+    }
+    if (field.type !== 'checkbox') return;
+    const option = text.group.length > 0 ? text.option : (text.option.split(/[.!?](?:\s|$)/)[0] ?? '');
+    const said = saidOf(option);
+    const choice: Choice = { field: i, stems: said.stems, value: 'true', answer: said.yes ? true : said.no ? false : null };
+    if (text.group.length === 0) {
+      groups.push({ label: [], choices: [choice] });
+      return;
+    }
+    const name = text.group.join(' ');
+    let group = byName.get(name);
+    if (!group) {
+      group = { label: [...new Set([...text.group, ...text.keyGroup])].filter((s) => s.length > 1), choices: [] };
+      byName.set(name, group);
+      groups.push(group);
+    }
+    group.choices.push(choice);
+  });
+  return groups;
+}
+
+/**
+ * Statements that name an option rather than a field: "I am a woman" (a list's option), "I speak German,
+ * English and French" (boxes printed Deutsch, English, Français), "I hold a Master's degree" (a radio
+ * button's text), "Oui, j'ai été indemnisée par la Caisse …" (the 'oui' box of that question),
+ * "je suis membre de la famille …" (the box that says so). A piece of a sentence chooses an option when
+ * it names the option's words and either the group's words too, or little else besides a statement's
+ * verb; a list continues in the pieces after. An option named alike in two groups chooses neither.
+ */
+function statementFacts(instructions: string, fields: FillField[], texts: FieldText[]): Fact[] {
+  const groups = choiceGroups(fields, texts);
+  if (groups.length === 0) return [];
+  const found = new Map<number, { value: string; score: number; groups: Set<ChoiceGroup>; key: string }>();
+  const choose = (group: ChoiceGroup, choice: Choice, score: number, key: string) => {
+    const old = found.get(choice.field);
+    if (old && old.score >= score) return;
+    found.set(choice.field, { value: choice.value, score, groups: new Set([group]), key });
+  };
+  const claims = new Map<string, Array<{ group: ChoiceGroup; choice: Choice; score: number; labelHit: boolean }>>();
+  for (const line of instructions.split(/\r?\n/)) {
+    for (const sentence of sentencesOf(line)) {
+      const whole = saidOf(sentence);
+      const pieces = sentence.split(/\s*[,;]\s+|\s+[–—-]\s+|\s*[()]\s*/).filter((p) => p.trim() !== '').map(saidOf);
+      for (const group of groups) {
+        const yesNo = group.choices.some((c) => c.answer !== null);
+        if (yesNo) {
+          // A question answered: its words said, and a yes or a no (or a statement, a negation).
+          const label = group.label.filter((s) => s.length > 1);
+          if (label.length < 2 || label.filter((s) => hasStem(whole.stems, s)).length < Math.ceil((2 * label.length) / 3)) continue;
+          const answer = whole.yes ? true : whole.no || whole.negated ? false : whole.statement ? true : null;
+          const choice = group.choices.find((c) => c.answer === answer);
+          if (answer !== null && choice) choose(group, choice, 0.95, `${sentence}|${choice.field}`);
+          continue;
+        }
+        let previous = false;
+        pieces.forEach((piece, k) => {
+          const named = group.choices.filter((c) => c.stems.length > 0 && c.stems.length <= 3 && c.stems.every((s) => hasStem(piece.stems, s)));
+          // The longest options only ("Backend developer", not also "developer").
+          const chosen = named.filter((c) => !named.some((o) => o !== c && o.stems.length > c.stems.length && c.stems.every((s) => o.stems.includes(s))));
+          if (chosen.length === 0 || piece.negated) {
+            previous = false;
+            return;
+          }
+          const used = chosen.flatMap((c) => c.stems);
+          const rest = piece.stems.filter((s) => !hasStem(used, s));
+          const labelHit = rest.some((s) => hasStem(group.label, s));
+          const covered = used.length / (used.length + rest.length);
+          const accepted = labelHit || (rest.length === 0 && (piece.statement || pieces.length === 1 || previous)) || (piece.statement && covered >= 2 / 3);
+          previous = accepted;
+          if (!accepted) return;
+          for (const choice of chosen) {
+            const key = `${sentence}|${k}|${choice.stems.join(' ')}`;
+            claims.set(key, [...(claims.get(key) ?? []), { group, choice, score: labelHit ? 1 : 0.9, labelHit }]);
+          }
+        });
+        // A box alone that states a fact ("Je suis un membre de la famille de l'assuré(e)"): most of its words in one sentence.
+        if (group.label.length === 0 && group.choices.length === 1) {
+          const choice = group.choices[0]!;
+          const stems = [...new Set(choice.stems)];
+          if (stems.length >= 3 && !whole.negated && stems.filter((s) => hasStem(whole.stems, s)).length >= Math.ceil((2 * stems.length) / 3)) choose(group, choice, 0.9, `${sentence}|${choice.field}`);
+        }
+      }
+    }
+  }
+  // An option named alike in several groups: only those whose words were said too, else none.
+  for (const list of claims.values()) {
+    const hits = list.filter((c) => c.labelHit);
+    const kept = hits.length > 0 ? hits : list;
+    if (new Set(kept.map((c) => c.group)).size > 1) continue;
+    for (const c of kept) choose(c.group, c.choice, c.score, '');
+  }
+  const facts: Fact[] = [];
+  for (const [field, f] of found) {
+    const fact = makeFact(['option'], [], [f.value]);
+    if (fact) facts.push({ ...fact, bool: true, target: field, targetScore: f.score });
+  }
+  return facts;
+}
+
 // ---- assignment ----
 
 export function fillForm(request: FillRequest): FillResult {
-  const facts = factsOf(request.instructions);
   const texts = request.fields.map(fieldTextOf);
+  const facts = [...factsOf(request.instructions), ...statementFacts(request.instructions, request.fields, texts)];
   const candidates: Candidate[] = [];
   facts.forEach((fact, f) => {
     request.fields.forEach((field, i) => candidates.push(...candidatesFor(fact, f, field, i, texts[i]!)));
@@ -750,11 +1045,18 @@ function assign(request: FillRequest, facts: Fact[], texts: FieldText[], candida
   const values: Array<string | null> = request.fields.map(() => null);
   const uses = facts.map(() => 0);
   const ticked = new Map<number, number[]>();
+  const byStatement = new Set<number>();
   for (const c of candidates) {
-    if (values[c.field] !== null || banned.has(facts[c.fact]!)) continue;
+    if (banned.has(facts[c.fact]!)) continue;
     const fact = facts[c.fact]!;
+    if (values[c.field] !== null) {
+      // A statement chose this field's option already; a fact saying the same is placed there too.
+      if (byStatement.has(c.field) && values[c.field] === c.value && fact.target === undefined && uses[c.fact] === 0) uses[c.fact]!++;
+      continue;
+    }
+    if (fact.target !== undefined) byStatement.add(c.field);
     const isOptionTick = request.fields[c.field]!.type === 'checkbox' && fact.bool === null;
-    if (uses[c.fact]! >= (isOptionTick ? fact.values.length : 1)) continue;
+    if (uses[c.fact]! >= (isOptionTick ? itemsOf(fact).length : 1)) continue;
     values[c.field] = c.value;
     uses[c.fact]!++;
     if (isOptionTick) ticked.set(c.fact, [...(ticked.get(c.fact) ?? []), c.field]);

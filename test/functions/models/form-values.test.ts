@@ -166,4 +166,85 @@ describe('fillForm', () => {
   it('writes nothing for sentences that name no field', () => {
     expect(Object.values(person("Bonjour, je voudrais un café. Ich bin müde; the weather is nice and my dog is called Rex. Merci !")).every((v) => v === null)).toBe(true);
   });
+
+  it('never chooses a field a value cannot fit: the 13-box number, not the 2-box key beside it; among fields that fit, the closest length', () => {
+    const fields: FillField[] = [
+      { key: 'key', type: 'text', description: "Numéro d'immatriculation", maxLength: 2, comb: true },
+      { key: 'number', type: 'text', description: "Numéro d'immatriculation", maxLength: 13, comb: true },
+    ];
+    expect(fillForm({ fields, instructions: "Numéro d'immatriculation : 1790469123045" }).values).toEqual([null, '1790469123045']);
+    expect(fillForm({ fields: fields.slice(0, 1), instructions: "Numéro d'immatriculation : 1790469123045" }).values).toEqual([null]);
+    const wide: FillField[] = [
+      { key: 'wide', type: 'text', description: 'Reference', maxLength: 16, comb: true },
+      { key: 'tight', type: 'text', description: 'Reference', maxLength: 13, comb: true },
+    ];
+    expect(fillForm({ fields: wide, instructions: 'Reference: 1790469123045' }).values).toEqual([null, '1790469123045']);
+  });
+
+  it('writes a date as the field asks: its printed format, or without separators when only that fits; a unit the label prints is left out', () => {
+    const fields: FillField[] = [
+      { key: 'born', type: 'text', description: 'Date de naissance (JJ/MM/AAAA)' },
+      { key: 'since', type: 'text', description: 'Geburtsdatum TT.MM.JJJJ' },
+      { key: 'signed', type: 'text', description: 'Date of signature', maxLength: 8, comb: true },
+      { key: 'height', type: 'text', description: 'Height (cm)' },
+    ];
+    expect(fillForm({ fields, instructions: 'Date de naissance : 1990-04-12\nGeburtsdatum: 3 May 1999\nDate of signature: 15/03/2024\nHeight: 168 cm' }).values).toEqual(['12/04/1990', '03.05.1999', '15032024', '168']);
+  });
+
+  const CHOICES: FillField[] = [
+    { key: 'lang1', type: 'checkbox', description: 'I speak and understand (tick all that apply): Deutsch' },
+    { key: 'lang2', type: 'checkbox', description: 'I speak and understand (tick all that apply): English' },
+    { key: 'lang3', type: 'checkbox', description: 'I speak and understand (tick all that apply): Français' },
+    { key: 'lang4', type: 'checkbox', description: 'Latin' },
+    { key: 'gender', type: 'text', description: 'Gender', options: ['Man', 'Woman'] },
+    { key: 'job', type: 'text', description: 'Job description', options: ['UX Designer', 'Frontend developer', 'Backend developer'] },
+    { key: 'edu.bachelor', type: 'checkbox', description: "Education level: Bachelor's degree" },
+    { key: 'edu.master', type: 'checkbox', description: "Education level: Master's degree" },
+    { key: 'licence', type: 'checkbox', description: 'Driving License' },
+  ];
+  const choices = (instructions: string) => Object.fromEntries(CHOICES.map((f, i) => [f.key, fillForm({ fields: CHOICES, instructions }).values[i]]));
+
+  it('ticks several boxes from one list, by the text printed beside each box, in another language too', () => {
+    expect(choices('I speak and understand German, English and French.')).toMatchObject({ lang1: 'true', lang2: 'true', lang3: 'true', lang4: null });
+    const named: FillField[] = [1, 2, 3].map((n) => ({ key: `Language ${n} Check Box`, type: 'checkbox', description: `I speak and understand: ${['Deutsch', 'English', 'Français'][n - 1]}` }));
+    expect(fillForm({ fields: named, instructions: 'Languages: German, French' }).values).toEqual(['true', null, 'true']);
+  });
+
+  it('reads statements that name an option, not the field: a list option, a radio button, a box; never from a negation', () => {
+    expect(choices("I am a woman. I work as a backend developer. I hold a Master's degree. I have a driving licence.")).toMatchObject({ gender: 'Woman', job: 'Backend developer', 'edu.master': 'true', 'edu.bachelor': null, licence: 'true' });
+    expect(choices('I do not have a driving licence. Before that I was a Latin teacher at a school in Rome.')).toMatchObject({ licence: null, lang4: null, gender: null });
+    const fr: FillField[] = [
+      { key: 'cm.oui', type: 'checkbox', description: 'Indemnisation par la Caisse Nationale de Santé: oui' },
+      { key: 'cm.non', type: 'checkbox', description: 'Indemnisation par la Caisse Nationale de Santé: non' },
+      { key: 'member', type: 'checkbox', description: "Je suis un membre de la famille de l'assuré(e). S'il y a plusieurs ayants droit, ils doivent recopier l'attestation" },
+    ];
+    expect(fillForm({ fields: fr, instructions: "Oui, j'ai été indemnisée par la Caisse Nationale de Santé. Ma conjointe atteste qu'elle est un membre de la famille de l'assuré." }).values).toEqual(['true', null, 'true']);
+    expect(fillForm({ fields: fr, instructions: "Je n'ai pas été indemnisée par la Caisse Nationale de Santé." }).values).toEqual([null, 'true', null]);
+  });
+
+  it('reads where and when a document is signed', () => {
+    const fields: FillField[] = [
+      { key: 'city', type: 'text', description: 'Ville' },
+      { key: 'place', type: 'text', description: 'Signature › Fait à' },
+      { key: 'date', type: 'text', description: 'Signature › le' },
+    ];
+    expect(fillForm({ fields, instructions: 'Le certificat est signé à Strassen le 14/02/2020.' }).values).toEqual([null, 'Strassen', '14/02/2020']);
+    expect(fillForm({ fields, instructions: "J'habite à Luxembourg. Fait à Lyon, le 15/03/2024." }).values).toEqual(['Luxembourg', 'Lyon', '15/03/2024']);
+    const en: FillField[] = [
+      { key: 'place', type: 'text', description: 'Place of signature' },
+      { key: 'date', type: 'text', description: 'Date of signature (DD/MM/YYYY)' },
+    ];
+    expect(fillForm({ fields: en, instructions: 'I signed this in Brussels on 3 May 2024.' }).values).toEqual(['Brussels', '03/05/2024']);
+  });
+
+  it("ranks a field in a section the fact does not name below one it fits as well without it; a fact naming the section goes there", () => {
+    const fields: FillField[] = [
+      { key: 'emp', type: 'text', description: "Désignation de l'employeur › nom" },
+      { key: 'me', type: 'text', description: 'Salarié nom' },
+    ];
+    expect(fillForm({ fields, instructions: "Nom : Schmit\nNom de l'employeur : Lux Logistique S.A." }).values).toEqual(['Lux Logistique S.A.', 'Schmit']);
+    // A field the form says is the writer's own ("salarié(e) nom") before a bare "nom" of another section.
+    const own: FillField[] = [{ key: 'fid', type: 'text', description: 'nom' }, ...fields];
+    expect(fillForm({ fields: own, instructions: 'Mon nom est Schmit.' }).values).toEqual([null, null, 'Schmit']);
+  });
 });

@@ -8,7 +8,8 @@
  * - `determiners`: words a label may start with that say nothing about the field ("my", "la", "mein").
  * - `anaphors`: words that start a clause about the person or item named just before ("HIS name is …",
  *   "ELLE est née le …"): the clause gets that item's ordinal (the 2nd dependant's name).
- * - `templates`: whole clauses. `{label}` is the field's words, `{value}` the value, `{name}` a person's
+ * - `templates`: whole clauses; ` => label` after one names the field when the clause does not
+ *   ("i am {value} tall => height"). `{label}` is the field's words, `{value}` the value, `{name}` a person's
  *   full name (split into given and family names), `{birth}` a date of birth, `{address}` where one
  *   lives (split into street, number, postcode, city, country), `{tick}` a box to tick. A template
  *   matches a whole clause, except those of `{name}`, `{birth}` and `{address}`, which may follow other
@@ -76,6 +77,10 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
       'lives at {address}',
       'residing at {address}',
       'my address is {address}',
+      'i am {value} tall => height',
+      "i'm {value} tall => height",
+      'i have {value} years of {label}',
+      'have {value} years of {label}',
     ],
     links: ['of', 'at'],
     conjunctions: ['and', 'also', 'as well as', 'while', 'then'],
@@ -121,6 +126,9 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
       'domicilié au {address}',
       'domiciliée au {address}',
       'mon adresse est {address}',
+      'je mesure {value} => taille',
+      "j'ai {value} ans d'{label}",
+      "j'ai {value} années d'{label}",
     ],
     links: ['de', "d'", 'du', 'des'],
     conjunctions: ['et', 'ainsi que', 'puis', 'mais'],
@@ -161,6 +169,8 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
       'wohnhaft in {address}',
       'meine adresse ist {address}',
       'meine anschrift ist {address}',
+      'ich bin {value} groß => größe',
+      'ich bin {value} gross => größe',
     ],
     links: ['von'],
     conjunctions: ['und', 'sowie', 'dann'],
@@ -188,6 +198,7 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
       'ik woon op {address}',
       'ik woon in {address}',
       'mijn adres is {address}',
+      'ik ben {value} lang => lengte',
     ],
     links: ['van'],
     conjunctions: ['en', 'ook', 'dan'],
@@ -301,7 +312,7 @@ export const FIELD_CONCEPTS: Record<string, string[]> = {
   fullname: ['full name', 'nom et prenom', 'nom et prenoms', 'nom prenom', 'prenom et nom', 'nom complet', 'vor- und nachname', 'vor und nachname', 'vollstandiger name', 'volledige naam', 'nombre completo', 'nome completo', 'nome e cognome', 'name and surname'],
   firstname: ['first name', 'first names', 'given name', 'given names', 'forename', 'forenames', 'christian name', 'prenom', 'prenoms', 'vorname', 'vornamen', 'voornaam', 'voornamen', 'nombre de pila', 'nombres', 'primeiro nome', 'nome proprio'],
   lastname: ['last name', 'surname', 'family name', 'nom de famille', 'nom de naissance', 'nom patronymique', 'nachname', 'familienname', 'zuname', 'achternaam', 'familienaam', 'apellidos', 'apellido', 'cognome', 'apelido', 'sobrenome'],
-  dob: ['date of birth', 'birth date', 'birthdate', 'birthday', 'date de naissance', 'ne le', 'nee le', 'geburtsdatum', 'geboren am', 'geboortedatum', 'fecha de nacimiento', 'data di nascita', 'data de nascimento'],
+  dob: ['date of birth', 'birth date', 'date naissance', 'birthdate', 'birthday', 'date de naissance', 'ne le', 'nee le', 'geburtsdatum', 'geboren am', 'geboortedatum', 'fecha de nacimiento', 'data di nascita', 'data de nascimento'],
   zip: ['postal code', 'post code', 'postcode', 'zip code', 'zipcode', 'zip', 'code postal', 'postleitzahl', 'plz', 'postcode', 'codigo postal', 'cap', 'codice postale', 'cp'],
   city: ['city', 'town', 'ville', 'localite', 'commune', 'ort', 'stadt', 'wohnort', 'woonplaats', 'plaats', 'ciudad', 'localidad', 'poblacion', 'citta', 'comune', 'localita', 'cidade', 'localidade'],
   country: ['country', 'pays', 'land', 'staat', 'pais', 'paese', 'nazione', 'stato'],
@@ -315,6 +326,8 @@ export const FIELD_CONCEPTS: Record<string, string[]> = {
   center: ['centre'],
   number: ['numero', 'number', 'nummer', 'n', 'nr', 'num'],
   relationship: ['relationship', 'relation', 'lien de parente', 'lien avec', 'lien', 'parente', 'verwandtschaftsverhaltnis', 'verwandtschaft', 'beziehung', 'relatie', 'verwantschap', 'parentesco', 'relacion', 'parentela', 'relazione', 'grau de parentesco'],
+  signplace: ['fait a', 'faite a', 'lieu de signature', 'place of signature', 'place of signing', 'signed at', 'signed in', 'ort der unterschrift', 'unterschriftsort', 'lugar de firma', 'luogo di firma', 'local de assinatura', 'plaats van ondertekening'],
+  height: ['height', 'taille', 'grosse', 'korpergrosse', 'lengte', 'estatura', 'altura', 'altezza', 'statura'],
   address: ['address', 'adresse', 'anschrift', 'adres', 'direccion', 'domicilio', 'indirizzo', 'endereco', 'morada'],
 };
 

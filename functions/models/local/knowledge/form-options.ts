@@ -1,0 +1,68 @@
+/**
+ * Words the local form filler (../form-values.ts) reads statements and option boxes with, by meaning
+ * rather than by language: a box printed "Deutsch" is ticked by "I speak German", a list option
+ * "Woman" chosen by "je suis une femme". Lower case, accents off.
+ *
+ * - `OPTION_WORDS`: each concept (the key, one word) and the words that name it in the languages
+ *   Quire reads. They are rewritten to the concept in labels, options and instructions alike.
+ * - `STATEMENT_WORDS`: verbs and pronouns of a statement about oneself ("I HAVE a driving licence",
+ *   "I WORK AS a backend developer"): they say nothing about which option is meant.
+ * - `NEGATIONS`: words that turn a statement around ("I do NOT have …"): no box is ticked from it.
+ * - `SIGNING_VERBS`: words before the place and date a document is signed ("SIGNÉ à Strassen le …",
+ *   "FAIT à Lyon le …", "signed in Brussels on …").
+ * - `DATE_LEAD_WORDS`: a word that, ending a field's label, means a date follows ("Fait à … LE",
+ *   "depuis LE", "Geboren AM").
+ *
+ * To extend: add a word to a concept, or a concept. Measure with `npm run bench -- forms`.
+ */
+
+export const OPTION_WORDS: Record<string, string[]> = {
+  english: ['english', 'anglais', 'englisch', 'engels', 'ingles', 'inglese'],
+  german: ['german', 'deutsch', 'allemand', 'duits', 'aleman', 'tedesco', 'alemao'],
+  french: ['french', 'francais', 'franzosisch', 'frans', 'frances', 'francese'],
+  spanish: ['spanish', 'espagnol', 'spanisch', 'spaans', 'espanol', 'spagnolo', 'espanhol', 'castellano'],
+  italian: ['italian', 'italien', 'italienisch', 'italiaans', 'italiano'],
+  portuguese: ['portuguese', 'portugais', 'portugiesisch', 'portugees', 'portugues', 'portoghese'],
+  dutch: ['dutch', 'neerlandais', 'niederlandisch', 'nederlands', 'holandes', 'olandese'],
+  luxembourgish: ['luxembourgish', 'luxembourgeois', 'luxemburgisch', 'luxemburgs', 'letzebuergesch'],
+  russian: ['russian', 'russe', 'russisch', 'russisch', 'ruso', 'russo'],
+  chinese: ['chinese', 'chinois', 'chinesisch', 'chinees', 'chino', 'cinese', 'chines'],
+  arabic: ['arabic', 'arabe', 'arabisch', 'arabo'],
+  female: ['woman', 'female', 'femme', 'feminin', 'feminine', 'weiblich', 'vrouw', 'vrouwelijk', 'mujer', 'femenino', 'donna', 'femminile', 'mulher', 'feminino'],
+  male: ['man', 'male', 'homme', 'masculin', 'masculine', 'mannlich', 'mannelijk', 'hombre', 'masculino', 'uomo', 'maschile', 'homem'],
+  married: ['married', 'marie', 'mariee', 'verheiratet', 'getrouwd', 'casado', 'casada', 'sposato', 'sposata'],
+  single: ['single', 'unmarried', 'celibataire', 'ledig', 'ongehuwd', 'soltero', 'soltera', 'celibe', 'nubile', 'solteiro', 'solteira'],
+  divorced: ['divorced', 'divorce', 'divorcee', 'geschieden', 'gescheiden', 'divorciado', 'divorciada', 'divorziato', 'divorziata'],
+  widowed: ['widowed', 'widow', 'widower', 'veuf', 'veuve', 'verwitwet', 'weduwe', 'weduwnaar', 'viudo', 'viuda', 'vedovo', 'vedova', 'viuvo', 'viuva'],
+};
+
+export const STATEMENT_WORDS: string[] = [
+  // en
+  'i', 'im', 'me', 'am', 'be', 'been', 'was', 'were', 'have', 'has', 'had', 'ive', 'hold', 'holds', 'held', 'work', 'works', 'worked', 'working', 'live', 'lives', 'living', 'own', 'owns', 'possess', 'got', 'as', 'currently', 'also', 'only', 'do', 'does',
+  // fr
+  'je', 'suis', 'ai', 'ete', 'etais', 'travaille', 'habite', 'vis', 'possede', 'detiens', 'titulaire', 'comme', 'egalement', 'aussi', 'bien',
+  // de
+  'bin', 'habe', 'hatte', 'war', 'arbeite', 'wohne', 'lebe', 'besitze', 'als', 'auch',
+  // nl
+  'ik', 'ben', 'heb', 'werk', 'woon', 'ook',
+  // es, it, pt
+  'soy', 'estoy', 'tengo', 'trabajo', 'vivo', 'sono', 'ho', 'lavoro', 'abito', 'sou', 'estou', 'tenho', 'moro', 'como', 'come',
+];
+
+export const NEGATIONS: string[] = ['not', 'no', 'dont', 'doesnt', 'never', 'without', 'neither', 'nor', 'ne', 'pas', 'jamais', 'aucun', 'aucune', 'sans', 'nicht', 'kein', 'keine', 'keinen', 'nie', 'ohne', 'niet', 'geen', 'nooit', 'zonder', 'nunca', 'sin', 'non', 'senza', 'nao', 'sem'];
+
+export const SIGNING_VERBS: string[] = [
+  'signed', 'sign', 'signing', 'done', 'made', 'executed', 'dated',
+  'signe', 'signee', 'signes', 'signons', 'fait', 'faite', 'fais', 'etabli', 'etablie',
+  'unterschrieben', 'unterschreibe', 'unterzeichnet', 'gezeichnet', 'ausgestellt',
+  'ondertekend', 'onderteken', 'gedaan', 'opgemaakt',
+  'firmado', 'firmada', 'firmo', 'hecho', 'firmato', 'firmata', 'firmo', 'fatto', 'assinado', 'assinada', 'assino', 'feito',
+];
+
+export const DATE_LEAD_WORDS: string[] = ['le', 'am', 'den', 'el', 'op'];
+
+/**
+ * Words a form calls the person filling it in ("SALARIÉ(E) nom", "Applicant's name"): a field that says
+ * so is the first choice for what the writer says of themself ("my name is …").
+ */
+export const SELF_WORDS: string[] = ['salarie', 'salariee', 'assure', 'assuree', 'employee', 'applicant', 'taxpayer', 'declarant', 'declarante', 'demandeur', 'demandeuse', 'requerant', 'requerante', 'antragsteller', 'antragstellerin', 'arbeitnehmer', 'arbeitnehmerin', 'werknemer', 'aanvrager', 'solicitante', 'richiedente', 'requerente'];
