@@ -351,11 +351,27 @@ export function detectPageFields(page: Page): DetectedField[] {
       .filter((w) => bottom(w.box) <= rule - 1 && bottom(w.box) >= rule - band - 1.5 * textHeight && w.box.left >= line.left - 5 && w.box.left <= line.left + 0.5 * line.width && right(w.box) <= right(line) + 5)
       .sort((a, b) => a.box.left - b.box.left);
   };
+  /** Each line's label, to continue it on a bare line under it. */
+  const lineLabels = new Map<Box, string>();
+  /** A line with nothing before it, right under a line of the same right end with nothing between: its continuation. */
+  const continued = (line: Box): string => {
+    const prev = lines
+      .filter((p) => p !== line && lineLabels.get(p) && bottom(p) < bottom(line) - 2 && bottom(line) - bottom(p) <= 2.2 * band && Math.abs(right(p) - right(line)) <= 10)
+      .sort((a, b) => bottom(b) - bottom(a))[0];
+    if (!prev) return '';
+    const between = labelWords.some((w) => w.box.top > bottom(prev) - 1 && bottom(w.box) < bottom(line) - 1 && right(w.box) > line.left && w.box.left < right(line));
+    if (between) return '';
+    const base = lineLabels.get(prev)!.replace(/ \(line (\d+)\)$/, '');
+    const n = Number(/ \(line (\d+)\)$/.exec(lineLabels.get(prev)!)?.[1] ?? 1) + 1;
+    return `${base} (line ${n})`;
+  };
+  lines.sort((a, b) => a.top - b.top || a.left - b.left);
   for (const line of lines) {
     let box = line;
     let label = cleanLabel(textBefore(line, { ...line, top: line.top, height: line.height + 3 }));
     const below = textBelow(line);
     let hint = hintAfter(line);
+    if (label === '') label = continued(line);
     if (label === '') {
       // No label before the line: the caption under it (a signature line) or the label stacked over
       // it, whichever is closer to the line.
@@ -373,6 +389,7 @@ export function detectPageFields(page: Page): DetectedField[] {
     } else if (/^\(.*\)$/.test(below.trim())) {
       hint = `${hint} ${below}`.trim();
     }
+    lineLabels.set(line, label);
     fields.push({ kind: 'line', type: 'text', label, description: describe(label, hint), box });
   }
   for (const box of textBoxes) {

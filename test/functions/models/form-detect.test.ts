@@ -67,6 +67,18 @@ describe('detectPageFields', () => {
     expect(fields[1]!.box).toMatchObject({ left: 100, width: 160 });
   });
 
+  it('a bare writing line right under another continues it ("ADRESSE : ....." then "....."); one under a new label does not', () => {
+    const words = [
+      ...say('ADRESSE :', 72, 100),
+      word('....................................', 122, 100, 300),
+      word('..............................................', 72, 118, 350),
+      ...say('Signature', 72, 160),
+      word('....................................', 122, 160, 300),
+    ];
+    const fields = detectPageFields(page(words, []));
+    expect(fields.map((f) => f.label)).toEqual(['ADRESSE', 'ADRESSE (line 2)', 'Signature']);
+  });
+
   it('a frame around printed paragraphs is no field; the tick box inside it is one', () => {
     const words = [
       ...say('I certify on my honour that the facts below are true', 72, 420),
