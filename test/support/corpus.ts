@@ -114,11 +114,11 @@ export interface SplitTruth {
   segments: Array<{ type: string; pages: number[]; what?: string }>;
 }
 
-/** Every extraction truth file, by manifest path. */
+/** Every extraction truth file, by manifest path (form/ holds form-filling truth: ./form-eval.ts). */
 export function extractionTruths(): ExtractionTruth[] {
   const out: ExtractionTruth[] = [];
   for (const type of readdirSync(TRUTH_DIR, { withFileTypes: true })) {
-    if (!type.isDirectory()) continue;
+    if (!type.isDirectory() || type.name === 'form') continue;
     for (const file of readdirSync(join(TRUTH_DIR, type.name)).sort()) {
       if (file.endsWith('.json')) out.push(JSON.parse(readFileSync(join(TRUTH_DIR, type.name, file), 'utf8')) as ExtractionTruth);
     }
