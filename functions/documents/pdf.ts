@@ -754,6 +754,7 @@ function readGraphics(operatorList: { fnArray: number[]; argsArray: unknown[] },
         const toPage = multiply(toViewport, state.ctm);
         if (STROKES.has(paint) && state.stroke !== WHITE) rules.push(...strokedRules(buffer, toPage));
         if (FILLS.has(paint) && state.fill !== WHITE) rules.push(...filledRules(buffer, toPage));
+        if (forms && FILLS.has(paint) && state.fill !== WHITE) rules.push(...thinOutlineRules(buffer, toPage));
         if (forms && FILLS.has(paint) && !STROKES.has(paint) && state.fill !== WHITE && isLight(state.fill)) shaded.push(...shadedBoxes(buffer, toPage));
         break;
       }
@@ -842,6 +843,32 @@ function filledRules(buffer: ArrayLike<number>, toPage: Matrix): Rule[] {
       const x = box.left + box.width / 2;
       rules.push({ x1: x, y1: box.top, x2: x, y2: box.top + box.height });
     }
+  }
+  return rules;
+}
+
+/**
+ * Form filling only: the edges of a thin filled outline that is not a rectangle — an L-shaped border
+ * half, as form designers draw a field's bevelled frame — as rules. Thin: its area is small for its
+ * perimeter (under THIN / 2 on average across it).
+ */
+function thinOutlineRules(buffer: ArrayLike<number>, toPage: Matrix): Rule[] {
+  const rules: Rule[] = [];
+  for (const path of subpaths(buffer, toPage)) {
+    const points = path.points;
+    if (path.curved || points.length < 6) continue;
+    let area = 0;
+    let perimeter = 0;
+    const edges: Rule[] = [];
+    for (let i = 0; i < points.length; i++) {
+      const [x1, y1] = points[i]!;
+      const [x2, y2] = points[(i + 1) % points.length]!;
+      area += x1 * y2 - x2 * y1;
+      perimeter += Math.hypot(x2 - x1, y2 - y1);
+      if (Math.abs(y1 - y2) < 0.01 && Math.abs(x2 - x1) >= MIN_RULE) edges.push({ x1: Math.min(x1, x2), y1, x2: Math.max(x1, x2), y2: y1 });
+      else if (Math.abs(x1 - x2) < 0.01 && Math.abs(y2 - y1) >= MIN_RULE) edges.push({ x1, y1: Math.min(y1, y2), x2: x1, y2: Math.max(y1, y2) });
+    }
+    if (perimeter > 0 && Math.abs(area) / 2 <= (THIN / 2) * (perimeter / 2)) rules.push(...edges);
   }
   return rules;
 }

@@ -180,6 +180,20 @@ describe('structure', () => {
     expect(forParse!.shaded).toBeUndefined();
   });
 
+  it('reads a frame drawn as two thin filled L shapes (a form designer\'s bevelled field border) as rules when read for form filling', async () => {
+    const pdf = await PDFDocument.create();
+    const p = pdf.addPage([612, 792]);
+    // SVG coordinates (y down) from (100, 100): the top-left half, then the bottom-right half, 0.5 pt wide.
+    p.drawSvgPath('M 0 0 L 200 0 L 199.5 0.5 L 0.5 0.5 L 0.5 19.5 L 0 20 Z', { x: 100, y: 692, color: rgb(0.5, 0.5, 0.5) });
+    p.drawSvgPath('M 200 0 L 200 20 L 0 20 L 0.5 19.5 L 199.5 19.5 L 199.5 0.5 Z', { x: 100, y: 692, color: rgb(0.5, 0.5, 0.5) });
+    p.drawText('.', { x: 500, y: 500, size: 4 });
+    const bytes = await pdf.save();
+    const ocr = { rasterize: vi.fn(), recognize: vi.fn(), concurrency: 1, forms: true };
+    const [page] = await readPdf(bytes, { ...budget(), ocr });
+    const rounded = (page!.rules ?? []).map((r) => [r.x1, r.y1, r.x2, r.y2].map((v) => Math.round(v)));
+    expect(rounded).toEqual(expect.arrayContaining([[100, 100, 300, 100], [100, 100, 100, 120], [100, 120, 300, 120], [300, 100, 300, 120]]));
+  });
+
   it('hands drawn lines (stroked, thin filled, rectangle edges) to table detection as rules in page points', async () => {
     await readPdf(await ruledPdf(), budget());
     expect(detectTables).toHaveBeenCalledTimes(1);
