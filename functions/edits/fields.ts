@@ -63,15 +63,39 @@ export function detectedFields(doc: Doc): FormFieldWithOptions[] {
   return doc.pages.flatMap((page) => {
     const found = detectPageFields(page);
     const printed = printedLabels(page, found.map((f) => ({ box: f.box, tick: f.type === 'checkbox' })));
+    const rows = tableRows(found);
     return found.map((f, i) => {
       const seen = printed[i]!;
       const own = f.kind === 'box' && seen.label ? '' : f.label;
-      const label = own || seen.label || (seen.column ? `${seen.column.header} (row ${seen.column.row})` : '');
+      let label = own || seen.label || seen.column?.header || '';
+      // A box of a table column named by the column's header: its row tells it from the others.
+      const row = rows.get(i) ?? (seen.column && label === seen.column.header ? seen.column.row : undefined);
+      if (row !== undefined) label = `${label} (row ${row})`;
       const section = seen.section && !label.includes(seen.section) ? seen.section : '';
-      const description = joined([section, own ? f.description : label], ' › ');
+      const description = joined([section, own && row === undefined ? f.description : label], ' › ');
       return { key: key(label), type: f.type, description, bbox: normalized(page, f.box), value: null };
     });
   });
+}
+
+/**
+ * The row of each empty table cell named only by its column header ("NOM DE FAMILLE" in rows 1–8):
+ * cells of one column with the same name, numbered top to bottom, so "the 2nd dependant's name" can
+ * find its row.
+ */
+function tableRows(found: ReturnType<typeof detectPageFields>): Map<number, number> {
+  const columns = new Map<string, number[]>();
+  found.forEach((f, i) => {
+    if (f.kind !== 'cell') return;
+    const key = `${f.label}@${Math.round(f.box.left)}`;
+    columns.set(key, [...(columns.get(key) ?? []), i]);
+  });
+  const out = new Map<number, number>();
+  for (const cells of columns.values()) {
+    if (cells.length < 2) continue;
+    [...cells].sort((a, b) => found[a]!.box.top - found[b]!.box.top).forEach((i, row) => out.set(i, row + 1));
+  }
+  return out;
 }
 
 /** A tooltip that says something ("First name", "NOM"), not a number or a generated name ("[2]", "Text1"). */

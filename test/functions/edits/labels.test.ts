@@ -5,7 +5,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import type { Box, Line, Page, Word } from '../../../functions/documents/doc.ts';
-import { acroFormFields } from '../../../functions/edits/fields.ts';
+import { acroFormFields, detectedFields } from '../../../functions/edits/fields.ts';
 import { printedLabels, type WidgetBox } from '../../../functions/edits/labels.ts';
 import { fillPdf } from '../../../functions/edits/task.ts';
 import { localFormFiller } from '../../../functions/models/local/form-values.ts';
@@ -88,6 +88,20 @@ describe('printedLabels', () => {
       { header: 'FAMILY NAME', row: 2 },
       { header: 'FAMILY NAME', row: 3 },
     ]);
+  });
+});
+
+describe('detected fields of a flat form', () => {
+  it('numbers the empty rows of a ruled table under one header, so the 2nd row can be asked for', () => {
+    const p = page([
+      ['NAME', 55, 104],
+      ['BORN', 205, 104],
+    ]);
+    const h = (y: number) => ({ x1: 50, y1: y, x2: 350, y2: y });
+    const v = (x: number) => ({ x1: x, y1: 100, x2: x, y2: 164 });
+    p.rules = [h(100), h(116), h(132), h(148), h(164), v(50), v(200), v(350)];
+    const fields = detectedFields({ kind: 'pdf', pages: [p] });
+    expect(fields.map((f) => f.description)).toEqual(['NAME (row 1)', 'BORN (row 1)', 'NAME (row 2)', 'BORN (row 2)', 'NAME (row 3)', 'BORN (row 3)']);
   });
 });
 
