@@ -15,7 +15,7 @@
  * - **Check boxes and radio buttons**: the text just right of the box (or just left of it when nothing
  *   is on the right).
  */
-import type { Box, Page } from '../documents/doc.ts';
+import type { Box, Page, Word } from '../documents/doc.ts';
 
 export interface WidgetBox {
   /** In page units, top-left origin. */
@@ -59,13 +59,10 @@ function runsOf(page: Page, widgets: WidgetBox[]): Run[] {
   const runs: Run[] = [];
   const insideWidget = (b: Box) =>
     widgets.some((w) => b.left >= w.box.left - 1 && boxRight(b) <= boxRight(w.box) + 1 && b.top >= w.box.top - 1 && boxBottom(b) <= boxBottom(w.box) + 1);
-  for (const line of page.lines) {
-    const words = line.words
-      .map((i) => page.words[i]!)
-      .filter((w) => w.box && !LEADER.test(w.text) && !insideWidget(w.box))
-      .sort((a, b) => a.box!.left - b.box!.left);
+  // Words in printed rows of their own (a layout line may join two close lines of a heading).
+  for (const row of printedRows(page.words.filter((w) => w.box && !LEADER.test(w.text) && !insideWidget(w.box!)))) {
     let current: Run | undefined;
-    for (const w of words) {
+    for (const w of row) {
       const b = w.box!;
       const gap = current ? b.left - current.right : 0;
       const blocked = current && widgets.some((x) => x.box.left >= current!.right - 1 && boxRight(x.box) <= b.left + 1 && sameRow(x.box, { top: b.top, bottom: boxBottom(b) }));
@@ -81,6 +78,18 @@ function runsOf(page: Page, widgets: WidgetBox[]): Run[] {
     }
   }
   return runs;
+}
+
+/** Words grouped into printed rows (middles within half a word's height), each row left to right. */
+function printedRows(words: Word[]): Word[][] {
+  const rows: Array<{ middle: number; height: number; words: Word[] }> = [];
+  for (const w of [...words].sort((a, b) => a.box!.top + a.box!.height / 2 - (b.box!.top + b.box!.height / 2))) {
+    const middle = w.box!.top + w.box!.height / 2;
+    const row = rows.find((r) => Math.abs(r.middle - middle) < 0.5 * Math.min(r.height, w.box!.height));
+    if (row) row.words.push(w);
+    else rows.push({ middle, height: w.box!.height, words: [w] });
+  }
+  return rows.map((r) => r.words.sort((a, b) => a.box!.left - b.box!.left));
 }
 
 const clean = (text: string) =>
@@ -162,7 +171,8 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
     // A run that is the nearer label of another box on the page's side is that box's.
     const claimed = (run: Run) => widgets.some((_, j) => j !== i && (labelsUnder ? under[j] : over[j])?.run === run);
     if (first) return first.run.text;
-    if (second && !claimed(second.run)) return second.run.text;
+    // The other side only when printed close against the box (a date box captioned "Datum" under it).
+    if (second && second.gap <= 0.8 * (second.run.bottom - second.run.top) && !claimed(second.run)) return second.run.text;
     return '';
   });
 
@@ -208,13 +218,47 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
     return clean(before ? `${before.text} ${nearest.text}` : nearest.text);
   });
 
+  // A box under others of its block (same left edge, close below, no heading between) is in their section.
+  const topDownAll = widgets.map((_, i) => i).sort((a, b) => widgets[a]!.box.top - widgets[b]!.box.top);
+  for (const i of topDownAll) {
+    const w = widgets[i]!;
+    if (section[i] !== '' || w.tick) continue;
+    const above = topDownAll
+      .filter((j) => j !== i && !widgets[j]!.tick && section[j] !== '' && Math.abs(widgets[j]!.box.left - w.box.left) <= 3 && boxBottom(widgets[j]!.box) <= w.box.top + 1 && w.box.top - boxBottom(widgets[j]!.box) <= 3 * w.box.height)
+      .sort((a, b) => widgets[b]!.box.top - widgets[a]!.box.top)[0];
+    if (above === undefined) continue;
+    const heading = headings.some((r) => r.top >= boxBottom(widgets[above]!.box) - 1 && r.bottom <= w.box.top + 1 && r.right > w.box.left - 60 && r.left < boxRight(w.box));
+    if (!heading) section[i] = section[above]!;
+  }
+
   const ticks = tickLabels(widgets, runs);
-  return widgets.map((w, i) => {
-    let label: string;
-    if (w.tick) label = ticks.get(i) ?? '';
-    else label = clean([rowLabel(i), vertical[i]].filter((t) => t !== '').join(' '));
+  const labels = widgets.map((w, i) => (w.tick ? (ticks.get(i) ?? '') : clean([rowLabel(i), vertical[i]].filter((t) => t !== '').join(' '))));
+  // A box with no label of its own right under a labelled box of the same extent, nothing printed
+  // between: the next line of the same field ("adresse", then "adresse (line 2)").
+  const topDown = widgets.map((_, i) => i).sort((a, b) => widgets[a]!.box.top - widgets[b]!.box.top);
+  for (const i of topDown) {
+    const w = widgets[i]!;
+    if (w.tick || labels[i] !== '' || columns.has(i)) continue;
+    const above = topDown.find(
+      (j) =>
+        j !== i &&
+        labels[j] !== '' &&
+        !widgets[j]!.tick &&
+        w.box.left <= widgets[j]!.box.left + 3 &&
+        Math.abs(boxRight(widgets[j]!.box) - boxRight(w.box)) <= 3 &&
+        w.box.top - boxBottom(widgets[j]!.box) >= -1 &&
+        w.box.top - boxBottom(widgets[j]!.box) <= w.box.height,
+    );
+    if (above === undefined) continue;
+    const between = runs.some((r) => r.top >= boxBottom(widgets[above]!.box) - 1 && r.bottom <= w.box.top + 1 && r.right > w.box.left && r.left < boxRight(w.box));
+    if (between) continue;
+    const m = / \(line (\d+)\)$/.exec(labels[above]!);
+    labels[i] = `${labels[above]!.replace(/ \(line \d+\)$/, '')} (line ${m ? Number(m[1]) + 1 : 2})`;
+    section[i] = section[above]!;
+  }
+  return widgets.map((_, i) => {
     const column = columns.get(i);
-    return column ? { label, section: section[i]!, column } : { label, section: section[i]! };
+    return column ? { label: labels[i]!, section: section[i]!, column } : { label: labels[i]!, section: section[i]! };
   });
 }
 

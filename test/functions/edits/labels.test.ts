@@ -80,6 +80,16 @@ describe('printedLabels', () => {
     expect(labels[0]!.section).toBe('Sick leave paid');
   });
 
+  it('names a bare box right under a labelled one, nothing printed between, as its next line', () => {
+    const p = page([
+      ['address:', 40, 103],
+      ['Phone:', 40, 143],
+    ]);
+    // "address:" [line 1], then a second line starting at the margin with the same right end.
+    const labels = printedLabels(p, [box(100, 100, 300), box(40, 116, 360), box(100, 140, 300)]);
+    expect(labels.map((l) => l.label)).toEqual(['address', 'address (line 2)', 'Phone']);
+  });
+
   it('gives the boxes of a table column their header and row', () => {
     const p = page([['FAMILY NAME', 100, 88]]);
     const labels = printedLabels(p, [box(100, 98, 150), box(100, 114, 150), box(100, 130, 150)]);
