@@ -22,6 +22,10 @@
  *    indemnisée par …" (that question's 'oui' box), "je suis membre de la famille …" (the box saying so).
  * 6. "Fait à Lyon le 15/03/2024", "signed in Brussels on …": the signing place and date. A field in a
  *    section the fact does not name ranks below one it fits as well without it.
+ * 7. "Write X in A, Y in B": the verb goes with the clauses after it; "…, I have …" starts a new
+ *    statement; "a developer with 9 years of experience" is a clause. A list's option the text writes as
+ *    printed ("from Sweden") chooses it; an abbreviation in brackets ("(FD)") matches the label printing
+ *    it; a field name abbreviating a word ("A.NAT1": nature) is evidence; "de nature S" is a value of its own.
  */
 import type { FillField, FillRequest, FillResult, FormFiller } from '../engine.ts';
 import { ABBREVIATIONS, BARE_NAME_WORDS, FIELD_CONCEPTS, FORM_PHRASES, NO_WORDS, YES_WORDS } from './knowledge/form-phrases.ts';
@@ -44,6 +48,8 @@ interface Fact {
   squash: string;
   /** A value given as a boolean (or yes/no): it ticks or clears a checkbox. */
   bool: boolean | null;
+  /** Abbreviations the name gives in brackets ("frais de déplacement (FD)" → FD). */
+  acronyms: string[];
   /** The fact this one is a part of (a family name of a full name, a house number of a street line). */
   whole?: Fact;
   /** A statement read against the form's own options ("I am a woman"): the one field it names, and how surely. */
@@ -65,6 +71,10 @@ interface FieldText {
   section: string[];
   /** Stems of the field's name that are not its option's ("Language 1 Check Box" → language). */
   keyGroup: string[];
+  /** Short words of the field's name that are no label word, read as abbreviations ("A.NAT1" → nat: nature). */
+  abbrevs: string[];
+  /** Capitals the label prints as a word ("5) FD"), matched by a fact that gives them in brackets. */
+  acronyms: string[];
 }
 
 const MAX_FACTS = 5_000;
@@ -80,7 +90,7 @@ const FUNCTION_WORDS = new Set(Object.values(FORM_PHRASES).flatMap((p) => p.func
 
 const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A phrase of the knowledge file as a regex source: any spaces, either apostrophe. */
-const phraseRe = (phrase: string) => escapeRe(phrase).replace(/\s+/g, '\\s+').replace(/['’]/g, "['’]");
+const phraseRe = (phrase: string) => escapeRe(phrase).replace(/\s+/g, '\\s+').replace(/['’]/g, "['’]").replace(/"/g, '["“”„«»]');
 
 /** Phrases that mean the same on forms, rewritten to one concept word before words are compared. */
 const SYNONYMS: Array<[RegExp, string]> = [
@@ -166,7 +176,8 @@ function makeFact(names: string[], indexes: number[], rawValues: unknown[], opti
   const bool = explicitBool ?? (rawValues.length === 1 && typeof rawValues[0] === 'boolean' ? (rawValues[0] as boolean) : values.length === 1 ? boolOf(values[0]!) : null);
   // A street is the first line of an address on forms that print "Address 1".
   const alt = [...(options.alt ?? []), ...(own.stems.join(' ') === 'street' ? ['address'] : [])].map((a) => analyse(a).stems).filter((a) => a.length > 0);
-  return { name: own.stems, alt, squash: words(last).join(''), context: [...context.flatMap((c) => c.stems), ...(options.context ?? [])], path: normalizedKey(names.join(' ')), ordinal, values, bool };
+  const acronyms = [...last.matchAll(/\((\p{Lu}{2,6})\)/gu)].map((m) => m[1]!);
+  return { name: own.stems, alt, squash: words(last).join(''), context: [...context.flatMap((c) => c.stems), ...(options.context ?? [])], path: normalizedKey(names.join(' ')), ordinal, values, bool, acronyms };
 }
 
 function factsOfJson(root: unknown): Fact[] {
@@ -214,9 +225,16 @@ const alternatives = (list: string[]) => [...new Set(list)].sort((a, b) => b.len
 const DETERMINERS = new RegExp(`^(?:(?:${alternatives(ALL.flatMap((p) => p.determiners))})(?:\\s+|(?<=['’])))+`, 'iu');
 const ANAPHOR = new RegExp(`^(?:${alternatives(ALL.flatMap((p) => p.anaphors))})\\s`, 'iu');
 const CONJUNCTION = new RegExp(`^(?:${alternatives(ALL.flatMap((p) => p.conjunctions))})\\s+`, 'iu');
+const REQUEST = new RegExp(`^(?:${alternatives(ALL.flatMap((p) => p.requests))})[\\s,]+`, 'iu');
+/** "… developer with 9 years of experience": the detail after the adjunct is a clause of its own. */
+const ADJUNCT_SPLIT = new RegExp(`\\s+(?=(?:${alternatives(ALL.flatMap((p) => p.adjuncts))})\\s+\\d)`, 'iu');
+/** "…, I have a Master's degree": the writer as subject starts a statement of its own. */
+const SUBJECT_START = new RegExp(`^(?:${alternatives(ALL.flatMap((p) => p.subjects))})(?:\\s|(?<=['’]))`, 'iu');
 const CONJUNCTION_SPLIT = new RegExp(`\\s+(?=(?:${alternatives(ALL.flatMap((p) => p.conjunctions))})\\s)`, 'iu');
 const COPULA = new RegExp(`^(.{1,100}?)\\s+(?:${alternatives(ALL.flatMap((p) => p.copulas))}|=)\\s+(.+)$`, 'iu');
 const LINK_VALUE = new RegExp(`^(\\p{Ll}[\\p{L}'’()\\s-]{1,60}?)\\s+(?:(?:${alternatives(ALL.flatMap((p) => p.links))})\\s+|(?<=\\s))?((?:\\d|["“„«]).*)$`, 'u');
+/** A label ending in a noun and a short code in capitals ("rémunérations de nature S", "income of type B"). */
+const CODED_NAME = new RegExp(`^(.*\\p{L}.*?)\\s+(?:(?:${alternatives(ALL.flatMap((p) => p.links))})\\s*)?(\\p{Ll}[\\p{L}-]{2,})\\s+(\\p{Lu}{1,3}\\d?)$`, 'u');
 const RANGE_WORDS = ALL.flatMap((p) => p.ranges);
 const DATE_LIKE = String.raw`\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\d{1,2}\.?\s+\p{L}+\.?\s+\d{4}`;
 const RANGE = new RegExp(`(?:^|\\s)(${alternatives(RANGE_WORDS.map((r) => r[0]))})\\s+(${DATE_LIKE})\\s+(${alternatives(RANGE_WORDS.map((r) => r[1]))})\\s+(${DATE_LIKE})`, 'iu');
@@ -234,6 +252,8 @@ const RELATION_AT_END = new RegExp(`(?:^|\\s)(?:${alternatives(ALL.flatMap((p) =
 type Slot = 'label' | 'value' | 'tick' | 'name' | 'birth' | 'address';
 interface Template {
   re: RegExp;
+  /** The words before its {value} when it starts with them ("write "): said once for several clauses. */
+  lead?: string;
   slots: Slot[];
   /** A person's template may follow other words ("Hello, I'm Jane"). */
   person: boolean;
@@ -254,7 +274,8 @@ const TEMPLATES: Template[] = ALL.flatMap((p) => p.templates).map((line) => {
     })
     .join('');
   const person = slots.some((s) => s === 'name' || s === 'birth' || s === 'address');
-  return { re: new RegExp(person ? `(?:^|[\\s,(])${source}$` : `^${source}$`, 'iu'), slots, person, label };
+  const lead = /^([^{]+\s)\{value\}.*\{label\}/.exec(template)?.[1];
+  return { re: new RegExp(person ? `(?:^|[\\s,(])${source}$` : `^${source}$`, 'iu'), slots, person, label, lead };
 });
 
 // ---- sentences and clauses ----
@@ -315,7 +336,7 @@ function personName(text: string): string | undefined {
 /** One clause of free text or one `key: value` line → a fact, or a section header (name only). */
 function clauseOf(clause: string): Clause | undefined {
   let text = withoutFullStop(clause.trim().replace(/^([-*•]|\d+[.)])\s+/, '').replace(/^#+\s*/, '').replace(/\s*[!?]+$/, ''));
-  text = text.replace(CONJUNCTION, '').replace(/^(?:please|bitte|merci de|s'il vous plaît,?)\s+/i, '').trim();
+  text = text.replace(CONJUNCTION, '').replace(REQUEST, '').trim();
   if (text === '') return undefined;
   const anaphor = ANAPHOR.test(text);
   for (const template of TEMPLATES) {
@@ -330,7 +351,8 @@ function clauseOf(clause: string): Clause | undefined {
     }
     if (template.slots.includes('birth')) return { name: 'dob', value: cleanValue(slot('birth')!), kind: 'birth', anaphor };
     if (template.slots.includes('address')) return { name: 'address', value: cleanValue(slot('address')!), kind: 'address', anaphor };
-    return { name: template.label ?? stripDeterminers(slot('label')!), value: valueOf(slot('value')!), anaphor };
+    const label = template.slots.includes('label') ? stripDeterminers(slot('label')!) : '';
+    return { name: template.label?.replace('{label}', label) ?? label, value: valueOf(slot('value')!), anaphor };
   }
   let m = /^([^:=]{1,100}?)\s*[:=]\s*(.*)$/.exec(text);
   if (m) return { name: stripDeterminers(m[1]!), value: m[2]!.trim() === '' ? null : cleanValue(m[2]!), anaphor };
@@ -349,6 +371,12 @@ function clauseOf(clause: string): Clause | undefined {
   return undefined;
 }
 
+/** The words a clause starts with that its template puts before the value ("write " of "write X in Y"). */
+function leadOf(clause: string): string | undefined {
+  const text = clause.trim().replace(CONJUNCTION, '').replace(REQUEST, '').trim();
+  return TEMPLATES.find((t) => t.lead !== undefined && t.re.test(text))?.lead;
+}
+
 /** Whether a piece of a sentence starts a clause of its own (else it continues the previous value). */
 const startsClause = (piece: string) => {
   const c = clauseOf(piece);
@@ -364,6 +392,7 @@ function clausesOf(sentence: string): string[] {
   let last = 0;
   let sep = '';
   for (const m of sentence.matchAll(/,\s+/g)) {
+    if (insideQuotes(sentence, m.index!)) continue;
     pieces.push({ sep, text: sentence.slice(last, m.index) });
     sep = m[0];
     last = m.index! + m[0].length;
@@ -371,15 +400,30 @@ function clausesOf(sentence: string): string[] {
   pieces.push({ sep, text: sentence.slice(last) });
   // Conjunctions split too, when what follows is a clause of its own.
   const parts = pieces.flatMap((p) => {
-    const sub = p.text.split(CONJUNCTION_SPLIT);
+    const sub = p.text.split(CONJUNCTION_SPLIT).flatMap((t) => t.split(ADJUNCT_SPLIT));
     return sub.map((text, i) => ({ sep: i === 0 ? p.sep : ' ', text }));
   });
   const out: string[] = [];
+  // "Write X in A, Y in B": the verb of the first clause goes with the clauses after it.
+  let lead: string | undefined;
   for (const part of parts) {
-    if (out.length === 0 || startsClause(part.text) || RELATION_AT_END.test(part.text.trim()) || (personName(part.text) === part.text.trim() && /\s/.test(part.text.trim()))) out.push(part.text);
+    if (out.length > 0 && lead && !startsClause(part.text) && startsClause(`${lead}${part.text.trim()}`)) {
+      out.push(`${lead}${part.text.trim()}`);
+      continue;
+    }
+    if (out.length === 0 || startsClause(part.text)) lead = leadOf(part.text);
+    if (out.length === 0 || startsClause(part.text) || SUBJECT_START.test(part.text.trim()) || RELATION_AT_END.test(part.text.trim()) || (personName(part.text) === part.text.trim() && /\s/.test(part.text.trim()))) out.push(part.text);
     else out[out.length - 1] += part.sep + part.text;
   }
   return out;
+}
+
+/** Whether a place in a text is between quotes ("Check box, unchecked"): a comma there splits nothing. */
+function insideQuotes(text: string, at: number): boolean {
+  const before = text.slice(0, at);
+  const straight = (before.match(/"/g) ?? []).length % 2 === 1;
+  const curly = (before.match(/[“«„]/g) ?? []).length > (before.match(/[”»]/g) ?? []).length;
+  return straight || curly;
 }
 
 // ---- what a phrase said: names, addresses ----
@@ -575,7 +619,11 @@ function factsOfText(instructions: string): Fact[] {
               push(address);
             }
           }
-          push([makeFact(header ? [header, clause.name] : [clause.name], [], [value], bare ? { ...options, alt: [bare] } : options)]);
+          // "les rémunérations de nature S s'élèvent à …": the type's code is a value of its own.
+          const coded = clause.kind === undefined ? CODED_NAME.exec(clause.name) : null;
+          if (coded) push([makeFact([coded[2]!], [], [coded[3]!], { ...options, context: [...(options.context ?? []), ...analyse(coded[1]!).stems] })]);
+          const name = coded ? coded[1]! : clause.name;
+          push([makeFact(header ? [header, name] : [name], [], [value], bare ? { ...options, alt: [bare] } : options)]);
         }
       }
     }
@@ -601,6 +649,9 @@ export function factsOf(instructions: string): Fact[] {
 
 // ---- scoring ----
 
+/** Words of the knowledge files: a key word among them is a word, not an abbreviation. */
+const KNOWN_WORDS = new Set([...Object.values(BARE_NAME_WORDS).flat(), ...Object.values(FIELD_CONCEPTS).flat(), ...FUNCTION_WORDS].map((w) => stemOf(plain(w))));
+
 function fieldTextOf(field: FillField): FieldText {
   const full = field.description.split(/\n| — | - \(/)[0] ?? '';
   // "Section › label": the label proper is the last part; the sections before it scope the match.
@@ -614,7 +665,11 @@ function fieldTextOf(field: FillField): FieldText {
   const lastWord = words(label).at(-1);
   if (lastWord !== undefined && DATE_LEAD_SET.has(lastWord)) labelParts.stems.push('date');
   const optionStems = new Set(analyse(colon > 0 ? label.slice(colon + 1) : label).stems);
+  const labelStems = new Set([...labelParts.stems, ...sectionParts.stems]);
   return {
+    // An abbreviation of a word the label prints ("emp" of "Employeur") adds nothing the label does not say.
+    abbrevs: keyParts.stems.filter((k) => /^\p{L}{3,4}$/u.test(k) && !KNOWN_WORDS.has(k) && ![...labelStems].some((l) => l.startsWith(k))),
+    acronyms: [...label.matchAll(/(?<![\p{L}\p{N}])\p{Lu}{2,6}(?![\p{L}\p{N}])/gu)].map((m) => m[0]),
     section: sectionParts.stems,
     keyGroup: keyParts.stems.filter((k) => !optionStems.has(k)),
     all: [...new Set([...keyParts.stems, ...labelParts.stems])],
@@ -627,8 +682,9 @@ function fieldTextOf(field: FillField): FieldText {
 }
 
 /** How well a fact's name (or another of its names) matches a set of field stems, 0..1. */
-function overlap(fact: Fact, stems: string[]): number {
-  let best = overlapOf(fact, fact.name, stems);
+function overlap(fact: Fact, stems: string[], abbrevs: string[] = []): number {
+  let best = overlapOf(fact, fact.name, stems, abbrevs);
+  // Another name is a word of some language ("nombre"): read against the field's words only, not its abbreviations.
   for (const alt of fact.alt) best = Math.max(best, overlapOf(fact, alt, stems) - 0.01);
   return best;
 }
@@ -650,10 +706,10 @@ function overlapIn(fact: Fact, text: FieldText): { match: number; rank: number }
 const SELF_STEMS = new Set(SELF_WORDS.map(stemOf));
 
 function sectionedOverlap(fact: Fact, text: FieldText): { match: number; rank: number } {
-  const score = overlap(fact, text.all);
+  const score = Math.max(overlap(fact, text.all, text.abbrevs), acronymMatch(fact, text));
   // "Mon employeur est …" names the field "nom" of the section "Employeur", less surely than its label would.
   if (score === 0 && text.section.length > 0) {
-    const s = Math.max(0, overlap(fact, [...text.all, ...text.section]) - 0.15);
+    const s = Math.max(0, overlap(fact, [...text.all, ...text.section], text.abbrevs) - 0.15);
     return { match: s, rank: s };
   }
   if (score === 0 || text.section.length === 0) return { match: score, rank: score };
@@ -668,6 +724,10 @@ function sectionedOverlap(fact: Fact, text: FieldText): { match: number; rank: n
   return { match: within, rank: within + 0.05 };
 }
 
+/** The abbreviation a fact gives in brackets, printed as a word in the label ("(FD)" → "5) FD"): a sure match. */
+const ACRONYM_SCORE = 0.8;
+const acronymMatch = (fact: Fact, text: FieldText) => (fact.acronyms.some((a) => text.acronyms.includes(a)) ? ACRONYM_SCORE : 0);
+
 /** A fact's name against a label and its section together: the section's words count as matched, not as the label's size. */
 function sectionOverlap(fact: Fact, label: string[], section: Set<string>): number {
   const names = new Set(fact.name);
@@ -679,17 +739,23 @@ function sectionOverlap(fact: Fact, label: string[], section: Set<string>): numb
   return 0.6 * ((inLabel + inSection) / names.size) + 0.4 * Math.min(1, inLabel / labelSet.size);
 }
 
-function overlapOf(fact: Fact, name: string[], stems: string[]): number {
+function overlapOf(fact: Fact, name: string[], stems: string[], abbrevs: string[] = []): number {
   fact = { ...fact, name };
   if (fact.name.length === 0 || stems.length === 0) return 0;
   // Words run together ("Accounttype", as OCR may read it) still match.
   if (fact.name.join('') === stems.join('')) return 1;
   const set = new Set(stems);
-  const matched = new Set(fact.name.filter((s) => set.has(s)));
+  const abbreviates = (s: string) => abbrevs.some((a) => s.length >= a.length + 2 && s.startsWith(a));
+  // The field's name abbreviating the fact's ("A.NAT1" for "nature") matches a short name the label does not say at all.
+  const exactly = fact.name.filter((s) => set.has(s));
+  const matched = new Set(exactly.length === 0 && new Set(fact.name).size <= 2 ? fact.name.filter(abbreviates) : exactly);
   if (matched.size === 0) return 0;
   const contextMatched = fact.context.filter((s) => set.has(s) && !matched.has(s));
+  // The field's words the fact accounts for: an abbreviation of the key ("nat") as well as the word ("nature").
+  const abbreviated = abbrevs.filter((a) => set.has(a) && !matched.has(a) && fact.name.some((s) => s.length >= a.length + 2 && s.startsWith(a)));
   const recall = matched.size / new Set(fact.name).size;
-  const precision = Math.min(1, (matched.size + new Set(contextMatched).size) / set.size);
+  const exact = [...matched].filter((s) => set.has(s)).length;
+  const precision = Math.min(1, (exact + new Set(contextMatched).size + abbreviated.length) / set.size);
   return 0.6 * recall + 0.4 * precision;
 }
 
@@ -913,7 +979,8 @@ function choiceGroups(fields: FillField[], texts: FieldText[]): ChoiceGroup[] {
   fields.forEach((field, i) => {
     const text = texts[i]!;
     if (field.type === 'text' && field.options && field.options.length > 0) {
-      const choices = field.options.map((o) => ({ field: i, stems: saidOf(o).stems, value: o.trim(), answer: null }));
+      // The option as the form lists it (" PostgreSQL"): the form takes no other spelling.
+      const choices = field.options.map((o) => ({ field: i, stems: saidOf(o).stems, value: o, answer: null }));
       const optionStems = new Set(choices.flatMap((c) => c.stems));
       groups.push({ label: text.all.filter((s) => !optionStems.has(s)), choices });
       return;
@@ -1008,12 +1075,47 @@ function statementFacts(instructions: string, fields: FillField[], texts: FieldT
     if (new Set(kept.map((c) => c.group)).size > 1) continue;
     for (const c of kept) choose(c.group, c.choice, c.score, '');
   }
+  for (const named of namedOptions(instructions, fields)) if (!found.has(named.field)) found.set(named.field, { value: named.value, score: NAMED_OPTION_SCORE, groups: new Set(), key: '' });
   const facts: Fact[] = [];
   for (const [field, f] of found) {
     const fact = makeFact(['option'], [], [f.value]);
-    if (fact) facts.push({ ...fact, bool: true, target: field, targetScore: f.score });
+    if (fact) facts.push({ ...fact, values: [f.value], bool: true, target: field, targetScore: f.score });
   }
   return facts;
+}
+
+/** A list's option named as written, below what a label says. */
+const NAMED_OPTION_SCORE = 0.7;
+
+/**
+ * A list's option written in the text exactly as the form prints it ("I'm Ingrid from Sweden" and a
+ * list of countries holding "Sweden"): a proper name (a capital inside it, four letters or more), not
+ * at a sentence's start, the only option of its list so named, and named in no other list.
+ */
+function namedOptions(instructions: string, fields: FillField[]): Array<{ field: number; value: string }> {
+  const out: Array<{ field: number; value: string }> = [];
+  const lists = new Map<string, number>();
+  fields.forEach((field, i) => {
+    if (field.type !== 'text' || !field.options || field.options.length < 2) return;
+    const named = field.options.filter((o) => properOption(o) && writtenInside(instructions, o.trim()));
+    if (named.length !== 1) return;
+    const key = plain(named[0]!.trim());
+    lists.set(key, lists.has(key) ? -1 : i);
+    out.push({ field: i, value: named[0]! });
+  });
+  return out.filter((o) => lists.get(plain(o.value.trim())) === o.field);
+}
+
+const properOption = (option: string) => /\p{Lu}/u.test(option) && option.trim().replace(/[^\p{L}]/gu, '').length >= 4;
+
+/** The text holds the words as written, whole, and not first in a sentence (where any word has a capital). */
+function writtenInside(text: string, words: string): boolean {
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(words)}(?![\\p{L}\\p{N}])`, 'gu');
+  for (const m of text.matchAll(re)) {
+    const before = text.slice(0, m.index).trimEnd();
+    if (before !== '' && !/[.!?:;\n]$/.test(before)) return true;
+  }
+  return false;
 }
 
 // ---- assignment ----
@@ -1027,6 +1129,7 @@ export function fillForm(request: FillRequest): FillResult {
   });
   // Best first; ties go to the earlier field, then the earlier fact (reading order).
   candidates.sort((a, b) => b.score - a.score || a.field - b.field || a.fact - b.fact);
+  dropAmbiguous(candidates, facts, texts);
   // A value and its parts are written once: when a part found its own field (the family name, the
   // house number), the whole (the full name, the street line) is not written too, and the fill is redone.
   const banned = new Set<Fact>();
@@ -1039,6 +1142,28 @@ export function fillForm(request: FillRequest): FillResult {
     result = assign(request, facts, texts, candidates, banned);
   }
   return { values: result.values };
+}
+
+/**
+ * A fact that fits two fields of different sections equally well and names neither section (the
+ * writer's "second address line" against the employer's and the accountant's) is not written: which
+ * one is meant cannot be told, and a value in the wrong party's box is worse than none.
+ */
+function dropAmbiguous(candidates: Candidate[], facts: Fact[], texts: FieldText[]): void {
+  const best = new Map<number, Candidate[]>();
+  for (const c of candidates) {
+    const top = best.get(c.fact);
+    if (!top) best.set(c.fact, [c]);
+    else if (Math.abs(top[0]!.score - c.score) < 1e-9) top.push(c);
+  }
+  const ambiguous = new Set<number>();
+  for (const [f, top] of best) {
+    const sections = new Set(top.map((c) => texts[c.field]!.section.join(' ')));
+    if (top.length < 2 || sections.size < 2 || sections.has('')) continue;
+    const said = new Set([...facts[f]!.name, ...facts[f]!.context]);
+    if (!top.some((c) => texts[c.field]!.section.some((s) => said.has(s)))) ambiguous.add(f);
+  }
+  for (let i = candidates.length - 1; i >= 0; i--) if (ambiguous.has(candidates[i]!.fact)) candidates.splice(i, 1);
 }
 
 function assign(request: FillRequest, facts: Fact[], texts: FieldText[], candidates: Candidate[], banned: Set<Fact>): { values: Array<string | null>; placed: Fact[] } {

@@ -247,4 +247,59 @@ describe('fillForm', () => {
     const own: FillField[] = [{ key: 'fid', type: 'text', description: 'nom' }, ...fields];
     expect(fillForm({ fields: own, instructions: 'Mon nom est Schmit.' }).values).toEqual([null, null, 'Schmit']);
   });
+
+  it('gives a list the option as the form lists it, and chooses a proper name the text writes as one list prints it', () => {
+    const fields: FillField[] = [
+      { key: 'databases', type: 'text', description: 'Databases', options: ['Oracle', 'DB2', ' PostgreSQL'] },
+      { key: 'country', type: 'text', description: 'Residence', options: ['Spain', 'Sweden'] },
+    ];
+    expect(fillForm({ fields, instructions: "Hello, I'm Ingrid Svensson from Sweden, the database I use is PostgreSQL." }).values).toEqual([' PostgreSQL', 'Sweden']);
+    // A name two lists print: neither is chosen.
+    const two: FillField[] = [fields[1]!, { key: 'birth', type: 'text', description: 'Country of birth', options: ['Norway', 'Sweden'] }];
+    expect(fillForm({ fields: two, instructions: "Hello, I'm Ingrid Svensson from Sweden." }).values).toEqual([null, null]);
+  });
+
+  it('reads a detail after "with", and a statement after a comma ends the value before it', () => {
+    const fields: FillField[] = [
+      { key: 'yearsOfExperience', type: 'text', description: 'Years of job experience' },
+      { key: 'otherJobExperience', type: 'text', description: 'Other job experience' },
+      { key: 'databases', type: 'text', description: 'Databases' },
+    ];
+    expect(fillForm({ fields, instructions: "I'm a backend developer with 9 years of job experience, the only database I know is PostgreSQL, I have a Master's degree." }).values).toEqual(['9', null, 'PostgreSQL']);
+  });
+
+  it('says the verb once for several clauses ("write X in A, Y in B, and in C "Z""); a comma between quotes splits nothing; "tick it"', () => {
+    const fields: FillField[] = [
+      { key: 't1', type: 'text', description: 'Single line, unlimited length' },
+      { key: 't2', type: 'text', description: 'Single line, length 10', maxLength: 10 },
+      { key: 't3', type: 'text', description: 'Multiline' },
+      { key: 'c1', type: 'checkbox', description: 'Check box, unchecked' },
+    ];
+    const values = fillForm({ fields, instructions: 'Could you write "Hello, world" in the unlimited-length line, Rotterdam in the line limited to 10 characters, and in the multiline box "Leave it, thanks", then tick the box next to "Check box, unchecked".' }).values;
+    expect(values).toEqual(['Hello, world', 'Rotterdam', 'Leave it, thanks', 'true']);
+    expect(fillForm({ fields, instructions: 'Check box, unchecked: tick it' }).values[3]).toBe('true');
+  });
+
+  it('matches an abbreviation the fact gives in brackets printed in the label, and a field name abbreviating a word', () => {
+    const fields: FillField[] = [
+      { key: 'N.10', type: 'text', description: '2. déductions 5) FD' },
+      { key: 'N.11', type: 'text', description: 'FO' },
+    ];
+    expect(fillForm({ fields, instructions: 'Frais de déplacement (FD) : 1 188,00' }).values).toEqual(['1 188,00', null]);
+    const rows: FillField[] = [
+      { key: 'A.NAT1', type: 'text', description: 'A) rémunérations brutes 2)' },
+      { key: 'N.REM1', type: 'text', description: 'A) rémunérations brutes 2)' },
+    ];
+    // "de nature S": the type's code is a value of its own; the field named NAT(ure) takes it, REM(unérations) the amount.
+    expect(fillForm({ fields: rows, instructions: "En ligne 2, les rémunérations brutes de nature S s'élèvent à 52 480,00." }).values).toEqual(['S', '52 480,00']);
+  });
+
+  it('writes nothing where a fact fits two sections equally and names neither; naming the section decides', () => {
+    const fields: FillField[] = [
+      { key: 'emp_addr2', type: 'text', description: 'Employer › address (line 2)' },
+      { key: 'acc_addr2', type: 'text', description: 'Accountant › address (line 2)' },
+    ];
+    expect(fillForm({ fields, instructions: 'Address line 2: Apt 4' }).values).toEqual([null, null]);
+    expect(fillForm({ fields, instructions: 'Accountant address line 2: Apt 4' }).values).toEqual([null, 'Apt 4']);
+  });
 });

@@ -9,13 +9,18 @@
  * - `anaphors`: words that start a clause about the person or item named just before ("HIS name is …",
  *   "ELLE est née le …"): the clause gets that item's ordinal (the 2nd dependant's name).
  * - `templates`: whole clauses; ` => label` after one names the field when the clause does not
- *   ("i am {value} tall => height"). `{label}` is the field's words, `{value}` the value, `{name}` a person's
+ *   ("i am {value} tall => height"), which may name it with the clause's {label} ("with {value} years of
+ *   {label} => years of {label}": the field counts years). `{label}` is the field's words, `{value}` the value, `{name}` a person's
  *   full name (split into given and family names), `{birth}` a date of birth, `{address}` where one
  *   lives (split into street, number, postcode, city, country), `{tick}` a box to tick. A template
  *   matches a whole clause, except those of `{name}`, `{birth}` and `{address}`, which may follow other
  *   words ("Hello, I'M Jane", "il est NÉ LE 03/11/1950").
  * - `links`: words between a label and a value given without a verb ("frais de déplacement DE 1 188,00").
  * - `conjunctions`: words that may join two clauses ("my name is Jane AND my city is Paris").
+ * - `adjuncts`: words that add a detail before a number ("a developer WITH 9 years of experience"): a
+ *   clause of its own.
+ * - `requests`: polite words a request starts with ("COULD YOU tick …", "POUVEZ-VOUS …").
+ * - `subjects`: the writer as subject ("I have a Master's degree"): after a comma, a new statement.
  * - `ranges`: the words around a range of dates ("DU 01/01/2019 AU 31/12/2019"): two values, named by
  *   those words (a field labelled "du" gets the start, "au" the end).
  * - `ordinals`: words that number an item (the SECOND owner, la DEUXIÈME ligne).
@@ -33,6 +38,12 @@ export interface FormPhrases {
   templates: string[];
   links: string[];
   conjunctions: string[];
+  /** Words that add a detail to what was said, before a number ("a developer WITH 9 years of experience"). */
+  adjuncts: string[];
+  /** Polite words a request starts with ("COULD YOU tick …"): they say nothing. */
+  requests: string[];
+  /** The writer as subject ("I have …", "je suis …"): after a comma, a new statement starts, not more of a value. */
+  subjects: string[];
   /** The words around a range of dates ("du … au", "from … to"): two values, its start and its end. */
   ranges: Array<[string, string]>;
   ordinals: Record<string, number>;
@@ -50,6 +61,7 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
       'change {label} to {value}',
       'fill {label} with {value}',
       'put {value} in {label}',
+      'in {label} "{value}"',
       'put {value} into {label}',
       'write {value} in {label}',
       'write {value} into {label}',
@@ -79,11 +91,15 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
       'my address is {address}',
       'i am {value} tall => height',
       "i'm {value} tall => height",
-      'i have {value} years of {label}',
-      'have {value} years of {label}',
+      'i have {value} years of {label} => years of {label}',
+      'have {value} years of {label} => years of {label}',
+      'with {value} years of {label} => years of {label}',
     ],
     links: ['of', 'at'],
     conjunctions: ['and', 'also', 'as well as', 'while', 'then'],
+    adjuncts: ['with'],
+    requests: ['please', 'could you please', 'could you', 'can you please', 'can you', 'would you please', 'would you', 'kindly'],
+    subjects: ['i', 'we'],
     ranges: [['from', 'to'], ['from', 'until'], ['between', 'and']],
     ordinals: { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, other: 2 },
     relations: ['wife', 'husband', 'spouse', 'partner', 'son', 'daughter', 'child', 'father', 'mother', 'brother', 'sister', 'uncle', 'aunt', 'nephew', 'niece', 'grandfather', 'grandmother', 'grandson', 'granddaughter', 'cousin', 'stepson', 'stepdaughter'],
@@ -95,6 +111,7 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
     anaphors: ['son', 'sa', 'ses', 'il', 'elle', 'leur', 'leurs', 'ils', 'elles'],
     templates: [
       'mettre {value} dans {label}',
+      'dans {label} "{value}"',
       'mettez {value} dans {label}',
       'inscrire {value} dans {label}',
       'inscrivez {value} dans {label}',
@@ -127,11 +144,16 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
       'domiciliée au {address}',
       'mon adresse est {address}',
       'je mesure {value} => taille',
-      "j'ai {value} ans d'{label}",
-      "j'ai {value} années d'{label}",
+      "j'ai {value} ans d'{label} => années d'{label}",
+      "j'ai {value} années d'{label} => années d'{label}",
+      "avec {value} ans d'{label} => années d'{label}",
+      "avec {value} années d'{label} => années d'{label}",
     ],
     links: ['de', "d'", 'du', 'des'],
     conjunctions: ['et', 'ainsi que', 'puis', 'mais'],
+    adjuncts: ['avec'],
+    requests: ['merci de', "s'il vous plaît", 'pouvez-vous', 'pourriez-vous', 'veuillez'],
+    subjects: ['je', "j'", 'nous'],
     ranges: [['du', 'au'], ['de', 'à'], ['depuis le', 'jusqu\'au']],
     ordinals: { premier: 1, première: 1, premiere: 1, deuxième: 2, deuxieme: 2, second: 2, seconde: 2, troisième: 3, troisieme: 3, quatrième: 4, quatrieme: 4, cinquième: 5, cinquieme: 5 },
     relations: ['épouse', 'époux', 'conjoint', 'conjointe', 'mari', 'femme', 'compagnon', 'compagne', 'partenaire', 'concubin', 'concubine', 'fils', 'fille', 'enfant', 'père', 'mère', 'frère', 'sœur', 'soeur', 'oncle', 'tante', 'neveu', 'nièce', 'grand-père', 'grand-mère', 'petit-fils', 'petite-fille', 'cousin', 'cousine', 'beau-père', 'belle-mère', 'beau-fils', 'belle-fille'],
@@ -174,6 +196,9 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
     ],
     links: ['von'],
     conjunctions: ['und', 'sowie', 'dann'],
+    adjuncts: ['mit'],
+    requests: ['bitte', 'könnten sie', 'können sie', 'kannst du'],
+    subjects: ['ich', 'wir'],
     ranges: [['vom', 'bis'], ['von', 'bis'], ['ab', 'bis']],
     ordinals: { erste: 1, erster: 1, ersten: 1, zweite: 2, zweiter: 2, zweiten: 2, dritte: 3, dritter: 3, dritten: 3, vierte: 4, fünfte: 5 },
     relations: ['ehefrau', 'ehemann', 'frau', 'mann', 'ehepartner', 'ehepartnerin', 'partner', 'partnerin', 'sohn', 'tochter', 'kind', 'vater', 'mutter', 'bruder', 'schwester', 'onkel', 'tante', 'neffe', 'nichte', 'großvater', 'großmutter', 'enkel', 'enkelin', 'cousin', 'cousine'],
@@ -202,6 +227,9 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
     ],
     links: ['van'],
     conjunctions: ['en', 'ook', 'dan'],
+    adjuncts: ['met'],
+    requests: ['graag', 'kunt u', 'kun je', 'wilt u'],
+    subjects: ['ik', 'wij', 'we'],
     ranges: [['van', 'tot'], ['vanaf', 'tot']],
     ordinals: { eerste: 1, tweede: 2, derde: 3, vierde: 4, vijfde: 5 },
     relations: ['echtgenote', 'echtgenoot', 'vrouw', 'man', 'partner', 'zoon', 'dochter', 'kind', 'vader', 'moeder', 'broer', 'zus', 'zuster', 'oom', 'tante', 'neef', 'nicht', 'opa', 'oma', 'grootvader', 'grootmoeder'],
@@ -230,6 +258,9 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
     ],
     links: ['de', 'del'],
     conjunctions: ['y', 'e', 'además', 'así como'],
+    adjuncts: ['con'],
+    requests: ['por favor', 'puede', 'podría'],
+    subjects: ['yo', 'nosotros'],
     ranges: [['del', 'al'], ['desde', 'hasta'], ['de', 'a']],
     ordinals: { primer: 1, primero: 1, primera: 1, segundo: 2, segunda: 2, tercer: 3, tercero: 3, tercera: 3, cuarto: 4, cuarta: 4 },
     relations: ['esposa', 'esposo', 'cónyuge', 'marido', 'mujer', 'pareja', 'hijo', 'hija', 'padre', 'madre', 'hermano', 'hermana', 'tío', 'tía', 'sobrino', 'sobrina', 'abuelo', 'abuela', 'primo', 'prima'],
@@ -260,6 +291,9 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
     ],
     links: ['di', 'del', 'della'],
     conjunctions: ['e', 'ed', 'inoltre', 'nonché'],
+    adjuncts: ['con'],
+    requests: ['per favore', 'può', 'potrebbe'],
+    subjects: ['io', 'noi'],
     ranges: [['dal', 'al'], ['da', 'a']],
     ordinals: { primo: 1, prima: 1, secondo: 2, seconda: 2, terzo: 3, terza: 3, quarto: 4, quarta: 4 },
     relations: ['moglie', 'marito', 'coniuge', 'compagno', 'compagna', 'figlio', 'figlia', 'padre', 'madre', 'fratello', 'sorella', 'zio', 'zia', 'nipote', 'nonno', 'nonna', 'cugino', 'cugina'],
@@ -296,6 +330,9 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
     ],
     links: ['de', 'do', 'da'],
     conjunctions: ['e', 'também'],
+    adjuncts: ['com'],
+    requests: ['por favor', 'pode', 'poderia'],
+    subjects: ['eu', 'nós'],
     ranges: [['de', 'a'], ['desde', 'até']],
     ordinals: { primeiro: 1, primeira: 1, segundo: 2, segunda: 2, terceiro: 3, terceira: 3, quarto: 4, quarta: 4 },
     relations: ['esposa', 'esposo', 'cônjuge', 'marido', 'mulher', 'companheiro', 'companheira', 'filho', 'filha', 'pai', 'mãe', 'irmão', 'irmã', 'tio', 'tia', 'sobrinho', 'sobrinha', 'avô', 'avó', 'primo', 'prima'],
@@ -328,6 +365,7 @@ export const FIELD_CONCEPTS: Record<string, string[]> = {
   relationship: ['relationship', 'relation', 'lien de parente', 'lien avec', 'lien', 'parente', 'verwandtschaftsverhaltnis', 'verwandtschaft', 'beziehung', 'relatie', 'verwantschap', 'parentesco', 'relacion', 'parentela', 'relazione', 'grau de parentesco'],
   signplace: ['fait a', 'faite a', 'lieu de signature', 'place of signature', 'place of signing', 'signed at', 'signed in', 'ort der unterschrift', 'unterschriftsort', 'lugar de firma', 'luogo di firma', 'local de assinatura', 'plaats van ondertekening'],
   height: ['height', 'taille', 'grosse', 'korpergrosse', 'lengte', 'estatura', 'altura', 'altezza', 'statura'],
+  length: ['length', 'characters', 'character', 'chars', 'caracteres', 'zeichen', 'lange', 'tekens', 'lengte in tekens', 'caratteri', 'longitud', 'comprimento'],
   address: ['address', 'adresse', 'anschrift', 'adres', 'direccion', 'domicilio', 'indirizzo', 'endereco', 'morada'],
 };
 
@@ -352,5 +390,5 @@ export const ABBREVIATIONS = new Set([
 ]);
 
 /** Words that, alone in a value, mean yes or no (tick or clear a box). */
-export const YES_WORDS = ['true', 'yes', 'y', 'x', '✓', '✔', 'checked', 'ticked', 'on', 'selected', 'oui', 'ja', 'si', 'sí', 'sim'];
+export const YES_WORDS = ['true', 'yes', 'y', 'x', '✓', '✔', 'checked', 'ticked', 'on', 'selected', 'tick', 'tick it', 'check it', 'select it', 'cocher', 'à cocher', 'ankreuzen', 'aankruisen', 'oui', 'ja', 'si', 'sí', 'sim'];
 export const NO_WORDS = ['false', 'no', 'n', 'unchecked', 'off', 'none', 'non', 'nein', 'nee', 'não', 'nao'];
