@@ -245,8 +245,10 @@ export function detectPageFields(page: Page): DetectedField[] {
     if (covered > 0.4 * (h.to - h.from)) continue;
     // The same place as a text underscore run: one field.
     if (underscoreFields.some((u) => overlaps(u, box) > 0.5)) continue;
-    // Part of a table grid: rules crossing it.
-    if (vertical.filter((v) => v.at > h.from + 3 && v.at < h.to - 3 && v.from <= h.at + 1 && v.to >= h.at - 1).length >= 2) continue;
+    // Part of a table grid: rules crossing it. Short ticks standing on it with nothing across their
+    // tops are the boxes of a comb field ("|_|_|_|", one character per box), not a grid.
+    const standing = (v: Segment) => Math.abs(v.to - h.at) <= 1.5 && v.to - v.from <= band && !horizontal.some((o) => Math.abs(o.at - v.from) <= 1.5 && o.from <= v.at + 1 && o.to >= v.at - 1);
+    if (vertical.filter((v) => v.at > h.from + 3 && v.at < h.to - 3 && v.from <= h.at + 1 && v.to >= h.at - 1 && !standing(v)).length >= 2) continue;
     lineFields.push(box);
   }
   // Tick-box sides are rules too; they are not underlines.

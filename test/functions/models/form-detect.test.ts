@@ -79,6 +79,14 @@ describe('detectPageFields', () => {
     expect(fields.map((f) => f.label)).toEqual(['ADRESSE', 'ADRESSE (line 2)', 'Signature']);
   });
 
+  it('a comb field drawn as short ticks standing on a baseline ("|_|_|_|") is a writing line', () => {
+    const words = [...say('ID number:', 72, 100)];
+    const ticks = [140, 154, 168, 182, 196, 210].map((x) => vline(x, 92, 101));
+    const fields = detectPageFields(page(words, [hline(140, 210, 101), ...ticks]));
+    expect(fields.map((f) => [f.type, f.label, f.kind])).toEqual([['text', 'ID number', 'line']]);
+    expect(fields[0]!.box).toMatchObject({ left: 140, width: 70 });
+  });
+
   it('a frame around printed paragraphs is no field; the tick box inside it is one', () => {
     const words = [
       ...say('I certify on my honour that the facts below are true', 72, 420),
