@@ -825,17 +825,22 @@ function axisAligned([x1, y1]: [number, number], [x2, y2]: [number, number]): Ru
   return undefined;
 }
 
+/** A subpath that is an axis-aligned rectangle (every corner on its bounding box's edges), as that box. */
+function rectangleOf(path: { points: [number, number][]; curved: boolean }): Box | undefined {
+  if (path.curved || path.points.length < 4 || path.points.length > 5) return undefined;
+  const box = boundingBox(path.points);
+  const onEdges = path.points.every(
+    ([x, y]) => (Math.abs(x - box.left) < 0.01 || Math.abs(x - box.left - box.width) < 0.01) && (Math.abs(y - box.top) < 0.01 || Math.abs(y - box.top - box.height) < 0.01),
+  );
+  return onEdges ? box : undefined;
+}
+
 /** Thin filled rectangles (how many producers draw table borders), as rules along their middle. */
 function filledRules(buffer: ArrayLike<number>, toPage: Matrix): Rule[] {
   const rules: Rule[] = [];
   for (const path of subpaths(buffer, toPage)) {
-    if (path.curved || path.points.length < 4 || path.points.length > 5) continue;
-    const box = boundingBox(path.points);
-    // Every corner on the bounding box's edges: an axis-aligned rectangle.
-    const onEdges = path.points.every(
-      ([x, y]) => (Math.abs(x - box.left) < 0.01 || Math.abs(x - box.left - box.width) < 0.01) && (Math.abs(y - box.top) < 0.01 || Math.abs(y - box.top - box.height) < 0.01),
-    );
-    if (!onEdges) continue;
+    const box = rectangleOf(path);
+    if (!box) continue;
     if (box.height <= THIN && box.width >= Math.max(MIN_RULE, 3 * box.height)) {
       const y = box.top + box.height / 2;
       rules.push({ x1: box.left, y1: y, x2: box.left + box.width, y2: y });
@@ -877,9 +882,8 @@ function thinOutlineRules(buffer: ArrayLike<number>, toPage: Matrix): Rule[] {
 function shadedBoxes(buffer: ArrayLike<number>, toPage: Matrix): Box[] {
   const boxes: Box[] = [];
   for (const path of subpaths(buffer, toPage)) {
-    if (path.curved || path.points.length < 4 || path.points.length > 5) continue;
-    const box = boundingBox(path.points);
-    if (box.width >= 6 && box.height >= 6 && box.height <= 60) boxes.push(box);
+    const box = rectangleOf(path);
+    if (box && box.width >= 6 && box.height >= 6 && box.height <= 60) boxes.push(box);
   }
   return boxes;
 }

@@ -219,11 +219,11 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
   });
 
   // A box under others of its block (same left edge, close below, no heading between) is in their section.
-  const topDownAll = widgets.map((_, i) => i).sort((a, b) => widgets[a]!.box.top - widgets[b]!.box.top);
-  for (const i of topDownAll) {
+  const topDown = widgets.map((_, i) => i).sort((a, b) => widgets[a]!.box.top - widgets[b]!.box.top);
+  for (const i of topDown) {
     const w = widgets[i]!;
     if (section[i] !== '' || w.tick) continue;
-    const above = topDownAll
+    const above = topDown
       .filter((j) => j !== i && !widgets[j]!.tick && section[j] !== '' && Math.abs(widgets[j]!.box.left - w.box.left) <= 3 && boxBottom(widgets[j]!.box) <= w.box.top + 1 && w.box.top - boxBottom(widgets[j]!.box) <= 3 * w.box.height)
       .sort((a, b) => widgets[b]!.box.top - widgets[a]!.box.top)[0];
     if (above === undefined) continue;
@@ -235,7 +235,6 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
   const labels = widgets.map((w, i) => (w.tick ? (ticks.get(i) ?? '') : clean([rowLabel(i), vertical[i]].filter((t) => t !== '').join(' '))));
   // A box with no label of its own right under a labelled box of the same extent, nothing printed
   // between: the next line of the same field ("adresse", then "adresse (line 2)").
-  const topDown = widgets.map((_, i) => i).sort((a, b) => widgets[a]!.box.top - widgets[b]!.box.top);
   for (const i of topDown) {
     const w = widgets[i]!;
     if (w.tick || labels[i] !== '' || columns.has(i)) continue;
