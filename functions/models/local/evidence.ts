@@ -159,12 +159,14 @@ export function buildQueries(labels: readonly Label[], instructions: string | nu
     for (const phrase of description.phrases) put(l, phrase, WEIGHT.descriptionPhrase);
 
     // The lexicon: entries the name names count fully, entries only the description names count less.
-    for (const { entry, byName, subsumed } of calledOn(name.stems, description.stems)) {
+    for (const { entry, byName, subsumed, endsName } of calledOn(name.stems, description.stems)) {
       triggered.add(LEXICON.indexOf(entry));
       const factor = (byName ? 1 : WEIGHT.lexiconFromDescription) * (subsumed ? WEIGHT.lexiconSubsumed : 1);
       for (const feature of entry.features) put(l, feature, factor * (isPhrase(feature) ? WEIGHT.lexiconPhrase : WEIGHT.lexiconStem));
       // The type's other names are synonyms of the label's name ("pay slip", "statement of account").
-      if (byName) for (const synonym of entry.triggers) addName(l, synonym, false);
+      // (Of a kind only part of the name calls on, only when that part ends the name, as the noun it
+      // qualifies: a "medical bill" is a bill, a "book listing" is no booking.)
+      if (byName && (!subsumed || endsName)) for (const synonym of entry.triggers) addName(l, synonym, false);
       for (const [cue, weight] of entry.cues) cues[l]!.set(cue, Math.max(cues[l]!.get(cue) ?? 0, factor * weight));
     }
   });
@@ -214,7 +216,7 @@ export function buildQueries(labels: readonly Label[], instructions: string | nu
  * says. A name inside a longer name that another kind is called by counts less: a "medical bill" is
  * a medical bill before it is an invoice, an "O&M agreement" that kind of agreement before any contract.
  */
-function calledOn(name: readonly string[], description: readonly string[]): Array<{ entry: LexiconEntry; byName: boolean; subsumed: boolean }> {
+function calledOn(name: readonly string[], description: readonly string[]): Array<{ entry: LexiconEntry; byName: boolean; subsumed: boolean; endsName: boolean }> {
   const found: Array<{ entry: LexiconEntry; byName: boolean; run: readonly string[] }> = [];
   for (const entry of LEXICON) {
     const longest = (stems: readonly string[]) => entry.triggers.filter((t) => containsRun(stems, t)).sort((a, b) => b.length - a.length)[0];
@@ -226,6 +228,7 @@ function calledOn(name: readonly string[], description: readonly string[]): Arra
   return found.map((f) => ({
     entry: f.entry,
     byName: f.byName,
+    endsName: f.byName && f.run.length <= name.length && f.run.every((stem, i) => name[name.length - f.run.length + i] === stem),
     subsumed: found.some((g) => g !== f && g.byName === f.byName && g.run.length > f.run.length && containsRun(g.run, f.run) && !g.entry.triggers.some((t) => t.join(' ') === f.run.join(' '))),
   }));
 }

@@ -214,9 +214,11 @@ function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlyS
   const other = S - 1;
   // Emissions: log shares of each page's evidence among the subdocuments and "other".
   const visible = model.queries.visible;
+  const found: number[] = [];
   const scored = model.evidence.map((evidence, p) => {
     const all = labelScores(model.queries, evidence, bag);
     for (let l = 0; l < all.length; l++) all[l] += model.extra[p]![l]!;
+    found.push(Math.max(0, ...all));
     // "Other" holds a fixed amount of evidence, or what the page has for a kind nobody asked for.
     let otherScore = OTHER_SCORE;
     for (let h = visible; h < all.length; h++) otherScore = Math.max(otherScore, all[h]!);
@@ -227,9 +229,11 @@ function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlyS
   const strongest = scored.map((scores) => Math.max(...scores)).sort((a, b) => a - b);
   const typical = strongest[strongest.length >> 1] ?? 0;
   const emission = scored.map((scores, p) => {
-    // A blank page (a scan's back side) says next to nothing: it goes with the pages around it, or
-    // to "other" when nothing is around it.
-    if (model.evidence[p]!.length === 0) return scores.map((_, l) => (l === other ? 0 : BLANK_PAGE));
+    // A blank page (a scan's back side) says next to nothing: it goes with the pages around it, or to
+    // "other" when nothing is around it. So does a cover: a short page that starts new paper and names
+    // nothing any document type uses (a title slide saying "Welcome").
+    const silent = model.evidence[p]!.length < WEAK_MIN_TOKENS && found[p]! <= 0 && (p === 0 || model.start[p]! >= START_THRESHOLD);
+    if (model.evidence[p]!.length === 0 || silent) return scores.map((_, l) => (l === other ? 0 : BLANK_PAGE));
     const logs = scoreShares(scores, PRIOR, POWER).map(Math.log);
     // (A page with a few words is not weak but short: it says what it says.)
     const weak = Math.max(...scores) < WEAK_PAGE * typical && model.evidence[p]!.length >= WEAK_MIN_TOKENS;
@@ -273,6 +277,8 @@ function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlyS
   labels[P - 1] = last;
   for (let p = P - 1; p > 0; p--) labels[p - 1] = back[p]![labels[p]!]!;
 
+  rejoinInterruptions(model, labels);
+
   // Forward-backward on the same chain: each page's posterior for its label is its confidence.
   const posterior = marginals(emission, transition, P, S);
   const pageConfidence = Array.from(labels, (s, p) => posterior[p]![s]!);
@@ -304,6 +310,32 @@ function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlyS
   }
   const confidence = pageConfidence.reduce((a, b) => a + b, 0) / P;
   return { entries, confidence, pageConfidence };
+}
+
+/**
+ * A document does not stop and resume: a run of pages labelled otherwise between two runs of the
+ * same subdocument, on the same paper and with nothing that starts a document where it begins or
+ * where the subdocument resumes, is part of that subdocument (the schedules and tables in the middle
+ * of an agreement, read as something else page by page).
+ */
+function rejoinInterruptions(model: PageModel, labels: Int32Array): void {
+  const P = labels.length;
+  let p = 1;
+  while (p < P) {
+    if (labels[p] === labels[p - 1]) {
+      p++;
+      continue;
+    }
+    const before = labels[p - 1]!;
+    let end = p;
+    while (end < P && labels[end] !== before) end++;
+    const resumes = end < P;
+    const quiet = (q: number) => model.samePaper[q]! && model.start[q]! < START_THRESHOLD;
+    let joined = resumes && quiet(end);
+    for (let q = p; joined && q < end; q++) if (!quiet(q)) joined = false;
+    if (joined) labels.fill(before, p, end);
+    p = end;
+  }
 }
 
 function logSumExp(values: Float64Array | number[]): number {

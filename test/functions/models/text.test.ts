@@ -122,6 +122,16 @@ describe('evidence', () => {
     expect(after[0]).toBeGreaterThan(after[1]!);
   });
 
+  it("a kind only a modifier of the name calls on lends no names: a 'book listing' is no booking, a 'medical bill' is a bill", () => {
+    const queries = buildQueries([{ name: 'book_listing', description: 'A web page listing books to download' }, { name: 'medical_bill', description: 'Bill for care received' }], null);
+    const booking = lines("Confirmation d'affrètement", 'Booking confirmation', 'Transporteur : TRANSPORT EXPRESS', 'Livraison le 5/3/2023');
+    const [listing] = labelScores(queries, textEvidence(queries, booking, 50), null);
+    expect(listing).toBeLessThan(3);
+    const invoice = lines('INVOICE', 'Patient: J. Doe', 'Amount due 40.00');
+    const [, medical] = labelScores(queries, textEvidence(queries, invoice, 50), null);
+    expect(medical).toBeGreaterThan(3);
+  });
+
   it('bags features per vote, reproducibly', () => {
     const vocabulary = Array.from({ length: 400 }, (_, i) => `f${i}`);
     expect([...baggedWeights(vocabulary, 's', 0, 1)].every((w) => w === 1)).toBe(true);
