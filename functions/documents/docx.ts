@@ -9,8 +9,11 @@
  * declared sizes are checked before anything is inflated, and inflation itself is capped at the
  * declared size (a lying header cannot make us inflate more).
  *
- * Paragraph text: `w:t` text, `w:tab` → "\t", `w:br` / `w:cr` → "\n", `w:noBreakHyphen` → "-";
- * deleted revisions, field instructions, drawings and text boxes are not body text.
+ * Paragraph text: `w:t` text, `w:tab` → "\t", `w:br` / `w:cr` → "\n", `w:noBreakHyphen` → "-",
+ * equations (`m:oMath`) as linear text ("x = (a + b) / 2"); deleted revisions and field instructions
+ * are not text. Text boxes and shapes with text (DrawingML `wps:txbx`, VML `v:textbox`, each read
+ * once although Word stores both) follow the paragraph they are anchored in; headers and footers are
+ * placed where their section starts and ends (see placeHeadersFooters).
  * Pages split at `w:br w:type="page"`, `w:pageBreakBefore`, and section breaks that start a new page;
  * `w:lastRenderedPageBreak` only records where Word last happened to wrap, so it is ignored.
  */
@@ -144,9 +147,10 @@ export async function verifyInflatedSize(bytes: Uint8Array, entry: ZipEntry, wha
 }
 
 // =============================================================================================
-// XML: a minimal non-validating parser (elements, attributes, text); OOXML needs no more
+// XML: a minimal non-validating parser (elements, attributes, text); OOXML needs no more.
+// Shared with the XLSX (comments) and PPTX readers, which read parts by their conventional prefixes.
 
-interface XmlElement {
+export interface XmlElement {
   name: string;
   attrs: Record<string, string>;
   children: XmlNode[];
@@ -177,7 +181,7 @@ const NO_CHILDREN: XmlNode[] = Object.freeze([]) as unknown as XmlNode[];
  * Parses XML into a tree. Element and attribute names in the WordprocessingML namespace are
  * normalized to the `w:` prefix whatever prefix the file binds (declared on the root, as Word does).
  */
-function parseXml(xml: string, what: string, deadline: number): XmlElement {
+export function parseXml(xml: string, what: string, deadline: number): XmlElement {
   const root: XmlElement = { name: '#document', attrs: {}, children: [] };
   const stack: XmlElement[] = [root];
   /** The prefix bound to the WordprocessingML namespace, when it is not `w` ('' for a default namespace). */
@@ -236,11 +240,11 @@ function parseXml(xml: string, what: string, deadline: number): XmlElement {
   return root;
 }
 
-function elements(node: XmlElement, name?: string): XmlElement[] {
+export function elements(node: XmlElement, name?: string): XmlElement[] {
   return node.children.filter((c): c is XmlElement => typeof c !== 'string' && (name === undefined || c.name === name));
 }
 
-function child(node: XmlElement | undefined, name: string): XmlElement | undefined {
+export function child(node: XmlElement | undefined, name: string): XmlElement | undefined {
   return node?.children.find((c): c is XmlElement => typeof c !== 'string' && c.name === name);
 }
 
@@ -255,8 +259,105 @@ function isOn(node: XmlElement | undefined): boolean {
   return value === undefined || !['0', 'false', 'off'].includes(value);
 }
 
-function textOf(node: XmlElement): string {
+export function textOf(node: XmlElement): string {
   return node.children.map((c) => (typeof c === 'string' ? c : '')).join('');
+}
+
+/** The elements named `name` below `node`, in document order (not looking inside a match). */
+export function descendants(node: XmlElement, name: string, found: XmlElement[] = []): XmlElement[] {
+  for (const item of elements(node)) {
+    if (item.name === name) found.push(item);
+    else descendants(item, name, found);
+  }
+  return found;
+}
+
+// =============================================================================================
+// OPC packages: parts read on demand, and the relationships by which one part names another
+
+/** A relationship of a part: its type's last segment (`header`, `slide`, `comments`, …) and target part. */
+export interface Relationship {
+  type: string;
+  /** The target's part name (`word/header1.xml`), or the URL of an external target. */
+  target: string;
+  external: boolean;
+}
+
+/** The relationships part of a part: `word/document.xml` → `word/_rels/document.xml.rels`. */
+function relationshipsPartOf(part: string): string {
+  const slash = part.lastIndexOf('/');
+  return `${part.slice(0, slash + 1)}_rels/${part.slice(slash + 1)}.rels`;
+}
+
+/** A relationship target as a part name: relative to the source part's folder, or from the root. */
+function resolveTarget(fromPart: string, target: string): string {
+  const segments = target.startsWith('/') ? [] : fromPart.split('/').slice(0, -1);
+  for (const segment of safeDecode(target).split('/')) {
+    if (segment === '..') segments.pop();
+    else if (segment !== '.' && segment !== '') segments.push(segment);
+  }
+  return segments.join('/');
+}
+
+function safeDecode(target: string): string {
+  try {
+    return decodeURI(target);
+  } catch {
+    return target;
+  }
+}
+
+/**
+ * An OOXML package (ZIP) whose XML parts are parsed when asked for. Every part's declared size is
+ * checked before it is inflated and their total stays under MAX_INFLATED_BYTES; media is never touched.
+ */
+export class XmlPackage {
+  private readonly entries: Map<string, ZipEntry>;
+  private readonly checked = new Set<string>();
+  private inflatedBytes = 0;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    readonly what: string,
+    private readonly deadline: number,
+  ) {
+    this.entries = readZipDirectory(bytes, what);
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  /** Checks the declared sizes of these parts together, before any of them is inflated. */
+  check(names: string[]): void {
+    const entries = names.filter((n) => !this.checked.has(n)).map((n) => this.entries.get(n)).filter((e): e is ZipEntry => e !== undefined);
+    checkInflatedSizes(entries, this.what, MAX_INFLATED_BYTES - this.inflatedBytes);
+    for (const entry of entries) {
+      this.checked.add(entry.name);
+      this.inflatedBytes += entry.uncompressedSize;
+    }
+  }
+
+  /** A part's XML, or undefined when the package has no such part. */
+  part(name: string): XmlElement | undefined {
+    const entry = this.entries.get(name);
+    if (!entry) return undefined;
+    this.check([name]);
+    return parseXml(inflateEntry(this.bytes, entry, this.what).toString('utf8'), this.what, this.deadline);
+  }
+
+  /** A part's relationships by id (none when it has no relationships part). */
+  relationships(part: string): Map<string, Relationship> {
+    const found = new Map<string, Relationship>();
+    const root = child(this.part(relationshipsPartOf(part)), 'Relationships');
+    for (const rel of root ? elements(root, 'Relationship') : []) {
+      const { Id: id, Type: type = '', Target: target = '', TargetMode: mode } = rel.attrs;
+      if (id === undefined) continue;
+      const external = mode === 'External';
+      found.set(id, { type: type.slice(type.lastIndexOf('/') + 1), target: external ? target : resolveTarget(part, target), external });
+    }
+    return found;
+  }
 }
 
 // =============================================================================================
@@ -427,12 +528,51 @@ class ListCounter {
 // Body
 
 const PAGE_BREAK = Symbol('page break');
-type Piece = string | typeof PAGE_BREAK;
+/** A text box (or a shape with text) anchored in a run: the text of each of its paragraphs. */
+interface TextBox {
+  paragraphs: string[];
+}
+type Piece = string | typeof PAGE_BREAK | TextBox;
+const isTextBox = (piece: Piece): piece is TextBox => typeof piece === 'object';
 
 /** Run-level containers whose content is displayed text. */
 const INLINE_CONTAINERS = new Set(['w:hyperlink', 'w:ins', 'w:smartTag', 'w:customXml', 'w:fldSimple', 'w:bdo', 'w:dir', 'w:moveTo']);
+/** Run content that draws something: DrawingML (`w:drawing`), VML (`w:pict`), OLE objects. */
+const DRAWINGS = new Set(['w:drawing', 'w:pict', 'w:object']);
 
-function collectRunPieces(node: XmlElement, pieces: Piece[]): void {
+/**
+ * The branch of an `mc:AlternateContent` to read: Word writes a shape twice, as DrawingML in
+ * `mc:Choice` and as VML in `mc:Fallback`, so reading both would give its text twice. The choice is
+ * read; the fallback only when the choice gave nothing (`read` returns how many pieces it added).
+ */
+function readAlternateContent(node: XmlElement, read: (branch: XmlElement) => number): void {
+  const choice = child(node, 'mc:Choice');
+  const fallback = child(node, 'mc:Fallback');
+  if ((choice ? read(choice) : 0) === 0 && fallback) read(fallback);
+}
+
+/**
+ * Text boxes drawn in `node`: DrawingML shapes (`wps:txbx`) and VML text boxes (`v:textbox`) both hold
+ * their text in `w:txbxContent`; WordArt keeps its text in a `v:textpath` attribute.
+ */
+function collectTextBoxes(node: XmlElement, pieces: Piece[]): number {
+  const before = pieces.length;
+  for (const item of elements(node)) {
+    if (item.name === 'w:txbxContent') {
+      pieces.push({ paragraphs: blockParagraphs(item) });
+    } else if (item.name === 'v:textpath' && item.attrs.string) {
+      pieces.push({ paragraphs: [item.attrs.string] });
+    } else if (item.name === 'mc:AlternateContent') {
+      readAlternateContent(item, (branch) => collectTextBoxes(branch, pieces));
+    } else {
+      collectTextBoxes(item, pieces);
+    }
+  }
+  return pieces.length - before;
+}
+
+function collectRunPieces(node: XmlElement, pieces: Piece[]): number {
+  const before = pieces.length;
   for (const item of elements(node)) {
     if (item.name === 'w:r') {
       for (const part of elements(item)) {
@@ -452,6 +592,11 @@ function collectRunPieces(node: XmlElement, pieces: Piece[]): void {
           case 'w:noBreakHyphen':
             pieces.push('-');
             break;
+          case 'mc:AlternateContent':
+            readAlternateContent(part, (branch) => collectTextBoxes(branch, pieces));
+            break;
+          default:
+            if (DRAWINGS.has(part.name)) collectTextBoxes(part, pieces);
         }
       }
     } else if (INLINE_CONTAINERS.has(item.name)) {
@@ -459,8 +604,16 @@ function collectRunPieces(node: XmlElement, pieces: Piece[]): void {
     } else if (item.name === 'w:sdt') {
       const content = child(item, 'w:sdtContent');
       if (content) collectRunPieces(content, pieces);
+    } else if (item.name === 'mc:AlternateContent') {
+      readAlternateContent(item, (branch) => collectRunPieces(branch, pieces));
+    } else if (item.name === 'm:oMath') {
+      pieces.push(mathText(item));
+    } else if (item.name === 'm:oMathPara') {
+      // A display equation (or several, one per line).
+      pieces.push(elements(item, 'm:oMath').map(mathText).join('\n'));
     }
   }
+  return pieces.length - before;
 }
 
 /** Block-level children, looking through content controls and custom XML wrappers. */
@@ -475,20 +628,107 @@ function blockChildren(node: XmlElement): XmlElement[] {
   });
 }
 
-/** A paragraph's text with page breaks dropped (inside table cells they do not split pages). */
+/**
+ * A paragraph's text with page breaks dropped (inside table cells they do not split pages), followed
+ * by the paragraphs of the text boxes anchored in it, one per line: a paragraph's text as this reader
+ * defines it wherever it is not a body paragraph (cells, text boxes, headers and footers).
+ */
 function paragraphText(p: XmlElement): string {
   const pieces: Piece[] = [];
   collectRunPieces(p, pieces);
-  return pieces.filter((piece): piece is string => piece !== PAGE_BREAK).join('');
+  const own = pieces.filter((piece): piece is string => typeof piece === 'string').join('');
+  return [own, ...pieces.filter(isTextBox).flatMap((box) => box.paragraphs)].join('\n');
+}
+
+/** The non-empty paragraph texts of a text box, header or footer (its tables' cells one per line). */
+function blockParagraphs(container: XmlElement): string[] {
+  return cellParagraphs(container).filter((text) => text.trim() !== '');
 }
 
 /** A table cell's text: its paragraphs (and those of nested tables) one per line. */
-function cellParagraphs(tc: XmlElement): string[] {
-  return blockChildren(tc).flatMap((item) => {
+function cellParagraphs(container: XmlElement): string[] {
+  return blockChildren(container).flatMap((item) => {
     if (item.name === 'w:p') return [paragraphText(item)];
     if (item.name === 'w:tbl') return tableRows(item).flatMap((tr) => tableCells(tr).flatMap(cellParagraphs));
     return [];
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Equations (OMML) as linear text: "x = (a + b) / 2", "x^2", "√(b^2 − 4ac)", "∑_(i = 1)^n i"
+
+/** Operators written with a space on either side. */
+const SPACED_OPERATORS = /\s*([=+\-−±∓×÷·<>≤≥≠≈≡∼→←⇒⇔∈∉⊂⊆∪∩])\s*/g;
+
+/** A sub-expression wrapped in brackets when it is more than one term ("a + b" → "(a + b)"). */
+function group(text: string): string {
+  const trimmed = text.trim();
+  return /[\s/^_]/.test(trimmed) && !/^\(.*\)$/.test(trimmed) ? `(${trimmed})` : trimmed;
+}
+
+/** The linear text of an OMML element's argument (`m:e`, `m:num`, …); '' when it is absent. */
+function mathArg(node: XmlElement | undefined, name: string): string {
+  const arg = child(node, name);
+  return arg ? mathText(arg).trim() : '';
+}
+
+/** A property of an OMML element (`m:dPr/m:begChr/@m:val`), or the fallback when not set. */
+function mathProp(node: XmlElement, props: string, name: string, fallback: string): string {
+  return child(child(node, props), name)?.attrs['m:val'] ?? fallback;
+}
+
+function mathText(node: XmlElement): string {
+  switch (node.name) {
+    case 'm:r':
+      return elements(node)
+        .filter((e) => e.name === 'm:t' || e.name === 'w:t')
+        .map((e) => textOf(e).replace(SPACED_OPERATORS, ' $1 '))
+        .join('');
+    case 'm:f':
+      return ` ${group(mathArg(node, 'm:num'))} / ${group(mathArg(node, 'm:den'))} `;
+    case 'm:sSup':
+      return `${group(mathArg(node, 'm:e'))}^${group(mathArg(node, 'm:sup'))}`;
+    case 'm:sSub':
+      return `${group(mathArg(node, 'm:e'))}_${group(mathArg(node, 'm:sub'))}`;
+    case 'm:sSubSup':
+      return `${group(mathArg(node, 'm:e'))}_${group(mathArg(node, 'm:sub'))}^${group(mathArg(node, 'm:sup'))}`;
+    case 'm:sPre':
+      return `_${group(mathArg(node, 'm:sub'))}^${group(mathArg(node, 'm:sup'))}${group(mathArg(node, 'm:e'))}`;
+    case 'm:rad': {
+      const degree = mathArg(node, 'm:deg');
+      return `${degree ? group(degree) : ''}√(${mathArg(node, 'm:e')})`;
+    }
+    case 'm:d': {
+      const open = mathProp(node, 'm:dPr', 'm:begChr', '(');
+      const close = mathProp(node, 'm:dPr', 'm:endChr', ')');
+      const separator = mathProp(node, 'm:dPr', 'm:sepChr', '|');
+      return `${open}${elements(node, 'm:e').map((e) => mathText(e).trim()).join(separator === ',' ? ', ' : ` ${separator} `)}${close}`;
+    }
+    case 'm:nary': {
+      const operator = mathProp(node, 'm:naryPr', 'm:chr', '∫');
+      const sub = mathArg(node, 'm:sub');
+      const sup = mathArg(node, 'm:sup');
+      return ` ${operator}${sub ? `_${group(sub)}` : ''}${sup ? `^${group(sup)}` : ''} ${mathArg(node, 'm:e')} `;
+    }
+    case 'm:func':
+      return ` ${mathArg(node, 'm:fName')} ${mathArg(node, 'm:e')} `;
+    case 'm:limLow':
+      return `${mathArg(node, 'm:e')}_${group(mathArg(node, 'm:lim'))}`;
+    case 'm:limUpp':
+      return `${mathArg(node, 'm:e')}^${group(mathArg(node, 'm:lim'))}`;
+    case 'm:eqArr':
+      return elements(node, 'm:e').map((e) => mathText(e).trim()).join('; ');
+    case 'm:m':
+      return `[${elements(node, 'm:mr').map((row) => elements(row, 'm:e').map((e) => mathText(e).trim()).join(', ')).join('; ')}]`;
+    default: {
+      // Containers (m:oMath, m:e, m:num, accents, bars, boxes, …): their children, properties skipped.
+      const text = elements(node)
+        .filter((e) => !e.name.endsWith('Pr'))
+        .map(mathText)
+        .join('');
+      return node.name === 'm:oMath' ? text.replace(/\s+/g, ' ').trim() : text;
+    }
+  }
 }
 
 const tableRows = (tbl: XmlElement) => blockChildren(tbl).filter((e) => e.name === 'w:tr');
@@ -562,10 +802,13 @@ class DocxReader {
     collectRunPieces(p, pieces);
     // Split into the parts on each page; offsets run on across a page break (one paragraph).
     const parts: { text: string; start: number }[] = [{ text: '', start: 0 }];
+    const boxes: TextBox[] = [];
     let offset = 0;
     for (const piece of pieces) {
       if (piece === PAGE_BREAK) {
         parts.push({ text: '', start: offset });
+      } else if (isTextBox(piece)) {
+        boxes.push(piece);
       } else {
         parts[parts.length - 1]!.text += piece;
         offset += codePointLength(piece);
@@ -592,9 +835,31 @@ class DocxReader {
       }
     });
 
+    // Text boxes anchored here follow the paragraph, each of their paragraphs a block of its own. They
+    // are not body paragraphs (API §6.2 counts those), so their words point into this paragraph's
+    // text, extended past its own text by one line per text-box paragraph ("own\nbox 1\nbox 2").
+    for (const text of boxes.flatMap((box) => box.paragraphs)) {
+      const start = offset + 1;
+      offset = start + codePointLength(text);
+      if (text.trim() === '') continue;
+      const { lines } = addTextLines(this.page, text, (from, to) => ({ kind: 'docx_paragraph', paragraph: index, charStart: start + from, charEnd: start + to }));
+      this.page.blocks.push({ kind: 'paragraph', text: text.trim(), lines });
+    }
+
     // A section break ends the page unless the next section is continuous.
     const section = child(pPr, 'w:sectPr');
+    if (section) this.endSection(section);
     if (section && val(child(section, 'w:type')) !== 'continuous') this.startPage();
+    if (section) this.sectionStart = this.pages.length - 1;
+  }
+
+  /** Sections in body order, with the pages they cover (for their headers and footers). */
+  readonly sections: { properties: XmlElement; firstPage: number; lastPage: number }[] = [];
+  private sectionStart = 0;
+
+  /** Ends the current section on the current page; the body's own `w:sectPr` ends the last one. */
+  endSection(properties: XmlElement): void {
+    this.sections.push({ properties, firstPage: this.sectionStart, lastPage: this.pages.length - 1 });
   }
 
   private table(tbl: XmlElement): void {
@@ -681,28 +946,55 @@ const DOCUMENT_PART = 'word/document.xml';
 const STYLES_PART = 'word/styles.xml';
 const NUMBERING_PART = 'word/numbering.xml';
 
+/**
+ * Headers and footers, placed once where their section starts (headers) and ends (footers): Word
+ * prints them on every page, but repeating them on every page would repeat their text in the parse.
+ * A part whose text was already placed is not placed again. They are not body paragraphs, and the
+ * contract (API §6.2) has no anchor for them, so their blocks have text but no words to point at.
+ */
+function placeHeadersFooters(reader: DocxReader, pkg: XmlPackage): void {
+  const relationships = pkg.relationships(DOCUMENT_PART);
+  const placed = new Set<string>();
+  const partText = (reference: XmlElement, root: string): string => {
+    const relationship = relationships.get(reference.attrs['r:id'] ?? '');
+    const part = relationship && !relationship.external ? child(pkg.part(relationship.target), root) : undefined;
+    const text = part ? blockParagraphs(part).join('\n').trim() : '';
+    if (text === '' || placed.has(text)) return '';
+    placed.add(text);
+    return text;
+  };
+  // The first-page variant prints only when the section asks for a distinct first page (w:titlePg).
+  const ORDER = ['first', 'default', 'even'];
+  const references = (properties: XmlElement, name: string) =>
+    elements(properties, name)
+      .filter((r) => r.attrs['w:type'] !== 'first' || isOn(child(properties, 'w:titlePg')))
+      .sort((a, b) => ORDER.indexOf(a.attrs['w:type'] ?? 'default') - ORDER.indexOf(b.attrs['w:type'] ?? 'default'));
+  for (const section of reader.sections) {
+    const headers = references(section.properties, 'w:headerReference').map((r) => partText(r, 'w:hdr'));
+    const footers = references(section.properties, 'w:footerReference').map((r) => partText(r, 'w:ftr'));
+    const block = (text: string) => ({ kind: 'paragraph' as const, text, lines: [] });
+    reader.pages[section.firstPage]!.blocks.unshift(...headers.filter((t) => t !== '').map(block));
+    reader.pages[section.lastPage]!.blocks.push(...footers.filter((t) => t !== '').map(block));
+  }
+}
+
 /** Reads a DOCX file: one page per hard page break (or one page). */
 export async function readDocx(bytes: Uint8Array, options: { deadline: number }): Promise<Page[]> {
-  const what = 'DOCX file';
-  const entries = readZipDirectory(bytes, what);
-  const documentEntry = entries.get(DOCUMENT_PART);
-  if (!documentEntry) throw new ReadFailure(`The ${what} is corrupt (it has no ${DOCUMENT_PART})`);
-  const parts = [documentEntry, entries.get(STYLES_PART), entries.get(NUMBERING_PART)].filter((e): e is ZipEntry => e !== undefined);
-  // Only the parts we read count: images and other media are never inflated.
-  checkInflatedSizes(parts, what);
-
-  const parse = (entry: ZipEntry | undefined) => {
-    if (!entry) return undefined;
-    const xml = inflateEntry(bytes, entry, what).toString('utf8');
-    return parseXml(xml, what, options.deadline);
-  };
-  const document = parse(documentEntry)!;
-  const styles = readStyles(parse(entries.get(STYLES_PART)));
-  const numbering = readNumbering(parse(entries.get(NUMBERING_PART)));
+  const pkg = new XmlPackage(bytes, 'DOCX file', options.deadline);
+  const { what } = pkg;
+  if (!pkg.has(DOCUMENT_PART)) throw new ReadFailure(`The ${what} is corrupt (it has no ${DOCUMENT_PART})`);
+  // The main parts are checked together before any is inflated; images and other media never are.
+  pkg.check([DOCUMENT_PART, STYLES_PART, NUMBERING_PART]);
+  const document = pkg.part(DOCUMENT_PART)!;
+  const styles = readStyles(pkg.part(STYLES_PART));
+  const numbering = readNumbering(pkg.part(NUMBERING_PART));
   const body = child(child(document, 'w:document'), 'w:body');
   if (!body) throw new ReadFailure(`The ${what} is corrupt (${DOCUMENT_PART} has no body)`);
 
   const reader = new DocxReader(styles, numbering, options.deadline);
   reader.readBody(body);
+  const finalSection = child(body, 'w:sectPr');
+  if (finalSection) reader.endSection(finalSection);
+  placeHeadersFooters(reader, pkg);
   return reader.pages;
 }

@@ -63,24 +63,91 @@ export const NUMBERING_XML = `<?xml version="1.0" encoding="UTF-8" standalone="y
 <w:num w:numId="2"><w:abstractNumId w:val="1"/></w:num>
 </w:numbering>`;
 
+// ---------------------------------------------------------------------------------------------
+// Drawings in DOCX: text boxes, shapes and groups as Word 2010+ writes them (DrawingML in mc:Choice,
+// the same shape again as VML in mc:Fallback), VML-only text boxes (older files), equations (OMML)
+
+/** Namespaces Word declares on the root of its parts. */
+const WORD_ROOT_NAMESPACES = [
+  `xmlns:w="${W}"`,
+  'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"',
+  'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"',
+  'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"',
+  'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"',
+  'xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"',
+  'xmlns:wpg="http://schemas.microsoft.com/office/word/2010/wordprocessingGroup"',
+  'xmlns:v="urn:schemas-microsoft-com:vml"',
+  'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"',
+  'mc:Ignorable="wps wpg"',
+].join(' ');
+
+const txbxContent = (paragraphs: string[]) => `<w:txbxContent>${paragraphs.map((p) => para(p)).join('')}</w:txbxContent>`;
+const wordShape = (paragraphs: string[]) => `<wps:wsp><wps:cNvSpPr txBox="1"/><wps:spPr/><wps:txbx>${txbxContent(paragraphs)}</wps:txbx><wps:bodyPr/></wps:wsp>`;
+const vmlTextBox = (paragraphs: string[]) => `<v:shape type="#_x0000_t202" style="position:absolute;width:150pt;height:60pt"><v:textbox>${txbxContent(paragraphs)}</v:textbox></v:shape>`;
+const anchored = (uri: string, content: string) =>
+  `<w:drawing><wp:anchor behindDoc="0" simplePos="0"><wp:simplePos x="0" y="0"/><wp:extent cx="1905000" cy="762000"/><wp:docPr id="1" name="Shape"/><a:graphic><a:graphicData uri="${uri}">${content}</a:graphicData></a:graphic></wp:anchor></w:drawing>`;
+
+/** A run holding a text box as Word writes it: the DrawingML shape, and the same text again as VML fallback. */
+export function textBoxRun(paragraphs: string[]): string {
+  const choice = anchored('http://schemas.microsoft.com/office/word/2010/wordprocessingShape', wordShape(paragraphs));
+  return `<w:r><mc:AlternateContent><mc:Choice Requires="wps">${choice}</mc:Choice><mc:Fallback><w:pict>${vmlTextBox(paragraphs)}</w:pict></mc:Fallback></mc:AlternateContent></w:r>`;
+}
+
+/** A run holding a group of shapes with text (each shape's paragraphs), with its VML fallback. */
+export function shapeGroupRun(shapes: string[][]): string {
+  const group = `<wpg:wgp><wpg:cNvGrpSpPr/><wpg:grpSpPr/>${shapes.map(wordShape).join('')}</wpg:wgp>`;
+  const choice = anchored('http://schemas.microsoft.com/office/word/2010/wordprocessingGroup', group);
+  const fallback = `<w:pict><v:group>${shapes.map(vmlTextBox).join('')}</v:group></w:pict>`;
+  return `<w:r><mc:AlternateContent><mc:Choice Requires="wpg">${choice}</mc:Choice><mc:Fallback>${fallback}</mc:Fallback></mc:AlternateContent></w:r>`;
+}
+
+/** A run holding a VML text box alone, as files from before Word 2010 have them. */
+export const vmlTextBoxRun = (paragraphs: string[]) => `<w:r><w:pict>${vmlTextBox(paragraphs)}</w:pict></w:r>`;
+
+/** OMML: a math run, a fraction, a superscript, a radical; `equation` wraps them as an inline m:oMath. */
+export const mr = (text: string) => `<m:r><m:t>${escapeXml(text)}</m:t></m:r>`;
+export const frac = (num: string, den: string) => `<m:f><m:num>${num}</m:num><m:den>${den}</m:den></m:f>`;
+export const sup = (base: string, exponent: string) => `<m:sSup><m:e>${base}</m:e><m:sup>${exponent}</m:sup></m:sSup>`;
+export const sqrt = (content: string) => `<m:rad><m:radPr><m:degHide m:val="1"/></m:radPr><m:deg/><m:e>${content}</m:e></m:rad>`;
+export const equation = (content: string) => `<m:oMath>${content}</m:oMath>`;
+/** A display equation: a paragraph of its own. */
+export const equationPara = (content: string) => `<w:p><m:oMathPara><m:oMath>${content}</m:oMath></m:oMathPara></w:p>`;
+
 export interface DocxParts {
   /** The children of `w:body`. */
   body: string;
   styles?: string;
   numbering?: string;
+  /** Default header and footer: paragraphs XML of `word/header1.xml` and `word/footer1.xml`. */
+  header?: string;
+  footer?: string;
   /** Further parts by path (e.g. media). */
   extra?: Record<string, string | Uint8Array>;
 }
 
-export function documentXml(body: string): string {
-  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="${W}"><w:body>${body}<w:sectPr/></w:body></w:document>`;
+/** `w:document`; `sectionProperties` is the inner XML of the body's final `w:sectPr`. */
+export function documentXml(body: string, sectionProperties = ''): string {
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document ${WORD_ROOT_NAMESPACES}><w:body>${body}<w:sectPr>${sectionProperties}</w:sectPr></w:body></w:document>`;
 }
+
+const RELATIONSHIP_TYPE = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 export async function buildDocx(parts: DocxParts): Promise<Buffer> {
   const zip = new JSZip();
   zip.file('[Content_Types].xml', CONTENT_TYPES);
   zip.file('_rels/.rels', ROOT_RELS);
-  zip.file('word/document.xml', documentXml(parts.body));
+  const relationships: string[] = [];
+  let sectionProperties = '';
+  for (const [kind, root, xml] of [['header', 'w:hdr', parts.header], ['footer', 'w:ftr', parts.footer]] as const) {
+    if (xml === undefined) continue;
+    zip.file(`word/${kind}1.xml`, `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<${root} ${WORD_ROOT_NAMESPACES}>${xml}</${root}>`);
+    relationships.push(`<Relationship Id="rId${kind}" Type="${RELATIONSHIP_TYPE}/${kind}" Target="${kind}1.xml"/>`);
+    sectionProperties += `<w:${kind}Reference w:type="default" r:id="rId${kind}"/>`;
+  }
+  if (relationships.length > 0) {
+    zip.file('word/_rels/document.xml.rels', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${relationships.join('')}</Relationships>`);
+  }
+  zip.file('word/document.xml', documentXml(parts.body, sectionProperties));
   if (parts.styles) zip.file('word/styles.xml', parts.styles);
   if (parts.numbering) zip.file('word/numbering.xml', parts.numbering);
   for (const [path, data] of Object.entries(parts.extra ?? {})) zip.file(path, data);
@@ -164,4 +231,61 @@ export function zipArchive(entries: { name: string; data?: Buffer; deflated?: { 
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring: how many of the words written into a fixture a reader gives back
+
+/** Words of a text, as a reader would count them (whitespace-separated, outer punctuation dropped). */
+export function wordsOf(text: string): string[] {
+  return text
+    .split(/\s+/)
+    .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+    .filter((w) => w !== '');
+}
+
+/** Of the words written, how many were read (each read word counts once): `{ read, written }`. */
+export function wordRecall(written: string[], readText: string): { read: number; written: number } {
+  const available = new Map<string, number>();
+  for (const word of wordsOf(readText)) available.set(word, (available.get(word) ?? 0) + 1);
+  let read = 0;
+  for (const word of wordsOf(written.join(' '))) {
+    const left = available.get(word) ?? 0;
+    if (left > 0) {
+      read++;
+      available.set(word, left - 1);
+    }
+  }
+  return { read, written: wordsOf(written.join(' ')).length };
+}
+
+/**
+ * A one-page flyer laid out in text boxes, as the issue's document was: a header and footer, body
+ * paragraphs that anchor a text box, a group of two shapes and a VML-only box, an inline and a display
+ * equation. `written` is every text it holds, equations in the linear form a reader should give.
+ */
+export async function textBoxFlyer(): Promise<{ bytes: Buffer; written: string[] }> {
+  const written = {
+    header: 'Northwind Community Centre: Spring Programme',
+    footer: 'Call 555-0142 to register',
+    intro: 'Welcome to the spring term.',
+    yoga: ['Yoga for beginners', 'Tuesdays at 7 pm in Hall B with Maria.'],
+    pottery: ['Pottery', 'Wheel throwing, all materials included.'],
+    chess: ['Chess club', 'Fridays from 6 pm; boards provided.'],
+    fees: ['Fees are due by 15 March.'],
+    area: 'Each table has area',
+    areaMath: 'A = πr^2',
+    mean: 'x = (a + b) / 2',
+    closing: 'Doors open at 9 am.',
+  };
+  const body = [
+    para([run(written.intro), textBoxRun(written.yoga)]), // paragraph 0 anchors the yoga box
+    `<w:p>${shapeGroupRun([written.pottery, written.chess])}</w:p>`, // 1: only a group of shapes
+    `<w:p>${vmlTextBoxRun(written.fees)}</w:p>`, // 2: an old-style VML box
+    `<w:p>${run(`${written.area} `)}${equation(mr('A=π') + sup(mr('r'), mr('2')))}</w:p>`, // 3
+    equationPara(mr('x=') + frac(mr('a+b'), mr('2'))), // 4
+    para(written.closing), // 5
+  ].join('');
+  const bytes = await buildDocx({ body, header: para(written.header), footer: para(written.footer) });
+  return { bytes, written: Object.values(written).flat() };
 }

@@ -11,15 +11,24 @@ import {
   buildDocx,
   declareSize,
   documentXml,
+  equation,
+  equationPara,
+  frac,
   heading,
   listPara,
   NUMBERING_XML,
   PAGE_BREAK_RUN,
   para,
+  mr,
   run,
+  sqrt,
+  sup,
   tbl,
   tc,
+  textBoxFlyer,
+  textBoxRun,
   tr,
+  wordRecall,
   zipArchive,
 } from '../../support/office-fixtures.ts';
 
@@ -287,5 +296,67 @@ describe('readDocx: refusals', () => {
     const body = para('x').repeat(2000);
     const error = await failure(readDocx(await buildDocx({ body }), { deadline: Date.now() - 1 }));
     expect(error.code).toBe('timeout');
+  });
+});
+
+describe('readDocx: text boxes, shapes, equations, headers and footers', () => {
+  it('reads a flyer laid out in text boxes: every word once, in order, header first and footer last', async () => {
+    const { bytes, written } = await textBoxFlyer();
+    const pages = await read(bytes);
+    expect(pages).toHaveLength(1);
+    const text = renderPage(pages[0]!, 'markdown');
+    expect(text).toBe(
+      [
+        'Northwind Community Centre: Spring Programme',
+        'Welcome to the spring term.',
+        'Yoga for beginners',
+        'Tuesdays at 7 pm in Hall B with Maria.',
+        'Pottery',
+        'Wheel throwing, all materials included.',
+        'Chess club',
+        'Fridays from 6 pm; boards provided.',
+        'Fees are due by 15 March.',
+        'Each table has area A = πr^2',
+        'x = (a + b) / 2',
+        'Doors open at 9 am.',
+        'Call 555-0142 to register',
+      ].join('\n\n'),
+    );
+    // Word stores each box twice (DrawingML and its VML fallback): read once, so nothing is left over.
+    expect(wordRecall(written, text)).toEqual({ read: 61, written: 61 });
+    expect(text.match(/Yoga/g)).toHaveLength(1);
+  });
+
+  it('points text-box words into their anchoring paragraph, past its own text; body paragraph indices do not move', async () => {
+    const { bytes } = await textBoxFlyer();
+    const [page] = await read(bytes);
+    // Paragraph 0 is "Welcome to the spring term." (27 code points), then "\nYoga for beginners\nTuesdays …".
+    expect(originsOf(page!, 'Welcome')).toEqual([{ kind: 'docx_paragraph', paragraph: 0, charStart: 0, charEnd: 7 }]);
+    expect(originsOf(page!, 'Yoga')).toEqual([{ kind: 'docx_paragraph', paragraph: 0, charStart: 28, charEnd: 32 }]);
+    expect(originsOf(page!, 'Tuesdays')).toEqual([{ kind: 'docx_paragraph', paragraph: 0, charStart: 47, charEnd: 55 }]);
+    // Paragraph 1 holds only the group: "Pottery\nWheel …" after its empty own text.
+    expect(originsOf(page!, 'Pottery')).toEqual([{ kind: 'docx_paragraph', paragraph: 1, charStart: 1, charEnd: 8 }]);
+    expect(originsOf(page!, 'Doors')).toEqual([{ kind: 'docx_paragraph', paragraph: 5, charStart: 0, charEnd: 5 }]);
+    // Headers and footers have no anchor in the contract: their text is rendered, but no words point at it.
+    expect(page!.words.some((w) => w.text === 'Northwind' || w.text === '555-0142')).toBe(false);
+  });
+
+  it('writes equations as linear text inside their paragraph', async () => {
+    const body = [
+      equationPara(mr('x=') + sqrt(sup(mr('b'), mr('2')) + mr('−4ac'))),
+      para([run('Half of it: '), equation(frac(mr('1'), mr('2')) + mr('y'))]),
+      equationPara(`<m:nary><m:naryPr><m:chr m:val="∑"/></m:naryPr><m:sub>${mr('i=1')}</m:sub><m:sup>${mr('n')}</m:sup><m:e>${mr('i')}</m:e></m:nary>`),
+      equationPara(`<m:d><m:e>${mr('a')}</m:e><m:e>${mr('b')}</m:e></m:d>`),
+    ].join('');
+    const [page] = await read(await buildDocx({ body }));
+    expect(page!.blocks.map((b) => b.text)).toEqual(['x = √(b^2 − 4ac)', 'Half of it: 1 / 2 y', '∑_(i = 1)^n i', '(a | b)']);
+    expect(originsOf(page!, '√(b^2')).toEqual([{ kind: 'docx_paragraph', paragraph: 0, charStart: 4, charEnd: 9 }]);
+  });
+
+  it('reads a text box inside a table cell into the cell text', async () => {
+    const body = tbl(2, [tr([tc('Name'), `<w:tc><w:p>${run('See')}${textBoxRun(['boxed note'])}</w:p></w:tc>`])]);
+    const [page] = await read(await buildDocx({ body }));
+    expect(page!.tables[0]!.cells.map((c) => c.text)).toEqual(['Name', 'See\nboxed note']);
+    expect(originsOf(page!, 'boxed')).toEqual([{ kind: 'docx_cell', table: 0, row: 0, column: 1, charStart: 4, charEnd: 9 }]);
   });
 });
