@@ -170,10 +170,10 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
     const second = labelsUnder ? over[i] : under[i];
     // A run that is the nearer label of another box on the page's side is that box's.
     const claimed = (run: Run) => widgets.some((_, j) => j !== i && (labelsUnder ? under[j] : over[j])?.run === run);
-    if (first) return first.run.text;
+    if (first) return first.run;
     // The other side only when printed close against the box (a date box captioned "Datum" under it).
-    if (second && second.gap <= 0.8 * (second.run.bottom - second.run.top) && !claimed(second.run)) return second.run.text;
-    return '';
+    if (second && second.gap <= 0.8 * (second.run.bottom - second.run.top) && !claimed(second.run)) return second.run;
+    return undefined;
   });
 
   // Columns of a table: 3+ boxes of one width stacked close under each other.
@@ -201,9 +201,13 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
     });
   }
 
+  // A table's cells are labelled by the column's header and their row, never by the text around a
+  // cell (the sentence printed under a table's last row is no label of it).
+  for (const [i, { row }] of columns) if (row > 1) vertical[i] = undefined;
+
   // The section: the nearest free line above the label, starting about where the label starts (for a
   // tick box, anywhere over its row); never a box's own label over or under it.
-  const labelRuns = new Set([...over, ...under].flatMap((x) => (x ? [x.run] : [])));
+  const labelRuns = new Set(vertical.filter((run) => run !== undefined));
   const section = widgets.map((w, i) => {
     const from = Math.min(w.box.left, ...left[i]!.runs.map((r) => r.left));
     const reach = w.tick ? page.width * 0.3 : 40;
@@ -232,7 +236,7 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
   }
 
   const ticks = tickLabels(widgets, runs);
-  const labels = widgets.map((w, i) => (w.tick ? (ticks.get(i) ?? '') : clean([rowLabel(i), vertical[i]].filter((t) => t !== '').join(' '))));
+  const labels = widgets.map((w, i) => (w.tick ? (ticks.get(i) ?? '') : clean([rowLabel(i), vertical[i]?.text ?? ''].filter((t) => t !== '').join(' '))));
   // A box with no label of its own right under a labelled box of the same extent, nothing printed
   // between: the next line of the same field ("adresse", then "adresse (line 2)").
   for (const i of topDown) {

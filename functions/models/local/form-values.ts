@@ -677,7 +677,9 @@ function fieldTextOf(field: FillField): FieldText {
     groupSquash: colon > 0 ? words(label.slice(0, colon)).join('') : '',
     option: (colon > 0 ? label.slice(colon + 1) : label).trim() || field.key,
     ordinal: labelParts.ordinal ?? sectionParts.ordinal ?? keyParts.ordinal,
-    key: normalizedKey(field.key),
+    // A key that only spells the printed label (a flat form's fields are keyed so) names nothing more:
+    // "nom" written for it is the label's word, and the section still decides whose "nom" it is.
+    key: normalizedKey(field.key) === normalizedKey(label) ? '' : normalizedKey(field.key),
   };
 }
 

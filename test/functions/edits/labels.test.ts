@@ -99,6 +99,23 @@ describe('printedLabels', () => {
       { header: 'FAMILY NAME', row: 3 },
     ]);
   });
+
+  it("a sentence printed under a table's last row is no label of its cell; it heads the boxes after it", () => {
+    // FAMILY NAME / [row 1] [row 2] [row 3] / "I ask that the persons above be attached." / Done at [box] / On [box]
+    const p = page([
+      ['FAMILY NAME', 100, 88],
+      ['I ask that the persons above', 100, 152],
+      ['be attached to me.', 100, 162],
+      ['Done at', 100, 184],
+      ['On', 100, 198],
+    ]);
+    const labels = printedLabels(p, [box(100, 98, 150), box(100, 114, 150), box(100, 130, 150), box(150, 180, 100), box(150, 196, 100)]);
+    expect(labels[2]).toEqual({ label: '', section: '', column: { header: 'FAMILY NAME', row: 3 } });
+    expect(labels.slice(3).map((l) => [l.label, l.section])).toEqual([
+      ['Done at', 'I ask that the persons above be attached to me.'],
+      ['On', 'I ask that the persons above be attached to me.'],
+    ]);
+  });
 });
 
 describe('detected fields of a flat form', () => {

@@ -246,6 +246,13 @@ describe('fillForm', () => {
     // A field the form says is the writer's own ("salarié(e) nom") before a bare "nom" of another section.
     const own: FillField[] = [{ key: 'fid', type: 'text', description: 'nom' }, ...fields];
     expect(fillForm({ fields: own, instructions: 'Mon nom est Schmit.' }).values).toEqual([null, null, 'Schmit']);
+    // A flat form keys its fields by their labels: the employer's "nom" keyed "nom" is no surer a home
+    // for "Nom" than the label says (a key naming more than the label still is: "owner1_name").
+    const flat: FillField[] = [
+      { key: 'salarie_e_nom', type: 'text', description: 'salarié(e) nom' },
+      { key: 'nom', type: 'text', description: "H) désignation de l'employeur › nom" },
+    ];
+    expect(fillForm({ fields: flat, instructions: "Nom : Schmit\nNom de l'employeur : Lux Logistique S.A." }).values).toEqual(['Schmit', 'Lux Logistique S.A.']);
   });
 
   it('gives a list the option as the form lists it, and chooses a proper name the text writes as one list prints it', () => {
