@@ -8,6 +8,8 @@ import type { PDFPageProxy } from './pdfjs.ts';
 import { readCsv } from './csv.ts';
 import { type Doc, type GreyImage, type Page, ReadFailure } from './doc.ts';
 import { readDocx } from './docx.ts';
+import { readEmail } from './email.ts';
+import { readHtml } from './html.ts';
 import { decodeImage } from './image.ts';
 import { dropRepeatedHeadersFooters, layoutPage } from './layout.ts';
 import { createOcrPool, type OcrPool, recognizeReadable } from './ocr.ts';
@@ -81,6 +83,13 @@ export async function readDocument(bytes: Uint8Array, options: ReadOptions): Pro
       break;
     case 'csv':
       pages = readCsv(bytes);
+      break;
+    case 'eml':
+      // Attachments are documents of their own, read by this same function (email.ts numbers their pages).
+      pages = await readEmail(bytes, { deadline, readAttachment: async (attachment, attachmentKind) => (await readDocument(attachment, { ...options, kind: attachmentKind })).pages });
+      break;
+    case 'html':
+      pages = readHtml(bytes, { deadline });
       break;
     case 'txt':
     case 'md':

@@ -4,7 +4,7 @@
  * works on a range of a large upload.
  */
 
-export type DocumentKind = 'pdf' | 'png' | 'jpeg' | 'tiff' | 'webp' | 'docx' | 'xlsx' | 'csv' | 'txt' | 'md';
+export type DocumentKind = 'pdf' | 'png' | 'jpeg' | 'tiff' | 'webp' | 'docx' | 'xlsx' | 'csv' | 'txt' | 'md' | 'eml' | 'html';
 
 export const MIME_OF: Record<DocumentKind, string> = {
   pdf: 'application/pdf',
@@ -17,6 +17,8 @@ export const MIME_OF: Record<DocumentKind, string> = {
   csv: 'text/csv',
   txt: 'text/plain',
   md: 'text/markdown',
+  eml: 'message/rfc822',
+  html: 'text/html',
 };
 
 const KIND_OF_MIME = new Map<string, DocumentKind>([
@@ -25,6 +27,7 @@ const KIND_OF_MIME = new Map<string, DocumentKind>([
   ['image/tif', 'tiff'],
   ['application/csv', 'csv'],
   ['text/x-markdown', 'md'],
+  ['application/xhtml+xml', 'html'],
 ]);
 
 /** The document kind of a stored file's MIME type (as this module assigned it). */
@@ -117,6 +120,64 @@ function textKind(filename: string, declared: DocumentKind | undefined): Documen
   return 'txt';
 }
 
+/**
+ * The fields (lower-case name → first value) of the RFC 822 header block the head starts with (up to
+ * the first blank line), or undefined when a line of it is neither a `Name: value` field nor a folded
+ * continuation.
+ */
+function mailHeaderFields(head: Uint8Array): Map<string, string> | undefined {
+  const text = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, 64 * 1024)).toString('latin1');
+  const end = text.search(/\r?\n\r?\n/);
+  const lines = (end === -1 ? text : text.slice(0, end)).split(/\r?\n/);
+  // Without a blank line in sight the last line may be cut: it is not judged.
+  if (end === -1 && lines.length > 1) lines.pop();
+  const fields = new Map<string, string>();
+  for (const [i, line] of lines.entries()) {
+    if (i > 0 && /^[ \t]/.test(line)) continue;
+    const field = /^([!-9;-~]+):(.*)$/.exec(line);
+    if (!field) return undefined;
+    if (!fields.has(field[1]!.toLowerCase())) fields.set(field[1]!.toLowerCase(), field[2]!);
+  }
+  return fields;
+}
+
+/**
+ * Headers that, with a From naming an address, make a header block a message's (a note "From: Bob"
+ * alone is not, nor YAML's `from: 2020` / `to: 2021`).
+ */
+const MAIL_FIELDS = ['to', 'cc', 'date', 'subject', 'message-id', 'mime-version', 'received', 'return-path', 'reply-to', 'delivered-to'];
+
+/** An HTML document starts so (after a BOM, white space, comments or an XML declaration). */
+function startsLikeHtml(head: Uint8Array): boolean {
+  const text = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, 4096)).toString('latin1');
+  const start = text.replace(/^(?:\xef\xbb\xbf)?(?:\s+|<!--[\s\S]*?-->|<\?xml[^>]*>)*/, '');
+  return /^(?:<!doctype\s+html|<html[\s>])/i.test(start);
+}
+
+/**
+ * E-mail (`.eml`, message/rfc822) or HTML, by content first — a header block with From and another
+ * message field; `<!DOCTYPE html>` or `<html>` — then by file name or declared MIME type. An Outlook
+ * `.msg` is named in a 422.
+ */
+function mailOrMarkupKind(head: Uint8Array, tail: Uint8Array, filename: string, declared: DocumentKind | undefined): DocumentKind | undefined {
+  const ext = extensionOf(filename);
+  const outlookEntry = Buffer.from('__substg1.0_', 'utf16le').toString('latin1');
+  if (startsWith(head, [0xd0, 0xcf, 0x11, 0xe0]) && (ext === 'msg' || containsAscii(head, outlookEntry) || containsAscii(tail, outlookEntry))) {
+    throw new DocumentProblem('The document is an Outlook message (.msg), which is not a supported type: save it from Outlook as .eml and send that', 'document_unsupported');
+  }
+  if (head.includes(0)) return undefined;
+  const fields = mailHeaderFields(head);
+  const fromAddress = fields?.get('from')?.includes('@') ?? false;
+  if (fields && ((fromAddress && MAIL_FIELDS.some((n) => fields.has(n))) || (fields.has('mime-version') && fields.has('content-type')))) return 'eml';
+  if (ext === 'eml' || declared === 'eml') {
+    // Named a message: any header block will do (a short note a tool saved as .eml).
+    if (fields && fields.size > 0) return 'eml';
+    throw new DocumentProblem(`The document (${filename}) is not an e-mail message: it does not start with its headers (From, To, Subject, …)`, 'document_invalid');
+  }
+  if (startsLikeHtml(head) || ext === 'html' || ext === 'htm' || ext === 'xhtml' || declared === 'html') return 'html';
+  return undefined;
+}
+
 export interface SniffInput {
   /** The first bytes of the document (at least 64 KB when the document is larger). */
   head: Uint8Array;
@@ -141,10 +202,14 @@ export function sniffDocument(input: SniffInput): Sniffed {
   if (kind) return { kind, mimeType: MIME_OF[kind] };
   if (declaredMime !== undefined && !declared && !GENERIC_MIMES.has(declaredMime) && !declaredMime.startsWith('text/')) {
     throw new DocumentProblem(
-      `MIME type ${declaredMime} is not supported; supported types are PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, CSV, TXT and Markdown`,
+      `MIME type ${declaredMime} is not supported; supported types are PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, CSV, TXT, Markdown, HTML and e-mail (.eml)`,
       'document_unsupported',
     );
   }
+
+  // E-mail and HTML before the UTF-8 check: both may be text in another charset (8-bit parts, a page's <meta charset>).
+  const mailOrMarkup = mailOrMarkupKind(head, tail, filename, declared);
+  if (mailOrMarkup) return { kind: mailOrMarkup, mimeType: MIME_OF[mailOrMarkup] };
 
   const isText = isUtf8Text(head, head.length >= size);
   const named = unsupportedBinaryName(head, isText);
@@ -158,7 +223,7 @@ export function sniffDocument(input: SniffInput): Sniffed {
   }
   if (!isText) {
     throw new DocumentProblem(
-      `The document (${filename}) is binary content of no supported type (supported: PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, CSV, TXT, Markdown; text must be UTF-8)`,
+      `The document (${filename}) is binary content of no supported type (supported: PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, CSV, TXT, Markdown, HTML, e-mail (.eml); text must be UTF-8)`,
       'document_unsupported',
     );
   }

@@ -125,8 +125,8 @@ describe('sniffDocument: text kinds', () => {
     expect(sniff(Buffer.from('# T'), 'notes', 'text/markdown').kind).toBe('md');
     expect(sniff(Buffer.from('# T'), 'notes', 'text/x-markdown').kind).toBe('md');
     expect(sniff(Buffer.from('hi'), 'notes', 'TEXT/PLAIN').kind).toBe('txt');
-    // Other text/* types are read as plain text.
-    expect(sniff(Buffer.from('<p>hi</p>'), 'page', 'text/html').kind).toBe('txt');
+    // Other text/* types are read as plain text (text/html is HTML: test/functions/documents/html.test.ts).
+    expect(sniff(Buffer.from('BEGIN:VCALENDAR'), 'invite', 'text/calendar').kind).toBe('txt');
     expect(sniff(Buffer.from('hi'), 'notes', 'application/octet-stream').kind).toBe('txt');
   });
 

@@ -1,0 +1,169 @@
+/**
+ * E-mail reader (`.eml`, RFC 822/MIME, parsed by postal-mime): the message, then its attachments,
+ * each read as a document of its own.
+ *
+ * Pages. API §3 gives one output string per page "in page order", and every other page number a
+ * client sees — `usage.page_count`, split and partition `pages`, a `pdf_bbox` anchor's `page` —
+ * counts the same pages of the same Doc. So an e-mail is one flat run of pages:
+ *   page 1             the message: From, To, Cc, Date, Subject (one line each), then the body;
+ *   pages 2…           the first attachment's pages, then the second's, and so on.
+ * An attachment's pages are renumbered into that run and the page of each of its boxed words with
+ * them: page 3 of the parse, of its page_count and of a pdf_bbox anchor is the same page (anchors.ts
+ * reads the page size from `doc.pages[page - 1]`). Each attachment's first page starts with a heading
+ * `Attachment <n>: <file name>`, so the text says where one document ends and the next begins.
+ *
+ * The message page's words have `text` origins (API §6.2 `text_span`) into the message text as the
+ * page shows it: the header lines, a blank line, then the body as decoded (the text/plain part, or
+ * the HTML source of the text/html part when there is no plain text). Attachments keep the origins
+ * their own reader gives (boxes, cells, DOCX paragraphs), page numbers rewritten as above.
+ *
+ * An attachment that cannot be read (a type Quire does not read, a damaged file) does not fail the
+ * message: the message page lists it with the reason. Images the HTML body shows inline (logos,
+ * signatures; `Content-ID` parts it references) are part of the body, not documents, and are listed
+ * as not read rather than OCRed. Attached messages (`message/rfc822`, forwarded as attachments) are
+ * read as e-mails of their own, with their own attachments.
+ */
+import PostalMime, { type Address, type Attachment, type Email } from 'postal-mime';
+import { MAX_PAGES, ReadFailure, type Page } from './doc.ts';
+import { readHtmlText } from './html.ts';
+import { DocumentProblem, kindOfMime, sniffDocument, type DocumentKind } from './sniff.ts';
+import { codePointLength, readText } from './text.ts';
+
+export interface EmailOptions {
+  deadline: number;
+  /** Reads an attachment as a document of its own (read.ts passes its readDocument). */
+  readAttachment: (bytes: Uint8Array, kind: DocumentKind) => Promise<Page[]>;
+}
+
+function formatAddress(address: Address): string {
+  if (address.group) return `${address.name}: ${address.group.map(formatAddress).join(', ')};`;
+  return address.name ? `${address.name} <${address.address}>` : address.address;
+}
+
+/** The header lines the message page shows, in the order people read them. */
+function headerLines(email: Email): string[] {
+  const lines: string[] = [];
+  // The header lines must stay one line each: a folded or encoded value may hold line breaks.
+  const add = (name: string, value: string | undefined) => {
+    const flat = value?.replace(/\s+/g, ' ').trim();
+    if (flat) lines.push(`${name}: ${flat}`);
+  };
+  add('From', email.from && formatAddress(email.from));
+  add('To', email.to?.map(formatAddress).join(', '));
+  add('Cc', email.cc?.map(formatAddress).join(', '));
+  // The Date as the sender wrote it (postal-mime rewrites it as ISO 8601 in UTC).
+  add('Date', email.headers.find((h) => h.key === 'date')?.value);
+  add('Subject', email.subject);
+  return lines;
+}
+
+/** Appends `source`'s words, lines, blocks and tables to `target`, indices shifted. */
+function appendPage(target: Page, source: Page): void {
+  const wordBase = target.words.length;
+  const lineBase = target.lines.length;
+  const tableBase = target.tables.length;
+  target.words.push(...source.words);
+  for (const line of source.lines) target.lines.push({ ...line, words: line.words.map((w) => w + wordBase) });
+  for (const table of source.tables) target.tables.push({ ...table, cells: table.cells.map((c) => ({ ...c, words: c.words.map((w) => w + wordBase) })) });
+  for (const block of source.blocks) {
+    const moved = { ...block, lines: block.lines.map((l) => l + lineBase) };
+    if (block.table !== undefined) moved.table = block.table + tableBase;
+    target.blocks.push(moved);
+  }
+}
+
+/** The message page: header lines, a blank line, the body (plain text preferred, else HTML). */
+function messagePage(email: Email, extraLines: string[], deadline: number): Page {
+  const header = [...headerLines(email), ...extraLines].join('\n');
+  const text = email.text?.trim() ? email.text : undefined;
+  if (text !== undefined || !email.html?.trim()) {
+    // readText reads the header lines as one paragraph and the body as it reads any .txt file.
+    return readText(Buffer.from(text === undefined ? header : `${header}\n\n${text}`, 'utf8'), 'txt')[0]!;
+  }
+  const page = readText(Buffer.from(header, 'utf8'), 'txt')[0]!;
+  const headerLineCount = header === '' ? 0 : header.split('\n').length;
+  // The HTML source follows the header lines and a blank line in the message text.
+  const body = readHtmlText(email.html, { deadline, lineBase: headerLineCount + 1, charBase: codePointLength(header) + 2 });
+  appendPage(page, body);
+  return page;
+}
+
+function attachmentName(attachment: Attachment, number: number): string {
+  return attachment.filename?.trim() || `unnamed ${attachment.mimeType} part ${number}`;
+}
+
+function contentBytes(attachment: Attachment): Uint8Array {
+  const content = attachment.content;
+  if (typeof content === 'string') return Buffer.from(content, attachment.encoding === 'base64' ? 'base64' : 'utf8');
+  return content instanceof Uint8Array ? content : new Uint8Array(content);
+}
+
+/** An attachment's pages, or why it could not be read. */
+async function readAttachment(attachment: Attachment, name: string, options: EmailOptions): Promise<Page[] | string> {
+  const bytes = contentBytes(attachment);
+  let kind: DocumentKind;
+  try {
+    // A MIME type Quire does not read is left out: the content then names what the part is (a GIF image).
+    const declaredMime = kindOfMime(attachment.mimeType) ? attachment.mimeType : undefined;
+    kind = sniffDocument({ head: bytes, tail: bytes, size: bytes.length, filename: name, declaredMime }).kind;
+  } catch (error) {
+    if (error instanceof DocumentProblem) return error.message;
+    throw error;
+  }
+  try {
+    return await options.readAttachment(bytes, kind);
+  } catch (error) {
+    // Running out of time ends the whole read; any other failure is this attachment's alone.
+    if (error instanceof ReadFailure && error.code !== 'timeout') return error.message;
+    throw error;
+  }
+}
+
+/** Reads an e-mail: the message page, then each attachment's pages (see the top of this file). */
+export async function readEmail(bytes: Uint8Array, options: EmailOptions): Promise<Page[]> {
+  let email: Email;
+  try {
+    email = await PostalMime.parse(bytes, { forceRfc822Attachments: true, attachmentEncoding: 'arraybuffer' });
+  } catch (error) {
+    throw new ReadFailure(`The e-mail cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  const read: { number: number; name: string; pages: Page[] }[] = [];
+  const notes: string[] = [];
+  const inline: string[] = [];
+  let pageCount = 1;
+  for (const attachment of email.attachments) {
+    if (attachment.related && attachment.mimeType.startsWith('image/')) {
+      inline.push(attachmentName(attachment, inline.length + 1));
+      continue;
+    }
+    const number = notes.length + 1;
+    const name = attachmentName(attachment, number);
+    const result = await readAttachment(attachment, name, options);
+    if (Date.now() > options.deadline) throw new ReadFailure('Reading the e-mail took longer than its time budget', 'timeout');
+    if (typeof result === 'string') {
+      notes.push(`${number}. ${name} (not read: ${result})`);
+      continue;
+    }
+    pageCount += result.length;
+    if (pageCount > MAX_PAGES) throw new ReadFailure(`The e-mail has more than ${MAX_PAGES} pages with its attachments`, 'document_unsupported');
+    read.push({ number, name, pages: result });
+    notes.push(`${number}. ${name}`);
+  }
+
+  const extra: string[] = [];
+  if (notes.length > 0) extra.push(`Attachments: ${notes.join('; ')}`);
+  if (inline.length > 0) extra.push(`Inline images (not read): ${inline.join(', ')}`);
+  const pages: Page[] = [{ ...messagePage(email, extra, options.deadline), number: 1 }];
+
+  for (const { number: attachmentNumber, name, pages: attachmentPages } of read) {
+    attachmentPages.forEach((page, p) => {
+      const number = pages.length + 1;
+      const words = page.words.map((w) => (w.origin.kind === 'box' ? { ...w, origin: { ...w.origin, page: number } } : w));
+      // The heading has no words: it is Quire's, not the attachment's text.
+      const blocks = p === 0 ? [{ kind: 'heading' as const, level: 2, text: `Attachment ${attachmentNumber}: ${name}`, lines: [] }, ...page.blocks] : page.blocks;
+      pages.push({ ...page, number, words, blocks });
+    });
+  }
+  return pages;
+}

@@ -1,0 +1,154 @@
+/**
+ * E-mail (.eml) through the real sniffer and reader: headers and body on the first page, attachments
+ * read as documents of their own with their pages following, page numbers and origins consistent.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Doc, Page } from '../../../functions/documents/doc.ts';
+import { readDocument } from '../../../functions/documents/read.ts';
+import { renderPage } from '../../../functions/documents/render.ts';
+import { DocumentProblem, sniffDocument } from '../../../functions/documents/sniff.ts';
+import { INVOICE_SUBJECT, invoiceEmail, ORDER_HTML, orderEmail } from '../../support/mail-fixtures.ts';
+
+async function readEml(bytes: Buffer, filename = 'message'): Promise<Doc> {
+  const { kind } = sniffDocument({ head: bytes, size: bytes.length, filename });
+  expect(kind).toBe('eml');
+  return readDocument(bytes, { kind, dpi: 150, deadline: Date.now() + 30_000 });
+}
+
+const text = (page: Page) => renderPage(page, 'markdown');
+
+describe('e-mail sniffing', () => {
+  it('recognises a message by its header block, whatever its name; .eml and message/rfc822 too', async () => {
+    const eml = await invoiceEmail();
+    expect(sniffDocument({ head: eml, size: eml.length, filename: 'download' })).toEqual({ kind: 'eml', mimeType: 'message/rfc822' });
+    expect(sniffDocument({ head: eml, size: eml.length, filename: 'invoice.eml' }).kind).toBe('eml');
+    expect(sniffDocument({ head: eml, size: eml.length, filename: 'x', declaredMime: 'message/rfc822' }).kind).toBe('eml');
+    // Only the head of a large upload is sniffed.
+    expect(sniffDocument({ head: eml.subarray(0, 300), size: eml.length, filename: 'x' }).kind).toBe('eml');
+  });
+
+  it('an 8-bit message in Latin-1 is an e-mail, not text that is not UTF-8', async () => {
+    const latin1 = Buffer.from('From: a@example.org\r\nSubject: Gruesse\r\nContent-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: 8bit\r\n\r\nM\xfcller zahlt 12,00 EUR f\xfcr die Stra\xdfe.\r\n', 'latin1');
+    const doc = await readEml(latin1);
+    expect(text(doc.pages[0]!)).toBe('From: a@example.org\nSubject: Gruesse\n\nMüller zahlt 12,00 EUR für die Straße.');
+  });
+
+  it('text that only mentions a sender is still text; a .eml without headers and an Outlook .msg → 422 naming them', () => {
+    const note = Buffer.from('From: the desk of J. Doe\n\nPlease call back.\n');
+    expect(sniffDocument({ head: note, size: note.length, filename: 'note.txt' }).kind).toBe('txt');
+    const yaml = Buffer.from('from: 2020-01-01\nto: 2020-12-31\nsubject: audit\n\nnotes: none\n');
+    expect(sniffDocument({ head: yaml, size: yaml.length, filename: 'period.yaml' }).kind).toBe('txt');
+    const problem = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        expect(error).toBeInstanceOf(DocumentProblem);
+        return error as DocumentProblem;
+      }
+      throw new Error('expected a DocumentProblem');
+    };
+    // Named .eml, a header block is enough; no header block is no message.
+    expect(sniffDocument({ head: note, size: note.length, filename: 'note.eml' }).kind).toBe('eml');
+    const plain = Buffer.from('Please call back.\n');
+    const notMail = problem(() => sniffDocument({ head: plain, size: plain.length, filename: 'note.eml' }));
+    expect([notMail.code, notMail.message]).toEqual(['document_invalid', 'The document (note.eml) is not an e-mail message: it does not start with its headers (From, To, Subject, …)']);
+    // An Outlook item is an OLE compound file whose streams are named __substg1.0_<tag> (UTF-16LE).
+    const msg = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(600), Buffer.from('__substg1.0_0037001F', 'utf16le')]);
+    for (const filename of ['mail.msg', 'attachment']) {
+      const outlook = problem(() => sniffDocument({ head: msg, size: msg.length, filename }));
+      expect(outlook.code).toBe('document_unsupported');
+      expect(outlook.message).toMatch(/^The document is an Outlook message \(\.msg\), which is not a supported type/);
+    }
+  });
+});
+
+describe('e-mail reader', () => {
+  it('page 1: From, To, Cc, Date, decoded Subject, then the text/plain body (quoted-printable decoded), attachments named', async () => {
+    const doc = await readEml(await invoiceEmail());
+    const first = text(doc.pages[0]!);
+    expect(first.split('\n').slice(0, 6)).toEqual([
+      'From: Acme Billing <billing@acme.example>',
+      'To: Jane Müller <jane@example.org>, ops@example.org',
+      'Cc: accounts@example.org',
+      'Date: Tue, 03 Mar 2026 10:15:00 +0100',
+      `Subject: ${INVOICE_SUBJECT}`,
+      'Attachments: 1. INV-2026-031.pdf',
+    ]);
+    expect(first).toContain('invoice INV-2026-031 for the März delivery of 48 pallets to Düsseldorf. The total of EUR 12,480.00 is due on 2 April 2026.');
+    expect(first).toContain('- Payment by bank transfer\n- Reference: INV-2026-031');
+    // text/plain is preferred: the HTML alternative is not read as well.
+    expect(first).not.toContain('HTML alternative');
+  });
+
+  it('a PDF attachment follows as pages of its own, numbered on from the message, its first page naming it', async () => {
+    const doc = await readEml(await invoiceEmail());
+    expect(doc.kind).toBe('eml');
+    expect(doc.pages.map((p) => p.number)).toEqual([1, 2, 3]);
+    expect(text(doc.pages[1]!)).toMatch(/^## Attachment 1: INV-2026-031\.pdf\n\n.*INVOICE INV-2026-031/s);
+    expect(text(doc.pages[2]!)).toContain('Total due EUR 12,480.00 by 2 April 2026');
+    expect(text(doc.pages[2]!)).not.toContain('Attachment');
+    // The PDF's boxes are on the e-mail's pages 2 and 3, in PDF points of a Letter page.
+    for (const page of doc.pages.slice(1)) {
+      expect(page.unit).toBe('pt');
+      expect(page.width).toBe(612);
+      expect(page.words.length).toBeGreaterThan(5);
+      for (const word of page.words) expect(word.origin).toMatchObject({ kind: 'box', page: page.number });
+    }
+  });
+
+  it('message words are text spans of the message as the page shows it: header lines, a blank line, the body', async () => {
+    const doc = await readEml(await invoiceEmail());
+    const page = doc.pages[0]!;
+    // Lines: 6 header lines (with the attachment list), a blank line, 'Hello Jane,', a blank line, then line 10.
+    const pallets = page.words.find((w) => w.text === 'pallets')!;
+    expect(pallets.origin).toMatchObject({ kind: 'text', lineStart: 10, lineEnd: 10 });
+    const from = page.words.find((w) => w.text === 'Düsseldorf.')!;
+    expect(from.origin.kind).toBe('text');
+    // The header paragraph and the body's first blocks are the message text, so offsets index it.
+    const messageText = [...`${page.blocks[0]!.text}\n\n${page.blocks[1]!.text}\n\n${page.blocks[2]!.text}`];
+    if (from.origin.kind !== 'text') throw new Error('text origin expected');
+    expect(messageText.slice(from.origin.charStart, from.origin.charEnd).join('')).toBe('Düsseldorf.');
+  });
+
+  it('an HTML-only body is read as HTML (heading, data table; scripts and hidden text dropped), its words anchored in the HTML source', async () => {
+    const doc = await readEml(orderEmail());
+    const page = doc.pages[0]!;
+    const first = text(page);
+    expect(first).toContain('# Order confirmed');
+    expect(first).toContain('Thanks for your order #A-1001 & welcome!');
+    expect(first).toContain('| Item | Qty | Price |\n| --- | --- | --- |\n| Desk lamp | 2 | 39.90 |\n| Cable set | 1 | 12.50 |');
+    expect(first).not.toMatch(/track|Hidden preheader|Order\n/);
+    expect(page.tables).toHaveLength(1);
+    expect(page.tables[0]).toMatchObject({ rowCount: 3, columnCount: 3, headerRows: 1 });
+    // Offsets run on from the header lines into the decoded HTML source of the body.
+    const header = page.blocks[0]!.text;
+    const html = ORDER_HTML.replace('<h1>', '<img src="cid:logo@store" alt="Store"><h1>');
+    const messageText = [...`${header}\n\n${html}`];
+    for (const word of ['confirmed', '#A-1001', 'lamp', '39.90', '&']) {
+      const found = page.words.find((w) => w.text === word)!;
+      if (found.origin.kind !== 'text') throw new Error('text origin expected');
+      const written = messageText.slice(found.origin.charStart, found.origin.charEnd).join('');
+      expect(written).toBe(word === '&' ? '&amp;' : word);
+    }
+  });
+
+  it('attachments that cannot be read are listed with the reason; CSV and attached messages are read; inline images are named', async () => {
+    const doc = await readEml(orderEmail());
+    const header = doc.pages[0]!.blocks[0]!.text;
+    expect(header).toContain('Attachments: 1. items.csv; 2. spacer.gif (not read: The document is a GIF image, which is not a supported type); 3. broken.pdf (not read: The PDF is damaged');
+    expect(header).toContain('; 4. stock.eml');
+    expect(header).toContain('Inline images (not read): logo.gif');
+    expect(doc.pages).toHaveLength(3);
+    expect(text(doc.pages[1]!)).toBe('## Attachment 1: items.csv\n\n| sku | name | qty |\n| --- | --- | --- |\n| L-1 | Desk lamp | 2 |\n| C-7 | Cable set | 1 |');
+    expect(doc.pages[1]!.words.find((w) => w.text === 'C-7')!.origin).toEqual({ kind: 'cell', row: 3, column: 0 });
+    expect(text(doc.pages[2]!)).toBe(
+      '## Attachment 4: stock.eml\n\nFrom: Supplier <sales@supplier.example>\nTo: buyer@example.org\nDate: Mon, 02 Mar 2026 09:00:00 +0000\nSubject: Stock confirmation\n\nAll 3 desk lamps are in stock.',
+    );
+  });
+
+  it('a message with no body and no attachments is its header lines', async () => {
+    const bare = Buffer.from('From: a@example.org\r\nTo: b@example.org\r\nSubject: (no text)\r\n\r\n');
+    const doc = await readEml(bare);
+    expect(doc.pages.map(text)).toEqual(['From: a@example.org\nTo: b@example.org\nSubject: (no text)']);
+  });
+});
