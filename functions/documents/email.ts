@@ -25,7 +25,7 @@
  */
 import PostalMime, { type Address, type Attachment, type Email } from 'postal-mime';
 import { MAX_PAGES, ReadFailure, type Page } from './doc.ts';
-import { readHtmlText } from './html.ts';
+import { readHtmlText, repairC1 } from './html.ts';
 import { DocumentProblem, kindOfMime, sniffDocument, type DocumentKind } from './sniff.ts';
 import { codePointLength, readText } from './text.ts';
 
@@ -45,7 +45,7 @@ function headerLines(email: Email): string[] {
   const lines: string[] = [];
   // The header lines must stay one line each: a folded or encoded value may hold line breaks.
   const add = (name: string, value: string | undefined) => {
-    const flat = value?.replace(/\s+/g, ' ').trim();
+    const flat = value && repairC1(value).replace(/\s+/g, ' ').trim();
     if (flat) lines.push(`${name}: ${flat}`);
   };
   add('From', email.from && formatAddress(email.from));
@@ -75,15 +75,17 @@ function appendPage(target: Page, source: Page): void {
 /** The message page: header lines, a blank line, the body (plain text preferred, else HTML). */
 function messagePage(email: Email, extraLines: string[], deadline: number): Page {
   const header = [...headerLines(email), ...extraLines].join('\n');
-  const text = email.text?.trim() ? email.text : undefined;
-  if (text !== undefined || !email.html?.trim()) {
+  // repairC1: windows-1252 parts (Outlook's default) decode with C1 controls in place of € and quotes on Node 20.
+  const text = email.text?.trim() ? repairC1(email.text) : undefined;
+  const html = email.html?.trim() ? repairC1(email.html) : undefined;
+  if (text !== undefined || html === undefined) {
     // readText reads the header lines as one paragraph and the body as it reads any .txt file.
     return readText(Buffer.from(text === undefined ? header : `${header}\n\n${text}`, 'utf8'), 'txt')[0]!;
   }
   const page = readText(Buffer.from(header, 'utf8'), 'txt')[0]!;
   const headerLineCount = header === '' ? 0 : header.split('\n').length;
   // The HTML source follows the header lines and a blank line in the message text.
-  const body = readHtmlText(email.html, { deadline, lineBase: headerLineCount + 1, charBase: codePointLength(header) + 2 });
+  const body = readHtmlText(html, { deadline, lineBase: headerLineCount + 1, charBase: codePointLength(header) + 2 });
   appendPage(page, body);
   return page;
 }

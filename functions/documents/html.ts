@@ -506,6 +506,18 @@ export function readHtmlText(html: string, options: HtmlOptions): Page {
   return reader.finish();
 }
 
+/** What windows-1252 puts at 0x80–0x9F (the C1 range ISO-8859-1 leaves to control characters). */
+const WINDOWS_1252_C1 = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
+
+/**
+ * C1 control characters as the windows-1252 characters they almost always are. Node 20's TextDecoder
+ * decodes 'windows-1252' (and 'iso-8859-1', which WHATWG maps to it) as ISO-8859-1, so the € and the
+ * curly quotes of such pages and e-mails arrive as U+0080–U+009F; real text never holds those.
+ */
+export function repairC1(text: string): string {
+  return text.replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_C1[c.charCodeAt(0) - 0x80]!);
+}
+
 /**
  * The text of HTML bytes: a byte order mark decides; else a `<meta charset>` in the first 1,024
  * bytes (the HTML prescan); else UTF-8 when the bytes are valid UTF-8; else windows-1252, what
@@ -520,7 +532,7 @@ export function decodeHtml(bytes: Uint8Array): string {
   // A page declaring UTF-16 in ASCII cannot be UTF-16 (HTML §13.2.3.2 reads it as UTF-8).
   if (declared && !declared.startsWith('utf-16')) {
     try {
-      return new TextDecoder(declared).decode(bytes);
+      return repairC1(new TextDecoder(declared).decode(bytes));
     } catch {
       // An unknown label: fall through to the guess below.
     }
@@ -528,7 +540,7 @@ export function decodeHtml(bytes: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
+    return repairC1(new TextDecoder('windows-1252').decode(bytes));
   }
 }
 

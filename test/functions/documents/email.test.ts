@@ -33,6 +33,11 @@ describe('e-mail sniffing', () => {
     expect(text(doc.pages[0]!)).toBe('From: a@example.org\nSubject: Gruesse\n\nMüller zahlt 12,00 EUR für die Straße.');
   });
 
+  it('a windows-1252 body keeps its € and curly quotes', async () => {
+    const outlook = Buffer.from('From: a@example.org\r\nSubject: Offer\r\nContent-Type: text/plain; charset="windows-1252"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n=93Special=94 price: 99 =80 =96 today only.\r\n', 'latin1');
+    expect(text((await readEml(outlook)).pages[0]!)).toBe('From: a@example.org\nSubject: Offer\n\n“Special” price: 99 € – today only.');
+  });
+
   it('text that only mentions a sender is still text; a .eml without headers and an Outlook .msg → 422 naming them', () => {
     const note = Buffer.from('From: the desk of J. Doe\n\nPlease call back.\n');
     expect(sniffDocument({ head: note, size: note.length, filename: 'note.txt' }).kind).toBe('txt');
