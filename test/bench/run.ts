@@ -11,6 +11,11 @@ if (!only || only === 'parse') {
   const { benchParse } = await import('./parse.ts');
   await benchParse();
 }
+// Not in the default run (its timings want a quiet machine): real corpus PDFs against pdftotext.
+if (only === 'parse-real') {
+  const { benchParseReal } = await import('./parse-real.ts');
+  await benchParseReal();
+}
 if (!only || only === 'classify') {
   const { benchClassify } = await import('./classify.ts');
   await benchClassify();

@@ -1,0 +1,99 @@
+/**
+ * Parse speed on real documents (issue: parsing real documents): the born-digital PDFs of
+ * ../shared/corpus (every page has a text layer, so poppler reads them too) through the whole API —
+ * a sync POST /v1/parses on `npm start`'s stack, the document sent as a data URL as users send it —
+ * against poppler's `pdftotext -layout` on the same files in the same run, as pages per second and
+ * their ratio. Also the fixed cost of a 1-page sync parse: its wall time through the API minus the
+ * time reading the same page takes in process.
+ *
+ * `npm run bench -- parse-real` (PARSE_REAL_ROUNDS, default 3: each file's median of that many).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { readDocument } from '../../functions/documents/read.ts';
+import { join } from 'node:path';
+import { CORPUS_DIR, manifest } from '../support/corpus.ts';
+import { withLocalStack } from './stack.ts';
+
+const ROUNDS = Number(process.env.PARSE_REAL_ROUNDS ?? 3);
+const FIXED_ROUNDS = 11;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+function pageCount(path: string): number {
+  const info = execFileSync('pdfinfo', [path], { encoding: 'utf8' });
+  return Number(/^Pages:\s+(\d+)/m.exec(info)?.[1] ?? 0);
+}
+
+/** Born-digital: poppler reads words on every page (a scan's pages would be OCR against nothing). */
+function bornDigital(path: string, pages: number): boolean {
+  const text = execFileSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const perPage = text.split('\f').slice(0, pages);
+  return perPage.length === pages && perPage.every((page) => page.split(/\s+/).filter(Boolean).length >= 3);
+}
+
+function timed(fn: () => void): number {
+  const started = performance.now();
+  fn();
+  return (performance.now() - started) / 1000;
+}
+
+export async function benchParseReal(): Promise<void> {
+  if (spawnSync('sh', ['-c', 'command -v pdftotext && command -v pdfinfo']).status !== 0) {
+    console.log('parse-real: needs poppler-utils (pdftotext, pdfinfo) as the reference');
+    return;
+  }
+  const files = manifest()
+    .map((e) => e.path)
+    .filter((p) => p.endsWith('.pdf'))
+    .map((p) => ({ path: p, file: join(CORPUS_DIR, p) }))
+    .map((f) => ({ ...f, pages: pageCount(f.file) }))
+    .filter((f) => f.pages > 0 && bornDigital(f.file, f.pages));
+
+  const rows: Array<{ path: string; pages: number; poppler: number; quire: number }> = [];
+  let fixed = { api: 0, read: 0 };
+  await withLocalStack(async (stack) => {
+    const parse = (bytes: Buffer, name: string) =>
+      stack.timedRun('/v1/parses', { document: { filename: name, url: `data:application/pdf;base64,${bytes.toString('base64')}` }, bust_cache: true });
+    // Warm, like a warm Lambda: module compilation and the helper thread's start excluded.
+    const first = files[0]!;
+    await parse(readFileSync(first.file), 'warm.pdf');
+    for (const f of files) {
+      const bytes = readFileSync(f.file);
+      const name = f.path.split('/').pop()!;
+      const poppler: number[] = [];
+      const quire: number[] = [];
+      // Interleaved, so both see the same load.
+      for (let round = 0; round < ROUNDS; round++) {
+        poppler.push(timed(() => execFileSync('pdftotext', ['-layout', f.file, '/dev/null'])));
+        quire.push(await parse(bytes, name));
+      }
+      rows.push({ path: f.path, pages: f.pages, poppler: median(poppler), quire: median(quire) });
+    }
+
+    // Fixed cost: a real 1-page PDF, through the API and read in this process.
+    const one = files.filter((f) => f.pages === 1).sort((a, b) => readFileSync(a.file).length - readFileSync(b.file).length)[0]!;
+    const bytes = readFileSync(one.file);
+    const api: number[] = [];
+    const read: number[] = [];
+    for (let round = 0; round < FIXED_ROUNDS; round++) {
+      api.push(await parse(bytes, 'one.pdf'));
+      const started = performance.now();
+      await readDocument(new Uint8Array(bytes), { kind: 'pdf', dpi: 200, deadline: Date.now() + 60_000 });
+      read.push((performance.now() - started) / 1000);
+    }
+    fixed = { api: median(api), read: median(read) };
+    console.log(`\nfixed cost: ${one.path} (1 page, ${(bytes.length / 1024).toFixed(0)} KiB): sync parse through the API ${(fixed.api * 1000).toFixed(0)} ms, reading it in process ${(fixed.read * 1000).toFixed(0)} ms → fixed cost ${((fixed.api - fixed.read) * 1000).toFixed(0)} ms`);
+  });
+
+  const pages = rows.reduce((s, r) => s + r.pages, 0);
+  const poppler = rows.reduce((s, r) => s + r.poppler, 0);
+  const quire = rows.reduce((s, r) => s + r.quire, 0);
+  console.log(`\n## Parse speed on real PDFs (${rows.length} born-digital corpus PDFs, ${pages} pages; each file's median of ${ROUNDS} interleaved rounds)\n`);
+  console.log('| reader | pages/s | × pdftotext |\n|---|---:|---:|');
+  console.log(`| poppler pdftotext -layout | ${(pages / poppler).toFixed(1)} | 1.00 |`);
+  console.log(`| Quire sync POST /v1/parses (whole API) | ${(pages / quire).toFixed(1)} | ${(poppler / quire).toFixed(2)} |`);
+  console.log('\nslowest files against pdftotext:');
+  for (const r of [...rows].sort((a, b) => b.quire / b.poppler - a.quire / a.poppler).slice(0, 8)) {
+    console.log(`   ${r.path}: ${r.pages} pages, Quire ${(r.quire * 1000).toFixed(0)} ms (${(r.pages / r.quire).toFixed(1)} pages/s), pdftotext ${(r.poppler * 1000).toFixed(0)} ms → ${(r.poppler / r.quire).toFixed(2)}×`);
+  }
+}
