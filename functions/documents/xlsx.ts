@@ -1,7 +1,9 @@
 /**
  * XLSX reader: one page per sheet (in workbook order, named after the sheet), the sheet's used range
  * as one table, every word keeping its cell (API §6.2 `spreadsheet_cell`: 0-based sheet index, sheet
- * name, 1-based row, 0-based column).
+ * name, 1-based row, 0-based column). Each page starts with a "Sheet: <name>" heading (the name is
+ * not in any cell, so it has no words to anchor) and ends with the sheet's cell comments, one list
+ * item each, whose words point at the commented cell.
  *
  * Uses exceljs's streaming WorkbookReader so a big workbook is never loaded whole. exceljs inflates the
  * archive itself with no limit, so the XML parts are first checked (declared sizes, then actual
@@ -14,7 +16,7 @@
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { ReadFailure, type Page, type Table } from './doc.ts';
-import { checkInflatedSizes, entryData, readZipDirectory, verifyInflatedSize, type ZipEntry } from './docx.ts';
+import { checkInflatedSizes, elements, entryData, readZipDirectory, textOf, verifyInflatedSize, XmlPackage, type XmlElement, type ZipEntry } from './docx.ts';
 import { addTextLines, MAX_TABLE_CELLS as MAX_CELLS, newPage } from './text.ts';
 
 /** Streamed XML may be larger than the DOCX limit: exceljs never holds a sheet's XML whole. */
@@ -138,10 +140,22 @@ function usedRange(sheet: SheetCells): { firstRow: number; rowCount: number; col
   return { firstRow, rowCount: lastRow - firstRow + 1, columnCount };
 }
 
-function sheetPage(sheet: SheetCells, sheetIndex: number): Page {
+function sheetPage(sheet: SheetCells, sheetIndex: number, comments: SheetComment[]): Page {
   const page = newPage(sheetIndex + 1, sheet.name);
+  page.blocks.push({ kind: 'heading', level: 1, text: `Sheet: ${sheet.name}`, lines: [] });
+  addTable(page, sheet, sheetIndex);
+  for (const comment of comments) {
+    const origin = { kind: 'cell' as const, sheetIndex, sheetName: sheet.name, row: comment.row, column: comment.column };
+    const { lines } = addTextLines(page, comment.text, () => origin);
+    const by = comment.author ? ` by ${comment.author}` : '';
+    page.blocks.push({ kind: 'list_item', text: `- Comment on ${comment.ref}${by}: ${comment.text.replace(/\s*\n\s*/g, ' ')}`, lines });
+  }
+  return page;
+}
+
+function addTable(page: Page, sheet: SheetCells, sheetIndex: number): void {
   const { firstRow, rowCount, columnCount } = usedRange(sheet);
-  if (rowCount === 0) return page;
+  if (rowCount === 0) return;
   const grid = Array.from({ length: rowCount }, (_, r) => Array.from({ length: columnCount }, (_, c) => sheet.rows.get(firstRow + r)?.get(c + 1)));
 
   const table: Table = { rowCount, columnCount, headerRows: detectHeaderRows(grid), cells: [] };
@@ -156,7 +170,72 @@ function sheetPage(sheet: SheetCells, sheetIndex: number): Page {
   );
   page.tables.push(table);
   page.blocks.push({ kind: 'table', text: grid.map((values) => values.map((v) => v?.text ?? '').join('\t')).join('\n'), lines, table: 0 });
-  return page;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cell comments (exceljs's streaming reader skips them): workbook.xml names each sheet's part, and a
+// sheet's relationships name its comments part. SpreadsheetML is usually written in the default
+// namespace, but some writers prefix it (`x:`), so elements are matched by local name.
+
+interface SheetComment {
+  /** The commented cell: `B2`, its 1-based row and 0-based column. */
+  ref: string;
+  row: number;
+  column: number;
+  author: string;
+  text: string;
+}
+
+const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+const childNamed = (node: XmlElement | undefined, name: string) => (node ? elements(node).find((e) => localName(e.name) === name) : undefined);
+const childrenNamed = (node: XmlElement | undefined, name: string) => (node ? elements(node).filter((e) => localName(e.name) === name) : []);
+
+/** `B12` → row 12, column 1 (0-based). */
+function parseCellRef(ref: string): { row: number; column: number } | undefined {
+  const match = /^\$?([A-Z]{1,3})\$?(\d+)$/i.exec(ref.trim());
+  if (!match) return undefined;
+  const column = [...match[1]!.toUpperCase()].reduce((n, letter) => n * 26 + letter.charCodeAt(0) - 64, 0) - 1;
+  return { row: Number(match[2]), column };
+}
+
+/**
+ * A comment's text. Excel's threaded comments are also written as a legacy comment whose text is a
+ * notice ("[Threaded comment] Your version of Excel allows you to read …") followed by "Comment:"
+ * and the real text (and "Reply:" sections); only the comments and replies are kept.
+ */
+function commentText(comment: XmlElement): string {
+  // Plain text is a `t`; rich text is runs (`r`), each with its `t`. Phonetic guides (`rPh`) are not text.
+  const text = childNamed(comment, 'text');
+  const raw = [...childrenNamed(text, 't'), ...childrenNamed(text, 'r').flatMap((r) => childrenNamed(r, 't'))].map(textOf).join('');
+  if (!raw.startsWith('[Threaded comment]')) return raw.trim();
+  const thread = raw.slice(raw.indexOf('\nComment:') + 1);
+  return thread.replace(/^(Comment|Reply):\s*/gm, '').replace(/\n[ \t]+/g, '\n').trim();
+}
+
+/** Sheet name → its comments, in the order the comments part lists them. */
+function readComments(pkg: XmlPackage): Map<string, SheetComment[]> {
+  const found = new Map<string, SheetComment[]>();
+  const workbook = childNamed(pkg.part('xl/workbook.xml'), 'workbook');
+  const workbookRelationships = pkg.relationships('xl/workbook.xml');
+  for (const sheet of childrenNamed(childNamed(workbook, 'sheets'), 'sheet')) {
+    const id = Object.entries(sheet.attrs).find(([key]) => key.endsWith(':id'))?.[1];
+    const sheetPart = workbookRelationships.get(id ?? '');
+    if (!sheetPart || sheetPart.external) continue;
+    const comments: SheetComment[] = [];
+    for (const relationship of pkg.relationships(sheetPart.target).values()) {
+      if (relationship.type !== 'comments' || relationship.external) continue;
+      const part = childNamed(pkg.part(relationship.target), 'comments');
+      const authors = childrenNamed(childNamed(part, 'authors'), 'author').map((a) => textOf(a).trim());
+      for (const comment of childrenNamed(childNamed(part, 'commentList'), 'comment')) {
+        const ref = comment.attrs.ref ?? '';
+        const cell = parseCellRef(ref);
+        const text = commentText(comment);
+        if (cell && text !== '') comments.push({ ref: ref.toUpperCase(), ...cell, author: authors[Number(comment.attrs.authorId)] ?? '', text });
+      }
+    }
+    found.set(sheet.attrs.name ?? '', comments);
+  }
+  return found;
 }
 
 /**
@@ -247,5 +326,6 @@ export async function readXlsx(bytes: Uint8Array, options: { deadline: number })
   // Sparse sheets (a value in A1 and another in XFD1000000) would make a huge grid: bound the areas.
   const area = ordered.reduce((sum, sheet) => sum + usedRange(sheet).rowCount * usedRange(sheet).columnCount, 0);
   if (area > MAX_CELLS) throw new ReadFailure(`The ${what}'s used ranges span ${area} cells, more than the ${MAX_CELLS} that can be read`);
-  return ordered.map((sheet, index) => sheetPage(sheet, index));
+  const comments = readComments(new XmlPackage(bytes, what, options.deadline));
+  return ordered.map((sheet, index) => sheetPage(sheet, index, comments.get(sheet.name) ?? []));
 }

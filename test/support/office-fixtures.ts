@@ -1,8 +1,10 @@
 /**
- * Office test documents built in memory: minimal DOCX packages written by hand with jszip (no DOCX
- * generator is installed), and raw ZIP surgery for decompression-bomb cases.
+ * Office test documents built in memory: minimal DOCX and PPTX packages written by hand with jszip (no
+ * generator for them is installed), workbooks by exceljs with parts rewritten where it cannot write
+ * them, and raw ZIP surgery for decompression-bomb cases.
  */
 import { deflateRawSync } from 'node:zlib';
+import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
@@ -288,4 +290,37 @@ export async function textBoxFlyer(): Promise<{ bytes: Buffer; written: string[]
   ].join('');
   const bytes = await buildDocx({ body, header: para(written.header), footer: para(written.footer) });
   return { bytes, written: Object.values(written).flat() };
+}
+
+/** Replaces (or adds) parts of an OOXML package. */
+export async function withParts(bytes: Uint8Array, parts: Record<string, string>): Promise<Buffer> {
+  const zip = await JSZip.loadAsync(bytes);
+  for (const [name, content] of Object.entries(parts)) zip.file(name, content);
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+}
+
+/**
+ * A workbook of two named sheets with cell comments: a plain note by a named author on Budget!C3, and
+ * on Staff!B2 a threaded comment as Excel writes it for older readers (a notice, then "Comment:" and
+ * "Reply:" sections). `written` is every sheet name, value and comment text it holds.
+ */
+export async function annotatedWorkbook(): Promise<{ bytes: Buffer; written: string[] }> {
+  const workbook = new ExcelJS.Workbook();
+  const budget = workbook.addWorksheet('Budget 2025');
+  budget.addRows([['Line', 'Owner', 'Amount'], ['Travel', 'Dana', 1200], ['Hardware', 'Lee', 5400]]);
+  budget.getCell('C3').note = 'placeholder';
+  const staff = workbook.addWorksheet('Staff');
+  staff.addRows([['Name', 'Role'], ['Dana Whitfield', 'Engineer']]);
+  staff.getCell('B2').note = 'placeholder';
+  const notice =
+    'Your version of Excel allows you to read this threaded comment; however, any edits to it will get removed if the file is opened in a newer version of Excel. Learn more: https://go.microsoft.com/fwlink/?linkid=870924';
+  const comments = (author: string, text: string, ref: string) =>
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<comments xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><authors><author>${author}</author></authors><commentList><comment ref="${ref}" authorId="0"><text>${text}</text></comment></commentList></comments>`;
+  const bytes = await withParts(Buffer.from(await workbook.xlsx.writeBuffer()), {
+    'xl/comments1.xml': comments('Priya Natarajan', '<r><rPr><b/></rPr><t>Priya Natarajan:</t></r><r><t xml:space="preserve">\nIncludes two laptops ordered in March.</t></r>', 'C3'),
+    'xl/comments2.xml': comments('tc={6A0E}', `<t>[Threaded comment]\n\n${notice}\n\nComment:\n    Promoted to senior engineer in April.\nReply:\n    Confirmed by HR.</t>`, 'B2'),
+  });
+  const written = ['Budget 2025', 'Line Owner Amount Travel Dana 1200 Hardware Lee 5400', 'Priya Natarajan: Includes two laptops ordered in March.'];
+  written.push('Staff', 'Name Role Dana Whitfield Engineer', 'Promoted to senior engineer in April.', 'Confirmed by HR.');
+  return { bytes, written };
 }

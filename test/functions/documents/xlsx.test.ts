@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ReadFailure, tableRows, type Page } from '../../../functions/documents/doc.ts';
 import { renderPage } from '../../../functions/documents/render.ts';
 import { readXlsx } from '../../../functions/documents/xlsx.ts';
-import { buildDocx, declareSize, para } from '../../support/office-fixtures.ts';
+import { annotatedWorkbook, buildDocx, declareSize, para, wordRecall } from '../../support/office-fixtures.ts';
 
 const read = (bytes: Uint8Array) => readXlsx(bytes, { deadline: Date.now() + 10_000 });
 
@@ -53,6 +53,8 @@ describe('readXlsx', () => {
     ]);
     expect(renderPage(pages[0]!, 'markdown')).toBe(
       [
+        '# Sheet: Sales',
+        '',
         '| Product | Units | Price | Sold on | Discount | Total |',
         '| --- | --- | --- | --- | --- | --- |',
         '| Widget | 3 | 2.50 | 2024-03-15 | 15.0% | 7.5 |',
@@ -61,7 +63,7 @@ describe('readXlsx', () => {
     );
     // An all-text sheet gives no evidence of a header: columns are named by letter.
     expect(pages[1]!.tables[0]!.headerRows).toBe(0);
-    expect(renderPage(pages[1]!, 'markdown')).toBe(['| A | B | C |', '| --- | --- | --- |', '|  | Remember |  |', '|  | bold plain | a “quoted” note |'].join('\n'));
+    expect(renderPage(pages[1]!, 'markdown')).toBe(['# Sheet: Notes', '', '| A | B | C |', '| --- | --- | --- |', '|  | Remember |  |', '|  | bold plain | a “quoted” note |'].join('\n'));
   });
 
   it('gives exact cell origins', async () => {
@@ -80,11 +82,11 @@ describe('readXlsx', () => {
 
   it('renders the header row as <th> and the JSON as rows keyed by header', async () => {
     const [sales] = await read(await workbookBytes(salesAndNotes));
-    expect(JSON.parse(renderPage(sales!, 'json'))).toEqual([
+    expect(JSON.parse(renderPage(sales!, 'json').replace('# Sheet: Sales\n\n', ''))).toEqual([
       { Product: 'Widget', Units: '3', Price: '2.50', 'Sold on': '2024-03-15', Discount: '15.0%', Total: '7.5' },
       { Product: 'Gadget 😀', Units: '10', Price: '1.25', 'Sold on': '2024-12-01', Discount: '7.5%', Total: '12.5' },
     ]);
-    expect(renderPage(sales!, 'html')).toMatch(/^<table>\n<thead>\n<tr><th>Product<\/th>/);
+    expect(renderPage(sales!, 'html')).toMatch(/^# Sheet: Sales\n\n<table>\n<thead>\n<tr><th>Product<\/th>/);
   });
 
   it('shows dates with times, booleans, errors, general numbers and string formula results', async () => {
@@ -97,7 +99,7 @@ describe('readXlsx', () => {
     expect(tableRows(page!.tables[0]!)).toEqual([['2024-01-02T13:45:30', 'TRUE', '#DIV/0!', '0.3', 'abcx']]);
   });
 
-  it('gives an empty sheet a page without blocks, in workbook order', async () => {
+  it('gives an empty sheet a page with only its name, in workbook order', async () => {
     const bytes = await workbookBytes((workbook) => {
       workbook.addWorksheet('First').addRow(['x']);
       workbook.addWorksheet('Blank');
@@ -105,9 +107,9 @@ describe('readXlsx', () => {
     });
     const pages = await read(bytes);
     expect(pages.map((p) => [p.number, p.name, p.blocks.length])).toEqual([
-      [1, 'First', 1],
-      [2, 'Blank', 0],
-      [3, 'Last', 1],
+      [1, 'First', 2],
+      [2, 'Blank', 1],
+      [3, 'Last', 2],
     ]);
     expect(pages[2]!.words[0]!.origin).toEqual({ kind: 'cell', sheetIndex: 2, sheetName: 'Last', row: 1, column: 0 });
   });
@@ -154,5 +156,28 @@ describe('readXlsx', () => {
   it('times out past its deadline', async () => {
     const bytes = await workbookBytes(salesAndNotes);
     expect((await failure(readXlsx(bytes, { deadline: Date.now() - 1 }))).code).toBe('timeout');
+  });
+
+  it('says which sheet each page is and reads cell comments, their words pointing at the commented cell', async () => {
+    const { bytes, written } = await annotatedWorkbook();
+    const [budget, staff] = await read(bytes);
+    expect(renderPage(budget!, 'markdown')).toBe(
+      [
+        '# Sheet: Budget 2025',
+        '',
+        '| Line | Owner | Amount |',
+        '| --- | --- | --- |',
+        '| Travel | Dana | 1200 |',
+        '| Hardware | Lee | 5400 |',
+        '',
+        '- Comment on C3 by Priya Natarajan: Priya Natarajan: Includes two laptops ordered in March.',
+      ].join('\n'),
+    );
+    // A threaded comment's notice for older readers is dropped; the comment and its reply are kept.
+    expect(renderPage(staff!, 'markdown')).toMatch(/^# Sheet: Staff\n\n[^]*\n\n- Comment on B2 by tc=\{6A0E\}: Promoted to senior engineer in April\. Confirmed by HR\.$/);
+    expect(budget!.words.filter((w) => w.text === 'laptops').map((w) => w.origin)).toEqual([{ kind: 'cell', sheetIndex: 0, sheetName: 'Budget 2025', row: 3, column: 2 }]);
+    expect(staff!.words.filter((w) => w.text === 'HR.').map((w) => w.origin)).toEqual([{ kind: 'cell', sheetIndex: 1, sheetName: 'Staff', row: 2, column: 1 }]);
+    const text = [budget!, staff!].map((page) => renderPage(page, 'markdown')).join('\n\n');
+    expect(wordRecall(written, text)).toEqual({ read: 34, written: 34 });
   });
 });

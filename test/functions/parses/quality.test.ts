@@ -78,11 +78,15 @@ it('an XLSX with two sheets gives two pages, one table each', async () => {
   const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
   const parsed = await parse('shop.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', bytes, { table_parsing_format: 'json' });
   expect(parsed.usage.page_count).toBe(2);
-  expect(JSON.parse(parsed.output.pages[0]!.trim())).toEqual([
+  // Each page says which sheet it is, then gives its table.
+  const [first, second] = parsed.output.pages.map((page: string) => /^# Sheet: (.*)\n\n([^]*)$/.exec(page)!.slice(1));
+  expect(first![0]).toBe('Prices');
+  expect(JSON.parse(first![1]!.trim())).toEqual([
     { Item: 'Tea', Price: '3.5' },
     { Item: 'Cake', Price: '4.25' },
   ]);
-  expect(JSON.parse(parsed.output.pages[1]!.trim())).toEqual([{ Item: 'Tea', Count: '40' }]);
+  expect(second![0]).toBe('Stock');
+  expect(JSON.parse(second![1]!.trim())).toEqual([{ Item: 'Tea', Count: '40' }]);
 });
 
 it('reconstructs ruled, unruled and booktabs tables cell-exact, in every table_parsing_format', async () => {
