@@ -13,6 +13,7 @@ import { timestamp } from '../platform/ids.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import type { DocumentInput, FileRef, MIMEData } from '../platform/schemas.ts';
+import { checkDocument } from './check.ts';
 import type { File } from './schema.ts';
 
 export const FILE_TYPE = 'file';
@@ -56,8 +57,28 @@ function problemAt(loc: (string | number)[], error: unknown): never {
   throw error;
 }
 
+/**
+ * The page count of a new File. Uploads (`check`) are checked as a parse would open them, a refusal
+ * being a 422 at `loc` (./check.ts); documents given to other operations are checked when read, and
+ * their File counts only what the kind alone tells (an image or a text is one page).
+ */
+async function pageCountOf(sniffed: Sniffed, readBytes: () => Promise<Uint8Array>, check: boolean, loc: (string | number)[]): Promise<number | null> {
+  if (!check) return knownPageCount(sniffed.kind);
+  try {
+    return (await checkDocument(sniffed.kind, readBytes)).pageCount;
+  } catch (error) {
+    problemAt(loc, error);
+  }
+}
+
 /** Finds or creates the File for stored bytes and a file name. */
-async function fileFor(p: Platform, scope: Scope, sha256: string, sizeBytes: number, filename: string, sniffed: Sniffed, preferredId?: string): Promise<File> {
+async function fileFor(
+  p: Platform,
+  scope: Scope,
+  stored: { sha256: string; sizeBytes: number; filename: string; sniffed: Sniffed; pageCount: number | null },
+  preferredId?: string,
+): Promise<File> {
+  const { sha256, sizeBytes, filename, sniffed } = stored;
   const lookupKey = lookupKeyOf(scope, sha256, filename);
   const existingId = await p.store.getItem<string>(lookupKey);
   if (existingId) {
@@ -71,7 +92,7 @@ async function fileFor(p: Platform, scope: Scope, sha256: string, sizeBytes: num
     mime_type: sniffed.mimeType,
     size_bytes: sizeBytes,
     sha256,
-    page_count: knownPageCount(sniffed.kind),
+    page_count: stored.pageCount,
     created_at: timestamp(p.clock.now()),
   };
   // Claim the (bytes, name) pair first; a concurrent twin that lost reads the winner's file.
@@ -93,18 +114,35 @@ async function fileFor(p: Platform, scope: Scope, sha256: string, sizeBytes: num
   return file;
 }
 
-/** Stores bytes received inline (data URL or one-shot upload) and returns their File. */
-export async function storeBytes(p: Platform, scope: Scope, bytes: Uint8Array, filename: string, declaredMime: string | undefined, loc: (string | number)[]): Promise<File> {
+/** Stores bytes received inline (data URL or one-shot upload) and returns their File; `check` as for resolveDocument. */
+export async function storeBytes(
+  p: Platform,
+  scope: Scope,
+  bytes: Uint8Array,
+  filename: string,
+  declaredMime: string | undefined,
+  loc: (string | number)[],
+  options: { check?: boolean } = {},
+): Promise<File> {
   let sniffed: Sniffed;
   try {
     sniffed = sniffDocument({ head: bytes.subarray(0, SNIFF_BYTES), tail: bytes.subarray(Math.max(0, bytes.length - SNIFF_BYTES)), size: bytes.length, filename, declaredMime });
   } catch (error) {
     problemAt(loc, error);
   }
+  // Checked before anything is stored: a refused document leaves nothing behind.
+  const pageCount = await pageCountOf(sniffed, async () => bytes, options.check ?? false, loc);
   const sha256 = sha256Hex(bytes);
   const key = blobKeyOf(scope, sha256);
   if (!(await p.blobs.head(key))) await p.blobs.put(key, bytes, sniffed.mimeType);
-  return fileFor(p, scope, sha256, bytes.length, filename, sniffed);
+  return fileFor(p, scope, { sha256, sizeBytes: bytes.length, filename, sniffed, pageCount });
+}
+
+/** The whole of an object in storage (for the check of an upload). */
+async function storedBytes(p: Platform, key: string): Promise<Uint8Array> {
+  const bytes = await p.blobs.get(key);
+  if (!bytes) throw new Error(`Object ${key} vanished while it was read`);
+  return bytes;
 }
 
 /** Sniffs an object already in storage by reading a range from each end. */
@@ -198,9 +236,10 @@ async function finishUpload(p: Platform, scope: Scope, fileId: string, upload: U
   } catch (error) {
     problemAt(['body'], error);
   }
+  const pageCount = await pageCountOf(sniffed, () => storedBytes(p, uploadKey), true, ['body']);
   const blobKey = blobKeyOf(scope, actual);
   if (!(await p.blobs.head(blobKey))) await p.blobs.copy(uploadKey, blobKey);
-  const file = await fileFor(p, scope, actual, head.sizeBytes, upload.filename, sniffed, fileId);
+  const file = await fileFor(p, scope, { sha256: actual, sizeBytes: head.sizeBytes, filename: upload.filename, sniffed, pageCount }, fileId);
   await p.store.updateRecord<Upload>(scope, UPLOAD_TYPE, fileId, { completed_file_id: file.id });
   await p.blobs.delete(uploadKey);
   return { filename: file.filename, url: await downloadUrlOf(p, scope, file) };
@@ -217,9 +256,11 @@ export interface ResolvedDocument {
 /**
  * Turns a `document` of a request body into a stored File: a data URL is decoded and stored, a
  * download URL this service issued is read from storage (no outbound request), a FileRef must name
- * a file of the caller's environment. Everything else is a 422 at `loc`.
+ * a file of the caller's environment. Everything else is a 422 at `loc`. With `check` (uploads), a
+ * new File is also checked as a parse would open it, and its page count recorded (./check.ts).
  */
-export async function resolveDocument(p: Platform, scope: Scope, input: DocumentInput, loc: (string | number)[]): Promise<ResolvedDocument> {
+export async function resolveDocument(p: Platform, scope: Scope, input: DocumentInput, loc: (string | number)[], options: { check?: boolean } = {}): Promise<ResolvedDocument> {
+  const check = options.check ?? false;
   if ('url' in input && typeof input.url === 'string') {
     const { filename, url } = input;
     if (url.startsWith('data:')) {
@@ -229,7 +270,7 @@ export async function resolveDocument(p: Platform, scope: Scope, input: Document
       } catch (error) {
         problemAt([...loc, 'url'], error);
       }
-      const file = await storeBytes(p, scope, decoded.bytes, filename, decoded.mime, [...loc, 'url']);
+      const file = await storeBytes(p, scope, decoded.bytes, filename, decoded.mime, [...loc, 'url'], { check });
       return { file, blobKey: blobKeyOf(scope, file.sha256) };
     }
     const key = p.blobs.keyOfUrl(url);
@@ -251,11 +292,18 @@ export async function resolveDocument(p: Platform, scope: Scope, input: Document
     } catch (error) {
       problemAt([...loc, 'url'], error);
     }
-    const file = await fileFor(p, scope, sha256, head.sizeBytes, filename, sniffed);
+    const pageCount = await pageCountOf(sniffed, () => storedBytes(p, key), check, [...loc, 'url']);
+    const file = await fileFor(p, scope, { sha256, sizeBytes: head.sizeBytes, filename, sniffed, pageCount });
     return { file, blobKey: key };
   }
   const id = (input as { id: string }).id;
   const record = await p.store.getRecord<File>(scope, FILE_TYPE, id);
   if (!record) throw Invalid.at([...loc, 'id'], `File ${id} not found`, 'file_not_found', id);
   return { file: record.data, blobKey: blobKeyOf(scope, record.data.sha256) };
+}
+
+/** The one-shot upload (API §2.2): the document resolved as any input is, and checked as a parse would open it. */
+export async function uploadFile(p: Platform, scope: Scope, document: MIMEData): Promise<File> {
+  const { file } = await resolveDocument(p, scope, document, ['body', 'document'], { check: true });
+  return file;
 }

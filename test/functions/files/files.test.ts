@@ -8,6 +8,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, createOrganization } from '../../../functions/auth/service.ts';
 import { platform, setPlatform, type Platform } from '../../../functions/platform/platform.ts';
 import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
+import { corpusAvailable, corpusBytes } from '../../support/corpus.ts';
+import { buildDocx, para, zipArchive } from '../../support/office-fixtures.ts';
+import { encryptedPdf, twoColumnPdf } from '../../support/pdf-fixtures.ts';
 
 let cloud: TestCloud;
 let real: Platform;
@@ -73,11 +76,11 @@ describe('one-shot upload (POST /v1/files)', () => {
     expect(r.headers.get('x-request-id')).toMatch(/^req_/);
   });
 
-  it('sniffs the type from the content: png (1 page), pdf (page count unknown), markdown, csv', async () => {
+  it('sniffs the type from the content: png (1 page), pdf (its page count, here 0), markdown, csv', async () => {
     const png = await upload('pixel.png', PNG, 'image/png');
     expect(png.body).toMatchObject({ mime_type: 'image/png', page_count: 1, size_bytes: PNG.length });
     const pdf = await upload('doc.pdf', PDF, 'application/pdf');
-    expect(pdf.body).toMatchObject({ mime_type: 'application/pdf', page_count: null, size_bytes: PDF.length, sha256: sha256(PDF) });
+    expect(pdf.body).toMatchObject({ mime_type: 'application/pdf', page_count: 0, size_bytes: PDF.length, sha256: sha256(PDF) });
     // A generic declared type: the content decides.
     const sniffed = await upload('scan', PDF, 'application/octet-stream');
     expect(sniffed.body).toMatchObject({ mime_type: 'application/pdf', filename: 'scan' });
@@ -592,5 +595,96 @@ describe('refused documents: 422 with a clear message, nothing stored', () => {
     const r = await cloud.api('POST', '/v1/files', { key: tenant.key, body: { document: { filename: 'extra.txt', url: dataUrl('text/plain', 'extra'), colour: 'blue' }, verbose: true } });
     expect(r.status).toBe(201);
     expect(r.body.filename).toBe('extra.txt');
+  });
+});
+
+describe('uploads are checked as a parse opens the document (issue 23)', () => {
+  const PDF_MIME = 'application/pdf';
+  const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+  const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+  async function refusedDocuments(): Promise<[string, string, string, Buffer][]> {
+    const pdf = Buffer.from((await twoColumnPdf({ pages: 2 })).bytes);
+    return [
+      ['an encrypted PDF', 'secret.pdf', PDF_MIME, Buffer.from(encryptedPdf())],
+      ['a PDF cut in half', 'cut.pdf', PDF_MIME, pdf.subarray(0, Math.floor(pdf.length / 2))],
+      ['a PDF header then junk', 'junk.pdf', PDF_MIME, Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(4096, 0x5a)])],
+      ['a DOCX without word/document.xml', 'hollow.docx', DOCX_MIME, zipArchive([{ name: 'word/styles.xml', data: Buffer.from('<styles/>') }])],
+      ['an XLSX without xl/workbook.xml', 'hollow.xlsx', XLSX_MIME, zipArchive([{ name: 'xl/styles.xml', data: Buffer.from('<styleSheet/>') }])],
+    ];
+  }
+
+  /** What a sync parse of the same bytes answers: its 422 message. */
+  async function parseRefusal(filename: string, mime: string, bytes: Buffer): Promise<{ status: number; msg: string; type: string }> {
+    const r = await cloud.api('POST', '/v1/parses', { body: { document: { filename, url: dataUrl(mime, bytes) } } });
+    return { status: r.status, msg: r.body.detail?.[0]?.msg, type: r.body.detail?.[0]?.type };
+  }
+
+  it('POST /v1/files refuses what a parse refuses, with the same 422 message; nothing is stored', async () => {
+    const { key, blobKey } = await freshTenant();
+    for (const [name, filename, mime, bytes] of await refusedDocuments()) {
+      const parsed = await parseRefusal(filename, mime, bytes);
+      expect(parsed.status, `${name}: the parse refuses it`).toBe(422);
+      const r = await upload(filename, bytes, mime, key);
+      expect(r.status, `${name}: ${r.text}`).toBe(422);
+      expect(r.body.detail).toHaveLength(1);
+      expect(r.body.detail[0].loc, name).toEqual(['body', 'document', 'url']);
+      expect(r.body.detail[0].msg, name).toBe(parsed.msg);
+      expect(r.body.detail[0].type, name).toBe(parsed.type);
+      expect(await platform().blobs.head(blobKey(sha256(bytes))), name).toBeUndefined();
+    }
+    expect(await fileCount(key)).toBe(0);
+  });
+
+  it("the upload's complete refuses them too (422 at body, the same message), no File made", async () => {
+    const { key } = await freshTenant();
+    for (const [name, filename, mime, bytes] of await refusedDocuments()) {
+      const parsed = await parseRefusal(filename, mime, bytes);
+      const t = (await cloud.api('POST', '/v1/files/upload', { key, body: { filename, size_bytes: bytes.length, content_type: mime } })).body;
+      expect((await fetch(t.uploadUrl, { method: 'PUT', headers: t.uploadHeaders, body: bytes })).status).toBe(200);
+      const r = await cloud.api('POST', `/v1/files/upload/${t.fileId}/complete`, { key, body: {} });
+      expect(r.status, `${name}: ${r.text}`).toBe(422);
+      expect(r.body.detail[0].loc, name).toEqual(['body']);
+      expect(r.body.detail[0].msg, name).toBe(parsed.msg);
+      expect((await cloud.api('GET', `/v1/files/${t.fileId}`, { key })).status, name).toBe(404);
+    }
+    expect(await fileCount(key)).toBe(0);
+  });
+
+  it('page_count: the pages of a PDF as a parse counts them (one-shot and three-step upload); null for a DOCX', async () => {
+    const { key } = await freshTenant();
+    const pdf = Buffer.from((await twoColumnPdf({ pages: 3 })).bytes);
+    const file = await upload('three.pdf', pdf, PDF_MIME, key);
+    expect(file.status).toBe(201);
+    expect(file.body.page_count).toBe(3);
+    // The File keeps it: read back, and listed.
+    expect((await cloud.api('GET', `/v1/files/${file.body.id}`, { key })).body.page_count).toBe(3);
+    const parsed = await cloud.api('POST', '/v1/parses', { key, body: { document: { id: file.body.id, filename: 'three.pdf', mime_type: PDF_MIME } } });
+    expect(parsed.body.usage.page_count).toBe(3);
+
+    const docx = await buildDocx({ body: para('hello') });
+    expect((await upload('hello.docx', docx, DOCX_MIME, key)).body).toMatchObject({ mime_type: DOCX_MIME, page_count: null });
+
+    // A three-step upload is counted at complete.
+    const t = (await cloud.api('POST', '/v1/files/upload', { key, body: { filename: 'big.pdf', size_bytes: pdf.length, content_type: PDF_MIME } })).body;
+    await fetch(t.uploadUrl, { method: 'PUT', headers: t.uploadHeaders, body: pdf });
+    expect((await cloud.api('POST', `/v1/files/upload/${t.fileId}/complete`, { key, body: {} })).status).toBe(200);
+    expect((await cloud.api('GET', `/v1/files/${t.fileId}`, { key })).body.page_count).toBe(3);
+  });
+
+  it.skipIf(!corpusAvailable())('page_count of real documents: a PDF encrypted without a user password is accepted; an XLSX counts its sheets', async () => {
+    const { key } = await freshTenant();
+    // o&m_sample2.pdf: 31 pages, RC4-encrypted with an empty user password (a parse reads it).
+    const encrypted = Buffer.from(corpusBytes('documents/om_agreement/o&m_sample2.pdf'));
+    const om = await upload('o&m_sample2.pdf', encrypted, PDF_MIME, key);
+    expect(om.status, om.text).toBe(201);
+    expect(om.body.page_count).toBe(31);
+    const long = await upload('ppa_sample3_long.pdf', Buffer.from(corpusBytes('documents/power_purchase_agreement/ppa_sample3_long.pdf')), PDF_MIME, key);
+    expect(long.body.page_count).toBe(120);
+    const workbook = Buffer.from(corpusBytes('documents/calendar/calendar_event.xlsx'));
+    const xlsx = await upload('calendar_event.xlsx', workbook, XLSX_MIME, key);
+    expect(xlsx.body.page_count).toBe(2);
+    const parsed = await cloud.api('POST', '/v1/parses', { key, body: { document: { id: xlsx.body.id, filename: 'calendar_event.xlsx', mime_type: XLSX_MIME } } });
+    expect(parsed.body.usage.page_count).toBe(2);
   });
 });
