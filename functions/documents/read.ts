@@ -5,6 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { PDFPageProxy } from './pdfjs.ts';
+import { cleanPagesText } from './clean-text.ts';
 import { readCsv } from './csv.ts';
 import { type Doc, type GreyImage, type Page, ReadFailure } from './doc.ts';
 import { readDocx } from './docx.ts';
@@ -99,5 +100,7 @@ export async function readDocument(bytes: Uint8Array, options: ReadOptions): Pro
       throw new ReadFailure(`Documents of type ${String(kind)} cannot be read`, 'document_unsupported');
   }
   if (Date.now() > deadline) throw new ReadFailure('Reading the document took longer than its time budget', 'timeout');
+  // One place for every reader: no control characters or lone surrogates reach any output.
+  cleanPagesText(pages);
   return { kind, pages };
 }
