@@ -23,9 +23,10 @@
  * as not read rather than OCRed. Attached messages (`message/rfc822`, forwarded as attachments) are
  * read as e-mails of their own, with their own attachments.
  */
-import PostalMime, { type Address, type Attachment, type Email } from 'postal-mime';
+import msgreaderModule, { type FieldsData } from '@kenjiuno/msgreader';
+import PostalMime, { type Address, type Attachment, type Email, type Mailbox } from 'postal-mime';
 import { MAX_PAGES, ReadFailure, type Page } from './doc.ts';
-import { readHtmlText, repairC1 } from './html.ts';
+import { decodeHtml, readHtmlText, repairC1 } from './html.ts';
 import { DocumentProblem, kindOfMime, sniffDocument, type DocumentKind } from './sniff.ts';
 import { codePointLength, readText } from './text.ts';
 
@@ -129,7 +130,11 @@ export async function readEmail(bytes: Uint8Array, options: EmailOptions): Promi
   } catch (error) {
     throw new ReadFailure(`The e-mail cannot be read: ${error instanceof Error ? error.message : String(error)}`);
   }
+  return messageDocument(email, options);
+}
 
+/** The pages of a parsed message: its own page, then each attachment's (see the top of this file). */
+async function messageDocument(email: Email, options: EmailOptions): Promise<Page[]> {
   const read: { number: number; name: string; pages: Page[] }[] = [];
   const notes: string[] = [];
   const inline: string[] = [];
@@ -168,4 +173,73 @@ export async function readEmail(bytes: Uint8Array, options: EmailOptions): Promi
     });
   }
   return pages;
+}
+
+// =============================================================================================
+// Outlook .msg (an OLE compound file of MAPI properties), read with @kenjiuno/msgreader into the same
+// shape postal-mime gives, so it becomes pages exactly as an .eml does.
+
+// CommonJS seen from ESM: the default import is module.exports, whose `default` is the class (a
+// bundler's interop may hand over the class itself).
+type MsgReaderClass = typeof msgreaderModule.default;
+const MsgReader: MsgReaderClass = (msgreaderModule as { default?: MsgReaderClass }).default ?? (msgreaderModule as unknown as MsgReaderClass);
+
+function mailbox(name: string | undefined, address: string | undefined): Mailbox {
+  return { name: name?.trim() ?? '', address: address?.trim() ?? '' };
+}
+
+/** A .msg's MAPI properties as postal-mime's Email: headers, body and attachments. */
+function outlookEmail(bytes: Uint8Array): Email {
+  // msgreader wants an ArrayBuffer of its own (it reads views by offset 0).
+  const reader = new MsgReader(Uint8Array.from(bytes).buffer);
+  const fields: FieldsData = reader.getFileData();
+  if (fields.error) throw new ReadFailure(`The Outlook message (.msg) cannot be read: ${fields.error}`);
+  const recipients = (type: string) =>
+    (fields.recipients ?? []).filter((r) => (r.recipType ?? 'to') === type).map((r) => mailbox(r.name, r.smtpAddress || r.email));
+  // The Date header of the transport headers when the message came by mail, else when it was sent.
+  const date = /^Date:[ \t]*(.+)$/im.exec(fields.headers ?? '')?.[1]?.trim() ?? fields.clientSubmitTime ?? fields.messageDeliveryTime;
+  const attachments: Attachment[] = (fields.attachments ?? []).map((attachment) => {
+    const { fileName, content } = reader.getAttachment(attachment);
+    const mimeType = attachment.innerMsgContent ? 'application/vnd.ms-outlook' : attachment.attachMimeTag?.toLowerCase() || 'application/octet-stream';
+    return {
+      filename: fileName || attachment.fileNameShort || null,
+      mimeType,
+      disposition: attachment.attachmentHidden ? 'inline' : 'attachment',
+      // Pictures the HTML body shows (by Content-ID) are hidden attachments of the message.
+      related: attachment.attachmentHidden === true && attachment.pidContentId !== undefined,
+      content,
+    };
+  });
+  const from = fields.senderSmtpAddress || fields.senderEmail || fields.sentRepresentingSmtpAddress;
+  const html = fields.bodyHtml ?? (fields.html ? decodeHtml(fields.html) : undefined);
+  const email: Email = {
+    headers: date ? [{ key: 'date', originalKey: 'Date', value: date }] : [],
+    headerLines: [],
+    attachments,
+  };
+  if (fields.senderName || from) email.from = mailbox(fields.senderName, from);
+  const to = recipients('to');
+  const cc = recipients('cc');
+  if (to.length > 0) email.to = to;
+  if (cc.length > 0) email.cc = cc;
+  if (fields.subject) email.subject = fields.subject;
+  if (fields.body) email.text = fields.body;
+  if (html) email.html = html;
+  if (!email.from && !email.subject && !email.text && !email.html && attachments.length === 0 && to.length === 0) {
+    throw new ReadFailure('The .msg file holds no Outlook message (no sender, recipients, subject, body or attachments)');
+  }
+  return email;
+}
+
+/** Reads an Outlook .msg as readEmail reads an .eml. */
+export async function readOutlookMessage(bytes: Uint8Array, options: EmailOptions): Promise<Page[]> {
+  let email: Email;
+  try {
+    email = outlookEmail(bytes);
+  } catch (error) {
+    // A damaged compound file makes msgreader throw whatever it hit (RangeError, TypeError): a 422, never a crash.
+    if (error instanceof ReadFailure) throw error;
+    throw new ReadFailure(`The Outlook message (.msg) cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return messageDocument(email, options);
 }

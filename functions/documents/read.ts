@@ -9,7 +9,7 @@ import { cleanPagesText } from './clean-text.ts';
 import { readCsv } from './csv.ts';
 import { type Doc, type GreyImage, type Page, ReadFailure } from './doc.ts';
 import { readDocx } from './docx.ts';
-import { readEmail } from './email.ts';
+import { readEmail, readOutlookMessage } from './email.ts';
 import { readHtml } from './html.ts';
 import { decodeImage } from './image.ts';
 import { dropRepeatedHeadersFooters, layoutPage } from './layout.ts';
@@ -86,9 +86,12 @@ export async function readDocument(bytes: Uint8Array, options: ReadOptions): Pro
       pages = readCsv(bytes);
       break;
     case 'eml':
+    case 'msg': {
       // Attachments are documents of their own, read by this same function (email.ts numbers their pages).
-      pages = await readEmail(bytes, { deadline, readAttachment: async (attachment, attachmentKind) => (await readDocument(attachment, { ...options, kind: attachmentKind })).pages });
+      const mail = { deadline, readAttachment: async (attachment: Uint8Array, attachmentKind: DocumentKind) => (await readDocument(attachment, { ...options, kind: attachmentKind })).pages };
+      pages = kind === 'eml' ? await readEmail(bytes, mail) : await readOutlookMessage(bytes, mail);
       break;
+    }
     case 'html':
       pages = readHtml(bytes, { deadline });
       break;

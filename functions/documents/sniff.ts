@@ -4,7 +4,7 @@
  * works on a range of a large upload.
  */
 
-export type DocumentKind = 'pdf' | 'png' | 'jpeg' | 'tiff' | 'webp' | 'docx' | 'xlsx' | 'csv' | 'txt' | 'md' | 'eml' | 'html';
+export type DocumentKind = 'pdf' | 'png' | 'jpeg' | 'tiff' | 'webp' | 'docx' | 'xlsx' | 'csv' | 'txt' | 'md' | 'eml' | 'msg' | 'html';
 
 export const MIME_OF: Record<DocumentKind, string> = {
   pdf: 'application/pdf',
@@ -18,6 +18,7 @@ export const MIME_OF: Record<DocumentKind, string> = {
   txt: 'text/plain',
   md: 'text/markdown',
   eml: 'message/rfc822',
+  msg: 'application/vnd.ms-outlook',
   html: 'text/html',
 };
 
@@ -155,16 +156,15 @@ function startsLikeHtml(head: Uint8Array): boolean {
 }
 
 /**
- * E-mail (`.eml`, message/rfc822) or HTML, by content first — a header block with From and another
- * message field; `<!DOCTYPE html>` or `<html>` — then by file name or declared MIME type. An Outlook
- * `.msg` is named in a 422.
+ * E-mail (`.eml`, message/rfc822; Outlook `.msg`) or HTML, by content first — a header block with
+ * From and another message field; an OLE file of Outlook property streams; `<!DOCTYPE html>` or
+ * `<html>` — then by file name or declared MIME type.
  */
 function mailOrMarkupKind(head: Uint8Array, tail: Uint8Array, filename: string, declared: DocumentKind | undefined): DocumentKind | undefined {
   const ext = extensionOf(filename);
   const outlookEntry = Buffer.from('__substg1.0_', 'utf16le').toString('latin1');
-  if (startsWith(head, [0xd0, 0xcf, 0x11, 0xe0]) && (ext === 'msg' || containsAscii(head, outlookEntry) || containsAscii(tail, outlookEntry))) {
-    throw new DocumentProblem('The document is an Outlook message (.msg), which is not a supported type: save it from Outlook as .eml and send that', 'document_unsupported');
-  }
+  // An Outlook item is an OLE compound file whose property streams are named __substg1.0_<tag>.
+  if (startsWith(head, [0xd0, 0xcf, 0x11, 0xe0]) && (ext === 'msg' || containsAscii(head, outlookEntry) || containsAscii(tail, outlookEntry))) return 'msg';
   if (head.includes(0)) return undefined;
   const fields = mailHeaderFields(head);
   const fromAddress = fields?.get('from')?.includes('@') ?? false;
@@ -202,7 +202,7 @@ export function sniffDocument(input: SniffInput): Sniffed {
   if (kind) return { kind, mimeType: MIME_OF[kind] };
   if (declaredMime !== undefined && !declared && !GENERIC_MIMES.has(declaredMime) && !declaredMime.startsWith('text/')) {
     throw new DocumentProblem(
-      `MIME type ${declaredMime} is not supported; supported types are PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, CSV, TXT, Markdown, HTML and e-mail (.eml)`,
+      `MIME type ${declaredMime} is not supported; supported types are PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, CSV, TXT, Markdown, HTML and e-mail (.eml, .msg)`,
       'document_unsupported',
     );
   }
@@ -223,7 +223,7 @@ export function sniffDocument(input: SniffInput): Sniffed {
   }
   if (!isText) {
     throw new DocumentProblem(
-      `The document (${filename}) is binary content of no supported type (supported: PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, CSV, TXT, Markdown, HTML, e-mail (.eml); text must be UTF-8)`,
+      `The document (${filename}) is binary content of no supported type (supported: PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, CSV, TXT, Markdown, HTML, e-mail (.eml, .msg); text must be UTF-8)`,
       'document_unsupported',
     );
   }

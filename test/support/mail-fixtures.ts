@@ -2,6 +2,8 @@
  * E-mails as mail clients write them (RFC 822/MIME text): multipart/mixed with a text/plain and
  * text/html alternative, quoted-printable and base64 parts, encoded-word headers and attachments.
  */
+import { burn, type Entry } from '@kenjiuno/msgreader/lib/Burner.js';
+import { TypeEnum } from '@kenjiuno/msgreader/lib/Reader.js';
 import { textPdf } from './text-pdf.ts';
 
 /** Quoted-printable (RFC 2045 §6.7): hard line breaks as CRLF, soft breaks keep lines ≤ 76. */
@@ -184,4 +186,92 @@ export function orderEmail(): Buffer {
     '',
   ];
   return Buffer.from(message.join('\r\n'), 'utf8');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outlook .msg: an OLE compound file of MAPI property streams ([MS-OXMSG]), written with the CFB
+// writer that ships with @kenjiuno/msgreader.
+
+interface MsgStream {
+  name: string;
+  data: Uint8Array;
+}
+interface MsgStorage {
+  name: string;
+  children: (MsgStream | MsgStorage)[];
+}
+
+/** A Unicode string property stream (PT_UNICODE, UTF-16LE, NUL-terminated). */
+const unicode = (tag: string, text: string): MsgStream => ({ name: `__substg1.0_${tag}001F`, data: Buffer.from(`${text}\0`, 'utf16le') });
+
+/** The fixed-size property stream: a header of `headerSize` bytes, then 16-byte entries. */
+function properties(headerSize: number, entries: [tag: number, value: bigint][]): MsgStream {
+  const data = Buffer.alloc(headerSize + 16 * entries.length);
+  entries.forEach(([tag, value], i) => {
+    data.writeUInt32LE(tag, headerSize + 16 * i);
+    data.writeUInt32LE(6, headerSize + 16 * i + 4); // readable | writable
+    data.writeBigUInt64LE(value, headerSize + 16 * i + 8);
+  });
+  return { name: '__properties_version1.0', data };
+}
+
+/** A Windows FILETIME (100 ns since 1601). */
+const fileTime = (iso: string) => BigInt(Date.parse(iso) + 11_644_473_600_000) * 10_000n;
+
+function recipient(index: number, name: string, address: string, type: 1 | 2): MsgStorage {
+  return {
+    name: `__recip_version1.0_#${index.toString(16).toUpperCase().padStart(8, '0')}`,
+    children: [unicode('3001', name), unicode('39FE', address), properties(8, [[0x0c150003, BigInt(type)]])],
+  };
+}
+
+function burnMsg(root: MsgStorage['children']): Uint8Array {
+  const entries: Entry[] = [{ name: 'Root Entry', type: TypeEnum.ROOT, children: [], length: 0 }];
+  const add = (parent: number, node: MsgStream | MsgStorage) => {
+    const index = entries.length;
+    if ('data' in node) {
+      // The writer reads the bytes through their ArrayBuffer: give each stream a buffer of its own.
+      const data = Uint8Array.from(node.data);
+      entries.push({ name: node.name, type: TypeEnum.DOCUMENT, length: data.length, binaryProvider: () => data });
+    } else {
+      entries.push({ name: node.name, type: TypeEnum.DIRECTORY, length: 0, children: [] });
+      for (const child of node.children) add(index, child);
+    }
+    entries[parent]!.children!.push(index);
+  };
+  for (const node of root) add(0, node);
+  return burn(entries);
+}
+
+/**
+ * An Outlook message: sender, To and Cc, sent time, subject, plain body, a 2-page PDF attachment and
+ * a forwarded Outlook item attached as an embedded message.
+ */
+export async function outlookMessage(): Promise<Uint8Array> {
+  const pdf = await textPdf(INVOICE_PDF_PAGES);
+  const forwarded: MsgStorage = {
+    name: '__attach_version1.0_#00000001',
+    children: [
+      unicode('3001', 'Stock confirmation'),
+      properties(8, [[0x37050003, 5n]]), // PR_ATTACH_METHOD = embedded message
+      {
+        name: '__substg1.0_3701000D',
+        children: [unicode('0037', 'Stock confirmation'), unicode('0C1A', 'Supplier'), unicode('5D01', 'sales@supplier.example'), unicode('1000', 'All 3 desk lamps are in stock.'), properties(24, [])],
+      },
+    ],
+  };
+  return burnMsg([
+    unicode('0037', INVOICE_SUBJECT),
+    unicode('0C1A', 'Acme Billing'),
+    unicode('5D01', 'billing@acme.example'),
+    unicode('1000', INVOICE_PLAIN.replace(/\n/g, '\r\n')),
+    properties(32, [[0x00390040, fileTime('2026-03-03T09:15:00Z')]]), // PR_CLIENT_SUBMIT_TIME
+    recipient(0, 'Jane Müller', 'jane@example.org', 1),
+    recipient(1, 'Accounts', 'accounts@example.org', 2),
+    {
+      name: '__attach_version1.0_#00000000',
+      children: [unicode('3707', 'INV-2026-031.pdf'), unicode('370E', 'application/pdf'), { name: '__substg1.0_37010102', data: pdf }, properties(8, [[0x37050003, 1n]])],
+    },
+    forwarded,
+  ]);
 }

@@ -3,15 +3,15 @@
  * read as documents of their own with their pages following, page numbers and origins consistent.
  */
 import { describe, expect, it } from 'vitest';
-import type { Doc, Page } from '../../../functions/documents/doc.ts';
+import { ReadFailure, type Doc, type Page } from '../../../functions/documents/doc.ts';
 import { readDocument } from '../../../functions/documents/read.ts';
 import { renderPage } from '../../../functions/documents/render.ts';
 import { DocumentProblem, sniffDocument } from '../../../functions/documents/sniff.ts';
-import { INVOICE_SUBJECT, invoiceEmail, ORDER_HTML, orderEmail } from '../../support/mail-fixtures.ts';
+import { INVOICE_SUBJECT, invoiceEmail, ORDER_HTML, orderEmail, outlookMessage } from '../../support/mail-fixtures.ts';
 
-async function readEml(bytes: Buffer, filename = 'message'): Promise<Doc> {
+async function readEml(bytes: Buffer, filename = 'message', expected = 'eml'): Promise<Doc> {
   const { kind } = sniffDocument({ head: bytes, size: bytes.length, filename });
-  expect(kind).toBe('eml');
+  expect(kind).toBe(expected);
   return readDocument(bytes, { kind, dpi: 150, deadline: Date.now() + 30_000 });
 }
 
@@ -38,7 +38,7 @@ describe('e-mail sniffing', () => {
     expect(text((await readEml(outlook)).pages[0]!)).toBe('From: a@example.org\nSubject: Offer\n\n“Special” price: 99 € – today only.');
   });
 
-  it('text that only mentions a sender is still text; a .eml without headers and an Outlook .msg → 422 naming them', () => {
+  it('text that only mentions a sender is still text; a .eml without headers → 422 naming it', () => {
     const note = Buffer.from('From: the desk of J. Doe\n\nPlease call back.\n');
     expect(sniffDocument({ head: note, size: note.length, filename: 'note.txt' }).kind).toBe('txt');
     const yaml = Buffer.from('from: 2020-01-01\nto: 2020-12-31\nsubject: audit\n\nnotes: none\n');
@@ -57,12 +57,18 @@ describe('e-mail sniffing', () => {
     const plain = Buffer.from('Please call back.\n');
     const notMail = problem(() => sniffDocument({ head: plain, size: plain.length, filename: 'note.eml' }));
     expect([notMail.code, notMail.message]).toEqual(['document_invalid', 'The document (note.eml) is not an e-mail message: it does not start with its headers (From, To, Subject, …)']);
-    // An Outlook item is an OLE compound file whose streams are named __substg1.0_<tag> (UTF-16LE).
-    const msg = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(600), Buffer.from('__substg1.0_0037001F', 'utf16le')]);
-    for (const filename of ['mail.msg', 'attachment']) {
-      const outlook = problem(() => sniffDocument({ head: msg, size: msg.length, filename }));
-      expect(outlook.code).toBe('document_unsupported');
-      expect(outlook.message).toMatch(/^The document is an Outlook message \(\.msg\), which is not a supported type/);
+  });
+
+  it('an Outlook .msg by its property streams whatever its name, or by name; other OLE files stay legacy Office', async () => {
+    const msg = Buffer.from(await outlookMessage());
+    for (const filename of ['mail.msg', 'attachment']) expect(sniffDocument({ head: msg, size: msg.length, filename })).toEqual({ kind: 'msg', mimeType: 'application/vnd.ms-outlook' });
+    const ole = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(600)]);
+    expect(sniffDocument({ head: ole, size: ole.length, filename: 'mail.msg' }).kind).toBe('msg');
+    try {
+      sniffDocument({ head: ole, size: ole.length, filename: 'report.doc' });
+      throw new Error('expected a DocumentProblem');
+    } catch (error) {
+      expect((error as Error).message).toMatch(/legacy Office \(OLE\) document/);
     }
   });
 });
@@ -155,5 +161,34 @@ describe('e-mail reader', () => {
     const bare = Buffer.from('From: a@example.org\r\nTo: b@example.org\r\nSubject: (no text)\r\n\r\n');
     const doc = await readEml(bare);
     expect(doc.pages.map(text)).toEqual(['From: a@example.org\nTo: b@example.org\nSubject: (no text)']);
+  });
+});
+
+describe('Outlook .msg reader', () => {
+  it('reads as an .eml does: sender, To, Cc, sent time, subject and body, then the PDF and the embedded message', async () => {
+    const doc = await readEml(Buffer.from(await outlookMessage()), 'offer.msg', 'msg');
+    expect(doc.kind).toBe('msg');
+    expect(doc.pages.map((p) => p.number)).toEqual([1, 2, 3, 4]);
+    const first = text(doc.pages[0]!);
+    expect(first.split('\n').slice(0, 6)).toEqual([
+      'From: Acme Billing <billing@acme.example>',
+      'To: Jane Müller <jane@example.org>',
+      'Cc: Accounts <accounts@example.org>',
+      'Date: Tue, 03 Mar 2026 09:15:00 GMT',
+      `Subject: ${INVOICE_SUBJECT}`,
+      'Attachments: 1. INV-2026-031.pdf; 2. Stock confirmation.msg',
+    ]);
+    expect(first).toContain('The total of EUR 12,480.00 is due on 2 April 2026.');
+    expect(text(doc.pages[1]!)).toMatch(/^## Attachment 1: INV-2026-031\.pdf\n\n.*INVOICE INV-2026-031/s);
+    for (const word of doc.pages[2]!.words) expect(word.origin).toMatchObject({ kind: 'box', page: 3 });
+    expect(text(doc.pages[3]!)).toBe('## Attachment 2: Stock confirmation.msg\n\nFrom: Supplier <sales@supplier.example>\nSubject: Stock confirmation\n\nAll 3 desk lamps are in stock.');
+  });
+
+  it('an OLE file named .msg that holds no message is a ReadFailure naming the format', async () => {
+    const ole = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(600)]);
+    await expect(readDocument(ole, { kind: 'msg', dpi: 150, deadline: Date.now() + 10_000 })).rejects.toThrow(new ReadFailure('The .msg file holds no Outlook message (no sender, recipients, subject, body or attachments)'));
+    // A cut file: msgreader's own error becomes a ReadFailure too.
+    const cut = (await outlookMessage()).subarray(0, 3000);
+    await expect(readDocument(cut, { kind: 'msg', dpi: 150, deadline: Date.now() + 10_000 })).rejects.toBeInstanceOf(ReadFailure);
   });
 });

@@ -1,11 +1,11 @@
 /**
  * E-mail and HTML through POST /v1/parses on the real local stack (API §3, §0.4): the stored File's
  * type, one output page per Doc page (the message, then each attachment's pages), page_count, and a
- * clear 422 for an Outlook .msg.
+ * clear 422 for an Outlook file that holds no message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
-import { INVOICE_SUBJECT, invoiceEmail } from '../../support/mail-fixtures.ts';
+import { INVOICE_SUBJECT, invoiceEmail, outlookMessage } from '../../support/mail-fixtures.ts';
 
 let cloud: TestCloud;
 beforeAll(async () => {
@@ -32,12 +32,20 @@ describe('parse an e-mail', () => {
     expect(r.body.output.text).toBe(pages.join('\n\n'));
   });
 
-  it('an Outlook .msg → 422 naming the format', async () => {
-    const msg = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(600)]);
-    const r = await parse({ document: { filename: 'offer.msg', url: dataUrl('application/octet-stream', msg) } });
-    expect(r.status).toBe(422);
-    expect(r.body.detail[0]).toMatchObject({ loc: ['body', 'document', 'url'], type: 'document_unsupported' });
-    expect(r.body.detail[0].msg).toMatch(/Outlook message \(\.msg\)/);
+  it('an Outlook .msg: the message, the 2 pages of its PDF, the embedded message; an OLE file with no message → 422 naming the format', async () => {
+    const r = await parse({ document: { filename: 'offer.msg', url: dataUrl('application/vnd.ms-outlook', Buffer.from(await outlookMessage())) } });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ status: 'completed', file: { mime_type: 'application/vnd.ms-outlook' }, usage: { page_count: 4 } });
+    const pages: string[] = r.body.output.pages;
+    expect(pages[0]).toContain('Cc: Accounts <accounts@example.org>');
+    expect(pages[1]).toMatch(/^## Attachment 1: INV-2026-031\.pdf/);
+    expect(pages[3]).toContain('All 3 desk lamps are in stock.');
+
+    const empty = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(600)]);
+    const refused = await parse({ document: { filename: 'offer.msg', url: dataUrl('application/octet-stream', empty) } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail[0]).toMatchObject({ loc: ['body', 'document'], type: 'document_invalid' });
+    expect(refused.body.detail[0].msg).toMatch(/\.msg file holds no Outlook message/);
   });
 });
 
