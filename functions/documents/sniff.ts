@@ -233,7 +233,8 @@ export function sniffDocument(input: SniffInput): Sniffed {
 
 /** Page count when it is known without reading the document (single images, text); otherwise null. */
 export function knownPageCount(kind: DocumentKind): number | null {
-  return kind === 'png' || kind === 'jpeg' || kind === 'webp' || TEXT_KINDS.has(kind) ? 1 : null;
+  // An e-mail's pages include its attachments': not known until they are read.
+  return kind === 'png' || kind === 'jpeg' || kind === 'webp' || kind === 'html' || TEXT_KINDS.has(kind) ? 1 : null;
 }
 
 /**

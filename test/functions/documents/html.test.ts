@@ -8,7 +8,7 @@ import { ReadFailure, type Page } from '../../../functions/documents/doc.ts';
 import { readHtml } from '../../../functions/documents/html.ts';
 import { readDocument } from '../../../functions/documents/read.ts';
 import { renderPage } from '../../../functions/documents/render.ts';
-import { sniffDocument } from '../../../functions/documents/sniff.ts';
+import { knownPageCount, sniffDocument } from '../../../functions/documents/sniff.ts';
 
 const read = (html: string | Buffer) => readHtml(typeof html === 'string' ? Buffer.from(html, 'utf8') : html, { deadline: Date.now() + 10_000 })[0]!;
 const markdown = (page: Page) => renderPage(page, 'markdown');
@@ -57,6 +57,12 @@ describe('HTML sniffing', () => {
     expect(sniff(Buffer.from('<html><head><meta charset="windows-1252"></head><body>Caf\xe9</body></html>', 'latin1'), 'page').kind).toBe('html');
     // Markup in a text file without an HTML start or name stays text.
     expect(sniff('Use <b> for bold.', 'notes.txt').kind).toBe('txt');
+  });
+
+  it('an HTML file is one page before it is read (an e-mail is not known until its attachments are read)', () => {
+    expect(knownPageCount('html')).toBe(1);
+    expect(knownPageCount('eml')).toBeNull();
+    expect(knownPageCount('msg')).toBeNull();
   });
 });
 
