@@ -19,6 +19,7 @@ import { greyToPdfWords, rasterizePdfPage } from './raster.ts';
 import type { DocumentKind } from './sniff.ts';
 import { readText } from './text.ts';
 import { readXlsx } from './xlsx.ts';
+import { readPptx } from './pptx.ts';
 
 export interface ReadOptions {
   kind: DocumentKind;
@@ -81,6 +82,9 @@ export async function readDocument(bytes: Uint8Array, options: ReadOptions): Pro
       break;
     case 'xlsx':
       pages = await readXlsx(bytes, { deadline });
+      break;
+    case 'pptx':
+      pages = await readPptx(bytes, { deadline });
       break;
     case 'csv':
       pages = readCsv(bytes);

@@ -4,7 +4,7 @@
  * works on a range of a large upload.
  */
 
-export type DocumentKind = 'pdf' | 'png' | 'jpeg' | 'tiff' | 'webp' | 'docx' | 'xlsx' | 'csv' | 'txt' | 'md' | 'eml' | 'msg' | 'html';
+export type DocumentKind = 'pdf' | 'png' | 'jpeg' | 'tiff' | 'webp' | 'docx' | 'xlsx' | 'pptx' | 'csv' | 'txt' | 'md' | 'eml' | 'msg' | 'html';
 
 export const MIME_OF: Record<DocumentKind, string> = {
   pdf: 'application/pdf',
@@ -14,6 +14,7 @@ export const MIME_OF: Record<DocumentKind, string> = {
   webp: 'image/webp',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
   csv: 'text/csv',
   txt: 'text/plain',
   md: 'text/markdown',
@@ -81,6 +82,59 @@ function unsupportedBinaryName(head: Uint8Array, isText: boolean): string | unde
   return undefined;
 }
 
+/** The Office Open XML kinds by their main part (what `_rels/.rels` names; every writer uses these names). */
+const OFFICE_MAIN_PARTS: [part: string, kind: DocumentKind][] = [
+  ['word/document.xml', 'docx'],
+  ['xl/workbook.xml', 'xlsx'],
+  ['ppt/presentation.xml', 'pptx'],
+];
+
+/**
+ * The entry names of a ZIP's central directory, when the tail holds all of it (it sits just before
+ * the end record); undefined otherwise. Only these names are the archive's own: the bytes of its
+ * entries may hold other archives' names (a chart's embedded workbook lists `xl/workbook.xml`).
+ */
+function zipDirectoryNames(tail: Uint8Array): Set<string> | undefined {
+  const data = Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength);
+  let end = -1;
+  for (let i = data.length - 22; i >= Math.max(0, data.length - 22 - 0xffff); i--) {
+    if (data.readUInt32LE(i) === 0x06054b50) {
+      end = i;
+      break;
+    }
+  }
+  if (end < 0) return undefined;
+  const names = new Set<string>();
+  for (let at = end - data.readUInt32LE(end + 12); at < end; ) {
+    if (at < 0 || at + 46 > end || data.readUInt32LE(at) !== 0x02014b50) return undefined;
+    const nameLength = data.readUInt16LE(at + 28);
+    names.add(data.toString('utf8', at + 46, at + 46 + nameLength));
+    at += 46 + nameLength + data.readUInt16LE(at + 30) + data.readUInt16LE(at + 32);
+  }
+  return names;
+}
+
+/** DOCX, XLSX or PPTX by the archive's main part; any other ZIP is named in a 422. */
+function officeKind(head: Uint8Array, tail: Uint8Array): DocumentKind {
+  const names = zipDirectoryNames(tail);
+  if (names) {
+    const found = OFFICE_MAIN_PARTS.find(([part]) => names.has(part));
+    if (found) return found[1];
+  } else {
+    // A directory too large for the tail: the names as they show in the bytes (local headers first).
+    if (containsAscii(head, 'ppt/presentation.xml') || containsAscii(tail, 'ppt/presentation.xml')) return 'pptx';
+    if (containsAscii(head, 'word/') || containsAscii(tail, 'word/document.xml')) return 'docx';
+    if (containsAscii(head, 'xl/') || containsAscii(tail, 'xl/workbook.xml')) return 'xlsx';
+  }
+  // OpenDocument and EPUB store their type uncompressed in a first entry named "mimetype".
+  const what = containsAscii(head.subarray(0, 256), 'application/vnd.oasis.opendocument.')
+    ? 'an OpenDocument file (.odt, .ods or .odp; save it as DOCX, XLSX or PPTX)'
+    : containsAscii(head.subarray(0, 256), 'application/epub+zip')
+      ? 'an EPUB book'
+      : 'a ZIP archive';
+  throw new DocumentProblem(`The document is ${what}, not a DOCX, XLSX or PPTX file, which is not a supported type`, 'document_unsupported');
+}
+
 function binaryKind(head: Uint8Array, tail: Uint8Array): DocumentKind | undefined {
   // PDF: the header may follow up to 1 KB of junk.
   if (containsAscii(head.subarray(0, 1024), '%PDF-')) return 'pdf';
@@ -89,10 +143,7 @@ function binaryKind(head: Uint8Array, tail: Uint8Array): DocumentKind | undefine
   if (startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a])) return 'tiff';
   if (startsWith(head, [0x52, 0x49, 0x46, 0x46]) && startsWith(head, [0x57, 0x45, 0x42, 0x50], 8)) return 'webp';
   if (startsWith(head, [0x50, 0x4b, 0x03, 0x04])) {
-    // OOXML: the part names are stored uncompressed in the local headers and the central directory.
-    if (containsAscii(head, 'word/') || containsAscii(tail, 'word/document.xml')) return 'docx';
-    if (containsAscii(head, 'xl/') || containsAscii(tail, 'xl/workbook.xml')) return 'xlsx';
-    throw new DocumentProblem('The document is a ZIP archive that is neither a DOCX nor an XLSX file', 'document_unsupported');
+    return officeKind(head, tail);
   }
   return undefined;
 }
@@ -202,7 +253,7 @@ export function sniffDocument(input: SniffInput): Sniffed {
   if (kind) return { kind, mimeType: MIME_OF[kind] };
   if (declaredMime !== undefined && !declared && !GENERIC_MIMES.has(declaredMime) && !declaredMime.startsWith('text/')) {
     throw new DocumentProblem(
-      `MIME type ${declaredMime} is not supported; supported types are PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, CSV, TXT, Markdown, HTML and e-mail (.eml, .msg)`,
+      `MIME type ${declaredMime} is not supported; supported types are PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, PPTX, CSV, TXT, Markdown, HTML and e-mail (.eml, .msg)`,
       'document_unsupported',
     );
   }
@@ -223,7 +274,7 @@ export function sniffDocument(input: SniffInput): Sniffed {
   }
   if (!isText) {
     throw new DocumentProblem(
-      `The document (${filename}) is binary content of no supported type (supported: PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, CSV, TXT, Markdown, HTML, e-mail (.eml, .msg); text must be UTF-8)`,
+      `The document (${filename}) is binary content of no supported type (supported: PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, PPTX, CSV, TXT, Markdown, HTML, e-mail (.eml, .msg); text must be UTF-8)`,
       'document_unsupported',
     );
   }

@@ -324,3 +324,205 @@ export async function annotatedWorkbook(): Promise<{ bytes: Buffer; written: str
   written.push('Staff', 'Name Role Dana Whitfield Engineer', 'Promoted to senior engineer in April.', 'Confirmed by HR.');
   return { bytes, written };
 }
+
+// ---------------------------------------------------------------------------------------------
+// PPTX: presentations written part by part, as PowerPoint lays them out (positions in points here,
+// EMU in the file: 12,700 to the point)
+
+const PML = 'http://schemas.openxmlformats.org/presentationml/2006/main';
+const DML = 'http://schemas.openxmlformats.org/drawingml/2006/main';
+const OFFICE_RELATIONSHIPS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const PACKAGE_RELATIONSHIPS = 'http://schemas.openxmlformats.org/package/2006/relationships';
+const PML_ROOT_NAMESPACES = `xmlns:a="${DML}" xmlns:r="${OFFICE_RELATIONSHIPS}" xmlns:p="${PML}"`;
+const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+const emu = (points: number) => Math.round(points * 12_700);
+
+/** A position and size on the slide, in points. */
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+const xfrm = (r: Rect, tag = 'a:xfrm') => `<${tag}><a:off x="${emu(r.x)}" y="${emu(r.y)}"/><a:ext cx="${emu(r.width)}" cy="${emu(r.height)}"/></${tag}>`;
+
+/** A DrawingML paragraph; `props` is inner `a:pPr` XML (`<a:buNone/>`, `<a:buChar char="•"/>`). Lines split at "\n" (`a:br`). */
+export function aPara(text: string, props = ''): string {
+  const runs = text
+    .split('\n')
+    .map((line) => `<a:r><a:rPr lang="en-US"/><a:t>${escapeXml(line)}</a:t></a:r>`)
+    .join('<a:br/>');
+  return `<a:p>${props ? `<a:pPr>${props}</a:pPr>` : ''}${runs}</a:p>`;
+}
+
+const txBody = (paragraphs: string[]) => `<p:txBody><a:bodyPr/><a:lstStyle/>${paragraphs.map((p) => (p.startsWith('<a:p>') ? p : aPara(p))).join('')}</p:txBody>`;
+let shapeId = 100;
+
+/** A placeholder shape (`title`, `body`, `ctrTitle`, `subTitle`, `sldNum`, …) with no position of its own: it inherits its layout's. */
+export function placeholder(type: string, paragraphs: string[], idx?: number): string {
+  const ph = `<p:ph${type === 'obj' ? '' : ` type="${type}"`}${idx === undefined ? '' : ` idx="${idx}"`}/>`;
+  return `<p:sp><p:nvSpPr><p:cNvPr id="${shapeId++}" name="${type}"/><p:cNvSpPr><a:spLocks noGrp="1"/></p:cNvSpPr><p:nvPr>${ph}</p:nvPr></p:nvSpPr><p:spPr/>${txBody(paragraphs)}</p:sp>`;
+}
+
+/** A text box at `rect`. */
+export function textShape(rect: Rect, paragraphs: string[]): string {
+  return `<p:sp><p:nvSpPr><p:cNvPr id="${shapeId++}" name="TextBox"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr>${xfrm(rect)}<a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr>${txBody(paragraphs)}</p:sp>`;
+}
+
+/** A group at `rect` whose children are laid out in a `childSpace` scaled onto it. */
+export function groupShape(rect: Rect, childSpace: Rect, shapes: string[]): string {
+  const groupXfrm = `<a:xfrm><a:off x="${emu(rect.x)}" y="${emu(rect.y)}"/><a:ext cx="${emu(rect.width)}" cy="${emu(rect.height)}"/><a:chOff x="${emu(childSpace.x)}" y="${emu(childSpace.y)}"/><a:chExt cx="${emu(childSpace.width)}" cy="${emu(childSpace.height)}"/></a:xfrm>`;
+  return `<p:grpSp><p:nvGrpSpPr><p:cNvPr id="${shapeId++}" name="Group"/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr>${groupXfrm}</p:grpSpPr>${shapes.join('')}</p:grpSp>`;
+}
+
+/** A table at `rect`: equal columns and rows, the first row marked as header; a cell `null` is covered by the merge to its left. */
+export function tableFrame(rect: Rect, rows: (string | null)[][]): string {
+  const columns = Math.max(...rows.map((r) => r.length));
+  const grid = `<a:tblGrid>${`<a:gridCol w="${emu(rect.width / columns)}"/>`.repeat(columns)}</a:tblGrid>`;
+  const cell = (text: string | null, span: number) =>
+    text === null ? `<a:tc hMerge="1">${txBody([''])}</a:tc>`.replace(/p:txBody/g, 'a:txBody') : `<a:tc${span > 1 ? ` gridSpan="${span}"` : ''}>${txBody([text]).replace(/p:txBody/g, 'a:txBody')}<a:tcPr/></a:tc>`;
+  const tableRows = rows
+    .map((row) => {
+      const cells = row.map((text, c) => {
+        let span = 1;
+        while (text !== null && row[c + span] === null) span++;
+        return cell(text, span);
+      });
+      return `<a:tr h="${emu(rect.height / rows.length)}">${cells.join('')}</a:tr>`;
+    })
+    .join('');
+  const table = `<a:tbl><a:tblPr firstRow="1" bandRow="1"/>${grid}${tableRows}</a:tbl>`;
+  return `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="${shapeId++}" name="Table"/><p:cNvGraphicFramePr><a:graphicFrameLocks noGrp="1"/></p:cNvGraphicFramePr><p:nvPr/></p:nvGraphicFramePr>${xfrm(rect, 'p:xfrm')}<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table">${table}</a:graphicData></a:graphic></p:graphicFrame>`;
+}
+
+/** A chart frame (its chart part and embedded workbook are added when a slide has `chart`). */
+export function chartFrame(rect: Rect): string {
+  const chart = `<c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rIdChart"/>`;
+  return `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="${shapeId++}" name="Chart"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>${xfrm(rect, 'p:xfrm')}<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart">${chart}</a:graphicData></a:graphic></p:graphicFrame>`;
+}
+
+/** A picture (its image part is added to every presentation). */
+export function pictureShape(rect: Rect): string {
+  return `<p:pic><p:nvPicPr><p:cNvPr id="${shapeId++}" name="Picture" descr="A logo"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="rIdImage"/></p:blipFill><p:spPr>${xfrm(rect)}</p:spPr></p:pic>`;
+}
+
+export interface SlideSpec {
+  /** The inner XML of the slide's `p:spTree`: placeholders and shapes from the helpers above. */
+  shapes: string[];
+  /** Speaker notes, one paragraph each. */
+  notes?: string[];
+  /** Whether the slide has a chart: adds the chart part and its embedded workbook, stored uncompressed. */
+  chart?: boolean;
+}
+
+/** A layout (or master) placeholder with a position, for slides' placeholders to inherit. */
+const positionedPlaceholder = (type: string, rect: Rect, idx?: number) =>
+  `<p:sp><p:nvSpPr><p:cNvPr id="${shapeId++}" name="${type}"/><p:cNvSpPr/><p:nvPr><p:ph type="${type}"${idx === undefined ? '' : ` idx="${idx}"`}/></p:nvPr></p:nvSpPr><p:spPr>${xfrm(rect)}</p:spPr>${txBody([''])}</p:sp>`;
+const spTree = (shapes: string) => `<p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>${shapes}</p:spTree></p:cSld>`;
+const relationshipsXml = (relationships: [id: string, type: string, target: string][]) =>
+  `${XML_DECLARATION}<Relationships xmlns="${PACKAGE_RELATIONSHIPS}">${relationships.map(([id, type, target]) => `<Relationship Id="${id}" Type="${OFFICE_RELATIONSHIPS}/${type}" Target="${target}"/>`).join('')}</Relationships>`;
+
+/** A 1×1 PNG (the picture every presentation carries). */
+const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+/**
+ * A 4:3 presentation (720 × 540 pt). The slide master places the title at the top and the body below
+ * it; the layout places only the title (body placeholders inherit from the master). Slides are stored
+ * as slide1.xml, slide2.xml, … but listed in `order` (0-based indices into `slides`) when given, as
+ * a presentation whose slides were moved is.
+ */
+export async function buildPptx(slides: SlideSpec[], order: number[] = slides.map((_, i) => i)): Promise<Buffer> {
+  const zip = new JSZip();
+  const overrides = [`<Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/>`];
+  slides.forEach((_, i) => overrides.push(`<Override PartName="/ppt/slides/slide${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slide+xml"/>`));
+  zip.file(
+    '[Content_Types].xml',
+    `${XML_DECLARATION}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Default Extension="xlsx" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"/>${overrides.join('')}</Types>`,
+  );
+  zip.file('_rels/.rels', relationshipsXml([['rId1', 'officeDocument', 'ppt/presentation.xml']]));
+  const slideList = order.map((i, k) => `<p:sldId id="${256 + k}" r:id="rIdSlide${i + 1}"/>`).join('');
+  zip.file(
+    'ppt/presentation.xml',
+    `${XML_DECLARATION}<p:presentation ${PML_ROOT_NAMESPACES}><p:sldMasterIdLst><p:sldMasterId id="2147483648" r:id="rIdMaster"/></p:sldMasterIdLst><p:sldIdLst>${slideList}</p:sldIdLst><p:sldSz cx="9144000" cy="6858000" type="screen4x3"/><p:notesSz cx="6858000" cy="9144000"/></p:presentation>`,
+  );
+  zip.file('ppt/_rels/presentation.xml.rels', relationshipsXml([['rIdMaster', 'slideMaster', 'slideMasters/slideMaster1.xml'], ...slides.map((_, i) => [`rIdSlide${i + 1}`, 'slide', `slides/slide${i + 1}.xml`] as [string, string, string])]));
+  const master = positionedPlaceholder('title', { x: 36, y: 22, width: 648, height: 90 }) + positionedPlaceholder('body', { x: 36, y: 126, width: 648, height: 360 }, 1);
+  zip.file('ppt/slideMasters/slideMaster1.xml', `${XML_DECLARATION}<p:sldMaster ${PML_ROOT_NAMESPACES}>${spTree(master)}</p:sldMaster>`);
+  zip.file('ppt/slideMasters/_rels/slideMaster1.xml.rels', relationshipsXml([['rId1', 'slideLayout', '../slideLayouts/slideLayout1.xml']]));
+  zip.file('ppt/slideLayouts/slideLayout1.xml', `${XML_DECLARATION}<p:sldLayout ${PML_ROOT_NAMESPACES}>${spTree(positionedPlaceholder('title', { x: 36, y: 22, width: 648, height: 90 }))}</p:sldLayout>`);
+  zip.file('ppt/slideLayouts/_rels/slideLayout1.xml.rels', relationshipsXml([['rId1', 'slideMaster', '../slideMasters/slideMaster1.xml']]));
+  zip.file('ppt/media/image1.png', PNG_1X1);
+
+  for (const [i, slide] of slides.entries()) {
+    const n = i + 1;
+    const relationships: [string, string, string][] = [
+      ['rIdLayout', 'slideLayout', '../slideLayouts/slideLayout1.xml'],
+      ['rIdImage', 'image', '../media/image1.png'],
+    ];
+    zip.file(`ppt/slides/slide${n}.xml`, `${XML_DECLARATION}<p:sld ${PML_ROOT_NAMESPACES}>${spTree(slide.shapes.join(''))}</p:sld>`);
+    if (slide.notes) {
+      relationships.push(['rIdNotes', 'notesSlide', `../notesSlides/notesSlide${n}.xml`]);
+      // A notes page holds a picture of the slide, the notes body and the slide number.
+      const notes = positionedPlaceholder('sldImg', { x: 0, y: 0, width: 360, height: 270 }) + placeholder('body', slide.notes, 1) + placeholder('sldNum', [String(n)], 5);
+      zip.file(`ppt/notesSlides/notesSlide${n}.xml`, `${XML_DECLARATION}<p:notes ${PML_ROOT_NAMESPACES}>${spTree(notes)}</p:notes>`);
+      zip.file(`ppt/notesSlides/_rels/notesSlide${n}.xml.rels`, relationshipsXml([['rId1', 'slide', `../slides/slide${n}.xml`]]));
+    }
+    if (slide.chart) {
+      relationships.push(['rIdChart', 'chart', `../charts/chart${n}.xml`]);
+      const workbook = new ExcelJS.Workbook();
+      workbook.addWorksheet('Sheet1').addRows([['Quarter', 'Sales'], ['Q1', 4.3], ['Q2', 2.5]]);
+      // Stored, not deflated, as an embedded package often is: its own part names show in the bytes.
+      zip.file(`ppt/embeddings/Microsoft_Excel_Worksheet${n}.xlsx`, Buffer.from(await workbook.xlsx.writeBuffer()), { compression: 'STORE' });
+      zip.file(`ppt/charts/chart${n}.xml`, `${XML_DECLARATION}<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="${DML}" xmlns:r="${OFFICE_RELATIONSHIPS}"><c:chart><c:plotArea/></c:chart><c:externalData r:id="rId1"/></c:chartSpace>`);
+      zip.file(`ppt/charts/_rels/chart${n}.xml.rels`, relationshipsXml([['rId1', 'package', `../embeddings/Microsoft_Excel_Worksheet${n}.xlsx`]]));
+    }
+    zip.file(`ppt/slides/_rels/slide${n}.xml.rels`, relationshipsXml(relationships));
+  }
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+}
+
+/**
+ * A small talk of three slides, stored out of order (slide3.xml is shown second): a title slide; a
+ * slide with a title, bullets, two text boxes side by side, a group of two shapes and a chart; a
+ * slide with a table. Speaker notes on the first two. `written` is every text on slides and notes.
+ */
+export async function quarterlyDeck(): Promise<{ bytes: Buffer; written: string[] }> {
+  const written: string[] = [];
+  const w = (text: string) => (written.push(text), text);
+  const titleSlide: SlideSpec = {
+    shapes: [placeholder('ctrTitle', [w('Quarterly Review')]), textShape({ x: 120, y: 300, width: 480, height: 60 }, [w('Finance team, October 2025')])],
+    notes: [w('Welcome everyone and thank the regional leads.')],
+  };
+  const tableSlide: SlideSpec = {
+    shapes: [
+      placeholder('title', [w('Results by region')]),
+      tableFrame({ x: 60, y: 140, width: 600, height: 120 }, [
+        [w('Region'), w('Revenue'), w('Growth')],
+        [w('North'), w('4.2 M'), w('12%')],
+        [w('South'), w('3.1 M'), w('-4%')],
+        [w('Total across regions: 7.3 M'), null, null],
+      ]),
+      placeholder('sldNum', ['3'], 12),
+    ],
+  };
+  const detailSlide: SlideSpec = {
+    shapes: [
+      // Written bottom-up and right-to-left in the file: reading order must come from positions.
+      groupShape({ x: 60, y: 400, width: 600, height: 80 }, { x: 0, y: 0, width: 300, height: 40 }, [
+        textShape({ x: 150, y: 0, width: 150, height: 40 }, [w('Next: hire two analysts')]),
+        textShape({ x: 0, y: 0, width: 150, height: 40 }, [w('Risks: supplier delays')]),
+      ]),
+      textShape({ x: 380, y: 300, width: 300, height: 60 }, [w('Right column: costs fell 3%')]),
+      textShape({ x: 40, y: 305, width: 300, height: 60 }, [w('Left column: revenue rose 8%')]),
+      placeholder('body', [w('Revenue up in every region'), w('Churn below two percent'), aPara(w('Three new markets opened'), '<a:buNone/>')], 1),
+      placeholder('title', [w('Highlights')]),
+      chartFrame({ x: 400, y: 130, width: 250, height: 150 }),
+      pictureShape({ x: 600, y: 20, width: 80, height: 40 }),
+    ],
+    notes: [w('Stress the churn figure.'), w('Mention the supplier issue only if asked.')],
+    chart: true,
+  };
+  const bytes = await buildPptx([titleSlide, tableSlide, detailSlide], [0, 2, 1]);
+  return { bytes, written };
+}

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeDataUrl, DocumentProblem, knownPageCount, MIME_OF, sniffDocument, type Sniffed } from '../../../functions/documents/sniff.ts';
+import { quarterlyDeck } from '../../support/office-fixtures.ts';
 
 const bytes = (...parts: (number[] | string | Buffer)[]) =>
   Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.isBuffer(p) ? p : Buffer.from(p))));
@@ -66,6 +67,7 @@ describe('sniffDocument: binary kinds from their magic bytes', () => {
     ['webp', WEBP],
     ['docx', zipWith('word/document.xml', '<w:document/>')],
     ['xlsx', zipWith('xl/workbook.xml', '<workbook/>')],
+    ['pptx', zipWith('ppt/presentation.xml', '<p:presentation/>')],
   ] as const)('%s', (kind, data) => {
     // Whatever the file is called and whatever generic type was declared, the content decides.
     for (const [filename, declared] of [
@@ -204,7 +206,7 @@ describe('sniffDocument: rejections', () => {
       const p = problem(() => sniff(Buffer.from('MZ\x90\x00'), 'setup.exe', mime));
       expect(p.code).toBe('document_unsupported');
       expect(p.message).toContain(`MIME type ${mime} is not supported`);
-      expect(p.message).toMatch(/PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, CSV, TXT/);
+      expect(p.message).toMatch(/PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, PPTX, CSV, TXT/);
     }
   });
 
@@ -213,10 +215,24 @@ describe('sniffDocument: rejections', () => {
     expect(sniff(PNG, 'photo', 'image/gif')).toEqual({ kind: 'png', mimeType: 'image/png' });
   });
 
-  it('a ZIP that is neither DOCX nor XLSX', () => {
+  it('a ZIP that is no DOCX, XLSX or PPTX is named in the 422', () => {
     const p = problem(() => sniff(zipWith('photos/cat.jpg'), 'archive.docx'));
     expect(p.code).toBe('document_unsupported');
-    expect(p.message).toMatch(/ZIP archive that is neither a DOCX nor an XLSX/);
+    expect(p.message).toBe('The document is a ZIP archive, not a DOCX, XLSX or PPTX file, which is not a supported type');
+    // A folder name alone is not a document: only the main part (word/document.xml, …) makes one.
+    expect(problem(() => sniff(zipWith('word/notes.txt'), 'x.docx')).message).toMatch(/ZIP archive, not a DOCX, XLSX or PPTX/);
+    const odt = problem(() => sniff(zipWith('mimetype', 'application/vnd.oasis.opendocument.text'), 'letter.odt'));
+    expect(odt.message).toMatch(/^The document is an OpenDocument file \(\.odt, \.ods or \.odp; save it as DOCX, XLSX or PPTX\)/);
+  });
+
+  it('a PPTX whose chart embeds a workbook is a PPTX: only the names in the archive\'s own directory count', async () => {
+    const { bytes } = await quarterlyDeck();
+    const head = bytes.subarray(0, 64 * 1024);
+    // The embedded workbook is stored as is, so its part names show in the presentation's bytes.
+    expect(head.includes('xl/workbook.xml')).toBe(true);
+    const tail = bytes.subarray(Math.max(0, bytes.length - 64 * 1024));
+    expect(sniffDocument({ head, tail, size: bytes.length, filename: 'deck.pptx' })).toEqual({ kind: 'pptx', mimeType: MIME_OF.pptx });
+    expect(MIME_OF.pptx).toBe('application/vnd.openxmlformats-officedocument.presentationml.presentation');
   });
 });
 
