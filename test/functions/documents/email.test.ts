@@ -2,6 +2,7 @@
  * E-mail (.eml) through the real sniffer and reader: headers and body on the first page, attachments
  * read as documents of their own with their pages following, page numbers and origins consistent.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ReadFailure, type Doc, type Page } from '../../../functions/documents/doc.ts';
 import { readDocument } from '../../../functions/documents/read.ts';
@@ -190,5 +191,23 @@ describe('Outlook .msg reader', () => {
     // A cut file: msgreader's own error becomes a ReadFailure too.
     const cut = (await outlookMessage()).subarray(0, 3000);
     await expect(readDocument(cut, { kind: 'msg', dpi: 150, deadline: Date.now() + 10_000 })).rejects.toBeInstanceOf(ReadFailure);
+  });
+});
+
+describe('robustness', () => {
+  it('arbitrary bytes read as an e-mail or an Outlook message: pages or a ReadFailure, never a crash', async () => {
+    const header = fc.constantFrom('', 'From: a@b.c\r\nSubject: x\r\n', 'MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: application/pdf\r\nContent-Transfer-Encoding: base64\r\n\r\n');
+    await fc.assert(
+      fc.asyncProperty(header, fc.uint8Array({ maxLength: 400 }), fc.constantFrom('eml' as const, 'msg' as const), async (start, rest, kind) => {
+        const bytes = kind === 'msg' ? Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), rest]) : Buffer.concat([Buffer.from(start), rest]);
+        try {
+          const doc = await readDocument(bytes, { kind, dpi: 72, deadline: Date.now() + 10_000 });
+          expect(doc.pages.length).toBeGreaterThanOrEqual(1);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ReadFailure);
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 });

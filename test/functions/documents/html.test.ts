@@ -3,6 +3,7 @@
  * and tables (the Doc's Table model); scripts, styles and hidden text dropped; every word anchored
  * where it is written in the decoded source (text_span: 1-based lines, code-point offsets).
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ReadFailure, type Page } from '../../../functions/documents/doc.ts';
 import { readHtml } from '../../../functions/documents/html.ts';
@@ -142,6 +143,23 @@ describe('HTML reader', () => {
   it('nesting too deep to walk is a ReadFailure, not a crash', () => {
     const deep = '<span>'.repeat(20_000) + 'x';
     expect(() => read(deep)).toThrow(ReadFailure);
+  });
+
+  it('arbitrary markup never crashes, and every word's span lies within the source', () => {
+    const piece = fc.oneof(fc.constantFrom('<p>', '</p>', '<table>', '<tr>', '<td>', '<th colspan=3>', '<td rowspan=0>', '</table>', '<li>', '<ol start=x>', '<br>', '<pre>', '\r\n', '&amp;', '&#128512;', '&nbsp;', '<script>', '<h2>', '<!--', '😀'), fc.string({ maxLength: 8 }));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const source = pieces.join('');
+        const page = read(source);
+        const chars = [...source];
+        for (const word of page.words) {
+          if (word.origin.kind !== 'text') throw new Error('text origin expected');
+          expect(word.origin.charEnd).toBeGreaterThanOrEqual(word.origin.charStart);
+          expect(word.origin.charEnd).toBeLessThanOrEqual(chars.length);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('reads through readDocument as kind html', async () => {
