@@ -71,12 +71,15 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
   let helped = together ? startHelper() : undefined;
   let opened: OpenPdf;
   try {
-    opened = await openPdf(bytes);
+    opened = await openPdf(bytes, { images: false });
   } catch (error) {
     takeNoMore(unread);
     throw error;
   }
   const { pdf, close } = opened;
+  // A second copy that decodes images, opened only for a page with next to no text (is it a scan?).
+  let withImages: Promise<OpenPdf> | undefined;
+  const imagesDoc = async () => (await (withImages ??= openPdf(bytes, { images: true }))).pdf;
   const count = pdf.numPages;
   const long = count >= MIN_PAGES_FOR_HELPER;
   try {
@@ -85,7 +88,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     }
     settleLastPage(unread, count);
     if (!together && long) helped = startHelper();
-    const reading = { ...options, paintsPaths: mayPaintPaths(bytes) };
+    const reading = { ...options, paintsPaths: mayPaintPaths(bytes), imagesDoc };
     await readPages(pdf, () => takePage(unread, 'front'), reading, onPage);
     // (A short document leaves the helper no page: it is not waited for.)
     if (helped && long) {
@@ -106,6 +109,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     throw error;
   } finally {
     await close();
+    if (withImages) await (await withImages.catch(() => undefined))?.close();
   }
 }
 
@@ -118,7 +122,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
 export async function readPdfPages(job: HelperJob, onPage: (pageNumber: number, page: Page | null) => void): Promise<void> {
   let opened: OpenPdf | undefined;
   try {
-    opened = await openPdf(job.bytes);
+    opened = await openPdf(job.bytes, { images: false });
     settleLastPage(job.unread, opened.pdf.numPages);
     await readPages(opened.pdf, () => takePage(job.unread, 'back'), { deadline: job.deadline, paintsPaths: mayPaintPaths(job.bytes), deferScanned: true }, onPage);
   } catch (error) {
@@ -200,7 +204,13 @@ interface OpenPdf {
   close(): Promise<void>;
 }
 
-async function openPdf(bytes: Uint8Array): Promise<OpenPdf> {
+/**
+ * Opens a document. Without `images`, pdf.js leaves every image out (maxImageSize 1 pixel): reading
+ * text and ruling lines never needs their pixels, and decoding them was most of the drawing pass on
+ * pages with photos (a 14-slide deck: 2.4 s of 2.6 s). Rasterizing a scan and measuring how much of a
+ * page its images cover need them: a copy that decodes images is opened for those pages.
+ */
+async function openPdf(bytes: Uint8Array, { images }: { images: boolean }): Promise<OpenPdf> {
   const worker = pdfjs.sameThreadWorker();
   // A copy: pdf.js takes ownership of (and may detach) the buffer it is given.
   const task = pdfjs.getDocument({
@@ -210,6 +220,7 @@ async function openPdf(bytes: Uint8Array): Promise<OpenPdf> {
     disableFontFace: true,
     isEvalSupported: false,
     verbosity: 0,
+    ...(images ? {} : { maxImageSize: 1 }),
   });
   try {
     const pdf = await task.promise;
@@ -232,6 +243,12 @@ interface ReadPagesOptions extends ReadPdfOptions {
   paintsPaths: boolean;
   /** Scanned pages come back as null, not recognized (the helper thread has no OCR). */
   deferScanned?: boolean;
+  /**
+   * The document opened with its images, for a page with next to no text (its images decide whether
+   * it is a scan, and a scan is rasterized from it). Without it (the helper thread), such a page
+   * comes back as null for the thread that has it.
+   */
+  imagesDoc?: () => Promise<PDFDocumentProxy>;
 }
 
 /**
@@ -350,22 +367,32 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
   const pageArea = viewport.width * viewport.height;
   const printable = usable.reduce((sum, w) => sum + w.text.length, 0);
   // The drawing (a second pass of pdf.js over the page) is read for its ruling lines, when the
-  // document paints paths at all, and for its image coverage, which only decides nearly empty pages.
+  // document paints paths at all, and for its image coverage, which only decides nearly empty pages:
+  // those are read from the copy of the document that decodes images.
+  const nearlyEmpty = printable < 40;
+  if (nearlyEmpty && !options.imagesDoc) return null;
+  let drawn = page;
   let graphics: Graphics = { rules: [], shaded: [], imageArea: 0 };
-  if (options.paintsPaths || printable < 40) {
-    try {
+  try {
+    if (nearlyEmpty) drawn = await (await options.imagesDoc!()).getPage(pageNumber);
+    if (options.paintsPaths || nearlyEmpty) {
       // Annotations are read separately (getAnnotations); their appearance ops are not needed here.
-      graphics = readGraphics(await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }), toViewport, options.ocr?.forms ?? false);
-    } catch (error) {
-      throw damaged(error, pageNumber);
+      graphics = readGraphics(await drawn.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }), toViewport, options.ocr?.forms ?? false);
     }
+  } catch (error) {
+    throw damaged(error, pageNumber);
   }
   // No usable text, or a page-sized image with a few stray words (a stamped page number on a scan).
   const scanned = printable === 0 || (printable < 40 && graphics.imageArea >= 0.6 * pageArea);
-  if (scanned && options.deferScanned) return null;
+  // (The copy's page, when one was loaded, is released once rasterized: its resources go with it.)
+  const release = () => drawn !== page && drawn.cleanup();
+  if (scanned && options.deferScanned) {
+    release();
+    return null;
+  }
   if (scanned && options.ocr) {
     const ocr = options.ocr;
-    const raster = await ocr.rasterize(page, pageNumber);
+    const raster = await ocr.rasterize(drawn, pageNumber).finally(release);
     // Forms: the scan's own lines (underlines, boxes) are kept for field detection and erased from
     // what OCR reads (labels beside underlines read better). Tables keep the vector rules.
     const form = ocr.forms ? scanLines(raster, { erase: true }) : { rules: [], cleaned: raster };
@@ -376,6 +403,7 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
     });
     return { recognized };
   }
+  release();
   const laidOut = layoutPage({ ...dimensions, ocr: false, words: [...usable, ...notPrinted(fields, usable).filter(onPage)], rules: graphics.rules });
   return graphics.shaded.length > 0 ? { ...laidOut, shaded: graphics.shaded } : laidOut;
 }
