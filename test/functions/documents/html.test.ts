@@ -145,7 +145,7 @@ describe('HTML reader', () => {
     expect(() => read(deep)).toThrow(ReadFailure);
   });
 
-  it('arbitrary markup never crashes, and every word's span lies within the source', () => {
+  it('arbitrary markup never crashes, and every word span lies within the source', () => {
     const piece = fc.oneof(fc.constantFrom('<p>', '</p>', '<table>', '<tr>', '<td>', '<th colspan=3>', '<td rowspan=0>', '</table>', '<li>', '<ol start=x>', '<br>', '<pre>', '\r\n', '&amp;', '&#128512;', '&nbsp;', '<script>', '<h2>', '<!--', '😀'), fc.string({ maxLength: 8 }));
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
