@@ -92,7 +92,8 @@ function messagePage(email: Email, extraLines: string[], deadline: number): Page
 }
 
 function attachmentName(attachment: Attachment, number: number): string {
-  return attachment.filename?.trim() || `unnamed ${attachment.mimeType} part ${number}`;
+  // One line: the name goes into the attachment list and a heading.
+  return attachment.filename?.replace(/\s+/g, ' ').trim() || `unnamed ${attachment.mimeType} part ${number}`;
 }
 
 function contentBytes(attachment: Attachment): Uint8Array {
@@ -144,12 +145,14 @@ async function messageDocument(email: Email, options: EmailOptions): Promise<Pag
       inline.push(attachmentName(attachment, inline.length + 1));
       continue;
     }
+    // Checked before each attachment too: messages attached inside messages nest as deep as their bytes allow.
+    if (Date.now() > options.deadline) throw new ReadFailure('Reading the e-mail took longer than its time budget', 'timeout');
     const number = notes.length + 1;
     const name = attachmentName(attachment, number);
     const result = await readAttachment(attachment, name, options);
     if (Date.now() > options.deadline) throw new ReadFailure('Reading the e-mail took longer than its time budget', 'timeout');
-    if (typeof result === 'string') {
-      notes.push(`${number}. ${name} (not read: ${result})`);
+    if (typeof result === 'string' || result.length === 0) {
+      notes.push(`${number}. ${name} (not read: ${typeof result === 'string' ? result : 'it has no pages'})`);
       continue;
     }
     pageCount += result.length;
