@@ -312,8 +312,8 @@ class HtmlReader {
 
   private closeBlock(): void {
     this.flush();
-    // An empty heading or item must not lend its kind to the text after it.
-    this.pending = { kind: 'paragraph' };
+    // An empty heading or item must not lend its kind to the text after it (in a cell, there is none).
+    if (!this.inCell) this.pending = { kind: 'paragraph' };
   }
 
   /**
