@@ -369,8 +369,9 @@ class HtmlReader {
       starts.push(at);
       at += piece.text.length;
     }
+    // Words come in order, so the search goes on from the piece of the last one.
+    let p = 0;
     const locate = (index: number): { piece: Piece; at: number } => {
-      let p = 0;
       while (p + 1 < pieces.length && starts[p + 1]! <= index) p++;
       return { piece: pieces[p]!, at: index - starts[p]! };
     };
