@@ -309,6 +309,14 @@ function related(pkg: XmlPackage, part: string, type: string): string | undefine
   return undefined;
 }
 
+/** The slides a parse would give pages for (from ppt/presentation.xml alone): for an upload's page_count. */
+export function countSlides(bytes: Uint8Array): number {
+  const pkg = new XmlPackage(bytes, 'PPTX file', Date.now() + 10_000);
+  const presentation = child(pkg.part(PRESENTATION_PART), 'p:presentation');
+  if (!presentation) throw new ReadFailure(`The ${pkg.what} is corrupt (it has no ${PRESENTATION_PART})`);
+  return elements(child(presentation, 'p:sldIdLst') ?? presentation, 'p:sldId').length;
+}
+
 /** Reads a PPTX presentation: one page per slide, in presentation order. */
 export async function readPptx(bytes: Uint8Array, options: { deadline: number }): Promise<Page[]> {
   const pkg = new XmlPackage(bytes, 'PPTX file', options.deadline);
@@ -332,8 +340,11 @@ export async function readPptx(bytes: Uint8Array, options: { deadline: number })
   const pages: Page[] = [];
   for (const slideId of slideIds) {
     if (Date.now() > options.deadline) throw new ReadFailure(`Reading the ${what} took too long`, 'timeout');
+    // A slide has a size, in points, so a box origin can be read as a share of it (API §6.2 bboxes).
     const page = newPage(pages.length + 1);
-    Object.assign(page, { width: slideFrame.cx / EMU_PER_POINT, height: slideFrame.cy / EMU_PER_POINT, unit: 'pt' });
+    page.width = slideFrame.cx / EMU_PER_POINT;
+    page.height = slideFrame.cy / EMU_PER_POINT;
+    page.unit = 'pt';
     pages.push(page);
     const relationship = relationships.get(slideId.attrs['r:id'] ?? '');
     const slidePart = relationship && !relationship.external ? relationship.target : undefined;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ReadFailure, tableRows, type Page } from '../../../functions/documents/doc.ts';
 import { anchorOf, documentTypeOf } from '../../../functions/extractions/anchors.ts';
-import { readPptx } from '../../../functions/documents/pptx.ts';
+import { countSlides, readPptx } from '../../../functions/documents/pptx.ts';
 import { renderPage } from '../../../functions/documents/render.ts';
 import { aPara, buildPptx, placeholder, quarterlyDeck, textShape, wordRecall, zipArchive } from '../../support/office-fixtures.ts';
 
@@ -80,6 +80,7 @@ describe('readPptx', () => {
 
     const text = pages.map((p) => renderPage(p, 'markdown')).join('\n\n');
     expect(wordRecall(written, text)).toEqual({ read: 74, written: 74 });
+    expect(countSlides(bytes)).toBe(3);
   });
 
   it('gives each word the slide and the frame of its shape, group transforms and inherited placeholders applied', async () => {
