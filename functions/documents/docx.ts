@@ -747,6 +747,10 @@ class DocxReader {
   private paragraphIndex = 0;
   private tableIndex = 0;
   private readonly lists: ListCounter;
+  /** Sections in body order, with the pages they cover (for their headers and footers). */
+  readonly sections: { properties: XmlElement; firstPage: number; lastPage: number }[] = [];
+  /** The page index the current section starts on. */
+  private sectionStart = 0;
 
   constructor(
     private readonly styles: Styles,
@@ -852,10 +856,6 @@ class DocxReader {
     if (section && val(child(section, 'w:type')) !== 'continuous') this.startPage();
     if (section) this.sectionStart = this.pages.length - 1;
   }
-
-  /** Sections in body order, with the pages they cover (for their headers and footers). */
-  readonly sections: { properties: XmlElement; firstPage: number; lastPage: number }[] = [];
-  private sectionStart = 0;
 
   /** Ends the current section on the current page; the body's own `w:sectPr` ends the last one. */
   endSection(properties: XmlElement): void {
