@@ -15,6 +15,7 @@
  *
  * Sizes are relative to the text height, so the same rules hold for points and pixels.
  */
+import { logicalOrder } from './bidi.ts';
 import { type Block, type BlockKind, type Box, type Line, type Page, type Rule, type Table, tableRows, type Word, unionBox, unionOfTwo } from './doc.ts';
 import { medianOf, orderByKey } from './order.ts';
 import { detectTables } from './tables.ts';
@@ -416,7 +417,9 @@ function rowsOf(indices: number[], boxOf: (i: number) => Box): number[][] {
   return rows.map((row) => row.words.sort((a, b) => boxOf(a).left - boxOf(b).left));
 }
 
-function lineDraft(indices: number[], words: Word[]): LineDraft {
+function lineDraft(printed: number[], words: Word[]): LineDraft {
+  // Words in reading order: a right-to-left line's words come right to left (./bidi.ts).
+  const indices = logicalOrder(printed, (i) => words[i]!.text);
   let size = -Infinity;
   for (const i of indices) size = Math.max(size, words[i]!.box!.height);
   // Joined at once (a flat string; appending word by word builds a rope that every later read flattens).

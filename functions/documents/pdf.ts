@@ -10,6 +10,7 @@ import * as pdfjs from './pdfjs.ts';
 import type { PDFDocumentProxy, PDFPageProxy } from './pdfjs.ts';
 import { scanLines } from './raster-rules.ts';
 import { type Box, type GreyImage, MAX_PAGES, type Page, ReadFailure, type Rule, type Word } from './doc.ts';
+import { plainLetters } from './bidi.ts';
 import { layoutPage } from './layout.ts';
 import { type HelperJob, pdfHelperRunning, readPagesInHelper } from './pdf-helper.ts';
 import { mayPaintPaths } from './pdf-paths.ts';
@@ -43,6 +44,8 @@ interface TextItem {
   width: number;
   fontName: string;
   hasEOL: boolean;
+  /** "rtl" when pdf.js turned the item's glyphs (printed right to left) into reading order. */
+  dir?: string;
 }
 
 interface TextStyle {
@@ -464,9 +467,11 @@ function spanBox(ox: number, oy: number, along: readonly [number, number], up: r
 interface Piece {
   text: string;
   box: Box;
-  /** Whether whitespace (or a line end) comes before / after it in the text layer. */
+  /** Whether whitespace (or a line end) is printed on its left / right. */
   spaceBefore: boolean;
   spaceAfter: boolean;
+  /** Right-to-left letters (from an "rtl" item): a piece glued on its left comes after it in reading order. */
+  rtl: boolean;
 }
 
 /**
@@ -510,21 +515,37 @@ function textWords(items: TextItem[], styles: Record<string, TextStyle>, toViewp
     const t0 = descent * fontHeight;
     const t1 = ascent * fontHeight;
     const leadingSpace = isSpace(str.charCodeAt(0));
+    // An "rtl" item's text is in reading order but printed right to left (./bidi.ts): its words are
+    // placed from the item's right end, and pieces go left to right as printed, as for other items.
+    const rtl = item.dir === 'rtl';
+    const itemPieces: Piece[] = [];
     // The runs of non-whitespace (what /\S+/g matches), scanned by hand: this runs for every word.
     for (let start = 0, end = 0; ; start = end) {
       while (start < str.length && isSpace(str.charCodeAt(start))) start++;
       if (start === str.length) break;
       end = start + 1;
       while (end < str.length && !isSpace(str.charCodeAt(end))) end++;
-      pieces.push({
-        text: str.slice(start, end),
-        box: spanBox(ox, oy, along, up, start * perChar, end * perChar, t0, t1),
-        spaceBefore: start > 0 || pendingSpace || leadingSpace,
-        spaceAfter: end < str.length,
-      });
-      pendingSpace = false;
+      itemPieces.push(
+        rtl
+          ? {
+              text: str.slice(start, end),
+              box: spanBox(ox, oy, along, up, (str.length - end) * perChar, (str.length - start) * perChar, t0, t1),
+              spaceBefore: end < str.length || pendingSpace,
+              spaceAfter: start > 0,
+              rtl,
+            }
+          : {
+              text: str.slice(start, end),
+              box: spanBox(ox, oy, along, up, start * perChar, end * perChar, t0, t1),
+              spaceBefore: start > 0 || pendingSpace || leadingSpace,
+              spaceAfter: end < str.length,
+              rtl,
+            },
+      );
+      if (!rtl) pendingSpace = false;
     }
-    pendingSpace = isSpace(str.charCodeAt(str.length - 1)) || item.hasEOL;
+    pieces.push(...(rtl ? itemPieces.reverse() : itemPieces));
+    pendingSpace = (rtl ? leadingSpace : isSpace(str.charCodeAt(str.length - 1))) || item.hasEOL;
   }
 
   // pdf.js may cut one word across items (a font change mid-word, kerned glyph runs): glue pieces that
@@ -545,7 +566,8 @@ function textWords(items: TextItem[], styles: Record<string, TextStyle>, toViewp
           width: Math.max(previous.box.left + previous.box.width, piece.box.left + piece.box.width) - left,
           height: Math.max(previous.box.top + previous.box.height, piece.box.top + piece.box.height) - top,
         };
-        previous.text += piece.text;
+        // Letters printed right to left: the piece on the right comes first in reading order.
+        previous.text = previous.rtl && piece.rtl ? piece.text + previous.text : previous.text + piece.text;
         previous.spaceAfter = piece.spaceAfter;
         continue;
       }
@@ -561,7 +583,7 @@ function textWords(items: TextItem[], styles: Record<string, TextStyle>, toViewp
     if (earlier === undefined) seen.set(piece.text, [piece.box]);
     else if (earlier.some((box) => overlapRatio(box, piece.box) > 0.7)) continue;
     else earlier.push(piece.box);
-    words.push({ text: piece.text, box: piece.box, origin: { kind: 'box', page: pageNumber, box: piece.box } });
+    words.push({ text: plainLetters(piece.text), box: piece.box, origin: { kind: 'box', page: pageNumber, box: piece.box } });
   }
   return words;
 }
