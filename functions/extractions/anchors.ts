@@ -19,7 +19,16 @@ export function documentTypeOf(kind: DocumentKind): DocumentType {
     case 'txt':
       return kind;
     case 'md':
+    // HTML and e-mail words are anchored as text spans of the decoded source (the contract's six
+    // types have none of their own); an e-mail's attachments keep their own anchors (a PDF's pdf_bbox).
+    case 'html':
+    case 'eml':
+    case 'msg':
       return 'txt';
+    // A slide's words are boxes on the slide (image_bbox, page = slide): the contract has no
+    // presentation anchor.
+    case 'pptx':
+      return 'image';
     default:
       return 'image';
   }

@@ -14,13 +14,13 @@ import { probePdf } from '../documents/pdf-probe.ts';
 import { DocumentProblem, knownPageCount, type DocumentKind } from '../documents/sniff.ts';
 
 export interface CheckedDocument {
-  /** Pages as a parse counts them: PDF pages, XLSX sheets, 1 for a single image or a text; null when not known cheaply. */
+  /** Pages as a parse counts them: PDF pages, XLSX sheets, PPTX slides, 1 for a single image or a text; null when not known cheaply. */
   pageCount: number | null;
 }
 
 /**
  * Checks a document of `kind` (as sniffed). `readBytes` is called only for the kinds whose check
- * reads the file (PDF, DOCX, XLSX); the sniffer has already looked at the others.
+ * reads the file (PDF, DOCX, XLSX, PPTX); the sniffer has already looked at the others.
  * Throws DocumentProblem (a 422) with the message a parse of the document would give.
  */
 export async function checkDocument(kind: DocumentKind, readBytes: () => Promise<Uint8Array>): Promise<CheckedDocument> {
@@ -34,6 +34,8 @@ export async function checkDocument(kind: DocumentKind, readBytes: () => Promise
         return { pageCount: null };
       case 'xlsx':
         return { pageCount: xlsxSheetCount(await readBytes()) };
+      case 'pptx':
+        return { pageCount: pptxSlideCount(await readBytes()) };
       default:
         return { pageCount: knownPageCount(kind) };
     }
@@ -49,6 +51,17 @@ function checkDocx(bytes: Uint8Array): void {
   const document = readZipDirectory(bytes, what).get('word/document.xml');
   if (!document) throw new ReadFailure(`The ${what} is corrupt (it has no word/document.xml)`);
   checkInflatedSizes([document], what);
+}
+
+/** The slides of a presentation (a parse makes one page of each), from ppt/presentation.xml alone. */
+function pptxSlideCount(bytes: Uint8Array): number {
+  const what = 'PPTX file';
+  const presentation = readZipDirectory(bytes, what).get('ppt/presentation.xml');
+  if (!presentation) throw new ReadFailure(`The ${what} is corrupt (it has no ppt/presentation.xml)`);
+  checkInflatedSizes([presentation], what);
+  const xml = inflateEntry(bytes, presentation, what).toString('utf8');
+  // <p:sldId …/> in the slide list (\b keeps <p:sldIdLst> out).
+  return xml.match(/<(?:[\w.-]+:)?sldId\b/g)?.length ?? 0;
 }
 
 /** The sheets of a workbook (a parse makes one page of each), from xl/workbook.xml alone. */

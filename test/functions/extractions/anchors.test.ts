@@ -43,6 +43,8 @@ describe('anchorOf', () => {
 
   it('maps document kinds to document types', () => {
     expect(['pdf', 'png', 'jpeg', 'tiff', 'webp', 'csv', 'xlsx', 'docx', 'txt', 'md'].map((k) => documentTypeOf(k as never))).toEqual(['pdf', 'image', 'image', 'image', 'image', 'csv', 'xlsx', 'docx', 'txt', 'txt']);
+    // HTML and e-mail words are text spans of the decoded source; a slide's are boxes on it.
+    expect(['html', 'eml', 'msg', 'pptx'].map((k) => documentTypeOf(k as never))).toEqual(['txt', 'txt', 'txt', 'image']);
   });
 });
 

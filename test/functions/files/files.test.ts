@@ -9,7 +9,7 @@ import { createApiKey, createOrganization } from '../../../functions/auth/servic
 import { platform, setPlatform, type Platform } from '../../../functions/platform/platform.ts';
 import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
 import { corpusAvailable, corpusBytes } from '../../support/corpus.ts';
-import { buildDocx, para, zipArchive } from '../../support/office-fixtures.ts';
+import { buildDocx, para, quarterlyDeck, zipArchive } from '../../support/office-fixtures.ts';
 import { encryptedPdf, twoColumnPdf } from '../../support/pdf-fixtures.ts';
 
 let cloud: TestCloud;
@@ -686,5 +686,15 @@ describe('uploads are checked as a parse opens the document (issue 23)', () => {
     expect(xlsx.body.page_count).toBe(2);
     const parsed = await cloud.api('POST', '/v1/parses', { key, body: { document: { id: xlsx.body.id, filename: 'calendar_event.xlsx', mime_type: XLSX_MIME } } });
     expect(parsed.body.usage.page_count).toBe(2);
+  });
+
+  it('page_count of a presentation is its slides, as a parse counts them', async () => {
+    const { key } = await freshTenant();
+    const PPTX_MIME = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
+    const deck = await upload('deck.pptx', (await quarterlyDeck()).bytes, PPTX_MIME, key);
+    expect(deck.status, deck.text).toBe(201);
+    expect(deck.body.page_count).toBe(3);
+    const parsed = await cloud.api('POST', '/v1/parses', { key, body: { document: { id: deck.body.id, filename: 'deck.pptx', mime_type: PPTX_MIME } } });
+    expect(parsed.body.usage.page_count).toBe(3);
   });
 });
