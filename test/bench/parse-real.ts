@@ -10,6 +10,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import * as pdfjs from '../../functions/documents/pdfjs.ts';
 import { readDocument } from '../../functions/documents/read.ts';
 import { join } from 'node:path';
 import { CORPUS_DIR, manifest } from '../support/corpus.ts';
@@ -31,6 +32,15 @@ function bornDigital(path: string, pages: number): boolean {
   return perPage.length === pages && perPage.every((page) => page.split(/\s+/).filter(Boolean).length >= 3);
 }
 
+/** pdf.js alone, text only (getTextContent of every page), in this process: the ceiling of a pdf.js reader. */
+async function rawTextContent(bytes: Uint8Array): Promise<number> {
+  const started = performance.now();
+  const pdf = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, disableFontFace: true, isEvalSupported: false, verbosity: 0 }).promise;
+  for (let n = 1; n <= pdf.numPages; n++) await (await pdf.getPage(n)).getTextContent();
+  await pdf.destroy();
+  return (performance.now() - started) / 1000;
+}
+
 function timed(fn: () => void): number {
   const started = performance.now();
   fn();
@@ -49,7 +59,7 @@ export async function benchParseReal(): Promise<void> {
     .map((f) => ({ ...f, pages: pageCount(f.file) }))
     .filter((f) => f.pages > 0 && bornDigital(f.file, f.pages));
 
-  const rows: Array<{ path: string; pages: number; poppler: number; quire: number }> = [];
+  const rows: Array<{ path: string; pages: number; poppler: number; quire: number; raw: number }> = [];
   let fixed = { api: 0, read: 0 };
   await withLocalStack(async (stack) => {
     const parse = (bytes: Buffer, name: string) =>
@@ -62,12 +72,14 @@ export async function benchParseReal(): Promise<void> {
       const name = f.path.split('/').pop()!;
       const poppler: number[] = [];
       const quire: number[] = [];
-      // Interleaved, so both see the same load.
+      const raw: number[] = [];
+      // Interleaved, so all see the same load.
       for (let round = 0; round < ROUNDS; round++) {
         poppler.push(timed(() => execFileSync('pdftotext', ['-layout', f.file, '/dev/null'])));
         quire.push(await parse(bytes, name));
+        raw.push(await rawTextContent(new Uint8Array(bytes)));
       }
-      rows.push({ path: f.path, pages: f.pages, poppler: median(poppler), quire: median(quire) });
+      rows.push({ path: f.path, pages: f.pages, poppler: median(poppler), quire: median(quire), raw: median(raw) });
     }
 
     // Fixed cost: a real 1-page PDF, through the API and read in this process.
@@ -91,6 +103,8 @@ export async function benchParseReal(): Promise<void> {
   console.log(`\n## Parse speed on real PDFs (${rows.length} born-digital corpus PDFs, ${pages} pages; each file's median of ${ROUNDS} interleaved rounds)\n`);
   console.log('| reader | pages/s | × pdftotext |\n|---|---:|---:|');
   console.log(`| poppler pdftotext -layout | ${(pages / poppler).toFixed(1)} | 1.00 |`);
+  const raw = rows.reduce((s, r) => s + r.raw, 0);
+  console.log(`| pdf.js getTextContent alone (text only, in process, one thread) | ${(pages / raw).toFixed(1)} | ${(poppler / raw).toFixed(2)} |`);
   console.log(`| Quire sync POST /v1/parses (whole API) | ${(pages / quire).toFixed(1)} | ${(poppler / quire).toFixed(2)} |`);
   console.log('\nslowest files against pdftotext:');
   for (const r of [...rows].sort((a, b) => b.quire / b.poppler - a.quire / a.poppler).slice(0, 8)) {
