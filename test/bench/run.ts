@@ -28,6 +28,11 @@ if (!only || only === 'tables') {
   const { benchTables } = await import('./tables.ts');
   await benchTables();
 }
+// Not in the default run: tables on real corpus pages against hand-written truth (needs ../shared/corpus).
+if (only === 'tables-real') {
+  const { benchTablesReal } = await import('./tables-real.ts');
+  await benchTablesReal();
+}
 // Not in the default run: a minute of 50 clients (LOAD_SECONDS, LOAD_CLIENTS).
 if (only === 'load') {
   const { benchLoad } = await import('./load.ts');
