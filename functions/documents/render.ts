@@ -32,7 +32,8 @@ function bodyRows(table: Table): string[][] {
 /**
  * One name per column: the header rows' texts (a header cell spanning columns names each of them),
  * joined with " / " when there are several header rows; "" where a column has no header text.
- * Without header rows, the column letters A, B, … — the convention of spreadsheets.
+ * Without header rows, the column letters A, B, … — the convention of spreadsheets (JSON and YAML
+ * rows need keys; Markdown prints no header then).
  */
 function headerNames(table: Table): string[] {
   if (table.headerRows === 0) return Array.from({ length: table.columnCount }, (_, c) => columnLetters(c));
@@ -68,9 +69,15 @@ function markdownCell(text: string): string {
   return text.trim().replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
 }
 
-function markdownTable(table: Table): string {
+/**
+ * A pipe table. Markdown has no table without a header line, so a table with no header row gets an
+ * empty one: column letters there would read as a header the document does not have. A spreadsheet's
+ * sheet keeps them: there the letters are the sheet's own column names.
+ */
+function markdownTable(table: Table, spreadsheet: boolean): string {
   const row = (cells: string[]) => `| ${cells.map(markdownCell).join(' | ')} |`;
-  const lines = [row(headerNames(table)), `|${' --- |'.repeat(table.columnCount)}`, ...bodyRows(table).map(row)];
+  const header = table.headerRows === 0 && !spreadsheet ? Array<string>(table.columnCount).fill('') : headerNames(table);
+  const lines = [row(header), `|${' --- |'.repeat(table.columnCount)}`, ...bodyRows(table).map(row)];
   return lines.join('\n');
 }
 
@@ -120,11 +127,12 @@ function yamlTable(table: Table): string {
   return YAML.stringify(rowObjects(table)).trimEnd();
 }
 
-export function renderTable(table: Table, format: TableFormat): string {
+/** `spreadsheet`: the table is a sheet's cells, whose columns are named by their letters. */
+export function renderTable(table: Table, format: TableFormat, spreadsheet = false): string {
   if (table.rowCount === 0 || table.columnCount === 0) return '';
   switch (format) {
     case 'markdown':
-      return markdownTable(table);
+      return markdownTable(table, spreadsheet);
     case 'html':
       return htmlTable(table);
     case 'json':
@@ -156,7 +164,8 @@ function renderBlock(page: Page, block: Block, format: TableFormat): string {
       return listLine(block.text);
     case 'table': {
       const table = block.table !== undefined ? page.tables[block.table] : undefined;
-      return table ? renderTable(table, format) : block.text;
+      // Sheets (named pages of cells) are the pages that carry a name.
+      return table ? renderTable(table, format, page.name !== undefined) : block.text;
     }
     default:
       return block.text;

@@ -64,9 +64,9 @@ describe('renderTable', () => {
     expect(yaml.startsWith('- Item: Pipe')).toBe(true);
   });
 
-  it('without a header row: columns named A, B, …', () => {
+  it('without a header row: markdown prints an empty header line (no invented A | B), json/yaml key columns A, B, …', () => {
     const table = tableOf([['x', 'y'], ['1', '2']], 0);
-    expect(renderTable(table, 'markdown')).toBe('| A | B |\n| --- | --- |\n| x | y |\n| 1 | 2 |');
+    expect(renderTable(table, 'markdown')).toBe('|  |  |\n| --- | --- |\n| x | y |\n| 1 | 2 |');
     expect(JSON.parse(renderTable(table, 'json'))).toEqual([{ A: 'x', B: 'y' }, { A: '1', B: '2' }]);
     expect(renderTable(table, 'html')).not.toContain('<th>');
     expect(renderTable(table, 'html')).not.toContain('<thead>');
