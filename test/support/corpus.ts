@@ -47,7 +47,12 @@ function readersVersion(): string {
   if (readersHash) return readersHash;
   const hash = createHash('sha256');
   const dir = join(ROOT, 'functions/documents');
-  for (const name of readdirSync(dir).sort()) hash.update(name).update(readFileSync(join(dir, name)));
+  // Every file under it, data files in subfolders too (what readers know is part of what they read).
+  const files = (readdirSync(dir, { recursive: true, withFileTypes: true }) as Array<{ name: string; parentPath?: string; path?: string; isFile(): boolean }>)
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath ?? entry.path ?? dir, entry.name))
+    .sort();
+  for (const file of files) hash.update(file.slice(dir.length)).update(readFileSync(file));
   readersHash = hash.digest('hex').slice(0, 16);
   return readersHash;
 }
