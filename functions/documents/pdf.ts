@@ -14,6 +14,7 @@ import { plainLetters } from './bidi.ts';
 import { layoutPage } from './layout.ts';
 import { type HelperJob, pdfHelperRunning, readPagesInHelper } from './pdf-helper.ts';
 import { mayPaintPaths } from './pdf-paths.ts';
+import { looksGarbled } from './text-sense.ts';
 
 export interface ReadPdfOptions {
   /** Epoch ms; reading stops with ReadFailure(…, 'timeout') once past it (checked between pages). */
@@ -373,11 +374,14 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
   // document paints paths at all, and for its image coverage, which only decides nearly empty pages:
   // those are read from the copy of the document that decodes images.
   const nearlyEmpty = printable < 40;
-  if (nearlyEmpty && !options.imagesDoc) return null;
+  // A text layer of garbage (fonts that map glyphs to the wrong letters, "9ffbiffdjn`k_cfZXcj" for
+  // "Book rooms with locals": ./text-sense.ts) is read by OCR like a scan, from the copy with images.
+  const garbled = !nearlyEmpty && looksGarbled(usable.map((w) => w.text));
+  if ((nearlyEmpty || garbled) && !options.imagesDoc) return null;
   let drawn = page;
   let graphics: Graphics = { rules: [], shaded: [], imageArea: 0 };
   try {
-    if (nearlyEmpty) drawn = await (await options.imagesDoc!()).getPage(pageNumber);
+    if (nearlyEmpty || garbled) drawn = await (await options.imagesDoc!()).getPage(pageNumber);
     if (options.paintsPaths || nearlyEmpty) {
       // Annotations are read separately (getAnnotations); their appearance ops are not needed here.
       graphics = readGraphics(await drawn.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }), toViewport, options.ocr?.forms ?? false);
@@ -386,7 +390,7 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
     throw damaged(error, pageNumber);
   }
   // No usable text, or a page-sized image with a few stray words (a stamped page number on a scan).
-  const scanned = printable === 0 || (printable < 40 && graphics.imageArea >= 0.6 * pageArea);
+  const scanned = garbled || printable === 0 || (printable < 40 && graphics.imageArea >= 0.6 * pageArea);
   // (The copy's page, when one was loaded, is released once rasterized: its resources go with it.)
   const release = () => drawn !== page && drawn.cleanup();
   if (scanned && options.deferScanned) {

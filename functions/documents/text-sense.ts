@@ -1,0 +1,121 @@
+/**
+ * Does a run of words look like real text? Two uses:
+ * - a PDF text layer whose fonts map glyphs to the wrong characters reads as garbage
+ *   ("9ffbiffdjn`k_cfZXcj#iXk_\ik_Xe_fk\cj%" for "Book rooms with locals, rather than hotels."): such
+ *   a page is read by OCR instead (./pdf.ts);
+ * - OCR of a page turned sideways or upside down gives garbage too: the reading that looks most like
+ *   text tells the page's orientation (./orientation.ts).
+ *
+ * A word is judged by its shape, script by script. Numbers, codes and part numbers ("ES1000",
+ * "WA45-2A", "12/05/2024", "$1,234.50"), e-mail and web addresses are plausible; so is any word in
+ * one non-Latin script (CJK, Arabic, Cyrillic…: we do not judge their spelling). A Latin word is
+ * plausible when it is letters only and, in lower case and four letters or more, has a vowel (letter
+ * case says little: chemistry and brand names mix it freely). Symbols inside a word (` \ _ # ^ < > @ %
+ * between letters) are not plausible, except in addresses.
+ */
+import { COMMON_WORDS } from './knowledge/common-words.ts';
+
+/** Leading and trailing punctuation that real words carry (quotes, brackets, sentence marks). */
+const EDGE_PUNCTUATION = /^[\s"'“”‘’«»‹›()[\]{}¡¿*•·–—-]+|[\s"'“”‘’«»‹›()[\]{}.,;:!?*…–—-]+$/gu;
+/** Fill-in blanks of forms ("NAME:[________]", "Date ........"): gaps between words, not parts of them. */
+const BLANKS = /[[(]?(?:_{2,}|\.{3,}|…+)[\])]?/gu;
+/** Numbers, amounts, dates and codes: joined runs of letters and digits with a digit among them ("F-14", "IV.E.1.b", "US$250,000", "20°F", "Note.4"). */
+const NUMBER_OR_CODE = /^(?=.*\p{N})[#№+\-−<>≤≥~]?[\p{L}\p{N}\p{Sc}°µμ]+(?:[-–./:,'’×#][\p{L}\p{N}\p{Sc}°µμ]+)*[%‰°]?$/u;
+/**
+ * Marks that join words and are not part of them: "and/or", "tire(s)", "tires—except", "D=Diagnostic",
+ * "R&I", "PRO™", "Information”)and". Tokens are split at them before they are judged.
+ */
+const JOINERS = /[/()[\]{}—–=&+|™®©℠"“”«»]+/u;
+const EMAIL = /^[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}$/u;
+const WEB = /^(?:https?:\/\/|www\.)\S+$|^[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.(?:com|org|net|gov|edu|io|co|uk|de|fr)(?:\/\S*)?$/iu;
+/** Letters with the joiners words keep inside them (it's, e-mail, U.S.A, l’homme, Jean-Luc). */
+const LETTERS = /^\p{L}+(?:['’\-.]{1,2}\p{L}+)*$/u;
+const LATIN = /\p{Script=Latin}/u;
+const VOWEL = /[aeiouyæøœ]/i;
+
+/** Lower case without accents ("Être" → "etre"), the form COMMON_WORDS keeps. */
+function plain(word: string): string {
+  return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+export type TokenVerdict = 'plausible' | 'implausible' | 'none';
+
+/**
+ * Judges one whitespace-separated token (blanks already split off); 'none' for bare punctuation.
+ * A token joined of words ("and/or", "tire(s)") is plausible when each of its words is.
+ */
+export function judgeToken(token: string): TokenVerdict {
+  const whole = judgeWord(token);
+  if (whole !== 'implausible') return whole;
+  const parts = token.split(JOINERS).map(judgeWord).filter((verdict) => verdict !== 'none');
+  return parts.length > 1 && parts.every((verdict) => verdict === 'plausible') ? 'plausible' : 'implausible';
+}
+
+function judgeWord(token: string): TokenVerdict {
+  const word = token.replace(EDGE_PUNCTUATION, '');
+  if (!/[\p{L}\p{N}]/u.test(word)) return 'none';
+  if (NUMBER_OR_CODE.test(word) || EMAIL.test(word) || WEB.test(word)) return 'plausible';
+  if (!LETTERS.test(word)) return 'implausible';
+  // A word of another script: we do not judge its spelling.
+  if (!LATIN.test(word)) return 'plausible';
+  if (/[^\p{Script=Latin}'’\-.µμ]/u.test(word)) return 'implausible'; // Latin mixed with another script (µg, μm excepted)
+  if (COMMON_WORDS.has(plain(word))) return 'plausible';
+  for (const part of word.split(/['’\-.]/)) {
+    const lower = plain(part);
+    if (part === part.toLowerCase() && lower.length >= 4 && !VOWEL.test(lower)) return 'implausible';
+  }
+  return 'plausible';
+}
+
+export interface TextSense {
+  /** Characters (letters and digits) in plausible and in implausible tokens. */
+  plausibleChars: number;
+  implausibleChars: number;
+  /** Lower-case Latin words of two letters or more, and how many of them are common words. */
+  lowerWords: number;
+  commonWords: number;
+}
+
+/** Tallies the tokens of some text (words of a page, or lines). */
+export function senseOf(texts: readonly string[]): TextSense {
+  const sense: TextSense = { plausibleChars: 0, implausibleChars: 0, lowerWords: 0, commonWords: 0 };
+  for (const text of texts) {
+    for (const token of text.replace(BLANKS, ' ').split(/\s+/)) {
+      const verdict = judgeToken(token);
+      if (verdict === 'none') continue;
+      const chars = token.replace(/[^\p{L}\p{N}]/gu, '').length;
+      if (verdict === 'plausible') sense.plausibleChars += chars;
+      else sense.implausibleChars += chars;
+      const word = token.replace(EDGE_PUNCTUATION, '');
+      if (/^\p{Ll}{2,}$/u.test(word) && LATIN.test(word)) {
+        sense.lowerWords++;
+        if (COMMON_WORDS.has(plain(word))) sense.commonWords++;
+      }
+    }
+  }
+  return sense;
+}
+
+/**
+ * A garbled page has at least this share of its characters in implausible tokens (on the corpus's
+ * born-digital pages at most 0.05; on the airbnb deck's wrongly mapped slides 0.14 to 0.81)…
+ */
+const GARBLED_SHARE = 0.1;
+/** …and at least this many such characters (a stray symbol-laden code on a short page is not garbage). */
+const GARBLED_MIN_CHARS = 20;
+/** Running text in a language of ./knowledge/common-words.ts: this many lower-case words… */
+const PROSE_WORDS = 40;
+/** …have at least this share of common words (English prose: ~40%; a wrongly mapped font: ~0%). */
+const PROSE_COMMON_SHARE = 0.04;
+
+/**
+ * Whether a page's text layer is unusable garbage: many characters in words no script writes, or
+ * prose-like lower-case words among which hardly any is a common word of any language we know (a font
+ * whose mapping shifts letters into other letters, with no symbols to give it away).
+ */
+export function looksGarbled(texts: readonly string[]): boolean {
+  const sense = senseOf(texts);
+  const total = sense.plausibleChars + sense.implausibleChars;
+  if (sense.implausibleChars >= GARBLED_MIN_CHARS && sense.implausibleChars >= GARBLED_SHARE * total) return true;
+  return sense.lowerWords >= PROSE_WORDS && sense.commonWords < PROSE_COMMON_SHARE * sense.lowerWords;
+}
