@@ -273,9 +273,13 @@ function slicesIn(text: PageText, area: { left: number; right: number; top: numb
 function chunksOf(slice: Slice, text: PageText): Chunk[] {
   const wordGap = 0.7 * Math.min(slice.bottom - slice.top, 2 * text.h);
   const chunks: Chunk[] = [];
+  // Words of one chunk also sit on one level: a value centred beside a label wrapped over two lines
+  // shares the page's line with the label's lines, yet half a line off them, it is no word of theirs.
+  const level = (a: number, b: number) =>
+    Math.min(text.bottom[a], text.bottom[b]) - Math.max(text.top[a], text.top[b]) >= 0.6 * Math.min(text.bottom[a] - text.top[a], text.bottom[b] - text.top[b]);
   for (const w of slice.words) {
     const last = chunks.at(-1);
-    if (last && text.left[w] - last.right <= wordGap) {
+    if (last && text.left[w] - last.right <= wordGap && level(last.words.at(-1)!, w)) {
       last.words.push(w);
       last.right = Math.max(last.right, text.right[w]);
     } else {
@@ -564,6 +568,7 @@ function horizontalRuleGrids(rules: Segment[], text: PageText): Grid[] {
         grouped[j] = true;
       }
     }
+    extendRulePerRow(family, text);
     for (let a = 0; a < family.length - 1; ) {
       let next = a + 1;
       for (let b = family.length - 1; b > a; b--) {
@@ -578,6 +583,31 @@ function horizontalRuleGrids(rules: Segment[], text: PageText): Grid[] {
     }
   }
   return grids;
+}
+
+/**
+ * A table with a rule between every two rows often draws none above its first row (the header sits on
+ * a shaded band, or nothing) and none under its last. When a family of at least three rules is evenly
+ * spaced, the band one row pitch above the first rule and one below the last are rows too when their
+ * lines look like the table's (two chunks or more, no word across the rules' ends): rules are added there, up to
+ * two rows above (the first row and the header) and one below. Adds to `family` in place, kept sorted.
+ */
+function extendRulePerRow(family: Segment[], text: PageText): void {
+  if (family.length < 3) return;
+  const gaps = family.slice(1).map((rule, k) => rule.at - family[k].at);
+  const pitch = median(gaps);
+  if (pitch < 1.5 * text.h || gaps.some((gap) => Math.abs(gap - pitch) > 0.2 * pitch)) return;
+  const from = Math.min(...family.map((rule) => rule.from));
+  const to = Math.max(...family.map((rule) => rule.to));
+  const rowLike = (top: number, bottom: number) => {
+    const slices = slicesIn(text, { left: from - text.tol, right: to + text.tol, top, bottom });
+    // No word of the band's lines may straddle the rules' ends: that is text running across the table's place.
+    const straddles = (w: number, x: number) => text.left[w] < x - text.tol && text.right[w] > x + text.tol;
+    const whole = slices.every((slice) => text.lines[slice.line].words.every((w) => text.used[w] || (!straddles(w, from) && !straddles(w, to))));
+    return slices.length > 0 && whole && slices.some((slice) => chunksOf(slice, text).length >= 2);
+  };
+  for (let k = 0; k < 2 && rowLike(family[0].at - pitch, family[0].at); k++) family.unshift({ at: family[0].at - pitch, from, to });
+  if (rowLike(family.at(-1)!.at, family.at(-1)!.at + pitch)) family.push({ at: family.at(-1)!.at + pitch, from, to });
 }
 
 /** The table between a top and a bottom rule, `separators` being the full-width rules in between. */
@@ -966,7 +996,7 @@ function mergeLines(slices: Slice[], columnOf: (w: number) => number, columnCoun
  * columns as the one before it. Null when two chunks share a column or a chunk reads like prose.
  */
 function spanningRow(slice: Slice, columns: Interval[], xs: number[], text: PageText): RowDraft | null {
-  const chunks = chunksOf(slice, text);
+  const chunks = chunksOf(slice, text).flatMap((chunk) => splitAtColumns(chunk, xs, text));
   if (chunks.some((chunk) => chunk.words.length > 6)) return null;
   const placed = chunks.map((chunk) => {
     const touches = (column: Interval) => column.right > chunk.left && column.left < chunk.right;
@@ -1000,6 +1030,35 @@ function spanningRow(slice: Slice, columns: Interval[], xs: number[], text: Page
   }
   for (let c = next; c < columns.length; c++) cells.push({ column: c, span: 1, words: [] });
   return { top: slice.top, bottom: slice.bottom, cells, lines: [slice.line] };
+}
+
+/**
+ * Tightly set header cells ("Vehicle Tier Vehicle Tier Vehicle Tier" over three columns) read as one
+ * chunk across the columns. They are cells of their own when, cut at every column edge it crosses (by
+ * the words' middles), each column gets words and every cut is a gap wider than the other word gaps; a group
+ * heading ("Three Months Ended" over two columns) has even word spaces and stays one chunk.
+ */
+function splitAtColumns(chunk: Chunk, xs: number[], text: PageText): Chunk[] {
+  const words = chunk.words;
+  if (words.length < 2) return [chunk];
+  const edges = xs.slice(1, -1).filter((x) => x > chunk.left && x < chunk.right);
+  if (edges.length === 0) return [chunk];
+  // Each edge falls between two words by their middles (a header may reach a little past the body's gap middle).
+  const middle = (w: number) => (text.left[w] + text.right[w]) / 2;
+  const breaks: number[] = [];
+  for (const x of edges) {
+    const k = words.findIndex((w) => middle(w) > x);
+    if (k <= 0 || breaks.includes(k)) return [chunk]; // a column with no word of its own
+    breaks.push(k);
+  }
+  const gap = (i: number) => text.left[words[i]] - text.right[words[i - 1]];
+  const inner = range(1, words.length).filter((i) => !breaks.includes(i)).map(gap);
+  if (inner.length > 0 && breaks.some((k) => gap(k) < 1.3 * Math.max(...inner))) return [chunk];
+  const cuts = [0, ...new Set(breaks), words.length].sort((a, b) => a - b);
+  return cuts.slice(1).map((end, k) => {
+    const part = words.slice(cuts[k], end);
+    return { left: text.left[part[0]], right: Math.max(...part.map((w) => text.right[w])), words: part };
+  });
 }
 
 /** Rows of single-column cells as one row, cell by cell. */
@@ -1072,12 +1131,14 @@ function plausibleTable(rows: string[][], ruled: boolean): boolean {
 // ---------------------------------------------------------------------------------------------------
 
 function toTable(grid: Grid, text: PageText): Table {
-  const readingOrder = (a: number, b: number) => text.lineOf[a] - text.lineOf[b] || text.left[a] - text.left[b];
+  // A cell's words in reading order, by the cell's own lines: the page's lines are no guide inside a
+  // cell, since a value centred beside a label wrapped over two lines makes the page see one line there.
+  const readingOrder = (words: number[]) => (words.length <= 1 ? words.slice() : groupLines(words, text).flatMap((line) => line.words));
   const cells: Cell[] = grid.cells
     .slice()
     .sort((a, b) => a.row - b.row || a.column - b.column)
     .map((cell) => {
-      const words = cell.words.slice().sort(readingOrder);
+      const words = readingOrder(cell.words);
       return {
         row: cell.row,
         column: cell.column,
@@ -1107,6 +1168,15 @@ function headerRowCount(grid: Grid, cells: Cell[], text: PageText): number {
   if (first.some((cell) => cell.columnSpan > 1)) band = Math.max(band, 2);
   const doubles = grid.doubleRules ?? new Set<number>();
   const cellAt = (r: number, c: number) => cells.find((cell) => cell.row <= r && r < cell.row + cell.rowSpan && cell.column <= c && c < cell.column + cell.columnSpan);
+
+  // A band of header rows drawn as merged cells: a heading standing beside the sub-headings (spanning the
+  // band's rows) and a group heading over some of the columns, no cell crossing from the band into the
+  // body. Body rows do not open a table that way, whatever their content (a permit's limits table is all
+  // text and units).
+  const closed = cells.every((cell) => cell.row >= band || cell.row + cell.rowSpan <= band);
+  const standing = first.some((cell) => cell.rowSpan === band);
+  const grouping = first.some((cell) => cell.columnSpan > 1 && cell.columnSpan < columnCount);
+  if (band > 1 && band < rowCount && closed && standing && grouping) return band;
 
   for (const h of band > 1 ? [band, 1] : [1]) {
     if (rowCount - h < 1) continue;

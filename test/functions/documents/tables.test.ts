@@ -323,6 +323,40 @@ describe('tables with horizontal rules only', () => {
     expect(tableRows(table)).toEqual(fixture.expected);
   });
 
+  it('reads a price list ruled between rows only: first row and shaded header above the first rule, last row below the last', () => {
+    // As printed brochures draw it (a real one is in the corpus truth): no rule above the first row (the
+    // header sits on a shaded band) nor under the last; plan names wrap over two lines with their prices
+    // centred beside the pair; the header cells are set so tight that a line reads as one run of words.
+    const size = 9;
+    const priceX = [130, 190, 250];
+    const words: Word[] = [];
+    ['Standard/e-tron/Premium', 'Vehicle Tier/Vehicle Tier/Vehicle Tier', 'MSRP/MSRP/MSRP'].forEach((line, k) =>
+      line.split('/').forEach((cell, c) => words.push(...lineWords(cell, priceX[c], 130 + 9 * k, size))),
+    );
+    const plans = [
+      ['Audi Care', '10k, 20k, 30k, 40k', '$1,799', '$1,349', '$2,649'],
+      ['Audi Care Lease 3', 'Service 10k, 20k', '$1,349', '$1,049', '$2,249'],
+      ['Audi Care Select', '50k', '$349', '$249', '$499'],
+      ['Audi Care Select', '60k', '$1,199', '$849', '$1,899'],
+      ['Audi Care Select', '70k', '$399', '$249', '$599'],
+      ['Audi Care Select', '120k', '$1,949', '$1,199', '$2,649'],
+    ];
+    const rules: Rule[] = [];
+    plans.forEach(([first, second, ...prices], r) => {
+      const top = 170 + 36 * r;
+      words.push(...lineWords(first, 48, top, size), ...lineWords(second, 48, top + 9, size));
+      prices.forEach((price, c) => words.push(...lineWords(price, priceX[c] + 4, top + 4.5, size)));
+      if (r < plans.length - 1) rules.push({ x1: 44, y1: top + 31.5, x2: 310, y2: top + 31.5 });
+    });
+    const tables = detect(words, rules);
+    expect(tables).toHaveLength(1);
+    expect(tableRows(tables[0])).toEqual([
+      ['', 'Standard Vehicle Tier MSRP', 'e-tron Vehicle Tier MSRP', 'Premium Vehicle Tier MSRP'],
+      ...plans.map(([first, second, ...prices]) => [`${first} ${second}`, ...prices]),
+    ]);
+    expect(tables[0].headerRows).toBe(1);
+  });
+
   it('leaves prose between a page header rule and a footer rule alone', () => {
     const prose = proseWords({ x0: 72, y0: 100, width: 460 });
     const rules: Rule[] = [
@@ -693,6 +727,27 @@ describe('header detection', () => {
     const [table] = detect(fixture.words);
     expect(tableRows(table)).toEqual(fixture.expected);
     expect(table.headerRows).toBe(0);
+  });
+
+  it('finds a header band drawn as merged cells over an all-text body (a permit limits table)', () => {
+    const rows = [
+      ['Parameter', 'Discharge Limitation', '', 'Monitoring', ''],
+      ['', 'Average Monthly', 'Maximum Daily', 'Frequency', 'Sample Type'],
+      ['Flow', 'Report only', '', 'Weekly', 'Measured'],
+      ['pH', 'Six to nine', '', 'Monthly', 'Grab'],
+      ['Copper', 'Report Only (ug/L)', '', 'Monthly', 'Grab'],
+      ['Zinc', 'Report Only (ug/L)', '', 'Annually', 'Grab'],
+    ];
+    const merges = [
+      { row: 0, column: 0, rowSpan: 2, columnSpan: 1 },
+      { row: 0, column: 1, rowSpan: 1, columnSpan: 2 },
+      { row: 0, column: 3, rowSpan: 1, columnSpan: 2 },
+      ...[2, 3, 4, 5].map((row) => ({ row, column: 1, rowSpan: 1, columnSpan: 2 })),
+    ];
+    const fixture = gridWords(rows, { x0: 60, y0: 100, colWidths: [90, 100, 100, 80, 90], rules: 'grid', merges });
+    const [table] = detect(fixture.words, fixture.rules);
+    expect(tableRows(table)).toEqual(fixture.expected);
+    expect(table.headerRows).toBe(2);
   });
 
   it('finds a header in larger type', () => {
