@@ -52,14 +52,14 @@ function median(values: number[], fallback: number): number {
 }
 
 /** Horizontal and vertical rules, collinear pieces joined. */
-function segments(rules: Rule[]): { horizontal: Segment[]; vertical: Segment[] } {
+function segments(rules: Rule[]): { horizontal: Segment[]; vertical: Segment[]; pieces: Segment[] } {
   const horizontal: Segment[] = [];
   const vertical: Segment[] = [];
   for (const r of rules) {
     if (Math.abs(r.y1 - r.y2) < 1 && Math.abs(r.x2 - r.x1) >= TICK_MIN) horizontal.push({ at: (r.y1 + r.y2) / 2, from: Math.min(r.x1, r.x2), to: Math.max(r.x1, r.x2) });
     else if (Math.abs(r.x1 - r.x2) < 1 && Math.abs(r.y2 - r.y1) >= TICK_MIN) vertical.push({ at: (r.x1 + r.x2) / 2, from: Math.min(r.y1, r.y2), to: Math.max(r.y1, r.y2) });
   }
-  return { horizontal: join(horizontal), vertical: join(vertical) };
+  return { horizontal: join(horizontal), vertical: join(vertical), pieces: horizontal };
 }
 
 function join(list: Segment[]): Segment[] {
@@ -94,23 +94,35 @@ interface GridRow {
 }
 
 /**
- * Rectangles drawn with rules; each horizontal rule serves at most one rectangle as its top. A
- * rectangle with vertical rules across its inside is a row of a ruled table (its cells are read apart).
+ * Rectangles drawn with rules; each horizontal rule serves at most one rectangle as its top and one
+ * as its bottom. Boxes stacked on one another share an edge (the bottom of "Address 1" is the top of
+ * "Address 2"); the stacked box's bottom may be drawn as its own rule while the joined rule there is
+ * longer (the top edges of the next row's boxes run on from it): for it the rules as drawn (`pieces`)
+ * are bottoms too. A rectangle with vertical rules across its inside is a row of a ruled table (its cells are read apart).
  */
-function rectangles(horizontal: Segment[], vertical: Segment[]): { boxes: Box[]; used: Set<Segment>; rows: GridRow[] } {
+function rectangles(horizontal: Segment[], vertical: Segment[], pieces: Segment[]): { boxes: Box[]; used: Set<Segment>; rows: GridRow[] } {
   const boxes: Box[] = [];
   const rows: GridRow[] = [];
-  const used = new Set<Segment>();
+  const usedAsTop = new Set<Segment>();
+  /** Rules that closed a box, with the height of that box. */
+  const usedAsBottom = new Map<Segment, number>();
   const tableRules = new Set<Segment>();
   const tol = 2.5;
   for (const top of [...horizontal].sort((a, b) => a.at - b.at || a.from - b.from)) {
-    if (used.has(top)) continue;
-    const below = horizontal
-      .filter((b) => b !== top && !used.has(b) && b.at - top.at >= TICK_MIN && b.at - top.at <= 300 && Math.abs(b.from - top.from) <= tol && Math.abs(b.to - top.to) <= tol)
+    if (usedAsTop.has(top)) continue;
+    // On another box's bottom edge: a box stacked under it ("Address 2" under "Address 1"), a row
+    // like it. Its own bottom may be drawn as a rule of its own that joined a longer one.
+    const under = [...usedAsBottom].find(([s]) => Math.abs(s.at - top.at) <= 1.5 && s.from <= top.to && s.to >= top.from)?.[1];
+    const below = [...horizontal, ...(under !== undefined ? pieces : [])]
+      .filter((b) => b !== top && !usedAsBottom.has(b) && b.at - top.at >= TICK_MIN && b.at - top.at <= 300 && Math.abs(b.from - top.from) <= tol && Math.abs(b.to - top.to) <= tol)
       .sort((a, b) => a.at - b.at);
     for (const b of below) {
       const left = Math.min(top.from, b.from);
       const right = Math.max(top.to, b.to);
+      // A rule across the whole width between them: two boxes stacked, not one (nor one over a gap).
+      if (horizontal.some((m) => m !== top && m !== b && m.at > top.at + 1 && m.at < b.at - 1 && m.from <= left + tol && m.to >= right - tol)) break;
+      // (Not a taller stretch of a ruled column.)
+      if (under !== undefined && b.at - top.at > 1.5 * under) break;
       if (verticalCover(vertical, left, top.at, b.at, tol) < 0.7 || verticalCover(vertical, right, top.at, b.at, tol) < 0.7) continue;
       const inner = vertical.filter((v) => v.at > left + 3 && v.at < right - 3 && verticalCover([v], v.at, top.at, b.at, 0.5) >= 0.7).map((v) => v.at);
       if (inner.length > 0) {
@@ -119,13 +131,13 @@ function rectangles(horizontal: Segment[], vertical: Segment[]): { boxes: Box[];
         tableRules.add(b);
       } else {
         boxes.push({ left, top: top.at, width: right - left, height: b.at - top.at });
-        used.add(top);
-        used.add(b);
+        usedAsTop.add(top);
+        usedAsBottom.set(b, b.at - top.at);
       }
       break;
     }
   }
-  return { boxes, used: new Set([...used, ...tableRules]), rows };
+  return { boxes, used: new Set([...usedAsTop, ...usedAsBottom.keys(), ...tableRules]), rows };
 }
 
 /** A writing line printed as text: underscores or dot leaders ("Name: ______", "NOM ..........."). */
@@ -165,8 +177,8 @@ export function detectPageFields(page: Page): DetectedField[] {
     10,
   );
   const band = Math.min(22, Math.max(10, textHeight * 1.4));
-  const { horizontal, vertical } = segments(page.rules ?? []);
-  const { boxes, used, rows } = rectangles(horizontal, vertical);
+  const { horizontal, vertical, pieces } = segments(page.rules ?? []);
+  const { boxes, used, rows } = rectangles(horizontal, vertical, pieces);
   // A rule along a shaded box's top or bottom edge is that box's border, not an underline of its own.
   for (const h of horizontal) {
     const along = (page.shaded ?? []).some(

@@ -119,6 +119,28 @@ describe('printedLabels', () => {
 });
 
 describe('detected fields of a flat form', () => {
+  it('finds boxes stacked on one another (a shared edge), the lower one closed by a rule that runs on into the next row', () => {
+    //  Address 1: [__________]
+    //  Address 2: [__________]     (its top is the box above's bottom)
+    //  Postcode:  [____]  City: [______]   (their top edge and Address 2's bottom are one drawn line)
+    const p = page([
+      ['Address 1:', 40, 104],
+      ['Address 2:', 40, 124],
+      ['Postcode:', 40, 144],
+      ['City:', 210, 144],
+    ]);
+    const h = (y: number, x1: number, x2: number) => ({ x1, y1: y, x2, y2: y });
+    const v = (x: number, y1: number, y2: number) => ({ x1: x, y1, x2: x, y2 });
+    p.rules = [
+      h(100, 120, 300), h(120, 120, 300), v(120, 100, 120), v(300, 100, 120),
+      h(120, 120, 300), h(140, 120, 300), v(120, 120, 140), v(300, 120, 140),
+      h(140, 120, 190), h(160, 120, 190), v(120, 140, 160), v(190, 140, 160),
+      h(140, 240, 400), h(160, 240, 400), v(240, 140, 160), v(400, 140, 160),
+    ];
+    const fields = detectedFields({ kind: 'pdf', pages: [p] });
+    expect(fields.map((f) => f.description)).toEqual(['Address 1', 'Address 2', 'Postcode', 'City']);
+  });
+
   it('numbers the empty rows of a ruled table under one header, so the 2nd row can be asked for', () => {
     const p = page([
       ['NAME', 55, 104],
