@@ -1,14 +1,15 @@
 import { api } from '../platform/http.ts';
 import { listEnvelopeOf, toListQuery } from '../platform/pagination.ts';
+import { checkDocument } from './check.ts';
 import { fileOperations as ops } from './operations.ts';
 import type { File } from './schema.ts';
 import { completeUpload as complete, createUpload as startUpload, downloadLink, FILE_TYPE, getFile as readFile, uploadFile } from './service.ts';
 
 export const createUpload = api(ops.createUpload, ({ platform, caller, body }) => startUpload(platform, caller, body));
 
-export const completeUpload = api(ops.completeUpload, ({ platform, caller, params, body }) => complete(platform, caller, params.file_id, body));
+export const completeUpload = api(ops.completeUpload, ({ platform, caller, params, body }) => complete(platform, caller, params.file_id, body, checkDocument));
 
-export const createFile = api(ops.createFile, ({ platform, caller, body }) => uploadFile(platform, caller, body.document));
+export const createFile = api(ops.createFile, ({ platform, caller, body }) => uploadFile(platform, caller, body.document, checkDocument));
 
 export const listFiles = api(ops.listFiles, async ({ platform, caller, query }) => {
   const page = await platform.store.listRecords<File>(caller, FILE_TYPE, toListQuery(query, { mime_type: query.mime_type }));

@@ -13,7 +13,7 @@ import { timestamp } from '../platform/ids.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import type { DocumentInput, FileRef, MIMEData } from '../platform/schemas.ts';
-import { checkDocument } from './check.ts';
+import type { CheckedDocument } from './check.ts';
 import type { File } from './schema.ts';
 
 export const FILE_TYPE = 'file';
@@ -58,14 +58,20 @@ function problemAt(loc: (string | number)[], error: unknown): never {
 }
 
 /**
- * The page count of a new File. Uploads (`check`) are checked as a parse would open them, a refusal
- * being a 422 at `loc` (./check.ts); documents given to other operations are checked when read, and
- * their File counts only what the kind alone tells (an image or a text is one page).
+ * How an upload is checked as a parse would open it (./check.ts's checkDocument). The files routes
+ * pass it in, so the other routes' Lambdas, which resolve documents too, do not bundle the check.
  */
-async function pageCountOf(sniffed: Sniffed, readBytes: () => Promise<Uint8Array>, check: boolean, loc: (string | number)[]): Promise<number | null> {
+export type DocumentCheck = (kind: Sniffed['kind'], readBytes: () => Promise<Uint8Array>) => Promise<CheckedDocument>;
+
+/**
+ * The page count of a new File. Uploads (`check`) are checked as a parse would open them, a refusal
+ * being a 422 at `loc`; documents given to other operations are checked when read, and their File
+ * counts only what the kind alone tells (an image or a text is one page).
+ */
+async function pageCountOf(sniffed: Sniffed, readBytes: () => Promise<Uint8Array>, check: DocumentCheck | undefined, loc: (string | number)[]): Promise<number | null> {
   if (!check) return knownPageCount(sniffed.kind);
   try {
-    return (await checkDocument(sniffed.kind, readBytes)).pageCount;
+    return (await check(sniffed.kind, readBytes)).pageCount;
   } catch (error) {
     problemAt(loc, error);
   }
@@ -122,7 +128,7 @@ export async function storeBytes(
   filename: string,
   declaredMime: string | undefined,
   loc: (string | number)[],
-  options: { check?: boolean } = {},
+  options: { check?: DocumentCheck } = {},
 ): Promise<File> {
   let sniffed: Sniffed;
   try {
@@ -131,7 +137,7 @@ export async function storeBytes(
     problemAt(loc, error);
   }
   // Checked before anything is stored: a refused document leaves nothing behind.
-  const pageCount = await pageCountOf(sniffed, async () => bytes, options.check ?? false, loc);
+  const pageCount = await pageCountOf(sniffed, async () => bytes, options.check, loc);
   const sha256 = sha256Hex(bytes);
   const key = blobKeyOf(scope, sha256);
   if (!(await p.blobs.head(key))) await p.blobs.put(key, bytes, sniffed.mimeType);
@@ -198,7 +204,7 @@ async function completedAnswer(p: Platform, scope: Scope, upload: Upload): Promi
   return { filename: file.filename, url: await downloadUrlOf(p, scope, file) };
 }
 
-export async function completeUpload(p: Platform, scope: Scope, fileId: string, input: { sha256?: string | undefined }): Promise<MIMEData> {
+export async function completeUpload(p: Platform, scope: Scope, fileId: string, input: { sha256?: string | undefined }, check: DocumentCheck): Promise<MIMEData> {
   const record = await p.store.getRecord<Upload>(scope, UPLOAD_TYPE, fileId);
   if (!record) throw NotFound.of('Upload', fileId);
   const upload = record.data;
@@ -206,7 +212,7 @@ export async function completeUpload(p: Platform, scope: Scope, fileId: string, 
   if (done) return done;
   if (p.clock.now().toISOString() > upload.expires_at) throw new Gone(`Upload ${fileId} expired at ${upload.expires_at}; start a new upload`);
   try {
-    return await finishUpload(p, scope, fileId, upload, input);
+    return await finishUpload(p, scope, fileId, upload, input, check);
   } catch (error) {
     // A concurrent complete of the same upload (a client retrying) may have finished it and removed
     // the uploaded object while this one read it: answer as that one did.
@@ -217,7 +223,7 @@ export async function completeUpload(p: Platform, scope: Scope, fileId: string, 
   }
 }
 
-async function finishUpload(p: Platform, scope: Scope, fileId: string, upload: Upload, input: { sha256?: string | undefined }): Promise<MIMEData> {
+async function finishUpload(p: Platform, scope: Scope, fileId: string, upload: Upload, input: { sha256?: string | undefined }, check: DocumentCheck): Promise<MIMEData> {
   const uploadKey = uploadKeyOf(scope, fileId);
   const head = await p.blobs.head(uploadKey);
   if (!head) throw Invalid.at(['path', 'file_id'], `No bytes were uploaded for ${fileId}: PUT the file to uploadUrl first`, 'upload_missing');
@@ -236,7 +242,7 @@ async function finishUpload(p: Platform, scope: Scope, fileId: string, upload: U
   } catch (error) {
     problemAt(['body'], error);
   }
-  const pageCount = await pageCountOf(sniffed, () => storedBytes(p, uploadKey), true, ['body']);
+  const pageCount = await pageCountOf(sniffed, () => storedBytes(p, uploadKey), check, ['body']);
   const blobKey = blobKeyOf(scope, actual);
   if (!(await p.blobs.head(blobKey))) await p.blobs.copy(uploadKey, blobKey);
   const file = await fileFor(p, scope, { sha256: actual, sizeBytes: head.sizeBytes, filename: upload.filename, sniffed, pageCount }, fileId);
@@ -259,8 +265,8 @@ export interface ResolvedDocument {
  * a file of the caller's environment. Everything else is a 422 at `loc`. With `check` (uploads), a
  * new File is also checked as a parse would open it, and its page count recorded (./check.ts).
  */
-export async function resolveDocument(p: Platform, scope: Scope, input: DocumentInput, loc: (string | number)[], options: { check?: boolean } = {}): Promise<ResolvedDocument> {
-  const check = options.check ?? false;
+export async function resolveDocument(p: Platform, scope: Scope, input: DocumentInput, loc: (string | number)[], options: { check?: DocumentCheck } = {}): Promise<ResolvedDocument> {
+  const check = options.check;
   if ('url' in input && typeof input.url === 'string') {
     const { filename, url } = input;
     if (url.startsWith('data:')) {
@@ -303,7 +309,7 @@ export async function resolveDocument(p: Platform, scope: Scope, input: Document
 }
 
 /** The one-shot upload (API §2.2): the document resolved as any input is, and checked as a parse would open it. */
-export async function uploadFile(p: Platform, scope: Scope, document: MIMEData): Promise<File> {
-  const { file } = await resolveDocument(p, scope, document, ['body', 'document'], { check: true });
+export async function uploadFile(p: Platform, scope: Scope, document: MIMEData, check: DocumentCheck): Promise<File> {
+  const { file } = await resolveDocument(p, scope, document, ['body', 'document'], { check });
   return file;
 }
