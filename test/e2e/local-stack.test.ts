@@ -6,6 +6,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../lib/local/invoker.ts';
 import { spawnLocalServer } from '../support/local-server.ts';
@@ -62,7 +63,10 @@ it('runs, serves, survives a restart and stops cleanly', async () => {
   expect(live).toMatchObject({ environment_slug: 'production', environment: { type: 'production' } });
 
   // Three-step upload round trip, then the bytes come back through the download link.
-  const bytes = Buffer.from('%PDF-1.4\n% a tiny test document\n%%EOF\n');
+  // (A real one-page PDF: uploads are checked as a parse would open them.)
+  const onePage = await PDFDocument.create();
+  onePage.addPage([200, 200]);
+  const bytes = Buffer.from(await onePage.save());
   const ticket = (await (
     await fetch(`${first.url}/v1/files/upload`, { method: 'POST', headers: { ...auth(testKey!), 'content-type': 'application/json' }, body: JSON.stringify({ filename: 'e2e.pdf', size_bytes: bytes.length }) })
   ).json()) as { fileId: string; uploadUrl: string; uploadHeaders: Record<string, string> };
