@@ -572,7 +572,13 @@ function horizontalRuleGrids(rules: Segment[], text: PageText): Grid[] {
     for (let a = 0; a < family.length - 1; ) {
       let next = a + 1;
       for (let b = family.length - 1; b > a; b--) {
-        const grid = ruledRegionGrid(family[a], family[b], family.slice(a + 1, b), text);
+        // A rule longer than the region, crossing it, makes it a slice of something larger (one column of
+        // a statement whose rows are separated by full-width rules): no table of its own.
+        if (rules.some((r) => r.at > family[a].at + text.tol && r.at < family[b].at - text.tol && crossesWider(r, family[a], text))) continue;
+        const lead = leadingRows(family[a], family[b], rules, text);
+        const grid =
+          (lead && ruledRegionGrid({ ...family[a], at: lead.top }, family[b], [...lead.separators, ...family.slice(a, b)], text, lead.header)) ||
+          ruledRegionGrid(family[a], family[b], family.slice(a + 1, b), text);
         if (grid) {
           grids.push(claim(grid, text));
           next = b;
@@ -610,8 +616,68 @@ function extendRulePerRow(family: Segment[], text: PageText): void {
   if (rowLike(family.at(-1)!.at, family.at(-1)!.at + pitch)) family.push({ at: family.at(-1)!.at + pitch, from, to });
 }
 
-/** The table between a top and a bottom rule, `separators` being the full-width rules in between. */
-function ruledRegionGrid(topRule: Segment, bottomRule: Segment, separators: Segment[], text: PageText): Grid | null {
+/** Whether rule `r` spans all of `region`'s width and reaches well past one of its ends. */
+function crossesWider(r: Segment, region: Segment, text: PageText): boolean {
+  return r.from <= region.from + text.tol && r.to >= region.to - text.tol && (r.from < region.from - 2 * text.h || r.to > region.to + 2 * text.h);
+}
+
+/**
+ * Rows and a header above a table's first rule. Financial statements draw rules between sections, not
+ * above the first rows, and their column headings sit above those rows with a gap. Walking up from the
+ * rule, line by line, while the lines stay inside the rules' width and no farther apart than the table's
+ * own lines: first body rows (a chunk at the table's left edge, where row labels are, and no chunk
+ * across two of the table's columns), then at most three header lines (headings over the value columns,
+ * clear of the first column). Returns the new top and the
+ * rules (invented, between the header and the rows) that make the header a band of its own.
+ */
+function leadingRows(rule: Segment, bottomRule: Segment, rules: Segment[], text: PageText): { top: number; separators: Segment[]; header: boolean } | null {
+  const inRegion = (l: number) => text.lines[l].words.filter((w) => !text.used[w] && text.left[w] >= rule.from - text.tol && text.right[w] <= rule.to + text.tol);
+  const below = range(0, text.lines.length).filter((l) => text.lines[l].top > rule.at && text.lines[l].bottom < bottomRule.at && inRegion(l).length > 0);
+  if (below.length < 2) return null;
+  const gaps = below.slice(1).map((l, k) => text.lines[l].top - text.lines[below[k]].bottom);
+  const maxGap = 2 * median(gaps) + text.h;
+  const edge = Math.min(...below.flatMap(inRegion).map((w) => text.left[w]));
+  const atEdge = (chunks: Chunk[]) => chunks[0].left <= edge + 2 * text.h;
+  // The table's columns below the rule: a row above fits them chunk by chunk; headings sit over the
+  // value columns, clear of the first (a caption or a line of prose does neither).
+  const columns = columnsOf(below.map((l) => ({ line: l, words: inRegion(l), top: text.lines[l].top, bottom: text.lines[l].bottom })), text);
+  const fits = (chunks: Chunk[]) => chunks.length >= 2 && chunks.every((chunk) => columns.filter((c) => chunk.left < c.right && chunk.right > c.left).length <= 1);
+  const overValues = (chunks: Chunk[]) => columns.length >= 2 && chunks.every((chunk) => chunk.left > columns[0].right);
+  const straddles = (w: number, x: number) => text.left[w] < x - text.tol && text.right[w] > x + text.tol;
+
+  const rows: number[] = [];
+  const header: number[] = [];
+  let reach = rule.at;
+  for (let l = text.lines.length - 1; l >= 0; l--) {
+    const line = text.lines[l];
+    if ((line.top + line.bottom) / 2 >= rule.at) continue;
+    // A rule under the line within the table's width (a heading's underline) bridges the gap.
+    const ruled = rules.filter((r) => r.at > line.bottom && r.at < reach && r.from >= rule.from - text.tol && r.to <= rule.to + text.tol);
+    const nearest = ruled.length > 0 ? Math.min(...ruled.map((r) => r.at)) : reach;
+    if (reach - line.bottom > maxGap && (nearest - line.bottom > maxGap || reach - nearest > maxGap)) break;
+    const words = inRegion(l);
+    if (words.length === 0 || line.words.some((w) => !text.used[w] && (straddles(w, rule.from) || straddles(w, rule.to)))) break;
+    const chunks = chunksOf({ line: l, words, top: line.top, bottom: line.bottom }, text);
+    if (header.length === 0 && atEdge(chunks) && fits(chunks)) rows.push(l);
+    else if (!atEdge(chunks) && overValues(chunks) && header.length < 3) header.push(l);
+    else break;
+    reach = line.top;
+  }
+  if (rows.length === 0 && header.length === 0) return null;
+  const top = Math.min(...[...rows, ...header].map((l) => text.lines[l].top)) - text.tol;
+  // Each row a band of its own (rows, like the rule's, are one row per band), and the header one band:
+  // invented rules halfway between them. `rows` and `header` run upwards.
+  const halfway = (upper: number, lower: number) => ({ ...rule, at: (text.lines[upper].bottom + text.lines[lower].top) / 2 });
+  const separators = rows.slice(1).map((l, k) => halfway(l, rows[k]));
+  if (header.length > 0 && rows.length > 0) separators.push(halfway(header[0], rows.at(-1)!));
+  return { top, separators: separators.sort((p, q) => p.at - q.at), header: header.length > 0 };
+}
+
+/**
+ * The table between a top and a bottom rule, `separators` being the full-width rules in between.
+ * `knownHeader`: the first band is known to be the header (set apart by `leadingRows`).
+ */
+function ruledRegionGrid(topRule: Segment, bottomRule: Segment, separators: Segment[], text: PageText, knownHeader = false): Grid | null {
   const area = { left: Math.min(topRule.from, bottomRule.from), right: Math.max(topRule.to, bottomRule.to), top: topRule.at, bottom: bottomRule.at };
   const slices = slicesIn(text, area);
   if (slices.length < 2) return null;
@@ -635,7 +701,7 @@ function ruledRegionGrid(topRule: Segment, bottomRule: Segment, separators: Segm
   // cell spanning columns (a group heading) cannot hide the gap between them; header cells clear of every
   // body column head columns of their own (empty in the body), unless they are a line of group headings.
   const nonEmpty = bands.filter((band) => band.length > 0);
-  const hasHeaderBand = nonEmpty.length >= 2 && nonEmpty[0].length <= 3;
+  const hasHeaderBand = nonEmpty.length >= 2 && (knownHeader || nonEmpty[0].length <= 3);
   const header = hasHeaderBand ? nonEmpty[0] : [];
   const bodyBands = hasHeaderBand ? nonEmpty.slice(1) : nonEmpty;
   const body = bodyBands.flat();
@@ -673,7 +739,7 @@ function ruledRegionGrid(topRule: Segment, bottomRule: Segment, separators: Segm
   if (!plausibleTable(draftTexts(rows, C, text), separators.length > 0)) return null;
   const grid = gridFromRows(rows, xs, area.top, area.bottom);
   // The header rule marks the header only where it is special: in a rule-per-row table it is one of many.
-  if (byLines && headerRows.length > 0) grid.headerRows = headerRows.length;
+  if ((byLines || knownHeader) && headerRows.length > 0) grid.headerRows = headerRows.length;
   return grid;
 }
 
@@ -998,14 +1064,33 @@ function mergeLines(slices: Slice[], columnOf: (w: number) => number, columnCoun
 function spanningRow(slice: Slice, columns: Interval[], xs: number[], text: PageText): RowDraft | null {
   const chunks = chunksOf(slice, text).flatMap((chunk) => splitAtColumns(chunk, xs, text));
   if (chunks.some((chunk) => chunk.words.length > 6)) return null;
-  const placed = chunks.map((chunk) => {
+  const place = (chunk: Chunk) => {
     const touches = (column: Interval) => column.right > chunk.left && column.left < chunk.right;
     const first = columns.findIndex(touches);
     if (first >= 0) return { chunk, first, last: columns.findLastIndex(touches) };
     const nearest = position(xs, (chunk.left + chunk.right) / 2);
     return { chunk, first: nearest, last: nearest };
-  });
-  if (placed.some((p, k) => k > 0 && p.first <= placed[k - 1].last)) return null;
+  };
+  const placed: ReturnType<typeof place>[] = [];
+  // A heading whose words are set wider apart than a word space ("Three   Months   Ended") reads as
+  // pieces that meet in a column, less than two text heights apart; once two are joined, the next piece
+  // at the same spacing is the same heading. Anything else sharing a column is no header.
+  let headingGap = -1;
+  for (const chunk of chunks) {
+    const p = place(chunk);
+    const previous = placed.at(-1);
+    const gap = previous ? chunk.left - previous.chunk.right : Infinity;
+    const sameSpacing = headingGap >= 0 && Math.abs(gap - headingGap) <= 0.25 * headingGap;
+    if (previous && (p.first <= previous.last || sameSpacing)) {
+      if (gap > 2 * text.h || previous.chunk.words.length + chunk.words.length > 6) return null;
+      const words = [...previous.chunk.words, ...chunk.words];
+      placed[placed.length - 1] = place({ left: previous.chunk.left, right: Math.max(previous.chunk.right, chunk.right), words });
+      headingGap = gap;
+    } else {
+      placed.push(p);
+      headingGap = -1;
+    }
+  }
   placed.forEach((p, k) => {
     const middle = (p.chunk.left + p.chunk.right) / 2;
     const gap = columns.findIndex((column, c) => c + 1 < columns.length && column.right <= middle && middle <= columns[c + 1].left);
@@ -1013,7 +1098,7 @@ function spanningRow(slice: Slice, columns: Interval[], xs: number[], text: Page
     if (gap < p.first && (k === 0 || placed[k - 1].last < gap)) p.first = gap;
     if (gap + 1 > p.last && (k === placed.length - 1 || placed[k + 1].first > gap + 1)) p.last = gap + 1;
   });
-  if (chunks.length * 2 <= columns.length) {
+  if (placed.length * 2 <= columns.length) {
     placed.forEach((p, k) => {
       const after = placed[k + 1];
       const before = placed[k - 1];

@@ -14,6 +14,7 @@ import { greyToPdfWords } from '../../../functions/documents/raster.ts';
 import { detectTables } from '../../../functions/documents/tables.ts';
 import {
   gridWords,
+  lineWidth,
   lineWords,
   type Measure,
   page,
@@ -355,6 +356,61 @@ describe('tables with horizontal rules only', () => {
       ...plans.map(([first, second, ...prices]) => [`${first} ${second}`, ...prices]),
     ]);
     expect(tables[0].headerRows).toBe(1);
+  });
+
+  it('reads a financial statement ruled between sections: rows and a three-line header above the first rule', () => {
+    // As a quarterly report draws it (a real one is in the corpus truth): full-width rules under section
+    // totals only, none above the first rows; the column headings a gap above them, "Three Months Ended"
+    // set with wide word spaces over both columns, a short rule under the first column's headings (and
+    // another under the next statement's, far below): no table of its own.
+    const size = 8;
+    const words: Word[] = [];
+    const right = (text: string, end: number, top: number) => words.push(...lineWords(text, end - lineWidth(text, size), top, size));
+    // One em (8 pt) between the heading's words, where a word space is 0.28 em.
+    words.push(...lineWords('Three', 340, 80, size), ...lineWords('Months', 368, 80, size), ...lineWords('Ended', 400, 80, size));
+    right('April 27,', 380, 94);
+    right('April 28,', 480, 94);
+    right('2025', 380, 106);
+    right('2024', 480, 106);
+    const rules: Rule[] = [
+      { x1: 300, y1: 118, x2: 385, y2: 118 },
+      { x1: 300, y1: 700, x2: 385, y2: 700 },
+    ];
+    const body: (string[] | 'rule')[] = [
+      ['Revenue', '$', '44,062', '$', '26,044'],
+      ['Cost of revenue', '', '17,394', '', '5,638'],
+      'rule',
+      ['Gross profit', '', '26,668', '', '20,406'],
+      ['Operating expenses', '', '', '', ''],
+      ['Research and development', '', '3,989', '', '2,720'],
+      ['Sales, general and administrative', '', '1,041', '', '777'],
+      'rule',
+      ['Total operating expenses', '', '5,030', '', '3,497'],
+      'rule',
+      ['Operating income', '', '21,638', '', '16,909'],
+      ['Interest income', '', '515', '', '359'],
+      'rule',
+    ];
+    let y = 140;
+    for (const row of body) {
+      if (row === 'rule') {
+        rules.push({ x1: 55, y1: y - 4, x2: 490, y2: y - 4 });
+        y += 4;
+        continue;
+      }
+      const [label, dollar1, amount1, dollar2, amount2] = row;
+      words.push(...lineWords(label, 60, y, size));
+      if (dollar1) words.push(...lineWords(dollar1, 300, y, size));
+      if (amount1) right(amount1, 380, y);
+      if (dollar2) words.push(...lineWords(dollar2, 400, y, size));
+      if (amount2) right(amount2, 480, y);
+      y += 18;
+    }
+    const tables = detect(words, rules);
+    expect(tables).toHaveLength(1);
+    const filled = tableRows(tables[0]).map((row) => row.filter((cell) => cell !== ''));
+    expect(filled).toEqual([['Three Months Ended'], ['April 27,', 'April 28,'], ['2025', '2024'], ...body.filter((row) => row !== 'rule').map((row) => row.filter((cell) => cell !== ''))]);
+    expect(tables[0].headerRows).toBe(3);
   });
 
   it('leaves prose between a page header rule and a footer rule alone', () => {
