@@ -571,11 +571,12 @@ function horizontalRuleGrids(rules: Segment[], text: PageText): Grid[] {
     extendRulePerRow(family, text);
     for (let a = 0; a < family.length - 1; ) {
       let next = a + 1;
+      // Rows above the first rule are judged against the lines down to the family's last rule (once per rule).
+      const lead = leadingRows(family[a], family.at(-1)!, rules, text);
       for (let b = family.length - 1; b > a; b--) {
         // A rule longer than the region, crossing it, makes it a slice of something larger (one column of
         // a statement whose rows are separated by full-width rules): no table of its own.
         if (rules.some((r) => r.at > family[a].at + text.tol && r.at < family[b].at - text.tol && crossesWider(r, family[a], text))) continue;
-        const lead = leadingRows(family[a], family[b], rules, text);
         const grid =
           (lead && ruledRegionGrid({ ...family[a], at: lead.top }, family[b], [...lead.separators, ...family.slice(a, b)], text, lead.header)) ||
           ruledRegionGrid(family[a], family[b], family.slice(a + 1, b), text);
@@ -641,7 +642,9 @@ function leadingRows(rule: Segment, bottomRule: Segment, rules: Segment[], text:
   // The table's columns below the rule: a row above fits them chunk by chunk; headings sit over the
   // value columns, clear of the first (a caption or a line of prose does neither).
   const columns = columnsOf(below.map((l) => ({ line: l, words: inRegion(l), top: text.lines[l].top, bottom: text.lines[l].bottom })), text);
-  const fits = (chunks: Chunk[]) => chunks.length >= 2 && chunks.every((chunk) => columns.filter((c) => chunk.left < c.right && chunk.right > c.left).length <= 1);
+  // (Columns closer than two text heights count as one here: a label's wide word spaces split labels below too.)
+  const wideColumns = mergeIntervals(columns, 2 * text.h);
+  const fits = (chunks: Chunk[]) => chunks.length >= 2 && chunks.every((chunk) => wideColumns.filter((c) => chunk.left < c.right && chunk.right > c.left).length <= 1);
   const overValues = (chunks: Chunk[]) => columns.length >= 2 && chunks.every((chunk) => chunk.left > columns[0].right);
   const straddles = (w: number, x: number) => text.left[w] < x - text.tol && text.right[w] > x + text.tol;
 
@@ -675,9 +678,10 @@ function leadingRows(rule: Segment, bottomRule: Segment, rules: Segment[], text:
 
 /**
  * The table between a top and a bottom rule, `separators` being the full-width rules in between.
- * `knownHeader`: the first band is known to be the header (set apart by `leadingRows`).
+ * `knownHeader`: whether the first band is the header, when `leadingRows` knows (it set the bands apart);
+ * otherwise a short first band is taken as the header.
  */
-function ruledRegionGrid(topRule: Segment, bottomRule: Segment, separators: Segment[], text: PageText, knownHeader = false): Grid | null {
+function ruledRegionGrid(topRule: Segment, bottomRule: Segment, separators: Segment[], text: PageText, knownHeader?: boolean): Grid | null {
   const area = { left: Math.min(topRule.from, bottomRule.from), right: Math.max(topRule.to, bottomRule.to), top: topRule.at, bottom: bottomRule.at };
   const slices = slicesIn(text, area);
   if (slices.length < 2) return null;
@@ -701,7 +705,7 @@ function ruledRegionGrid(topRule: Segment, bottomRule: Segment, separators: Segm
   // cell spanning columns (a group heading) cannot hide the gap between them; header cells clear of every
   // body column head columns of their own (empty in the body), unless they are a line of group headings.
   const nonEmpty = bands.filter((band) => band.length > 0);
-  const hasHeaderBand = nonEmpty.length >= 2 && (knownHeader || nonEmpty[0].length <= 3);
+  const hasHeaderBand = nonEmpty.length >= 2 && (knownHeader ?? nonEmpty[0].length <= 3);
   const header = hasHeaderBand ? nonEmpty[0] : [];
   const bodyBands = hasHeaderBand ? nonEmpty.slice(1) : nonEmpty;
   const body = bodyBands.flat();
@@ -739,7 +743,7 @@ function ruledRegionGrid(topRule: Segment, bottomRule: Segment, separators: Segm
   if (!plausibleTable(draftTexts(rows, C, text), separators.length > 0)) return null;
   const grid = gridFromRows(rows, xs, area.top, area.bottom);
   // The header rule marks the header only where it is special: in a rule-per-row table it is one of many.
-  if ((byLines || knownHeader) && headerRows.length > 0) grid.headerRows = headerRows.length;
+  if ((byLines || knownHeader === true) && headerRows.length > 0) grid.headerRows = headerRows.length;
   return grid;
 }
 
