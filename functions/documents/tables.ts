@@ -1206,6 +1206,7 @@ function plausibleTable(rows: string[][], ruled: boolean): boolean {
   const dataColumn = (cells: string[]) => cells.filter((cell) => !LIST_MARKER.test(cell) && (isNumeric(cell) || wordCount(cell) <= 3)).length >= 0.6 * cells.length;
   if (!columns.some(dataColumn)) return false;
   if (ruled) return columns.length >= 2 && fullRows >= 2;
+  if (contentsList(rows)) return false;
   if (columns.length >= 3) return fullRows >= 3;
   if (columns.length === 2) {
     const short = (cells: string[]) => median(cells.map(wordCount)) <= 6;
@@ -1213,6 +1214,20 @@ function plausibleTable(rows: string[][], ruled: boolean): boolean {
     return fullRows >= 4 && columns.every(short) && columns.some(values);
   }
   return false;
+}
+
+/**
+ * A table of contents (or an index) without dot leaders: entries of text, each with a page number at the
+ * right, the numbers small whole numbers that never go down. Text, not a table (with leaders, the leader
+ * runs already fill the gap and no columns form).
+ */
+function contentsList(rows: string[][]): boolean {
+  const filled = rows.map((row) => row.filter((cell) => cell !== '')).filter((cells) => cells.length > 0);
+  const entries = filled.filter((cells) => cells.length === 2 && /\p{L}/u.test(cells[0]));
+  if (entries.length < 4 || entries.length < 0.8 * filled.length) return false;
+  const pages = entries.map((cells) => cells[1]);
+  if (!pages.every((page) => /^\d{1,4}$/.test(page))) return false;
+  return pages.every((page, k) => k === 0 || Number(page) >= Number(pages[k - 1]));
 }
 
 // ---------------------------------------------------------------------------------------------------

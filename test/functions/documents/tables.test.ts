@@ -685,6 +685,21 @@ describe('prose is not a table', () => {
     expect(detect(columns.flatMap((c) => c.words))).toEqual([]);
   });
 
+  it('leaves a table of contents alone, with dot leaders or without (page numbers that never go down)', () => {
+    const entries = ['Introduction', 'Accelerate Innovation', 'Remove Red Tape', 'Encourage Open Source', 'Enable Adoption', 'Support Manufacturing'];
+    for (const leaders of [true, false]) {
+      const words: Word[] = [];
+      entries.forEach((entry, k) => {
+        const y = 100 + 14 * k;
+        words.push(...lineWords(entry, 72, y));
+        const end = 72 + lineWidth(entry);
+        if (leaders) words.push(...lineWords('.'.repeat(Math.floor((450 - end) / 5)), end + 12, y));
+        words.push(...lineWords(String(2 * k + 1), 470, y));
+      });
+      expect(detect(words), leaders ? 'dot leaders' : 'no leaders').toEqual([]);
+    }
+  });
+
   it('leaves a numbered list alone', () => {
     const items = ['Collect the samples', 'Label every bottle', 'Fill in the log sheet', 'Pack the cooler', 'Ship it to the lab'];
     const words = items.flatMap((item, k) => [...lineWords(`${k + 1}.`, 72, 100 + k * 14), ...lineWords(item, 92, 100 + k * 14)]);
