@@ -15,10 +15,18 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Worker as Thread } from 'node:worker_threads';
 import type { GreyImage, Word } from './doc.ts';
+import { type Turn, TURNS, turnGrey, unturnBox } from './orientation.ts';
+import { judgeToken } from './text-sense.ts';
 
 export interface OcrPool {
   /** Words with boxes in pixels of `image`; `origin.page` is 0 (the caller sets pages and units). */
   recognize(image: GreyImage): Promise<Word[]>;
+  /**
+   * Tesseract's orientation and script detection (OSD): the clockwise turn that makes the page
+   * upright and how sure it is, or undefined when it cannot tell (too little text) or failed. One
+   * worker, started on first need, serves every caller.
+   */
+  detectOrientation?(image: GreyImage): Promise<{ turn: Turn; confidence: number } | undefined>;
   /** Terminates every worker; recognize() fails afterwards. */
   close(): Promise<void>;
 }
@@ -31,6 +39,12 @@ export interface OcrPool {
 export function englishModelFolder(): string {
   const require = createRequire(import.meta.url);
   return path.join(path.dirname(require.resolve('@tesseract.js-data/eng')), '4.0.0_best_int');
+}
+
+/** The OSD model (4.3 MB): orientation and script detection, run by Tesseract's legacy engine. */
+function orientationModelFolder(): string {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve('@tesseract.js-data/osd')), '4.0.0');
 }
 
 /** Images above this (a Letter page at 450 dpi) retire their worker afterwards: see Pool.run. */
@@ -70,6 +84,9 @@ class Pool implements OcrPool {
   private readonly queue: Job[] = [];
   private readonly startups = new Set<Promise<void>>();
   private closed = false;
+  /** The OSD worker (started on first need) and the chain its detections run one at a time on. */
+  private osd: Promise<Engine> | undefined;
+  private osdChain: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly size: number,
@@ -88,8 +105,37 @@ class Pool implements OcrPool {
     });
   }
 
+  /**
+   * Never fails: a page whose orientation cannot be told is read as it is. OSD is cheap (0.2–0.6 s a
+   * page against 2–7 s for reading it), so it runs on one worker of its own, in turn.
+   */
+  detectOrientation(image: GreyImage): Promise<{ turn: Turn; confidence: number } | undefined> {
+    if (this.closed) return Promise.resolve(undefined);
+    const detection = this.osdChain.then(async () => {
+      if (this.closed) return undefined;
+      try {
+        const engine = await (this.osd ??= startOrientationWorker());
+        const { data } = await engine.tesseract.detect(toPgm(image));
+        const turn = TURNS.find((t) => t === data.orientation_degrees);
+        return turn === undefined ? undefined : { turn, confidence: data.orientation_confidence ?? 0 };
+      } catch {
+        // A worker that failed (or never started) is replaced on the next detection.
+        const failed = this.osd;
+        this.osd = undefined;
+        void failed?.then(stopEngine).catch(() => undefined);
+        return undefined;
+      }
+    });
+    this.osdChain = detection;
+    return detection;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    const osd = this.osd;
+    this.osd = undefined;
+    await this.osdChain.catch(() => undefined);
+    await osd?.then(stopEngine).catch(() => undefined);
     const closed = new Error('The OCR pool is closed.');
     for (const job of this.queue.splice(0)) job.reject(closed);
     // Workers still starting join `engines` when they are up; wait so they are stopped too.
@@ -217,6 +263,41 @@ async function startEngine(langPath: string): Promise<Engine> {
   return engine;
 }
 
+/**
+ * A worker of Tesseract's legacy engine with the OSD model: tesseract.js runs `detect` only there
+ * (the LSTM-only build that reads text has no OSD). Offline like the readers: the legacy core is in
+ * tesseract.js-core, the model in @tesseract.js-data/osd.
+ */
+async function startOrientationWorker(): Promise<Engine> {
+  const langPath = orientationModelFolder();
+  if (!existsSync(path.join(langPath, 'osd.traineddata.gz'))) throw new Error(`The OSD model is missing from ${langPath}`);
+  let failStart: (reason: Error) => void = () => {};
+  const startFailed = new Promise<never>((_, reject) => {
+    failStart = reject;
+  });
+  const worker = await Promise.race([
+    Tesseract.createWorker('osd', Tesseract.OEM.TESSERACT_ONLY, {
+      langPath,
+      gzip: true,
+      cacheMethod: 'none',
+      legacyCore: true,
+      legacyLang: true,
+      logger: () => {},
+      errorHandler: (error: unknown) => failStart(new Error(`The OSD engine failed: ${String(error)}`)),
+    }),
+    startFailed,
+  ]);
+  const thread = (worker as unknown as { worker?: Thread }).worker;
+  if (!thread) {
+    await worker.terminate();
+    throw new Error('tesseract.js no longer exposes its worker thread; ocr.ts needs updating.');
+  }
+  thread.on('error', () => {});
+  const engine: Engine = { tesseract: worker, exited: new Promise<void>((resolve) => thread.once('exit', () => resolve())), job: undefined };
+  await worker.setParameters({ debug_file: '/dev/null' });
+  return engine;
+}
+
 /** Terminates the worker and waits for its thread to exit, so close() leaves nothing running. */
 async function stopEngine(engine: Engine): Promise<void> {
   await engine.tesseract.terminate();
@@ -279,12 +360,110 @@ const TINY_IMAGE_PX = 600;
 const MAX_ENLARGED_PIXELS = 24_000_000;
 
 /**
- * Words of an image, read at a size Tesseract reads well. Photos and small scans of receipts often
- * print text 10–14 px high, where Tesseract misreads most digits ("25/12/2018" as "12/2018"); such a
- * page is read again enlarged to about 30 px text, and that reading kept unless it lost much of the
- * text. Boxes are always in pixels of `image`.
+ * Words of an image, read upright and at a size Tesseract reads well (see readUpright and
+ * recognizeAsIs). Boxes are always in pixels of `image` as given.
  */
 export async function recognizeReadable(pool: OcrPool, image: GreyImage): Promise<Word[]> {
+  return (await readUpright(pool, image)).words;
+}
+
+/**
+ * A page scanned sideways or upside down reads as garbage: it is read turned upright.
+ *
+ * Most pages are upright, so the page is read as it is while Tesseract's OSD (on a worker of its own)
+ * guesses its turn; a reading that looks like text (./text-sense.ts: upright pages score 0.44–0.95,
+ * upside-down ones 0.12–0.31 on the corpus) is kept, unless OSD names a quarter turn: Tesseract reads
+ * some lines of a sideways page by itself, so a sideways page can look like text read as it is (with
+ * a third of its words lost), and then the quarter turn (or, if that reads upside down, the other
+ * one) is read and kept if it looks like text. OSD confuses a page with its upside-down self on some scans (show-through from the back of a thin
+ * receipt, sparse text) and cannot tell on others, so what does not look like text is checked against
+ * the page turned half round, and, when nothing yet does, against every turn; of the readings made,
+ * the one with the most confident plausible text is kept. An upright page that reads well costs no
+ * second reading. `turn` is the clockwise turn that made the page upright.
+ */
+export async function readUpright(pool: OcrPool, image: GreyImage): Promise<{ words: Word[]; turn: Turn }> {
+  const readings = new Map<Turn, Word[]>();
+  const read = async (turns: Turn[]) => {
+    const fresh = turns.filter((turn) => !readings.has(turn));
+    const words = await Promise.all(fresh.map((turn) => recognizeTurned(pool, image, turn)));
+    fresh.forEach((turn, i) => readings.set(turn, words[i]!));
+  };
+  const wellRead = (turn: Turn) => readsWell(readings.get(turn)!);
+  const result = (turn: Turn) => ({ words: readings.get(turn)!, turn });
+
+  // OSD never fails (undefined when it cannot tell); it runs while the page is read as it is.
+  const guessing = pool.detectOrientation?.(sizedForOrientation(image)) ?? Promise.resolve(undefined);
+  await read([0]);
+  const guess = (await guessing)?.turn;
+  if (guess === 90 || guess === 270) {
+    // OSD mistakes 90° for 270° on some scans: the wrong one reads upside down, so try the other.
+    for (const turn of [guess, (guess + 180) % 360] as Turn[]) {
+      await read([turn]);
+      if (wellRead(turn)) return result(turn);
+    }
+  }
+  if (wellRead(0)) return result(0);
+  await read([180]);
+  if (wellRead(180)) return result(180);
+  await read([...TURNS]);
+  let best: Turn = 0;
+  for (const turn of TURNS) if (textScore(readings.get(turn)!) > textScore(readings.get(best)!)) best = turn;
+  return result(best);
+}
+
+/** Words of the image turned by `turn`, boxes back in pixels of `image`. */
+async function recognizeTurned(pool: OcrPool, image: GreyImage, turn: Turn): Promise<Word[]> {
+  if (turn === 0) return recognizeAsIs(pool, image);
+  const words = await recognizeAsIs(pool, turnGrey(image, turn));
+  return words.map((w) => {
+    if (!w.box) return w;
+    const box = unturnBox(w.box, turn, image);
+    return { ...w, box, origin: { kind: 'box' as const, page: 0, box: { ...box } } };
+  });
+}
+
+/** OSD reads characters of ordinary print size: small scans are enlarged to about this long side, huge ones shrunk. */
+const ORIENTATION_LONG_SIDE = 2000;
+
+export function sizedForOrientation(image: GreyImage): GreyImage {
+  const scale = ORIENTATION_LONG_SIDE / Math.max(image.width, image.height);
+  if (scale > 1.25) return enlarge(image, Math.min(3, scale));
+  if (scale < 0.5) return shrink(image, Math.floor(1 / scale));
+  return image;
+}
+
+/**
+ * The letters and digits of plausible words, weighted by Tesseract's confidence: a page read upright
+ * scores several times what it scores read turned (garbage words, low confidence).
+ */
+function textScore(words: Word[]): number {
+  let score = 0;
+  for (const w of words) {
+    if (judgeToken(w.text) === 'plausible') score += (w.text.replace(/[^\p{L}\p{N}]/gu, '').length * (w.confidence ?? 0)) / 100;
+  }
+  return score;
+}
+
+/** A reading looks like text when most of its characters are in plausible words read with confidence. */
+const READS_WELL_SCORE_SHARE = 0.38;
+
+function readsWell(words: Word[]): boolean {
+  return readingQuality(words) >= READS_WELL_SCORE_SHARE;
+}
+
+/** textScore as a share of all the letters and digits read (0..1; 0 when nothing was read). */
+export function readingQuality(words: Word[]): number {
+  const characters = words.reduce((sum, w) => sum + w.text.replace(/[^\p{L}\p{N}]/gu, '').length, 0);
+  return characters === 0 ? 0 : textScore(words) / characters;
+}
+
+/**
+ * Words of an image as it is, read at a size Tesseract reads well. Photos and small scans of receipts
+ * often print text 10–14 px high, where Tesseract misreads most digits ("25/12/2018" as "12/2018");
+ * such a page is read again enlarged to about 30 px text, and that reading kept unless it lost much of
+ * the text. Boxes are always in pixels of `image`.
+ */
+export async function recognizeAsIs(pool: OcrPool, image: GreyImage): Promise<Word[]> {
   const words = await pool.recognize(image);
   const height = medianHeight(words);
   // A tiny picture (a card photographed small, a thumbnail) has tiny text, whatever OCR made of it.
@@ -380,6 +559,25 @@ function shrinkBox(box: { left: number; top: number; width: number; height: numb
   const left = Math.max(0, Math.min(image.width, box.left / scale));
   const top = Math.max(0, Math.min(image.height, box.top / scale));
   return { left, top, width: Math.min(image.width - left, box.width / scale), height: Math.min(image.height - top, box.height / scale) };
+}
+
+/** A grey image shrunk by a whole `factor`, each pixel the mean of a factor × factor square. */
+function shrink(image: GreyImage, factor: number): GreyImage {
+  const w = Math.max(1, Math.floor(image.width / factor));
+  const h = Math.max(1, Math.floor(image.height / factor));
+  const out = new Uint8Array(w * h);
+  const area = factor * factor;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let sum = 0;
+      for (let dy = 0; dy < factor; dy++) {
+        const row = (y * factor + dy) * image.width + x * factor;
+        for (let dx = 0; dx < factor; dx++) sum += image.data[row + dx]!;
+      }
+      out[y * w + x] = Math.round(sum / area);
+    }
+  }
+  return { width: w, height: h, data: out, dpi: image.dpi === UNKNOWN_DPI ? UNKNOWN_DPI : image.dpi / factor };
 }
 
 /** Bilinear enlargement of a grey image by `scale` (> 1). */

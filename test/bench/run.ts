@@ -16,6 +16,16 @@ if (only === 'parse-real') {
   const { benchParseReal } = await import('./parse-real.ts');
   await benchParseReal();
 }
+// Not in the default run (minutes of OCR): corpus scans turned 90/180/270, read before and after orientation detection.
+if (only === 'orientation') {
+  const { benchOrientation } = await import('./orientation.ts');
+  await benchOrientation();
+}
+// Not in the default run: every corpus PDF's text layer, and the pages whose text is garbage.
+if (only === 'garbled') {
+  const { benchGarbled } = await import('./garbled.ts');
+  await benchGarbled();
+}
 if (!only || only === 'classify') {
   const { benchClassify } = await import('./classify.ts');
   await benchClassify();
