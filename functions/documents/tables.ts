@@ -861,7 +861,34 @@ function runGrid(run: Run, lines: (Slice & { chunks: Chunk[] })[], text: PageTex
     const header = spanningRow(above, columns, xs, text);
     if (header && header.cells.some((cell) => cell.span > 1)) drafts.unshift(header);
   }
-  return { grid: gridFromRows(drafts, xs), lastLine: Math.max(...rows.at(-1)!.lines) };
+  return { grid: joinHeadingToColumn(gridFromRows(drafts, xs)), lastLine: Math.max(...rows.at(-1)!.lines) };
+}
+
+/**
+ * A heading set apart from its column (left-aligned "Amount" over right-aligned amounts far to its
+ * right) makes a column of its own, empty below the first row, beside a column with no heading. The two
+ * are one column: headed, with values. Single cells only (no spans across them).
+ */
+function joinHeadingToColumn(grid: Grid): Grid {
+  let { xs, cells } = grid;
+  for (let c = 0; c + 1 < xs.length - 1; c++) {
+    const column = (k: number) => cells.filter((cell) => cell.column <= k && k < cell.column + cell.columnSpan);
+    const [left, right] = [column(c), column(c + 1)];
+    if ([...left, ...right].some((cell) => cell.columnSpan > 1 || cell.rowSpan > 1)) continue;
+    const filledRows = (of: GridCell[]) => of.filter((cell) => cell.words.length > 0).map((cell) => cell.row);
+    const headingOnly = (of: GridCell[]) => filledRows(of).join() === '0';
+    const valuesOnly = (of: GridCell[]) => filledRows(of).length >= 2 && !filledRows(of).includes(0);
+    if (!((headingOnly(left) && valuesOnly(right)) || (valuesOnly(left) && headingOnly(right)))) continue;
+    // Merge column c + 1 into c: its words join the cell of the same row, later columns shift left.
+    const joined: GridCell[] = [];
+    for (const cell of cells) {
+      if (cell.column === c + 1) joined.find((other) => other.row === cell.row && other.column === c)!.words.push(...cell.words);
+      else joined.push({ ...cell, words: cell.words.slice(), column: cell.column > c + 1 ? cell.column - 1 : cell.column });
+    }
+    cells = joined;
+    xs = [...xs.slice(0, c + 1), ...xs.slice(c + 2)];
+  }
+  return { ...grid, xs, cells };
 }
 
 /**

@@ -821,6 +821,22 @@ describe('header detection', () => {
     expect(table.headerRows).toBe(2);
   });
 
+  it('joins a heading set apart from its right-aligned values into their column, as the header (a bill)', () => {
+    const items = [
+      ['ROOM RENT', '4,000.00'],
+      ['PHARMACY', '2,765.54'],
+      ['MEDICAL EQUIPMENT', '1,000.00'],
+      ['CONSULTATIONS', '2,400.00'],
+      ['CONSUMABLES', '2,118.00'],
+    ];
+    const words: Word[] = [...lineWords('Service Name', 60, 100), ...lineWords('Amount(Rs.)', 330, 100)];
+    items.forEach(([name, amount], k) => words.push(...lineWords(name, 60, 124 + 14 * k), ...lineWords(amount, 520 - lineWidth(amount), 124 + 14 * k)));
+    const tables = detect(words);
+    expect(tables).toHaveLength(1);
+    expect(tableRows(tables[0])).toEqual([['Service Name', 'Amount(Rs.)'], ...items]);
+    expect(tables[0].headerRows).toBe(1);
+  });
+
   it('finds a header in larger type', () => {
     const fixture = gridWords(TEXT_ROWS, { x0: 60, y0: 100, colWidths: [120, 100, 100], headerFontSize: 12, rowHeight: 20 });
     const [table] = detect(fixture.words);
