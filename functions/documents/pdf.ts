@@ -125,10 +125,12 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
  */
 export async function readPdfPages(job: HelperJob, onPage: (pageNumber: number, page: Page | null) => void): Promise<void> {
   let opened: OpenPdf | undefined;
+  let withImages: Promise<OpenPdf> | undefined;
+  const imagesDoc = async () => (await (withImages ??= openPdf(job.bytes, { images: true }))).pdf;
   try {
     opened = await openPdf(job.bytes, { images: false });
     settleLastPage(job.unread, opened.pdf.numPages);
-    await readPages(opened.pdf, () => takePage(job.unread, 'back'), { deadline: job.deadline, paintsPaths: mayPaintPaths(job.bytes), deferScanned: true }, onPage);
+    await readPages(opened.pdf, () => takePage(job.unread, 'back'), { deadline: job.deadline, paintsPaths: mayPaintPaths(job.bytes), deferScanned: true, imagesDoc }, onPage);
   } catch (error) {
     // Whatever failed here, the caller takes no more pages either: a damaged page or the deadline
     // fails the read, and any other failure leaves the pages not yet read to the caller's last pass.
@@ -136,6 +138,7 @@ export async function readPdfPages(job: HelperJob, onPage: (pageNumber: number, 
     throw error;
   } finally {
     await opened?.close();
+    if (withImages) await (await withImages.catch(() => undefined))?.close();
   }
 }
 
@@ -249,8 +252,7 @@ interface ReadPagesOptions extends ReadPdfOptions {
   deferScanned?: boolean;
   /**
    * The document opened with its images, for a page with next to no text (its images decide whether
-   * it is a scan, and a scan is rasterized from it). Without it (the helper thread), such a page
-   * comes back as null for the thread that has it.
+   * it is a scan, and a scan is rasterized from it). Without it, such a page comes back as null.
    */
   imagesDoc?: () => Promise<PDFDocumentProxy>;
 }

@@ -119,11 +119,14 @@ export interface SplitTruth {
   segments: Array<{ type: string; pages: number[]; what?: string }>;
 }
 
-/** Every extraction truth file, by manifest path (form/ holds form-filling truth: ./form-eval.ts). */
+/** Truth folders that are not extraction truth: form filling (./form-eval.ts) and tables (./table-score.ts). */
+const NOT_EXTRACTION = new Set(['form', 'tables']);
+
+/** Every extraction truth file, by manifest path. */
 export function extractionTruths(): ExtractionTruth[] {
   const out: ExtractionTruth[] = [];
   for (const type of readdirSync(TRUTH_DIR, { withFileTypes: true })) {
-    if (!type.isDirectory() || type.name === 'form') continue;
+    if (!type.isDirectory() || NOT_EXTRACTION.has(type.name)) continue;
     for (const file of readdirSync(join(TRUTH_DIR, type.name)).sort()) {
       if (file.endsWith('.json')) out.push(JSON.parse(readFileSync(join(TRUTH_DIR, type.name, file), 'utf8')) as ExtractionTruth);
     }
