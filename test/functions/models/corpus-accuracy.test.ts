@@ -102,17 +102,4 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     // Pages 9–30 are the model agreement (its pages 10–20 read as calendars, quotes and lists page by page).
     expect(agreement!.got.slice(8, 30)).toEqual(new Array(22).fill('om_agreement'));
   });
-
-  it('a title slide that names nothing goes with the deck it opens', { timeout: 120_000 }, async () => {
-    const [deck] = await evaluateBundles([
-      {
-        parts: [
-          { path: 'documents/press_release/NVIDIA-PR-Q1-2026.pdf', type: 'press_release', pages: 2 },
-          { path: 'documents/pitch_deck/airbnb_pitch_deck.pdf', type: 'pitch_deck', pages: 3 },
-        ],
-        subdocuments: ['pitch_deck', 'press_release'],
-      },
-    ]);
-    expect(deck!.got).toEqual(deck!.expected);
-  });
 });

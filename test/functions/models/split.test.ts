@@ -174,6 +174,22 @@ describe('split edge cases', () => {
     ]);
   });
 
+  it('a cover that names nothing, on paper of its own, goes with the document it opens (a title slide saying "Welcome")', async () => {
+    const para = (...lines: string[]) => ({ blocks: [{ kind: 'paragraph' as const, lines }] });
+    const doc = fixtureDoc([
+      ...contract(2, 2).pages,
+      para('Welcome'),
+      para('Problem', 'Customers find no easy way to book a room with a local host.'),
+      para('Solution', 'A web platform where users rent out their space to travelers.'),
+      para('Market validation', 'Traction: 660,000 users. Business model: we take 10% commission. Competition, team and the ask.'),
+    ]);
+    // The contract is on letter paper, the deck on landscape slides.
+    doc.pages.forEach((page, i) => Object.assign(page, i < 2 ? { width: 612, height: 792, unit: 'pt' } : { width: 792, height: 612, unit: 'pt' }));
+    const subdocuments = [...SUBDOCUMENTS, { name: 'pitch deck', description: 'A startup pitch deck', allow_multiple_instances: false }];
+    const result = await localEngine.split(request(doc, { subdocuments }));
+    expect(pageNames(result, 6)).toEqual(['contract', 'contract', 'pitch deck', 'pitch deck', 'pitch deck', 'pitch deck']);
+  });
+
   it('pages without text go to "other"', async () => {
     const result = await localEngine.split(request(fixtureDoc([{ blocks: [] }, { blocks: [] }, { blocks: [] }])));
     expect(result.output).toEqual([{ name: 'other', pages: [1, 2, 3] }]);
