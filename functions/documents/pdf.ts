@@ -14,7 +14,7 @@ import { plainLetters } from './bidi.ts';
 import { layoutPage } from './layout.ts';
 import { type HelperJob, pdfHelperRunning, readPagesInHelper } from './pdf-helper.ts';
 import { mayPaintPaths } from './pdf-paths.ts';
-import { looksGarbled } from './text-sense.ts';
+import { judgeToken, looksGarbled } from './text-sense.ts';
 
 export interface ReadPdfOptions {
   /** Epoch ms; reading stops with ReadFailure(…, 'timeout') once past it (checked between pages). */
@@ -406,7 +406,10 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
     // what OCR reads (labels beside underlines read better). Tables keep the vector rules.
     const form = ocr.forms ? scanLines(raster, { erase: true }) : { rules: [], cleaned: raster };
     const recognized = ocr.recognize(form.cleaned, pageNumber).then((ocrWords) => {
-      const placed = ocrWords.flatMap((w) => (w.box ? [{ ...w, origin: { kind: 'box' as const, page: pageNumber, box: w.box } }] : []));
+      const placed: Word[] = ocrWords.flatMap((w) => (w.box ? [{ ...w, origin: { kind: 'box' as const, page: pageNumber, box: w.box } }] : []));
+      // A garbled text layer is often garbled only in part: its words that read as words (a slide's
+      // title in a pale colour OCR misses, a footer) are kept where OCR found nothing.
+      if (garbled) placed.push(...usable.filter((w) => judgeToken(w.text) === 'plausible' && !placed.some((o) => overlapRatio(o.box!, w.box!) > 0.3)));
       const laidOut = layoutPage({ ...dimensions, ocr: true, words: placed, rules: graphics.rules });
       return { ...laidOut, rules: [...graphics.rules, ...form.rules] };
     });
