@@ -82,8 +82,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
   }
   const { pdf, close } = opened;
   // A second copy that decodes images, opened only for a page with next to no text (is it a scan?).
-  let withImages: Promise<OpenPdf> | undefined;
-  const imagesDoc = async () => (await (withImages ??= openPdf(bytes, { images: true }))).pdf;
+  const withImages = lazyImagesCopy(bytes);
   const count = pdf.numPages;
   const long = count >= MIN_PAGES_FOR_HELPER;
   try {
@@ -92,7 +91,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     }
     settleLastPage(unread, count);
     if (!together && long) helped = startHelper();
-    const reading = { ...options, paintsPaths: mayPaintPaths(bytes), imagesDoc };
+    const reading = { ...options, paintsPaths: mayPaintPaths(bytes), imagesDoc: withImages.pdf };
     await readPages(pdf, () => takePage(unread, 'front'), reading, onPage);
     // (A short document leaves the helper no page: it is not waited for.)
     if (helped && long) {
@@ -113,7 +112,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     throw error;
   } finally {
     await close();
-    if (withImages) await (await withImages.catch(() => undefined))?.close();
+    await withImages.close();
   }
 }
 
@@ -125,12 +124,11 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
  */
 export async function readPdfPages(job: HelperJob, onPage: (pageNumber: number, page: Page | null) => void): Promise<void> {
   let opened: OpenPdf | undefined;
-  let withImages: Promise<OpenPdf> | undefined;
-  const imagesDoc = async () => (await (withImages ??= openPdf(job.bytes, { images: true }))).pdf;
+  const withImages = lazyImagesCopy(job.bytes);
   try {
     opened = await openPdf(job.bytes, { images: false });
     settleLastPage(job.unread, opened.pdf.numPages);
-    await readPages(opened.pdf, () => takePage(job.unread, 'back'), { deadline: job.deadline, paintsPaths: mayPaintPaths(job.bytes), deferScanned: true, imagesDoc }, onPage);
+    await readPages(opened.pdf, () => takePage(job.unread, 'back'), { deadline: job.deadline, paintsPaths: mayPaintPaths(job.bytes), deferScanned: true, imagesDoc: withImages.pdf }, onPage);
   } catch (error) {
     // Whatever failed here, the caller takes no more pages either: a damaged page or the deadline
     // fails the read, and any other failure leaves the pages not yet read to the caller's last pass.
@@ -138,7 +136,7 @@ export async function readPdfPages(job: HelperJob, onPage: (pageNumber: number, 
     throw error;
   } finally {
     await opened?.close();
-    if (withImages) await (await withImages.catch(() => undefined))?.close();
+    await withImages.close();
   }
 }
 
@@ -243,6 +241,17 @@ async function openPdf(bytes: Uint8Array, { images }: { images: boolean }): Prom
     worker.destroy();
     throw openFailure(error, bytes);
   }
+}
+
+/** The copy of a document that decodes images (see openPdf), opened on first use, closed with `close`. */
+function lazyImagesCopy(bytes: Uint8Array): { pdf: () => Promise<PDFDocumentProxy>; close(): Promise<void> } {
+  let opened: Promise<OpenPdf> | undefined;
+  return {
+    pdf: async () => (await (opened ??= openPdf(bytes, { images: true }))).pdf,
+    async close() {
+      if (opened) await (await opened.catch(() => undefined))?.close();
+    },
+  };
 }
 
 interface ReadPagesOptions extends ReadPdfOptions {

@@ -55,24 +55,22 @@ function checkDocx(bytes: Uint8Array): void {
 
 /** The slides of a presentation (a parse makes one page of each), from ppt/presentation.xml alone. */
 function pptxSlideCount(bytes: Uint8Array): number {
-  const what = 'PPTX file';
-  const presentation = readZipDirectory(bytes, what).get('ppt/presentation.xml');
-  if (!presentation) throw new ReadFailure(`The ${what} is corrupt (it has no ppt/presentation.xml)`);
-  checkInflatedSizes([presentation], what);
-  const xml = inflateEntry(bytes, presentation, what).toString('utf8');
   // <p:sldId …/> in the slide list (\b keeps <p:sldIdLst> out).
-  return xml.match(/<(?:[\w.-]+:)?sldId\b/g)?.length ?? 0;
+  return partElements(bytes, 'PPTX file', 'ppt/presentation.xml', /<(?:[\w.-]+:)?sldId\b/g);
 }
 
 /** The sheets of a workbook (a parse makes one page of each), from xl/workbook.xml alone. */
 function xlsxSheetCount(bytes: Uint8Array): number {
-  const what = 'XLSX file';
-  const workbook = readZipDirectory(bytes, what).get('xl/workbook.xml');
-  if (!workbook) throw new ReadFailure(`The ${what} is corrupt (it has no xl/workbook.xml)`);
-  checkInflatedSizes([workbook], what);
-  const xml = inflateEntry(bytes, workbook, what).toString('utf8');
   // <sheet …/> elements, with or without a namespace prefix (\b keeps <sheets> and <sheetPr> out).
-  const sheets = xml.match(/<(?:[\w.-]+:)?sheet\b/g)?.length ?? 0;
-  if (sheets === 0) throw new ReadFailure(`The ${what} has no readable sheets (its xl/workbook.xml is damaged or empty)`);
+  const sheets = partElements(bytes, 'XLSX file', 'xl/workbook.xml', /<(?:[\w.-]+:)?sheet\b/g);
+  if (sheets === 0) throw new ReadFailure('The XLSX file has no readable sheets (its xl/workbook.xml is damaged or empty)');
   return sheets;
+}
+
+/** How many elements `pattern` matches in one part of an OOXML package (the read's messages for a missing or oversized part). */
+function partElements(bytes: Uint8Array, what: string, part: string, pattern: RegExp): number {
+  const entry = readZipDirectory(bytes, what).get(part);
+  if (!entry) throw new ReadFailure(`The ${what} is corrupt (it has no ${part})`);
+  checkInflatedSizes([entry], what);
+  return inflateEntry(bytes, entry, what).toString('utf8').match(pattern)?.length ?? 0;
 }

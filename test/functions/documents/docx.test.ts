@@ -31,6 +31,7 @@ import {
   wordRecall,
   zipArchive,
 } from '../../support/office-fixtures.ts';
+import { failure } from '../../support/read-failure.ts';
 
 const read = (bytes: Uint8Array) => readDocx(bytes, { deadline: Date.now() + 10_000 });
 
@@ -39,15 +40,6 @@ function originsOf(page: Page, text: string): Origin[] {
   return page.words.filter((w) => w.text === text).map((w) => w.origin);
 }
 
-async function failure(promise: Promise<unknown>): Promise<ReadFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ReadFailure);
-    return error as ReadFailure;
-  }
-  throw new Error('expected a ReadFailure');
-}
 
 const REPORT_BODY = [
   heading(1, 'Quarterly Report'), // paragraph 0

@@ -23,6 +23,7 @@ import {
   wordEditDistance,
   words,
 } from '../../support/pdf-fixtures.ts';
+import { failure } from '../../support/read-failure.ts';
 
 vi.mock('../../../functions/documents/tables.ts', () => ({ detectTables: vi.fn(() => []) }));
 
@@ -33,15 +34,6 @@ beforeEach(() => {
 const budget = () => ({ deadline: Date.now() + 60_000 });
 const pageText = (page: Page) => page.blocks.map((b) => b.text).join(' ');
 
-async function failure(promise: Promise<unknown>): Promise<ReadFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ReadFailure);
-    return error as ReadFailure;
-  }
-  throw new Error('expected a ReadFailure');
-}
 
 /** Every expected word present (as a multiset) and the order within `maxRatio` word edits. */
 function expectReadingOrder(pages: Page[], expectedText: string[], maxRatio: number, label: string): void {

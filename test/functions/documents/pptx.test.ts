@@ -8,18 +8,10 @@ import { anchorOf, documentTypeOf } from '../../../functions/extractions/anchors
 import { countSlides, readPptx } from '../../../functions/documents/pptx.ts';
 import { renderPage } from '../../../functions/documents/render.ts';
 import { aPara, buildPptx, placeholder, quarterlyDeck, textShape, wordRecall, zipArchive } from '../../support/office-fixtures.ts';
+import { failure } from '../../support/read-failure.ts';
 
 const read = (bytes: Uint8Array) => readPptx(bytes, { deadline: Date.now() + 10_000 });
 
-async function failure(promise: Promise<unknown>): Promise<ReadFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ReadFailure);
-    return error as ReadFailure;
-  }
-  throw new Error('expected a ReadFailure');
-}
 
 const boxOf = (page: Page, text: string) => page.words.filter((w) => w.text === text).map((w) => w.origin);
 

@@ -9,6 +9,7 @@ import { ReadFailure, tableRows, type Page } from '../../../functions/documents/
 import { renderPage } from '../../../functions/documents/render.ts';
 import { readXlsx } from '../../../functions/documents/xlsx.ts';
 import { annotatedWorkbook, buildDocx, declareSize, para, wordRecall } from '../../support/office-fixtures.ts';
+import { failure } from '../../support/read-failure.ts';
 
 const read = (bytes: Uint8Array) => readXlsx(bytes, { deadline: Date.now() + 10_000 });
 
@@ -18,15 +19,6 @@ async function workbookBytes(build: (workbook: ExcelJS.Workbook) => void): Promi
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-async function failure(promise: Promise<unknown>): Promise<ReadFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ReadFailure);
-    return error as ReadFailure;
-  }
-  throw new Error('expected a ReadFailure');
-}
 
 function salesAndNotes(workbook: ExcelJS.Workbook): void {
   const sales = workbook.addWorksheet('Sales');
