@@ -60,7 +60,13 @@ function asError(failure: { name: string; message: string }): Error {
   return error;
 }
 
+/** How long closing an inline invoker waits for handlers still running (their writes need the emulators). */
+const INLINE_DRAIN_MS = 20_000;
+
 export function inlineInvoker(): Invoker {
+  // Handlers still running: an aborted execution's task, or a request whose client went away, goes on
+  // in this process and would write to emulators closed under it. close() lets them finish first.
+  const running = new Set<Promise<unknown>>();
   return {
     async invoke(target, event, timeoutMs) {
       const mod = (await import(moduleUrl(target.module))) as Record<string, unknown>;
@@ -70,13 +76,21 @@ export function inlineInvoker(): Invoker {
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new InvocationTimeout(`Task timed out after ${timeoutMs} ms`)), timeoutMs);
       });
+      const run = Promise.resolve((fn as (e: unknown, c: unknown) => Promise<unknown>)(event, lambdaContext(target.handler, timeoutMs)));
+      const tracked = run.catch(() => undefined).finally(() => running.delete(tracked));
+      running.add(tracked);
       try {
-        return await Promise.race([(fn as (e: unknown, c: unknown) => Promise<unknown>)(event, lambdaContext(target.handler, timeoutMs)), timeout]);
+        return await Promise.race([run, timeout]);
       } finally {
         clearTimeout(timer);
       }
     },
-    async close() {},
+    async close() {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, INLINE_DRAIN_MS)));
+      await Promise.race([Promise.allSettled([...running]), deadline]);
+      clearTimeout(timer);
+    },
   };
 }
 
