@@ -106,6 +106,8 @@ export interface Page {
    * many forms mark where to write by shading, with no drawn border.
    */
   shaded?: Box[];
+  /** Form filling only (read with `forms`): small round outlines (radio buttons "○"), in page units. */
+  rings?: Box[];
   /** How many fillable form fields (PDF widget annotations) the page has; absent when none. */
   formFields?: number;
 }

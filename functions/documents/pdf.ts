@@ -390,7 +390,7 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
   const garbled = !nearlyEmpty && looksGarbled(usable.map((w) => w.text));
   if ((nearlyEmpty || garbled) && !options.imagesDoc) return null;
   let drawn = page;
-  let graphics: Graphics = { rules: [], shaded: [], imageArea: 0 };
+  let graphics: Graphics = { rules: [], shaded: [], rings: [], imageArea: 0 };
   try {
     if (nearlyEmpty || garbled) drawn = await (await options.imagesDoc!()).getPage(pageNumber);
     if (options.paintsPaths || nearlyEmpty) {
@@ -426,7 +426,7 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
   }
   release();
   const laidOut = layoutPage({ ...dimensions, ocr: false, words: [...usable, ...notPrinted(fields, usable).filter(onPage)], rules: graphics.rules });
-  return graphics.shaded.length > 0 ? { ...laidOut, shaded: graphics.shaded } : laidOut;
+  return { ...laidOut, ...(graphics.shaded.length > 0 ? { shaded: graphics.shaded } : {}), ...(graphics.rings.length > 0 ? { rings: graphics.rings } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -748,6 +748,8 @@ interface Graphics {
   rules: Rule[];
   /** Form filling only: light-shaded input boxes (./doc.ts Page.shaded). */
   shaded: Box[];
+  /** Form filling only: small round outlines, radio buttons (./doc.ts Page.rings). */
+  rings: Box[];
   /** Area of the page covered by images (summed, capped at the page's area). */
   imageArea: number;
 }
@@ -783,6 +785,7 @@ interface GraphicsState {
 function readGraphics(operatorList: { fnArray: number[]; argsArray: unknown[] }, toViewport: Matrix, forms = false): Graphics {
   const rules: Rule[] = [];
   const shaded: Box[] = [];
+  const rings: Box[] = [];
   let imageArea = 0;
   let state: GraphicsState = { ctm: [1, 0, 0, 1, 0, 0], stroke: '#000000', fill: '#000000' };
   const stack: GraphicsState[] = [];
@@ -824,6 +827,7 @@ function readGraphics(operatorList: { fnArray: number[]; argsArray: unknown[] },
         if (FILLS.has(paint) && state.fill !== WHITE) rules.push(...filledRules(buffer, toPage));
         if (forms && FILLS.has(paint) && state.fill !== WHITE) rules.push(...thinOutlineRules(buffer, toPage));
         if (forms && FILLS.has(paint) && !STROKES.has(paint) && state.fill !== WHITE && isLight(state.fill)) shaded.push(...shadedBoxes(buffer, toPage));
+        if (forms && STROKES.has(paint) && state.stroke !== WHITE) rings.push(...ringBoxes(buffer, toPage));
         break;
       }
       default:
@@ -834,7 +838,7 @@ function readGraphics(operatorList: { fnArray: number[]; argsArray: unknown[] },
         }
     }
   }
-  return { rules, shaded, imageArea };
+  return { rules, shaded, rings, imageArea };
 }
 
 /** Subpaths of a path buffer as point lists (curves end a straight run: their points are dropped). */
@@ -944,6 +948,58 @@ function thinOutlineRules(buffer: ArrayLike<number>, toPage: Matrix): Rule[] {
     if (perimeter > 0 && Math.abs(area) / 2 <= (THIN / 2) * (perimeter / 2)) rules.push(...edges);
   }
   return rules;
+}
+
+/** A ring is at most this wide (points): a radio button, not a drawn circle or a rounded frame. */
+const RING_MAX = 22;
+const RING_MIN = 5;
+
+/**
+ * Form filling only: stroked closed curves the size of a tick box and about as wide as tall — the
+ * round outline a form prints for a radio button ("○"), which has no straight edge to be a rule.
+ * Bounded by every point of the curve, control points included (a circle's lie on its bounding square).
+ */
+function ringBoxes(buffer: ArrayLike<number>, toPage: Matrix): Box[] {
+  const boxes: Box[] = [];
+  let points: [number, number][] = [];
+  let curved = false;
+  const close = () => {
+    if (curved && points.length >= 4) {
+      const box = boundingBox(points);
+      const [x0, y0] = points[0]!;
+      const [x1, y1] = points.at(-1)!;
+      const shut = Math.hypot(x1 - x0, y1 - y0) <= 0.15 * Math.max(box.width, box.height);
+      const size = Math.max(box.width, box.height);
+      if (shut && size >= RING_MIN && size <= RING_MAX && Math.abs(box.width - box.height) <= 0.2 * size) boxes.push(box);
+    }
+    points = [];
+    curved = false;
+  };
+  for (let k = 0; k < buffer.length; ) {
+    const op = buffer[k++];
+    if (op === DRAW.moveTo) {
+      close();
+      points.push(apply(toPage, buffer[k]!, buffer[k + 1]!));
+      k += 2;
+    } else if (op === DRAW.lineTo) {
+      points.push(apply(toPage, buffer[k]!, buffer[k + 1]!));
+      k += 2;
+    } else if (op === DRAW.curveTo) {
+      for (let j = 0; j < 6; j += 2) points.push(apply(toPage, buffer[k + j]!, buffer[k + j + 1]!));
+      curved = true;
+      k += 6;
+    } else if (op === DRAW.quadraticCurveTo) {
+      for (let j = 0; j < 4; j += 2) points.push(apply(toPage, buffer[k + j]!, buffer[k + j + 1]!));
+      curved = true;
+      k += 4;
+    } else if (op === DRAW.closePath) {
+      if (points.length > 0) points.push(points[0]!);
+    } else {
+      return boxes;
+    }
+  }
+  close();
+  return boxes;
 }
 
 /** Light-shaded rectangles the size of an input box or a tick box: where many forms mark a field. */

@@ -73,7 +73,8 @@ export function detectedFields(doc: Doc): FormFieldWithOptions[] {
       if (row !== undefined) label = `${label} (row ${row})`;
       const section = seen.section && !label.includes(seen.section) ? seen.section : '';
       const description = joined([section, own && row === undefined ? f.description : label], ' › ');
-      return { key: key(label), type: f.type, description, bbox: normalized(page, f.box), value: null };
+      const comb = f.comb ? { comb: true, maxLength: f.comb } : {};
+      return { key: key(label), type: f.type, description, bbox: normalized(page, f.box), value: null, ...comb };
     });
   });
 }

@@ -9,7 +9,9 @@
  *   writing area is the band just above it; the label is the text before it on the line (or, for a
  *   line with nothing before it, the text just below — a signature line — or stacked just above it,
  *   whichever is closer).
- * - Tick boxes printed as text: "☐", "□", "[ ]".
+ * - Tick boxes printed as text: "☐", "□", "[ ]"; radio buttons drawn as small rings ("○", page.rings).
+ * - Comb fields: a ruled row of four or more narrow boxes of one width, each holding at most one
+ *   character ("|_|_|_|_|"), is one field of that many characters, labelled like a text box.
  * - Ruled tables (a box with column rules inside): a cell with a caption at its top and room below it
  *   is a field; an empty cell is one too, named by its row's first cell and its column's header (the
  *   nearest row above with text in every cell).
@@ -29,6 +31,8 @@ export interface DetectedField {
   box: Box;
   /** What was found: a writing line, a drawn text box, a table cell, a tick box. */
   kind: 'line' | 'box' | 'cell' | 'tick';
+  /** A comb field: how many character boxes it prints (one character in each). */
+  comb?: number;
 }
 
 interface Segment {
@@ -216,6 +220,8 @@ export function detectPageFields(page: Page): DetectedField[] {
     const rows = new Set(words.filter((w) => !isMark(w.text) && overlaps(w.box, b) > 0.6).map((w) => Math.round(w.box.top / textHeight)));
     return rows.size >= 3;
   };
+  // A ring (a radio button printed "○") is a tick box like a square.
+  for (const b of page.rings ?? []) if (!tickBoxes.some((t) => overlaps(t, b) > 0.3)) tickBoxes.push(b);
   for (const b of [...(page.shaded ?? []), ...boxes]) {
     if ([...tickBoxes, ...textBoxes].some((t) => overlaps(t, b) > 0.5)) continue;
     if (b.height > 3 * band && isFrame(b)) continue;
@@ -273,8 +279,21 @@ export function detectPageFields(page: Page): DetectedField[] {
   const cellOf = (row: GridRow, i: number): Box => ({ left: row.xs[i]!, top: row.top, width: row.xs[i + 1]! - row.xs[i]!, height: row.bottom - row.top });
   const wordsIn = (cell: Box) =>
     words.filter((w) => !isMark(w.text) && overlaps(w.box, cell) > 0.6).sort((a, b) => (Math.abs(a.box.top - b.box.top) < textHeight / 2 ? a.box.left - b.box.left : a.box.top - b.box.top));
+  /** Rows of narrow boxes of one width, each holding at most a character: comb fields ("|A|B|C|"). */
+  const combBoxes: Array<{ box: Box; cells: number }> = [];
   for (const row of rows) {
     for (const w of words) if (w.box.top >= row.top - 1 && bottom(w.box) <= row.bottom + 1 && w.box.left >= row.xs[0]! - 1 && right(w.box) <= row.xs.at(-1)! + 1) fieldWords.add(w);
+    const widths = row.xs.slice(1).map((x, i) => x - row.xs[i]!);
+    const typical = median(widths, 0);
+    const comb =
+      widths.length >= 4 &&
+      typical <= Math.max(20, 2.5 * textHeight) &&
+      widths.every((w) => Math.abs(w - typical) <= Math.max(1.5, 0.2 * typical)) &&
+      widths.every((_, i) => wordsIn(cellOf(row, i)).reduce((n, w) => n + w.text.length, 0) <= 1);
+    if (comb) {
+      combBoxes.push({ box: { left: row.xs[0]!, top: row.top, width: row.xs.at(-1)! - row.xs[0]!, height: row.bottom - row.top }, cells: widths.length });
+      continue;
+    }
     for (let i = 0; i + 1 < row.xs.length; i++) {
       const cell = cellOf(row, i);
       if (cell.width < 20) continue;
@@ -304,7 +323,7 @@ export function detectPageFields(page: Page): DetectedField[] {
   // Words inside text boxes are their captions, not labels of other fields.
   for (const w of words) if (textBoxes.some((t) => overlaps(w.box, t) > 0.6)) fieldWords.add(w);
 
-  const all: Taken[] = [...lines, ...tickBoxes, ...textBoxes].map((box) => ({ box }));
+  const all: Taken[] = [...lines, ...tickBoxes, ...textBoxes, ...combBoxes.map((c) => c.box)].map((box) => ({ box }));
   for (const w of words) if (tickBoxes.some((t) => overlaps(w.box, t) > 0.5)) fieldWords.add(w);
   const labelWords = words.filter((w) => !fieldWords.has(w)).map((w) => relabel.get(w) ?? w).filter((w) => !isMark(w.text) && w.text !== '');
   const sameLine = (w: Word & { box: Box }, target: Box) => {
@@ -410,16 +429,25 @@ export function detectPageFields(page: Page): DetectedField[] {
     const inside = words.filter((w) => !isMark(w.text) && overlaps(w.box, box) > 0.6).sort((a, b) => a.box.top - b.box.top || a.box.left - b.box.left);
     let writeBox = box;
     let label = '';
+    const outside = textBefore(box, { ...box, top: box.top, height: Math.min(box.height, band + 4) });
     if (inside.length > 0) {
-      // A caption inside the box: it labels the box, and values go below it.
-      const captionBottom = Math.max(...inside.filter((w) => w.box.top < box.top + 1.5 * textHeight).map((w) => bottom(w.box)), box.top);
-      label = inside.filter((w) => w.box.top < box.top + 1.5 * textHeight).map((w) => w.text).join(' ');
-      if (box.top + box.height - captionBottom >= 8) writeBox = { left: box.left, top: captionBottom, width: box.width, height: bottom(box) - captionBottom };
+      // A caption inside the box: it labels the box, and values go below it. Text on further lines
+      // under it fills the box (what was written in it): then the whole box is the field, labelled
+      // from outside (./labels.ts reads further to its left), the text only when nothing is there.
+      const caption = inside.filter((w) => w.box.top < box.top + 1.5 * textHeight);
+      const captionBottom = Math.max(...caption.map((w) => bottom(w.box)), box.top);
+      const filled = caption.length > 0 && inside.some((w) => w.box.top >= captionBottom - 1);
+      label = filled && outside !== '' ? '' : caption.map((w) => w.text).join(' ');
+      if (!filled && box.top + box.height - captionBottom >= 8) writeBox = { left: box.left, top: captionBottom, width: box.width, height: bottom(box) - captionBottom };
     }
-    if (label === '') label = textBefore(box, { ...box, top: box.top, height: Math.min(box.height, band + 4) });
+    if (label === '') label = outside;
     if (label === '') label = textAbove(box);
     label = cleanLabel(label);
     fields.push({ kind: 'box', type: 'text', label, description: describe(label, hintAfter(box)), box: writeBox });
+  }
+  for (const { box, cells } of combBoxes) {
+    const label = cleanLabel(textBefore(box) || textAbove(box));
+    fields.push({ kind: 'box', type: 'text', label, description: describe(label, hintAfter(box)), box, comb: cells });
   }
   for (const { box, label } of cellFields) fields.push({ kind: 'cell', type: 'text', label, description: label, box });
   // Tick boxes: the option after the box; the group before the line's first box.
@@ -432,13 +460,16 @@ export function detectPageFields(page: Page): DetectedField[] {
     );
     const rowTicks = sortedTicks.filter((t) => sameLineBox(t, box));
     const first = rowTicks.reduce((a, b) => (b.left < a.left ? b : a), box);
-    const group = cleanLabel(textBefore(first));
-    const label = group && option ? `${group}: ${option}` : option || group;
+    // Nothing after the box: the form prints its options before the boxes ("oui ○ non ○"), each
+    // option the text back to the previous box.
+    const before = option === '' ? cleanLabel(textBefore(box)) : '';
+    const group = before === '' ? cleanLabel(textBefore(first)) : '';
+    const label = before || (group && option ? `${group}: ${option}` : option || group);
     // A square with no text beside it is a drawing (or a letter of a bold title, on a scan), not a field.
     if (label === '') continue;
     fields.push({ kind: 'tick', type: 'checkbox', label, description: label, box, group });
   }
   // Reading order: top to bottom, then left to right.
   fields.sort((a, b) => (Math.abs(a.box.top - b.box.top) < band / 2 ? a.box.left - b.box.left : a.box.top - b.box.top));
-  return fields.map(({ type, label, description, box, kind }) => ({ type, label, description, box, kind }));
+  return fields.map(({ type, label, description, box, kind, comb }) => ({ type, label, description, box, kind, ...(comb ? { comb } : {}) }));
 }

@@ -172,6 +172,22 @@ describe('structure', () => {
     expect(forParse!.shaded).toBeUndefined();
   });
 
+  it('reports small round outlines (radio buttons "○") only when read for form filling, not a large circle', async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const p = pdf.addPage([612, 792]);
+    p.drawText('Yes', { x: 72, y: 700, size: 10, font });
+    // pdf-lib draws an ellipse as four Bézier curves, as flattened radio buttons are.
+    p.drawEllipse({ x: 100, y: 704, xScale: 4.5, yScale: 4.5, borderColor: rgb(0, 0, 0), borderWidth: 1 });
+    p.drawEllipse({ x: 300, y: 500, xScale: 60, yScale: 60, borderColor: rgb(0, 0, 0), borderWidth: 1 });
+    const bytes = await pdf.save();
+    const ocr = { rasterize: vi.fn(), recognize: vi.fn(), concurrency: 1, forms: true };
+    const [forForms] = await readPdf(bytes, { ...budget(), ocr });
+    expect(forForms!.rings?.map((b) => [b.left, b.top, b.width, b.height].map(Math.round))).toEqual([[96, 84, 9, 9]]);
+    const [forParse] = await readPdf(bytes, budget());
+    expect(forParse!.rings).toBeUndefined();
+  });
+
   it('reads a frame drawn as two thin filled L shapes (a form designer\'s bevelled field border) as rules when read for form filling', async () => {
     const pdf = await PDFDocument.create();
     const p = pdf.addPage([612, 792]);

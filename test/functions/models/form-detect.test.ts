@@ -107,6 +107,43 @@ describe('detectPageFields', () => {
     expect(fields[0]!.box).toMatchObject({ left: 120, width: 200 });
   });
 
+  it('takes radio buttons drawn as rings (page.rings), options printed before their buttons ("oui ○ non ○")', () => {
+    const p = page([...say('Paid by the insurer', 72, 80), ...say('oui', 300, 100), ...say('non', 360, 100)], []);
+    p.rings = [
+      { left: 322, top: 91, width: 9, height: 9 },
+      { left: 384, top: 91, width: 9, height: 9 },
+    ];
+    const fields = detectPageFields(p);
+    expect(fields.map((f) => [f.type, f.label, f.kind])).toEqual([
+      ['checkbox', 'oui', 'tick'],
+      ['checkbox', 'non', 'tick'],
+    ]);
+    expect(fields[1]!.box).toEqual({ left: 384, top: 91, width: 9, height: 9 });
+  });
+
+  it('a ruled row of narrow boxes of one width, a character or none in each, is one comb field', () => {
+    const xs = Array.from({ length: 9 }, (_, i) => 160 + 14 * i);
+    const rules = [hline(160, 272, 92), hline(160, 272, 108), ...xs.map((x) => vline(x, 92, 108))];
+    const words = [...say('IBAN', 120, 104), word('N', 164, 104, 6), word('L', 178, 104, 6)];
+    const fields = detectPageFields(page(words, rules));
+    expect(fields.map((f) => [f.type, f.label, f.kind, f.comb])).toEqual([['text', 'IBAN', 'box', 8]]);
+    expect(fields[0]!.box).toEqual({ left: 160, top: 92, width: 112, height: 16 });
+    // Cells holding words are a table's, not a comb.
+    const table = detectPageFields(page([...say('IBAN', 120, 104), ...xs.slice(0, -1).map((x) => word('ab', x + 2, 104, 10))], rules));
+    expect(table.filter((f) => f.comb !== undefined)).toEqual([]);
+  });
+
+  it('a box whose text runs on below its first line holds a value, not a caption: the whole box is the field, labelled from outside', () => {
+    const words = [...say('Notes', 110, 110), ...say('Leave the parcel with', 150, 110), ...say('the neighbours at 14', 150, 122), ...say('if nobody is home', 150, 134)];
+    const fields = detectPageFields(page(words, rect({ left: 146, top: 100, width: 300, height: 40 })));
+    expect(fields.map((f) => [f.type, f.label])).toEqual([['text', 'Notes']]);
+    expect(fields[0]!.box).toEqual({ left: 146, top: 100, width: 300, height: 40 });
+    // A caption alone at the top of a box still labels it, and values go under it.
+    const captioned = detectPageFields(page([...say('Name and address', 150, 110)], rect({ left: 146, top: 100, width: 300, height: 40 })));
+    expect(captioned.map((f) => f.label)).toEqual(['Name and address']);
+    expect(captioned[0]!.box.top).toBeGreaterThan(110);
+  });
+
   it('takes a label stacked over its line, and writes below that label', () => {
     const words = [...say('Mailing address', 72, 100)];
     const fields = detectPageFields(page(words, [hline(72, 400, 116)]));
