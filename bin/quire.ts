@@ -13,7 +13,7 @@ import { renderApiError, UsageError } from '../lib/cli/output.ts';
 import { CredentialsError } from '../lib/cli/profiles.ts';
 import { AppError } from '../functions/platform/errors.ts';
 
-const ADMIN_GROUPS = new Set(['orgs', 'keys']);
+const ADMIN_GROUPS = new Set(['orgs', 'keys', 'members']);
 /** Global options that take a value: their value is not a command word. */
 const GLOBAL_WITH_VALUE = new Set(['--profile', '--base-url']);
 

@@ -23,6 +23,7 @@ import { webhookOperations as webhooks } from './webhooks/operations.ts';
 import { usageOperations as usage } from './usage/operations.ts';
 import { tableOperations as tables } from './tables/operations.ts';
 import { editOperations as edits } from './edits/operations.ts';
+import { dashboardOperations as dash } from './dashboard/operations.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type SizeClass = 'small' | 'document';
@@ -154,7 +155,32 @@ export const routes: Route[] = [
   { method: 'GET', path: '/v1/edits/{edit_id}', module: 'edits/handlers.ts', handler: 'getEdit', size: 'small', op: edits.get },
   { method: 'DELETE', path: '/v1/edits/{edit_id}', module: 'edits/handlers.ts', handler: 'deleteEdit', size: 'small', op: edits.delete },
   { method: 'POST', path: '/v1/edits/{edit_id}/cancel', module: 'edits/handlers.ts', handler: 'cancelEdit', size: 'small', op: edits.cancel },
+
+  // The dashboard (DESIGN §8): pages for members, signed in by session cookie; one Lambda of its own.
+  ...dashboardRoutes(),
 ];
+
+function dashboardRoutes(): Route[] {
+  const route = (method: HttpMethod, path: string, handler: string, op: Operation): Route => ({ method, path, module: 'dashboard/handlers.ts', handler, size: 'small', op });
+  return [
+    route('GET', '/dashboard', 'home', dash.home),
+    route('GET', '/dashboard/app.js', 'asset', dash.asset),
+    route('GET', '/dashboard/app.css', 'asset', dash.asset),
+    route('GET', '/dashboard/pdf.js', 'asset', dash.asset),
+    route('GET', '/dashboard/pdf.worker.js', 'asset', dash.asset),
+    route('GET', '/dashboard/sign-in', 'signInPage', dash.signInPage),
+    route('POST', '/dashboard/sign-in', 'signIn', dash.signIn),
+    route('GET', '/dashboard/sign-in/link', 'linkPage', dash.linkPage),
+    route('POST', '/dashboard/sign-in/link', 'useLink', dash.useLink),
+    route('POST', '/dashboard/sign-out', 'signOut', dash.signOut),
+    route('POST', '/dashboard/organization', 'switchOrganizationPost', dash.switchOrganization),
+    route('GET', '/dashboard/account', 'accountPage', dash.accountPage),
+    route('POST', '/dashboard/account/password', 'setPasswordPost', dash.setPassword),
+    route('GET', '/dashboard/keys', 'keysPage', dash.keysPage),
+    route('POST', '/dashboard/keys', 'createKeyPost', dash.createKey),
+    route('POST', '/dashboard/keys/revoke', 'revokeKeyPost', dash.revokeKey),
+  ];
+}
 
 /** Background task functions: invoked by state machines, never by HTTP. Keys are the ASL substitution names. */
 export interface TaskFunction {

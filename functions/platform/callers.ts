@@ -61,6 +61,29 @@ export async function resolveCaller(p: Platform, key: string): Promise<Caller> {
   return { orgId: item.organization_id, envId: item.environment_id, envSlug: item.environment_slug, key: item };
 }
 
+const keyUseItemKey = (hash: string) => `apikeyused#${hash}`;
+/** When this container last wrote the use of each key (by hash): at most one write a minute per key. */
+const lastNoted = new Map<string, number>();
+const NOTE_EVERY_MS = 60_000;
+
+/**
+ * Remembers that a key was used (after a successful request), for the dashboard's "last used". Kept
+ * in an item of its own, never in the key's item, so it cannot race with a revoke; written at most
+ * once a minute per key by each container, so it is as precise as that.
+ */
+export async function noteKeyUse(p: Platform, caller: Caller): Promise<void> {
+  const now = p.clock.now().getTime();
+  if (now - (lastNoted.get(caller.key.hash) ?? 0) < NOTE_EVERY_MS) return;
+  lastNoted.set(caller.key.hash, now);
+  // Bookkeeping only: a failed write must not fail the request it follows.
+  await p.store.putItem(keyUseItemKey(caller.key.hash), { last_used_at: new Date(now).toISOString() }).catch(() => lastNoted.delete(caller.key.hash));
+}
+
+/** When a key was last used (to the minute), or null. */
+export async function keyLastUsed(p: Platform, hash: string): Promise<string | null> {
+  return (await p.store.getItem<{ last_used_at: string }>(keyUseItemKey(hash)))?.last_used_at ?? null;
+}
+
 /** Checked again after the work, before the response: a revoked key fails at once, even mid-request. */
 export async function assertKeyStillValid(p: Platform, caller: Caller): Promise<void> {
   const item = await p.store.getItem<ApiKeyItem>(apiKeyItemKey(caller.key.hash));

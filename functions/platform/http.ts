@@ -10,7 +10,7 @@ import { isUtf8 } from 'node:buffer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import middy from '@middy/core';
 import type { z } from 'zod';
-import { assertKeyStillValid, bearerKey, type Caller, resolveCaller } from './callers.ts';
+import { assertKeyStillValid, bearerKey, type Caller, noteKeyUse, resolveCaller } from './callers.ts';
 import { AppError, Invalid, isServiceBusy, PayloadTooLarge, type ValidationIssue } from './errors.ts';
 import { ulidBody } from './ids.ts';
 import { isMultipart, parseMultipart } from './multipart.ts';
@@ -208,7 +208,10 @@ export function api<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodTyp
       event,
       platform: p,
     });
-    if (internal.caller) await assertKeyStillValid(p, internal.caller);
+    if (internal.caller) {
+      await assertKeyStillValid(p, internal.caller);
+      await noteKeyUse(p, internal.caller);
+    }
     if (result instanceof RawResponse) {
       const isBinary = Buffer.isBuffer(result.body);
       return {

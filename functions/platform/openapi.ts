@@ -30,6 +30,8 @@ export function openApiDocument(routes: Route[], serverUrl?: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const op = route.op;
+    // The dashboard's routes serve people (pages, forms), not API clients.
+    if (op.auth === 'session') continue;
     const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     const responses: Record<string, unknown> = {};
     if (op.status === 204) responses['204'] = { description: 'No content' };

@@ -11,8 +11,12 @@ export interface Operation<
   P extends z.ZodType = z.ZodType,
 > {
   summary: string;
-  /** `public` routes skip the API key (only the OpenAPI document and the docs page). */
-  auth: 'api_key' | 'public';
+  /**
+   * `public` routes skip the API key (only the OpenAPI document and the docs page). `session` routes
+   * are the dashboard's (pages for people): they read the member's session cookie where they need
+   * one, never an API key, and are not part of the API (left out of the OpenAPI document).
+   */
+  auth: 'api_key' | 'public' | 'session';
   body?: B;
   /**
    * Schema of a multipart/form-data body, for routes that also take a form (table uploads); its output

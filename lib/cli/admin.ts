@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createApiKey, createOrganization, listApiKeys, revokeApiKey } from '../../functions/auth/service.ts';
+import { addMember, isMemberRole, issueSignInLink, listMembers, MEMBER_ROLES } from '../../functions/dashboard/members.ts';
 import { EnvironmentSlug, Role } from '../../functions/auth/schema.ts';
 import { dynamoStore } from '../../functions/platform/dynamo-store.ts';
 import { AppError } from '../../functions/platform/errors.ts';
@@ -16,7 +17,7 @@ import { UsageError } from './output.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-export const ADMIN_HELP = `Admin commands — organizations and API keys (what a dashboard would do). They talk to the
+export const ADMIN_HELP = `Admin commands — organizations, API keys and dashboard members. They talk to the
 table directly: the running local stack through $QUIRE_DATA_DIR/endpoints.json (default .quire/),
 or a deployed stack with --table and --region and the usual AWS credentials.
 
@@ -25,6 +26,11 @@ or a deployed stack with --table and --region and the usual AWS credentials.
               [--role admin|operator|viewer] [--org ORG_ID] [--legacy]
   keys list [--org ORG_ID]                         List keys (never the keys themselves)
   keys revoke KEY_ID [--org ORG_ID]                Revoke a key; it fails at once, even mid-request
+  members create --email EMAIL [--role ROLE]       Add a dashboard member (owner|admin|developer|viewer; the first
+              [--org ORG_ID] [--base-url URL]      member is owner, later ones developer) and print a one-time
+                                                   sign-in URL (single use, 15 minutes). Again for an existing
+                                                   member: a new link (and the role, when given)
+  members list [--org ORG_ID]                      List the members of an organization
 
   Admin options: --json, --org ORG_ID, --table NAME, --region REGION`;
 
@@ -32,6 +38,8 @@ or a deployed stack with --table and --region and the usual AWS credentials.
 interface Target {
   platform: Platform;
   defaultOrg?: string;
+  /** The local stack's URL (endpoints.json), for sign-in links. */
+  baseUrl?: string;
 }
 
 function connect(values: { table?: string; region?: string }): Target {
@@ -44,11 +52,11 @@ function connect(values: { table?: string; region?: string }): Target {
   if (!existsSync(endpointsFile)) {
     throw new UsageError(`No local stack found (${endpointsFile} is missing): run npm start first, or pass --table and --region for a deployed stack`);
   }
-  const endpoints = JSON.parse(readFileSync(endpointsFile, 'utf8')) as { dynamodb: string; region: string; table: string };
+  const endpoints = JSON.parse(readFileSync(endpointsFile, 'utf8')) as { api?: string; dynamodb: string; region: string; table: string };
   const client = new DynamoDBClient({ region: endpoints.region, endpoint: endpoints.dynamodb, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const bootstrapFile = join(dataDir, 'bootstrap.json');
   const defaultOrg = existsSync(bootstrapFile) ? (JSON.parse(readFileSync(bootstrapFile, 'utf8')) as { organization_id: string }).organization_id : undefined;
-  return { platform: adminPlatform(client, endpoints.table), defaultOrg };
+  return { platform: adminPlatform(client, endpoints.table), defaultOrg, baseUrl: endpoints.api };
 }
 
 /** Key administration needs only the table; the other ports are not wired here. */
@@ -84,7 +92,9 @@ export async function runAdmin(argv: string[]): Promise<void> {
     options: {
       name: { type: 'string' },
       env: { type: 'string' },
-      role: { type: 'string', default: 'admin' },
+      role: { type: 'string' },
+      email: { type: 'string' },
+      'base-url': { type: 'string' },
       org: { type: 'string' },
       legacy: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
@@ -109,7 +119,7 @@ export async function runAdmin(argv: string[]): Promise<void> {
     case 'keys create': {
       const env = EnvironmentSlug.safeParse(values.env);
       if (!env.success) throw new UsageError('keys create needs --env test or --env production');
-      const role = Role.safeParse(values.role);
+      const role = Role.safeParse(values.role ?? 'admin');
       if (!role.success) throw new UsageError('--role must be admin, operator or viewer');
       if (!values.name) throw new UsageError('keys create needs --name');
       const target = connect(values);
@@ -136,6 +146,29 @@ export async function runAdmin(argv: string[]): Promise<void> {
       const target = connect(values);
       const revoked = await revokeApiKey(target.platform, orgOf(values, target), arg);
       print(values.json, { id: revoked.id, revoked_at: revoked.revoked_at }, `Revoked ${revoked.id} at ${revoked.revoked_at}`);
+      return;
+    }
+    case 'members create': {
+      if (!values.email) throw new UsageError('members create needs --email');
+      if (values.role !== undefined && !isMemberRole(values.role)) throw new UsageError(`--role must be one of ${MEMBER_ROLES.join(', ')}`);
+      const target = connect(values);
+      const baseUrl = (values['base-url'] ?? target.baseUrl)?.replace(/\/+$/, '');
+      if (!baseUrl) throw new UsageError('--base-url is required for a deployed stack (the Url output of the stack)');
+      const orgId = orgOf(values, target);
+      const { membership, created } = await addMember(target.platform, { orgId, email: values.email, role: values.role });
+      const link = await issueSignInLink(target.platform, orgId, membership.user_id);
+      const url = `${baseUrl}/dashboard/sign-in/link?token=${link.token}`;
+      print(
+        values.json,
+        { user_id: membership.user_id, email: membership.email, organization_id: orgId, role: membership.role, created, sign_in_url: url, expires_at: link.expiresAt },
+        `${created ? 'Added' : 'Already a member:'} ${membership.email} (${membership.role}) in ${orgId}.\nOne-time sign-in URL (single use, expires ${link.expiresAt}):\n${url}`,
+      );
+      return;
+    }
+    case 'members list': {
+      const target = connect(values);
+      const members = await listMembers(target.platform, orgOf(values, target));
+      print(values.json, { data: members }, members.map((m) => `${m.user_id}  ${m.role.padEnd(10)} ${m.email}`).join('\n') || 'No members.');
       return;
     }
     default:

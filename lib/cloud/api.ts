@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { routes, SIZES, type Route } from '../../functions/routes.ts';
 import { routeGroups } from '../../functions/platform/dispatch.ts';
+import { ASSETS as DASHBOARD_ASSETS, sourceDirs as dashboardSourceDirs } from '../../functions/dashboard/assets.ts';
 import { ENTRIES_DIR, writeRouteEntry } from './bundling.ts';
 import { QuireFunction, type BundledFile } from './function.ts';
 import type { Runs } from './runs.ts';
@@ -22,6 +23,8 @@ import type { Storage } from './storage.ts';
 /** Where the docs Lambda finds the swagger-ui files copied next to its bundle (see docsAssetFiles). */
 export const DOCS_ASSETS_DIR = '/var/task/swagger-ui';
 const SWAGGER_UI_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'swagger-ui-standalone-preset.js'];
+/** Where the dashboard Lambda finds its static files (functions/dashboard/assets.ts), copied next to its bundle. */
+export const DASHBOARD_ASSETS_DIR = '/var/task/dashboard-web';
 
 /** One JSON line per request, with the route key so logs group by route (HTTP API $context variables). */
 const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
@@ -80,6 +83,12 @@ export class Api extends Construct {
     for (const group of routeGroups()) {
       const groupRoutes = routes.filter((route) => groupOf(route) === group);
       const isDocs = group === 'docs';
+      const isDashboard = group === 'dashboard';
+      const environment = isDocs
+        ? { ...props.environment, QUIRE_DOCS_ASSETS_DIR: DOCS_ASSETS_DIR }
+        : isDashboard
+          ? { ...props.environment, QUIRE_DASHBOARD_ASSETS_DIR: DASHBOARD_ASSETS_DIR }
+          : props.environment;
 
       const fn = new QuireFunction(this, group, {
         entry: writeRouteEntry(ENTRIES_DIR, group),
@@ -87,10 +96,10 @@ export class Api extends Construct {
         // The most demanding route of the group decides (document routes need memory for parsing).
         memoryMb: Math.max(...groupRoutes.map((route) => SIZES[route.size].memoryMb)),
         timeoutSeconds: Math.max(...groupRoutes.map((route) => SIZES[route.size].timeoutSeconds)),
-        environment: isDocs ? { ...props.environment, QUIRE_DOCS_ASSETS_DIR: DOCS_ASSETS_DIR } : props.environment,
+        environment,
         settings: props.settings,
         description: `Quire API: ${group} routes`,
-        files: isDocs ? docsAssetFiles() : undefined,
+        files: isDocs ? docsAssetFiles() : isDashboard ? dashboardAssetFiles() : undefined,
       });
       props.storage.grantDataAccess(fn);
       props.runs.grantStartStop(fn);
@@ -113,7 +122,9 @@ export class Api extends Construct {
           reason:
             route.op.auth === 'public'
               ? 'Public by contract (API.md §0.1): the OpenAPI document and its docs page need no key.'
-              : 'Authorized in the Lambda: API keys are hashed and looked up in DynamoDB, then checked again before the response (API.md §1); API Gateway authorizers cannot express that.',
+              : route.op.auth === 'session'
+                ? 'Dashboard route (DESIGN §8): members are authorized in the Lambda by their session cookie (hashed, looked up in DynamoDB, with CSRF checks); sign-in and static files are public.'
+                : 'Authorized in the Lambda: API keys are hashed and looked up in DynamoDB, then checked again before the response (API.md §1); API Gateway authorizers cannot express that.',
         });
       }
     }
@@ -125,6 +136,12 @@ export class Api extends Construct {
 /** The resource group of a route: the folder of its handler module ("files/handlers.ts" → "files"). */
 function groupOf(route: Route): string {
   return route.module.split('/')[0]!;
+}
+
+/** The dashboard's static files and pdf.js's browser build, copied into its bundle under dashboard-web/. */
+function dashboardAssetFiles(): BundledFile[] {
+  const dirs = dashboardSourceDirs();
+  return Object.values(DASHBOARD_ASSETS).map((asset) => ({ from: join(dirs[asset.source.dir], asset.source.file), to: join('dashboard-web', asset.bundled) }));
 }
 
 /** The swagger-ui files served by GET /docs/{asset}, copied into the docs bundle under swagger-ui/. */

@@ -1,0 +1,129 @@
+/**
+ * Thin handlers of the dashboard's routes: read the form or query, call the services (members,
+ * sessions, keys, runs — the auth and run services underneath), render a view.
+ */
+import { Role } from '../auth/schema.ts';
+import { Invalid, NotFound, Unauthorized } from '../platform/errors.ts';
+import { ASSETS, readAsset } from './assets.ts';
+import { dashboard, environmentOf, jsonReply, page, redirect, SESSION_COOKIE, setCookie, setErrorPage, type DashRequest, type MemberRequest, type Reply } from './http.ts';
+import { canManageKeys, createKey, listKeys, revokeKey } from './keys.ts';
+import { consumeSignInLink, passwordSignIn, setPassword, TooManyAttempts } from './members.ts';
+import { createSession, endSession, SESSION_TTL_MS, switchOrganization } from './sessions.ts';
+import { accountView } from './views/account.ts';
+import { keysView } from './views/keys.ts';
+import { errorView, withEnv } from './views/layout.ts';
+import { linkView, signInView } from './views/sign-in.ts';
+
+setErrorPage(errorView);
+
+/** Where to go after signing in: a dashboard path of this site only. */
+function safeNext(next: string | null | undefined): string {
+  return next && /^\/dashboard(\/[A-Za-z0-9/_-]*)?(\?[^\s]*)?$/.test(next) && !next.startsWith('//') ? next : '/dashboard';
+}
+
+async function startSession(req: DashRequest, userId: string, orgId: string): Promise<void> {
+  const { token } = await createSession(req.platform, userId, orgId);
+  setCookie(req, SESSION_COOKIE, token, Math.floor(SESSION_TTL_MS / 1000));
+}
+
+const ASSET_NAMES = Object.keys(ASSETS);
+
+export const asset = dashboard({ auth: 'none' }, async (req) => {
+  const name = req.event.rawPath.split('/').pop() ?? '';
+  const found = ASSET_NAMES.includes(name) ? ASSETS[name] : undefined;
+  if (!found) throw new NotFound('Not Found');
+  return { status: 200, body: await readAsset(found), contentType: found.contentType, headers: { 'cache-control': 'public, max-age=300' } };
+});
+
+export const home = dashboard({ auth: 'member' }, async () => redirect('/dashboard/runs?env=test'));
+
+export const signInPage = dashboard({ auth: 'none' }, async (req) => {
+  if (req.member) return redirect(safeNext(req.query.get('next')));
+  return page(signInView({ csrf: req.preCsrf, next: safeNext(req.query.get('next')) }));
+});
+
+export const signIn = dashboard({ auth: 'none', csrf: 'pre-session' }, async (req) => {
+  const email = req.form.get('email') ?? '';
+  const next = safeNext(req.form.get('next'));
+  try {
+    const { userId, orgId } = await passwordSignIn(req.platform, { email, password: req.form.get('password') ?? '', address: req.event.requestContext?.http?.sourceIp ?? 'unknown' });
+    await startSession(req, userId, orgId);
+    return redirect(next);
+  } catch (error) {
+    if (error instanceof Unauthorized || error instanceof TooManyAttempts) {
+      const status = error instanceof TooManyAttempts ? 429 : 401;
+      return page(signInView({ csrf: req.preCsrf, next, email, error: error.message }), status);
+    }
+    throw error;
+  }
+});
+
+export const linkPage = dashboard({ auth: 'none' }, async (req) => page(linkView({ csrf: req.preCsrf, token: req.query.get('token') ?? '' })));
+
+export const useLink = dashboard({ auth: 'none', csrf: 'pre-session' }, async (req) => {
+  const token = req.form.get('token') ?? '';
+  try {
+    const { userId, orgId } = await consumeSignInLink(req.platform, token);
+    if (req.member) await endSession(req.platform, req.member.token);
+    await startSession(req, userId, orgId);
+    return redirect('/dashboard');
+  } catch (error) {
+    if (error instanceof Unauthorized) return page(linkView({ csrf: req.preCsrf, token: '', error: String((error.body() as { detail: string }).detail) }), 401);
+    throw error;
+  }
+});
+
+export const signOut = dashboard({ auth: 'none', csrf: 'session' }, async (req) => {
+  if (!req.member) return redirect('/dashboard/sign-in');
+  await endSession(req.platform, req.member.token);
+  setCookie(req, SESSION_COOKIE, '', 0);
+  return redirect('/dashboard/sign-in');
+});
+
+export const switchOrganizationPost = dashboard({ auth: 'member', csrf: 'session' }, async (req) => {
+  const orgId = req.form.get('org') ?? '';
+  if (!req.member.memberships.some((m) => m.organization_id === orgId)) throw NotFound.of('Organization', orgId);
+  await switchOrganization(req.platform, req.member.token, req.member.session, orgId);
+  return redirect('/dashboard/runs?env=test');
+});
+
+export const accountPage = dashboard({ auth: 'member' }, async (req) => page(accountView(req, environmentOf(req))));
+
+export const setPasswordPost = dashboard({ auth: 'member', csrf: 'session' }, async (req) => {
+  const env = environmentOf(req);
+  try {
+    await setPassword(req.platform, req.member.user.id, req.form.get('password') ?? '');
+  } catch (error) {
+    if (error instanceof Invalid) return page(accountView(req, env, { error: `Password not set: ${error.issues[0]?.msg}` }), 422);
+    throw error;
+  }
+  return page(accountView({ ...req, member: { ...req.member, user: { ...req.member.user, password_set_at: new Date().toISOString() } } }, env, { ok: 'Password set. Sign in with it next time.' }));
+});
+
+async function keysPageOf(req: MemberRequest, extra: { created?: Awaited<ReturnType<typeof createKey>>; error?: string } = {}, status = 200): Promise<Reply> {
+  const env = environmentOf(req);
+  const keys = await listKeys(req.platform, req.member.org.id, env);
+  return page(keysView(req, { env, keys, canManage: canManageKeys(req.member.membership, env), ...extra }), status);
+}
+
+export const keysPage = dashboard({ auth: 'member' }, async (req) => keysPageOf(req));
+
+export const createKeyPost = dashboard({ auth: 'member', csrf: 'session' }, async (req) => {
+  const env = environmentOf(req);
+  const role = Role.safeParse(req.form.get('role') ?? 'admin');
+  if (!role.success) throw Invalid.at(['body', 'role'], 'role must be admin, operator or viewer');
+  try {
+    const created = await createKey(req.platform, req.member.membership, env, { name: req.form.get('name') ?? '', role: role.data });
+    return keysPageOf(req, { created });
+  } catch (error) {
+    if (error instanceof Invalid) return keysPageOf(req, { error: error.issues[0]?.msg }, 422);
+    throw error;
+  }
+});
+
+export const revokeKeyPost = dashboard({ auth: 'member', csrf: 'session' }, async (req) => {
+  const env = environmentOf(req);
+  await revokeKey(req.platform, req.member.membership, env, req.form.get('key_id') ?? '');
+  if (/application\/json/.test(req.event.headers?.accept ?? '')) return jsonReply({ revoked: true });
+  return redirect(withEnv('/dashboard/keys', env));
+});

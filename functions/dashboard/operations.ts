@@ -1,0 +1,31 @@
+/**
+ * The dashboard's routes (DESIGN §8): pages and forms for members, authenticated by the session
+ * cookie (`auth: 'session'`), not part of the API's OpenAPI document. No route takes a path
+ * parameter: what a page shows is named in its query (`?env=test&id=...`), the environment first.
+ */
+import { operation } from '../platform/operation.ts';
+
+const page = (summary: string) => operation({ summary, auth: 'session', status: 200, contentType: 'text/html', tags: ['dashboard'] });
+const form = (summary: string) => operation({ summary, auth: 'session', status: 303, contentType: 'text/html', tags: ['dashboard'] });
+
+export const dashboardOperations = {
+  home: page('The dashboard: goes to the runs of the test environment'),
+  asset: operation({ summary: 'A static file of the dashboard (no sign-in needed)', auth: 'session', status: 200, contentType: 'application/octet-stream', tags: ['dashboard'] }),
+  signInPage: page('Sign-in form (e-mail and password)'),
+  signIn: form('Sign in with e-mail and password (rate limited)'),
+  linkPage: page('Landing page of a one-time sign-in link'),
+  useLink: form('Sign in with a one-time link (single use, 15 minutes)'),
+  signOut: form('Sign out: ends the session'),
+  switchOrganization: form('Switch to another organization of the member'),
+  accountPage: page('The member: set a password'),
+  setPassword: form('Set the member password (scrypt)'),
+  keysPage: page('API keys of one environment'),
+  createKey: page('Create an API key; the page shows it once'),
+  revokeKey: form('Revoke an API key'),
+  runsPage: page('Runs of every kind of one environment, with status filter and search'),
+  runPage: page('One run: its pages with the extracted values boxed on them'),
+  file: operation({ summary: 'The bytes of a file, for the run page', auth: 'session', status: 200, contentType: 'application/octet-stream', tags: ['dashboard'] }),
+  membersPage: page('Members of the organization'),
+  addMember: page('Add a member; the page shows a one-time sign-in link'),
+  changeMember: form('Change the role of a member, or remove them'),
+};

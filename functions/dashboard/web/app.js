@@ -1,0 +1,126 @@
+// The dashboard's browser code: small progressive enhancements of server-rendered pages (no
+// framework). Loaded as a module from /dashboard/app.js; the pages allow no inline script.
+
+function onReady(fn) {
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', fn);
+  else fn();
+}
+
+onReady(() => {
+  // Selects that act at once (environment, organization).
+  for (const select of document.querySelectorAll('select[data-autosubmit]')) {
+    select.addEventListener('change', () => select.form.requestSubmit());
+  }
+  // Forms that ask first (revoke, remove).
+  for (const form of document.querySelectorAll('form[data-confirm]')) {
+    form.addEventListener('submit', (event) => {
+      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+    });
+  }
+  // Copy buttons.
+  for (const button of document.querySelectorAll('button[data-copy]')) {
+    button.addEventListener('click', async () => {
+      const text = document.getElementById(button.dataset.copy)?.textContent ?? '';
+      try {
+        await navigator.clipboard.writeText(text);
+        button.textContent = 'Copied';
+      } catch {
+        const range = document.createRange();
+        range.selectNodeContents(document.getElementById(button.dataset.copy));
+        const selection = window.getSelection();
+        selection.removeAllRanges();
+        selection.addRange(range);
+        button.textContent = 'Selected: press Ctrl+C';
+      }
+    });
+  }
+  placeBoxes();
+  const data = document.getElementById('run-data');
+  if (data) void showRun(JSON.parse(data.textContent));
+  const live = document.querySelector('[data-live]');
+  if (live) pollStatus(live);
+});
+
+/** Source boxes are positioned from their data attributes (fractions of the page). */
+function placeBoxes() {
+  for (const box of document.querySelectorAll('[data-testid="source-box"]')) {
+    box.style.left = `${Number(box.dataset.left) * 100}%`;
+    box.style.top = `${Number(box.dataset.top) * 100}%`;
+    box.style.width = `${Math.max(Number(box.dataset.width) * 100, 0.4)}%`;
+    box.style.height = `${Math.max(Number(box.dataset.height) * 100, 0.4)}%`;
+  }
+  for (const button of document.querySelectorAll('[data-box]')) {
+    button.addEventListener('click', () => {
+      for (const el of document.querySelectorAll('.active')) el.classList.remove('active');
+      const box = document.getElementById(button.dataset.box);
+      if (!box) return;
+      box.classList.add('active');
+      button.classList.add('active');
+      box.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    });
+  }
+}
+
+/** Draws the run's document under its boxes: PDF pages with pdf.js (served by the dashboard), images as they are. */
+async function showRun(run) {
+  const status = document.getElementById('pages-status');
+  const pages = [...document.querySelectorAll('.page[data-page]')];
+  if (!run.file || pages.length === 0) return;
+  try {
+    if (run.file.kind === 'image') {
+      const page = pages[0];
+      const img = document.createElement('img');
+      img.alt = `Page 1 of ${run.file.filename}`;
+      img.src = run.file.url;
+      await img.decode();
+      page.style.aspectRatio = `${img.naturalWidth} / ${img.naturalHeight}`;
+      page.prepend(img);
+    } else if (run.file.kind === 'pdf') {
+      const pdfjs = await import('/dashboard/pdf.js');
+      pdfjs.GlobalWorkerOptions.workerSrc = '/dashboard/pdf.worker.js';
+      const bytes = await (await fetch(run.file.url, { credentials: 'same-origin' })).arrayBuffer();
+      const pdf = await pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+      for (const page of pages) {
+        const n = Number(page.dataset.page);
+        if (n > pdf.numPages) continue;
+        const pdfPage = await pdf.getPage(n);
+        const viewport = pdfPage.getViewport({ scale: 1.5 });
+        const canvas = document.createElement('canvas');
+        canvas.width = Math.floor(viewport.width);
+        canvas.height = Math.floor(viewport.height);
+        canvas.setAttribute('aria-label', `Page ${n} of ${run.file.filename}`);
+        page.style.aspectRatio = `${viewport.width} / ${viewport.height}`;
+        page.prepend(canvas);
+        await pdfPage.render({ canvasContext: canvas.getContext('2d'), canvas, viewport }).promise;
+        page.classList.add('rendered');
+      }
+    }
+    if (status) status.textContent = '';
+    document.body.dataset.pagesReady = 'true';
+  } catch (error) {
+    if (status) status.textContent = `The pages could not be drawn: ${error.message}`;
+    document.body.dataset.pagesReady = 'error';
+  }
+}
+
+/** A run still going: reload its status until it ends. */
+function pollStatus(element) {
+  const url = element.dataset.live;
+  const tick = async () => {
+    try {
+      const response = await fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+      if (response.ok) {
+        const body = await response.json();
+        element.textContent = body.status;
+        if (['completed', 'failed', 'cancelled'].includes(body.status)) {
+          window.location.reload();
+          return;
+        }
+      }
+    } catch {
+      // try again
+    }
+    setTimeout(tick, 1000);
+  };
+  setTimeout(tick, 1000);
+}
