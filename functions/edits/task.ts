@@ -79,8 +79,8 @@ export async function fillPdf(
   const writable = fields.flatMap((f, i) => (f.readOnly ? [] : [i]));
   const { values } = await how.filler.fill({
     fields: writable.map((i) => {
-      const { key, type, description, options, maxLength, comb } = fields[i]!;
-      return { key, type, description, ...(options ? { options } : {}), ...(maxLength !== undefined ? { maxLength } : {}), ...(comb ? { comb } : {}) };
+      const { key, type, description, options, maxLength, comb, bbox } = fields[i]!;
+      return { key, type, description, ...(options ? { options } : {}), ...(maxLength !== undefined ? { maxLength } : {}), ...(comb ? { comb } : {}), box: bbox };
     }),
     instructions: how.instructions,
   });

@@ -217,6 +217,8 @@ export interface FillField {
   maxLength?: number;
   /** One character per printed box (a comb field): spaces in a value are left out. */
   comb?: boolean;
+  /** Where the field sits (fractions of its page, top-left origin), when known: options named by position. */
+  box?: { page: number; left: number; top: number; width: number; height: number };
 }
 
 export interface FillRequest {

@@ -29,7 +29,7 @@
  */
 import type { FillField, FillRequest, FillResult, FormFiller } from '../engine.ts';
 import { ABBREVIATIONS, BARE_NAME_WORDS, FIELD_CONCEPTS, FORM_PHRASES, NO_WORDS, YES_WORDS } from './knowledge/form-phrases.ts';
-import { DATE_LEAD_WORDS, NEGATIONS, OPTION_WORDS, SELF_WORDS, SIGNING_VERBS, STATEMENT_WORDS } from './knowledge/form-options.ts';
+import { DATE_LEAD_WORDS, NEGATIONS, OPTION_POSITIONS, OPTION_WORDS, SELF_WORDS, SIGNING_VERBS, STATEMENT_WORDS } from './knowledge/form-options.ts';
 import { MONTH_NUMBERS, monthKey } from './knowledge/months.ts';
 import { STOP_WORDS, stemOf } from './text.ts';
 
@@ -1086,6 +1086,58 @@ function statementFacts(instructions: string, fields: FillField[], texts: FieldT
   return facts;
 }
 
+const POSITION_WORDS = Object.entries(OPTION_POSITIONS).flatMap(([where, phrases]) => phrases.map((phrase) => ({ where: where as keyof typeof OPTION_POSITIONS, phrase })));
+/** Text as spaced lower-case words (accents off), to find one text's words inside another's. */
+const spaced = (text: string) => ` ${plain(text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+
+/**
+ * A button named by where it is in a row of buttons printed alike ("In the 'Radio button, selected'
+ * row, select the left-hand button"; "le bouton de droite de la ligne …"): a sentence that holds the
+ * printed text of a row of two or more buttons (each's text alike, on one line of the page) and a
+ * position word outside that text. The row named nearest the position word is meant; left and right
+ * pick in the row, top and bottom in a column of such buttons.
+ */
+function positionFacts(instructions: string, fields: FillField[], texts: FieldText[]): Array<{ fact: Fact; row: number[] }> {
+  const ticks = fields.flatMap((f, i) => (f.type === 'checkbox' && f.box ? [i] : []));
+  if (ticks.length < 2) return [];
+  const box = (i: number) => fields[i]!.box!;
+  const sameRow = (a: number, b: number) => box(a).page === box(b).page && Math.abs(box(a).top + box(a).height / 2 - (box(b).top + box(b).height / 2)) < Math.max(box(a).height, box(b).height) / 2;
+  const sameColumn = (a: number, b: number) => box(a).page === box(b).page && Math.abs(box(a).left + box(a).width / 2 - (box(b).left + box(b).width / 2)) < Math.max(box(a).width, box(b).width) / 2;
+  const alike = (a: number, b: number) => textSimilarity(texts[a]!.option, texts[b]!.option) >= 0.5;
+  const out: Array<{ fact: Fact; row: number[] }> = [];
+  for (const line of instructions.split(/\r?\n/)) {
+    for (const sentence of sentencesOf(line)) {
+      const said = spaced(sentence);
+      // Where each button's printed text is said.
+      const named = ticks.flatMap((i) => {
+        const printed = spaced(texts[i]!.option);
+        if (printed.trim().length < 3) return [];
+        const at = said.indexOf(printed);
+        return at < 0 ? [] : [{ field: i, from: at, to: at + printed.length }];
+      });
+      if (named.length === 0) continue;
+      for (const { where, phrase } of POSITION_WORDS) {
+        const word = spaced(phrase);
+        for (let at = said.indexOf(word); at >= 0; at = said.indexOf(word, at + 1)) {
+          if (named.some((n) => at + 1 >= n.from && at + word.length - 1 <= n.to)) continue;
+          const distance = (n: { from: number; to: number }) => (at >= n.to ? at - n.to : n.from - (at + word.length));
+          const along = where === 'left' || where === 'right' ? sameRow : sameColumn;
+          const rowOf = (field: number) => ticks.filter((i) => along(i, field) && alike(i, field));
+          const nearest = named.filter((n) => rowOf(n.field).length >= 2).sort((a, b) => distance(a) - distance(b))[0];
+          if (!nearest) continue;
+          const row = rowOf(nearest.field);
+          const pick = (score: (i: number) => number) => row.reduce((best, i) => (score(i) < score(best) ? i : best));
+          const chosen =
+            where === 'left' ? pick((i) => box(i).left) : where === 'right' ? pick((i) => -box(i).left) : where === 'top' ? pick((i) => box(i).top) : pick((i) => -box(i).top);
+          const fact = makeFact(['option'], [], ['true']);
+          if (fact && !out.some((o) => o.fact.target === chosen)) out.push({ fact: { ...fact, bool: true, target: chosen, targetScore: 0.95 }, row });
+        }
+      }
+    }
+  }
+  return out;
+}
+
 /** A list's option named as written, below what a label says. */
 const NAMED_OPTION_SCORE = 0.7;
 
@@ -1124,10 +1176,14 @@ function writtenInside(text: string, words: string): boolean {
 
 export function fillForm(request: FillRequest): FillResult {
   const texts = request.fields.map(fieldTextOf);
-  const facts = [...factsOf(request.instructions), ...statementFacts(request.instructions, request.fields, texts)];
+  const positioned = positionFacts(request.instructions, request.fields, texts);
+  const decided = new Set(positioned.flatMap((p) => p.row));
+  const facts = [...factsOf(request.instructions), ...statementFacts(request.instructions, request.fields, texts), ...positioned.map((p) => p.fact)];
   const candidates: Candidate[] = [];
+  const chosen = new Set(positioned.map((p) => p.fact));
   facts.forEach((fact, f) => {
-    request.fields.forEach((field, i) => candidates.push(...candidatesFor(fact, f, field, i, texts[i]!)));
+    // A row whose button was chosen by position takes nothing else.
+    request.fields.forEach((field, i) => candidates.push(...candidatesFor(fact, f, field, i, texts[i]!).filter((c) => chosen.has(fact) || !decided.has(c.field))));
   });
   // Best first; ties go to the earlier field, then the earlier fact (reading order).
   candidates.sort((a, b) => b.score - a.score || a.field - b.field || a.fact - b.fact);

@@ -309,4 +309,20 @@ describe('fillForm', () => {
     expect(fillForm({ fields, instructions: 'Address line 2: Apt 4' }).values).toEqual([null, null]);
     expect(fillForm({ fields, instructions: 'Accountant address line 2: Apt 4' }).values).toEqual([null, 'Apt 4']);
   });
+  it('picks a button by where it is in a row of buttons printed alike ("the right-hand button in the row of …"), in lines, sentences and another language', () => {
+    const box = (left: number, top: number) => ({ page: 1, left, top, width: 0.02, height: 0.015 });
+    const fields: FillField[] = [
+      { key: 'paid.1', type: 'checkbox', description: 'Paid by card', box: box(0.05, 0.2) },
+      { key: 'paid.2', type: 'checkbox', description: 'Paid by card', box: box(0.4, 0.2) },
+      { key: 'sent.1', type: 'checkbox', description: 'Sent by post', box: box(0.05, 0.3) },
+      { key: 'sent.2', type: 'checkbox', description: 'Sent by post', box: box(0.4, 0.3) },
+      { key: 'agree', type: 'checkbox', description: 'I agree to the terms', box: box(0.05, 0.4) },
+    ];
+    const ticked = (instructions: string) => fields.filter((_, i) => fillForm({ fields, instructions }).values[i] === 'true').map((f) => f.key);
+    expect(ticked('Paid by card: right-hand button\nSent by post: left-hand button')).toEqual(['paid.2', 'sent.1']);
+    expect(ticked('Tick "I agree to the terms", choose the right-hand button in the row of "Paid by card", and switch the row of "Sent by post" to its left-hand button.')).toEqual(['paid.2', 'sent.1', 'agree']);
+    expect(ticked('Pour « Sent by post », cochez le bouton de droite.')).toEqual(['sent.2']);
+    // Without the boxes' places, position words choose nothing.
+    expect(fillForm({ fields: fields.map(({ box: _, ...f }) => f), instructions: 'Paid by card: right-hand button' }).values.filter((v) => v === 'true')).toEqual([]);
+  });
 });

@@ -12,6 +12,8 @@
  *   "FAIT à Lyon le …", "signed in Brussels on …").
  * - `DATE_LEAD_WORDS`: a word that, ending a field's label, means a date follows ("Fait à … LE",
  *   "depuis LE", "Geboren AM").
+ * - `OPTION_POSITIONS`: words that pick one of a row's buttons by where it is ("the RIGHT-HAND button
+ *   in the row of …", "le bouton de GAUCHE"), for options printed alike.
  *
  * To extend: add a word to a concept, or a concept. Measure with `npm run bench -- forms`.
  */
@@ -66,3 +68,16 @@ export const DATE_LEAD_WORDS: string[] = ['le', 'am', 'den', 'el', 'op'];
  * so is the first choice for what the writer says of themself ("my name is …").
  */
 export const SELF_WORDS: string[] = ['salarie', 'salariee', 'assure', 'assuree', 'employee', 'applicant', 'taxpayer', 'declarant', 'declarante', 'demandeur', 'demandeuse', 'requerant', 'requerante', 'antragsteller', 'antragstellerin', 'arbeitnehmer', 'arbeitnehmerin', 'werknemer', 'aanvrager', 'solicitante', 'richiedente', 'requerente'];
+
+/**
+ * Where a button is among the buttons of one row (left, right) or one column (top, bottom), in the
+ * languages Quire reads; phrases of one or two words, accents off. A row of options printed alike is
+ * named by its text and the button by one of these ("In the 'Radio button, selected' row, the left-hand
+ * button").
+ */
+export const OPTION_POSITIONS: Record<'left' | 'right' | 'top' | 'bottom', string[]> = {
+  left: ['left', 'left hand', 'leftmost', 'gauche', 'links', 'linker', 'linke', 'linken', 'linkse', 'izquierda', 'izquierdo', 'sinistra', 'sinistro', 'esquerda', 'esquerdo'],
+  right: ['right', 'right hand', 'rightmost', 'droite', 'rechts', 'rechter', 'rechte', 'rechten', 'rechtse', 'derecha', 'derecho', 'destra', 'destro', 'direita', 'direito'],
+  top: ['top', 'upper', 'topmost', 'haut', 'oben', 'obere', 'oberen', 'bovenste', 'superior', 'superiore'],
+  bottom: ['bottom', 'lower', 'bottommost', 'bas', 'unten', 'untere', 'unteren', 'onderste', 'inferior', 'inferiore'],
+};
