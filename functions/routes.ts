@@ -179,6 +179,9 @@ function dashboardRoutes(): Route[] {
     route('GET', '/dashboard/keys', 'keysPage', dash.keysPage),
     route('POST', '/dashboard/keys', 'createKeyPost', dash.createKey),
     route('POST', '/dashboard/keys/revoke', 'revokeKeyPost', dash.revokeKey),
+    route('GET', '/dashboard/runs', 'runsPage', dash.runsPage),
+    route('GET', '/dashboard/run', 'runPage', dash.runPage),
+    route('GET', '/dashboard/file', 'file', dash.file),
   ];
 }
 

@@ -5,13 +5,15 @@
 import { Role } from '../auth/schema.ts';
 import { Invalid, NotFound, Unauthorized } from '../platform/errors.ts';
 import { ASSETS, readAsset } from './assets.ts';
-import { dashboard, environmentOf, jsonReply, page, redirect, SESSION_COOKIE, setCookie, setErrorPage, type DashRequest, type MemberRequest, type Reply } from './http.ts';
+import { dashboard, environmentOf, jsonReply, page, redirect, scopeOf, SESSION_COOKIE, setCookie, setErrorPage, type DashRequest, type MemberRequest, type Reply } from './http.ts';
 import { canManageKeys, createKey, listKeys, revokeKey } from './keys.ts';
 import { consumeSignInLink, passwordSignIn, setPassword, TooManyAttempts } from './members.ts';
+import { listAllRuns, previewBytes, runView } from './runs.ts';
 import { createSession, endSession, SESSION_TTL_MS, switchOrganization } from './sessions.ts';
 import { accountView } from './views/account.ts';
 import { keysView } from './views/keys.ts';
 import { errorView, withEnv } from './views/layout.ts';
+import { runPageView, runsView } from './views/runs.ts';
 import { linkView, signInView } from './views/sign-in.ts';
 
 setErrorPage(errorView);
@@ -126,4 +128,37 @@ export const revokeKeyPost = dashboard({ auth: 'member', csrf: 'session' }, asyn
   await revokeKey(req.platform, req.member.membership, env, req.form.get('key_id') ?? '');
   if (/application\/json/.test(req.event.headers?.accept ?? '')) return jsonReply({ revoked: true });
   return redirect(withEnv('/dashboard/keys', env));
+});
+
+export const runsPage = dashboard({ auth: 'member' }, async (req) => {
+  const env = environmentOf(req);
+  const filter = {
+    kind: req.query.get('kind') || undefined,
+    status: req.query.get('status') || undefined,
+    search: req.query.get('q')?.trim() || undefined,
+    before: req.query.get('before') || undefined,
+    limit: 50,
+  };
+  const { rows, next } = await listAllRuns(req.platform, scopeOf(req, env), filter);
+  return page(runsView(req, { env, filter, rows, next }));
+});
+
+export const runPage = dashboard({ auth: 'member' }, async (req) => {
+  const env = environmentOf(req);
+  const view = await runView(req.platform, scopeOf(req, env), req.query.get('kind'), req.query.get('id') ?? '');
+  // The page's own status poll (app.js) asks for JSON.
+  if (/application\/json/.test(req.event.headers?.accept ?? '')) return jsonReply({ id: view.run.id, status: view.run.status });
+  return page(runPageView(req, env, view));
+});
+
+export const file = dashboard({ auth: 'member' }, async (req) => {
+  const env = environmentOf(req);
+  const { file: found, bytes } = await previewBytes(req.platform, scopeOf(req, env), req.query.get('id') ?? '');
+  return {
+    status: 200,
+    body: Buffer.from(bytes),
+    contentType: found.mime_type,
+    // User content on the dashboard's origin: never rendered as a page of its own, never sniffed.
+    headers: { 'content-disposition': 'attachment', 'content-security-policy': "default-src 'none'; sandbox", 'cache-control': 'private, max-age=300' },
+  };
 });

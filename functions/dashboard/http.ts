@@ -7,7 +7,7 @@
  * - Every request that is not GET must come from a page of this origin (Origin / Sec-Fetch-Site)
  *   and carry the CSRF token: the session's, or before sign-in the double-submit cookie's.
  * - Pages answer with a strict Content-Security-Policy (scripts and styles of this origin only, no
- *   inline code), no framing, no referrer, no caching.
+ *   inline code), no framing, referrers only within this origin, no caching.
  * - A request without a session is sent to the sign-in page when it is a page view, and answered
  *   401 JSON otherwise (the page scripts' own calls, programs).
  */
@@ -42,7 +42,8 @@ const PAGE_HEADERS = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
+  // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on form posts, which the origin check refuses.
+  'referrer-policy': 'same-origin',
   'cache-control': 'no-store',
   'cross-origin-opener-policy': 'same-origin',
 };

@@ -80,6 +80,19 @@ async function showRun(run) {
       pdfjs.GlobalWorkerOptions.workerSrc = '/dashboard/pdf.worker.js';
       const bytes = await (await fetch(run.file.url, { credentials: 'same-origin' })).arrayBuffer();
       const pdf = await pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+      // Pages the server did not know of get a frame of their own (no boxes: the server placed every box).
+      const container = pages[0].parentElement;
+      for (let n = pages.length + 1; n <= Math.min(pdf.numPages, run.maxPages); n++) {
+        const frame = document.createElement('div');
+        frame.className = 'page';
+        frame.dataset.page = String(n);
+        const label = document.createElement('span');
+        label.className = 'page-label';
+        label.textContent = `page ${n}`;
+        frame.append(label);
+        container.append(frame);
+        pages.push(frame);
+      }
       for (const page of pages) {
         const n = Number(page.dataset.page);
         if (n > pdf.numPages) continue;

@@ -27,7 +27,7 @@ describe('one-time sign-in links', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(landing.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(landing.headers.get('referrer-policy')).toBe('same-origin');
     const body = await landing.text();
     // Nothing inline: no <script> with code, no style attributes.
     expect(body).not.toMatch(/<script(?![^>]*\bsrc=)(?![^>]*application\/json)[^>]*>/);
@@ -168,7 +168,7 @@ describe('sessions and API keys stay apart', () => {
       expect(page.headers.get('location')).toMatch(/^\/dashboard\/sign-in/);
       const json = await fetch(`${cloud.url}/dashboard/keys?env=test`, { headers: { authorization: `Bearer ${key}` } });
       expect(json.status).toBe(401);
-      expect((await json.json()).detail).toMatch(/Sign in/);
+      expect(((await json.json()) as { detail: string }).detail).toMatch(/Sign in/);
     }
     // A key in the sign-in form is not a password of anyone.
     const page = await fetch(`${cloud.url}/dashboard/sign-in`, { headers: { accept: 'text/html' } });

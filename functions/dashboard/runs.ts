@@ -1,0 +1,164 @@
+/**
+ * Runs as the dashboard shows them: every kind of run of one environment in one list (newest
+ * first, with status filter and file-name search), and one run with what its page draws — the file
+ * to show and, for an extraction, every located value's box. Reads go through the run service and
+ * the extraction sources of the API (no second copy of either).
+ */
+import { classificationKind } from '../classifications/kind.ts';
+import { editKind } from '../edits/kind.ts';
+import { extractionKind } from '../extractions/kind.ts';
+import { extractionSources } from '../extractions/sources.ts';
+import { blobKeyOf, getFile } from '../files/service.ts';
+import type { File } from '../files/schema.ts';
+import { parseKind } from '../parses/kind.ts';
+import { partitionKind } from '../partitions/kind.ts';
+import { Invalid, NotFound, PayloadTooLarge } from '../platform/errors.ts';
+import type { Platform } from '../platform/platform.ts';
+import type { Scope, StoredRecord } from '../platform/ports.ts';
+import { RunStatus } from '../platform/schemas.ts';
+import type { RunKind } from '../runs/kinds.ts';
+import { getRun, type RunData } from '../runs/service.ts';
+import { schemaGenerationKind } from '../schemas/kind.ts';
+import { splitKind } from '../splits/kind.ts';
+
+export const RUN_KINDS: readonly RunKind[] = [parseKind, extractionKind, classificationKind, splitKind, partitionKind, schemaGenerationKind, editKind];
+
+export function runKind(name: string | null): RunKind {
+  const kind = RUN_KINDS.find((k) => k.name === name);
+  if (!kind) throw Invalid.at(['query', 'kind'], `kind must be one of ${RUN_KINDS.map((k) => k.name).join(', ')}`);
+  return kind;
+}
+
+export interface RunRow {
+  kind: string;
+  id: string;
+  status: string;
+  filename: string;
+  model: string;
+  created_at: string;
+}
+
+export interface RunFilter {
+  kind?: string | undefined;
+  status?: string | undefined;
+  search?: string | undefined;
+  /** Runs created strictly before this instant (the next page). */
+  before?: string | undefined;
+  limit: number;
+}
+
+function rowOf(kind: RunKind, record: StoredRecord<RunData>): RunRow {
+  const data = record.data;
+  const file = (data.file ?? (Array.isArray(data.files) ? data.files[0] : undefined)) as { filename?: string } | undefined;
+  return { kind: kind.name, id: record.id, status: record.status ?? data.status, filename: record.filename ?? file?.filename ?? '', model: String(data.model ?? ''), created_at: record.createdAt };
+}
+
+/** Newest first across the kinds asked for; `next` is the `before` of the following page. */
+export async function listAllRuns(p: Platform, scope: Scope, filter: RunFilter): Promise<{ rows: RunRow[]; next: string | null }> {
+  const kinds = filter.kind ? [runKind(filter.kind)] : RUN_KINDS;
+  if (filter.status && !RunStatus.safeParse(filter.status).success) throw Invalid.at(['query', 'status'], 'unknown status');
+  if (filter.before && Number.isNaN(Date.parse(filter.before))) throw Invalid.at(['query', 'before'], 'before must be a timestamp');
+  const toTime = filter.before ? new Date(Date.parse(filter.before) - 1).toISOString() : undefined;
+  const pages = await Promise.all(
+    kinds.map(async (kind) => {
+      const page = await p.store.listRecords<RunData>(scope, kind.type, {
+        limit: filter.limit + 1,
+        order: 'desc',
+        ...(filter.status ? { status: filter.status } : {}),
+        ...(filter.search ? { filenameContains: filter.search } : {}),
+        ...(toTime ? { toTime } : {}),
+      });
+      return page.items.map((item) => rowOf(kind, item));
+    }),
+  );
+  const all = pages.flat().sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+  const rows = all.slice(0, filter.limit);
+  return { rows, next: all.length > filter.limit ? rows[rows.length - 1]!.created_at : null };
+}
+
+/** A value of an extraction's output and where it was read. */
+export interface SourcedValue {
+  path: string;
+  value: unknown;
+  /** The box on a page (fractions of the page), when the source is a place on a page. */
+  box: { page: number; left: number; top: number; width: number; height: number } | null;
+  /** Where it was read otherwise (a sheet cell, a text span), in words. */
+  where: string | null;
+}
+
+function describeAnchor(anchor: Record<string, unknown>): string {
+  switch (anchor.kind) {
+    case 'spreadsheet_cell':
+      return `sheet ${String(anchor.sheet_name || anchor.sheet_index)}, cell ${String(anchor.coordinate)}`;
+    case 'csv_cell':
+      return `cell ${String(anchor.coordinate)}`;
+    case 'text_span':
+      return `line ${String(anchor.line_start)}`;
+    case 'docx_text_span':
+      return `paragraph ${String(anchor.paragraph)}`;
+    case 'docx_table_cell':
+      return `table ${String(anchor.table)}, row ${String(anchor.row)}, column ${String(anchor.column)}`;
+    default:
+      return String(anchor.kind);
+  }
+}
+
+/** The leaves of a sources tree (API §6.2: the output's shape, every leaf `{value, source}`). */
+export function sourcedValues(tree: unknown, path = ''): SourcedValue[] {
+  if (Array.isArray(tree)) return tree.flatMap((item, i) => sourcedValues(item, `${path}[${i}]`));
+  if (tree && typeof tree === 'object') {
+    const node = tree as Record<string, unknown>;
+    if ('value' in node && 'source' in node && Object.keys(node).length === 2 && (node.source === null || typeof node.source === 'object')) {
+      const source = node.source as { anchor?: Record<string, unknown> } | null;
+      const anchor = source?.anchor;
+      const onPage = anchor && (anchor.kind === 'pdf_bbox' || anchor.kind === 'image_bbox');
+      return [
+        {
+          path,
+          value: node.value,
+          box: onPage ? { page: Number(anchor.page), left: Number(anchor.left), top: Number(anchor.top), width: Number(anchor.width), height: Number(anchor.height) } : null,
+          where: anchor && !onPage ? describeAnchor(anchor) : null,
+        },
+      ];
+    }
+    return Object.entries(node).flatMap(([key, value]) => sourcedValues(value, path ? `${path}.${key}` : key));
+  }
+  return [];
+}
+
+export type Preview = 'pdf' | 'image' | null;
+const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
+/** What the browser can draw itself: PDFs (with pdf.js) and common images; up to what one response carries. */
+export const PREVIEW_LIMIT_BYTES = 4 * 1024 * 1024;
+
+export function previewOf(file: File): Preview {
+  if (file.size_bytes > PREVIEW_LIMIT_BYTES) return null;
+  if (file.mime_type === 'application/pdf') return 'pdf';
+  return IMAGE_MIMES.has(file.mime_type) ? 'image' : null;
+}
+
+export interface RunView {
+  kind: RunKind;
+  run: Record<string, unknown>;
+  file: File | null;
+  preview: Preview;
+  values: SourcedValue[] | null;
+}
+
+export async function runView(p: Platform, scope: Scope, kindName: string | null, id: string): Promise<RunView> {
+  const kind = runKind(kindName);
+  const run = await getRun(p, scope, kind, id, true);
+  const ref = (run.file ?? (Array.isArray(run.files) ? run.files[0] : undefined)) as { id?: string } | undefined;
+  const file = ref?.id ? await getFile(p, scope, ref.id).catch(() => null) : null;
+  const values = kind === extractionKind && run.status === 'completed' ? sourcedValues((await extractionSources(p, scope, id)).sources) : null;
+  return { kind, run, file, preview: file ? previewOf(file) : null, values };
+}
+
+/** The bytes of a file of this environment that the run page draws. */
+export async function previewBytes(p: Platform, scope: Scope, fileId: string): Promise<{ file: File; bytes: Uint8Array }> {
+  const file = await getFile(p, scope, fileId);
+  if (!previewOf(file)) throw new PayloadTooLarge(`File ${fileId} cannot be shown here: download it instead`);
+  const bytes = await p.blobs.get(blobKeyOf(scope, file.sha256));
+  if (!bytes) throw NotFound.of('File', fileId);
+  return { file, bytes };
+}

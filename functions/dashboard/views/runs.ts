@@ -1,0 +1,137 @@
+import { html, jsonBlock, type Html } from '../html.ts';
+import type { Environment, MemberRequest } from '../http.ts';
+import { RUN_KINDS, type RunFilter, type RunRow, type RunView, type SourcedValue } from '../runs.ts';
+import { layout, withEnv } from './layout.ts';
+
+/** Pages drawn on a run page. */
+export const MAX_PAGES = 50;
+const STATUSES = ['queued', 'in_progress', 'completed', 'failed', 'cancelled'];
+const ACTIVE = new Set(['pending', 'queued', 'in_progress']);
+const short = (at: string) => at.slice(0, 19).replace('T', ' ');
+const option = (value: string, label: string, selected: string | undefined) => html`<option value="${value}"${value === (selected ?? '') ? html` selected` : ''}>${label}</option>`;
+
+export function runsView(req: MemberRequest, options: { env: Environment; filter: RunFilter; rows: RunRow[]; next: string | null }): Html {
+  const { env, filter } = options;
+  const link = (row: RunRow) => withEnv('/dashboard/run', env, { kind: row.kind, id: row.id });
+  const rows = options.rows.map(
+    (row) => html`<tr>
+<td><a href="${link(row)}"><code>${row.id}</code></a></td>
+<td>${row.kind}</td>
+<td><span class="badge status-${row.status}">${row.status}</span></td>
+<td>${row.filename}</td>
+<td>${row.model}</td>
+<td><time datetime="${row.created_at}">${short(row.created_at)}</time></td>
+</tr>`,
+  );
+  const keep: Record<string, string> = {};
+  if (filter.kind) keep.kind = filter.kind;
+  if (filter.status) keep.status = filter.status;
+  if (filter.search) keep.q = filter.search;
+  return layout(req, {
+    title: 'Runs',
+    env,
+    section: 'runs',
+    body: html`<form method="get" action="/dashboard/runs" class="filters" role="search">
+<input type="hidden" name="env" value="${env}">
+<label for="f-kind">Kind</label>
+<select id="f-kind" name="kind">${option('', 'all kinds', filter.kind)}${RUN_KINDS.map((k) => option(k.name, k.name, filter.kind))}</select>
+<label for="f-status">Status</label>
+<select id="f-status" name="status">${option('', 'any status', filter.status)}${STATUSES.map((s) => option(s, s, filter.status))}</select>
+<label for="f-q">Search</label>
+<input id="f-q" name="q" type="search" placeholder="file name contains…" value="${filter.search ?? ''}">
+<button>Filter</button>
+</form>
+<table class="list" aria-label="Runs">
+<thead><tr><th>Run</th><th>Kind</th><th>Status</th><th>File</th><th>Model</th><th>Created</th></tr></thead>
+<tbody>${rows.length ? rows : html`<tr><td colspan="6" class="muted">No runs${filter.kind || filter.status || filter.search ? ' match' : ' yet in this environment'}.</td></tr>`}</tbody>
+</table>
+${options.next ? html`<p><a href="${withEnv('/dashboard/runs', env, { ...keep, before: options.next })}">Older runs →</a></p>` : ''}`,
+  });
+}
+
+function display(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function valuesPanel(values: SourcedValue[]): Html {
+  const items = values.map(
+    (v, i) => html`<li><button type="button"${v.box ? html` data-box="box-${i}"` : ''} class="${v.box ? 'value' : 'value unlocated'}" title="${v.box ? 'Show on the page' : v.where ? `Read at ${v.where}` : 'No source: the value is null or was not found'}">
+<span class="path">${v.path}</span><span>${display(v.value)}</span></button></li>`,
+  );
+  return html`<aside class="values" aria-label="Extracted values"><h2>Values</h2><ul>${items}</ul></aside>`;
+}
+
+function pagesPanel(view: RunView, values: SourcedValue[]): Html {
+  if (!view.file) return html`<p class="muted">This run has no file to show.</p>`;
+  if (!view.preview) return html`<p class="muted">${view.file.filename}: no page images for this kind of file here (${view.file.mime_type}, ${view.file.size_bytes} bytes).</p>`;
+  // Pages the server knows of (the file's count, or as far as a box goes); the page script adds any
+  // further pages of the PDF it draws.
+  const known = Math.max(view.file.page_count ?? 1, ...values.map((v) => v.box?.page ?? 1));
+  const count = view.preview === 'image' ? 1 : Math.min(known, MAX_PAGES);
+  const pages = Array.from({ length: count }, (_, i) => i + 1).map((n) => {
+    const boxes = values.flatMap((v, i) =>
+      v.box && v.box.page === n
+        ? [html`<div class="source-box" id="box-${i}" data-testid="source-box" data-left="${v.box.left}" data-top="${v.box.top}" data-width="${v.box.width}" data-height="${v.box.height}" data-value="${v.path}: ${display(v.value)}" title="${v.path}: ${display(v.value)}"></div>`]
+        : [],
+    );
+    return html`<div class="page" data-page="${n}">${boxes}<span class="page-label">page ${n}</span></div>`;
+  });
+  return html`<p id="pages-status" class="muted">Drawing the pages…</p><div class="pages">${pages}</div>`;
+}
+
+function outputPanel(view: RunView): Html {
+  const run = view.run;
+  const output = run.output;
+  if (run.status !== 'completed') return html``;
+  switch (view.kind.name) {
+    case 'parse': {
+      const pages = ((output as { pages?: string[] })?.pages ?? []).map((text, i) => html`<h3>Page ${i + 1}</h3><pre class="output">${text}</pre>`);
+      return html`<section aria-label="Parsed text"><h2>Text</h2>${pages}</section>`;
+    }
+    case 'classification': {
+      const o = output as { category?: string; reasoning?: string };
+      return html`<section aria-label="Classification"><h2>Category: ${o.category ?? ''}</h2><p>${o.reasoning ?? ''}</p></section>`;
+    }
+    case 'split':
+    case 'partition': {
+      const parts = (Array.isArray(output) ? output : []) as Array<{ name?: string; key?: string; pages?: number[] }>;
+      return html`<section aria-label="Parts"><h2>Parts</h2><table class="list"><thead><tr><th>Part</th><th>Pages</th></tr></thead><tbody>${parts.map(
+        (part) => html`<tr><td>${part.name ?? part.key ?? ''}</td><td>${(part.pages ?? []).join(', ')}</td></tr>`,
+      )}</tbody></table></section>`;
+    }
+    default:
+      return html``;
+  }
+}
+
+export function runPageView(req: MemberRequest, env: Environment, view: RunView): Html {
+  const { run, kind } = view;
+  const status = String(run.status);
+  const error = run.error as { code?: string; message?: string } | null;
+  const values = view.values ?? [];
+  const located = values.filter((v) => v.box).length;
+  const self = withEnv('/dashboard/run', env, { kind: kind.name, id: String(run.id) });
+  const data = view.file && view.preview ? { maxPages: MAX_PAGES, file: { kind: view.preview, filename: view.file.filename, url: withEnv('/dashboard/file', env, { id: view.file.id }) } } : { file: null };
+  const usage = run.usage as { credits?: number; page_count?: number } | undefined;
+  return layout(req, {
+    title: `${kind.resource} ${String(run.id)}`,
+    env,
+    section: 'runs',
+    body: html`<dl class="meta">
+<dt>Status</dt><dd><span class="badge status-${status}"${ACTIVE.has(status) ? html` data-live="${self}"` : ''}>${status}</span></dd>
+<dt>File</dt><dd>${view.file ? html`${view.file.filename} <span class="muted">(${view.file.mime_type}, ${view.file.page_count ?? '?'} page(s))</span>` : '—'}</dd>
+<dt>Model</dt><dd>${String(run.model ?? '')}</dd>
+<dt>Created</dt><dd><time datetime="${String(run.created_at)}">${short(String(run.created_at))}</time></dd>
+<dt>Credits</dt><dd>${usage?.credits ?? 0}</dd>
+${error ? html`<dt>Error</dt><dd class="error">${error.code}: ${error.message}</dd>` : ''}
+${view.values ? html`<dt>Sources</dt><dd>${located} of ${values.length} values located on the pages</dd>` : ''}
+</dl>
+<div class="run-layout">
+<section aria-label="Pages">${pagesPanel(view, values)}</section>
+${view.values ? valuesPanel(values) : html`<aside class="values"><h2>Output</h2><pre class="output">${JSON.stringify(run.output ?? null, null, 2)}</pre></aside>`}
+</div>
+${outputPanel(view)}
+<script type="application/json" id="run-data">${jsonBlock(data)}</script>`,
+  });
+}

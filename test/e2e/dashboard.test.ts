@@ -1,0 +1,170 @@
+/**
+ * The dashboard in a real browser (playwright-core driving Debian's chromium, headless) against the
+ * local cloud: the first sign-in through the URL `quire members create` prints, API keys created
+ * and revoked in both environments (a revoked key answers 401 at once), the session that cannot
+ * call /v1, and an extraction's values boxed on its page. One browser for the file, one page reused.
+ * Screenshots go to .tmp/dashboard-shots/ (not committed) when QUIRE_DASHBOARD_SHOTS is set.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../lib/local/invoker.ts';
+import { dataUrl, startTestCloud, type TestCloud } from '../support/cloud.ts';
+import { textPdf } from '../support/text-pdf.ts';
+
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+const SHOTS = process.env.QUIRE_DASHBOARD_SHOTS ? join(REPO_ROOT, '.tmp', 'dashboard-shots') : undefined;
+
+let cloud: TestCloud;
+let browser: Browser;
+let page: Page;
+let extractionId: string;
+let locatedLeaves: number;
+
+async function shot(name: string) {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** `quire members create ... --json`, as an administrator runs it against the running stack. */
+function membersCreate(args: string[]): Promise<{ sign_in_url: string; role: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'bin/quire.ts'), 'members', 'create', ...args, '--json'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, QUIRE_DATA_DIR: cloud.dataDir },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`quire members create exited ${code}: ${err}`))));
+  });
+}
+
+const status = async (key: string) => (await fetch(`${cloud.url}/v1/auth/status`, { headers: { authorization: `Bearer ${key}` } })).status;
+
+beforeAll(async () => {
+  if (!CHROMIUM) throw new Error('This test needs Debian chromium: apt-get install chromium');
+  cloud = await startTestCloud();
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  // An extraction in the test environment, made through the API as a program would.
+  const pdf = await textPdf([['ACME Supplies Ltd', 'Invoice number: INV-2041', 'Invoice date: 2026-03-14', 'Bill to: Globex Corporation', 'Total due: 1,234.50 EUR']]);
+  const created = await cloud.api('POST', '/v1/extractions', {
+    body: {
+      document: { filename: 'invoice-2041.pdf', url: dataUrl('application/pdf', Buffer.from(pdf)) },
+      json_schema: { type: 'object', properties: { invoice_number: { type: 'string' }, invoice_date: { type: 'string' }, total: { type: 'number' }, customer_name: { type: 'string' } } },
+    },
+  });
+  expect(created.status, created.text).toBe(201);
+  extractionId = created.body.id;
+  const sources = await cloud.api('GET', `/v1/extractions/${extractionId}/sources`);
+  locatedLeaves = Object.values(sources.body.sources as Record<string, { source: { anchor?: { kind: string } } | null }>).filter((leaf) => leaf.source?.anchor?.kind === 'pdf_bbox').length;
+  expect(locatedLeaves).toBeGreaterThanOrEqual(2);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await cloud?.close();
+});
+
+describe('dashboard in a browser', () => {
+  it('first sign-in: the one-time URL printed by `quire members create` signs the owner in, once', async () => {
+    const made = await membersCreate(['--email', 'owner@example.com', '--org', cloud.orgId]);
+    expect(made.role).toBe('owner');
+    expect(made.sign_in_url).toMatch(new RegExp(`^${cloud.url}/dashboard/sign-in/link\\?token=[A-Za-z0-9_-]{43}$`));
+    await page.goto(made.sign_in_url);
+    await shot('sign-in-link');
+    await page.getByRole('button', { name: 'Continue to the dashboard' }).click();
+    await page.waitForURL(/\/dashboard\/runs\?env=test$/);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Runs');
+    expect(await page.locator('header .who').textContent()).toContain('owner@example.com');
+
+    // The link is spent: a second visit does not sign anyone in.
+    const other = await browser.newPage();
+    await other.goto(made.sign_in_url);
+    await other.getByRole('button', { name: 'Continue to the dashboard' }).click();
+    expect(await other.locator('[role=alert]').textContent()).toMatch(/not valid/);
+    await other.close();
+  });
+
+  it('creates a key shown once and revokes it (401 at once), in the test and the production environment', async () => {
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.waitForURL(/\/dashboard\/keys\?env=test$/);
+    for (const [env, prefix] of [['test', 'rt_test_'], ['production', 'rt_live_']] as const) {
+      await page.getByLabel('Environment').selectOption(env);
+      await page.waitForURL(new RegExp(`/dashboard/keys\\?env=${env}$`));
+      await page.getByLabel('Name').fill(`browser ${env} key`);
+      await page.getByLabel('Role').selectOption('operator');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const key = (await page.getByTestId('new-key').textContent())!.trim();
+      expect(key.startsWith(prefix), key).toBe(true);
+      await expect.poll(() => status(key)).toBe(200);
+      const who = await cloud.api('GET', '/v1/auth/status', { key });
+      expect(who.body).toMatchObject({ environment_slug: env, key: { name: `browser ${env} key`, role: 'operator', last4: key.slice(-4) } });
+      if (env === 'test') await shot('keys-created');
+
+      // Shown once: reloading the list shows its prefix and last 4, never the key.
+      await page.goto(`${cloud.url}/dashboard/keys?env=${env}`);
+      expect(await page.getByTestId('new-key').count()).toBe(0);
+      expect(await page.content()).not.toContain(key);
+      const row = page.locator('tr', { hasText: `browser ${env} key` });
+      expect(await row.textContent()).toContain(key.slice(-4));
+      // Used once through the API above: the list says when.
+      expect(await row.locator('td').nth(6).textContent()).not.toContain('never');
+
+      // Revoke asks first; dismissing keeps the key.
+      page.once('dialog', (dialog) => void dialog.dismiss());
+      await row.getByRole('button', { name: 'Revoke' }).click();
+      expect(await status(key)).toBe(200);
+      page.once('dialog', (dialog) => void dialog.accept());
+      await row.getByRole('button', { name: 'Revoke' }).click();
+      await page.waitForLoadState();
+      await expect.poll(() => page.locator('tr', { hasText: `browser ${env} key` }).textContent()).toContain('revoked');
+      expect(await status(key)).toBe(401);
+    }
+    // The keys of the harness in the other environment are untouched.
+    expect(await status(cloud.keys.test)).toBe(200);
+    expect(await status(cloud.keys.live)).toBe(200);
+  });
+
+  it('the session cookie cannot call /v1', async () => {
+    const cookies = await page.context().cookies();
+    expect(cookies.find((c) => c.name === 'quire_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    const viaContext = await page.request.get(`${cloud.url}/v1/auth/status`);
+    expect(viaContext.status()).toBe(401);
+    const viaPage = await page.evaluate(async () => (await fetch('/v1/files', { credentials: 'include' })).status);
+    expect(viaPage).toBe(401);
+  });
+
+  it("shows an extraction's values boxed on its page: one box per located leaf, the value on hover, a click on a value shows its box", async () => {
+    await page.goto(`${cloud.url}/dashboard/runs?env=test`);
+    await page.getByLabel('Search').fill('invoice-2041');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('link', { name: extractionId }).click();
+    await page.waitForURL(/\/dashboard\/run\?/);
+    await page.waitForSelector('body[data-pages-ready]', { timeout: 30_000 });
+    expect(await page.locator('body').getAttribute('data-pages-ready')).toBe('true');
+    expect(await page.locator('.page canvas').count()).toBe(1);
+    const boxes = page.getByTestId('source-box');
+    expect(await boxes.count()).toBe(locatedLeaves);
+    // Boxes sit on the drawn page, with a size.
+    const pageBox = (await page.locator('.page').first().boundingBox())!;
+    for (const box of await boxes.all()) {
+      const b = (await box.boundingBox())!;
+      expect(b.width).toBeGreaterThan(2);
+      expect(b.x).toBeGreaterThanOrEqual(pageBox.x);
+      expect(b.y + b.height).toBeLessThanOrEqual(pageBox.y + pageBox.height + 1);
+    }
+    const invoiceBox = page.locator('[data-testid="source-box"][data-value^="invoice_number:"]');
+    expect(await invoiceBox.getAttribute('data-value')).toBe('invoice_number: INV-2041');
+    await invoiceBox.hover();
+    expect(await invoiceBox.evaluate((el) => getComputedStyle(el, '::after').content)).toContain('INV-2041');
+    await page.getByRole('button', { name: /invoice_number\s*INV-2041/ }).click();
+    await expect.poll(() => invoiceBox.getAttribute('class')).toContain('active');
+    await shot('extraction-boxes');
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * The dashboard's own routes across organizations, environments and roles (over HTTP, real local
+ * cloud): a run, a file or a key of another organization or of the other environment answers
+ * exactly like an unknown one (404); a viewer cannot create or revoke keys (403), a developer only
+ * in test; a removed member is signed out at once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeMember, getMembership } from '../../../functions/dashboard/members.ts';
+import { platform } from '../../../functions/platform/platform.ts';
+import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
+import { dash, signIn, type Member } from '../../support/dashboard.ts';
+
+let cloud: TestCloud;
+let otherOrgId: string;
+let owner: Member;
+let stranger: Member;
+let parseId: string;
+let fileId: string;
+let testKeyId: string;
+
+beforeAll(async () => {
+  cloud = await startTestCloud();
+  otherOrgId = (await cloud.api('GET', '/v1/auth/status', { key: cloud.keys.otherOrgTest })).body.organization_id;
+  testKeyId = (await cloud.api('GET', '/v1/auth/status', { key: cloud.keys.test })).body.key.id;
+  owner = await signIn(cloud.url, cloud.orgId, 'owner@a.example');
+  stranger = await signIn(cloud.url, otherOrgId, 'owner@b.example');
+  const parse = await cloud.api('POST', '/v1/parses', { body: { document: { filename: 'note.png', url: dataUrl('image/png', Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')) } } });
+  expect(parse.status, parse.text).toBe(201);
+  parseId = parse.body.id;
+  fileId = parse.body.file.id;
+});
+afterAll(() => cloud?.close());
+
+/** The 404 page's message with ids blanked, so answers for different ids compare. */
+const shape = (text: string) => (/role="alert">([^<]*)</.exec(text)?.[1] ?? text).replace(/[a-z]+_[0-9a-z]{26}/g, '<id>');
+
+describe('other organization, other environment → 404, like an unknown id', () => {
+  const unknownRun = 'prs_01m7z0qenejn1pv4p44vpcbwww';
+  const unknownFile = 'file_01m7z0qenejn1pv4p44vpcbwww';
+
+  it('the owner sees the run and its file in its own environment', async () => {
+    const run = await dash(cloud.url, owner, 'GET', `/dashboard/run?env=test&kind=parse&id=${parseId}`);
+    expect(run.status).toBe(200);
+    expect(run.text).toContain(parseId);
+    expect((await dash(cloud.url, owner, 'GET', `/dashboard/file?env=test&id=${fileId}`)).status).toBe(200);
+    const list = await dash(cloud.url, owner, 'GET', '/dashboard/runs?env=test');
+    expect(list.text).toContain(parseId);
+  });
+
+  it.each([
+    ['the same organization, the other environment', () => owner, 'production'],
+    ['another organization, the same environment name', () => stranger, 'test'],
+    ['another organization, the other environment', () => stranger, 'production'],
+  ])('%s: run page and file answer 404 as for unknown ids; lists do not show them', async (_who, member, env) => {
+    const m = member();
+    const run = await dash(cloud.url, m, 'GET', `/dashboard/run?env=${env}&kind=parse&id=${parseId}`);
+    const unknown = await dash(cloud.url, m, 'GET', `/dashboard/run?env=${env}&kind=parse&id=${unknownRun}`);
+    expect(run.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    expect(shape(run.text)).toBe(shape(unknown.text));
+    const file = await dash(cloud.url, m, 'GET', `/dashboard/file?env=${env}&id=${fileId}`, {}, { accept: 'application/json' });
+    const unknownFileAnswer = await dash(cloud.url, m, 'GET', `/dashboard/file?env=${env}&id=${unknownFile}`, {}, { accept: 'application/json' });
+    expect(file.status).toBe(404);
+    expect(JSON.parse(file.text).detail.replace(fileId, '<id>')).toBe(JSON.parse(unknownFileAnswer.text).detail.replace(unknownFile, '<id>'));
+    const list = await dash(cloud.url, m, 'GET', `/dashboard/runs?env=${env}`);
+    expect(list.status).toBe(200);
+    expect(list.text).not.toContain(parseId);
+  });
+
+  it("keys: another environment's or organization's key cannot be revoked (404) and is not listed", async () => {
+    const keysProd = await dash(cloud.url, owner, 'GET', '/dashboard/keys?env=production');
+    expect(keysProd.text).not.toContain(testKeyId);
+    expect((await dash(cloud.url, owner, 'POST', '/dashboard/keys/revoke', { env: 'production', key_id: testKeyId })).status).toBe(404);
+    expect((await dash(cloud.url, stranger, 'POST', '/dashboard/keys/revoke', { env: 'test', key_id: testKeyId })).status).toBe(404);
+    expect((await dash(cloud.url, stranger, 'GET', '/dashboard/keys?env=test')).text).not.toContain(testKeyId);
+    expect((await cloud.api('GET', '/v1/auth/status')).status).toBe(200);
+  });
+});
+
+describe('roles', () => {
+  it('a viewer sees keys but cannot create or revoke them (403)', async () => {
+    const viewer = await signIn(cloud.url, cloud.orgId, 'viewer@a.example', 'viewer');
+    const page = await dash(cloud.url, viewer, 'GET', '/dashboard/keys?env=test');
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('Create key');
+    for (const env of ['test', 'production']) {
+      const created = await dash(cloud.url, viewer, 'POST', '/dashboard/keys', { env, name: 'nope', role: 'admin' });
+      expect(created.status, env).toBe(403);
+    }
+    expect((await dash(cloud.url, viewer, 'POST', '/dashboard/keys/revoke', { env: 'test', key_id: testKeyId })).status).toBe(403);
+    expect((await cloud.api('GET', '/v1/auth/status')).status).toBe(200);
+  });
+
+  it('a developer manages keys of test only', async () => {
+    const developer = await signIn(cloud.url, cloud.orgId, 'dev@a.example', 'developer');
+    expect((await dash(cloud.url, developer, 'POST', '/dashboard/keys', { env: 'test', name: 'dev key', role: 'operator' })).status).toBe(200);
+    expect((await dash(cloud.url, developer, 'POST', '/dashboard/keys', { env: 'production', name: 'dev key', role: 'operator' })).status).toBe(403);
+  });
+
+  it('a member removed from the organization is signed out of it at once', async () => {
+    const leaving = await signIn(cloud.url, cloud.orgId, 'leaving@a.example', 'admin');
+    expect((await dash(cloud.url, leaving, 'GET', '/dashboard/keys?env=test')).status).toBe(200);
+    const p = platform();
+    await removeMember(p, (await getMembership(p, cloud.orgId, owner.userId))!, leaving.userId);
+    expect((await dash(cloud.url, leaving, 'GET', '/dashboard/keys?env=test')).status).toBe(303);
+    expect((await dash(cloud.url, leaving, 'POST', '/dashboard/keys', { env: 'test', name: 'late', role: 'admin' })).status).toBe(401);
+  });
+});
