@@ -162,7 +162,7 @@ describe('dashboard in a browser', () => {
     const invoiceBox = page.locator('[data-testid="source-box"][data-value^="invoice_number:"]');
     expect(await invoiceBox.getAttribute('data-value')).toBe('invoice_number: INV-2041');
     await invoiceBox.hover();
-    expect(await invoiceBox.evaluate((el) => getComputedStyle(el, '::after').content)).toContain('INV-2041');
+    expect(await invoiceBox.evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown, p: string): { content: string } }).getComputedStyle(el, '::after').content)).toContain('INV-2041');
     await page.getByRole('button', { name: /invoice_number\s*INV-2041/ }).click();
     await expect.poll(() => invoiceBox.getAttribute('class')).toContain('active');
     await shot('extraction-boxes');
