@@ -16,6 +16,7 @@ import type { SplitRequest, SplitResult } from '../engine.ts';
 import { consolidateSplits, normalizeKey, OTHER, type SplitVote } from './consensus.ts';
 import { AVERAGE_PAGE_TOKENS } from './classify.ts';
 import { layoutCues } from './cues.ts';
+import type { LayoutCue } from './knowledge/document-types.ts';
 import { buildQueries, cueScores, labelScores, pagesEvidence, type Queries, type TextEvidence, textEvidence, TITLE_WEIGHT, titleLines } from './evidence.ts';
 import { anyNumberLabel, findLabeledDates, findLabeledValues, hasDate, pageMarker, sameLabel, titleNumbers } from './identifiers.ts';
 import { baggedWeights } from './random.ts';
@@ -104,12 +105,35 @@ function readPages(doc: Doc, request: SplitRequest): PageModel {
   const lines = doc.pages.map((page) => pageLines(page));
   const evidence = pagesEvidence(queries, lines);
   const { start, header, samePaper } = startCues(doc.pages, lines);
+  const runCues = paperRunCues(doc.pages, lines, samePaper, queries);
   const extra = doc.pages.map((page, p) => {
     const title = labelScores(queries, textEvidence(queries, titleLines(lines[p]!), AVERAGE_PAGE_TOKENS), null);
     const cues = cueScores(queries, layoutCues([page], [lines[p]!]));
-    return title.map((t, l) => TITLE_WEIGHT * t + cues[l]!);
+    return title.map((t, l) => TITLE_WEIGHT * t + cues[l]! + runCues[p]![l]!);
   });
   return { queries, extra, names: [...queries.labels.slice(0, queries.visible), OTHER], evidence, start, header, samePaper, titled: lines.map((l) => titles(queries, l)) };
+}
+
+/** Layout cues only a run of pages shows (./cues.ts: landscape slides with little text, three or more). */
+const RUN_CUES: ReadonlySet<LayoutCue> = new Set(['slides']);
+
+/**
+ * What the layout of each run of pages on the same paper adds to each label, for the cues one page
+ * cannot show alone: a deck is slides, but a single landscape page is no deck.
+ */
+function paperRunCues(pages: readonly Page[], lines: readonly PageLine[][], samePaper: readonly boolean[], queries: Queries): Float64Array[] {
+  const scores = pages.map(() => new Float64Array(queries.labels.length));
+  let first = 0;
+  for (let p = 1; p <= pages.length; p++) {
+    if (p < pages.length && samePaper[p]) continue;
+    const cues = layoutCues(pages.slice(first, p), lines.slice(first, p)).filter((c) => RUN_CUES.has(c.cue));
+    if (cues.length > 0) {
+      const run = cueScores(queries, cues);
+      for (let q = first; q < p; q++) scores[q] = run;
+    }
+    first = p;
+  }
+  return scores;
 }
 
 /** A numbered heading ("5. Confidentiality", "2.1 Term") is a section, never a document title. */
@@ -142,15 +166,20 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
   const header: boolean[] = [];
   const samePaper: boolean[] = [];
   let context = new Map<string, string>();
+  // The last page with words: a blank page between two pages (read by OCR or not, it found nothing)
+  // says nothing about the paper, so the page after it is compared with the page before it.
+  let previous: Page | undefined;
   pages.forEach((page, p) => {
     const marker = pageMarker(lines[p]!);
     let score = 0;
     // Another paper size, or a scan after born-digital pages: most likely another document. The same
     // paper with nothing that starts a document: most likely the same one.
-    const previous = pages[p - 1];
-    const otherPaper = previous && (page.unit !== previous.unit || page.ocr !== previous.ocr || Math.abs(page.width - previous.width) > 0.03 * previous.width || Math.abs(page.height - previous.height) > 0.03 * previous.height);
+    const blank = lines[p]!.length === 0;
+    const otherSize = previous && (page.unit !== previous.unit || Math.abs(page.width - previous.width) > 0.03 * previous.width || Math.abs(page.height - previous.height) > 0.03 * previous.height);
+    const otherPaper = previous && (otherSize || (!blank && page.ocr !== previous.ocr));
     if (otherPaper) score += PAGE_CHANGE;
     samePaper.push(Boolean(previous) && !otherPaper);
+    if (!blank) previous = page;
     if (marker.index === 1) score += 3;
     else if (marker.index !== undefined && marker.index > 1) score -= 5;
     if (marker.continued) score -= 3;

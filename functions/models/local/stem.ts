@@ -73,9 +73,20 @@ const STEP3: ReadonlyArray<readonly [string, string]> = [
 
 const STEP4 = ['ement', 'ance', 'ence', 'able', 'ible', 'ment', 'ant', 'ent', 'ion', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize', 'al', 'er', 'ic', 'ou'];
 
+/**
+ * Nouns of their own that suffix stripping would merge with an unrelated word (as Porter2 keeps an
+ * exception list): a booking is a reservation, not a book, and "Book rooms with locals" is no booking.
+ */
+const OWN_STEMS: ReadonlyMap<string, string> = new Map([
+  ['booking', 'booking'],
+  ['bookings', 'booking'],
+]);
+
 export function porterStem(input: string): string {
   let word = input;
   if (word.length <= 2) return word;
+  const own = OWN_STEMS.get(word);
+  if (own) return own;
 
   // Step 1a: plurals.
   if (word.endsWith('sses')) word = word.slice(0, -2);

@@ -97,6 +97,21 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(right / pages).toBeGreaterThanOrEqual(0.75);
   });
 
+  it('a blank page that OCR finds empty is no change of paper: a booklet with one stays whole', { timeout: 120_000 }, async () => {
+    // The booklet's page 4 is blank with no text layer (read by OCR, which finds nothing); its page 3
+    // is a table of contents naming "The Owner's Manual".
+    const [booklet] = await evaluateBundles([
+      {
+        parts: [
+          { path: 'documents/warranty_booklet/warranty_booklet_sample2.pdf', type: 'warranty_booklet', pages: 6 },
+          { path: 'documents/power_purchase_agreement/ppa_sample2.pdf', type: 'power_purchase_agreement', pages: 2 },
+        ],
+        subdocuments: ['calendar', 'power_purchase_agreement', 'warranty_booklet'],
+      },
+    ]);
+    expect(booklet!.got).toEqual(booklet!.expected);
+  });
+
   it('a document does not stop and resume: the exhibits and schedules inside an agreement stay with it', { timeout: 120_000 }, async () => {
     const [agreement] = await evaluateCorpusBundles(splitTruths().filter((t) => t.path.includes('o&m_sample2')));
     // Pages 9–30 are the model agreement (its pages 10–20 read as calendars, quotes and lists page by page).

@@ -190,6 +190,21 @@ describe('split edge cases', () => {
     expect(pageNames(result, 6)).toEqual(['contract', 'contract', 'pitch deck', 'pitch deck', 'pitch deck', 'pitch deck']);
   });
 
+  it('landscape slides with little text are read as slides together: a deck whose opening slides talk of booking rooms is one deck', async () => {
+    const para = (...lines: string[]) => ({ blocks: [{ kind: 'paragraph' as const, lines }] });
+    const doc = fixtureDoc([
+      ...invoice({ seed: 5 }).pages,
+      para('Welcome 1', 'RoomShare', 'Book rooms with locals, rather than hotels.'),
+      para('Problem 2', 'Price is an important concern for customers', 'booking travel online.', 'Hotels leave you disconnected from the city and its culture.'),
+      para('Solution 3', 'A web platform where users can rent out their', 'space to host travelers to save money and share culture.'),
+      para('Market Size 5', 'Trips booked (worldwide)', 'Total available market', 'Share of market: 15% of available market'),
+    ]);
+    doc.pages.forEach((page, i) => Object.assign(page, i === 0 ? { width: 612, height: 792, unit: 'pt' } : { width: 792, height: 612, unit: 'pt' }));
+    const subdocuments = [SUBDOCUMENTS[0]!, { name: 'pitch deck', description: 'A startup pitch deck', allow_multiple_instances: false }];
+    const result = await localEngine.split(request(doc, { subdocuments }));
+    expect(pageNames(result, 5)).toEqual(['invoice', 'pitch deck', 'pitch deck', 'pitch deck', 'pitch deck']);
+  });
+
   it('pages without text go to "other"', async () => {
     const result = await localEngine.split(request(fixtureDoc([{ blocks: [] }, { blocks: [] }, { blocks: [] }])));
     expect(result.output).toEqual([{ name: 'other', pages: [1, 2, 3] }]);

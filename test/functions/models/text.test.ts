@@ -38,6 +38,12 @@ describe('Porter stemmer', () => {
     expect(stems.size).toBe(1);
     expect(porterStem('payments')).toBe(porterStem('payment'));
   });
+
+  it('keeps a booking apart from a book (a noun of its own, as Porter2 keeps exceptions)', () => {
+    expect(porterStem('booking')).toBe(porterStem('bookings'));
+    expect(porterStem('booking')).not.toBe(porterStem('book'));
+    expect(porterStem('books')).toBe(porterStem('book'));
+  });
 });
 
 describe('tokens and features', () => {
