@@ -170,12 +170,18 @@ function makeFact(names: string[], indexes: number[], rawValues: unknown[], opti
   if (values.length === 0) return undefined;
   const last = names.at(-1) ?? '';
   const own = analyse(last);
+  // A name that is only a date's lead word ("Le : 15/03/2024", as a form prints "Fait à …, le") is a
+  // date, as it is in a field's label.
+  const lead = words(last);
+  if (own.stems.length === 0 && lead.length === 1 && DATE_LEAD_SET.has(lead[0]!)) own.stems.push('date');
   const context = names.slice(0, -1).map(analyse);
   const ordinal = indexes.length > 0 ? indexes.at(-1)! + 1 : (own.ordinal ?? context.map((c) => c.ordinal).findLast((o) => o !== null) ?? options.ordinal ?? null);
   const explicitBool = options.bool ?? null;
   const bool = explicitBool ?? (rawValues.length === 1 && typeof rawValues[0] === 'boolean' ? (rawValues[0] as boolean) : values.length === 1 ? boolOf(values[0]!) : null);
-  // A street is the first line of an address on forms that print "Address 1".
-  const alt = [...(options.alt ?? []), ...(own.stems.join(' ') === 'street' ? ['address'] : [])].map((a) => analyse(a).stems).filter((a) => a.length > 0);
+  // A street is the first line of an address on forms that print "Address 1"; a date said with a
+  // signing verb ("… et signe le 14/03/2024") is a date, the one beside a signature ("Le").
+  const signed = own.stems.some((s) => SIGNING_STEMS.has(s)) && own.stems.every((s) => SIGNING_STEMS.has(s) || STATEMENT_STEMS.has(s)) && values.length === 1 && DATE_ONLY.test(values[0]!);
+  const alt = [...(options.alt ?? []), ...(own.stems.join(' ') === 'street' ? ['address'] : []), ...(signed ? ['date'] : [])].map((a) => analyse(a).stems).filter((a) => a.length > 0);
   const acronyms = [...last.matchAll(/\((\p{Lu}{2,6})\)/gu)].map((m) => m[1]!);
   return { name: own.stems, alt, squash: words(last).join(''), context: [...context.flatMap((c) => c.stems), ...(options.context ?? [])], path: normalizedKey(names.join(' ')), ordinal, values, bool, acronyms };
 }
@@ -246,6 +252,11 @@ const SIGNED_AT = new RegExp(
   'u',
 );
 const SIGNATURE_STEMS = ['signatur'];
+const SIGNING_STEMS = new Set(SIGNING_VERBS.map((v) => stemOf(v)));
+/** Words of a statement ("also", "aussi"): they add nothing to a signing verb. */
+const STATEMENT_STEMS = new Set(STATEMENT_WORDS.map((w) => stemOf(w)));
+const DATE_ONLY = new RegExp(`^(?:${DATE_LIKE})$`, 'u');
+const DATE_END = new RegExp(`(?:^|\\s)(?:${DATE_LIKE})$`, 'u');
 const RELATION = new RegExp(`^(?:${alternatives(ALL.flatMap((p) => p.determiners))})\\s*(${alternatives(ALL.flatMap((p) => p.relations))})$`, 'iu');
 const RELATION_AT_END = new RegExp(`(?:^|\\s)(?:${alternatives(ALL.flatMap((p) => p.determiners))})\\s*(${alternatives(ALL.flatMap((p) => p.relations))})$`, 'iu');
 
@@ -412,7 +423,9 @@ function clausesOf(sentence: string): string[] {
       continue;
     }
     if (out.length === 0 || startsClause(part.text)) lead = leadOf(part.text);
-    if (out.length === 0 || startsClause(part.text) || SUBJECT_START.test(part.text.trim()) || RELATION_AT_END.test(part.text.trim()) || (personName(part.text) === part.text.trim() && /\s/.test(part.text.trim()))) out.push(part.text);
+    // A date is a whole value: what follows it after a comma does not continue it ("signe le 14/03/2024, tandis que …").
+    const afterDate = out.length > 0 && part.sep.startsWith(',') && DATE_END.test(out.at(-1)!);
+    if (out.length === 0 || afterDate || startsClause(part.text) || SUBJECT_START.test(part.text.trim()) || RELATION_AT_END.test(part.text.trim()) || (personName(part.text) === part.text.trim() && /\s/.test(part.text.trim()))) out.push(part.text);
     else out[out.length - 1] += part.sep + part.text;
   }
   return out;

@@ -237,6 +237,16 @@ describe('fillForm', () => {
     expect(fillForm({ fields: en, instructions: 'I signed this in Brussels on 3 May 2024.' }).values).toEqual(['Brussels', '03/05/2024']);
   });
 
+  it('reads a date named only by its lead word ("Le : …"), and one said with a signing verb ("… et la signe aussi le …"), for a field printed "Le"; a date ends its value at a comma', () => {
+    const fields: FillField[] = [
+      { key: 'name', type: 'text', description: 'Nom et prénom' },
+      { key: 'date', type: 'text', description: 'Le' },
+    ];
+    expect(fillForm({ fields, instructions: 'Nom et prénom : Lambert Sophie\nLe : 14/03/2024' }).values).toEqual(['Lambert Sophie', '14/03/2024']);
+    expect(fillForm({ fields, instructions: 'Elle remplit son attestation et la signe aussi le 14/03/2024.' }).values).toEqual([null, '14/03/2024']);
+    expect(fillForm({ fields, instructions: 'Elle remplit son attestation et la signe le 14/03/2024, tandis que Bernard, qui vit chez moi, attend.' }).values).toEqual([null, '14/03/2024']);
+  });
+
   it("ranks a field in a section the fact does not name below one it fits as well without it; a fact naming the section goes there", () => {
     const fields: FillField[] = [
       { key: 'emp', type: 'text', description: "Désignation de l'employeur › nom" },
