@@ -204,6 +204,7 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
       expect(env.QUIRE_DEPLOYMENT).toBe(`Quire-${stage}`);
       expect(env.POWERTOOLS_SERVICE_NAME).toBe('quire');
       expect(env.QUIRE_DOCS_ASSETS_DIR).toBe(id === docsId ? '/var/task/swagger-ui' : undefined);
+      expect(env.QUIRE_DASHBOARD_ASSETS_DIR).toBe(id === logicalId(stack.api.functions.dashboard!.fn) ? '/var/task/dashboard-web' : undefined);
     }
     // Task Lambdas that read documents do it with a larger young generation (functions/documents/pdf-helper.ts).
     for (const [name, task] of Object.entries(stack.runs.taskFunctions)) {
@@ -406,6 +407,29 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     const docsDir = assetDirOf(functions[logicalId(stack.api.functions.docs!.fn)]!);
     for (const file of ['swagger-ui-bundle.js', 'swagger-ui.css', 'swagger-ui-standalone-preset.js']) {
       expect(existsSync(join(docsDir, 'swagger-ui', file)), file).toBe(true);
+    }
+    // The dashboard's page script and stylesheet, and pdf.js's browser build (as .js: not code of the bundle).
+    const dashboardDir = assetDirOf(functions[logicalId(stack.api.functions.dashboard!.fn)]!);
+    for (const file of ['app.js', 'app.css', 'pdf.min.js', 'pdf.worker.min.js']) {
+      expect(statSync(join(dashboardDir, 'dashboard-web', file), { throwIfNoEntry: false })?.size, file).toBeGreaterThan(1000);
+    }
+  });
+
+  it('serves the dashboard from its own Lambda behind the same HTTP API: every /dashboard route, none of /v1', () => {
+    const stack = stacks[stage];
+    const template = templates[stage];
+    const dashboardRoutes = routes.filter((route) => route.path === '/dashboard' || route.path.startsWith('/dashboard/'));
+    expect(dashboardRoutes.map(routeKey)).toEqual(expect.arrayContaining(['GET /dashboard', 'POST /dashboard/sign-in', 'GET /dashboard/keys', 'POST /dashboard/keys', 'GET /dashboard/run', 'GET /dashboard/pdf.worker.js']));
+    expect(routes.filter((route) => route.module.startsWith('dashboard/')).map(routeKey).sort()).toEqual(dashboardRoutes.map(routeKey).sort());
+    const apiRoutes = template.findResources('AWS::ApiGatewayV2::Route');
+    const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
+    const dashboardArn = { 'Fn::GetAtt': [logicalId(stack.api.functions.dashboard!.fn), 'Arn'] };
+    for (const route of dashboardRoutes) {
+      const found = Object.values(apiRoutes).find((r) => r.Properties.RouteKey === routeKey(route))!;
+      expect(integrations[found.Properties.Target['Fn::Join'][1][1].Ref as string]!.Properties.IntegrationUri, routeKey(route)).toEqual(dashboardArn);
+    }
+    for (const found of Object.values(apiRoutes).filter((r) => String(r.Properties.RouteKey).includes(' /v1/'))) {
+      expect(integrations[found.Properties.Target['Fn::Join'][1][1].Ref as string]!.Properties.IntegrationUri).not.toEqual(dashboardArn);
     }
   });
 
