@@ -97,6 +97,28 @@ describe('roles', () => {
     expect((await dash(cloud.url, developer, 'POST', '/dashboard/keys', { env: 'production', name: 'dev key', role: 'operator' })).status).toBe(403);
   });
 
+  it('owners and admins add members (a one-time link to hand over), change roles and remove; others get 403', async () => {
+    const added = await dash(cloud.url, owner, 'POST', '/dashboard/members', { env: 'test', email: 'New.Person@A.example', role: 'viewer' });
+    expect(added.status).toBe(200);
+    const link = /data-testid="sign-in-link" id="sign-in-link">([^<]+)</.exec(added.text)![1]!;
+    expect(link).toMatch(/\/dashboard\/sign-in\/link\?token=[A-Za-z0-9_-]{43}$/);
+    const landing = await fetch(link.replace(/^http:\/\/[^/]+/, cloud.url), { headers: { accept: 'text/html' } });
+    expect(landing.status).toBe(200);
+    const list = await dash(cloud.url, owner, 'GET', '/dashboard/members?env=test');
+    expect(list.text).toContain('new.person@a.example');
+    const userId = /data-member="(usr_[0-9a-z]{26})">\s*<td>new\.person@a\.example/.exec(list.text)![1]!;
+    expect((await dash(cloud.url, owner, 'POST', '/dashboard/members/change', { env: 'test', user_id: userId, role: 'developer' })).status).toBe(303);
+    expect((await getMembership(platform(), cloud.orgId, userId))?.role).toBe('developer');
+
+    const viewer = await signIn(cloud.url, cloud.orgId, 'viewer2@a.example', 'viewer');
+    expect((await dash(cloud.url, viewer, 'POST', '/dashboard/members', { env: 'test', email: 'x@a.example', role: 'owner' })).status).toBe(403);
+    expect((await dash(cloud.url, viewer, 'POST', '/dashboard/members/change', { env: 'test', user_id: userId, remove: '1' })).status).toBe(403);
+    // Another organization's owner cannot touch this member.
+    expect((await dash(cloud.url, stranger, 'POST', '/dashboard/members/change', { env: 'test', user_id: userId, remove: '1' })).status).toBe(404);
+    expect((await dash(cloud.url, owner, 'POST', '/dashboard/members/change', { env: 'test', user_id: userId, remove: '1' })).status).toBe(303);
+    expect(await getMembership(platform(), cloud.orgId, userId)).toBeUndefined();
+  });
+
   it('a member removed from the organization is signed out of it at once', async () => {
     const leaving = await signIn(cloud.url, cloud.orgId, 'leaving@a.example', 'admin');
     expect((await dash(cloud.url, leaving, 'GET', '/dashboard/keys?env=test')).status).toBe(200);
