@@ -1004,14 +1004,17 @@ function choiceGroups(fields: FillField[], texts: FieldText[]): ChoiceGroup[] {
     const option = text.group.length > 0 ? text.option : (text.option.split(/[.!?](?:\s|$)/)[0] ?? '');
     const said = saidOf(option);
     const choice: Choice = { field: i, stems: said.stems, value: 'true', answer: said.yes ? true : said.no ? false : null };
-    if (text.group.length === 0) {
+    // A box with no group printed before its option ("Deutsch" under "I speak and understand", on a
+    // flat form) is an option of its section, as an AcroForm check box is of its group.
+    const groupStems = text.group.length > 0 ? text.group : text.section;
+    if (groupStems.length === 0) {
       groups.push({ label: [], choices: [choice] });
       return;
     }
-    const name = text.group.join(' ');
+    const name = text.group.length > 0 ? text.group.join(' ') : `› ${text.section.join(' ')}`;
     let group = byName.get(name);
     if (!group) {
-      group = { label: [...new Set([...text.group, ...text.keyGroup])].filter((s) => s.length > 1), choices: [] };
+      group = { label: [...new Set([...groupStems, ...text.keyGroup])].filter((s) => s.length > 1), choices: [] };
       byName.set(name, group);
       groups.push(group);
     }

@@ -335,4 +335,17 @@ describe('fillForm', () => {
     // Without the boxes' places, position words choose nothing.
     expect(fillForm({ fields: fields.map(({ box: _, ...f }) => f), instructions: 'Paid by card: right-hand button' }).values.filter((v) => v === 'true')).toEqual([]);
   });
+  it('reads a statement against tick boxes grouped only by the section they are printed in (a flat form: "Section › Option")', () => {
+    const fields: FillField[] = [
+      { key: 'deutsch', type: 'checkbox', description: 'I speak and understand (tick all that apply) › Deutsch' },
+      { key: 'english', type: 'checkbox', description: 'I speak and understand (tick all that apply) › English' },
+      { key: 'latin', type: 'checkbox', description: 'I speak and understand (tick all that apply) › Latin' },
+      { key: 'oui', type: 'checkbox', description: 'J) indemnisation par la Caisse Nationale de Santé › oui' },
+      { key: 'non', type: 'checkbox', description: 'J) indemnisation par la Caisse Nationale de Santé › non' },
+    ];
+    const { values } = fillForm({ fields, instructions: 'I speak and understand German and English. Oui, j\'ai été indemnisée par la Caisse Nationale de Santé.' });
+    expect(values.slice(0, 3)).toEqual(['true', 'true', null]);
+    expect(values[3]).toBe('true');
+    expect(values[4]).not.toBe('true');
+  });
 });
