@@ -182,6 +182,8 @@ function dashboardRoutes(): Route[] {
     route('GET', '/dashboard/runs', 'runsPage', dash.runsPage),
     route('GET', '/dashboard/run', 'runPage', dash.runPage),
     route('GET', '/dashboard/file', 'file', dash.file),
+    route('GET', '/dashboard/new', 'newRunPage', dash.newRunPage),
+    route('POST', '/dashboard/new', 'newRunPost', dash.startRun),
     route('GET', '/dashboard/members', 'membersPage', dash.membersPage),
     route('POST', '/dashboard/members', 'addMemberPost', dash.addMember),
     route('POST', '/dashboard/members/change', 'changeMemberPost', dash.changeMember),

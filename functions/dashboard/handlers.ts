@@ -9,6 +9,8 @@ import { dashboard, environmentOf, jsonReply, page, redirect, scopeOf, SESSION_C
 import { canManageKeys, createKey, listKeys, revokeKey } from './keys.ts';
 import { addMember, changeRole, consumeSignInLink, isMemberRole, issueSignInLink, listMembers, passwordSignIn, removeMember, setPassword, TooManyAttempts } from './members.ts';
 import { membersView } from './views/members.ts';
+import { newRunView } from './views/new-run.ts';
+import { startRun } from './create.ts';
 import { listAllRuns, previewBytes, runView } from './runs.ts';
 import { createSession, endSession, SESSION_TTL_MS, switchOrganization } from './sessions.ts';
 import { accountView } from './views/account.ts';
@@ -202,4 +204,26 @@ export const changeMemberPost = dashboard({ auth: 'member', csrf: 'session' }, a
     await changeRole(req.platform, req.member.membership, userId, role);
   }
   return redirect(withEnv('/dashboard/members', environmentOf(req)));
+});
+
+const canRun = (req: MemberRequest) => req.member.membership.role !== 'viewer';
+
+export const newRunPage = dashboard({ auth: 'member' }, async (req) => {
+  if (!canRun(req)) throw new Forbidden('A viewer cannot start runs');
+  return page(newRunView(req, { env: environmentOf(req), kind: req.query.get('kind') ?? undefined }));
+});
+
+export const newRunPost = dashboard({ auth: 'member', csrf: 'session' }, async (req) => {
+  const env = environmentOf(req);
+  if (!canRun(req)) throw new Forbidden('A viewer cannot start runs');
+  const upload = req.files.file;
+  const form = { kind: req.form.get('kind') ?? '', names: req.form.get('names') ?? undefined };
+  try {
+    const started = await startRun(req.platform, scopeOf(req, env), { ...form, filename: upload?.filename ?? '', mimeType: upload?.contentType ?? '', bytes: upload?.bytes ?? Buffer.alloc(0) });
+    return redirect(withEnv('/dashboard/run', env, { kind: started.kind, id: started.id }));
+  } catch (error) {
+    if (!(error instanceof Invalid)) throw error;
+    const message = error.issues.map((i) => `${i.loc.slice(1).join('.') || 'form'}: ${i.msg}`).join('; ');
+    return page(newRunView(req, { env, ...form, error: `Not started: ${message}` }), 422);
+  }
 });

@@ -16,6 +16,7 @@ import { getOrganization, type Organization } from '../auth/service.ts';
 import { AppError, Forbidden, Invalid, isServiceBusy } from '../platform/errors.ts';
 import { ulidBody } from '../platform/ids.ts';
 import { logger } from '../platform/logger.ts';
+import { isMultipart, parseMultipart, type FormFile } from '../platform/multipart.ts';
 import { platform, type Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import type { Html } from './html.ts';
@@ -70,8 +71,10 @@ export interface DashRequest {
   platform: Platform;
   requestId: string;
   query: URLSearchParams;
-  /** The url-encoded form of a POST (empty otherwise). */
+  /** The text fields of a POSTed form, url-encoded or multipart (empty otherwise). */
   form: URLSearchParams;
+  /** The file fields of a multipart form. */
+  files: Record<string, FormFile>;
   cookies: Record<string, string>;
   /** Served over HTTPS (API Gateway): cookies get Secure and the __Host- prefix. */
   secure: boolean;
@@ -206,13 +209,25 @@ export function dashboard(options: DashboardOptions, fn: (req: never) => Promise
       const p = platform();
       const cookies = parseCookies(event);
       const secure = (event.headers?.['x-forwarded-proto'] ?? '').toLowerCase() === 'https';
-      const isForm = /application\/x-www-form-urlencoded/i.test(event.headers?.['content-type'] ?? '');
+      const contentType = event.headers?.['content-type'] ?? '';
+      const isForm = /application\/x-www-form-urlencoded/i.test(contentType);
+      const form = new URLSearchParams();
+      const files: Record<string, FormFile> = {};
+      if (method !== 'GET' && isForm) new URLSearchParams(bodyText(event)).forEach((value, key) => form.append(key, value));
+      if (method !== 'GET' && isMultipart(contentType) && event.body) {
+        const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+        for (const [name, value] of Object.entries(parseMultipart(raw, contentType))) {
+          if (typeof value === 'string') form.append(name, value);
+          else files[name] = value;
+        }
+      }
       req = {
         event,
         platform: p,
         requestId,
         query: new URLSearchParams(event.rawQueryString ?? ''),
-        form: method !== 'GET' && isForm ? new URLSearchParams(bodyText(event)) : new URLSearchParams(),
+        form,
+        files,
         cookies,
         secure,
         preCsrf: cookies[cookieName(CSRF_COOKIE, secure)] ?? '',

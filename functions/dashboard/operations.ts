@@ -25,6 +25,8 @@ export const dashboardOperations = {
   runsPage: page('Runs of every kind of one environment, with status filter and search'),
   runPage: page('One run: its pages with the extracted values boxed on them'),
   file: operation({ summary: 'The bytes of a file, for the run page', auth: 'session', status: 200, contentType: 'application/octet-stream', tags: ['dashboard'] }),
+  newRunPage: page('Upload a document and choose what to run'),
+  startRun: form('Upload a document and start a parse, extraction, classification or split in the background'),
   membersPage: page('Members of the organization'),
   addMember: page('Add a member; the page shows a one-time sign-in link'),
   changeMember: form('Change the role of a member, or remove them'),

@@ -6,7 +6,8 @@
  * Screenshots go to .tmp/dashboard-shots/ (not committed) when QUIRE_DASHBOARD_SHOTS is set.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -167,4 +168,37 @@ describe('dashboard in a browser', () => {
     await expect.poll(() => invoiceBox.getAttribute('class')).toContain('active');
     await shot('extraction-boxes');
   });
+
+  it('uploads a document and runs a parse and a split from the page, following their status live', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quire-dashboard-'));
+    const path = join(dir, 'two-pages.pdf');
+    writeFileSync(path, await textPdf([['INVOICE', 'Invoice number: INV-77', 'Total due: 10.00 EUR'], ['RECEIPT', 'Paid with thanks', 'Amount paid: 10.00 EUR']]));
+    await page.goto(`${cloud.url}/dashboard/runs?env=production`);
+    await page.getByRole('link', { name: 'New run' }).click();
+    await page.getByLabel('Run', { exact: true }).selectOption('parse');
+    await page.getByLabel('Document', { exact: true }).setInputFiles(path);
+    await page.getByRole('button', { name: 'Start run' }).click();
+    await page.waitForURL(/\/dashboard\/run\?env=production&kind=parse&id=prs_/);
+    await expect.poll(() => page.locator('.meta .badge').first().textContent(), { timeout: 30_000 }).toBe('completed');
+    expect(await page.getByRole('region', { name: 'Parsed text' }).textContent()).toContain('INV-77');
+    await page.waitForSelector('body[data-pages-ready="true"]');
+    expect(await page.locator('.page canvas').count()).toBe(2);
+
+    await page.goto(`${cloud.url}/dashboard/new?env=production`);
+    await page.getByLabel('Run', { exact: true }).selectOption('split');
+    await page.getByLabel('Document', { exact: true }).setInputFiles(path);
+    await page.getByLabel(/Categories .* or subdocuments/).fill('invoice: A bill asking for payment\nreceipt: Proof of a payment made');
+    await page.getByRole('button', { name: 'Start run' }).click();
+    await page.waitForURL(/kind=split&id=splt_/);
+    await expect.poll(() => page.locator('.meta .badge').first().textContent(), { timeout: 30_000 }).toBe('completed');
+    const parts = await page.getByRole('region', { name: 'Parts' }).textContent();
+    expect(parts).toContain('invoice');
+    await page.waitForSelector('body[data-pages-ready="true"]');
+    expect(await page.locator('.page[data-page="1"] .page-part').textContent()).toBe('invoice');
+    expect(await page.locator('.page[data-page="2"] .page-part').textContent()).toBe('receipt');
+    await shot('split-run');
+    // Made in production: listed there, not in test.
+    await page.goto(`${cloud.url}/dashboard/runs?env=test&kind=split`);
+    expect(await page.locator('table[aria-label="Runs"] tbody').textContent()).toContain('No runs');
+  }, 90_000);
 });

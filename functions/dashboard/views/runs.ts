@@ -31,7 +31,8 @@ export function runsView(req: MemberRequest, options: { env: Environment; filter
     title: 'Runs',
     env,
     section: 'runs',
-    body: html`<form method="get" action="/dashboard/runs" class="filters" role="search">
+    body: html`${req.member.membership.role !== 'viewer' ? html`<p><a class="button" href="${withEnv('/dashboard/new', env)}">New run</a></p>` : ''}
+<form method="get" action="/dashboard/runs" class="filters" role="search">
 <input type="hidden" name="env" value="${env}">
 <label for="f-kind">Kind</label>
 <select id="f-kind" name="kind">${option('', 'all kinds', filter.kind)}${RUN_KINDS.map((k) => option(k.name, k.name, filter.kind))}</select>
@@ -65,9 +66,15 @@ function valuesPanel(values: SourcedValue[]): Html {
 function pagesPanel(view: RunView, values: SourcedValue[]): Html {
   if (!view.file) return html`<p class="muted">This run has no file to show.</p>`;
   if (!view.preview) return html`<p class="muted">${view.file.filename}: no page images for this kind of file here (${view.file.mime_type}, ${view.file.size_bytes} bytes).</p>`;
-  // Pages the server knows of (the file's count, or as far as a box goes); the page script adds any
-  // further pages of the PDF it draws.
-  const known = Math.max(view.file.page_count ?? 1, ...values.map((v) => v.box?.page ?? 1));
+  // Pages the server knows of (the file's or the run's count, or as far as a box or part goes); the
+  // page script adds any further pages of the PDF it draws.
+  // A split or partition names the part each page belongs to.
+  const partOfPage = new Map<number, string>();
+  if ((view.kind.name === 'split' || view.kind.name === 'partition') && Array.isArray(view.run.output)) {
+    for (const part of view.run.output as Array<{ name?: string; key?: string; pages?: number[] }>) for (const n of part.pages ?? []) partOfPage.set(n, part.name ?? part.key ?? '');
+  }
+  const usage = view.run.usage as { page_count?: number } | undefined;
+  const known = Math.max(view.file.page_count ?? 1, usage?.page_count ?? 1, ...values.map((v) => v.box?.page ?? 1), ...partOfPage.keys());
   const count = view.preview === 'image' ? 1 : Math.min(known, MAX_PAGES);
   const pages = Array.from({ length: count }, (_, i) => i + 1).map((n) => {
     const boxes = values.flatMap((v, i) =>
@@ -75,7 +82,8 @@ function pagesPanel(view: RunView, values: SourcedValue[]): Html {
         ? [html`<div class="source-box" id="box-${i}" data-testid="source-box" data-left="${v.box.left}" data-top="${v.box.top}" data-width="${v.box.width}" data-height="${v.box.height}" data-value="${v.path}: ${display(v.value)}" title="${v.path}: ${display(v.value)}"></div>`]
         : [],
     );
-    return html`<div class="page" data-page="${n}">${boxes}<span class="page-label">page ${n}</span></div>`;
+    const part = partOfPage.get(n);
+    return html`<div class="page" data-page="${n}">${boxes}${part ? html`<span class="page-part">${part}</span>` : ''}<span class="page-label">page ${n}</span></div>`;
   });
   return html`<p id="pages-status" class="muted">Drawing the pages…</p><div class="pages">${pages}</div>`;
 }
