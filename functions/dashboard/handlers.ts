@@ -11,6 +11,8 @@ import { addMember, changeRole, consumeSignInLink, isMemberRole, issueSignInLink
 import { membersView } from './views/members.ts';
 import { newRunView } from './views/new-run.ts';
 import { startRun } from './create.ts';
+import { canManageSecrets, removeSecret, secretsOf, setSecret, usageByDay } from './settings.ts';
+import { secretsView, usageView } from './views/settings.ts';
 import { listAllRuns, previewBytes, runView } from './runs.ts';
 import { createSession, endSession, SESSION_TTL_MS, switchOrganization } from './sessions.ts';
 import { accountView } from './views/account.ts';
@@ -226,4 +228,35 @@ export const newRunPost = dashboard({ auth: 'member', csrf: 'session' }, async (
     const message = error.issues.map((i) => `${i.loc.slice(1).join('.') || 'form'}: ${i.msg}`).join('; ');
     return page(newRunView(req, { env, ...form, error: `Not started: ${message}` }), 422);
   }
+});
+
+async function secretsPageOf(req: MemberRequest, extra: { notice?: string; error?: string } = {}, status = 200): Promise<Reply> {
+  const env = environmentOf(req);
+  const secrets = await secretsOf(req.platform, scopeOf(req, env));
+  return page(secretsView(req, { env, secrets, canManage: canManageSecrets(req.member.membership, env), ...extra }), status);
+}
+
+export const secretsPage = dashboard({ auth: 'member' }, async (req) => secretsPageOf(req));
+
+export const setSecretPost = dashboard({ auth: 'member', csrf: 'session' }, async (req) => {
+  const env = environmentOf(req);
+  try {
+    const secret = await setSecret(req.platform, req.member.membership, env, scopeOf(req, env), { name: req.form.get('name') ?? '', value: req.form.get('value') ?? '' });
+    return secretsPageOf(req, { notice: `Secret ${secret.name} set.` });
+  } catch (error) {
+    if (error instanceof Invalid) return secretsPageOf(req, { error: `Not set: ${error.issues.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; ')}` }, 422);
+    throw error;
+  }
+});
+
+export const deleteSecretPost = dashboard({ auth: 'member', csrf: 'session' }, async (req) => {
+  const env = environmentOf(req);
+  await removeSecret(req.platform, req.member.membership, env, scopeOf(req, env), req.form.get('name') ?? '');
+  return redirect(withEnv('/dashboard/secrets', env));
+});
+
+export const usagePage = dashboard({ auth: 'member' }, async (req) => {
+  const env = environmentOf(req);
+  const [test, production] = await Promise.all([usageByDay(req.platform, scopeOf(req, 'test'), 30), usageByDay(req.platform, scopeOf(req, 'production'), 30)]);
+  return page(usageView(req, { env, days: { test: test!, production: production! } }));
 });

@@ -10,6 +10,8 @@ export interface Section {
 export const SECTIONS = {
   runs: { path: '/dashboard/runs', label: 'Runs' },
   keys: { path: '/dashboard/keys', label: 'API keys' },
+  secrets: { path: '/dashboard/secrets', label: 'Secrets' },
+  usage: { path: '/dashboard/usage', label: 'Usage' },
   members: { path: '/dashboard/members', label: 'Members' },
   account: { path: '/dashboard/account', label: 'Account' },
 } satisfies Record<string, Section>;

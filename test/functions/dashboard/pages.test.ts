@@ -1,0 +1,65 @@
+/**
+ * The dashboard's secrets and usage pages over HTTP against the real local cloud: secrets set from
+ * the page are the API's secrets of that environment (read back through /v1 with a key), never
+ * shown on the page, by role; usage per day of each environment apart.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
+import { dash, signIn, type Member } from '../../support/dashboard.ts';
+
+let cloud: TestCloud;
+let owner: Member;
+beforeAll(async () => {
+  cloud = await startTestCloud();
+  owner = await signIn(cloud.url, cloud.orgId, 'owner@pages.example');
+});
+afterAll(() => cloud?.close());
+
+describe('secrets', () => {
+  it('set from the page in one environment: readable through the API there only, never shown back', async () => {
+    const value = 'sk-very-secret-value-123';
+    const set = await dash(cloud.url, owner, 'POST', '/dashboard/secrets', { env: 'test', name: 'VENDOR_TOKEN', value });
+    expect(set.status).toBe(200);
+    expect(set.text).toContain('VENDOR_TOKEN');
+    expect(set.text).not.toContain(value);
+    const read = await cloud.api('GET', '/v1/secrets/VENDOR_TOKEN/value');
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.secret.value).toBe(value);
+    expect((await cloud.api('GET', '/v1/secrets/VENDOR_TOKEN', { key: cloud.keys.live })).status).toBe(404);
+    expect((await dash(cloud.url, owner, 'GET', '/dashboard/secrets?env=production')).text).not.toContain('VENDOR_TOKEN');
+    // Rotate: a new value, same name.
+    expect((await dash(cloud.url, owner, 'POST', '/dashboard/secrets', { env: 'test', name: 'VENDOR_TOKEN', value: 'rotated-value' })).status).toBe(200);
+    expect((await cloud.api('GET', '/v1/secrets/VENDOR_TOKEN/value')).body.secret.value).toBe('rotated-value');
+    // A bad name is refused, naming the problem.
+    const bad = await dash(cloud.url, owner, 'POST', '/dashboard/secrets', { env: 'test', name: '1-bad name', value: 'x' });
+    expect(bad.status).toBe(422);
+    expect(bad.text).toContain('name');
+    // Delete; the other environment cannot delete it (404).
+    expect((await dash(cloud.url, owner, 'POST', '/dashboard/secrets/delete', { env: 'production', name: 'VENDOR_TOKEN' })).status).toBe(404);
+    expect((await dash(cloud.url, owner, 'POST', '/dashboard/secrets/delete', { env: 'test', name: 'VENDOR_TOKEN' })).status).toBe(303);
+    expect((await cloud.api('GET', '/v1/secrets/VENDOR_TOKEN')).status).toBe(404);
+  });
+
+  it('viewers cannot set secrets; developers only in test', async () => {
+    const viewer = await signIn(cloud.url, cloud.orgId, 'viewer@pages.example', 'viewer');
+    expect((await dash(cloud.url, viewer, 'POST', '/dashboard/secrets', { env: 'test', name: 'X', value: 'y' })).status).toBe(403);
+    const developer = await signIn(cloud.url, cloud.orgId, 'dev@pages.example', 'developer');
+    expect((await dash(cloud.url, developer, 'POST', '/dashboard/secrets', { env: 'production', name: 'X', value: 'y' })).status).toBe(403);
+    expect((await dash(cloud.url, developer, 'POST', '/dashboard/secrets', { env: 'test', name: 'X', value: 'y' })).status).toBe(200);
+  });
+});
+
+describe('usage', () => {
+  it('shows the credits of each environment apart', async () => {
+    const before = await dash(cloud.url, owner, 'GET', '/dashboard/usage?env=test');
+    expect(before.status).toBe(200);
+    const total = (text: string, env: string) => Number(new RegExp(`data-testid="usage-${env}">([^<]+)<`).exec(text)![1]);
+    expect(total(before.text, 'test')).toBe(0);
+    const parse = await cloud.api('POST', '/v1/parses', { body: { document: { filename: 'a.txt', url: dataUrl('text/plain', 'hello usage') } } });
+    expect(parse.status, parse.text).toBe(201);
+    const after = await dash(cloud.url, owner, 'GET', '/dashboard/usage?env=test');
+    expect(total(after.text, 'test')).toBe(parse.body.usage.credits);
+    expect(total(after.text, 'production')).toBe(0);
+    expect(after.text).toContain(new Date().toISOString().slice(0, 10));
+  });
+});
