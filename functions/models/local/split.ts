@@ -18,7 +18,7 @@ import { AVERAGE_PAGE_TOKENS } from './classify.ts';
 import { layoutCues } from './cues.ts';
 import type { LayoutCue } from './knowledge/document-types.ts';
 import { buildQueries, cueScores, labelScores, pagesEvidence, type Queries, type TextEvidence, textEvidence, TITLE_WEIGHT, titleLines } from './evidence.ts';
-import { anyNumberLabel, findLabeledDates, findLabeledValues, hasDate, pageMarker, sameLabel, titleNumbers } from './identifiers.ts';
+import { anyNumberLabel, findLabeledDates, findLabeledValues, hasDate, pageMarker, type PageMarker, sameLabel, titleNumbers } from './identifiers.ts';
 import { baggedWeights } from './random.ts';
 import { countFeatures, type PageLine, pageLines, scoreShares } from './text.ts';
 
@@ -122,7 +122,7 @@ const RUN_CUES: ReadonlySet<LayoutCue> = new Set(['slides']);
  * cannot show alone: a deck is slides, but a single landscape page is no deck.
  */
 function paperRunCues(pages: readonly Page[], lines: readonly PageLine[][], samePaper: readonly boolean[], queries: Queries): Float64Array[] {
-  const scores = pages.map(() => new Float64Array(queries.labels.length));
+  const scores: Float64Array[] = pages.map(() => new Float64Array(queries.labels.length));
   let first = 0;
   for (let p = 1; p <= pages.length; p++) {
     if (p < pages.length && samePaper[p]) continue;
@@ -169,8 +169,9 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
   // The last page with words: a blank page between two pages (read by OCR or not, it found nothing)
   // says nothing about the paper, so the page after it is compared with the page before it.
   let previous: Page | undefined;
+  const markers = lines.map((l) => pageMarker(l));
   pages.forEach((page, p) => {
-    const marker = pageMarker(lines[p]!);
+    const marker = markers[p]!;
     let score = 0;
     // Another paper size, or a scan after born-digital pages: most likely another document. The same
     // paper with nothing that starts a document: most likely the same one.
@@ -181,7 +182,7 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
     samePaper.push(Boolean(previous) && !otherPaper);
     if (!blank) previous = page;
     if (marker.index === 1) score += 3;
-    else if (marker.index !== undefined && marker.index > 1) score -= 5;
+    else if (marker.index !== undefined && marker.index > 1 && (!otherPaper || followsMarker(markers[p - 1], marker))) score -= 5;
     if (marker.continued) score -= 3;
     const top = headerLines(lines[p]!);
     const facts = [
@@ -209,6 +210,15 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
     for (const { label, value } of facts) context.set(label, normalizeKey(value));
   });
   return { start, header, samePaper };
+}
+
+/**
+ * "Page 2 of 5" continues the page before when that page is on the same paper, or is marked as the
+ * page before it ("Page 1 of 5"). After a page of other paper that says nothing of it, it is a page
+ * whose document began elsewhere: no sign of continuing this one.
+ */
+function followsMarker(before: PageMarker | undefined, marker: PageMarker): boolean {
+  return before?.index === marker.index! - 1 && (before.total === undefined || marker.total === undefined || before.total === marker.total);
 }
 
 /** A sentence of running text, not a field, a row or a heading. */

@@ -112,6 +112,20 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(booklet!.got).toEqual(booklet!.expected);
   });
 
+  it('"Page 2 of 5" on a scan after a brochure continues nothing: the brochure stays a brochure', { timeout: 120_000 }, async () => {
+    // The estimate is a photographed middle page of a five-page estimate ("Page 2 of 5").
+    const [bundle] = await evaluateBundles([
+      {
+        parts: [
+          { path: 'documents/brochure/warranty_booklet_sample1.pdf', type: 'brochure', pages: 2 },
+          { path: 'documents/repair_estimate/repair_estimates_sample3.jpg', type: 'repair_estimate', pages: 1 },
+        ],
+        subdocuments: ['brochure', 'repair_estimate'],
+      },
+    ]);
+    expect(bundle!.got).toEqual(bundle!.expected);
+  });
+
   it('a document does not stop and resume: the exhibits and schedules inside an agreement stay with it', { timeout: 120_000 }, async () => {
     const [agreement] = await evaluateCorpusBundles(splitTruths().filter((t) => t.path.includes('o&m_sample2')));
     // Pages 9–30 are the model agreement (its pages 10–20 read as calendars, quotes and lists page by page).
