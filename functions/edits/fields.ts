@@ -72,7 +72,8 @@ export function detectedFields(doc: Doc): FormFieldWithOptions[] {
       const row = rows.get(i) ?? (seen.column && label === seen.column.header ? seen.column.row : undefined);
       if (row !== undefined) label = `${label} (row ${row})`;
       const section = seen.section && !label.includes(seen.section) ? seen.section : '';
-      const description = joined([section, own && row === undefined ? f.description : label], ' › ');
+      // A field nothing names has no description: its section alone does not say what goes in it.
+      const description = label === '' ? '' : joined([section, own && row === undefined ? f.description : label], ' › ');
       const comb = f.comb ? { comb: true, maxLength: f.comb } : {};
       return { key: key(label), type: f.type, description, bbox: normalized(page, f.box), value: null, ...comb };
     });

@@ -40,6 +40,9 @@ interface Run {
   bottom: number;
 }
 
+/** A label printed over or under a box is a few words; more, not ending in ":", is a sentence. */
+const MAX_LABEL_WORDS = 12;
+
 /** Dot leaders and writing lines ("……", "____") are where values go, not text. */
 const LEADER = /^[\s.…_·-]*$/;
 
@@ -103,6 +106,8 @@ const clean = (text: string) =>
 function stacked(box: Box, runs: Run[], side: -1 | 1): { run: Run; gap: number; tight: boolean } | undefined {
   let best: { run: Run; gap: number; tight: boolean } | undefined;
   for (const run of runs) {
+    // A sentence is no label (a footnote under a rule): many words, not ending as a label does (":").
+    if (run.text.split(/\s+/).length > MAX_LABEL_WORDS && !/:\s*$/.test(run.text)) continue;
     const height = run.bottom - run.top;
     const gap = side === 1 ? run.top - boxBottom(box) : box.top - run.bottom;
     if (gap < -Math.min(3, height / 2) || gap > Math.max(1.2 * height, 6)) continue;

@@ -44,6 +44,8 @@ interface Segment {
 const TICK_MAX = 22;
 const TICK_MIN = 5;
 const MIN_UNDERLINE = 30;
+/** A caption under a line is a few words ("Signature of the applicant"); a sentence there (more, not ending in ":") is a footnote under a rule. */
+const MAX_CAPTION_WORDS = 12;
 
 const right = (b: Box) => b.left + b.width;
 const bottom = (b: Box) => b.top + b.height;
@@ -331,7 +333,7 @@ export function detectPageFields(page: Page): DetectedField[] {
     return c >= target.top - 2 && c <= bottom(target) + 2;
   };
   /** Text before `target` on its line, back to the previous field or a wide gap. */
-  const textBefore = (target: Box, baseline: Box = target): string => {
+  const wordsBefore = (target: Box, baseline: Box = target): Word[] => {
     const previousRight = Math.max(0, ...all.map((t) => t.box).filter((b) => b !== target && right(b) <= target.left + 1 && sameLineBox(b, baseline)).map(right));
     const candidates = labelWords.filter((w) => sameLine(w, baseline) && right(w.box) <= target.left + 3 && w.box.left >= previousRight - 1).sort((a, b) => b.box.left - a.box.left);
     const picked: Word[] = [];
@@ -341,8 +343,15 @@ export function detectPageFields(page: Page): DetectedField[] {
       picked.unshift(w);
       edge = w.box.left;
     }
-    return picked.map((w) => w.text).join(' ');
+    return picked;
   };
+  const textBefore = (target: Box, baseline: Box = target): string =>
+    wordsBefore(target, baseline)
+      .map((w) => w.text)
+      .join(' ');
+  /** Words that label a field on their own line ("Le |_|_|"): no caption of the line above them. */
+  let leading: Set<Word> | undefined;
+  const leadsAField = (w: Word) => (leading ??= new Set(all.flatMap((t) => wordsBefore(t.box, { ...t.box, height: t.box.height + 3 })))).has(w);
   const sameLineBox = (a: Box, b: Box) => Math.abs(centerY(a) - centerY(b)) < Math.max(a.height, b.height) / 1.5;
   /** Text after `target` on its line, up to the next field or a wide gap. */
   const textAfter = (target: Box, maxGap: number): Array<Word & { box: Box }> => {
@@ -360,7 +369,7 @@ export function detectPageFields(page: Page): DetectedField[] {
   /** Text just below a box (a signature line's caption, or a hint under a field). */
   const textBelow = (target: Box): string =>
     labelWords
-      .filter((w) => w.box.top >= bottom(target) - 1 && w.box.top <= bottom(target) + 1.2 * textHeight && w.box.left >= target.left - 5 && right(w.box) <= right(target) + 5)
+      .filter((w) => w.box.top >= bottom(target) - 1 && w.box.top <= bottom(target) + 1.2 * textHeight && w.box.left >= target.left - 5 && right(w.box) <= right(target) + 5 && !leadsAField(w))
       .sort((a, b) => a.box.left - b.box.left)
       .map((w) => w.text)
       .join(' ');
@@ -380,9 +389,12 @@ export function detectPageFields(page: Page): DetectedField[] {
   /** Words stacked just above a line, starting near its left end (a label printed over the line). */
   const stackedAbove = (line: Box) => {
     const rule = bottom(line);
-    return labelWords
-      .filter((w) => bottom(w.box) <= rule - 1 && bottom(w.box) >= rule - band - 1.5 * textHeight && w.box.left >= line.left - 5 && w.box.left <= line.left + 0.5 * line.width && right(w.box) <= right(line) + 5)
-      .sort((a, b) => a.box.left - b.box.left);
+    const near = labelWords.filter(
+      (w) => bottom(w.box) <= rule - 1 && bottom(w.box) >= rule - band - 1.5 * textHeight && w.box.left >= line.left - 5 && w.box.left <= line.left + 0.5 * line.width && right(w.box) <= right(line) + 5,
+    );
+    // The printed line nearest the rule only (not words of the line over it, read in between).
+    const lowest = Math.max(...near.map((w) => bottom(w.box)));
+    return near.filter((w) => bottom(w.box) >= lowest - 0.6 * textHeight).sort((a, b) => a.box.left - b.box.left);
   };
   /** Each line's label, to continue it on a bare line under it. */
   const lineLabels = new Map<Box, string>();
@@ -409,14 +421,14 @@ export function detectPageFields(page: Page): DetectedField[] {
       // No label before the line: the caption under it (a signature line) or the label stacked over
       // it, whichever is closer to the line.
       const above = stackedAbove(line);
-      const belowGap = below === '' ? Infinity : Math.min(...labelWords.filter((w) => w.box.top >= bottom(line) - 1 && w.box.top <= bottom(line) + 1.2 * textHeight).map((w) => w.box.top - bottom(line)));
+      const belowGap = below === '' ? Infinity : Math.min(...labelWords.filter((w) => w.box.top >= bottom(line) - 1 && w.box.top <= bottom(line) + 1.2 * textHeight && !leadsAField(w)).map((w) => w.box.top - bottom(line)));
       const aboveGap = above.length === 0 ? Infinity : bottom(line) - Math.max(...above.map((w) => bottom(w.box)));
       if (aboveGap < belowGap) {
         label = cleanLabel(above.map((w) => w.text).join(' '));
         // Values are written between the label and the line.
         const labelBottom = Math.max(...above.map((w) => bottom(w.box)));
         if (labelBottom > line.top && bottom(line) - labelBottom >= 6) box = { ...line, top: labelBottom + 1, height: bottom(line) - labelBottom - 1 };
-      } else if (below !== '') {
+      } else if (below !== '' && (below.split(/\s+/).length <= MAX_CAPTION_WORDS || /:\s*$/.test(below))) {
         label = cleanLabel(below);
       }
     } else if (/^\(.*\)$/.test(below.trim())) {

@@ -689,7 +689,9 @@ function fieldTextOf(field: FillField): FieldText {
     group: colon > 0 ? analyse(label.slice(0, colon)).stems : [],
     groupSquash: colon > 0 ? words(label.slice(0, colon)).join('') : '',
     option: (colon > 0 ? label.slice(colon + 1) : label).trim() || field.key,
-    ordinal: labelParts.ordinal ?? sectionParts.ordinal ?? keyParts.ordinal,
+    // A key made from the label, numbered because the label repeats ("adresse_2" on a form's second
+    // copy), numbers nothing.
+    ordinal: labelParts.ordinal ?? sectionParts.ordinal ?? (normalizedKey(field.key.replace(/_\d+$/, '')) === normalizedKey(label) ? null : keyParts.ordinal),
     // A key that only spells the printed label (a flat form's fields are keyed so) names nothing more:
     // "nom" written for it is the label's word, and the section still decides whose "nom" it is.
     key: normalizedKey(field.key) === normalizedKey(label) ? '' : normalizedKey(field.key),
@@ -1201,6 +1203,9 @@ export function fillForm(request: FillRequest): FillResult {
     // A row whose button was chosen by position takes nothing else.
     request.fields.forEach((field, i) => candidates.push(...candidatesFor(fact, f, field, i, texts[i]!).filter((c) => chosen.has(fact) || !decided.has(c.field))));
   });
+  // A page printed again (the form's second copy, "volet 2"): its fields rank below the first copy's.
+  const copies = repeatedFields(request.fields);
+  for (const c of candidates) if (copies.has(c.field)) c.score -= COPY_PENALTY;
   // Best first; ties go to the earlier field, then the earlier fact (reading order).
   candidates.sort((a, b) => b.score - a.score || a.field - b.field || a.fact - b.fact);
   dropAmbiguous(candidates, facts, texts);
@@ -1216,6 +1221,22 @@ export function fillForm(request: FillRequest): FillResult {
     result = assign(request, facts, texts, candidates, banned);
   }
   return { values: result.values };
+}
+
+const COPY_PENALTY = 0.1;
+
+/** Fields printed as an earlier page prints one (the same label at the same place): a copy of the form. */
+function repeatedFields(fields: FillField[]): Set<number> {
+  const out = new Set<number>();
+  fields.forEach((field, i) => {
+    const box = field.box;
+    if (!box || field.description === '') return;
+    const earlier = fields.some(
+      (other, j) => j !== i && other.box !== undefined && other.box.page < box.page && other.description === field.description && Math.abs(other.box.left - box.left) < 0.02 && Math.abs(other.box.top - box.top) < 0.02,
+    );
+    if (earlier) out.add(i);
+  });
+  return out;
 }
 
 /**

@@ -45,6 +45,17 @@ describe('printedLabels', () => {
     expect(labels.map((l) => l.label)).toEqual(['nom', 'prénom', 'numéro']);
   });
 
+  it('a sentence under a box is no label (a footnote under a rule); a long label ending in ":" still is one', () => {
+    const footnote = '1) the certificate is not used to send the statements of the employees to the tax administration,';
+    const p = page([
+      ['nom', 100, 116],
+      [footnote, 100, 166],
+      ['NAME AND ADDRESS OF THE OFFICE THAT PAYS YOUR BENEFITS FOR SICKNESS AND MATERNITY INSURANCE:', 100, 200],
+    ]);
+    const labels = printedLabels(p, [box(100, 100, 150), box(100, 150, 450), box(100, 210, 450)]);
+    expect(labels.map((l) => l.label)).toEqual(['nom', '', 'NAME AND ADDRESS OF THE OFFICE THAT PAYS YOUR BENEFITS FOR SICKNESS AND MATERNITY INSURANCE']);
+  });
+
   it('reads labels printed over their boxes on a page that prints them there', () => {
     const p = page([
       ['First name', 100, 88],
@@ -139,6 +150,16 @@ describe('detected fields of a flat form', () => {
     ];
     const fields = detectedFields({ kind: 'pdf', pages: [p] });
     expect(fields.map((f) => f.description)).toEqual(['Address 1', 'Address 2', 'Postcode', 'City']);
+  });
+
+  it('a field nothing names has no description: the section it sits in does not say what goes there', () => {
+    const p = page([
+      ['E) Tax withheld', 55, 100],
+      ['1) This certificate is not used to send the statements of the employees to the tax administration,', 55, 152],
+    ]);
+    p.rules = [{ x1: 55, y1: 146, x2: 560, y2: 146 }];
+    const fields = detectedFields({ kind: 'pdf', pages: [p] });
+    expect(fields.map((f) => f.description)).toEqual(['']);
   });
 
   it('numbers the empty rows of a ruled table under one header, so the 2nd row can be asked for', () => {

@@ -144,6 +144,23 @@ describe('detectPageFields', () => {
     expect(captioned[0]!.box.top).toBeGreaterThan(110);
   });
 
+  it('a bare line takes the label printed over it, not the word under it that labels a field of its own ("Le |_|_|"), nor a footnote', () => {
+    const words = [
+      ...say('I certify that I live with the insured person', 72, 84),
+      ...say('Nom et prénom :', 72, 98),
+      word('....................................', 72, 112, 200),
+      ...say('Le', 72, 126),
+      word('______________', 90, 126, 80),
+      ...say('1) This certificate is not used to send the statements of the employees to the tax office,', 72, 214),
+    ];
+    const fields = detectPageFields(page(words, [hline(72, 540, 202)]));
+    expect(fields.map((f) => [f.label, f.kind])).toEqual([
+      ['Nom et prénom', 'line'],
+      ['Le', 'line'],
+      ['', 'line'],
+    ]);
+  });
+
   it('takes a label stacked over its line, and writes below that label', () => {
     const words = [...say('Mailing address', 72, 100)];
     const fields = detectPageFields(page(words, [hline(72, 400, 116)]));

@@ -348,4 +348,17 @@ describe('fillForm', () => {
     expect(values[3]).toBe('true');
     expect(values[4]).not.toBe('true');
   });
+  it("fills the first copy of a form printed twice; a key numbered because its label repeats numbers nothing; \"(suite)\" is a field's 2nd line", () => {
+    const at = (page: number, top: number) => ({ page, left: 0.1, top, width: 0.8, height: 0.02 });
+    const fields: FillField[] = [
+      { key: 'adresse', type: 'text', description: 'ADRESSE', box: at(1, 0.25) },
+      { key: 'adresse_line_2', type: 'text', description: 'ADRESSE (line 2)', box: at(1, 0.27) },
+      { key: 'nom', type: 'text', description: 'Attestation › Nom et prénom', box: at(1, 0.8) },
+      { key: 'adresse_2', type: 'text', description: 'ADRESSE', box: at(2, 0.25) },
+      { key: 'adresse_line_2_2', type: 'text', description: 'ADRESSE (line 2)', box: at(2, 0.27) },
+      { key: 'nom_2', type: 'text', description: 'Attestation › Nom et prénom', box: at(2, 0.8) },
+    ];
+    const { values } = fillForm({ fields, instructions: 'Adresse : 12 rue des Tilleuls\nAdresse (suite) : 69003 Lyon\nAttestation – Nom et prénom : Lambert Sophie' });
+    expect(values).toEqual(['12 rue des Tilleuls', '69003 Lyon', 'Lambert Sophie', null, null, null]);
+  });
 });

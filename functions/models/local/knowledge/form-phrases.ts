@@ -23,7 +23,8 @@
  * - `subjects`: the writer as subject ("I have a Master's degree"): after a comma, a new statement.
  * - `ranges`: the words around a range of dates ("DU 01/01/2019 AU 31/12/2019"): two values, named by
  *   those words (a field labelled "du" gets the start, "au" the end).
- * - `ordinals`: words that number an item (the SECOND owner, la DEUXIÈME ligne).
+ * - `ordinals`: words that number an item (the SECOND owner, la DEUXIÈME ligne); the word for a field's
+ *   continuation ("Adresse (SUITE)", "Address (CONTINUED)") is its 2nd line.
  * - `relations`: nouns for a person introduced by their link to the writer ("my WIFE, Jane Doe, born …"):
  *   each one introduced is the next item of a list (the 1st dependant, the 2nd …).
  * - `functionWords`: words that say nothing about which field is meant.
@@ -101,7 +102,7 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
     requests: ['please', 'could you please', 'could you', 'can you please', 'can you', 'would you please', 'would you', 'kindly'],
     subjects: ['i', 'we'],
     ranges: [['from', 'to'], ['from', 'until'], ['between', 'and']],
-    ordinals: { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, other: 2 },
+    ordinals: { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, other: 2, continued: 2 },
     relations: ['wife', 'husband', 'spouse', 'partner', 'son', 'daughter', 'child', 'father', 'mother', 'brother', 'sister', 'uncle', 'aunt', 'nephew', 'niece', 'grandfather', 'grandmother', 'grandson', 'granddaughter', 'cousin', 'stepson', 'stepdaughter'],
     functionWords: ['the', 'my', 'of'],
   },
@@ -155,7 +156,7 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
     requests: ['merci de', "s'il vous plaît", 'pouvez-vous', 'pourriez-vous', 'veuillez'],
     subjects: ['je', "j'", 'nous'],
     ranges: [['du', 'au'], ['de', 'à'], ['depuis le', 'jusqu\'au']],
-    ordinals: { premier: 1, première: 1, premiere: 1, deuxième: 2, deuxieme: 2, second: 2, seconde: 2, troisième: 3, troisieme: 3, quatrième: 4, quatrieme: 4, cinquième: 5, cinquieme: 5 },
+    ordinals: { premier: 1, première: 1, premiere: 1, deuxième: 2, deuxieme: 2, second: 2, seconde: 2, troisième: 3, troisieme: 3, quatrième: 4, quatrieme: 4, cinquième: 5, cinquieme: 5, suite: 2 },
     relations: ['épouse', 'époux', 'conjoint', 'conjointe', 'mari', 'femme', 'compagnon', 'compagne', 'partenaire', 'concubin', 'concubine', 'fils', 'fille', 'enfant', 'père', 'mère', 'frère', 'sœur', 'soeur', 'oncle', 'tante', 'neveu', 'nièce', 'grand-père', 'grand-mère', 'petit-fils', 'petite-fille', 'cousin', 'cousine', 'beau-père', 'belle-mère', 'beau-fils', 'belle-fille'],
     functionWords: ['le', 'la', 'les', 'l', 'de', 'd', 'des', 'et', 'ou', 'un', 'une', 'mon', 'ma', 'mes', 'son', 'sa', 'ses', 'notre', 'votre', 'vos', 'leur', 'pour', 'par', 'avec', 'dans', 'sur', 'en', 'à', 'a', 'est', 'sont', 'qui', 'que', 'je', 'j', 'il', 'elle', 'ce', 'cette', 'se', 's', 'ne', 'pas', 'suivi', 'y', 'lieu', 'voir', 'notice'],
   },
@@ -200,7 +201,7 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
     requests: ['bitte', 'könnten sie', 'können sie', 'kannst du'],
     subjects: ['ich', 'wir'],
     ranges: [['vom', 'bis'], ['von', 'bis'], ['ab', 'bis']],
-    ordinals: { erste: 1, erster: 1, ersten: 1, zweite: 2, zweiter: 2, zweiten: 2, dritte: 3, dritter: 3, dritten: 3, vierte: 4, fünfte: 5 },
+    ordinals: { erste: 1, erster: 1, ersten: 1, zweite: 2, zweiter: 2, zweiten: 2, dritte: 3, dritter: 3, dritten: 3, vierte: 4, fünfte: 5, fortsetzung: 2 },
     relations: ['ehefrau', 'ehemann', 'frau', 'mann', 'ehepartner', 'ehepartnerin', 'partner', 'partnerin', 'sohn', 'tochter', 'kind', 'vater', 'mutter', 'bruder', 'schwester', 'onkel', 'tante', 'neffe', 'nichte', 'großvater', 'großmutter', 'enkel', 'enkelin', 'cousin', 'cousine'],
     functionWords: ['der', 'die', 'das', 'den', 'dem', 'des', 'und', 'oder', 'ein', 'eine', 'mein', 'meine', 'ihr', 'ihre', 'für', 'von', 'mit', 'im', 'in', 'zu', 'zur', 'zum', 'ist', 'sind', 'bitte', 'ich'],
   },
@@ -231,7 +232,7 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
     requests: ['graag', 'kunt u', 'kun je', 'wilt u'],
     subjects: ['ik', 'wij', 'we'],
     ranges: [['van', 'tot'], ['vanaf', 'tot']],
-    ordinals: { eerste: 1, tweede: 2, derde: 3, vierde: 4, vijfde: 5 },
+    ordinals: { eerste: 1, tweede: 2, derde: 3, vierde: 4, vijfde: 5, vervolg: 2 },
     relations: ['echtgenote', 'echtgenoot', 'vrouw', 'man', 'partner', 'zoon', 'dochter', 'kind', 'vader', 'moeder', 'broer', 'zus', 'zuster', 'oom', 'tante', 'neef', 'nicht', 'opa', 'oma', 'grootvader', 'grootmoeder'],
     functionWords: ['de', 'het', 'een', 'en', 'of', 'van', 'voor', 'met', 'in', 'op', 'bij', 'mijn', 'uw', 'is', 'zijn'],
   },
@@ -262,7 +263,7 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
     requests: ['por favor', 'puede', 'podría'],
     subjects: ['yo', 'nosotros'],
     ranges: [['del', 'al'], ['desde', 'hasta'], ['de', 'a']],
-    ordinals: { primer: 1, primero: 1, primera: 1, segundo: 2, segunda: 2, tercer: 3, tercero: 3, tercera: 3, cuarto: 4, cuarta: 4 },
+    ordinals: { primer: 1, primero: 1, primera: 1, segundo: 2, segunda: 2, tercer: 3, tercero: 3, tercera: 3, cuarto: 4, cuarta: 4, continuación: 2 },
     relations: ['esposa', 'esposo', 'cónyuge', 'marido', 'mujer', 'pareja', 'hijo', 'hija', 'padre', 'madre', 'hermano', 'hermana', 'tío', 'tía', 'sobrino', 'sobrina', 'abuelo', 'abuela', 'primo', 'prima'],
     functionWords: ['el', 'la', 'los', 'las', 'de', 'del', 'y', 'o', 'un', 'una', 'mi', 'mis', 'su', 'sus', 'para', 'por', 'con', 'en', 'es', 'son'],
   },
@@ -295,7 +296,7 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
     requests: ['per favore', 'può', 'potrebbe'],
     subjects: ['io', 'noi'],
     ranges: [['dal', 'al'], ['da', 'a']],
-    ordinals: { primo: 1, prima: 1, secondo: 2, seconda: 2, terzo: 3, terza: 3, quarto: 4, quarta: 4 },
+    ordinals: { primo: 1, prima: 1, secondo: 2, seconda: 2, terzo: 3, terza: 3, quarto: 4, quarta: 4, seguito: 2 },
     relations: ['moglie', 'marito', 'coniuge', 'compagno', 'compagna', 'figlio', 'figlia', 'padre', 'madre', 'fratello', 'sorella', 'zio', 'zia', 'nipote', 'nonno', 'nonna', 'cugino', 'cugina'],
     functionWords: ['il', 'lo', 'la', 'i', 'gli', 'le', 'l', 'di', 'del', 'della', 'e', 'o', 'un', 'una', 'mio', 'mia', 'suo', 'sua', 'per', 'con', 'in', 'da'],
   },
@@ -334,7 +335,7 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
     requests: ['por favor', 'pode', 'poderia'],
     subjects: ['eu', 'nós'],
     ranges: [['de', 'a'], ['desde', 'até']],
-    ordinals: { primeiro: 1, primeira: 1, segundo: 2, segunda: 2, terceiro: 3, terceira: 3, quarto: 4, quarta: 4 },
+    ordinals: { primeiro: 1, primeira: 1, segundo: 2, segunda: 2, terceiro: 3, terceira: 3, quarto: 4, quarta: 4, continuação: 2 },
     relations: ['esposa', 'esposo', 'cônjuge', 'marido', 'mulher', 'companheiro', 'companheira', 'filho', 'filha', 'pai', 'mãe', 'irmão', 'irmã', 'tio', 'tia', 'sobrinho', 'sobrinha', 'avô', 'avó', 'primo', 'prima'],
     functionWords: ['o', 'a', 'os', 'as', 'de', 'do', 'da', 'dos', 'das', 'e', 'ou', 'um', 'uma', 'meu', 'minha', 'seu', 'sua', 'para', 'por', 'com', 'em', 'no', 'na'],
   },
