@@ -13,6 +13,8 @@ import { newRunView } from './views/new-run.ts';
 import { startRun } from './create.ts';
 import { canManageSecrets, removeSecret, secretsOf, setSecret, usageByDay } from './settings.ts';
 import { secretsView, usageView } from './views/settings.ts';
+import { canManageWebhooks, saveEndpoint, webhookAction, webhookState } from './webhooks.ts';
+import { webhooksView } from './views/webhooks.ts';
 import { listAllRuns, previewBytes, runView } from './runs.ts';
 import { createSession, endSession, SESSION_TTL_MS, switchOrganization } from './sessions.ts';
 import { accountView } from './views/account.ts';
@@ -259,4 +261,30 @@ export const usagePage = dashboard({ auth: 'member' }, async (req) => {
   const env = environmentOf(req);
   const [test, production] = await Promise.all([usageByDay(req.platform, scopeOf(req, 'test'), 30), usageByDay(req.platform, scopeOf(req, 'production'), 30)]);
   return page(usageView(req, { env, days: { test: test!, production: production! } }));
+});
+
+async function webhooksPageOf(req: MemberRequest, extra: { secret?: string; notice?: string; error?: string } = {}, status = 200): Promise<Reply> {
+  const env = environmentOf(req);
+  const state = await webhookState(req.platform, scopeOf(req, env));
+  return page(webhooksView(req, { env, ...state, canManage: canManageWebhooks(req.member.membership, env), ...extra }), status);
+}
+
+export const webhooksPage = dashboard({ auth: 'member' }, async (req) => webhooksPageOf(req));
+
+export const saveEndpointPost = dashboard({ auth: 'member', csrf: 'session' }, async (req) => {
+  const env = environmentOf(req);
+  const events = (req.form.get('events') ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  try {
+    const saved = await saveEndpoint(req.platform, req.member.membership, env, scopeOf(req, env), { url: (req.form.get('url') ?? '').trim(), events, enabled: req.form.get('enabled') === '1' });
+    return webhooksPageOf(req, saved.signing_secret ? { secret: saved.signing_secret, notice: 'Endpoint created. Its signing secret (reveal it again here when needed):' } : { notice: 'Endpoint saved.' });
+  } catch (error) {
+    if (error instanceof Invalid) return webhooksPageOf(req, { error: `Not saved: ${error.issues.map((i) => i.msg).join('; ')}` }, 422);
+    throw error;
+  }
+});
+
+export const webhookActionPost = dashboard({ auth: 'member', csrf: 'session' }, async (req) => {
+  const env = environmentOf(req);
+  const done = await webhookAction(req.platform, req.member.membership, env, scopeOf(req, env), req.form.get('action') ?? '');
+  return webhooksPageOf(req, done);
 });

@@ -10,6 +10,7 @@ export interface Section {
 export const SECTIONS = {
   runs: { path: '/dashboard/runs', label: 'Runs' },
   keys: { path: '/dashboard/keys', label: 'API keys' },
+  webhooks: { path: '/dashboard/webhooks', label: 'Webhooks' },
   secrets: { path: '/dashboard/secrets', label: 'Secrets' },
   usage: { path: '/dashboard/usage', label: 'Usage' },
   members: { path: '/dashboard/members', label: 'Members' },

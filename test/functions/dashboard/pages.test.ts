@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
 import { dash, signIn, type Member } from '../../support/dashboard.ts';
+import { startReceiver } from '../../support/receiver.ts';
+import { verifyWebhook } from '../../../functions/webhooks/verify.ts';
 
 let cloud: TestCloud;
 let owner: Member;
@@ -46,6 +48,40 @@ describe('secrets', () => {
     const developer = await signIn(cloud.url, cloud.orgId, 'dev@pages.example', 'developer');
     expect((await dash(cloud.url, developer, 'POST', '/dashboard/secrets', { env: 'production', name: 'X', value: 'y' })).status).toBe(403);
     expect((await dash(cloud.url, developer, 'POST', '/dashboard/secrets', { env: 'test', name: 'X', value: 'y' })).status).toBe(200);
+  });
+});
+
+describe('webhooks', () => {
+  it('saves the endpoint, shows the signing secret on demand, rotates it, sends a test event and logs its delivery', async () => {
+    const receiver = await startReceiver();
+    try {
+      const saved = await dash(cloud.url, owner, 'POST', '/dashboard/webhooks', { env: 'production', url: `${receiver.url}/hooks`, events: '*', enabled: '1' });
+      expect(saved.status).toBe(200);
+      const secretOf = (text: string) => /data-testid="signing-secret" id="signing-secret">(whsec_[^<]+)</.exec(text)?.[1];
+      const first = secretOf(saved.text)!;
+      expect(first).toMatch(/^whsec_/);
+      // The API of that environment sees the same endpoint; the other environment has none.
+      expect((await cloud.api('GET', '/v1/webhooks/endpoint', { key: cloud.keys.live })).body.url).toBe(`${receiver.url}/hooks`);
+      expect((await cloud.api('GET', '/v1/webhooks/endpoint', { key: cloud.keys.test })).status).toBe(404);
+      // Not shown again unless asked for.
+      const page = await dash(cloud.url, owner, 'GET', '/dashboard/webhooks?env=production');
+      expect(page.text).not.toContain(first);
+      expect(secretOf((await dash(cloud.url, owner, 'POST', '/dashboard/webhooks/action', { env: 'production', action: 'reveal' })).text)).toBe(first);
+      const rotated = secretOf((await dash(cloud.url, owner, 'POST', '/dashboard/webhooks/action', { env: 'production', action: 'rotate' })).text)!;
+      expect(rotated).not.toBe(first);
+      expect((await dash(cloud.url, owner, 'POST', '/dashboard/webhooks/action', { env: 'production', action: 'test' })).text).toContain('Test event');
+      const [delivered] = await receiver.waitFor('/hooks', 1);
+      const event = verifyWebhook(delivered!.body, delivered!.headers as Record<string, string>, rotated);
+      expect(event.type).toBe('webhook.test');
+      const log = await dash(cloud.url, owner, 'GET', '/dashboard/webhooks?env=production');
+      expect(log.text).toContain('webhook.test');
+      expect(log.text).toMatch(/status-completed">succeeded</);
+      // A developer cannot change production's webhooks.
+      const developer = await signIn(cloud.url, cloud.orgId, 'dev2@pages.example', 'developer');
+      expect((await dash(cloud.url, developer, 'POST', '/dashboard/webhooks/action', { env: 'production', action: 'reveal' })).status).toBe(403);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 
