@@ -34,6 +34,7 @@ for (const { environment, key } of boot.created) {
   console.log(`${environment === 'test' ? 'Test' : 'Live'} key (shown once, keep it): ${key}`);
 }
 console.log(`Try: curl -H "Authorization: Bearer <key>" ${cloud.url}/v1/auth/status   ·   API reference: ${cloud.url}/docs`);
+console.log(`Dashboard: ${cloud.url}/dashboard   ·   first sign-in: npm run quire -- members create --email you@example.com`);
 
 // Benchmarks (npm run soak) watch the memory of this process: QUIRE_MEMORY_LOG_MS prints it that often.
 const memoryLogMs = Number(process.env.QUIRE_MEMORY_LOG_MS ?? 0);
