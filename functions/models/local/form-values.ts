@@ -1194,6 +1194,7 @@ function writtenInside(text: string, words: string): boolean {
 
 export function fillForm(request: FillRequest): FillResult {
   const texts = request.fields.map(fieldTextOf);
+  for (const i of signingPlaces(request.fields)) texts[i] = { ...texts[i]!, all: [...texts[i]!.all, ...SIGN_PLACE_STEMS] };
   const positioned = positionFacts(request.instructions, request.fields, texts);
   const decided = new Set(positioned.flatMap((p) => p.row));
   const facts = [...factsOf(request.instructions), ...statementFacts(request.instructions, request.fields, texts), ...positioned.map((p) => p.fact)];
@@ -1221,6 +1222,29 @@ export function fillForm(request: FillRequest): FillResult {
     result = assign(request, facts, texts, candidates, banned);
   }
   return { values: result.values };
+}
+
+const SIGN_PLACE_STEMS = analyse('signplace').stems;
+/** A label that is only a comma and a date's lead word (", le", ", den"): the date after a place. */
+const PLACE_THEN_DATE = new RegExp(`^[\\s,]*,\\s*(?:${DATE_LEAD_WORDS.join('|')})\\s*$`, 'iu');
+
+/**
+ * Boxes printed "______, le ______" ("______, den ______"): the unlabelled box before ", le" and a
+ * date is where the document is signed, as "Fait à" would say.
+ */
+function signingPlaces(fields: FillField[]): number[] {
+  const label = (f: FillField) => (f.description.split(/\n| — /)[0] ?? '').split(/\s*›\s*/).at(-1)!.trim();
+  const out: number[] = [];
+  fields.forEach((field, i) => {
+    const box = field.box;
+    if (!box || field.type !== 'text' || words(label(field)).length > 0) return;
+    const middle = box.top + box.height / 2;
+    const next = fields
+      .filter((o) => o !== field && o.box && o.box.page === box.page && Math.abs(o.box.top + o.box.height / 2 - middle) < box.height / 2 && o.box.left >= box.left + box.width - 0.01)
+      .sort((a, b) => a.box!.left - b.box!.left)[0];
+    if (next && next.box!.left - (box.left + box.width) < 0.15 && PLACE_THEN_DATE.test(label(next))) out.push(i);
+  });
+  return out;
 }
 
 const COPY_PENALTY = 0.1;

@@ -361,4 +361,16 @@ describe('fillForm', () => {
     const { values } = fillForm({ fields, instructions: 'Adresse : 12 rue des Tilleuls\nAdresse (suite) : 69003 Lyon\nAttestation – Nom et prénom : Lambert Sophie' });
     expect(values).toEqual(['12 rue des Tilleuls', '69003 Lyon', 'Lambert Sophie', null, null, null]);
   });
+  it('reads "______, le ______" as where and when it is signed: the unlabelled box before ", le" is the place', () => {
+    const at = (left: number) => ({ page: 1, left, top: 0.75, width: 0.13, height: 0.016 });
+    const fields: FillField[] = [
+      { key: 'A.LOCSIG', type: 'text', description: '', box: at(0.59) },
+      { key: 'D.DATSIG', type: 'text', description: 'certifié exact, › , le', box: at(0.75) },
+    ];
+    expect(fillForm({ fields, instructions: 'Le certificat est signé à Strassen le 14/02/2020.' }).values).toEqual(['Strassen', '14/02/2020']);
+    expect(fillForm({ fields, instructions: 'Lieu de signature : Strassen\nDate de signature : 14/02/2020' }).values).toEqual(['Strassen', '14/02/2020']);
+    // An unlabelled box before a box labelled otherwise is named by nothing.
+    const other = [fields[0]!, { ...fields[1]!, description: 'Montant' }];
+    expect(fillForm({ fields: other, instructions: 'Lieu de signature : Strassen' }).values).toEqual([null, null]);
+  });
 });
