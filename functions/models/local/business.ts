@@ -759,6 +759,13 @@ const ISO_CODES = new Set(CURRENCIES.map((c) => c.code));
  * next to a number there. "$" is the dollar of the code printed elsewhere, else of the country the
  * document is from, else the US dollar.
  */
+/**
+ * A currency sign OCR read with less confidence than this is as often a misread digit or letter
+ * ("$2.00" for "92.00", "£1.00" for "81.00"): Tesseract reads a printed "$1,320.00" at 85–97.
+ */
+const SURE_SYMBOL_CONFIDENCE = 65;
+const surelyRead = (word: XWord) => (word.confidence ?? 100) >= SURE_SYMBOL_CONFIDENCE;
+
 function currencyCandidates(index: DocIndex): BusinessValue[] {
   const votes = new Map<string, { count: number; words: XWord[] }>();
   const vote = (code: string | undefined, word: XWord, weight: number) => {
@@ -789,7 +796,7 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     if (mark) {
       // Short marks on scanned pages are as often misread letters: only several of them count.
       if (ocr && (raw.length === 1 || !mark.strong)) {
-        if (besideNumber) scannedSymbols.set(raw, [...(scannedSymbols.get(raw) ?? []), word]);
+        if (besideNumber && surelyRead(word)) scannedSymbols.set(raw, [...(scannedSymbols.get(raw) ?? []), word]);
         return;
       }
       if (raw === '$') return besideNumber || !ocr ? void dollars.push(word) : undefined;
@@ -800,7 +807,9 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     for (const symbol of SYMBOLS) {
       const amount = raw.startsWith(symbol) ? raw.slice(symbol.length) : raw.endsWith(symbol) ? raw.slice(0, -symbol.length) : '';
       if (!AMOUNT_SHAPE.test(amount)) continue;
-      if (ocr && symbol.length === 1) scannedSymbols.set(symbol, [...(scannedSymbols.get(symbol) ?? []), word]);
+      if (ocr && symbol.length === 1) {
+        if (surelyRead(word)) scannedSymbols.set(symbol, [...(scannedSymbols.get(symbol) ?? []), word]);
+      }
       else if (symbol === '$') dollars.push(word);
       else vote(MARKS.get(symbol)?.code, word, 2);
       return;

@@ -103,6 +103,21 @@ describe('business fields', () => {
     expect(await extract(['Lars Peeters Contractor', 'INVOICE 1234', 'SUBTOTAL $12.700', 'TAX $2.250', 'TOTAL $14.950'])).toMatchObject({ subtotal: 12700, tax: 2250, total: 14950 });
   });
 
+  it('takes no currency from signs OCR read unsurely (a "9" read as "$"), but from signs it read surely', async () => {
+    const scanned = async (signConfidence: number) => {
+      // As Tesseract read a scanned invoice that prints no currency sign at all.
+      const doc = await txt(['Home Partners', 'Invoice # 986', '400.00', '$2.00 $200', '9200 200', '92.00 $2.00', 'Balance Due 500.00']);
+      const read = [signConfidence, signConfidence - 5, signConfidence + 4];
+      for (const page of doc.pages) {
+        page.ocr = true;
+        for (const word of page.words) word.confidence = /\$/.test(word.text) ? read.shift() : 91;
+      }
+      return (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
+    };
+    expect((await scanned(47)).currency).toBeNull();
+    expect((await scanned(93)).currency).toBe('USD');
+  });
+
   it('leaves null what the document does not print, for every type the schema asks', async () => {
     const out = await extract(['Hello,', 'see you on Monday.']);
     expect(Object.values(out).every((v) => v === null)).toBe(true);
