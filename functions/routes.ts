@@ -188,6 +188,8 @@ function dashboardRoutes(): Route[] {
     route('POST', '/dashboard/secrets', 'setSecretPost', dash.setSecret),
     route('POST', '/dashboard/secrets/delete', 'deleteSecretPost', dash.deleteSecret),
     route('GET', '/dashboard/usage', 'usagePage', dash.usagePage),
+    route('GET', '/dashboard/tables', 'tablesPage', dash.tablesPage),
+    route('GET', '/dashboard/workflows', 'workflowsPage', dash.workflowsPage),
     route('GET', '/dashboard/webhooks', 'webhooksPage', dash.webhooksPage),
     route('POST', '/dashboard/webhooks', 'saveEndpointPost', dash.saveEndpoint),
     route('POST', '/dashboard/webhooks/action', 'webhookActionPost', dash.webhookAction),

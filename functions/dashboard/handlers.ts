@@ -15,6 +15,8 @@ import { canManageSecrets, removeSecret, secretsOf, setSecret, usageByDay } from
 import { secretsView, usageView } from './views/settings.ts';
 import { canManageWebhooks, saveEndpoint, webhookAction, webhookState } from './webhooks.ts';
 import { webhooksView } from './views/webhooks.ts';
+import { tablesOf, workflowsOf } from './workspace.ts';
+import { tablesView, workflowsView } from './views/workspace.ts';
 import { listAllRuns, previewBytes, runView } from './runs.ts';
 import { createSession, endSession, SESSION_TTL_MS, switchOrganization } from './sessions.ts';
 import { accountView } from './views/account.ts';
@@ -287,4 +289,14 @@ export const webhookActionPost = dashboard({ auth: 'member', csrf: 'session' }, 
   const env = environmentOf(req);
   const done = await webhookAction(req.platform, req.member.membership, env, scopeOf(req, env), req.form.get('action') ?? '');
   return webhooksPageOf(req, done);
+});
+
+export const tablesPage = dashboard({ auth: 'member' }, async (req) => {
+  const env = environmentOf(req);
+  return page(tablesView(req, { env, tables: await tablesOf(req.platform, scopeOf(req, env)) }));
+});
+
+export const workflowsPage = dashboard({ auth: 'member' }, async (req) => {
+  const env = environmentOf(req);
+  return page(workflowsView(req, { env, ...(await workflowsOf(req.platform, scopeOf(req, env))) }));
 });

@@ -34,6 +34,8 @@ export const dashboardOperations = {
   webhooksPage: page('The webhook endpoint and deliveries of one environment'),
   saveEndpoint: page('Create or change the webhook endpoint (a new one shows its signing secret)'),
   webhookAction: page('Reveal or rotate the signing secret, send a test event, delete the endpoint'),
+  tablesPage: page('Tables of one environment: columns, profile, sample rows'),
+  workflowsPage: page('Workflows of one environment: published versions and runs'),
   membersPage: page('Members of the organization'),
   addMember: page('Add a member; the page shows a one-time sign-in link'),
   changeMember: form('Change the role of a member, or remove them'),

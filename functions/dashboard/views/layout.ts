@@ -10,6 +10,8 @@ export interface Section {
 export const SECTIONS = {
   runs: { path: '/dashboard/runs', label: 'Runs' },
   keys: { path: '/dashboard/keys', label: 'API keys' },
+  tables: { path: '/dashboard/tables', label: 'Tables' },
+  workflows: { path: '/dashboard/workflows', label: 'Workflows' },
   webhooks: { path: '/dashboard/webhooks', label: 'Webhooks' },
   secrets: { path: '/dashboard/secrets', label: 'Secrets' },
   usage: { path: '/dashboard/usage', label: 'Usage' },

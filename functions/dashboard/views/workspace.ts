@@ -1,0 +1,47 @@
+import type { Table } from '../../tables/schema.ts';
+import { html, type Html } from '../html.ts';
+import type { Environment, MemberRequest } from '../http.ts';
+import type { WorkflowRow, WorkflowRunRow } from '../workspace.ts';
+import { layout } from './layout.ts';
+
+const short = (at: string | null) => (at ? at.slice(0, 16).replace('T', ' ') : '—');
+
+export function tablesView(req: MemberRequest, options: { env: Environment; tables: Table[] }): Html {
+  const tables = options.tables.map(
+    (t) => html`<details class="table-card"><summary><strong>${t.name}</strong> <code>${t.id}</code> · ${t.filename} · ${t.row_count ?? '?'} rows · ${t.columns.length} columns · <span class="badge">${t.status}</span> · ${short(t.created_at)}</summary>
+<table class="list" aria-label="Columns of ${t.name}"><thead><tr><th>Column</th><th>Type</th><th>Nulls</th><th>Distinct</th><th>Min</th><th>Max</th></tr></thead><tbody>${t.columns.map((c) => {
+      const col = c as unknown as Record<string, unknown>;
+      const stat = (key: string) => (col[key] === undefined || col[key] === null ? '' : String(col[key]));
+      return html`<tr><td>${stat('name')}</td><td>${stat('type')}</td><td>${stat('null_count')}</td><td>${stat('distinct_count')}</td><td>${stat('min')}</td><td>${stat('max')}</td></tr>`;
+    })}</tbody></table>
+${t.sample_rows.length ? html`<table class="list" aria-label="Sample rows of ${t.name}"><thead><tr>${Object.keys(t.sample_rows[0]!).map((k) => html`<th>${k}</th>`)}</tr></thead><tbody>${t.sample_rows.map((row) => html`<tr>${Object.values(row).map((v) => html`<td>${v ?? ''}</td>`)}</tr>`)}</tbody></table>` : ''}
+${t.diagnostics.length ? html`<p class="muted">${t.diagnostics.length} diagnostic(s) while reading the CSV.</p>` : ''}
+</details>`,
+  );
+  return layout(req, {
+    title: 'Tables',
+    env: options.env,
+    section: 'tables',
+    body: html`<p>CSV tables of the <strong>${options.env}</strong> environment (upload, validate and profile them through the API or <code>quire tables</code>).</p>
+${tables.length ? tables : html`<p class="muted">No tables.</p>`}`,
+  });
+}
+
+export function workflowsView(req: MemberRequest, options: { env: Environment; workflows: WorkflowRow[]; runs: WorkflowRunRow[] }): Html {
+  const names = new Map(options.workflows.map((w) => [w.id, w.name]));
+  const workflows = options.workflows.map(
+    (w) => html`<tr><td><strong>${w.name}</strong><br><code>${w.id}</code></td><td>${w.description}</td><td>${w.versions.length ? html`<ul class="plain">${w.versions.map((v) => html`<li><code>${v.id}</code> ${short(v.published_at)} ${v.description}</li>`)}</ul>` : html`<span class="muted">draft only</span>`}</td><td>${short(w.updated_at)}</td></tr>`,
+  );
+  const runs = options.runs.map(
+    (r) => html`<tr><td><code>${r.id}</code></td><td>${names.get(r.workflow_id) ?? r.workflow_id}</td><td><code>${r.version_id}</code></td><td><span class="badge status-${r.status === 'error' ? 'failed' : r.status}">${r.status}</span>${r.message ? html` <span class="muted">${r.message}</span>` : ''}</td><td>${short(r.created_at)}</td><td>${short(r.completed_at)}</td></tr>`,
+  );
+  return layout(req, {
+    title: 'Workflows',
+    env: options.env,
+    section: 'workflows',
+    body: html`<h2>Workflows</h2>
+<table class="list" aria-label="Workflows"><thead><tr><th>Workflow</th><th>Description</th><th>Published versions</th><th>Updated</th></tr></thead><tbody>${workflows.length ? workflows : html`<tr><td colspan="4" class="muted">No workflows.</td></tr>`}</tbody></table>
+<h2>Runs</h2>
+<table class="list" aria-label="Workflow runs"><thead><tr><th>Run</th><th>Workflow</th><th>Version</th><th>Status</th><th>Created</th><th>Completed</th></tr></thead><tbody>${runs.length ? runs : html`<tr><td colspan="6" class="muted">No workflow runs.</td></tr>`}</tbody></table>`,
+  });
+}

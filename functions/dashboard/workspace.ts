@@ -1,0 +1,65 @@
+/**
+ * Tables and workflows as the dashboard lists them (read only): tables through the tables service;
+ * workflows, their published versions and their runs from the records the workflows feature keeps
+ * (the same listing its API routes do). Every member may look.
+ */
+import type { Platform } from '../platform/platform.ts';
+import type { Scope } from '../platform/ports.ts';
+import type { Table } from '../tables/schema.ts';
+import { listTables } from '../tables/service.ts';
+import { WORKFLOW_RUN_TYPE, type WorkflowRunData } from '../workflows/runs.ts';
+import { VERSION_TYPE, WORKFLOW_TYPE, type VersionData, type WorkflowData } from '../workflows/service.ts';
+
+export async function tablesOf(p: Platform, scope: Scope): Promise<Table[]> {
+  return (await listTables(p, scope, undefined)).tables;
+}
+
+export interface WorkflowRow {
+  id: string;
+  name: string;
+  description: string;
+  published_at: string | null;
+  versions: Array<{ id: string; description: string; published_at: string }>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WorkflowRunRow {
+  id: string;
+  workflow_id: string;
+  version_id: string;
+  status: string;
+  message: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export async function workflowsOf(p: Platform, scope: Scope): Promise<{ workflows: WorkflowRow[]; runs: WorkflowRunRow[] }> {
+  const [workflows, versions, runs] = await Promise.all([
+    p.store.listRecords<WorkflowData>(scope, WORKFLOW_TYPE, { limit: 100, order: 'desc' }),
+    p.store.listRecords<VersionData>(scope, VERSION_TYPE, { limit: 100, order: 'desc' }),
+    p.store.listRecords<WorkflowRunData>(scope, WORKFLOW_RUN_TYPE, { limit: 50, order: 'desc' }),
+  ]);
+  return {
+    workflows: workflows.items.map(({ data }) => ({
+      id: data.id,
+      name: data.name,
+      description: data.description,
+      published_at: (data.published as { published_at?: string } | null)?.published_at ?? null,
+      versions: versions.items
+        .filter((v) => v.data.workflow_id === data.id && v.data.published_at)
+        .map((v) => ({ id: v.data.id, description: v.data.description, published_at: v.data.published_at! })),
+      created_at: data.created_at,
+      updated_at: data.updated_at,
+    })),
+    runs: runs.items.map(({ data }) => ({
+      id: data.id,
+      workflow_id: data.workflow_id,
+      version_id: data.workflow_version_id,
+      status: data.lifecycle.status,
+      message: data.lifecycle.message ?? null,
+      created_at: data.timing.created_at,
+      completed_at: data.timing.completed_at,
+    })),
+  };
+}
