@@ -80,7 +80,7 @@ export async function listAllRuns(p: Platform, scope: Scope, filter: RunFilter):
 export interface SourcedValue {
   path: string;
   value: unknown;
-  /** The box on a page (fractions of the page), when the source is a place on a page. */
+  /** The box on a page (fractions of the page), when the source is a place on a page (or the edit field's place). */
   box: { page: number; left: number; top: number; width: number; height: number } | null;
   /** Where it was read otherwise (a sheet cell, a text span), in words. */
   where: string | null;
@@ -126,6 +126,12 @@ export function sourcedValues(tree: unknown, path = ''): SourcedValue[] {
   return [];
 }
 
+/** An edit's form fields, each boxed where it sits on its page (API §8: `bbox` in fractions of the page). */
+export function editFields(output: unknown): SourcedValue[] {
+  const fields = ((output as { form_data?: unknown[] } | null)?.form_data ?? []) as Array<{ key: string; value: string | null; bbox?: SourcedValue['box'] }>;
+  return fields.map((field) => ({ path: field.key, value: field.value, box: field.bbox ?? null, where: null }));
+}
+
 export type Preview = 'pdf' | 'image' | null;
 const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 /** What the browser can draw itself: PDFs (with pdf.js) and common images; up to what one response carries. */
@@ -150,7 +156,7 @@ export async function runView(p: Platform, scope: Scope, kindName: string | null
   const run = await getRun(p, scope, kind, id, true);
   const ref = (run.file ?? (Array.isArray(run.files) ? run.files[0] : undefined)) as { id?: string } | undefined;
   const file = ref?.id ? await getFile(p, scope, ref.id).catch(() => null) : null;
-  const values = kind === extractionKind && run.status === 'completed' ? sourcedValues((await extractionSources(p, scope, id)).sources) : null;
+  const values = kind === extractionKind && run.status === 'completed' ? sourcedValues((await extractionSources(p, scope, id)).sources) : kind === editKind && run.status === 'completed' ? editFields(run.output) : null;
   return { kind, run, file, preview: file ? previewOf(file) : null, values };
 }
 

@@ -55,15 +55,17 @@ function display(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function valuesPanel(values: SourcedValue[]): Html {
+function valuesPanel(values: SourcedValue[], label: string): Html {
   const items = values.map(
     (v, i) => html`<li><button type="button"${v.box ? html` data-box="box-${i}"` : ''} class="${v.box ? 'value' : 'value unlocated'}" title="${v.box ? 'Show on the page' : v.where ? `Read at ${v.where}` : 'No source: the value is null or was not found'}">
 <span class="path">${v.path}</span><span>${display(v.value)}</span></button></li>`,
   );
-  return html`<aside class="values" aria-label="Extracted values"><h2>Values</h2><ul>${items}</ul></aside>`;
+  return html`<aside class="values" aria-label="${label}"><h2>${label}</h2><ul>${items}</ul></aside>`;
 }
 
 function pagesPanel(view: RunView, values: SourcedValue[]): Html {
+  // An extraction's boxes are its values' sources; an edit's are its form fields.
+  const testId = view.kind.name === 'edit' ? 'field-box' : 'source-box';
   if (!view.file) return html`<p class="muted">This run has no file to show.</p>`;
   if (!view.preview) return html`<p class="muted">${view.file.filename}: no page images for this kind of file here (${view.file.mime_type}, ${view.file.size_bytes} bytes).</p>`;
   // Pages the server knows of (the file's or the run's count, or as far as a box or part goes); the
@@ -79,7 +81,7 @@ function pagesPanel(view: RunView, values: SourcedValue[]): Html {
   const pages = Array.from({ length: count }, (_, i) => i + 1).map((n) => {
     const boxes = values.flatMap((v, i) =>
       v.box && v.box.page === n
-        ? [html`<div class="source-box" id="box-${i}" data-testid="source-box" data-left="${v.box.left}" data-top="${v.box.top}" data-width="${v.box.width}" data-height="${v.box.height}" data-value="${v.path}: ${display(v.value)}" title="${v.path}: ${display(v.value)}"></div>`]
+        ? [html`<div class="source-box" id="box-${i}" data-testid="${testId}" data-left="${v.box.left}" data-top="${v.box.top}" data-width="${v.box.width}" data-height="${v.box.height}" data-value="${v.path}: ${display(v.value)}" title="${v.path}: ${display(v.value)}"></div>`]
         : [],
     );
     const part = partOfPage.get(n);
@@ -133,11 +135,11 @@ export function runPageView(req: MemberRequest, env: Environment, view: RunView)
 <dt>Created</dt><dd><time datetime="${String(run.created_at)}">${short(String(run.created_at))}</time></dd>
 <dt>Credits</dt><dd>${usage?.credits ?? 0}</dd>
 ${error ? html`<dt>Error</dt><dd class="error">${error.code}: ${error.message}</dd>` : ''}
-${view.values ? html`<dt>Sources</dt><dd>${located} of ${values.length} values located on the pages</dd>` : ''}
+${view.values ? html`<dt>${kind.name === 'edit' ? 'Fields' : 'Sources'}</dt><dd>${located} of ${values.length} ${kind.name === 'edit' ? 'fields' : 'values located'} on the pages</dd>` : ''}
 </dl>
 <div class="run-layout">
 <section aria-label="Pages">${pagesPanel(view, values)}</section>
-${view.values ? valuesPanel(values) : html`<aside class="values"><h2>Output</h2><pre class="output">${JSON.stringify(run.output ?? null, null, 2)}</pre></aside>`}
+${view.values ? valuesPanel(values, kind.name === 'edit' ? 'Form fields' : 'Values') : html`<aside class="values"><h2>Output</h2><pre class="output">${JSON.stringify(run.output ?? null, null, 2)}</pre></aside>`}
 </div>
 ${outputPanel(view)}
 <script type="application/json" id="run-data">${jsonBlock(data)}</script>`,

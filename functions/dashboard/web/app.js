@@ -43,7 +43,7 @@ onReady(() => {
 
 /** Source boxes are positioned from their data attributes (fractions of the page). */
 function placeBoxes() {
-  for (const box of document.querySelectorAll('[data-testid="source-box"]')) {
+  for (const box of document.querySelectorAll('.source-box')) {
     box.style.left = `${Number(box.dataset.left) * 100}%`;
     box.style.top = `${Number(box.dataset.top) * 100}%`;
     box.style.width = `${Math.max(Number(box.dataset.width) * 100, 0.4)}%`;

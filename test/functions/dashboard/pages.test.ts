@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
 import { dash, signIn, type Member } from '../../support/dashboard.ts';
 import { startReceiver } from '../../support/receiver.ts';
+import { acroFormPdf } from '../../support/form-fixtures.ts';
 import { verifyWebhook } from '../../../functions/webhooks/verify.ts';
 
 let cloud: TestCloud;
@@ -110,6 +111,21 @@ describe('tables and workflows', () => {
     const other = await dash(cloud.url, owner, 'GET', '/dashboard/workflows?env=production');
     expect(other.text).not.toContain('intake flow');
     expect(other.text).not.toContain(run.body.id);
+  });
+});
+
+describe('edit runs', () => {
+  it("an edit's run page boxes each form field on its page", async () => {
+    const acro = await acroFormPdf();
+    const edit = await cloud.api('POST', '/v1/edits', { body: { document: { filename: 'form.pdf', url: dataUrl('application/pdf', Buffer.from(acro.bytes)) }, instructions: JSON.stringify(acro.instructions) } });
+    expect(edit.status, edit.text).toBe(201);
+    const fields = edit.body.output.form_data as Array<{ key: string; bbox: unknown }>;
+    expect(fields.length).toBeGreaterThan(0);
+    const run = await dash(cloud.url, owner, 'GET', `/dashboard/run?env=test&kind=edit&id=${edit.body.id}`);
+    expect(run.status).toBe(200);
+    expect(run.text.match(/data-testid="field-box"/g)?.length).toBe(fields.filter((f) => f.bbox).length);
+    expect(run.text).toContain('Form fields');
+    expect(run.text).toContain(`data-value="${fields[0]!.key}:`);
   });
 });
 
