@@ -840,6 +840,12 @@ function candidatesFor(fact: Fact, factIndex: number, field: FillField, fieldInd
   if (value === null) return [];
   // A yes or a no is a box's answer before it is a text.
   const answer = fact.bool !== null ? -0.3 : 0;
+  // A part of an unnumbered value (the street of an address line, the family name of a full name) is a
+  // part of its first line: never for a field numbered 2 or more ("adresse (line 2)").
+  if (fact.whole && fact.ordinal === null && text.ordinal !== null && text.ordinal > 1) return [];
+  // A part of a value said of someone ("son adresse" of the employer) is theirs: never for a field in a
+  // section its context does not name (the accountant's address).
+  if (fact.whole && fact.context.length > 0 && text.section.length > 0 && !fact.context.some((s) => text.section.includes(s))) return [];
   return [{ fact: factIndex, field: fieldIndex, score: score.rank + exact + bonus + answer + closeness(value, field), value }];
 }
 

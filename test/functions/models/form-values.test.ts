@@ -373,4 +373,21 @@ describe('fillForm', () => {
     const other = [fields[0]!, { ...fields[1]!, description: 'Montant' }];
     expect(fillForm({ fields: other, instructions: 'Lieu de signature : Strassen' }).values).toEqual([null, null]);
   });
+  it("keeps the parts of a value said of someone to that one's fields and to a first line: the employer's street never goes to the accountant's address", () => {
+    const fields: FillField[] = [
+      { key: 'emp', type: 'text', description: "H) désignation de l'employeur › nom" },
+      { key: 'emp_adr1', type: 'text', description: "H) désignation de l'employeur › adresse" },
+      { key: 'emp_adr2', type: 'text', description: "H) désignation de l'employeur › adresse (line 2)" },
+      { key: 'fid', type: 'text', description: 'I) fiduciaire › nom' },
+      { key: 'fid_adr1', type: 'text', description: 'I) fiduciaire › adresse' },
+      { key: 'fid_adr2', type: 'text', description: 'I) fiduciaire › adresse (line 2)' },
+    ];
+    const { values } = fillForm({ fields, instructions: "Mon employeur est Lux Logistique S.A. et son adresse est 15 route d'Arlon, L-8009 Strassen." });
+    expect(values).toEqual(['Lux Logistique S.A.', "15 route d'Arlon", 'L-8009 Strassen', null, null, null]);
+    const lines: FillField[] = [
+      { key: 'adresse', type: 'text', description: 'ADRESSE' },
+      { key: 'adresse_2', type: 'text', description: 'ADRESSE (line 2)' },
+    ];
+    expect(fillForm({ fields: lines, instructions: 'Mon adresse est 12 rue des Tilleuls.' }).values).toEqual(['12 rue des Tilleuls', null]);
+  });
 });
