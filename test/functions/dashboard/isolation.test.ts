@@ -5,7 +5,7 @@
  * in test; a removed member is signed out at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeMember, getMembership } from '../../../functions/dashboard/members.ts';
+import { addMember, removeMember, getMembership } from '../../../functions/dashboard/members.ts';
 import { platform } from '../../../functions/platform/platform.ts';
 import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
 import { dash, signIn, type Member } from '../../support/dashboard.ts';
@@ -126,5 +126,22 @@ describe('roles', () => {
     await removeMember(p, (await getMembership(p, cloud.orgId, owner.userId))!, leaving.userId);
     expect((await dash(cloud.url, leaving, 'GET', '/dashboard/keys?env=test')).status).toBe(303);
     expect((await dash(cloud.url, leaving, 'POST', '/dashboard/keys', { env: 'test', name: 'late', role: 'admin' })).status).toBe(401);
+  });
+});
+
+describe('several organizations', () => {
+  it('a member of two organizations switches between them; each shows its own runs only', async () => {
+    const both = await signIn(cloud.url, cloud.orgId, 'both@a.example', 'developer');
+    await addMember(platform(), { orgId: otherOrgId, email: 'both@a.example', role: 'viewer' });
+    const runs = await dash(cloud.url, both, 'GET', '/dashboard/runs?env=test');
+    expect(runs.text).toContain(parseId);
+    expect(runs.text).toContain('Organization');
+    // Switching to an organization the member is not in is refused like an unknown one.
+    expect((await dash(cloud.url, both, 'POST', '/dashboard/organization', { org: 'org_01m7z0qenejn1pv4p44vpcbwww' })).status).toBe(404);
+    expect((await dash(cloud.url, both, 'POST', '/dashboard/organization', { org: otherOrgId })).status).toBe(303);
+    const switched = await dash(cloud.url, both, 'GET', '/dashboard/runs?env=test');
+    expect(switched.text).not.toContain(parseId);
+    expect(switched.text).toContain('both@a.example · viewer');
+    expect((await dash(cloud.url, both, 'GET', `/dashboard/run?env=test&kind=parse&id=${parseId}`)).status).toBe(404);
   });
 });

@@ -7,6 +7,7 @@
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumeSignInLink, SIGN_IN_LIMITS } from '../../../functions/dashboard/members.ts';
+import { createSession, readSession, SESSION_TTL_MS } from '../../../functions/dashboard/sessions.ts';
 import { platform } from '../../../functions/platform/platform.ts';
 import { startTestCloud, type TestCloud } from '../../support/cloud.ts';
 import { cookieHeader, cookiesOf, csrfOf, dash, signIn, signInLink } from '../../support/dashboard.ts';
@@ -65,6 +66,14 @@ describe('one-time sign-in links', () => {
     const later = { ...p, clock: { now: () => new Date(Date.now() + 15 * 60_000 + 1000) } };
     await expect(consumeSignInLink(later, token)).rejects.toThrow(/not valid/);
     await expect(consumeSignInLink(p, 'x'.repeat(43))).rejects.toThrow(/not valid/);
+  });
+
+  it('a session expires after 12 hours', async () => {
+    const p = platform();
+    const { token } = await createSession(p, 'usr_01m7z0qenejn1pv4p44vpcbwww', cloud.orgId);
+    expect(await readSession(p, token)).toBeDefined();
+    const later = { ...p, clock: { now: () => new Date(Date.now() + SESSION_TTL_MS + 1000) } };
+    expect(await readSession(later, token)).toBeUndefined();
   });
 
   it('on HTTPS the cookies are Secure with the __Host- prefix', async () => {
