@@ -39,7 +39,7 @@ async function startSession(req: DashRequest, userId: string, orgId: string): Pr
 
 const ASSET_NAMES = Object.keys(ASSETS);
 
-export const asset = dashboard({ auth: 'none' }, async (req) => {
+export const asset = dashboard({ auth: 'none', static: true }, async (req) => {
   const name = req.event.rawPath.split('/').pop() ?? '';
   const found = ASSET_NAMES.includes(name) ? ASSETS[name] : undefined;
   if (!found) throw new NotFound('Not Found');

@@ -179,6 +179,8 @@ export interface DashboardOptions {
   auth: 'none' | 'member';
   /** For POST routes: which CSRF token the form must carry. */
   csrf?: 'session' | 'pre-session';
+  /** Static files: no cookie is read or set (their answers may be cached). */
+  static?: boolean;
 }
 
 /** Renders an error for the person (a page) or the page scripts (JSON). */
@@ -233,6 +235,10 @@ export function dashboard(options: DashboardOptions, fn: (req: never) => Promise
         preCsrf: cookies[cookieName(CSRF_COOKIE, secure)] ?? '',
         setCookies: [],
       };
+      if (options.static) {
+        reply = await fn(req as never);
+        return finish(event, req, reply, requestId, started);
+      }
       if (!/^[A-Za-z0-9_-]{43}$/.test(req.preCsrf)) {
         req.preCsrf = randomToken();
         setCookie(req, CSRF_COOKIE, req.preCsrf, 24 * 60 * 60);
@@ -251,15 +257,19 @@ export function dashboard(options: DashboardOptions, fn: (req: never) => Promise
     } catch (error) {
       reply = errorReply(event, req, error);
     }
-    logger.info('request', { route: event.routeKey, status: reply.status, ms: Date.now() - started, request_id: requestId, org: req?.member?.org.id });
-    const isBinary = Buffer.isBuffer(reply.body);
-    return {
-      statusCode: reply.status,
-      headers: { ...PAGE_HEADERS, 'content-type': reply.contentType, 'x-request-id': requestId, ...reply.headers },
-      cookies: [...(req?.setCookies ?? []), ...(reply.cookies ?? [])],
-      body: isBinary ? (reply.body as Buffer).toString('base64') : (reply.body as string),
-      isBase64Encoded: isBinary,
-    };
+    return finish(event, req, reply, requestId, started);
+  };
+}
+
+function finish(event: APIGatewayProxyEventV2, req: DashRequest | undefined, reply: Reply, requestId: string, started: number): Result {
+  logger.info('request', { route: event.routeKey, status: reply.status, ms: Date.now() - started, request_id: requestId, org: req?.member?.org.id });
+  const isBinary = Buffer.isBuffer(reply.body);
+  return {
+    statusCode: reply.status,
+    headers: { ...PAGE_HEADERS, 'content-type': reply.contentType, 'x-request-id': requestId, ...reply.headers },
+    cookies: [...(req?.setCookies ?? []), ...(reply.cookies ?? [])],
+    body: isBinary ? (reply.body as Buffer).toString('base64') : (reply.body as string),
+    isBase64Encoded: isBinary,
   };
 }
 

@@ -17,7 +17,7 @@ export function runsView(req: MemberRequest, options: { env: Environment; filter
     (row) => html`<tr>
 <td><a href="${link(row)}"><code>${row.id}</code></a></td>
 <td>${row.kind}</td>
-<td><span class="badge status-${row.status}">${row.status}</span></td>
+<td><span class="badge status-${row.status}"${ACTIVE.has(row.status) ? html` data-live="${link(row)}"` : ''}>${row.status}</span></td>
 <td>${row.filename}</td>
 <td>${row.model}</td>
 <td><time datetime="${row.created_at}">${short(row.created_at)}</time></td>
@@ -129,7 +129,7 @@ export function runPageView(req: MemberRequest, env: Environment, view: RunView)
     env,
     section: 'runs',
     body: html`<dl class="meta">
-<dt>Status</dt><dd><span class="badge status-${status}"${ACTIVE.has(status) ? html` data-live="${self}"` : ''}>${status}</span></dd>
+<dt>Status</dt><dd><span class="badge status-${status}"${ACTIVE.has(status) ? html` data-live="${self}" data-reload` : ''}>${status}</span></dd>
 <dt>File</dt><dd>${view.file ? html`${view.file.filename} <span class="muted">(${view.file.mime_type}, ${view.file.page_count ?? '?'} page(s))</span>` : '—'}</dd>
 <dt>Model</dt><dd>${String(run.model ?? '')}</dd>
 <dt>Created</dt><dd><time datetime="${String(run.created_at)}">${short(String(run.created_at))}</time></dd>

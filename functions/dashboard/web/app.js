@@ -37,8 +37,7 @@ onReady(() => {
   placeBoxes();
   const data = document.getElementById('run-data');
   if (data) void showRun(JSON.parse(data.textContent));
-  const live = document.querySelector('[data-live]');
-  if (live) pollStatus(live);
+  for (const live of document.querySelectorAll('[data-live]')) pollStatus(live);
 });
 
 /** Source boxes are positioned from their data attributes (fractions of the page). */
@@ -116,7 +115,10 @@ async function showRun(run) {
   }
 }
 
-/** A run still going: reload its status until it ends. */
+/**
+ * A run still going: asks for its status every second until it ends; then the run page reloads
+ * (to show the output), a row of the runs list just shows the new status.
+ */
 function pollStatus(element) {
   const url = element.dataset.live;
   const tick = async () => {
@@ -125,8 +127,9 @@ function pollStatus(element) {
       if (response.ok) {
         const body = await response.json();
         element.textContent = body.status;
+        element.className = `badge status-${body.status}`;
         if (['completed', 'failed', 'cancelled'].includes(body.status)) {
-          window.location.reload();
+          if (element.dataset.reload !== undefined) window.location.reload();
           return;
         }
       }
