@@ -252,6 +252,8 @@ const SIGNED_AT = new RegExp(
   'u',
 );
 const SIGNATURE_STEMS = ['signatur'];
+/** A field whose label says signature and not a date or place of signing. */
+const isSignatureBox = (text: FieldText) => text.all.some((s) => SIGNATURE_STEMS.includes(s)) && !text.all.some((s) => s === 'date' || SIGN_PLACE_STEMS.includes(s));
 const SIGNING_STEMS = new Set(SIGNING_VERBS.map((v) => stemOf(v)));
 /** Words of a statement ("also", "aussi"): they add nothing to a signing verb. */
 const STATEMENT_STEMS = new Set(STATEMENT_WORDS.map((w) => stemOf(w)));
@@ -834,6 +836,9 @@ function candidatesFor(fact: Fact, factIndex: number, field: FillField, fieldInd
     return out;
   }
   if (fact.bool !== null && fact.values.length === 1 && /^(true|false)$/i.test(fact.values[0]!)) return [];
+  // A signature box ("signature de l'employeur") is signed, not written in: only a value said to be a
+  // signature goes there (a date or place of signing has a field of its own).
+  if (!exact && isSignatureBox(text) && ![...fact.name, ...fact.context].some((s) => SIGNATURE_STEMS.includes(s))) return [];
   const score = exact ? { match: 1, rank: 1 } : overlapIn(fact, text);
   if (score.match < MATCH_THRESHOLD) return [];
   const value = fitted(formatValue(fact.values, field), field);

@@ -390,4 +390,13 @@ describe('fillForm', () => {
     ];
     expect(fillForm({ fields: lines, instructions: 'Mon adresse est 12 rue des Tilleuls.' }).values).toEqual(['12 rue des Tilleuls', null]);
   });
+  it('writes nothing in a signature box but a signature; a date of signature still takes its date', () => {
+    const fields: FillField[] = [
+      { key: 'nom', type: 'text', description: "H) désignation de l'employeur › nom" },
+      { key: 'sig', type: 'text', description: "signature de l'employeur" },
+      { key: 'date', type: 'text', description: 'Date de signature' },
+    ];
+    expect(fillForm({ fields, instructions: 'Mon employeur est Lux Logistique S.A.\nDate de signature : 14/02/2020' }).values).toEqual(['Lux Logistique S.A.', null, '14/02/2020']);
+    expect(fillForm({ fields, instructions: "Signature de l'employeur : J. Kremer" }).values).toEqual([null, 'J. Kremer', null]);
+  });
 });
