@@ -287,7 +287,7 @@ export const saveEndpointPost = dashboard({ auth: 'member', csrf: 'session' }, a
 
 export const webhookActionPost = dashboard({ auth: 'member', csrf: 'session' }, async (req) => {
   const env = environmentOf(req);
-  const done = await webhookAction(req.platform, req.member.membership, env, scopeOf(req, env), req.form.get('action') ?? '');
+  const done = await webhookAction(req.platform, req.member.membership, env, scopeOf(req, env), req.form.get('action') ?? '', req.form.get('delivery_id') ?? '');
   return webhooksPageOf(req, done);
 });
 

@@ -2,12 +2,12 @@
  * The webhook endpoint and deliveries of one environment as the dashboard shows them, through the
  * webhooks service: save the endpoint, reveal the current signing secret on demand, rotate it (the
  * previous one valid for a day, as the API's default), send a test event, delete; the deliveries log
- * with attempts. Managing follows the keys' rule (owners/admins both environments, developers test).
+ * with attempts, and a resend of any delivery. Managing follows the keys' rule (owners/admins both environments, developers test).
  */
 import { Forbidden, NotFound } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
-import { emitEvent } from '../webhooks/events.ts';
+import { emitEvent, redeliver } from '../webhooks/events.ts';
 import { DEFAULT_GRACE_SECONDS, type Delivery, type Endpoint } from '../webhooks/schema.ts';
 import { deleteEndpoint, getEndpoint, listDeliveries, putEndpoint, readEndpoint, rotateSecret, validSigningSecrets } from '../webhooks/service.ts';
 import type { Environment } from './http.ts';
@@ -31,7 +31,7 @@ export async function saveEndpoint(p: Platform, membership: Membership, env: Env
 }
 
 /** What the endpoint page's buttons do; a signing secret comes back only from reveal and rotate. */
-export async function webhookAction(p: Platform, membership: Membership, env: Environment, scope: Scope, action: string): Promise<{ secret?: string; notice: string }> {
+export async function webhookAction(p: Platform, membership: Membership, env: Environment, scope: Scope, action: string, deliveryId = ''): Promise<{ secret?: string; notice: string }> {
   assertCanManage(membership, env);
   const endpoint = await readEndpoint(p, scope);
   if (!endpoint) throw new NotFound('No webhook endpoint');
@@ -45,6 +45,10 @@ export async function webhookAction(p: Platform, membership: Membership, env: En
     case 'test': {
       const { eventId } = await emitEvent(p, scope, { type: 'webhook.test', data: { message: 'This is a test event from Quire.' } });
       return { notice: `Test event ${eventId} sent.` };
+    }
+    case 'resend': {
+      const resent = await redeliver(p, scope, deliveryId);
+      return { notice: `Sent again as delivery ${resent}.` };
     }
     case 'delete':
       await deleteEndpoint(p, scope);

@@ -5,6 +5,7 @@
  * endpoint, the event, the delivery and the execution input are all keyed by the event's scope.
  */
 import { getOrganization } from '../auth/service.ts';
+import { NotFound } from '../platform/errors.ts';
 import { timestamp } from '../platform/ids.ts';
 import { logger } from '../platform/logger.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -53,12 +54,17 @@ export async function emitEvent(p: Platform, scope: Scope, event: WebhookEvent):
   const wanted = endpoint && (event.type === 'webhook.test' || (endpoint.enabled && subscribes(endpoint.events, event.type)));
   if (!endpoint || !wanted) return { eventId: id, deliveryId: null };
 
+  return { eventId: id, deliveryId: await startDelivery(p, scope, stored, endpoint.url, createdAt) };
+}
+
+/** Records a `pending` delivery of a stored event to `url` and starts its deliver-webhook execution. */
+async function startDelivery(p: Platform, scope: Scope, event: StoredEvent, url: string, createdAt = timestamp(p.clock.now())): Promise<string> {
   const deliveryId = p.ids.next('whd');
   const delivery: DeliveryData = {
     id: deliveryId,
-    event_id: id,
+    event_id: event.id,
     event_type: event.type,
-    url: endpoint.url,
+    url,
     status: 'pending',
     attempts: 0,
     last_status_code: null,
@@ -80,5 +86,19 @@ export async function emitEvent(p: Platform, scope: Scope, event: WebhookEvent):
       next_attempt_at: null,
     });
   }
-  return { eventId: id, deliveryId };
+  return deliveryId;
+}
+
+/**
+ * Sends an event again (the dashboard's *Resend*): a new delivery of the same stored body to the
+ * environment's current endpoint, with its own attempts. 404 when the delivery or the endpoint is gone.
+ */
+export async function redeliver(p: Platform, scope: Scope, deliveryId: string): Promise<string> {
+  const delivery = await p.store.getRecord<DeliveryData>(scope, DELIVERY_TYPE, deliveryId);
+  if (!delivery) throw NotFound.of('Delivery', deliveryId);
+  const event = await p.store.getRecord<StoredEvent>(scope, EVENT_TYPE, delivery.data.event_id);
+  if (!event) throw NotFound.of('Event', delivery.data.event_id);
+  const endpoint = await readEndpoint(p, scope);
+  if (!endpoint) throw new NotFound('No webhook endpoint');
+  return startDelivery(p, scope, event.data, endpoint.url);
 }

@@ -10,7 +10,8 @@ export function webhooksView(req: MemberRequest, options: { env: Environment; en
   const action = (name: string, label: string, confirm?: string) =>
     html`<form method="post" action="/dashboard/webhooks/action" class="inline"${confirm ? html` data-confirm="${confirm}"` : ''}>${hidden}<input type="hidden" name="action" value="${name}"><button${name === 'delete' ? html` class="danger"` : ''}>${label}</button></form>`;
   const deliveries = options.deliveries.map(
-    (d) => html`<tr><td><code>${d.id}</code></td><td>${d.event_type}</td><td><span class="badge status-${d.status === 'succeeded' ? 'completed' : d.status}">${d.status}</span></td><td>${d.attempts}</td><td>${d.last_status_code ?? '—'}</td><td>${d.last_error ?? ''}</td><td>${d.next_attempt_at ?? ''}</td></tr>`,
+    (d) => html`<tr><td><code>${d.id}</code></td><td>${d.event_type}</td><td><span class="badge status-${d.status === 'succeeded' ? 'completed' : d.status}">${d.status}</span></td><td>${d.attempts}</td><td>${d.last_status_code ?? '—'}</td><td>${d.last_error ?? ''}</td><td>${d.next_attempt_at ?? ''}</td>
+<td>${options.canManage && endpoint ? html`<form method="post" action="/dashboard/webhooks/action">${hidden}<input type="hidden" name="action" value="resend"><input type="hidden" name="delivery_id" value="${d.id}"><button>Resend</button></form>` : ''}</td></tr>`,
   );
   return layout(req, {
     title: 'Webhooks',
@@ -32,7 +33,7 @@ ${endpoint ? html`<p>${action('reveal', 'Reveal signing secret')} ${action('rota
     : html`<p class="muted">Your role (${req.member.membership.role}) cannot change webhooks of the ${env} environment.</p>`
 }
 <h2>Deliveries</h2>
-<table class="list" aria-label="Deliveries"><thead><tr><th>Delivery</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last status</th><th>Last error</th><th>Next attempt</th></tr></thead>
-<tbody>${deliveries.length ? deliveries : html`<tr><td colspan="7" class="muted">No deliveries.</td></tr>`}</tbody></table>`,
+<table class="list" aria-label="Deliveries"><thead><tr><th>Delivery</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last status</th><th>Last error</th><th>Next attempt</th><th></th></tr></thead>
+<tbody>${deliveries.length ? deliveries : html`<tr><td colspan="8" class="muted">No deliveries.</td></tr>`}</tbody></table>`,
   });
 }

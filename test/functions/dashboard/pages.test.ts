@@ -77,6 +77,13 @@ describe('webhooks', () => {
       const log = await dash(cloud.url, owner, 'GET', '/dashboard/webhooks?env=production');
       expect(log.text).toContain('webhook.test');
       expect(log.text).toMatch(/status-completed">succeeded</);
+      // Resend: the same event (same id, same body) delivered again; another environment's delivery is unknown.
+      const deliveryId = /<code>(whd_[0-9a-z]{26})<\/code>/.exec(log.text)![1]!;
+      expect((await dash(cloud.url, owner, 'POST', '/dashboard/webhooks/action', { env: 'test', action: 'resend', delivery_id: deliveryId })).status).toBe(404);
+      const resent = await dash(cloud.url, owner, 'POST', '/dashboard/webhooks/action', { env: 'production', action: 'resend', delivery_id: deliveryId });
+      expect(resent.text).toContain('Sent again as delivery');
+      const [, again] = await receiver.waitFor('/hooks', 2);
+      expect(again!.body).toBe(delivered!.body);
       // A developer cannot change production's webhooks.
       const developer = await signIn(cloud.url, cloud.orgId, 'dev2@pages.example', 'developer');
       expect((await dash(cloud.url, developer, 'POST', '/dashboard/webhooks/action', { env: 'production', action: 'reveal' })).status).toBe(403);
