@@ -145,3 +145,18 @@ describe('several organizations', () => {
     expect((await dash(cloud.url, both, 'GET', `/dashboard/run?env=test&kind=parse&id=${parseId}`)).status).toBe(404);
   });
 });
+
+describe('escaping', () => {
+  it('names that look like markup are shown as text, never as markup', async () => {
+    const name = '<img src=x onerror=alert(1)>"\'';
+    const created = await dash(cloud.url, owner, 'POST', '/dashboard/keys', { env: 'test', name, role: 'viewer' });
+    expect(created.status).toBe(200);
+    expect(created.text).not.toContain('<img src=x');
+    expect(created.text).toContain('&lt;img src=x onerror=alert(1)&gt;&quot;&#39;');
+    const list = await dash(cloud.url, owner, 'GET', '/dashboard/keys?env=test');
+    expect(list.text).not.toContain('<img src=x');
+    const search = await dash(cloud.url, owner, 'GET', `/dashboard/runs?env=test&q=${encodeURIComponent('"><script>alert(1)</script>')}`);
+    expect(search.text).not.toContain('<script>alert(1)');
+    expect(search.text).toContain('&quot;&gt;&lt;script&gt;');
+  });
+});
