@@ -218,9 +218,17 @@ export function detectPageFields(page: Page): DetectedField[] {
   // Shaded boxes (a form that marks its fields by shading) before the rectangles its rules make
   // (the gap between two shaded boxes inside a ruled cell is no field).
   // A frame around printed paragraphs (a section of the form, with its own fields inside) is no field.
+  // Paragraphs: three rows of text or more, two of them across half the frame at least (a few short
+  // words, one a line, are what was written in a box).
   const isFrame = (b: Box) => {
-    const rows = new Set(words.filter((w) => !isMark(w.text) && overlaps(w.box, b) > 0.6).map((w) => Math.round(w.box.top / textHeight)));
-    return rows.size >= 3;
+    const rows = new Map<number, Box[]>();
+    for (const w of words) {
+      if (isMark(w.text) || overlaps(w.box, b) <= 0.6) continue;
+      const row = Math.round(w.box.top / textHeight);
+      rows.set(row, [...(rows.get(row) ?? []), w.box]);
+    }
+    const wide = [...rows.values()].filter((r) => Math.max(...r.map(right)) - Math.min(...r.map((x) => x.left)) >= 0.5 * b.width).length;
+    return rows.size >= 3 && wide >= 2;
   };
   // A ring (a radio button printed "○") is a tick box like a square.
   for (const b of page.rings ?? []) if (!tickBoxes.some((t) => overlaps(t, b) > 0.3)) tickBoxes.push(b);
@@ -449,7 +457,7 @@ export function detectPageFields(page: Page): DetectedField[] {
       const caption = inside.filter((w) => w.box.top < box.top + 1.5 * textHeight);
       const captionBottom = Math.max(...caption.map((w) => bottom(w.box)), box.top);
       const filled = caption.length > 0 && inside.some((w) => w.box.top >= captionBottom - 1);
-      label = filled && outside !== '' ? '' : caption.map((w) => w.text).join(' ');
+      label = filled ? outside || textAbove(box) || caption.map((w) => w.text).join(' ') : caption.map((w) => w.text).join(' ');
       if (!filled && box.top + box.height - captionBottom >= 8) writeBox = { left: box.left, top: captionBottom, width: box.width, height: bottom(box) - captionBottom };
     }
     if (label === '') label = outside;

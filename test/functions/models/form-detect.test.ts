@@ -99,6 +99,13 @@ describe('detectPageFields', () => {
     expect(fields.map((f) => [f.type, f.label])).toEqual([['checkbox', 'I am a member of the family of the insured person']]);
   });
 
+  it('a tall box holding a few short words, one a line, is a field (what was written in it), not a frame around paragraphs', () => {
+    const words = [...say('Other Job Experience', 60, 96), ...say('Several', 62, 116), ...say('Other', 62, 140), ...say('Jobs', 62, 164)];
+    const fields = detectPageFields(page(words, rect({ left: 58, top: 100, width: 150, height: 88 })));
+    expect(fields.map((f) => [f.type, f.label, f.kind])).toEqual([['text', 'Other Job Experience', 'box']]);
+    expect(fields[0]!.box).toEqual({ left: 58, top: 100, width: 150, height: 88 });
+  });
+
   it('takes a light-shaded box with no border as a text box (page.shaded)', () => {
     const p = page([...say('City:', 72, 100)], []);
     p.shaded = [{ left: 120, top: 88, width: 200, height: 16 }];
