@@ -19,7 +19,7 @@ import { logger } from '../platform/logger.ts';
 import { isMultipart, parseMultipart, type FormFile } from '../platform/multipart.ts';
 import { platform, type Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
-import type { Html } from './html.ts';
+import { html, type Html } from './html.ts';
 import { getMembership, getUser, membershipsOf, TooManyAttempts, type Membership, type User } from './members.ts';
 import { randomToken, readSession, sameToken, type Session } from './sessions.ts';
 
@@ -186,7 +186,7 @@ export interface DashboardOptions {
 /** Renders an error for the person (a page) or the page scripts (JSON). */
 export type ErrorPage = (req: DashRequest | undefined, status: number, message: string) => Html;
 
-let errorPage: ErrorPage = (_req, status, message) => ({ value: `<!doctype html><title>${status}</title><p>${message}</p>` }) as Html;
+let errorPage: ErrorPage = (_req, status, message) => html`<!doctype html><title>${status}</title><p>${message}</p>`;
 export function setErrorPage(render: ErrorPage): void {
   errorPage = render;
 }

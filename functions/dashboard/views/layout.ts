@@ -92,6 +92,7 @@ ${options.body}
 
 export function errorView(req: DashRequest | undefined, status: number, message: string): Html {
   const body = html`<p class="error" role="alert">${message}</p><p><a href="/dashboard">Back to the dashboard</a></p>`;
-  if (req?.member) return layout(req, { title: status === 404 ? 'Not found' : `Error ${status}`, env: 'test', section: 'runs', body });
+  const env = (req?.form.get('env') ?? req?.query.get('env')) === 'production' ? 'production' : 'test';
+  if (req?.member) return layout(req, { title: status === 404 ? 'Not found' : `Error ${status}`, env, section: 'runs', body });
   return bare(`Error ${status}`, html`<h2>Error ${status}</h2>${body}`);
 }
