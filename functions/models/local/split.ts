@@ -45,6 +45,8 @@ const SWITCH_PENALTY = 2.5;
 /** A page whose cues add up to this starts a document. */
 const START_THRESHOLD = 1.5;
 const START_BONUS = 2;
+/** …and when it is also on other paper than the page before, the change costs nothing more. */
+const NEW_PAPER_START = SWITCH_PENALTY - START_BONUS;
 /** A page whose cues add up to this or less continues a document: a change costs this much more. */
 const CONTINUATION_THRESHOLD = -3;
 const CONTINUATION_PENALTY = 4;
@@ -282,6 +284,8 @@ function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlyS
     if (from === to) return 0;
     let cost = -SWITCH_PENALTY;
     if (model.start[p]! >= START_THRESHOLD) cost += START_BONUS;
+    // New paper with nothing that continues a document: a change here is as likely as none.
+    if (model.start[p]! >= START_THRESHOLD && p > 0 && !model.samePaper[p]) cost += NEW_PAPER_START;
     if (model.start[p]! <= CONTINUATION_THRESHOLD) cost -= CONTINUATION_PENALTY;
     // The same paper with nothing that starts a document: most likely the same document.
     // (A page with next to no words is left to its own evidence.)

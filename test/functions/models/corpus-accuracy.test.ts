@@ -126,6 +126,20 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(bundle!.got).toEqual(bundle!.expected);
   });
 
+  it('a document on new paper, where nothing continues the page before, starts there at no cost: a two-page brochure after a book list', { timeout: 120_000 }, async () => {
+    const [bundle] = await evaluateBundles([
+      {
+        parts: [
+          { path: 'documents/book_listing/energy_insurance_sample1.pdf', type: 'book_listing', pages: 3 },
+          { path: 'documents/brochure/warranty_booklet_sample1.pdf', type: 'brochure', pages: 2 },
+          { path: 'documents/power_purchase_agreement/ppa_sample1.pdf', type: 'power_purchase_agreement', pages: 3 },
+        ],
+        subdocuments: ['brochure', 'credit_note', 'press_release'],
+      },
+    ]);
+    expect(bundle!.got.slice(3, 5)).toEqual(['brochure', 'brochure']);
+  });
+
   it('a document does not stop and resume: the exhibits and schedules inside an agreement stay with it', { timeout: 120_000 }, async () => {
     const [agreement] = await evaluateCorpusBundles(splitTruths().filter((t) => t.path.includes('o&m_sample2')));
     // Pages 9–30 are the model agreement (its pages 10–20 read as calendars, quotes and lists page by page).
