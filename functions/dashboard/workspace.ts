@@ -5,13 +5,23 @@
  */
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
-import type { Table } from '../tables/schema.ts';
-import { listTables } from '../tables/service.ts';
+import type { z } from 'zod';
+import type { Table, TableProfile as TableProfileSchema } from '../tables/schema.ts';
+import { listTables, profileTable } from '../tables/service.ts';
 import { WORKFLOW_RUN_TYPE, type WorkflowRunData } from '../workflows/runs.ts';
 import { VERSION_TYPE, WORKFLOW_TYPE, type VersionData, type WorkflowData } from '../workflows/service.ts';
 
-export async function tablesOf(p: Platform, scope: Scope): Promise<Table[]> {
-  return (await listTables(p, scope, undefined)).tables;
+export type TableProfile = z.infer<typeof TableProfileSchema>;
+
+/** The tables of the environment, each with its column profile once it has been read (null before). */
+export async function tablesOf(p: Platform, scope: Scope): Promise<Array<{ table: Table; profile: TableProfile | null }>> {
+  const { tables } = await listTables(p, scope, undefined);
+  return Promise.all(
+    tables.map(async (table) => ({
+      table,
+      profile: table.status === 'ready' ? ((await profileTable(p, scope, table.id, undefined).catch(() => null)) as TableProfile | null) : null,
+    })),
+  );
 }
 
 export interface WorkflowRow {

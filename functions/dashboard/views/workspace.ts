@@ -1,28 +1,30 @@
 import type { Table } from '../../tables/schema.ts';
 import { html, type Html } from '../html.ts';
 import type { Environment, MemberRequest } from '../http.ts';
-import type { WorkflowRow, WorkflowRunRow } from '../workspace.ts';
+import type { TableProfile, WorkflowRow, WorkflowRunRow } from '../workspace.ts';
 import { layout } from './layout.ts';
 
 const short = (at: string | null) => (at ? at.slice(0, 16).replace('T', ' ') : '—');
 
-export function tablesView(req: MemberRequest, options: { env: Environment; tables: Table[] }): Html {
-  const tables = options.tables.map(
-    (t) => html`<details class="table-card"><summary><strong>${t.name}</strong> <code>${t.id}</code> · ${t.filename} · ${t.row_count ?? '?'} rows · ${t.columns.length} columns · <span class="badge">${t.status}</span> · ${short(t.created_at)}</summary>
-<table class="list" aria-label="Columns of ${t.name}"><thead><tr><th>Column</th><th>Type</th><th>Nulls</th><th>Distinct</th><th>Min</th><th>Max</th></tr></thead><tbody>${t.columns.map((c) => {
-      const col = c as unknown as Record<string, unknown>;
-      const stat = (key: string) => (col[key] === undefined || col[key] === null ? '' : String(col[key]));
-      return html`<tr><td>${stat('name')}</td><td>${stat('type')}</td><td>${stat('null_count')}</td><td>${stat('distinct_count')}</td><td>${stat('min')}</td><td>${stat('max')}</td></tr>`;
-    })}</tbody></table>
+export function tablesView(req: MemberRequest, options: { env: Environment; tables: Array<{ table: Table; profile: TableProfile | null }> }): Html {
+  const cell = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+  const tables = options.tables.map(({ table: t, profile }) => {
+    const columns = profile
+      ? profile.columns.map(
+          (c) => html`<tr><td>${c.name}</td><td>${cell((c.json_schema as { type?: unknown }).type)}</td><td>${c.null_count}</td><td>${c.distinct_count}${c.is_estimated ? ' (est.)' : ''}</td><td>${cell(c.min)}</td><td>${cell(c.max)}</td></tr>`,
+        )
+      : t.columns.map((c) => html`<tr><td>${c.name}</td><td>${cell((c.json_schema as { type?: unknown }).type)}</td><td></td><td></td><td></td><td></td></tr>`);
+    return html`<details class="table-card"><summary><strong>${t.name}</strong> <code>${t.id}</code> · ${t.filename} · ${t.row_count ?? '?'} rows · ${t.columns.length} columns · <span class="badge">${t.status}</span> · ${short(t.created_at)}</summary>
+<table class="list" aria-label="Profile of ${t.name}"><thead><tr><th>Column</th><th>Type</th><th>Nulls</th><th>Distinct</th><th>Min</th><th>Max</th></tr></thead><tbody>${columns}</tbody></table>
 ${t.sample_rows.length ? html`<table class="list" aria-label="Sample rows of ${t.name}"><thead><tr>${Object.keys(t.sample_rows[0]!).map((k) => html`<th>${k}</th>`)}</tr></thead><tbody>${t.sample_rows.map((row) => html`<tr>${Object.values(row).map((v) => html`<td>${v ?? ''}</td>`)}</tr>`)}</tbody></table>` : ''}
-${t.diagnostics.length ? html`<p class="muted">${t.diagnostics.length} diagnostic(s) while reading the CSV.</p>` : ''}
-</details>`,
-  );
+${t.diagnostics.length ? html`<p class="muted">${t.diagnostics.length} diagnostic(s) while reading the CSV: ${t.diagnostics.map((d) => `${d.rule}${d.column ? ` (${d.column})` : ''}`).join(', ')}</p>` : ''}
+</details>`;
+  });
   return layout(req, {
     title: 'Tables',
     env: options.env,
     section: 'tables',
-    body: html`<p>CSV tables of the <strong>${options.env}</strong> environment (upload, validate and profile them through the API or <code>quire tables</code>).</p>
+    body: html`<p>CSV tables of the <strong>${options.env}</strong> environment, with the profile of each column (upload, replace and validate them through the API or <code>quire tables</code>).</p>
 ${tables.length ? tables : html`<p class="muted">No tables.</p>`}`,
   });
 }

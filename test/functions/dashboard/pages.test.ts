@@ -100,6 +100,8 @@ describe('tables and workflows', () => {
     const tables = await dash(cloud.url, owner, 'GET', '/dashboard/tables?env=test');
     expect(tables.text).toContain('customers.csv');
     expect(tables.text).toContain('Grace');
+    // The profile: 2 distinct names, no nulls.
+    expect(tables.text).toMatch(/<td>name<\/td><td>[^<]*<\/td><td>0<\/td><td>2<\/td>/);
     expect((await dash(cloud.url, owner, 'GET', '/dashboard/tables?env=production')).text).not.toContain('customers.csv');
 
     const project = await cloud.api('POST', '/v1/projects', { body: { name: 'p' } });
