@@ -172,6 +172,7 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
   // says nothing about the paper, so the page after it is compared with the page before it.
   let previous: Page | undefined;
   const markers = lines.map((l) => pageMarker(l));
+  const contents = pages.map((page, p) => layoutCues([page], [lines[p]!]).some((c) => c.cue === 'contents'));
   pages.forEach((page, p) => {
     const marker = markers[p]!;
     let score = 0;
@@ -186,6 +187,8 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
     if (marker.index === 1) score += 3;
     else if (marker.index !== undefined && marker.index > 1 && (!otherPaper || followsMarker(markers[p - 1], marker))) score -= 5;
     if (marker.continued) score -= 3;
+    // A table of contents running on from the page before (dot leaders to page numbers on both).
+    if (p > 0 && contents[p] && contents[p - 1]) score -= 3;
     const top = headerLines(lines[p]!);
     const facts = [
       ...findLabeledValues(page, lines[p]!, anyNumberLabel, { maxLines: top, requireNumberWord: true, minLength: 3, below: true }),

@@ -140,6 +140,20 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(bundle!.got.slice(3, 5)).toEqual(['brochure', 'brochure']);
   });
 
+  it('a table of contents running on to a second page continues the document: a permit keeps its contents pages', { timeout: 120_000 }, async () => {
+    // The permit's page 3 is the end of its table of contents (a few dot-leader lines, read as a report's).
+    const [bundle] = await evaluateBundles([
+      {
+        parts: [
+          { path: 'documents/power_purchase_agreement/ppa_sample2.pdf', type: 'power_purchase_agreement', pages: 2 },
+          { path: 'documents/npdes_permit/npdes_permit_sample2.pdf', type: 'npdes_permit', pages: 4 },
+        ],
+        subdocuments: ['npdes_permit', 'power_purchase_agreement'],
+      },
+    ]);
+    expect(bundle!.got).toEqual(bundle!.expected);
+  });
+
   it('a document does not stop and resume: the exhibits and schedules inside an agreement stay with it', { timeout: 120_000 }, async () => {
     const [agreement] = await evaluateCorpusBundles(splitTruths().filter((t) => t.path.includes('o&m_sample2')));
     // Pages 9–30 are the model agreement (its pages 10–20 read as calendars, quotes and lists page by page).
