@@ -87,6 +87,18 @@ describe('detectPageFields', () => {
     expect(fields[0]!.box).toMatchObject({ left: 140, width: 70 });
   });
 
+  it("a comb line counts its character boxes; a short comb of two boxes after it (a number's key) is a field too, a bare short rule is not", () => {
+    const words = [...say('ID number:', 72, 100)];
+    const ticks = [140, 154, 168, 182, 196, 210].map((x) => vline(x, 92, 101));
+    const key = [220, 234, 248].map((x) => vline(x, 92, 101));
+    const fields = detectPageFields(page(words, [hline(140, 210, 101), ...ticks, hline(220, 248, 101), ...key, hline(300, 325, 101)]));
+    expect(fields.map((f) => [f.kind, f.comb])).toEqual([
+      ['line', 5],
+      ['line', 2],
+    ]);
+    expect(fields[1]!.box).toMatchObject({ left: 220, width: 28 });
+  });
+
   it('a frame around printed paragraphs is no field; the tick box inside it is one', () => {
     const words = [
       ...say('I certify on my honour that the facts below are true', 72, 420),
