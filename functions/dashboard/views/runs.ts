@@ -78,6 +78,9 @@ function pagesPanel(view: RunView, values: SourcedValue[]): Html {
   const usage = view.run.usage as { page_count?: number } | undefined;
   const known = Math.max(view.file.page_count ?? 1, usage?.page_count ?? 1, ...values.map((v) => v.box?.page ?? 1), ...partOfPage.keys());
   const count = view.preview === 'image' ? 1 : Math.min(known, MAX_PAGES);
+  // A classification names the document's category on every page.
+  const category = view.kind.name === 'classification' && view.run.status === 'completed' ? (view.run.output as { category?: string } | null)?.category : undefined;
+  if (category) for (let n = 1; n <= count; n++) partOfPage.set(n, category);
   const pages = Array.from({ length: count }, (_, i) => i + 1).map((n) => {
     const boxes = values.flatMap((v, i) =>
       v.box && v.box.page === n

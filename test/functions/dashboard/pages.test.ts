@@ -123,6 +123,17 @@ describe('tables and workflows', () => {
   });
 });
 
+describe('classification runs', () => {
+  it("a classification's run page names its category on the page", async () => {
+    const doc = { filename: 'bill.png', url: dataUrl('image/png', Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')) };
+    const run = await cloud.api('POST', '/v1/classifications', { body: { document: doc, categories: [{ name: 'invoice' }, { name: 'receipt' }] } });
+    expect(run.status, run.text).toBe(201);
+    const page = await dash(cloud.url, owner, 'GET', `/dashboard/run?env=test&kind=classification&id=${run.body.id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`<span class="page-part">${run.body.output.category}</span>`);
+  });
+});
+
 describe('edit runs', () => {
   it("an edit's run page boxes each form field on its page", async () => {
     const acro = await acroFormPdf();
