@@ -264,15 +264,20 @@ export function detectPageFields(page: Page): DetectedField[] {
 
   // 3. Drawn underlines no box claims (and that underline no text).
   const lineFields: Box[] = [];
-  /** Comb lines: how many character boxes their standing ticks make. */
+  /** Comb lines: how many character boxes their evenly standing ticks make. */
   const combCells = new Map<Box, number>();
   for (const h of horizontal) {
     if (used.has(h)) continue;
     const box = { left: h.from, top: h.at - band, width: h.to - h.from, height: band };
     const standing = (v: Segment) => Math.abs(v.to - h.at) <= 1.5 && v.to - v.from <= band && !horizontal.some((o) => Math.abs(o.at - v.from) <= 1.5 && o.from <= v.at + 1 && o.to >= v.at - 1);
-    const ticks = new Set(vertical.filter((v) => v.at > h.from + 3 && v.at < h.to - 3 && standing(v)).map((v) => Math.round(v.at)));
-    // A short line is a writing line only when ticks stand on it (a comb of a few boxes: "|_|_|").
-    if (h.to - h.from < (ticks.size > 0 ? MIN_UNDERLINE / 3 : MIN_UNDERLINE)) continue;
+    const ticks = [...new Set(vertical.filter((v) => v.at > h.from + 3 && v.at < h.to - 3 && standing(v)).map((v) => Math.round(v.at)))].sort((a, b) => a - b);
+    // Ticks at even steps along the whole rule, a character's width apart, make a comb (a scan's stray
+    // marks on a line do not).
+    const step = (h.to - h.from) / (ticks.length + 1);
+    const comb = ticks.length > 0 && step >= 5 && step <= Math.max(20, 2.5 * textHeight) && ticks.every((x, k) => Math.abs(x - (h.from + (k + 1) * step)) <= 0.25 * step);
+    // A short line is a writing line only when it is a comb of a few boxes ("|_|_|") with no text on
+    // it (on a scan, strokes of letters read as short rules).
+    if (h.to - h.from < MIN_UNDERLINE && (!comb || h.to - h.from < MIN_UNDERLINE / 3 || words.some((w) => overlaps(w.box, box) > 0))) continue;
     // A rule right under text that spans it is an underline of that text (a heading), or a table border.
     const sitting = words.filter((w) => !isMark(w.text) && !isUnderscores(w.text) && w.box.left >= h.from - 2 && right(w.box) <= h.to + 2 && bottom(w.box) <= h.at + 2 && bottom(w.box) >= h.at - band);
     const covered = sitting.reduce((sum, w) => sum + w.box.width, 0);
@@ -283,7 +288,7 @@ export function detectPageFields(page: Page): DetectedField[] {
     // tops are the boxes of a comb field ("|_|_|_|", one character per box), not a grid.
     if (vertical.filter((v) => v.at > h.from + 3 && v.at < h.to - 3 && v.from <= h.at + 1 && v.to >= h.at - 1 && !standing(v)).length >= 2) continue;
     lineFields.push(box);
-    if (ticks.size > 0) combCells.set(box, ticks.size + 1);
+    if (comb) combCells.set(box, ticks.length + 1);
   }
   // Tick-box sides are rules too; they are not underlines.
   const notInside = (b: Box) => !tickBoxes.some((t) => overlaps(t, b) > 0.3) && !textBoxes.some((t) => b.top >= t.top - 2 && bottom(b) <= bottom(t) + 2 && b.left >= t.left - 2 && right(b) <= right(t) + 2);

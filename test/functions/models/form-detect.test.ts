@@ -97,6 +97,10 @@ describe('detectPageFields', () => {
       ['line', 2],
     ]);
     expect(fields[1]!.box).toMatchObject({ left: 220, width: 28 });
+    // A stray mark standing on a long line (a scan's letter stroke) makes no comb; a short comb under a
+    // word is a stroke of that word.
+    const scan = detectPageFields(page([...say('Street:', 72, 140), ...say('Date', 300, 140)], [hline(120, 280, 141), vline(200, 133, 141), hline(300, 314, 141), vline(307, 133, 141)]));
+    expect(scan.map((f) => [f.label, f.comb])).toEqual([['Street', undefined]]);
   });
 
   it('a frame around printed paragraphs is no field; the tick box inside it is one', () => {
