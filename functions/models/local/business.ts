@@ -298,6 +298,23 @@ function regionsOf(index: DocIndex, label: LabelMatch) {
   return regions;
 }
 
+/** What a date under an item table's column header counts for as the document's date. */
+const ITEM_COLUMN_DATE = 0.3;
+const itemHeaders = new WeakMap<DocIndex, Set<number>>();
+
+/** Lines that head an item table: a description column and a quantity or amount column on one line. */
+function itemHeaderLines(index: DocIndex): Set<number> {
+  let lines = itemHeaders.get(index);
+  if (!lines) {
+    const on = (id: string) => new Set(labelsOf(index, id).map((l) => l.words[0]!.line));
+    const described = on('item_description');
+    const counted = new Set([...on('item_amount'), ...on('item_quantity')]);
+    lines = new Set([...described].filter((line) => counted.has(line)));
+    itemHeaders.set(index, lines);
+  }
+  return lines;
+}
+
 /** Every value of a field found through its labels, with the label and placement that gave it. */
 function labelledValues(index: DocIndex, id: string): Labelled[] {
   const entry = conceptLexicon().byId.get(id);
@@ -315,6 +332,8 @@ function labelledValues(index: DocIndex, id: string): Labelled[] {
       let factor = placementFactor(region.placement, region.label) * (region.qualified ? 0.8 : 1);
       // Amounts of a document are beside their label; under it is mostly a column of an item table.
       if (concept.kind === 'amount' && (region.placement === 'below' || region.placement === 'cellBelow')) factor *= 0.6;
+      // A date under a column header of an item table ("Date  Description  Amount") is an item's date.
+      if (concept.kind === 'date' && (region.placement === 'below' || region.placement === 'cellBelow') && itemHeaderLines(index).has(label.words[0]!.line)) factor *= ITEM_COLUMN_DATE;
       // One word of a name's label with no colon ("SUPPLIERS" in a logo) is a label only weakly.
       if ((concept.kind === 'name' || concept.kind === 'address') && !label.colon && label.words.length === 1) factor *= 0.7;
       // Words after a label with no colon are its value only weakly unless they delimit themselves.

@@ -5,6 +5,7 @@
  * currency from a mark and the country, numbers grouped with dots. (The real-document figures are in
  * corpus-accuracy.test.ts and `npm run bench -- accuracy`.)
  */
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import type { Doc } from '../../../functions/documents/doc.ts';
 import { readDocument } from '../../../functions/documents/read.ts';
@@ -116,6 +117,30 @@ describe('business fields', () => {
     };
     expect((await scanned(47)).currency).toBeNull();
     expect((await scanned(93)).currency).toBe('USD');
+  });
+
+  it('takes no document date from under an item table\'s "Date" column, but from under a header block\'s', async () => {
+    // Text placed in columns, as a statement prints it: [x, y, text] from the top left.
+    const laidOut = async (items: Array<[number, number, string]>) => {
+      const pdf = await PDFDocument.create();
+      const font = await pdf.embedFont(StandardFonts.Helvetica);
+      const page = pdf.addPage([612, 792]);
+      for (const [x, y, text] of items) page.drawText(text, { x, y: 792 - y, size: 10, font });
+      const doc = await readDocument(await pdf.save(), { kind: 'pdf', dpi: 72, deadline: Date.now() + 20_000 });
+      return (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
+    };
+    const statement = await laidOut([
+      [72, 72, 'Acme Hospital'], [72, 100, 'Statement Date:'], [72, 114, 'Patient: John Doe'],
+      [72, 160, 'Date'], [150, 160, 'Description'], [450, 160, 'Amount'],
+      [72, 174, '03/30/22'], [150, 174, 'Blue Cross insurance payment'], [450, 174, '-1,571.91'],
+      [72, 200, 'Patient balance'], [450, 200, '961.09'],
+    ]);
+    expect(statement.invoice_date).toBeNull();
+    const invoice = await laidOut([
+      [72, 72, 'Acme Hospital'], [300, 100, 'Invoice No'], [400, 100, 'Date'], [300, 114, '1234'], [400, 114, '03/30/22'],
+      [72, 160, 'Description'], [450, 160, 'Amount'], [72, 174, 'Lab work'], [450, 174, '961.09'],
+    ]);
+    expect(invoice.invoice_date).toBe('2022-03-30');
   });
 
   it('leaves null what the document does not print, for every type the schema asks', async () => {
