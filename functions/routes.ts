@@ -181,6 +181,7 @@ function dashboardRoutes(): Route[] {
     route('POST', '/dashboard/keys/revoke', 'revokeKeyPost', dash.revokeKey),
     route('GET', '/dashboard/runs', 'runsPage', dash.runsPage),
     route('GET', '/dashboard/run', 'runPage', dash.runPage),
+    route('POST', '/dashboard/run', 'changeRunPost', dash.changeRun),
     route('GET', '/dashboard/file', 'file', dash.file),
     route('GET', '/dashboard/new', 'newRunPage', dash.newRunPage),
     route('POST', '/dashboard/new', 'newRunPost', dash.startRun),

@@ -17,7 +17,7 @@ import { canManageWebhooks, saveEndpoint, webhookAction, webhookState } from './
 import { webhooksView } from './views/webhooks.ts';
 import { tablesOf, workflowsOf } from './workspace.ts';
 import { tablesView, workflowsView } from './views/workspace.ts';
-import { listAllRuns, previewBytes, runView } from './runs.ts';
+import { changeRun, listAllRuns, previewBytes, runView } from './runs.ts';
 import { createSession, endSession, SESSION_TTL_MS, switchOrganization } from './sessions.ts';
 import { accountView } from './views/account.ts';
 import { keysView } from './views/keys.ts';
@@ -158,6 +158,15 @@ export const runPage = dashboard({ auth: 'member' }, async (req) => {
   // The page's own status poll (app.js) asks for JSON.
   if (/application\/json/.test(req.event.headers?.accept ?? '')) return jsonReply({ id: view.run.id, status: view.run.status });
   return page(runPageView(req, env, view));
+});
+
+export const changeRunPost = dashboard({ auth: 'member', csrf: 'session' }, async (req) => {
+  const env = environmentOf(req);
+  const kind = req.form.get('kind');
+  const id = req.form.get('id') ?? '';
+  const action = req.form.get('action') ?? '';
+  await changeRun(req.platform, req.member.membership, scopeOf(req, env), { kind, id, action });
+  return redirect(action === 'delete' ? withEnv('/dashboard/runs', env) : withEnv('/dashboard/run', env, { kind: kind ?? '', id }));
 });
 
 export const file = dashboard({ auth: 'member' }, async (req) => {

@@ -24,6 +24,7 @@ export const dashboardOperations = {
   revokeKey: form('Revoke an API key'),
   runsPage: page('Runs of every kind of one environment, with status filter and search'),
   runPage: page('One run: its pages with the extracted values boxed on them'),
+  changeRun: form('Cancel or delete a run'),
   file: operation({ summary: 'The bytes of a file, for the run page', auth: 'session', status: 200, contentType: 'application/octet-stream', tags: ['dashboard'] }),
   newRunPage: page('Upload a document and choose what to run'),
   startRun: form('Upload a document and start a parse, extraction, classification or split in the background'),

@@ -12,12 +12,13 @@ import { blobKeyOf, getFile } from '../files/service.ts';
 import type { File } from '../files/schema.ts';
 import { parseKind } from '../parses/kind.ts';
 import { partitionKind } from '../partitions/kind.ts';
-import { Invalid, NotFound, PayloadTooLarge } from '../platform/errors.ts';
+import { Forbidden, Invalid, NotFound, PayloadTooLarge } from '../platform/errors.ts';
+import type { Membership } from './members.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope, StoredRecord } from '../platform/ports.ts';
 import { RunStatus } from '../platform/schemas.ts';
 import type { RunKind } from '../runs/kinds.ts';
-import { getRun, type RunData } from '../runs/service.ts';
+import { cancelRun, deleteRun, getRun, type RunData } from '../runs/service.ts';
 import { schemaGenerationKind } from '../schemas/kind.ts';
 import { splitKind } from '../splits/kind.ts';
 
@@ -167,4 +168,20 @@ export async function previewBytes(p: Platform, scope: Scope, fileId: string): P
   const bytes = await p.blobs.get(blobKeyOf(scope, file.sha256));
   if (!bytes) throw NotFound.of('File', fileId);
   return { file, bytes };
+}
+
+/** Viewers look; every other role may cancel and delete runs (as they may start them). */
+export function canChangeRuns(membership: Membership): boolean {
+  return membership.role !== 'viewer';
+}
+
+/** Cancels (an active run) or deletes a run of this environment, through the run service. */
+export async function changeRun(p: Platform, membership: Membership, scope: Scope, input: { kind: string | null; id: string; action: string }): Promise<void> {
+  const kind = runKind(input.kind);
+  // Unknown here (another environment or organization) answers 404 before any role check.
+  await getRun(p, scope, kind, input.id, false);
+  if (!canChangeRuns(membership)) throw new Forbidden(`A ${membership.role} cannot cancel or delete runs`);
+  if (input.action === 'cancel') await cancelRun(p, scope, kind, input.id);
+  else if (input.action === 'delete') await deleteRun(p, scope, kind, input.id);
+  else throw Invalid.at(['body', 'action'], 'action must be cancel or delete');
 }

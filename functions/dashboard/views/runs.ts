@@ -118,6 +118,13 @@ function outputPanel(view: RunView): Html {
   }
 }
 
+function runAction(req: MemberRequest, env: Environment, view: RunView, action: string, label: string, confirm: string): Html {
+  return html`<form method="post" action="/dashboard/run" class="inline" data-confirm="${confirm}">
+<input type="hidden" name="csrf" value="${req.member.session.csrf}"><input type="hidden" name="env" value="${env}">
+<input type="hidden" name="kind" value="${view.kind.name}"><input type="hidden" name="id" value="${String(view.run.id)}"><input type="hidden" name="action" value="${action}">
+<button class="${action === 'delete' ? 'danger' : ''}">${label}</button></form> `;
+}
+
 export function runPageView(req: MemberRequest, env: Environment, view: RunView): Html {
   const { run, kind } = view;
   const status = String(run.status);
@@ -140,6 +147,11 @@ export function runPageView(req: MemberRequest, env: Environment, view: RunView)
 ${error ? html`<dt>Error</dt><dd class="error">${error.code}: ${error.message}</dd>` : ''}
 ${view.values ? html`<dt>${kind.name === 'edit' ? 'Fields' : 'Sources'}</dt><dd>${located} of ${values.length} ${kind.name === 'edit' ? 'fields' : 'values located'} on the pages</dd>` : ''}
 </dl>
+${
+  req.member.membership.role !== 'viewer'
+    ? html`<p class="run-actions">${ACTIVE.has(status) ? runAction(req, env, view, 'cancel', 'Cancel run', 'Cancel this run?') : ''}${runAction(req, env, view, 'delete', 'Delete run', 'Delete this run and its output?')}</p>`
+    : ''
+}
 <div class="run-layout">
 <section aria-label="Pages">${pagesPanel(view, values)}</section>
 ${view.values ? valuesPanel(values, kind.name === 'edit' ? 'Form fields' : 'Values') : html`<aside class="values"><h2>Output</h2><pre class="output">${JSON.stringify(run.output ?? null, null, 2)}</pre></aside>`}

@@ -77,6 +77,25 @@ describe('other organization, other environment → 404, like an unknown id', ()
   });
 });
 
+describe('cancel and delete', () => {
+  it('a run of another environment or organization cannot be deleted (404); a viewer cannot (403); a developer can', async () => {
+    const doc = { filename: 'del.txt', url: dataUrl('text/plain', 'to be deleted') };
+    const parse = await cloud.api('POST', '/v1/parses', { body: { document: doc, bust_cache: true } });
+    expect(parse.status, parse.text).toBe(201);
+    const form = { kind: 'parse', id: parse.body.id, action: 'delete' };
+    expect((await dash(cloud.url, owner, 'POST', '/dashboard/run', { ...form, env: 'production' })).status).toBe(404);
+    expect((await dash(cloud.url, stranger, 'POST', '/dashboard/run', { ...form, env: 'test' })).status).toBe(404);
+    const viewer = await signIn(cloud.url, cloud.orgId, 'viewer3@a.example', 'viewer');
+    expect((await dash(cloud.url, viewer, 'POST', '/dashboard/run', { ...form, env: 'test' })).status).toBe(403);
+    expect((await cloud.api('GET', `/v1/parses/${parse.body.id}`)).status).toBe(200);
+    const developer = await signIn(cloud.url, cloud.orgId, 'dev3@a.example', 'developer');
+    expect((await dash(cloud.url, developer, 'GET', `/dashboard/run?env=test&kind=parse&id=${parse.body.id}`)).text).toContain('Delete run');
+    const deleted = await dash(cloud.url, developer, 'POST', '/dashboard/run', { ...form, env: 'test' });
+    expect(deleted.status).toBe(303);
+    expect((await cloud.api('GET', `/v1/parses/${parse.body.id}`)).status).toBe(404);
+  });
+});
+
 describe('roles', () => {
   it('a viewer sees keys but cannot create or revoke them (403)', async () => {
     const viewer = await signIn(cloud.url, cloud.orgId, 'viewer@a.example', 'viewer');
