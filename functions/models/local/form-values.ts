@@ -29,7 +29,7 @@
  */
 import type { FillField, FillRequest, FillResult, FormFiller } from '../engine.ts';
 import { ABBREVIATIONS, BARE_NAME_WORDS, FIELD_CONCEPTS, FORM_PHRASES, NO_WORDS, YES_WORDS } from './knowledge/form-phrases.ts';
-import { DATE_LEAD_WORDS, NEGATIONS, OPTION_POSITIONS, OPTION_WORDS, SELF_WORDS, SIGNING_VERBS, STATEMENT_WORDS } from './knowledge/form-options.ts';
+import { DATE_LEAD_WORDS, NEGATIONS, OPTION_POSITIONS, OPTION_WORDS, PARTICIPLE_ENDINGS, PASSIVE_AGENTS, SELF_WORDS, SIGNING_VERBS, STATEMENT_WORDS } from './knowledge/form-options.ts';
 import { MONTH_NUMBERS, monthKey } from './knowledge/months.ts';
 import { STOP_WORDS, stemOf } from './text.ts';
 
@@ -329,10 +329,20 @@ interface Clause {
 
 const stripDeterminers = (label: string) => label.replace(DETERMINERS, '').trim();
 
+const PASSIVE = new RegExp(
+  `^(\\p{L}+)\\s+(?:${PASSIVE_AGENTS.join('|')})\\s+(?:(?:the|a|an|le|la|les|un|une|der|die|das|dem|den|de|het|een|el|los|las|il|lo|o|os|as)\\s+|l['’])?(\\p{Lu}.*)$`,
+  'u',
+);
+const PARTICIPLE = new RegExp(`^\\p{L}{2,}(?:${PARTICIPLE_ENDINGS.join('|')})$`, 'iu');
+
 /** An article before a value that is not part of it: "la CPAM", "le 26 48 31 20", "a woman". */
 function valueOf(raw: string): string {
   const value = cleanValue(raw);
   if (/^\s*["“„«']/.test(raw)) return value;
+  // "tenue par la Fiduciaire Kremer S.à r.l.": the agent of a passive, a name, is the value, without its
+  // article ("paid by card" stays as it is).
+  const passive = PASSIVE.exec(value);
+  if (passive && PARTICIPLE.test(passive[1]!)) return passive[2]!;
   const m = /^(?:the|a|an|le|la|les|l['’]|un|une|der|die|das|den|de|het|een|el|los|las|il|lo|o|os|as)\s+(.+)$/iu.exec(value);
   if (m && /^(?:\p{Ll}|\d|\p{Lu}{2,}\b)/u.test(m[1]!)) return m[1]!;
   return value;

@@ -399,4 +399,13 @@ describe('fillForm', () => {
     expect(fillForm({ fields, instructions: 'Mon employeur est Lux Logistique S.A.\nDate de signature : 14/02/2020' }).values).toEqual(['Lux Logistique S.A.', null, '14/02/2020']);
     expect(fillForm({ fields, instructions: "Signature de l'employeur : J. Kremer" }).values).toEqual([null, 'J. Kremer', null]);
   });
+  it('reads a value said as the agent of a passive ("… est tenue par la Fiduciaire Kremer S.à r.l."), not "paid by card"', () => {
+    const fields: FillField[] = [
+      { key: 'fid', type: 'text', description: 'fiduciaire ou personne de contact chargée de la comptabilité des salaires › nom' },
+      { key: 'org', type: 'text', description: "NOM DE L'ORGANISME QUI REGLE VOS PRESTATIONS MALADIE" },
+      { key: 'payment', type: 'text', description: 'Payment' },
+    ];
+    const { values } = fillForm({ fields, instructions: 'La comptabilité des salaires est tenue par la Fiduciaire Kremer S.à r.l.\nMes prestations maladie sont réglées par la CPAM du Rhône.\nPayment: paid by card' });
+    expect(values).toEqual(['Fiduciaire Kremer S.à r.l.', 'CPAM du Rhône', 'paid by card']);
+  });
 });

@@ -12,6 +12,8 @@
  *   "FAIT à Lyon le …", "signed in Brussels on …").
  * - `DATE_LEAD_WORDS`: a word that, ending a field's label, means a date follows ("Fait à … LE",
  *   "depuis LE", "Geboren AM").
+ * - `PASSIVE_AGENTS`, `PARTICIPLE_ENDINGS`: "… est tenue PAR la Fiduciaire Kremer", "paid BY Acme": a
+ *   value said as the agent of a past participle is what comes after the agent word.
  * - `OPTION_POSITIONS`: words that pick one of a row's buttons by where it is ("the RIGHT-HAND button
  *   in the row of …", "le bouton de GAUCHE"), for options printed alike.
  *
@@ -81,3 +83,9 @@ export const OPTION_POSITIONS: Record<'left' | 'right' | 'top' | 'bottom', strin
   top: ['top', 'upper', 'topmost', 'haut', 'oben', 'obere', 'oberen', 'bovenste', 'superior', 'superiore'],
   bottom: ['bottom', 'lower', 'bottommost', 'bas', 'unten', 'untere', 'unteren', 'onderste', 'inferior', 'inferiore'],
 };
+
+/** Words that introduce the agent of a passive ("tenue PAR", "kept BY", "geführt VON", "betaald DOOR"). */
+export const PASSIVE_AGENTS: string[] = ['par', 'by', 'von', 'door', 'por', 'da', 'dal', 'dalla', 'pelo', 'pela'];
+
+/** How past participles end in the languages Quire reads ("tenue", "réglées", "kept" excepted: "-ed", "geführt"). */
+export const PARTICIPLE_ENDINGS: string[] = ['é', 'ée', 'és', 'ées', 'u', 'ue', 'us', 'ues', 'i', 'ie', 'is', 'ies', 'it', 'ite', 'ed', 'en', 'ado', 'ada', 'ados', 'adas', 'ido', 'ida', 'idos', 'idas', 'ato', 'ata', 'ati', 'ate', 'uto', 'uta', 'ito', 'ita', 'd', 't'];
