@@ -847,8 +847,9 @@ function candidatesFor(fact: Fact, factIndex: number, field: FillField, fieldInd
   }
   if (fact.bool !== null && fact.values.length === 1 && /^(true|false)$/i.test(fact.values[0]!)) return [];
   // A signature box ("signature de l'employeur") is signed, not written in: only a value said to be a
-  // signature goes there (a date or place of signing has a field of its own).
-  if (!exact && isSignatureBox(text) && ![...fact.name, ...fact.context].some((s) => SIGNATURE_STEMS.includes(s))) return [];
+  // signature goes there, not a date (a date or place of signing has a field of its own).
+  const signature = [...fact.name, ...fact.context].some((s) => SIGNATURE_STEMS.includes(s)) && !fact.values.every((v) => DATE_ONLY.test(v.trim()));
+  if (!exact && isSignatureBox(text) && !signature) return [];
   const score = exact ? { match: 1, rank: 1 } : overlapIn(fact, text);
   if (score.match < MATCH_THRESHOLD) return [];
   const value = fitted(formatValue(fact.values, field), field);

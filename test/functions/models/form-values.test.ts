@@ -398,6 +398,11 @@ describe('fillForm', () => {
     ];
     expect(fillForm({ fields, instructions: 'Mon employeur est Lux Logistique S.A.\nDate de signature : 14/02/2020' }).values).toEqual(['Lux Logistique S.A.', null, '14/02/2020']);
     expect(fillForm({ fields, instructions: "Signature de l'employeur : J. Kremer" }).values).toEqual([null, 'J. Kremer', null]);
+    const signed: FillField[] = [
+      { key: 'le', type: 'text', description: 'certifié exact, › , le' },
+      { key: 'signature_de_l_employeur', type: 'text', description: "signature de l'employeur" },
+    ];
+    expect(fillForm({ fields: signed, instructions: 'Date de signature : 14/02/2020' }).values).toEqual(['14/02/2020', null]);
   });
   it('reads a value said as the agent of a passive ("… est tenue par la Fiduciaire Kremer S.à r.l."), not "paid by card"', () => {
     const fields: FillField[] = [
