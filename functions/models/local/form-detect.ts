@@ -375,7 +375,10 @@ export function detectPageFields(page: Page): DetectedField[] {
   /** Text after `target` on its line, up to the next field or a wide gap. */
   const textAfter = (target: Box, maxGap: number): Array<Word & { box: Box }> => {
     const nextLeft = Math.min(Infinity, ...all.map((t) => t.box).filter((b) => b !== target && b.left >= right(target) - 1 && sameLineBox(b, target)).map((b) => b.left));
-    const candidates = labelWords.filter((w) => sameLine(w, target) && w.box.left >= right(target) - 2 && right(w.box) <= nextLeft + 1).sort((a, b) => a.box.left - b.box.left);
+    const beside = labelWords.filter((w) => sameLine(w, target) && w.box.left >= right(target) - 2 && right(w.box) <= nextLeft + 1);
+    // One printed row: the one nearest the box's middle (a tall box spans two rows of small print).
+    const nearest = [...beside].sort((a, b) => Math.abs(centerY(a.box) - centerY(target)) - Math.abs(centerY(b.box) - centerY(target)))[0];
+    const candidates = beside.filter((w) => !nearest || Math.abs(centerY(w.box) - centerY(nearest.box)) < 0.5 * Math.min(w.box.height, nearest.box.height)).sort((a, b) => a.box.left - b.box.left);
     const picked: Array<Word & { box: Box }> = [];
     let edge = right(target);
     for (const w of candidates) {

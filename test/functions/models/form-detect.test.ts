@@ -122,6 +122,18 @@ describe('detectPageFields', () => {
     expect(fields[0]!.box).toEqual({ left: 58, top: 100, width: 150, height: 88 });
   });
 
+  it("a tall tick box's text is the printed row nearest its middle, not words of a row of small print above it read in between", () => {
+    const small = ['sur', 'papier', 'blanc,', 'la', 'dater'].map((t, k) => word(t, 100 + k * 40, 103, t.length * 4, 6));
+    const main: Word[] = [];
+    let x = 96;
+    for (const t of 'I am a member of the family'.split(' ')) {
+      main.push(word(t, x, 114));
+      x += t.length * 5.5 + 3;
+    }
+    const fields = detectPageFields(page([...small, ...main], rect({ left: 76, top: 100, width: 17, height: 17 })));
+    expect(fields.map((f) => [f.type, f.label])).toEqual([['checkbox', 'I am a member of the family']]);
+  });
+
   it('takes a light-shaded box with no border as a text box (page.shaded)', () => {
     const p = page([...say('City:', 72, 100)], []);
     p.shaded = [{ left: 120, top: 88, width: 200, height: 16 }];
