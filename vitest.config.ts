@@ -4,6 +4,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
+    // Two test files at a time on two cores (Vitest's default leaves one core idle): the suite
+    // waits on emulators, browsers and child processes as much as on the CPU.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 120_000,
     env: {

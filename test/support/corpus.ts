@@ -7,7 +7,7 @@
  * reader reads everything again. `QUIRE_CORPUS_CACHE=off` turns the cache off.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Doc } from '../../functions/documents/doc.ts';
@@ -79,7 +79,10 @@ async function readCorpusDoc(path: string, options: { deadlineMs?: number }): Pr
   const doc = await readDocument(bytes, { kind, dpi: 192, deadline: Date.now() + (options.deadlineMs ?? 600_000) });
   if (useCache) {
     mkdirSync(CACHE_DIR, { recursive: true });
-    writeFileSync(cached, JSON.stringify(doc));
+    // Written whole, then renamed: test files running side by side never read half a file.
+    const partial = `${cached}.${process.pid}.partial`;
+    writeFileSync(partial, JSON.stringify(doc));
+    renameSync(partial, cached);
   }
   return doc;
 }
