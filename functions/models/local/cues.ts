@@ -3,7 +3,7 @@
  * salutation and closes with a signature; a paper has an abstract and references; a contract numbered
  * clauses; a manual or report a table of contents; an invoice or receipt a block of totals; a form
  * fields to fill; an ID card is a small card-shaped picture; a deck is landscape slides; a receipt a
- * tall narrow strip. The kinds that have each cue are in ./knowledge/document-types.ts.
+ * tall narrow strip, and the money tendered at the till with the change given back. The kinds that have each cue are in ./knowledge/document-types.ts.
  */
 import type { Page } from '../../documents/doc.ts';
 import type { LayoutCue } from './knowledge/document-types.ts';
@@ -25,6 +25,9 @@ const CLAUSE = /^(\(?\d{1,2}(\.\d{1,2}){0,3}[.)]?\s+\p{Lu}|article\s+\d|art\.\s*
 const CONTENTS = /^(table of contents|contents|sommaire|table des matières|inhaltsverzeichnis|inhalt|inhoud|inhoudsopgave|índice|indice|sumário)\b/i;
 const TOTAL_LINE = /^(sub\s?-?total|total|grand total|amount due|balance due|net total|nett total|total due|total ttc|total ht|totaal|gesamt|summe|importe total|totale)\b.*\d[.,]\d{2}\b/i;
 const BLANK_FIELD = /_{5,}|\.{8,}|☐|☑|☒|□|\[\s?\]/;
+/** Paid at a till: the money handed over, then the change given back ("Cash 50.00", "Change 41.00"). */
+const TENDERED = /^(cash|cash tendered|tendered|amount tendered|customer'?s? payment|paid|bar|bargeld|gegeben|esp[eè]ces|efectivo|contanti|dinheiro|contant)\b.*\d[.,]\d{2}\b/i;
+const CHANGE_GIVEN = /^(change|change due|your change|r[uü]ckgeld|wechselgeld|rendu|monnaie rendue|cambio|vuelto|resto|troco|wisselgeld)\b.*\d[.,]\d{2}\b/i;
 
 /** The cues a document shows on its first pages (`lines` are those pages' lines, as classification reads them). */
 export function layoutCues(pages: readonly Page[], lines: readonly PageLine[][]): Cue[] {
@@ -50,6 +53,9 @@ export function layoutCues(pages: readonly Page[], lines: readonly PageLine[][])
 
   const totals = texts.filter((t) => TOTAL_LINE.test(t)).length;
   if (totals >= 1) cues.push({ cue: 'totals', strength: 1, evidence: 'a block of totals' });
+
+  const tendered = texts.findIndex((t) => TENDERED.test(t));
+  if (tendered >= 0 && texts.slice(tendered + 1, tendered + 4).some((t) => CHANGE_GIVEN.test(t))) cues.push({ cue: 'till', strength: 1, evidence: 'money tendered and change given' });
 
   const fields = pages.reduce((sum, p) => sum + (p.formFields ?? 0), 0);
   const blanks = texts.filter((t) => BLANK_FIELD.test(t)).length;

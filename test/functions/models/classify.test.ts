@@ -96,6 +96,18 @@ describe('classification accuracy', () => {
   });
 });
 
+describe('layout cues', () => {
+  it('a till slip headed "TAX INVOICE" that takes cash and gives change is a receipt', async () => {
+    const lines = ['FUYI MINI MARKET', 'GST No: 001604310720', 'TAX INVOICE', 'TRN: 1CR0576494', 'Counter 1 Cashier: HOCK', 'Qty UOM U.Price Amt Tax Code',
+      'SUMMER CUP 48X230ML', '1 BOX 8.49 8.49 SR', 'GST 6% 0.51', 'Total Includes GST 6% 9.00', 'Cash 50.00', 'Change 41.00', 'Goods sold are not returnable'];
+    const result = await localEngine.classify(request(fixtureDoc([{ blocks: [{ kind: 'paragraph', lines }] }])));
+    expect(result.output.category).toBe('receipt');
+    // Without the till (a bill asking to be paid), the same heading makes it an invoice.
+    const bill = lines.slice(0, 10).concat(['Payment due within 30 days by bank transfer']);
+    expect((await localEngine.classify(request(fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: bill }] }])))).output.category).toBe('invoice');
+  });
+});
+
 describe('classification output', () => {
   it('quotes the decisive phrases of the document; scores are 0..1 and sum to 1', async () => {
     const doc = fixtureDoc(invoice({ seed: 4, pages: 1, number: 'INV-77' }).pages);

@@ -15,7 +15,7 @@
  */
 
 /** Layout a kind of document typically has (detected by ./../cues.ts). */
-export type LayoutCue = 'letter' | 'paper' | 'clauses' | 'contents' | 'totals' | 'form' | 'card' | 'slides' | 'receipt_strip' | 'table_heavy';
+export type LayoutCue = 'letter' | 'paper' | 'clauses' | 'contents' | 'totals' | 'form' | 'card' | 'slides' | 'receipt_strip' | 'till' | 'table_heavy';
 
 export interface DocumentType {
   id: string;
@@ -55,7 +55,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
       guest check, dine in, take away, pax, simplified tax invoice, cashier, counter, cash sales, change due, thank you please come again,
       merci de votre visite, especes, rendu, caisse, vielen dank fur ihren einkauf, bar, ruckgeld, kasse, bedankt voor uw aankoop, contant,
       wisselgeld, kassa, gracias por su compra, efectivo, cambio, grazie, contanti, resto, obrigado, troco`,
-    cues: { totals: 1, receipt_strip: 1.5 },
+    cues: { totals: 1, receipt_strip: 1.5, till: 2 },
   },
   {
     id: 'credit_note',
