@@ -544,7 +544,8 @@ describe('locateValues performance', () => {
     for (let run = 0; run < 2; run++) locateValues(bigDoc(), output);
     let tree: Tree<Found | null> = null;
     const times: number[] = [];
-    for (let run = 0; run < 5; run++) {
+    // Fifteen runs: with two test files side by side, a few runs lose the core to the other file.
+    for (let run = 0; run < 15; run++) {
       const doc = bigDoc();
       const started = performance.now();
       tree = locateValues(doc, output);
@@ -552,7 +553,7 @@ describe('locateValues performance', () => {
     }
     // The fastest run: other test files share the cores, and time lost to them is not ours.
     const elapsed = Math.min(...times);
-    console.log(`locate: 50 pages, 31 leaves — fastest of 5 ${elapsed.toFixed(1)} ms (index included)`);
+    console.log(`locate: 50 pages, 31 leaves — fastest of 15 ${elapsed.toFixed(1)} ms (index included)`);
     expect(leaf(tree, 'account_number')!.context).toBe('Account number 4049');
     expect(leaf(tree, 'transactions', 3, 'description')!.content).toBe('Transfer 49-3');
     expect(leaf(tree, 'transactions', 3, 'balance')!.content).toBe('1493,00');
