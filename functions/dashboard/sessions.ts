@@ -55,6 +55,11 @@ export async function endSession(p: Platform, token: string | undefined): Promis
   if (token && TOKEN.test(token)) await p.store.deleteItem(sessionKey(token));
 }
 
+/** Where to go after signing in: a dashboard path of this site only. */
+export function safeNext(next: string | null | undefined): string {
+  return next && /^\/dashboard(\/[A-Za-z0-9/_-]*)?(\?[^\s]*)?$/.test(next) && !next.startsWith('//') ? next : '/dashboard';
+}
+
 /** Constant-time comparison of two tokens (CSRF). */
 export function sameToken(a: string | undefined, b: string | undefined): boolean {
   if (!a || !b) return false;
