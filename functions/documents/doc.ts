@@ -110,6 +110,11 @@ export interface Page {
   rings?: Box[];
   /** How many fillable form fields (PDF widget annotations) the page has; absent when none. */
   formFields?: number;
+  /**
+   * Why the page could not be read, when it could not (a damaged page of an otherwise readable
+   * document): the page is then empty, and the parse lists it in `failed_pages` rather than failing.
+   */
+  failure?: string;
 }
 
 export interface Doc {
@@ -172,6 +177,11 @@ export class ReadFailure extends Error {
     super(message);
     this.name = 'ReadFailure';
   }
+}
+
+/** The pages of a document that could not be read, 1-based by position, with the reason (API §3 failed_pages). */
+export function failedPages(doc: Doc): Array<{ page: number; reason: string }> {
+  return doc.pages.flatMap((page, i) => (page.failure === undefined ? [] : [{ page: i + 1, reason: page.failure }]));
 }
 
 /** Reading limits (issue: documents up to 2,000 pages; every reader has a time budget). */

@@ -11,7 +11,8 @@
  *
  * It refuses only what pdf.js would refuse on opening; anything it cannot decide (an object stream
  * it cannot inflate, a page count that is not a plain number) leaves the file accepted with an
- * unknown page count. Damage that only shows while pages are read still fails the parse later.
+ * unknown page count. Damage that only shows while pages are read leaves those pages listed as failed
+ * by the parse (./pdf.ts, which asks this probe for the page count pdf.js loses behind a broken page).
  */
 import { createCipheriv, createHash } from 'node:crypto';
 import { inflateSync } from 'node:zlib';

@@ -14,6 +14,7 @@ import { plainLetters } from './bidi.ts';
 import { layoutPage } from './layout.ts';
 import { type HelperJob, pdfHelperRunning, readPagesInHelper } from './pdf-helper.ts';
 import { mayPaintPaths } from './pdf-paths.ts';
+import { probePdf } from './pdf-probe.ts';
 import { judgeToken, looksGarbled } from './text-sense.ts';
 
 export interface ReadPdfOptions {
@@ -105,7 +106,14 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     // The pages of a short document, the scanned pages the helper left (null), and any it took and never sent.
     const left = numbers(1, count).filter((n) => !read.get(n));
     await readPages(pdf, () => left.shift(), reading, onPage);
-    return numbers(1, count).map((n) => read.get(n)!);
+    const pages = numbers(1, count).map((n) => read.get(n)!);
+    if (pages.some((page) => page.failure !== undefined)) pages.push(...pagesOutOfReach(bytes, count));
+    // Damaged pages are listed, not fatal (Page.failure); a document none of whose pages reads is.
+    if (pages.length > 0 && pages.every((page) => page.failure !== undefined)) {
+      const reason = pages[0]!.failure!.replace(/^The page cannot be read/, 'cannot be read');
+      throw new ReadFailure(pages.length === 1 ? `The PDF is damaged: page 1 ${reason}` : `The PDF is damaged: none of its ${pages.length} pages can be read (page 1 ${reason})`, 'document_invalid');
+    }
+    return pages;
   } catch (error) {
     // The helper stops taking pages of a read that failed.
     takeNoMore(unread);
@@ -130,8 +138,9 @@ export async function readPdfPages(job: HelperJob, onPage: (pageNumber: number, 
     settleLastPage(job.unread, opened.pdf.numPages);
     await readPages(opened.pdf, () => takePage(job.unread, 'back'), { deadline: job.deadline, paintsPaths: mayPaintPaths(job.bytes), deferScanned: true, imagesDoc: withImages.pdf }, onPage);
   } catch (error) {
-    // Whatever failed here, the caller takes no more pages either: a damaged page or the deadline
-    // fails the read, and any other failure leaves the pages not yet read to the caller's last pass.
+    // Whatever failed here, the caller takes no more pages either: the deadline fails the read, and
+    // any other failure leaves the pages not yet read to the caller's last pass. (A damaged page
+    // fails nothing: it comes back as null, for the caller to read another way.)
     takeNoMore(job.unread);
     throw error;
   } finally {
@@ -314,19 +323,89 @@ function track(inFlight: Set<Promise<unknown>>, work: Promise<unknown>): void {
   );
 }
 
-/** Loads page `n`, reads it, and releases pdf.js's resources for it. */
+/**
+ * Loads page `n`, reads it, and releases pdf.js's resources for it. A page pdf.js cannot read (a
+ * broken page object, a text layer or drawing it throws on) does not fail the document: it is read
+ * another way (readUnreadablePage); the helper thread leaves it (null) to the caller, which has OCR.
+ */
 async function readPageNumber(pdf: PDFDocumentProxy, n: number, options: ReadPagesOptions): Promise<Page | Recognizing | null> {
-  let page: PDFPageProxy;
   try {
-    page = await pdf.getPage(n);
+    let page: PDFPageProxy;
+    try {
+      page = await pdf.getPage(n);
+    } catch (error) {
+      throw damaged(error, n);
+    }
+    try {
+      return await readPage(page, n, options);
+    } finally {
+      page.cleanup();
+    }
   } catch (error) {
-    throw damaged(error, n);
+    if (!(error instanceof ReadFailure) || error.code !== 'document_invalid') throw error;
+    if (options.deferScanned) return null;
+    return readUnreadablePage(n, error, options);
   }
+}
+
+/**
+ * When a page object is broken, pdf.js walks the page tree again and counts only the pages up to
+ * the break: the pages after it are silently gone from `numPages`. The page tree's own /Count (read
+ * by ./pdf-probe.ts, only once some page has failed) tells how many there are: those pdf.js cannot
+ * reach are listed as failed pages rather than lost.
+ */
+function pagesOutOfReach(bytes: Uint8Array, reached: number): Page[] {
+  let declared: number | null = null;
   try {
-    return await readPage(page, n, options);
-  } finally {
-    page.cleanup();
+    declared = probePdf(bytes).pageCount;
+  } catch {
+    // The probe refuses what pdf.js already opened: nothing more to learn from it.
   }
+  if (declared === null || declared <= reached || declared > MAX_PAGES) return [];
+  return numbers(reached + 1, declared).map((n) => emptyPage(n, DEFAULT_PAGE, `The page cannot be read (the page tree is damaged before it: pdf.js reaches only ${reached} of the ${declared} pages it declares)`));
+}
+
+function emptyPage(n: number, size: { width: number; height: number }, failure: string): Page {
+  return { number: n, ...size, unit: 'pt', ocr: false, words: [], lines: [], blocks: [], tables: [], failure };
+}
+
+/** Size given to a page whose page object cannot be read at all (PDF's default page, US Letter, in points). */
+const DEFAULT_PAGE = { width: 612, height: 792 };
+
+/**
+ * A page pdf.js threw on, read another way: rendered from the copy that decodes images and OCRed
+ * (rendering draws what it can of a damaged page). When that fails too, or there is no OCR, or the
+ * picture shows no text, the page comes back empty with `failure` saying why.
+ */
+async function readUnreadablePage(n: number, failure: ReadFailure, options: ReadPagesOptions): Promise<Page | Recognizing> {
+  const cause = failure.message.match(/cannot be read \((.*)\)$/)?.[1] ?? failure.message;
+  const failed = (reason: string, size = DEFAULT_PAGE): Page => emptyPage(n, size, `The page cannot be read (${cause})${reason}`);
+  const ocr = options.ocr;
+  if (!ocr || !options.imagesDoc) return failed('');
+  let size = DEFAULT_PAGE;
+  let raster: GreyImage;
+  try {
+    const page = await (await options.imagesDoc()).getPage(n);
+    try {
+      const { width, height } = page.getViewport({ scale: 1 });
+      size = { width, height };
+      raster = await ocr.rasterize(page, n);
+    } finally {
+      page.cleanup();
+    }
+  } catch (error) {
+    const again = messageOf(error).replace(/\.$/, '');
+    return failed(again === cause ? '; rendering it for OCR failed the same way' : `; rendering it for OCR failed too (${again})`, size);
+  }
+  const recognized = ocr.recognize(raster, n).then(
+    (words): Page => {
+      const placed: Word[] = words.flatMap((w) => (w.box ? [{ ...w, origin: { kind: 'box' as const, page: n, box: w.box } }] : []));
+      if (placed.length === 0) return failed('; rendered and OCRed instead, it shows no text', size);
+      return layoutPage({ number: n, ...size, unit: 'pt', ocr: true, words: placed, rules: [] });
+    },
+    (error: unknown): Page => failed(`; OCR of its picture failed too (${messageOf(error).replace(/\.$/, '')})`, size),
+  );
+  return { recognized };
 }
 
 function checkDeadline(deadline: number, where: string): void {

@@ -16,6 +16,10 @@ export const CreateParseBody = z.object({
 });
 export type CreateParseBody = z.infer<typeof CreateParseBody>;
 
+/** Pages of a completed run that could not be read, with the reason (API §3; absent when every page was read). */
+export const FailedPages = z.array(z.object({ page: z.number().int().min(1), reason: z.string() }));
+export type FailedPages = z.infer<typeof FailedPages>;
+
 export const ParseOutput = z.object({ pages: z.array(z.string()), text: z.string() });
 export type ParseOutput = z.infer<typeof ParseOutput>;
 
@@ -32,5 +36,8 @@ export const Parse = z
     error: PrimitiveError.nullable(),
     usage: z.object({ credits: z.number(), page_count: z.number().int() }),
     created_at: z.string(),
+    failed_pages: FailedPages.optional().describe(
+      'Present only when some pages could not be read (a damaged page of an otherwise readable document): each such page, 1-based, with the reason. Its entry in output.pages is empty. (An addition to the Retab contract.)',
+    ),
   })
   .meta({ id: 'Parse' });

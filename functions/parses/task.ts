@@ -3,6 +3,7 @@
  * Doc model; the model's parser renders each page in reading order, tables in the requested format
  * (the local engine from the Doc; a vision model from the page images).
  */
+import { failedPages } from '../documents/doc.ts';
 import { renderDocText, type TableFormat } from '../documents/render.ts';
 import { parserFor } from '../models/engines.ts';
 import { creditsFor } from '../models/registry.ts';
@@ -12,7 +13,6 @@ import { parseKind } from './kind.ts';
 import type { ParseOutput } from './schema.ts';
 
 export type ParseInput = DocumentInputRef;
-
 
 export const parseTask: RunTask = {
   kind: parseKind,
@@ -30,6 +30,12 @@ export const parseTask: RunTask = {
       pageImages: runPageImages(ctx, input, dpi),
     });
     const output: ParseOutput = { pages, text: renderDocText(pages) };
-    return { output, usage: { credits: creditsFor(record.model as string, pages.length), page_count: pages.length } };
+    // A damaged page is listed with its reason rather than failing the parse (issue 23 item 6).
+    const failed = failedPages(doc);
+    return {
+      output,
+      usage: { credits: creditsFor(record.model as string, pages.length), page_count: pages.length },
+      ...(failed.length > 0 ? { extras: { failed_pages: failed } } : {}),
+    };
   },
 };
