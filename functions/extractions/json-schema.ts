@@ -6,9 +6,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { withNullableValues } from '../models/nullable-schema.ts';
 import { Invalid } from '../platform/errors.ts';
-
-/** Beyond this many properties (all levels) a schema is refused: the work must stay bounded. */
-export const MAX_SCHEMA_PROPERTIES = 5_000;
+import { checkSchemaShape } from './prepare.ts';
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object, whose `default` is the plugin.
 type FormatsPlugin = (ajv: Ajv) => Ajv;
@@ -31,29 +29,10 @@ function withoutDialect(schema: Record<string, unknown>): Record<string, unknown
   return rest;
 }
 
-function countProperties(node: unknown, budget: { left: number }): void {
-  if (budget.left < 0 || node === null || typeof node !== 'object') return;
-  if (Array.isArray(node)) {
-    for (const item of node) countProperties(item, budget);
-    return;
-  }
-  const properties = (node as { properties?: unknown }).properties;
-  if (properties && typeof properties === 'object') budget.left -= Object.keys(properties).length;
-  for (const value of Object.values(node)) countProperties(value, budget);
-}
-
-function describesObject(schema: Record<string, unknown>): boolean {
-  const type = schema.type;
-  return type === 'object' || (Array.isArray(type) && type.includes('object')) || (type === undefined && typeof schema.properties === 'object');
-}
-
 /** Throws a 422 at body.json_schema naming the problem; returns the compiled validator. */
 export function checkSchema(schema: Record<string, unknown>): ValidateFunction {
   const loc = ['body', 'json_schema'];
-  if (!describesObject(schema)) throw Invalid.at(loc, 'json_schema must describe an object (type "object" with properties)', 'schema_invalid');
-  const budget = { left: MAX_SCHEMA_PROPERTIES };
-  countProperties(schema, budget);
-  if (budget.left < 0) throw Invalid.at(loc, `json_schema has more than ${MAX_SCHEMA_PROPERTIES} properties`, 'schema_too_large');
+  checkSchemaShape(schema);
   try {
     return newAjv().compile(withoutDialect(schema));
   } catch (error) {

@@ -6,26 +6,15 @@
 import { Invalid } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
-import { prepareDocumentRun } from '../runs/prepare.ts';
 import type { CreateRunInput } from '../runs/service.ts';
 import { checkSchema } from './json-schema.ts';
+import { METADATA_ATTR, prepareExtractionRun } from './prepare.ts';
 import type { CreateExtractionBody } from './schema.ts';
 
-const METADATA_ATTR = 'meta:';
-
+/** Checks the schema fully (its shape, then compiled by ajv: a 422 naming the problem) before anything is stored. */
 export async function prepareExtraction(p: Platform, scope: Scope, body: CreateExtractionBody): Promise<CreateRunInput> {
   checkSchema(body.json_schema);
-  const metadata = body.metadata ?? {};
-  const input = await prepareDocumentRun(p, scope, {
-    kind: 'extraction',
-    document: body.document,
-    model: body.model,
-    bust_cache: body.bust_cache,
-    background: body.background,
-    options: { json_schema: body.json_schema, n_consensus: body.n_consensus, instructions: body.instructions ?? null, metadata },
-  });
-  // Metadata entries become equality filters of the list.
-  return { ...input, attrs: Object.fromEntries(Object.entries(metadata).map(([k, v]) => [`${METADATA_ATTR}${k}`, v])) };
+  return prepareExtractionRun(p, scope, body);
 }
 
 /** The list's `metadata` query: a JSON-encoded object of strings; every entry must match. */

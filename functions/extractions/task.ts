@@ -4,12 +4,12 @@
  */
 import { extractorFor } from '../models/engines.ts';
 import { creditsFor } from '../models/registry.ts';
-import { RunFailure } from '../platform/errors.ts';
+import { Invalid, RunFailure } from '../platform/errors.ts';
 import { readRunDocument, runPageImages } from '../runs/document.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
 import type { DocumentRunInput } from '../runs/prepare.ts';
 import { documentTypeOf, sourceTree } from './anchors.ts';
-import { validateOutput } from './json-schema.ts';
+import { checkSchema, validateOutput } from './json-schema.ts';
 import { extractionKind } from './kind.ts';
 
 export const extractionTask: RunTask = {
@@ -17,8 +17,16 @@ export const extractionTask: RunTask = {
   async execute(ctx: RunContext) {
     const { record } = ctx;
     const input = record._input as DocumentRunInput;
-    const doc = await readRunDocument(ctx, input);
     const schema = record.json_schema as Record<string, unknown>;
+    // The API compiled the schema before storing the run; the dashboard cannot (no ajv in its
+    // Lambda, ./prepare.ts), so a schema ajv refuses fails here, before any work.
+    try {
+      checkSchema(schema);
+    } catch (error) {
+      if (error instanceof Invalid) throw new RunFailure('configuration_error', error.issues[0]?.msg ?? 'json_schema is not a valid JSON Schema');
+      throw error;
+    }
+    const doc = await readRunDocument(ctx, input);
     const nConsensus = record.n_consensus as number;
     const extractor = await extractorFor(record.model as string);
     const result = await extractor.extract({ doc, schema, instructions: record.instructions as string | null, nConsensus, seed: input.seed, deadline: ctx.deadline, pageImages: runPageImages(ctx, input) });

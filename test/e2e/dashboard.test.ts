@@ -169,6 +169,42 @@ describe('dashboard in a browser', () => {
     await shot('extraction-boxes');
   });
 
+  it('uploads a PDF and runs an extraction with a JSON Schema typed on the page, then shows its values boxed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quire-dashboard-'));
+    const path = join(dir, 'invoice-3090.pdf');
+    writeFileSync(path, await textPdf([['Northwind Traders', 'Invoice number: INV-3090', 'Invoice date: 2026-05-02', 'Total due: 412.75 EUR']]));
+    await page.goto(`${cloud.url}/dashboard/new?env=test`);
+    // Only the fields of the chosen kind are shown.
+    await page.getByLabel('Run', { exact: true }).selectOption('extraction');
+    expect(await page.getByLabel(/Categories .* or subdocuments/).isVisible()).toBe(false);
+    const schema = page.getByLabel(/JSON Schema/);
+    expect(await schema.isVisible()).toBe(true);
+    await page.getByLabel('Document', { exact: true }).setInputFiles(path);
+    // The editor says at once when the text is not JSON of an object.
+    await schema.fill('{"type": "object", "properties": {');
+    await expect.poll(() => page.locator('#run-schema-check').textContent()).toContain('Not a JSON Schema yet');
+    await schema.fill(JSON.stringify({ type: 'object', properties: { invoice_number: { type: 'string' }, invoice_date: { type: 'string' }, total: { type: 'number' } } }, null, 2));
+    await expect.poll(() => page.locator('#run-schema-check').textContent()).toContain('3 top-level properties');
+    await shot('new-extraction');
+    await page.getByRole('button', { name: 'Start run' }).click();
+    await page.waitForURL(/\/dashboard\/run\?env=test&kind=extraction&id=/);
+    await expect.poll(() => page.locator('.meta .badge').first().textContent(), { timeout: 30_000 }).toBe('completed');
+    await page.waitForSelector('body[data-pages-ready="true"]', { timeout: 30_000 });
+    const boxes = page.getByTestId('source-box');
+    expect(await boxes.count()).toBe(3);
+    expect(await page.locator('[data-testid="source-box"][data-value^="invoice_number:"]').getAttribute('data-value')).toBe('invoice_number: INV-3090');
+    expect(await page.locator('[data-testid="source-box"][data-value^="total:"]').getAttribute('data-value')).toBe('total: 412.75');
+    await shot('new-extraction-run');
+
+    // A form the server cannot start comes back with the reason, as typed.
+    await page.goto(`${cloud.url}/dashboard/new?env=test&kind=extraction`);
+    await page.getByLabel('Document', { exact: true }).setInputFiles(path);
+    await page.getByLabel(/JSON Schema/).fill('{"type": "string"}');
+    await page.getByRole('button', { name: 'Start run' }).click();
+    await expect.poll(() => page.locator('[role=alert]').textContent()).toContain('json_schema must describe an object');
+    expect(await page.getByLabel(/JSON Schema/).inputValue()).toBe('{"type": "string"}');
+  }, 90_000);
+
   it('uploads a document and runs a parse and a split from the page, following their status live', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'quire-dashboard-'));
     const path = join(dir, 'two-pages.pdf');

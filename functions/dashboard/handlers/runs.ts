@@ -60,7 +60,7 @@ export const newRunPost = dashboard({ auth: 'member', csrf: 'session' }, async (
   const env = environmentOf(req);
   if (!canRun(req)) throw new Forbidden('A viewer cannot start runs');
   const upload = req.files.file;
-  const form = { kind: req.form.get('kind') ?? '', names: req.form.get('names') ?? undefined };
+  const form = { kind: req.form.get('kind') ?? '', names: req.form.get('names') ?? undefined, jsonSchema: req.form.get('json_schema') ?? undefined };
   try {
     const started = await startRun(req.platform, scopeOf(req, env), { ...form, filename: upload?.filename ?? '', mimeType: upload?.contentType ?? '', bytes: upload?.bytes ?? Buffer.alloc(0) });
     return redirect(withEnv('/dashboard/run', env, { kind: started.kind, id: started.id }));

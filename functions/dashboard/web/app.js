@@ -34,11 +34,44 @@ onReady(() => {
       }
     });
   }
+  const newRun = document.getElementById('new-run');
+  if (newRun) newRunForm(newRun);
   placeBoxes();
   const data = document.getElementById('run-data');
   if (data) void showRun(JSON.parse(data.textContent));
   for (const live of document.querySelectorAll('[data-live]')) pollStatus(live);
 });
+
+/**
+ * The new-run form: shows the fields of the chosen kind only (the JSON Schema of an extraction, the
+ * names of a classification or split) and says, as the schema is typed, whether it is JSON of an
+ * object. The server checks it again; this is only a hint.
+ */
+function newRunForm(form) {
+  const kind = form.querySelector('select[name="kind"]');
+  const show = () => {
+    for (const block of form.querySelectorAll('[data-for-kind]')) block.hidden = !block.dataset.forKind.split(' ').includes(kind.value);
+  };
+  kind.addEventListener('change', show);
+  show();
+  const schema = form.querySelector('textarea[name="json_schema"]');
+  const check = document.getElementById('run-schema-check');
+  if (!schema || !check) return;
+  const say = () => {
+    try {
+      const parsed = JSON.parse(schema.value);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('it must be a JSON object');
+      const count = Object.keys(parsed.properties ?? {}).length;
+      check.textContent = `JSON of an object: ${count} top-level propert${count === 1 ? 'y' : 'ies'}.`;
+      check.className = 'hint';
+    } catch (error) {
+      check.textContent = `Not a JSON Schema yet: ${error.message}`;
+      check.className = 'hint error';
+    }
+  };
+  schema.addEventListener('input', say);
+  say();
+}
 
 /** Source boxes are positioned from their data attributes (fractions of the page). */
 function placeBoxes() {
