@@ -11,6 +11,7 @@ import { extractionSources } from '../extractions/sources.ts';
 import { blobKeyOf, getFile } from '../files/service.ts';
 import type { File } from '../files/schema.ts';
 import { parseKind } from '../parses/kind.ts';
+import { parseLayout, type PageLayout } from '../parses/layout.ts';
 import { partitionKind } from '../partitions/kind.ts';
 import { Forbidden, Invalid, NotFound, PayloadTooLarge } from '../platform/errors.ts';
 import type { Membership } from './members.ts';
@@ -150,6 +151,8 @@ export interface RunView {
   file: File | null;
   preview: Preview;
   values: SourcedValue[] | null;
+  /** A completed parse's words and tables boxed on its pages (empty when it kept none). */
+  layout: PageLayout[] | null;
 }
 
 export async function runView(p: Platform, scope: Scope, kindName: string | null, id: string): Promise<RunView> {
@@ -158,7 +161,8 @@ export async function runView(p: Platform, scope: Scope, kindName: string | null
   const ref = (run.file ?? (Array.isArray(run.files) ? run.files[0] : undefined)) as { id?: string } | undefined;
   const file = ref?.id ? await getFile(p, scope, ref.id).catch(() => null) : null;
   const values = kind === extractionKind && run.status === 'completed' ? sourcedValues((await extractionSources(p, scope, id)).sources) : kind === editKind && run.status === 'completed' ? editFields(run.output) : null;
-  return { kind, run, file, preview: file ? previewOf(file) : null, values };
+  const layout = kind === parseKind && run.status === 'completed' ? await parseLayout(p, scope, id) : null;
+  return { kind, run, file, preview: file ? previewOf(file) : null, values, layout };
 }
 
 /** The bytes of a file of this environment that the run page draws. */

@@ -10,6 +10,7 @@ import { creditsFor } from '../models/registry.ts';
 import { readRunDocument, runPageImages, type DocumentInputRef } from '../runs/document.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
 import { parseKind } from './kind.ts';
+import { layoutOf } from './layout.ts';
 import type { ParseOutput } from './schema.ts';
 
 export type ParseInput = DocumentInputRef;
@@ -35,6 +36,8 @@ export const parseTask: RunTask = {
     return {
       output,
       usage: { credits: creditsFor(record.model as string, pages.length), page_count: pages.length },
+      // The words and tables boxed on their pages, for the dashboard's run page (./layout.ts).
+      hidden: { layout: layoutOf(doc) },
       ...(failed.length > 0 ? { extras: { failed_pages: failed } } : {}),
     };
   },

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../lib/local/invoker.ts';
 import { dataUrl, startTestCloud, type TestCloud } from '../support/cloud.ts';
 import { textPdf } from '../support/text-pdf.ts';
+import { tablesPdf } from '../support/table-fixtures.ts';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 const SHOTS = process.env.QUIRE_DASHBOARD_SHOTS ? join(REPO_ROOT, '.tmp', 'dashboard-shots') : undefined;
@@ -203,6 +204,35 @@ describe('dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Start run' }).click();
     await expect.poll(() => page.locator('[role=alert]').textContent()).toContain('json_schema must describe an object');
     expect(await page.getByLabel(/JSON Schema/).inputValue()).toBe('{"type": "string"}');
+  }, 90_000);
+
+  it("boxes a parse's words and tables on its page, each layer shown or hidden", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quire-dashboard-'));
+    const path = join(dir, 'survey.pdf');
+    writeFileSync(path, (await tablesPdf()).bytes);
+    await page.goto(`${cloud.url}/dashboard/new?env=test`);
+    await page.getByLabel('Run', { exact: true }).selectOption('parse');
+    await page.getByLabel('Document', { exact: true }).setInputFiles(path);
+    await page.getByRole('button', { name: 'Start run' }).click();
+    await page.waitForURL(/kind=parse&id=prs_/);
+    await expect.poll(() => page.locator('.meta .badge').first().textContent(), { timeout: 30_000 }).toBe('completed');
+    await page.waitForSelector('body[data-pages-ready="true"]', { timeout: 30_000 });
+    const words = page.getByTestId('word-box');
+    const count = Number(/^(\d+) words/.exec((await page.getByTestId('layout-count').textContent())!)![1]);
+    expect(count).toBeGreaterThan(200);
+    expect(await words.count()).toBe(count);
+    expect(await page.getByTestId('table-box').count()).toBe(3);
+    // A word's box sits over that word on the drawn page: "survey" is 90 pt from the left of 612.
+    const pageBox = (await page.locator('.page').first().boundingBox())!;
+    const survey = (await page.locator('[data-testid="word-box"][data-value="survey"]').boundingBox())!;
+    expect((survey.x - pageBox.x) / pageBox.width).toBeCloseTo(0.147, 1);
+    await page.locator('[data-testid="word-box"][data-value="survey"]').hover();
+    await shot('parse-boxes');
+    await page.getByLabel('words').uncheck();
+    expect(await words.first().isVisible()).toBe(false);
+    expect(await page.getByTestId('table-box').first().isVisible()).toBe(true);
+    await page.getByLabel('tables').uncheck();
+    expect(await page.getByTestId('table-box').first().isVisible()).toBe(false);
   }, 90_000);
 
   it('uploads a document and runs a parse and a split from the page, following their status live', async () => {

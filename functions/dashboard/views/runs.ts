@@ -76,7 +76,7 @@ function pagesPanel(view: RunView, values: SourcedValue[]): Html {
     for (const part of view.run.output as Array<{ name?: string; key?: string; pages?: number[] }>) for (const n of part.pages ?? []) partOfPage.set(n, part.name ?? part.key ?? '');
   }
   const usage = view.run.usage as { page_count?: number } | undefined;
-  const known = Math.max(view.file.page_count ?? 1, usage?.page_count ?? 1, ...values.map((v) => v.box?.page ?? 1), ...partOfPage.keys());
+  const known = Math.max(view.file.page_count ?? 1, usage?.page_count ?? 1, ...values.map((v) => v.box?.page ?? 1), ...partOfPage.keys(), ...(view.layout ?? []).map((l) => l.page));
   const count = view.preview === 'image' ? 1 : Math.min(known, MAX_PAGES);
   // A classification names the document's category on every page.
   const category = view.kind.name === 'classification' && view.run.status === 'completed' ? (view.run.output as { category?: string } | null)?.category : undefined;
@@ -90,7 +90,11 @@ function pagesPanel(view: RunView, values: SourcedValue[]): Html {
     const part = partOfPage.get(n);
     return html`<div class="page" data-page="${n}">${boxes}${part ? html`<span class="page-part">${part}</span>` : ''}<span class="page-label">page ${n}</span></div>`;
   });
-  return html`<p id="pages-status" class="muted">Drawing the pages…</p><div class="pages">${pages}</div>`;
+  // A parse's words and tables are boxed by the page script, from the run's data (they are many).
+  const layers = view.layout?.length
+    ? html`<p class="layers">Show on the pages: <label><input type="checkbox" data-layer="words" checked> words</label> <label><input type="checkbox" data-layer="tables" checked> tables</label></p>`
+    : '';
+  return html`${layers}<p id="pages-status" class="muted">Drawing the pages…</p><div class="pages">${pages}</div>`;
 }
 
 function outputPanel(view: RunView): Html {
@@ -132,7 +136,10 @@ export function runPageView(req: MemberRequest, env: Environment, view: RunView)
   const values = view.values ?? [];
   const located = values.filter((v) => v.box).length;
   const self = withEnv('/dashboard/run', env, { kind: kind.name, id: String(run.id) });
-  const data = view.file && view.preview ? { maxPages: MAX_PAGES, file: { kind: view.preview, filename: view.file.filename, url: withEnv('/dashboard/file', env, { id: view.file.id }) } } : { file: null };
+  const data = view.file && view.preview ? { maxPages: MAX_PAGES, file: { kind: view.preview, filename: view.file.filename, url: withEnv('/dashboard/file', env, { id: view.file.id }) }, layout: view.layout ?? [] } : { file: null };
+  const kept = view.layout ?? [];
+  const words = kept.reduce((n, page) => n + page.words.length, 0);
+  const tables = kept.reduce((n, page) => n + page.tables.length, 0);
   const usage = run.usage as { credits?: number; page_count?: number } | undefined;
   return layout(req, {
     title: `${kind.resource} ${String(run.id)}`,
@@ -145,6 +152,7 @@ export function runPageView(req: MemberRequest, env: Environment, view: RunView)
 <dt>Created</dt><dd><time datetime="${String(run.created_at)}">${short(String(run.created_at))}</time></dd>
 <dt>Credits</dt><dd>${usage?.credits ?? 0}</dd>
 ${error ? html`<dt>Error</dt><dd class="error">${error.code}: ${error.message}</dd>` : ''}
+${view.layout ? html`<dt>Boxes</dt><dd data-testid="layout-count">${view.layout.length ? `${words} words and ${tables} table(s) boxed on ${kept.length} page(s)` : 'none: this document has no page coordinates, or the parse was made before they were kept'}</dd>` : ''}
 ${view.values ? html`<dt>${kind.name === 'edit' ? 'Fields' : 'Sources'}</dt><dd>${located} of ${values.length} ${kind.name === 'edit' ? 'fields' : 'values located'} on the pages</dd>` : ''}
 </dl>
 ${

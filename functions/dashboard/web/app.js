@@ -98,6 +98,7 @@ async function showRun(run) {
   const status = document.getElementById('pages-status');
   const pages = [...document.querySelectorAll('.page[data-page]')];
   if (!run.file || pages.length === 0) return;
+  drawLayout(run.layout ?? []);
   try {
     if (run.file.kind === 'image') {
       const page = pages[0];
@@ -145,6 +146,39 @@ async function showRun(run) {
   } catch (error) {
     if (status) status.textContent = `The pages could not be drawn: ${error.message}`;
     document.body.dataset.pagesReady = 'error';
+  }
+}
+
+/** A box positioned by fractions of its page. */
+function boxOn(page, className, [left, top, width, height], value) {
+  const box = document.createElement('div');
+  box.className = className;
+  box.dataset.testid = className;
+  box.style.left = `${left * 100}%`;
+  box.style.top = `${top * 100}%`;
+  box.style.width = `${Math.max(width * 100, 0.2)}%`;
+  box.style.height = `${Math.max(height * 100, 0.2)}%`;
+  if (value !== undefined) {
+    box.dataset.value = value;
+    box.title = value;
+  }
+  page.append(box);
+}
+
+/** A parse's words and tables boxed on their pages; the checkboxes above the pages show or hide each layer. */
+function drawLayout(layout) {
+  for (const { page: n, words, tables } of layout) {
+    const page = document.querySelector(`.page[data-page="${n}"]`);
+    if (!page) continue;
+    for (const table of tables) {
+      if (table.box) boxOn(page, 'table-box', table.box);
+      for (const cell of table.cells) boxOn(page, 'cell-box', cell.box, `row ${cell.row + 1}, column ${cell.column + 1}`);
+    }
+    for (const [text, box] of words) boxOn(page, 'word-box', box, text);
+  }
+  const container = document.querySelector('.pages');
+  for (const toggle of document.querySelectorAll('input[data-layer]')) {
+    toggle.addEventListener('change', () => container?.classList.toggle(`hide-${toggle.dataset.layer}`, !toggle.checked));
   }
 }
 

@@ -8,6 +8,9 @@ import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts'
 import { dash, signIn, type Member } from '../../support/dashboard.ts';
 import { startReceiver } from '../../support/receiver.ts';
 import { acroFormPdf } from '../../support/form-fixtures.ts';
+import { tablesPdf } from '../../support/table-fixtures.ts';
+import { readDocument } from '../../../functions/documents/read.ts';
+import { layoutOf } from '../../../functions/parses/layout.ts';
 import { verifyWebhook } from '../../../functions/webhooks/verify.ts';
 
 let cloud: TestCloud;
@@ -131,6 +134,28 @@ describe('classification runs', () => {
     const page = await dash(cloud.url, owner, 'GET', `/dashboard/run?env=test&kind=classification&id=${run.body.id}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain(`<span class="page-part">${run.body.output.category}</span>`);
+  });
+});
+
+describe('parse runs', () => {
+  it("a parse's run page boxes its words and tables (the reader's, kept with the output, never on the wire)", async () => {
+    const { bytes } = await tablesPdf();
+    const parse = await cloud.api('POST', '/v1/parses', { body: { document: { filename: 'survey.pdf', url: dataUrl('application/pdf', Buffer.from(bytes)) } } });
+    expect(parse.status, parse.text).toBe(201);
+    expect(parse.text).not.toContain('layout');
+    expect((await cloud.api('GET', `/v1/parses/${parse.body.id}`)).text).not.toContain('layout');
+    const run = await dash(cloud.url, owner, 'GET', `/dashboard/run?env=test&kind=parse&id=${parse.body.id}`);
+    expect(run.status).toBe(200);
+    const data = JSON.parse(/<script type="application\/json" id="run-data">([^]*?)<\/script>/.exec(run.text)![1]!);
+    // What the reader gives, word for word and table for table.
+    const expected = layoutOf(await readDocument(bytes, { kind: 'pdf' }));
+    expect(data.layout).toEqual(expected);
+    expect(data.layout[0].tables).toHaveLength(3);
+    const survey = data.layout[0].words.find(([text]: [string]) => text === 'survey');
+    expect(survey[1][0]).toBeCloseTo(0.147, 2); // 90 pt of 612 from the left
+    expect(survey[1][1]).toBeCloseTo(0.077, 2); // 61 pt of 792 from the top
+    expect(run.text).toContain(`${expected[0]!.words.length} words and 3 table(s) boxed on 1 page(s)`);
+    expect(run.text).toContain('data-layer="words"');
   });
 });
 
