@@ -148,7 +148,7 @@ describe('parse runs', () => {
     expect(run.status).toBe(200);
     const data = JSON.parse(/<script type="application\/json" id="run-data">([^]*?)<\/script>/.exec(run.text)![1]!);
     // What the reader gives, word for word and table for table.
-    const expected = layoutOf(await readDocument(bytes, { kind: 'pdf' }));
+    const expected = layoutOf(await readDocument(bytes, { kind: 'pdf', dpi: 192, deadline: Date.now() + 60_000 }));
     expect(data.layout).toEqual(expected);
     expect(data.layout[0].tables).toHaveLength(3);
     const survey = data.layout[0].words.find(([text]: [string]) => text === 'survey');

@@ -11,7 +11,7 @@ import { textPdf } from '../../support/text-pdf.ts';
 describe('parse layout', () => {
   it("keeps every word with a box and every table with its cells, in fractions of the page", async () => {
     const { bytes } = await tablesPdf();
-    const doc = await readDocument(bytes, { kind: 'pdf' });
+    const doc = await readDocument(bytes, { kind: 'pdf', dpi: 192, deadline: Date.now() + 60_000 });
     const [page, ...rest] = layoutOf(doc);
     expect(rest).toEqual([]);
     expect(page!.page).toBe(1);
@@ -26,11 +26,11 @@ describe('parse layout', () => {
   });
 
   it('has nothing for documents without page coordinates, and stops after LAYOUT_PAGES pages', async () => {
-    expect(layoutOf(await readDocument(Buffer.from('name,total\\nACME,12\\n'), { kind: 'csv' }))).toEqual([]);
+    expect(layoutOf(await readDocument(Buffer.from('name,total\nACME,12\n'), { kind: 'csv', dpi: 192, deadline: Date.now() + 60_000 }))).toEqual([]);
     // A different sentence on every page (a line repeated on every page would be read as a running header).
     const name = (i: number) => `${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`;
     const long = await textPdf(Array.from({ length: LAYOUT_PAGES + 2 }, (_, i) => [`Station ${name(i)}${name(i)} logged samples`]));
-    const layout = layoutOf(await readDocument(long, { kind: 'pdf' }));
+    const layout = layoutOf(await readDocument(long, { kind: 'pdf', dpi: 192, deadline: Date.now() + 60_000 }));
     expect(layout).toHaveLength(LAYOUT_PAGES);
     expect(layout.at(-1)!.page).toBe(LAYOUT_PAGES);
     expect(layout[0]!.words.map(([text]) => text)).toEqual(['Station', 'aaaa', 'logged', 'samples']);
