@@ -77,16 +77,20 @@ async function pageCountOf(sniffed: Sniffed, readBytes: () => Promise<Uint8Array
   }
 }
 
-/** Finds or creates the File for stored bytes and a file name. */
+/**
+ * Finds or creates the File for stored bytes and a file name. `lookedUp`: the read of the (bytes,
+ * name) lookup item when the caller started it already (alongside its other calls).
+ */
 async function fileFor(
   p: Platform,
   scope: Scope,
   stored: { sha256: string; sizeBytes: number; filename: string; sniffed: Sniffed; pageCount: number | null },
   preferredId?: string,
+  lookedUp?: Promise<string | undefined>,
 ): Promise<File> {
   const { sha256, sizeBytes, filename, sniffed } = stored;
   const lookupKey = lookupKeyOf(scope, sha256, filename);
-  const existingId = await p.store.getItem<string>(lookupKey);
+  const existingId = await (lookedUp ?? p.store.getItem<string>(lookupKey));
   if (existingId) {
     const existing = await p.store.getRecord<File>(scope, FILE_TYPE, existingId);
     if (existing) return existing.data;
@@ -140,8 +144,12 @@ export async function storeBytes(
   const pageCount = await pageCountOf(sniffed, async () => bytes, options.check, loc);
   const sha256 = sha256Hex(bytes);
   const key = blobKeyOf(scope, sha256);
+  // The lookup of an existing File is read while the bytes are checked and stored (one round trip
+  // less for every inline document). A twin claiming the pair meanwhile is caught by fileFor's claim.
+  const lookedUp = p.store.getItem<string>(lookupKeyOf(scope, sha256, filename));
+  lookedUp.catch(() => undefined); // (awaited in fileFor; this only keeps a failure before then observed)
   if (!(await p.blobs.head(key))) await p.blobs.put(key, bytes, sniffed.mimeType);
-  return fileFor(p, scope, { sha256, sizeBytes: bytes.length, filename, sniffed, pageCount });
+  return fileFor(p, scope, { sha256, sizeBytes: bytes.length, filename, sniffed, pageCount }, undefined, lookedUp);
 }
 
 /** The whole of an object in storage (for the check of an upload). */

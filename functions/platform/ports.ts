@@ -162,11 +162,28 @@ export interface WebhookEvent {
  * more. On AWS no announcement reaches another Lambda (announce does nothing, wait only sleeps);
  * the local runtime, where every handler runs in one process, passes them between its threads.
  */
+/**
+ * What the end of a run may be announced with: its record as the end left it and, for a small
+ * output, the JSON its task stored — so the waiting request need not read back either.
+ */
+export interface RunEndNews {
+  record: Record<string, unknown>;
+  stored?: string;
+}
+
 export interface RunEnds {
-  /** Says that run `id` has just reached a terminal status. */
-  announce(id: string): void;
-  /** Resolves once run `id` is announced (or was, a moment before), or after `ms`, whichever comes first. */
-  wait(id: string, ms: number): Promise<void>;
+  /** Says that run `id` has just reached a terminal status (with what it ended as, when known). */
+  announce(id: string, news?: RunEndNews): void;
+  /**
+   * Resolves once run `id` is announced (or was, a moment before), or after `ms`, whichever comes
+   * first; with the announcement's news when it carried any.
+   */
+  wait(id: string, ms: number): Promise<RunEndNews | undefined>;
+  /**
+   * Whether every run end is announced to the waiting request (the local runtime: one process), so
+   * a waiter can sleep until the announcement and read the record only then; false on AWS.
+   */
+  readonly heard: boolean;
 }
 
 export interface Clock {

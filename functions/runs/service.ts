@@ -123,7 +123,12 @@ async function resultOf(p: Platform, kind: RunKind, data: RunData, includeOutput
   if (!includeOutput || data.status !== 'completed' || !data._output_key) return emptyResult(kind);
   const bytes = await p.blobs.get(data._output_key);
   if (!bytes) return emptyResult(kind);
-  const stored = JSON.parse(Buffer.from(bytes).toString('utf8')) as StoredResult;
+  return storedResultOf(kind, Buffer.from(bytes).toString('utf8'));
+}
+
+/** The result a task stored, from its JSON, as the wire shows it. */
+function storedResultOf(kind: RunKind, json: string): StoredResult {
+  const stored = JSON.parse(json) as StoredResult;
   return { output: stored.output, extras: { ...(kind.emptyExtras ?? {}), ...stored.extras } };
 }
 
@@ -152,22 +157,30 @@ function executionArn(p: Platform, id: string): string {
 }
 
 /**
- * Polls the run until it is terminal or the deadline passes; never sleeps a fixed long time. A
- * consistent GetItem is cheap: for the first seconds, when most sync runs end, the gap stays at most
- * 25 ms, so the answer leaves close to the moment the run ends (with 100 ms, a 200-page parse's
- * answer waited ~50 ms longer on average); after that, 100 ms keeps the reads few. Where run ends
- * are announced (the local runtime), the announcement cuts the gap short.
+ * Polls the run until it is terminal or the deadline passes; never sleeps a fixed long time. It
+ * waits before its first read (a run just started cannot have ended). A consistent GetItem is cheap:
+ * for the first seconds, when most sync runs end, the gap stays at most 25 ms, so the answer leaves
+ * close to the moment the run ends (with 100 ms, a 200-page parse's answer waited ~50 ms longer on
+ * average); after that, 100 ms keeps the reads few. Where every run end is announced (the local
+ * runtime), the waiter sleeps until the announcement and reads once: its reads, 2–8 ms each on the
+ * emulators, were a fixed cost of every sync run; a read every second stays as a safety net.
  */
-async function waitForTerminal(p: Platform, scope: Scope, kind: RunKind, id: string, deadline: number): Promise<RunData> {
+async function waitForTerminal(p: Platform, scope: Scope, kind: RunKind, id: string, deadline: number): Promise<{ data: RunData; result?: StoredResult }> {
   const started = Date.now();
-  let delay = 10;
+  let delay = p.runEnds.heard ? HEARD_SAFETY_READ_MS : 10;
   for (;;) {
+    const news = await p.runEnds.wait(id, Math.min(delay, Math.max(0, deadline - Date.now())));
+    // Announced with its record (and a small output): nothing to read back.
+    const heard = news?.record as RunData | undefined;
+    if (heard?.id === id && isTerminal(heard.status)) return { data: heard, result: heard.status === 'completed' && news!.stored !== undefined ? storedResultOf(kind, news!.stored) : undefined };
     const data = await readRun(p, scope, kind, id);
-    if (isTerminal(data.status) || Date.now() >= deadline) return data;
-    await p.runEnds.wait(id, Math.min(delay, Math.max(0, deadline - Date.now())));
-    delay = Math.min(delay * 1.5, Date.now() - started < 5_000 ? 25 : 100);
+    if (isTerminal(data.status) || Date.now() >= deadline) return { data };
+    if (!p.runEnds.heard) delay = Math.min(delay * 1.5, Date.now() - started < 5_000 ? 25 : 100);
   }
 }
+
+/** Where run ends are announced, the waiter still reads the record this often (a missed announcement costs at most this). */
+const HEARD_SAFETY_READ_MS = 1_000;
 
 export async function createRun(p: Platform, scope: Scope, kind: RunKind, input: CreateRunInput): Promise<Record<string, unknown>> {
   const started = Date.now();
@@ -202,7 +215,7 @@ export async function createRun(p: Platform, scope: Scope, kind: RunKind, input:
     throw error;
   }
   if (input.background) return renderRun(data, emptyResult(kind), kind);
-  const settled = await waitForTerminal(p, scope, kind, id, started + p.config.syncWaitMs);
+  const { data: settled, result } = await waitForTerminal(p, scope, kind, id, started + p.config.syncWaitMs);
   const error = settled.error as { code?: string; message?: string } | null;
   if (settled.status === 'failed' && (error?.code === 'document_invalid' || error?.code === 'document_unsupported')) {
     // A document that cannot be opened is a bad request (API §0.2), answered 422 and not kept as a
@@ -211,7 +224,7 @@ export async function createRun(p: Platform, scope: Scope, kind: RunKind, input:
     await forgetUsage(p, scope, id);
     throw Invalid.at(['body', 'document'], error.message ?? 'The document cannot be read', error.code);
   }
-  return renderRun(settled, await resultOf(p, kind, settled, true), kind);
+  return renderRun(settled, result ?? (await resultOf(p, kind, settled, true)), kind);
 }
 
 export async function getRun(p: Platform, scope: Scope, kind: RunKind, id: string, includeOutput: boolean) {

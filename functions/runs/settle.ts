@@ -28,7 +28,9 @@ async function announce(p: Platform, scope: Scope, kind: RunKind, data: RunData)
 /**
  * Moves a run to its end status and keeps the ledger in step: the usage entry is written first, so
  * whoever sees the run finished also finds its usage, and taken back when the move does not happen
- * (cancelled meanwhile).
+ * (cancelled meanwhile). `also`: work of the caller's that must be done before the move too (the
+ * output's put), done alongside the usage entry. `stored`: the output's JSON when small, announced
+ * with the end so the waiting request need not read it back.
  */
 export async function settle(
   p: Platform,
@@ -39,8 +41,9 @@ export async function settle(
   to: 'completed' | 'failed',
   patch: Partial<RunData>,
   usage: RunUsage,
+  { also, stored }: { also?: Promise<unknown>; stored?: string } = {},
 ): Promise<RunData | undefined> {
-  await recordUsage(p, scope, { runId: id, operation: kind.name, status: to, usage });
+  await Promise.all([recordUsage(p, scope, { runId: id, operation: kind.name, status: to, usage }), also]);
   const moved = await p.store.moveStatus<RunData>(scope, kind.type, id, from, to, patch);
   if (!moved) {
     // Cancelled or deleted meanwhile: no usage. Already finished by an earlier step (a Fail after a
@@ -53,7 +56,7 @@ export async function settle(
     }
     return undefined;
   }
-  p.runEnds.announce(id);
+  p.runEnds.announce(id, { record: moved.data, ...(stored !== undefined ? { stored } : {}) });
   await announce(p, scope, kind, moved.data);
   return moved.data;
 }

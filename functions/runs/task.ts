@@ -1,18 +1,22 @@
 /**
  * The task handler of statemachines/run.asl.json: one Lambda, four steps.
  *   start   — conditional queued → in_progress; `proceed: false` when the run was cancelled or deleted.
- *   execute — runs the kind's work, writes the output to storage, passes on its key (never the output).
- *   finish  — conditional in_progress → completed (or → failed with the kind's PrimitiveError);
- *             when the condition fails (cancelled meanwhile) the late result is discarded.
+ *   execute — runs the kind's work, writes the output to storage, and completes the run itself:
+ *             conditional in_progress → completed; when the condition fails (cancelled or deleted
+ *             meanwhile) the late result is discarded. An expected failure is passed on instead.
+ *   finish  — for a failure passed on: conditional in_progress → failed with the kind's
+ *             PrimitiveError (and, for executions started by an older execute, the completion).
  *   fail    — any uncaught failure (crash, timeout) → failed with a PrimitiveError.
+ * Completing in `execute` saves a read of the record and a state transition per run (the fixed cost
+ * of a sync run, issue 23): the conditional move is the check that the run is still wanted.
  */
 import { ModelFailure } from '../models/engine.ts';
 import { RunFailure } from '../platform/errors.ts';
 import { logger } from '../platform/logger.ts';
-import { platform } from '../platform/platform.ts';
+import { platform, type Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { ACTIVE_STATUSES, type PrimitiveError } from '../platform/schemas.ts';
-import type { RunUsage } from './kinds.ts';
+import type { RunKind, RunUsage } from './kinds.ts';
 import { outputKeyOf, rememberResult, type RunData, type StoredResult } from './service.ts';
 import { settle } from './settle.ts';
 import { loadRunTask } from './tasks.ts';
@@ -24,7 +28,13 @@ interface RunRef {
   id: string;
 }
 
-type Executed = { outputKey: string; usage: RunUsage; fields?: Record<string, unknown> } | { failure: PrimitiveError } | { skipped: true };
+type Executed =
+  /** Completed (or dropped, `finished: false`) by execute itself. */
+  | { settled: true; finished: boolean }
+  /** From an execute of the code before completion moved into it (an execution in flight across a deploy). */
+  | { outputKey: string; usage: RunUsage; fields?: Record<string, unknown> }
+  | { failure: PrimitiveError }
+  | { skipped: true };
 
 export type RunTaskInput =
   | { step: 'start'; run: RunRef }
@@ -52,6 +62,59 @@ export function primitiveErrorOf(error: { Error?: string; Cause?: string }): Pri
 /** What the task keeps in hand after its work, to write the output and finish in time. */
 const DEADLINE_MARGIN_MS = 10_000;
 
+/**
+ * The record each run's start step moved to in_progress, kept by this container for its execute step
+ * (which usually comes to the same warm container: locally the pool reuses the worker just freed).
+ * Elsewhere execute reads the record. Taken once; a handful at most.
+ */
+const startedRecords = new Map<string, RunData>();
+const STARTED_RECORDS_KEPT = 16;
+
+function keepStarted(id: string, data: RunData): void {
+  startedRecords.set(id, data);
+  if (startedRecords.size > STARTED_RECORDS_KEPT) startedRecords.delete(startedRecords.keys().next().value!);
+}
+
+function takeStarted(id: string): RunData | undefined {
+  const data = startedRecords.get(id);
+  startedRecords.delete(id);
+  return data;
+}
+
+/** Outputs up to this size (JSON) are announced with the run's end (./settle.ts): the waiting request need not read them back. */
+const ANNOUNCED_OUTPUT_BYTES = 16 * 1024;
+
+/**
+ * Moves a run whose output is stored (or being stored: `storing`, the output's put with its JSON) to
+ * completed; a run cancelled or deleted meanwhile leaves nothing behind.
+ */
+async function complete(
+  p: Platform,
+  scope: Scope,
+  kind: RunKind,
+  id: string,
+  done: { outputKey: string; usage: RunUsage; fields?: Record<string, unknown> },
+  storing?: { put: Promise<unknown>; json: string },
+): Promise<boolean> {
+  const completed = await settle(
+    p,
+    scope,
+    kind,
+    id,
+    ['in_progress'],
+    'completed',
+    { ...done.fields, _completion_fields: done.fields ?? null, _output_key: done.outputKey, usage: done.usage, error: null },
+    done.usage,
+    { also: storing?.put, stored: storing && storing.json.length <= ANNOUNCED_OUTPUT_BYTES ? storing.json : undefined },
+  );
+  if (!completed) {
+    await p.blobs.delete(done.outputKey);
+    return false;
+  }
+  await rememberResult(p, scope, kind, completed);
+  return true;
+}
+
 export async function handler(input: RunTaskInput, context?: { getRemainingTimeInMillis(): number }): Promise<unknown> {
   const p = platform();
   const scope: Scope = { orgId: input.run.orgId, envId: input.run.envId };
@@ -63,26 +126,29 @@ export async function handler(input: RunTaskInput, context?: { getRemainingTimeI
     switch (input.step) {
       case 'start': {
         const moved = await p.store.moveStatus<RunData>(scope, kind.type, id, ['pending', 'queued'], 'in_progress');
+        if (moved) keepStarted(id, moved.data);
         return { proceed: moved !== undefined };
       }
 
       case 'execute': {
-        const record = await p.store.getRecord<RunData>(scope, kind.type, id);
-        if (!record || record.data.status !== 'in_progress') return { skipped: true };
+        // The record as start left it (a cancel since then is caught by the conditional completion).
+        const data = takeStarted(id) ?? (await p.store.getRecord<RunData>(scope, kind.type, id))?.data;
+        if (!data || data.status !== 'in_progress') return { skipped: true };
         const stillWanted = async () => (await p.store.getRecord<RunData>(scope, kind.type, id))?.data.status === 'in_progress';
         try {
           const remaining = context?.getRemainingTimeInMillis() ?? 15 * 60_000;
           const deadline = Date.now() + Math.max(1_000, remaining - DEADLINE_MARGIN_MS);
-          const result = await task.execute({ platform: p, scope, runId: id, record: record.data, stillWanted, deadline });
+          const result = await task.execute({ platform: p, scope, runId: id, record: data, stillWanted, deadline });
           const outputKey = outputKeyOf(scope, kind, id);
-          await p.blobs.put(outputKey, JSON.stringify({ output: result.output, extras: result.extras ?? {}, hidden: result.hidden ?? {} } satisfies StoredResult), 'application/json');
+          const stored = JSON.stringify({ output: result.output, extras: result.extras ?? {}, hidden: result.hidden ?? {} } satisfies StoredResult);
+          // The output is put while the usage entry is written; both before the move to completed.
+          const put = p.blobs.put(outputKey, stored, 'application/json');
+          put.catch(() => undefined); // (awaited in settle; this only keeps a failure before then observed)
           // Cancelled or deleted while it worked: the execution may already be stopped, so no Finish
-          // would ever clean up. Whoever acts second (this check or the canceller) deletes the output.
-          if (!(await stillWanted())) {
-            await p.blobs.delete(outputKey);
-            return { skipped: true };
-          }
-          return { outputKey, usage: result.usage, ...(result.fields ? { fields: result.fields } : {}) };
+          // would ever clean up. Whoever acts second (this completion or the canceller) deletes the output.
+          const announced = result.hidden && Object.keys(result.hidden).length > 0 ? JSON.stringify({ output: result.output, extras: result.extras ?? {} }) : stored;
+          const finished = await complete(p, scope, kind, id, { outputKey, usage: result.usage, ...(result.fields ? { fields: result.fields } : {}) }, { put, json: announced });
+          return { settled: true, finished } satisfies Executed;
         } catch (error) {
           if (error instanceof RunFailure) return { failure: { code: error.code, message: error.message, details: error.details } };
           if (error instanceof ModelFailure) return { failure: { code: error.code, message: error.message, details: null } };
@@ -92,29 +158,14 @@ export async function handler(input: RunTaskInput, context?: { getRemainingTimeI
 
       case 'finish': {
         const executed = input.executed;
+        if ('settled' in executed) return { finished: executed.finished };
         if ('skipped' in executed) return { finished: false };
         if ('failure' in executed) {
           const record = await p.store.getRecord<RunData>(scope, kind.type, id);
           const failed = await settle(p, scope, kind, id, ['in_progress'], 'failed', { error: executed.failure }, record?.data.usage ?? { credits: 0 });
           return { finished: failed !== undefined };
         }
-        const completed = await settle(
-          p,
-          scope,
-          kind,
-          id,
-          ['in_progress'],
-          'completed',
-          { ...executed.fields, _completion_fields: executed.fields ?? null, _output_key: executed.outputKey, usage: executed.usage, error: null },
-          executed.usage,
-        );
-        // Cancelled (or deleted) while it worked: the late result is dropped, nothing is left behind.
-        if (!completed) {
-          await p.blobs.delete(executed.outputKey);
-          return { finished: false };
-        }
-        await rememberResult(p, scope, kind, completed);
-        return { finished: true };
+        return { finished: await complete(p, scope, kind, id, executed) };
       }
 
       case 'fail': {

@@ -16,6 +16,11 @@ if (only === 'parse-real') {
   const { benchParseReal } = await import('./parse-real.ts');
   await benchParseReal();
 }
+// Not in the default run (its timings want a quiet machine): the fixed cost of a 1-page sync parse.
+if (only === 'parse-fixed') {
+  const { benchParseFixed } = await import('./parse-fixed.ts');
+  await benchParseFixed();
+}
 // Not in the default run (minutes of OCR): corpus scans turned 90/180/270, read before and after orientation detection.
 if (only === 'orientation') {
   const { benchOrientation } = await import('./orientation.ts');

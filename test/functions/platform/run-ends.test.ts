@@ -10,13 +10,13 @@ import { broadcastRunEnds, sleepingRunEnds } from '../../../functions/platform/r
 import { REPO_ROOT } from '../../../lib/local/invoker.ts';
 
 /** Announces `id` on `channel` from a thread of its own, through the adapter itself, as a task's thread would. */
-async function announceFromAnotherThread(channel: string, id: string): Promise<void> {
+async function announceFromAnotherThread(channel: string, id: string, news?: unknown): Promise<void> {
   const adapter = pathToFileURL(`${REPO_ROOT}/functions/platform/run-ends.ts`).href;
   const code = `(async () => {
     const { register } = await import('tsx/esm/api');
     register();
     const { broadcastRunEnds } = await import(${JSON.stringify(adapter)});
-    broadcastRunEnds(${JSON.stringify(channel)}).announce(${JSON.stringify(id)});
+    broadcastRunEnds(${JSON.stringify(channel)}).announce(${JSON.stringify(id)}, ${JSON.stringify(news ?? null)} ?? undefined);
   })();`;
   const worker = new Worker(code, { eval: true });
   await new Promise<void>((resolve, reject) => {
@@ -25,7 +25,7 @@ async function announceFromAnotherThread(channel: string, id: string): Promise<v
   });
 }
 
-const timed = async (work: Promise<void>) => {
+const timed = async (work: Promise<unknown>) => {
   const started = performance.now();
   await work;
   return performance.now() - started;
@@ -39,6 +39,19 @@ describe('broadcastRunEnds', () => {
     const announcing = announceFromAnotherThread(channel, 'run_a');
     expect(await timed(waiting)).toBeLessThan(30_000);
     await announcing;
+  });
+
+  it("hands the waiter the news another thread announced with the end (the record, a small output's JSON), also when it came just before the wait", async () => {
+    const channel = `test ${randomUUID()}`;
+    const ends = broadcastRunEnds(channel);
+    const news = { record: { id: 'run_n', status: 'completed', usage: { credits: 1 } }, stored: '{"output":{"pages":["a"],"text":"a"},"extras":{}}' };
+    const waiting = ends.wait('run_n', 60_000);
+    await announceFromAnotherThread(channel, 'run_n', news);
+    expect(await waiting).toEqual(news);
+    expect(await ends.wait('run_n', 60_000)).toEqual(news);
+    // An end announced without news (a cancel) wakes the waiter with none: it reads the record.
+    ends.announce('run_m');
+    expect(await ends.wait('run_m', 60_000)).toBeUndefined();
   });
 
   it('sleeps the whole gap when nothing is announced, and ignores other runs and other channels', async () => {

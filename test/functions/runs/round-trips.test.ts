@@ -1,0 +1,69 @@
+/**
+ * The fixed cost of a sync run (issue 23: a 1-page sync parse, goal ≤ 40 ms on `npm start`) is its
+ * sequential calls to DynamoDB, S3 and Step Functions, 2–8 ms each on the local emulators. This
+ * counts them for a sync parse of a document already stored, so no change adds one unnoticed: on
+ * the code before it was 20 here (the waiting request polled the run record, 5 reads here, and read
+ * the output back; the task read the record back twice and the lookup and the bytes' check went one
+ * after the other); it is 12, of which 10 one after the other.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { platform, setPlatform, type Platform } from '../../../functions/platform/platform.ts';
+import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
+
+let cloud: TestCloud;
+let original: Platform;
+beforeAll(async () => {
+  cloud = await startTestCloud();
+  original = platform();
+});
+afterAll(async () => {
+  setPlatform(original);
+  await cloud?.close();
+});
+
+/** The platform with every Store, Blobs and Runner call written to `calls` as "port.method". */
+function counted(p: Platform, calls: string[]): Platform {
+  const wrap = <T extends object>(name: string, target: T): T =>
+    new Proxy(target, {
+      get(t, method) {
+        const value = (t as Record<PropertyKey, unknown>)[method];
+        if (typeof value !== 'function' || method === 'keyOfUrl') return value;
+        return (...args: unknown[]) => {
+          calls.push(`${name}.${String(method)}`);
+          return (value as (...a: unknown[]) => unknown).apply(t, args);
+        };
+      },
+    });
+  return { ...p, store: wrap('store', p.store), blobs: wrap('blobs', p.blobs), runner: wrap('runner', p.runner) };
+}
+
+it('a sync parse of a stored document makes 12 calls to the emulators: none reads back what the other side already knows', async () => {
+  const body = { document: { filename: 'note.txt', url: dataUrl('text/plain', 'Quarterly report: revenue grew by 12 percent.\n') }, bust_cache: true };
+  // Once to store the document and its File, and to warm every module.
+  expect((await cloud.api('POST', '/v1/parses', { body })).status).toBe(201);
+  const calls: string[] = [];
+  setPlatform(counted(original, calls));
+  try {
+    const r = await cloud.api('POST', '/v1/parses', { body });
+    expect(r.status).toBe(201);
+    expect(r.body.output.pages[0]).toContain('revenue grew by 12 percent');
+  } finally {
+    setPlatform(original);
+  }
+  expect([...calls].sort()).toEqual(
+    [
+      'store.getItem', // the API key
+      'store.getItem', // the File of these bytes and name, looked up…
+      'blobs.head', // …while the bytes are checked in storage
+      'store.getRecord', // the File
+      'store.putRecord', // the run, queued
+      'runner.start', // its execution
+      'store.moveStatus', // start: queued → in_progress (the record kept for execute)
+      'blobs.get', // execute: the document
+      'blobs.put', // the output…
+      'store.putRecord', // …while the usage entry is written
+      'store.moveStatus', // in_progress → completed, announced with the record and the output
+      'store.getItem', // the API key, checked again before the answer
+    ].sort(),
+  );
+});
