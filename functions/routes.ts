@@ -190,6 +190,7 @@ function dashboardRoutes(): Route[] {
     route('POST', '/dashboard/secrets/delete', 'deleteSecretPost', dash.deleteSecret),
     route('GET', '/dashboard/usage', 'usagePage', dash.usagePage),
     route('GET', '/dashboard/tables', 'tablesPage', dash.tablesPage),
+    route('POST', '/dashboard/tables/validate', 'validateTablePost', dash.validateTable),
     route('GET', '/dashboard/workflows', 'workflowsPage', dash.workflowsPage),
     route('GET', '/dashboard/webhooks', 'webhooksPage', dash.webhooksPage),
     route('POST', '/dashboard/webhooks', 'saveEndpointPost', dash.saveEndpoint),

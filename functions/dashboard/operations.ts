@@ -36,6 +36,7 @@ export const dashboardOperations = {
   saveEndpoint: page('Create or change the webhook endpoint (a new one shows its signing secret)'),
   webhookAction: page('Reveal or rotate the signing secret, send a test event, delete the endpoint'),
   tablesPage: page('Tables of one environment: columns, profile, sample rows'),
+  validateTable: page('Validate a table by rules (as POST /v1/tables/{table_id}/validate); the page shows the report'),
   workflowsPage: page('Workflows of one environment: published versions and runs'),
   membersPage: page('Members of the organization'),
   addMember: page('Add a member; the page shows a one-time sign-in link'),

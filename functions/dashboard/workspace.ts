@@ -1,17 +1,47 @@
 /**
  * Tables and workflows as the dashboard lists them (read only): tables through the tables service;
  * workflows, their published versions and their runs from the records the workflows feature keeps
- * (the same listing its API routes do). Every member may look.
+ * (the same listing its API routes do). Every member may look, and validate a table by rules (the
+ * API's validation: a read of the table that changes nothing).
  */
+import { Invalid } from '../platform/errors.ts';
+import { toValidationIssues } from '../platform/http.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import type { z } from 'zod';
-import type { Table, TableProfile as TableProfileSchema } from '../tables/schema.ts';
-import { listTables, profileTable } from '../tables/service.ts';
+import { ValidateTableBody, type Table, type TableProfile as TableProfileSchema, type ValidationReport as ValidationReportSchema } from '../tables/schema.ts';
+import { listTables, profileTable, validateTable } from '../tables/service.ts';
 import { WORKFLOW_RUN_TYPE, type WorkflowRunData } from '../workflows/runs.ts';
 import { VERSION_TYPE, WORKFLOW_TYPE, type VersionData, type WorkflowData } from '../workflows/service.ts';
 
 export type TableProfile = z.infer<typeof TableProfileSchema>;
+export type ValidationReport = z.infer<typeof ValidationReportSchema>;
+
+/** Rules to start from: every column required, of the type it was read as. */
+export function suggestedRules(table: Table): string {
+  const columns: Record<string, { type: string }> = {};
+  for (const column of table.columns) {
+    const type = (column.json_schema as { type?: unknown }).type;
+    if (typeof type === 'string' && type !== 'null') columns[column.name] = { type };
+  }
+  return JSON.stringify({ required_columns: table.columns.map((c) => c.name), columns }, null, 2);
+}
+
+/**
+ * Validates a table of this environment by rules typed as JSON: the body of
+ * POST /v1/tables/{table_id}/validate, checked by the same schema and run by the same service.
+ */
+export async function validateByForm(p: Platform, scope: Scope, tableId: string, rulesText: string): Promise<ValidationReport> {
+  let parsed: unknown;
+  try {
+    parsed = rulesText.trim() === '' ? {} : JSON.parse(rulesText);
+  } catch (error) {
+    throw Invalid.at(['body', 'rules'], `rules are not valid JSON: ${(error as Error).message}`, 'json_invalid');
+  }
+  const rules = ValidateTableBody.safeParse(parsed);
+  if (!rules.success) throw new Invalid(toValidationIssues('body', rules.error, parsed));
+  return (await validateTable(p, scope, tableId, rules.data)) as ValidationReport;
+}
 
 /** The tables of the environment, each with its column profile once it has been read (null before). */
 export async function tablesOf(p: Platform, scope: Scope): Promise<Array<{ table: Table; profile: TableProfile | null }>> {

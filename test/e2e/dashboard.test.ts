@@ -235,6 +235,25 @@ describe('dashboard in a browser', () => {
     expect(await page.getByTestId('table-box').first().isVisible()).toBe(false);
   }, 90_000);
 
+  it('validates a table by rules typed on the tables page and shows the report', async () => {
+    const csv = 'sku,price,email\nA-1,12.50,buyer@example.com\nA-2,-3,nobody\nA-2,4.00,shop@example.com\n';
+    const created = await cloud.api('POST', '/v1/tables', { body: { name: 'price list', document: { filename: 'prices.csv', url: dataUrl('text/csv', csv) } } });
+    expect(created.status, created.text).toBe(201);
+    await page.goto(`${cloud.url}/dashboard/tables?env=test`);
+    await page.locator('details.table-card summary', { hasText: 'price list' }).click();
+    const rules = page.getByLabel(/Validation rules of price list/);
+    expect(await rules.inputValue()).toContain('"required_columns"');
+    await rules.fill(JSON.stringify({ required_columns: ['sku', 'price'], columns: { price: { minimum: 0 }, email: { format: 'email' } }, unique: [['sku']] }, null, 2));
+    await page.getByRole('button', { name: 'Validate' }).click();
+    const report = page.getByRole('table', { name: 'Validation of price list' });
+    await report.waitFor();
+    const text = (await report.textContent())!;
+    for (const rule of ['minimum', 'format', 'unique']) expect(text).toContain(rule);
+    // The table stays open with the rules as typed.
+    expect(await page.getByLabel(/Validation rules of price list/).inputValue()).toContain('"minimum": 0');
+    await shot('table-validation');
+  });
+
   it('uploads a document and runs a parse and a split from the page, following their status live', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'quire-dashboard-'));
     const path = join(dir, 'two-pages.pdf');

@@ -1,12 +1,41 @@
 import type { Table } from '../../tables/schema.ts';
 import { html, type Html } from '../html.ts';
 import type { Environment, MemberRequest } from '../http.ts';
-import type { TableProfile, WorkflowRow, WorkflowRunRow } from '../workspace.ts';
+import { suggestedRules, type TableProfile, type ValidationReport, type WorkflowRow, type WorkflowRunRow } from '../workspace.ts';
 import { layout } from './layout.ts';
 
 const short = (at: string | null) => (at ? at.slice(0, 16).replace('T', ' ') : '—');
 
-export function tablesView(req: MemberRequest, options: { env: Environment; tables: Array<{ table: Table; profile: TableProfile | null }> }): Html {
+/** The validation asked for on the page: its rules as typed, and the report or why there is none. */
+export interface TableValidation {
+  tableId: string;
+  rules: string;
+  report?: ValidationReport;
+  error?: string;
+}
+
+function validationReport(t: Table, v: TableValidation): Html {
+  if (v.error) return html`<p class="error" role="alert">${v.error}</p>`;
+  const report = v.report!;
+  if (report.diagnostics.length === 0) return html`<p class="ok" role="status" data-testid="validation-ok">No problems: every rule holds for every row.</p>`;
+  const rows = report.diagnostics.map(
+    (d) => html`<tr><td><span class="badge ${d.severity === 'error' ? 'warn' : ''}">${d.severity}</span></td><td>${d.column ?? '—'}</td><td><code>${d.rule}</code></td><td>${d.message}</td><td>${d.count}</td><td>${d.rows.join(', ')}</td></tr>`,
+  );
+  return html`<p class="${report.has_errors ? 'error' : 'hint'}" role="status">${report.has_errors ? 'The table breaks some rules' : 'Warnings only'}: ${report.diagnostics.length} finding(s).</p>
+<table class="list" aria-label="Validation of ${t.name}"><thead><tr><th>Severity</th><th>Column</th><th>Rule</th><th>Message</th><th>Count</th><th>Rows (first 20)</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function validateForm(req: MemberRequest, env: Environment, t: Table, v: TableValidation | undefined): Html {
+  return html`<form method="post" action="/dashboard/tables/validate" class="stack validate-form">
+<input type="hidden" name="csrf" value="${req.member.session.csrf}"><input type="hidden" name="env" value="${env}"><input type="hidden" name="table_id" value="${t.id}">
+<label for="rules-${t.id}">Validation rules of ${t.name} (JSON: <code>required_columns</code>, <code>columns</code> with type, format, is_not_empty, enum, pattern, minimum, maximum, and <code>unique</code> keys)</label>
+<textarea id="rules-${t.id}" name="rules" rows="8" spellcheck="false">${v ? v.rules : suggestedRules(t)}</textarea>
+<button>Validate</button>
+</form>
+${v ? validationReport(t, v) : ''}`;
+}
+
+export function tablesView(req: MemberRequest, options: { env: Environment; tables: Array<{ table: Table; profile: TableProfile | null }>; validation?: TableValidation }): Html {
   const cell = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
   const tables = options.tables.map(({ table: t, profile }) => {
     const columns = profile
@@ -14,17 +43,19 @@ export function tablesView(req: MemberRequest, options: { env: Environment; tabl
           (c) => html`<tr><td>${c.name}</td><td>${cell((c.json_schema as { type?: unknown }).type)}</td><td>${c.null_count}</td><td>${c.distinct_count}${c.is_estimated ? ' (est.)' : ''}</td><td>${cell(c.min)}</td><td>${cell(c.max)}</td></tr>`,
         )
       : t.columns.map((c) => html`<tr><td>${c.name}</td><td>${cell((c.json_schema as { type?: unknown }).type)}</td><td></td><td></td><td></td><td></td></tr>`);
-    return html`<details class="table-card"><summary><strong>${t.name}</strong> <code>${t.id}</code> · ${t.filename} · ${t.row_count ?? '?'} rows · ${t.columns.length} columns · <span class="badge">${t.status}</span> · ${short(t.created_at)}</summary>
+    const validation = options.validation?.tableId === t.id ? options.validation : undefined;
+    return html`<details class="table-card"${validation ? html` open` : ''}><summary><strong>${t.name}</strong> <code>${t.id}</code> · ${t.filename} · ${t.row_count ?? '?'} rows · ${t.columns.length} columns · <span class="badge">${t.status}</span> · ${short(t.created_at)}</summary>
 <table class="list" aria-label="Profile of ${t.name}"><thead><tr><th>Column</th><th>Type</th><th>Nulls</th><th>Distinct</th><th>Min</th><th>Max</th></tr></thead><tbody>${columns}</tbody></table>
 ${t.sample_rows.length ? html`<table class="list" aria-label="Sample rows of ${t.name}"><thead><tr>${Object.keys(t.sample_rows[0]!).map((k) => html`<th>${k}</th>`)}</tr></thead><tbody>${t.sample_rows.map((row) => html`<tr>${Object.values(row).map((v) => html`<td>${v ?? ''}</td>`)}</tr>`)}</tbody></table>` : ''}
 ${t.diagnostics.length ? html`<p class="muted">${t.diagnostics.length} diagnostic(s) while reading the CSV: ${t.diagnostics.map((d) => `${d.rule}${d.column ? ` (${d.column})` : ''}`).join(', ')}</p>` : ''}
+${t.status === 'ready' ? validateForm(req, options.env, t, validation) : ''}
 </details>`;
   });
   return layout(req, {
     title: 'Tables',
     env: options.env,
     section: 'tables',
-    body: html`<p>CSV tables of the <strong>${options.env}</strong> environment, with the profile of each column (upload, replace and validate them through the API or <code>quire tables</code>).</p>
+    body: html`<p>CSV tables of the <strong>${options.env}</strong> environment, with the profile of each column; open one to validate it by rules. Upload and replace them through the API or <code>quire tables</code>.</p>
 ${tables.length ? tables : html`<p class="muted">No tables.</p>`}`,
   });
 }

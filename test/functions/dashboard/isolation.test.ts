@@ -67,6 +67,21 @@ describe('other organization, other environment → 404, like an unknown id', ()
     expect(list.text).not.toContain(parseId);
   });
 
+  it("tables: another environment's or organization's table cannot be validated (404, as an unknown one) and is not listed", async () => {
+    const created = await cloud.api('POST', '/v1/tables', { body: { name: 'ledger', document: { filename: 'ledger.csv', url: dataUrl('text/csv', 'id,amount\n1,5\n') } } });
+    expect(created.status, created.text).toBe(201);
+    const tableId = created.body.tables[0].id as string;
+    expect((await dash(cloud.url, owner, 'POST', '/dashboard/tables/validate', { env: 'test', table_id: tableId, rules: '{}' })).status).toBe(200);
+    const unknown = await dash(cloud.url, owner, 'POST', '/dashboard/tables/validate', { env: 'production', table_id: 'tbl_01m7z0qenejn1pv4p44vpcbwww', rules: '{}' });
+    expect(unknown.status).toBe(404);
+    for (const [m, env] of [[owner, 'production'], [stranger, 'test'], [stranger, 'production']] as const) {
+      const answer = await dash(cloud.url, m, 'POST', '/dashboard/tables/validate', { env, table_id: tableId, rules: '{}' });
+      expect(answer.status).toBe(404);
+      expect(shape(answer.text)).toBe(shape(unknown.text));
+      expect((await dash(cloud.url, m, 'GET', `/dashboard/tables?env=${env}`)).text).not.toContain(tableId);
+    }
+  });
+
   it("keys: another environment's or organization's key cannot be revoked (404) and is not listed", async () => {
     const keysProd = await dash(cloud.url, owner, 'GET', '/dashboard/keys?env=production');
     expect(keysProd.text).not.toContain(testKeyId);

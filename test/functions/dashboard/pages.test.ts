@@ -126,6 +126,49 @@ describe('tables and workflows', () => {
   });
 });
 
+describe('table validation', () => {
+  it("validates a table by rules typed on the page: the API's report, errors named, every member may, other environments' tables unknown", async () => {
+    const csv = 'id,email,amount\n1,ada@example.com,10\n2,not-an-email,-5\n2,grace@example.com,7\n';
+    const created = await cloud.api('POST', '/v1/tables', { body: { name: 'orders', document: { filename: 'orders.csv', url: dataUrl('text/csv', csv) } } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.tables[0].id as string;
+    // The page offers rules to start from: every column required, of the type it was read as.
+    const listed = await dash(cloud.url, owner, 'GET', '/dashboard/tables?env=test');
+    expect(listed.text).toContain(`action="/dashboard/tables/validate"`);
+    expect(listed.text).toMatch(/&quot;required_columns&quot;: \[\s*&quot;id&quot;,\s*&quot;email&quot;,\s*&quot;amount&quot;/);
+
+    const rules = { required_columns: ['id', 'customer'], columns: { email: { format: 'email' }, amount: { minimum: 0 } }, unique: [['id']] };
+    const expected = await cloud.api('POST', `/v1/tables/${id}/validate`, { body: rules });
+    expect(expected.status, expected.text).toBe(200);
+    expect(expected.body.has_errors).toBe(true);
+    const page = await dash(cloud.url, owner, 'POST', '/dashboard/tables/validate', { env: 'test', table_id: id, rules: JSON.stringify(rules) });
+    expect(page.status, page.text.slice(0, 500)).toBe(200);
+    expect(page.text).toContain('aria-label="Validation of orders"');
+    expect(page.text).toContain('The table breaks some rules');
+    const rows = page.text.match(/<tr><td><span class="badge[^"]*">(error|warning)<\/span><\/td><td>([^<]*)<\/td><td><code>([^<]+)<\/code>/g) ?? [];
+    expect(rows).toHaveLength(expected.body.diagnostics.length);
+    for (const d of expected.body.diagnostics as Array<{ rule: string; column: string | null }>) expect(page.text).toContain(`<td>${d.column ?? '—'}</td><td><code>${d.rule}</code>`);
+    expect((expected.body.diagnostics as Array<{ rule: string }>).map((d) => d.rule)).toEqual(expect.arrayContaining(['required_column', 'format', 'minimum', 'unique']));
+
+    // Rules that hold: said so.
+    const ok = await dash(cloud.url, owner, 'POST', '/dashboard/tables/validate', { env: 'test', table_id: id, rules: JSON.stringify({ required_columns: ['id', 'email', 'amount'] }) });
+    expect(ok.text).toContain('data-testid="validation-ok"');
+    // Mistakes in the rules: a 422 naming them, the rules kept as typed.
+    const notJson = await dash(cloud.url, owner, 'POST', '/dashboard/tables/validate', { env: 'test', table_id: id, rules: '{"unique": [' });
+    expect(notJson.status).toBe(422);
+    expect(notJson.text).toContain('rules are not valid JSON');
+    expect(notJson.text).toContain('{&quot;unique&quot;: [');
+    const badRule = await dash(cloud.url, owner, 'POST', '/dashboard/tables/validate', { env: 'test', table_id: id, rules: '{"columns": {"amount": {"minimum": "zero"}}}' });
+    expect(badRule.status).toBe(422);
+    expect(badRule.text).toContain('columns.amount.minimum');
+    // A viewer may validate (it changes nothing); not without the session's CSRF token; not a table of production.
+    const viewer = await signIn(cloud.url, cloud.orgId, 'viewer-tables@pages.example', 'viewer');
+    expect((await dash(cloud.url, viewer, 'POST', '/dashboard/tables/validate', { env: 'test', table_id: id, rules: '{}' })).status).toBe(200);
+    expect((await dash(cloud.url, viewer, 'POST', '/dashboard/tables/validate', { env: 'test', table_id: id, rules: '{}', csrf: '' })).status).toBe(403);
+    expect((await dash(cloud.url, owner, 'POST', '/dashboard/tables/validate', { env: 'production', table_id: id, rules: '{}' })).status).toBe(404);
+  });
+});
+
 describe('classification runs', () => {
   it("a classification's run page names its category on the page", async () => {
     const doc = { filename: 'bill.png', url: dataUrl('image/png', Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')) };
