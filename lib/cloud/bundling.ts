@@ -4,8 +4,9 @@
  * measure is what we deploy.
  *
  * Each HTTP resource group (functions/<group>/) becomes one Lambda whose entry is a tiny generated
- * file: it imports the group's handlers and hands them to `routeDispatcher`, which picks the handler
- * of `event.routeKey`. Generating the entry keeps functions/ free of per-Lambda boilerplate.
+ * file: it imports the group's handlers and hands them to `dispatcherOf` with the group's routes
+ * (route key → handler name, written from the route table), which picks the handler of
+ * `event.routeKey`. Generating the entry keeps functions/ free of per-Lambda boilerplate.
  *
  * Bundles are split (esbuild `splitting`): the entry is `index.mjs` and every module reached only
  * through a dynamic `import()` (the S3, KMS and Step Functions clients in functions/platform/
@@ -22,6 +23,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions, StdinOptions } from 'esbuild';
+import { routeHandlersOf } from '../../functions/platform/dispatch.ts';
 
 /** The repository root (this file is lib/cloud/bundling.ts). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -258,14 +260,17 @@ function installedPackageDir(name: string, fromDir: string): string | undefined 
   }
 }
 
-/** The source of the generated Lambda entry of one resource group. */
+/**
+ * The source of the generated Lambda entry of one resource group: the group's handlers and its routes
+ * (route key → handler name, from the route table), so the bundle holds no route table of its own.
+ */
 export function routeEntrySource(group: string): string {
   const handlers = join(FUNCTIONS_DIR, group, 'handlers.ts');
-  const dispatch = join(FUNCTIONS_DIR, 'platform', 'dispatch.ts');
+  const dispatcher = join(FUNCTIONS_DIR, 'platform', 'dispatcher.ts');
   return [
     `import * as handlers from '${handlers}';`,
-    `import { routeDispatcher } from '${dispatch}';`,
-    `export const handler = routeDispatcher('${group}', handlers);`,
+    `import { dispatcherOf } from '${dispatcher}';`,
+    `export const handler = dispatcherOf('${group}', handlers, ${JSON.stringify(routeHandlersOf(group))});`,
     '',
   ].join('\n');
 }

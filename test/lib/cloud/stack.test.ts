@@ -477,6 +477,23 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     }
   });
 
+  it('leaves the route table out of every API Lambda but the docs one: each carries its own routes only', () => {
+    // The route table imports every feature's operations (and their schemas); the marker is the
+    // summary of a dashboard operation, which nothing but the route table imports. The docs Lambda
+    // needs the table: it writes the OpenAPI document from it.
+    const stack = stacks[stage];
+    const functions = templates[stage].findResources('AWS::Lambda::Function');
+    for (const group of routeGroups().filter((g) => g !== 'docs')) {
+      const assetDir = assetDirOf(functions[logicalId(stack.api.functions[group]!.fn)]!);
+      for (const file of codeFilesOf(assetDir)) {
+        const code = readFileSync(join(assetDir, file), 'utf8');
+        for (const marker of ['Workflows of one environment: published versions and runs']) {
+          expect(code.includes(marker), `${group} ${file} holds "${marker}"`).toBe(false);
+        }
+      }
+    }
+  });
+
   it('gives every Lambda the model configuration; bedrock:InvokeModel only to the run task Lambda, on the configured models', () => {
     const stack = stacks[stage];
     const template = templates[stage];
@@ -501,13 +518,16 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
 });
 
 describe('generated Lambda entries', () => {
-  it('import the group handlers and hand them to routeDispatcher', () => {
+  it('import the group handlers and hand them to dispatcherOf with the routes of the group, from the route table', () => {
+    const table = Object.fromEntries(routes.filter((r) => r.module === 'files/handlers.ts').map((r) => [routeKey(r), r.handler]));
+    expect(table['POST /v1/files']).toBe('createFile');
     expect(routeEntrySource('files')).toBe(
       `import * as handlers from '${FUNCTIONS_DIR}/files/handlers.ts';\n` +
-        `import { routeDispatcher } from '${FUNCTIONS_DIR}/platform/dispatch.ts';\n` +
-        `export const handler = routeDispatcher('files', handlers);\n`,
+        `import { dispatcherOf } from '${FUNCTIONS_DIR}/platform/dispatcher.ts';\n` +
+        `export const handler = dispatcherOf('files', handlers, ${JSON.stringify(table)});\n`,
     );
   });
+
 });
 
 describe('the app', () => {
