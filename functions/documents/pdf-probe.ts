@@ -15,7 +15,7 @@
  * by the parse (./pdf.ts, which asks this probe for the page count pdf.js loses behind a broken page).
  */
 import { createCipheriv, createHash } from 'node:crypto';
-import { inflateSync } from 'node:zlib';
+import { constants as zlibConstants, inflateSync } from 'node:zlib';
 import { MAX_PAGES, ReadFailure } from './doc.ts';
 
 export interface PdfProbe {
@@ -41,6 +41,35 @@ export function probePdf(bytes: Uint8Array): PdfProbe {
     throw new ReadFailure(`The PDF has ${pageCount} pages; at most ${MAX_PAGES} pages are supported`, 'document_unsupported');
   }
   return { pageCount };
+}
+
+/**
+ * Why page `pageNumber` (1-based) of a PDF holds nothing to read although it has content, as far as
+ * its structure tells: a content stream missing from the file, or one whose compressed data cannot
+ * be decompressed at all. pdf.js reads such a page as blank, without a word (./pdf.ts asks this only
+ * for pages that came back empty). Undefined when nothing is found wrong: a blank page, or a page
+ * this probe cannot find or decide (object streams, other filters).
+ */
+export function pageContentDamage(bytes: Uint8Array, pageNumbers: number[]): Map<number, string> {
+  const damage = new Map<number, string>();
+  if (pageNumbers.length === 0) return damage;
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const pdf = new PdfObjects(data);
+  const trailer = pdf.trailer();
+  const pages = pdf.pages(pdf.rootPages(trailer));
+  // An encrypted file's streams are encrypted: whether they inflate says nothing.
+  const encrypted = trailer.has('Encrypt');
+  for (const n of pageNumbers) {
+    const contents = pages[n - 1]?.get('Contents');
+    for (const ref of Array.isArray(contents) ? contents : [contents]) {
+      if (!(ref instanceof Ref)) continue;
+      const stream = pdf.stream(ref.num);
+      if (stream === 'missing') damage.set(n, `its content stream, object ${ref.num}, is missing from the file`);
+      if (stream === 'undecodable' && !encrypted) damage.set(n, `its content stream, object ${ref.num}, is damaged: its compressed data cannot be decompressed`);
+      if (damage.has(n)) break;
+    }
+  }
+  return damage;
 }
 
 /** pdf.js's "Invalid PDF structure", worded as ./pdf.ts words it (with the same note on cut files). */
@@ -143,6 +172,62 @@ class PdfObjects {
       if (pages) return pages;
     }
     return undefined;
+  }
+
+  /**
+   * The leaves of the page tree under `root`, in page order (a kid that cannot be read stands as an
+   * empty dictionary, keeping the numbering); at most MAX_PAGES.
+   */
+  pages(root: Dict | undefined): Dict[] {
+    const leaves: Dict[] = [];
+    const visited = new Set<number>();
+    const walk = (node: PdfValue | undefined, depth: number): void => {
+      if (leaves.length >= MAX_PAGES) return;
+      if (!(node instanceof Map) || depth > 64) {
+        leaves.push(new Map());
+        return;
+      }
+      const kids = node.get('Kids');
+      if (!Array.isArray(kids)) {
+        leaves.push(node);
+        return;
+      }
+      for (const kid of kids) {
+        if (kid instanceof Ref) {
+          if (visited.has(kid.num)) continue;
+          visited.add(kid.num);
+        }
+        walk(this.resolve(kid), depth + 1);
+      }
+    };
+    walk(root, 0);
+    return leaves;
+  }
+
+  /**
+   * Whether the stream object `num` is missing from the file, or a top-level FlateDecode stream
+   * whose data cannot be inflated at all (not even in part, as pdf.js would); undefined otherwise.
+   */
+  stream(num: number): 'missing' | 'undecodable' | undefined {
+    const offset = this.offsets.get(num);
+    if (offset === undefined) return this.compressedObjects().has(num) || this.undecidable ? undefined : 'missing';
+    const parser = new Parser(this.data, offset);
+    let dict: PdfValue;
+    try {
+      dict = parser.value();
+    } catch {
+      return undefined;
+    }
+    if (!(dict instanceof Map) || nameOf(dict.get('Filter')) !== 'FlateDecode' || dict.has('DecodeParms')) return undefined;
+    const raw = parser.rawStream(dict);
+    if (!raw || raw.length === 0) return undefined;
+    try {
+      // Leniently, as pdf.js decodes: a stream cut short still gives what it holds.
+      inflateSync(raw, { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: 64 * 1024 * 1024 });
+      return undefined;
+    } catch {
+      return 'undecodable';
+    }
   }
 
   resolve(value: PdfValue | undefined): PdfValue | undefined {
@@ -253,6 +338,19 @@ class Parser {
     }
     this.at = save;
     return number;
+  }
+
+  /** The undecoded bytes of the stream after a dictionary just read, or undefined. */
+  rawStream(dict: Dict): Buffer | undefined {
+    this.skipSpace();
+    if (this.data.toString('latin1', this.at, this.at + 6) !== 'stream') return undefined;
+    let start = this.at + 6;
+    if (this.data[start] === 0x0d) start++;
+    if (this.data[start] === 0x0a) start++;
+    const length = dict.get('Length');
+    const end = typeof length === 'number' ? start + length : this.data.indexOf('endstream', start, 'latin1');
+    if (end < start || end > this.data.length) return undefined;
+    return this.data.subarray(start, end);
   }
 
   /** The bytes of the stream after a dictionary just read (Flate or unfiltered), or undefined. */

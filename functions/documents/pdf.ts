@@ -14,7 +14,7 @@ import { plainLetters } from './bidi.ts';
 import { layoutPage } from './layout.ts';
 import { type HelperJob, pdfHelperRunning, readPagesInHelper } from './pdf-helper.ts';
 import { mayPaintPaths } from './pdf-paths.ts';
-import { probePdf } from './pdf-probe.ts';
+import { pageContentDamage, probePdf } from './pdf-probe.ts';
 import { judgeToken, looksGarbled } from './text-sense.ts';
 
 export interface ReadPdfOptions {
@@ -108,6 +108,9 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     await readPages(pdf, () => left.shift(), reading, onPage);
     const pages = numbers(1, count).map((n) => read.get(n)!);
     if (pages.some((page) => page.failure !== undefined)) pages.push(...pagesOutOfReach(bytes, count));
+    // A page that reads blank because its content is lost or cannot be decompressed is no blank page.
+    const blank = pages.filter((page) => page.failure === undefined && page.words.length === 0);
+    for (const [n, damage] of pageContentDamage(bytes, blank.map((page) => page.number))) pages[n - 1]!.failure = `The page cannot be read (${damage})`;
     // Damaged pages are listed, not fatal (Page.failure); a document none of whose pages reads is.
     if (pages.length > 0 && pages.every((page) => page.failure !== undefined)) {
       const reason = pages[0]!.failure!.replace(/^The page cannot be read/, 'cannot be read');

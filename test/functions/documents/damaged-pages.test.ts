@@ -7,8 +7,9 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failedPages, ReadFailure } from '../../../functions/documents/doc.ts';
 import * as pdfjs from '../../../functions/documents/pdfjs.ts';
+import { pageContentDamage } from '../../../functions/documents/pdf-probe.ts';
 import { readDocument } from '../../../functions/documents/read.ts';
-import { pageLine, pdfWithBrokenPages } from '../../support/damaged-pdf.ts';
+import { pageLine, pdfWithBrokenPages, pdfWithDamagedContent } from '../../support/damaged-pdf.ts';
 import { failure } from '../../support/read-failure.ts';
 
 const read = (bytes: Uint8Array) => readDocument(bytes, { kind: 'pdf', dpi: 150, deadline: Date.now() + 60_000 });
@@ -55,6 +56,32 @@ describe('a damaged page', () => {
     expect(doc.pages[1]!.ocr).toBe(true);
     expect(words(doc.pages[1]!)).toMatch(/Total due 1250 euros/);
   }, 60_000);
+
+  it('whose content pdf.js reads as blank (a content stream lost or not decompressible) is listed, not passed off as a blank page', async () => {
+    const doc = await read(await pdfWithDamagedContent(4, { garbled: [2], lost: [4] }));
+    expect(doc.pages.map(words)).toEqual([pageLine(1), '', pageLine(3), '']);
+    expect(failedPages(doc)).toEqual([
+      // pdf.js throws on this one in the drawing pass (then its picture shows nothing either).
+      { page: 2, reason: 'The page cannot be read (Bad uncompressed block length in flate stream); rendered and OCRed instead, it shows no text' },
+      { page: 4, reason: 'The page cannot be read (its content stream, object 9999, is missing from the file)' },
+    ]);
+    // A page that is blank in the file stays an unremarked blank page.
+    const blank = await PDFDocument.create();
+    blank.addPage([300, 300]);
+    const font = await blank.embedFont(StandardFonts.Helvetica);
+    blank.addPage([300, 300]).drawText('Appendix', { x: 20, y: 200, size: 14, font });
+    blank.addPage([300, 300]).drawRectangle({ x: 10, y: 10, width: 100, height: 1 });
+    expect(failedPages(await read(await blank.save()))).toEqual([]);
+  }, 60_000);
+
+  it("is told from a blank page by the file's structure when pdf.js reads it blank without a word of complaint", async () => {
+    const bytes = await pdfWithDamagedContent(4, { garbled: [2], lost: [4] });
+    const damage = pageContentDamage(bytes, [1, 2, 3, 4]);
+    expect([...damage.keys()]).toEqual([2, 4]);
+    expect(damage.get(2)).toMatch(/^its content stream, object \d+, is damaged: its compressed data cannot be decompressed$/);
+    expect(damage.get(4)).toBe('its content stream, object 9999, is missing from the file');
+    expect(pageContentDamage(await pdfWithBrokenPages(2, []), [1, 2]).size).toBe(0);
+  });
 
   it('a document none of whose pages reads is still a failure that names why', async () => {
     const one = await failure(read(await pdfWithBrokenPages(1, [1])));
