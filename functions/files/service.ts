@@ -144,12 +144,19 @@ export async function storeBytes(
   const pageCount = await pageCountOf(sniffed, async () => bytes, options.check, loc);
   const sha256 = sha256Hex(bytes);
   const key = blobKeyOf(scope, sha256);
-  // The lookup of an existing File is read while the bytes are checked and stored (one round trip
-  // less for every inline document). A twin claiming the pair meanwhile is caught by fileFor's claim.
-  const lookedUp = p.store.getItem<string>(lookupKeyOf(scope, sha256, filename));
-  lookedUp.catch(() => undefined); // (awaited in fileFor; this only keeps a failure before then observed)
-  if (!(await p.blobs.head(key))) await p.blobs.put(key, bytes, sniffed.mimeType);
-  return fileFor(p, scope, { sha256, sizeBytes: bytes.length, filename, sniffed, pageCount }, undefined, lookedUp);
+  // The bytes are checked (and stored) in storage while an existing File is looked up: one round
+  // trip less for every inline document. A File of these bytes means their object exists (document
+  // objects are never deleted, and each is stored before its File), so it is not waited for then.
+  const storing = p.blobs.head(key).then(async (head) => {
+    if (!head) await p.blobs.put(key, bytes, sniffed.mimeType);
+  });
+  storing.catch(() => undefined); // (awaited below when needed; this only keeps a failure observed)
+  const existingId = await p.store.getItem<string>(lookupKeyOf(scope, sha256, filename));
+  const existing = existingId ? await p.store.getRecord<File>(scope, FILE_TYPE, existingId) : undefined;
+  if (existing) return existing.data;
+  await storing;
+  // (A twin claiming the pair meanwhile is caught by fileFor's claim.)
+  return fileFor(p, scope, { sha256, sizeBytes: bytes.length, filename, sniffed, pageCount }, undefined, Promise.resolve(undefined));
 }
 
 /** The whole of an object in storage (for the check of an upload). */

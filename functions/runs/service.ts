@@ -77,6 +77,26 @@ export async function rememberResult(p: Platform, scope: Scope, kind: RunKind, d
   await p.store.putItem<CacheEntry>(cacheItemKey(scope, kind, cacheKey), { blobKey, usage: data.usage, fields: data._completion_fields ?? undefined });
 }
 
+/**
+ * Remembers a result for later identical requests before its run completes, from the output's JSON
+ * (written alongside the output itself): the answer to a sync create leaves as soon as its run
+ * completes, and a client repeating the request at once finds the entry. `forget` takes it back
+ * when the run does not complete after all (cancelled or deleted meanwhile: its result is dropped).
+ */
+export function rememberOutput(p: Platform, scope: Scope, kind: RunKind, cacheKey: string, stored: string, result: Omit<CacheEntry, 'blobKey'>): { written: Promise<unknown>; forget(): Promise<void> } {
+  const blobKey = cacheBlobKey(scope, kind, cacheKey);
+  const itemKey = cacheItemKey(scope, kind, cacheKey);
+  // The item may land before the blob: a reader finds no blob (answerFromCache heads it) and runs the work.
+  const written = Promise.all([p.blobs.put(blobKey, stored, 'application/json'), p.store.putItem<CacheEntry>(itemKey, { blobKey, ...result })]);
+  return {
+    written,
+    async forget() {
+      await written.catch(() => undefined);
+      await p.store.deleteItem(itemKey);
+    },
+  };
+}
+
 /** A new, already completed run whose output is a copy of the cached one; undefined on a miss. */
 async function answerFromCache(p: Platform, scope: Scope, kind: RunKind, data: RunData, cacheKey: string): Promise<RunData | undefined> {
   const entry = await p.store.getItem<CacheEntry>(cacheItemKey(scope, kind, cacheKey));

@@ -17,7 +17,7 @@ import { platform, type Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { ACTIVE_STATUSES, type PrimitiveError } from '../platform/schemas.ts';
 import type { RunKind, RunUsage } from './kinds.ts';
-import { outputKeyOf, rememberResult, type RunData, type StoredResult } from './service.ts';
+import { outputKeyOf, rememberOutput, rememberResult, type RunData, type StoredResult } from './service.ts';
 import { settle } from './settle.ts';
 import { loadRunTask } from './tasks.ts';
 
@@ -94,8 +94,18 @@ async function complete(
   kind: RunKind,
   id: string,
   done: { outputKey: string; usage: RunUsage; fields?: Record<string, unknown> },
-  storing?: { put: Promise<unknown>; json: string },
+  storing?: {
+    put: Promise<unknown>;
+    /** The output's JSON as stored (what the result cache keeps too). */
+    json: string;
+    /** The same without the hidden results (what the waiting request is told). */
+    announced: string;
+    cacheKey?: string | null;
+  },
 ): Promise<boolean> {
+  // The result cache's entry is written with the output, so it is there when the answer leaves.
+  const caching = typeof storing?.cacheKey === 'string' ? rememberOutput(p, scope, kind, storing.cacheKey, storing.json, { usage: done.usage, fields: done.fields }) : undefined;
+  caching?.written.catch(() => undefined); // (awaited in settle; this only keeps a failure before then observed)
   const completed = await settle(
     p,
     scope,
@@ -105,13 +115,14 @@ async function complete(
     'completed',
     { ...done.fields, _completion_fields: done.fields ?? null, _output_key: done.outputKey, usage: done.usage, error: null },
     done.usage,
-    { also: storing?.put, stored: storing && storing.json.length <= ANNOUNCED_OUTPUT_BYTES ? storing.json : undefined },
+    { also: storing ? Promise.all([storing.put, caching?.written]) : undefined, stored: storing && storing.announced.length <= ANNOUNCED_OUTPUT_BYTES ? storing.announced : undefined },
   );
   if (!completed) {
-    await p.blobs.delete(done.outputKey);
+    await Promise.all([p.blobs.delete(done.outputKey), caching?.forget()]);
     return false;
   }
-  await rememberResult(p, scope, kind, completed);
+  // (An execute from before this code handed over no output JSON: its result is remembered now.)
+  if (!caching) await rememberResult(p, scope, kind, completed);
   return true;
 }
 
@@ -147,7 +158,7 @@ export async function handler(input: RunTaskInput, context?: { getRemainingTimeI
           // Cancelled or deleted while it worked: the execution may already be stopped, so no Finish
           // would ever clean up. Whoever acts second (this completion or the canceller) deletes the output.
           const announced = result.hidden && Object.keys(result.hidden).length > 0 ? JSON.stringify({ output: result.output, extras: result.extras ?? {} }) : stored;
-          const finished = await complete(p, scope, kind, id, { outputKey, usage: result.usage, ...(result.fields ? { fields: result.fields } : {}) }, { put, json: announced });
+          const finished = await complete(p, scope, kind, id, { outputKey, usage: result.usage, ...(result.fields ? { fields: result.fields } : {}) }, { put, json: stored, announced, cacheKey: data._cache_key });
           return { settled: true, finished } satisfies Executed;
         } catch (error) {
           if (error instanceof RunFailure) return { failure: { code: error.code, message: error.message, details: error.details } };
