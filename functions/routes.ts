@@ -192,6 +192,7 @@ function dashboardRoutes(): Route[] {
     route('GET', '/dashboard/tables', 'tablesPage', dash.tablesPage),
     route('POST', '/dashboard/tables/validate', 'validateTablePost', dash.validateTable),
     route('GET', '/dashboard/workflows', 'workflowsPage', dash.workflowsPage),
+    route('GET', '/dashboard/workflow-run', 'workflowRunPage', dash.workflowRunPage),
     route('GET', '/dashboard/webhooks', 'webhooksPage', dash.webhooksPage),
     route('POST', '/dashboard/webhooks', 'saveEndpointPost', dash.saveEndpoint),
     route('POST', '/dashboard/webhooks/action', 'webhookActionPost', dash.webhookAction),

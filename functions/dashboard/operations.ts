@@ -38,6 +38,7 @@ export const dashboardOperations = {
   tablesPage: page('Tables of one environment: columns, profile, sample rows'),
   validateTable: page('Validate a table by rules (as POST /v1/tables/{table_id}/validate); the page shows the report'),
   workflowsPage: page('Workflows of one environment: published versions and runs'),
+  workflowRunPage: page('One workflow run: its inputs, status and the output of each block'),
   membersPage: page('Members of the organization'),
   addMember: page('Add a member; the page shows a one-time sign-in link'),
   changeMember: form('Change the role of a member, or remove them'),

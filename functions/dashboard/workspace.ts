@@ -11,7 +11,8 @@ import type { Scope } from '../platform/ports.ts';
 import type { z } from 'zod';
 import { ValidateTableBody, type Table, type TableProfile as TableProfileSchema, type ValidationReport as ValidationReportSchema } from '../tables/schema.ts';
 import { listTables, profileTable, validateTable } from '../tables/service.ts';
-import { WORKFLOW_RUN_TYPE, type WorkflowRunData } from '../workflows/runs.ts';
+import { readWorkflowRun, toWireRun, WORKFLOW_RUN_TYPE, type WorkflowRunData } from '../workflows/runs.ts';
+import type { WorkflowRun } from '../workflows/schema.ts';
 import { VERSION_TYPE, WORKFLOW_TYPE, type VersionData, type WorkflowData } from '../workflows/service.ts';
 
 export type TableProfile = z.infer<typeof TableProfileSchema>;
@@ -102,4 +103,11 @@ export async function workflowsOf(p: Platform, scope: Scope): Promise<{ workflow
       completed_at: data.timing.completed_at,
     })),
   };
+}
+
+/** One workflow run as the API shows it (its inputs and, once it ended, every block's output), with its workflow's name. */
+export async function workflowRunOf(p: Platform, scope: Scope, id: string): Promise<{ run: WorkflowRun; workflowName: string | null }> {
+  const run = await toWireRun(p, await readWorkflowRun(p, scope, id));
+  const workflow = await p.store.getRecord<WorkflowData>(scope, WORKFLOW_TYPE, run.workflow_id);
+  return { run, workflowName: workflow?.data.name ?? null };
 }

@@ -254,6 +254,23 @@ describe('dashboard in a browser', () => {
     await shot('table-validation');
   });
 
+  it("opens a workflow run from the workflows page: its inputs and each block's output", async () => {
+    const project = await cloud.api('POST', '/v1/projects', { body: { name: 'browser project' } });
+    const workflow = await cloud.api('POST', '/v1/workflows', { body: { project_id: project.body.id, name: 'browser flow' } });
+    const draft = { blocks: [{ id: 'in', type: 'start_json', config: {} }, { id: 'out', type: 'end', config: {} }], edges: [{ source: 'in', target: 'out' }] };
+    expect((await cloud.api('PUT', `/v1/workflows/${workflow.body.id}/draft`, { body: draft })).status).toBe(200);
+    const run = await cloud.api('POST', '/v1/workflows/runs', { body: { workflow_id: workflow.body.id, version: 'draft', json_inputs: { in: { order: 'PO-981' } } } });
+    expect(run.status, run.text).toBe(201);
+    await page.goto(`${cloud.url}/dashboard/workflows?env=test`);
+    await page.getByRole('link', { name: run.body.id }).click();
+    await page.waitForURL(/\/dashboard\/workflow-run\?env=test&id=/);
+    // Followed live while it runs (it may have ended already), then its outputs are shown.
+    await expect.poll(() => page.locator('.meta .badge').first().textContent(), { timeout: 20_000 }).toBe('completed');
+    expect(await page.getByRole('region', { name: 'Inputs' }).textContent()).toContain('PO-981');
+    expect(await page.locator('pre[data-block]').count()).toBeGreaterThan(0);
+    await shot('workflow-run');
+  });
+
   it('uploads a document and runs a parse and a split from the page, following their status live', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'quire-dashboard-'));
     const path = join(dir, 'two-pages.pdf');

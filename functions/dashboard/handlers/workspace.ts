@@ -1,8 +1,8 @@
-/** Handlers of the tables page (with a table's validation by rules) and the workflows page. */
+/** Handlers of the tables page (with a table's validation by rules), the workflows page and a workflow run's page. */
 import { Invalid } from '../../platform/errors.ts';
-import { dashboard, environmentOf, page, scopeOf } from '../http.ts';
-import { tablesOf, validateByForm, workflowsOf } from '../workspace.ts';
-import { tablesView, workflowsView } from '../views/workspace.ts';
+import { dashboard, environmentOf, jsonReply, page, scopeOf } from '../http.ts';
+import { tablesOf, validateByForm, workflowRunOf, workflowsOf } from '../workspace.ts';
+import { tablesView, workflowRunView, workflowsView } from '../views/workspace.ts';
 
 export const tablesPage = dashboard({ auth: 'member' }, async (req) => {
   const env = environmentOf(req);
@@ -28,4 +28,12 @@ export const validateTablePost = dashboard({ auth: 'member', csrf: 'session' }, 
 export const workflowsPage = dashboard({ auth: 'member' }, async (req) => {
   const env = environmentOf(req);
   return page(workflowsView(req, { env, ...(await workflowsOf(req.platform, scopeOf(req, env))) }));
+});
+
+export const workflowRunPage = dashboard({ auth: 'member' }, async (req) => {
+  const env = environmentOf(req);
+  const found = await workflowRunOf(req.platform, scopeOf(req, env), req.query.get('id') ?? '');
+  // The page's own status poll (app.js) asks for JSON.
+  if (/application\/json/.test(req.event.headers?.accept ?? '')) return jsonReply({ id: found.run.id, status: found.run.lifecycle.status });
+  return page(workflowRunView(req, env, found));
 });

@@ -2,7 +2,8 @@ import type { Table } from '../../tables/schema.ts';
 import { html, type Html } from '../html.ts';
 import type { Environment, MemberRequest } from '../http.ts';
 import { suggestedRules, type TableProfile, type ValidationReport, type WorkflowRow, type WorkflowRunRow } from '../workspace.ts';
-import { layout } from './layout.ts';
+import type { WorkflowRun } from '../../workflows/schema.ts';
+import { layout, withEnv } from './layout.ts';
 
 const short = (at: string | null) => (at ? at.slice(0, 16).replace('T', ' ') : '—');
 
@@ -66,7 +67,7 @@ export function workflowsView(req: MemberRequest, options: { env: Environment; w
     (w) => html`<tr><td><strong>${w.name}</strong><br><code>${w.id}</code></td><td>${w.description}</td><td>${w.versions.length ? html`<ul class="plain">${w.versions.map((v) => html`<li><code>${v.id}</code> ${short(v.published_at)} ${v.description}</li>`)}</ul>` : html`<span class="muted">draft only</span>`}</td><td>${short(w.updated_at)}</td></tr>`,
   );
   const runs = options.runs.map(
-    (r) => html`<tr><td><code>${r.id}</code></td><td>${names.get(r.workflow_id) ?? r.workflow_id}</td><td><code>${r.version_id}</code></td><td><span class="badge status-${r.status === 'error' ? 'failed' : r.status}">${r.status}</span>${r.message ? html` <span class="muted">${r.message}</span>` : ''}</td><td>${short(r.created_at)}</td><td>${short(r.completed_at)}</td></tr>`,
+    (r) => html`<tr><td><a href="${withEnv('/dashboard/workflow-run', options.env, { id: r.id })}"><code>${r.id}</code></a></td><td>${names.get(r.workflow_id) ?? r.workflow_id}</td><td><code>${r.version_id}</code></td><td><span class="badge status-${r.status === 'error' ? 'failed' : r.status}">${r.status}</span>${r.message ? html` <span class="muted">${r.message}</span>` : ''}</td><td>${short(r.created_at)}</td><td>${short(r.completed_at)}</td></tr>`,
   );
   return layout(req, {
     title: 'Workflows',
@@ -76,5 +77,37 @@ export function workflowsView(req: MemberRequest, options: { env: Environment; w
 <table class="list" aria-label="Workflows"><thead><tr><th>Workflow</th><th>Description</th><th>Published versions</th><th>Updated</th></tr></thead><tbody>${workflows.length ? workflows : html`<tr><td colspan="4" class="muted">No workflows.</td></tr>`}</tbody></table>
 <h2>Runs</h2>
 <table class="list" aria-label="Workflow runs"><thead><tr><th>Run</th><th>Workflow</th><th>Version</th><th>Status</th><th>Created</th><th>Completed</th></tr></thead><tbody>${runs.length ? runs : html`<tr><td colspan="6" class="muted">No workflow runs.</td></tr>`}</tbody></table>`,
+  });
+}
+
+const ACTIVE_WORKFLOW_RUN = new Set(['pending', 'running']);
+const statusClass = (status: string) => (status === 'error' ? 'failed' : status);
+const pretty = (value: unknown) => JSON.stringify(value ?? null, null, 2);
+
+export function workflowRunView(req: MemberRequest, env: Environment, options: { run: WorkflowRun; workflowName: string | null }): Html {
+  const { run } = options;
+  const status = run.lifecycle.status;
+  const self = withEnv('/dashboard/workflow-run', env, { id: run.id });
+  const documents = Object.entries(run.inputs.documents);
+  const outputs = Object.entries(run.outputs);
+  return layout(req, {
+    title: `Workflow run ${run.id}`,
+    env,
+    section: 'workflows',
+    body: html`<dl class="meta">
+<dt>Status</dt><dd><span class="badge status-${statusClass(status)}"${ACTIVE_WORKFLOW_RUN.has(status) ? html` data-live="${self}" data-reload` : ''}>${status}</span>${run.lifecycle.message ? html` <span class="muted">${run.lifecycle.message}</span>` : ''}</dd>
+<dt>Workflow</dt><dd>${options.workflowName ?? ''} <code>${run.workflow_id}</code></dd>
+<dt>Version</dt><dd><code>${run.workflow_version_id}</code></dd>
+<dt>Created</dt><dd>${short(run.timing.created_at)}</dd>
+<dt>Started</dt><dd>${short(run.timing.started_at)}</dd>
+<dt>Completed</dt><dd>${short(run.timing.completed_at)}</dd>
+</dl>
+<section aria-label="Inputs"><h2>Inputs</h2>
+${documents.length ? html`<table class="list" aria-label="Input documents"><thead><tr><th>Block</th><th>Document</th><th>File</th></tr></thead><tbody>${documents.map(([block, file]) => html`<tr><td><code>${block}</code></td><td>${file.filename}</td><td><code>${file.id}</code></td></tr>`)}</tbody></table>` : ''}
+${Object.keys(run.inputs.json_data).length ? html`<pre class="output">${pretty(run.inputs.json_data)}</pre>` : documents.length ? '' : html`<p class="muted">No inputs.</p>`}
+</section>
+<section aria-label="Outputs"><h2>Outputs</h2>
+${outputs.length ? outputs.map(([block, output]) => html`<h3><code>${block}</code></h3><pre class="output" data-block="${block}">${pretty(output)}</pre>`) : html`<p class="muted">${ACTIVE_WORKFLOW_RUN.has(status) ? 'Running: the outputs come when it ends.' : 'No outputs.'}</p>`}
+</section>`,
   });
 }

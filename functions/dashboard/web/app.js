@@ -194,8 +194,8 @@ function pollStatus(element) {
       if (response.ok) {
         const body = await response.json();
         element.textContent = body.status;
-        element.className = `badge status-${body.status}`;
-        if (['completed', 'failed', 'cancelled'].includes(body.status)) {
+        element.className = `badge status-${body.status === 'error' ? 'failed' : body.status}`;
+        if (['completed', 'failed', 'cancelled', 'error'].includes(body.status)) {
           if (element.dataset.reload !== undefined) window.location.reload();
           return;
         }

@@ -82,6 +82,23 @@ describe('other organization, other environment → 404, like an unknown id', ()
     }
   });
 
+  it("workflow runs: another environment's or organization's run page answers 404, as an unknown one", async () => {
+    const project = await cloud.api('POST', '/v1/projects', { body: { name: 'iso' } });
+    const workflow = await cloud.api('POST', '/v1/workflows', { body: { project_id: project.body.id, name: 'iso flow' } });
+    const draft = { blocks: [{ id: 'in', type: 'start_json', config: {} }, { id: 'out', type: 'end', config: {} }], edges: [{ source: 'in', target: 'out' }] };
+    expect((await cloud.api('PUT', `/v1/workflows/${workflow.body.id}/draft`, { body: draft })).status).toBe(200);
+    const run = await cloud.api('POST', '/v1/workflows/runs', { body: { workflow_id: workflow.body.id, version: 'draft', json_inputs: { in: {} } } });
+    expect(run.status, run.text).toBe(201);
+    expect((await dash(cloud.url, owner, 'GET', `/dashboard/workflow-run?env=test&id=${run.body.id}`)).status).toBe(200);
+    const unknown = await dash(cloud.url, owner, 'GET', '/dashboard/workflow-run?env=production&id=run_01m7z0qenejn1pv4p44vpcbwww');
+    expect(unknown.status).toBe(404);
+    for (const [m, env] of [[owner, 'production'], [stranger, 'test'], [stranger, 'production']] as const) {
+      const answer = await dash(cloud.url, m, 'GET', `/dashboard/workflow-run?env=${env}&id=${run.body.id}`);
+      expect(answer.status).toBe(404);
+      expect(shape(answer.text)).toBe(shape(unknown.text));
+    }
+  });
+
   it("keys: another environment's or organization's key cannot be revoked (404) and is not listed", async () => {
     const keysProd = await dash(cloud.url, owner, 'GET', '/dashboard/keys?env=production');
     expect(keysProd.text).not.toContain(testKeyId);

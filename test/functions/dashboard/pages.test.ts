@@ -4,7 +4,7 @@
  * shown on the page, by role; usage per day of each environment apart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
+import { dataUrl, startTestCloud, until, type TestCloud } from '../../support/cloud.ts';
 import { dash, signIn, type Member } from '../../support/dashboard.ts';
 import { startReceiver } from '../../support/receiver.ts';
 import { acroFormPdf } from '../../support/form-fixtures.ts';
@@ -123,6 +123,41 @@ describe('tables and workflows', () => {
     const other = await dash(cloud.url, owner, 'GET', '/dashboard/workflows?env=production');
     expect(other.text).not.toContain('intake flow');
     expect(other.text).not.toContain(run.body.id);
+  });
+});
+
+describe('workflow runs', () => {
+  it("a workflow run's page shows its inputs and each block's output, as the API does; the list links to it; other environments answer 404", async () => {
+    const project = await cloud.api('POST', '/v1/projects', { body: { name: 'runs project' } });
+    const workflow = await cloud.api('POST', '/v1/workflows', { body: { project_id: project.body.id, name: 'echo flow' } });
+    const draft = { blocks: [{ id: 'in', type: 'start_json', config: {} }, { id: 'out', type: 'end', config: {} }], edges: [{ source: 'in', target: 'out' }] };
+    expect((await cloud.api('PUT', `/v1/workflows/${workflow.body.id}/draft`, { body: draft })).status).toBe(200);
+    const started = await cloud.api('POST', '/v1/workflows/runs', { body: { workflow_id: workflow.body.id, version: 'draft', json_inputs: { in: { customer: 'Initech', amount: 42 } } } });
+    expect(started.status, started.text).toBe(201);
+    const id = started.body.id as string;
+    const done = await until(async () => {
+      const run = await cloud.api('GET', `/v1/workflows/runs/${id}`);
+      return ['completed', 'error', 'cancelled'].includes(run.body.lifecycle.status) ? run.body : undefined;
+    }, 20_000, 'the workflow run');
+    expect(done.lifecycle.status).toBe('completed');
+    const list = await dash(cloud.url, owner, 'GET', '/dashboard/workflows?env=test');
+    expect(list.text).toContain(`href="/dashboard/workflow-run?env=test&amp;id=${id}"`);
+    const page = await dash(cloud.url, owner, 'GET', `/dashboard/workflow-run?env=test&id=${id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('echo flow');
+    expect(page.text).toMatch(/status-completed">completed</);
+    expect(page.text).toContain('&quot;customer&quot;: &quot;Initech&quot;');
+    const blocks = Object.keys(done.outputs);
+    expect(blocks.length).toBeGreaterThan(0);
+    for (const block of blocks) {
+      const shown = new RegExp(`<pre class="output" data-block="${block}">([^<]*)</pre>`).exec(page.text)?.[1];
+      expect(shown, block).toBeDefined();
+      expect(JSON.parse(shown!.replaceAll('&quot;', '"').replaceAll('&amp;', '&').replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>'))).toEqual(done.outputs[block]);
+    }
+    // The status poll of the page.
+    const polled = await dash(cloud.url, owner, 'GET', `/dashboard/workflow-run?env=test&id=${id}`, {}, { accept: 'application/json' });
+    expect(JSON.parse(polled.text)).toEqual({ id, status: 'completed' });
+    expect((await dash(cloud.url, owner, 'GET', `/dashboard/workflow-run?env=production&id=${id}`)).status).toBe(404);
   });
 });
 
