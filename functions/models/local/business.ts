@@ -23,7 +23,7 @@ import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Plac
 import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf } from './extract-values.ts';
 import { bestPhrase, type Phrase, textStems } from './extract-words.ts';
-import { CURRENCIES, DOLLAR_COUNTRIES, WEAK_MARKS } from './knowledge/currencies.ts';
+import { COUNTRIES, CURRENCIES, WEAK_MARKS } from './knowledge/currencies.ts';
 import { COMPANY_ENDINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind } from './knowledge/fields.ts';
 
 export interface BusinessValue {
@@ -760,10 +760,43 @@ const MARKS = new Map<string, MarkInfo>();
 for (const c of CURRENCIES) for (const mark of c.marks) MARKS.set(mark, { code: c.code, strong: !WEAK_MARKS.has(mark) });
 const SYMBOLS = ['US$', 'A$', 'C$', 'CA$', 'NZ$', 'HK$', 'S$', 'R$', '$', '€', '£', '¥', '₹', '₱', '₩', '₽', '₺', '₪', '฿', '₫', '₦'];
 
+/** The countries whose cues the document prints (in the order of COUNTRIES), each with the first word that says so. */
+const countriesRead = new WeakMap<DocIndex, Array<{ code: string; word: XWord }>>();
+
+function countriesOf(index: DocIndex): Array<{ code: string; word: XWord }> {
+  const known = countriesRead.get(index);
+  if (known) return known;
+  const found: Array<{ code: string; word: XWord }> = [];
+  for (const { code, cues, postal } of COUNTRIES) {
+    const patterns = cues.map((cue) => ({ first: cue.split(' ')[0]!, re: new RegExp(`(^|[^\\p{L}])${cue.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|[^\\p{L}])`, 'u') }));
+    let word: XWord | undefined;
+    for (const line of index.lines) {
+      const lower = line.text.toLowerCase();
+      const cue = patterns.find((p) => p.re.test(lower));
+      if (cue) word = line.words.find((w) => w.text.toLowerCase().includes(cue.first));
+      else if (postal?.test(line.text)) word = line.words.find((w) => /^\d{5}/.test(w.text));
+      if (word) break;
+    }
+    if (word) found.push({ code, word });
+  }
+  countriesRead.set(index, found);
+  return found;
+}
+
+/** The dollar of the country the document is from ("$" with no country's cues is a US dollar). */
 function dollarCountry(index: DocIndex): string {
-  const text = ` ${index.lines.map((l) => l.text.toLowerCase()).join(' \n ')} `;
-  for (const { code, cues } of DOLLAR_COUNTRIES) if (cues.some((cue) => new RegExp(`[^\\p{L}]${cue.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[^\\p{L}]`, 'u').test(text))) return code;
-  return 'USD';
+  return countriesOf(index)[0]?.code ?? 'USD';
+}
+
+/**
+ * The currency of the country the document is from, when its cues name one currency only. It is no
+ * reading of its own (a document that prints no currency has none to extract), but a mark OCR was
+ * unsure of ("(RM)" read at 40) that agrees with it was read right.
+ */
+function homeCurrency(index: DocIndex): { code: string; word: XWord } | undefined {
+  const countries = countriesOf(index);
+  const codes = new Set(countries.map((c) => c.code));
+  return codes.size === 1 ? countries[0] : undefined;
 }
 
 /** An amount as printed after or before a currency mark: "1,250.00", "12,50", "99". */
@@ -856,12 +889,17 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     const code = printed ?? dollarCountry(index);
     for (const word of dollars) vote(code, word, 2);
   }
+  const home = homeCurrency(index);
+  // The country agreeing with a printed mark counts as one more mark.
+  const agreeing = home && votes.get(home.code);
+  if (agreeing) agreeing.count += 1;
   const ranked = [...votes].sort((a, b) => b[1].count - a[1].count);
   const total = ranked.reduce((sum, [, v]) => sum + v.count, 0);
   // One mark is thin evidence; several agreeing are not.
   // Its evidence is the mark OCR read surest (agreeing marks vouch for each other).
   const surest = (words: XWord[]) => words.reduce((a, b) => ((b.confidence ?? 100) > (a.confidence ?? 100) ? b : a));
-  return ranked.map(([code, v]) => ({ concept: 'currency', value: code, words: [surest(v.words)], score: Math.min(0.95, 0.35 + 0.12 * v.count) * (v.count / total) }));
+  // A mark OCR was unsure of, in the currency of the country the document is from, was read right.
+  return ranked.map(([code, v]) => ({ concept: 'currency', value: code, words: [surest(v.words)], score: Math.min(0.95, 0.35 + 0.12 * v.count) * (v.count / total), corroborated: code === home?.code }));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -119,6 +119,21 @@ describe('business fields', () => {
     expect((await scanned(93)).currency).toBe('USD');
   });
 
+  it('takes a currency mark OCR read unsurely when the country the document is from agrees with it', async () => {
+    const scanned = async (address: string) => {
+      // A till slip whose column header "Amt(RM)" Tesseract read at 40.
+      const doc = await txt(['Kedai Runcit Maju', address, 'Desc Qty Amt(RM)', 'Plastic bag 2 31.00', 'Total 31.00']);
+      for (const page of doc.pages) {
+        page.ocr = true;
+        for (const word of page.words) word.confidence = word.text.includes('(RM)') ? 40 : 91;
+      }
+      return (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
+    };
+    expect((await scanned('12 Jalan Harmoni, 81100 Johor Bahru')).currency).toBe('MYR');
+    // With no country to agree, one unsure mark stays too thin to say.
+    expect((await scanned('12 Harmoni Road')).currency).toBeNull();
+  });
+
   it('takes no document date from under an item table\'s "Date" column, but from under a header block\'s', async () => {
     // Text placed in columns, as a statement prints it: [x, y, text] from the top left.
     const laidOut = async (items: Array<[number, number, string]>) => {

@@ -60,17 +60,29 @@ export const CURRENCIES: readonly CurrencyInfo[] = [
 export const WEAK_MARKS = new Set(['P', 'R', 'kr', 'Fr.', 'TL', 'Ft', 'Rm', 'Rs', 'RS', 'Php', 'Eur']);
 
 /**
- * Countries whose documents print amounts with a bare "$" (or whose documents might), and the words
- * that tell a document is from there. A "$" on a document with none of these cues is a US dollar.
+ * Words that tell which country a document is from, and that country's currency. They settle a bare
+ * "$" (a "$" on a document with none of the dollar countries' cues is a US dollar) and confirm a
+ * currency mark OCR read unsure ("(RM)" on a receipt from Johor). Cues are lower case and match whole
+ * words; `postal` is how the country writes a place and its postcode ("CINCINNATI, OH 45238").
  */
-export const DOLLAR_COUNTRIES: ReadonlyArray<{ code: string; cues: string[] }> = [
+export interface CountryCues {
+  code: string;
+  cues: string[];
+  postal?: RegExp;
+}
+
+/** The two-letter codes of the US states, DC and the territories that use ZIP codes. */
+const US_STATES = 'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI'.split(' ');
+
+export const COUNTRIES: readonly CountryCues[] = [
   { code: 'AUD', cues: ['australia', 'abn', 'acn', 'nsw', 'new south wales', 'queensland', 'qld', 'western australia', 'tasmania', 'pty ltd', 'bsb'] },
   { code: 'CAD', cues: ['canada', 'ontario', 'quebec', 'british columbia', 'alberta', 'manitoba', 'hst', 'gst/hst', 'qst'] },
   { code: 'NZD', cues: ['new zealand', 'auckland', 'wellington', 'ird number'] },
   { code: 'SGD', cues: ['singapore', 'pte ltd', 'uen'] },
   { code: 'HKD', cues: ['hong kong', 'kowloon'] },
-  { code: 'MYR', cues: ['malaysia', 'sdn bhd', 'sdn. bhd', 'jalan', 'selangor', 'johor', 'kuala lumpur', 'penang', 'pulau pinang', 'perak', 'kedah', 'melaka', 'sabah', 'sarawak', 'pahang', 'negeri sembilan', 'terengganu', 'kelantan', 'gst id', 'gst reg'] },
+  { code: 'MYR', cues: ['malaysia', 'sdn bhd', 'sdn. bhd', 'jalan', 'jln', 'selangor', 'johor', 'kuala lumpur', 'penang', 'pulau pinang', 'perak', 'kedah', 'melaka', 'sabah', 'sarawak', 'pahang', 'negeri sembilan', 'terengganu', 'kelantan', 'gst id', 'gst reg'] },
   { code: 'MXN', cues: ['mexico', 'méxico', 'rfc'] },
+  { code: 'USD', cues: ['united states', 'usa', 'u.s.a.'], postal: new RegExp(`\\b(?:${US_STATES.join('|')}),?\\s+\\d{5}(?:-\\d{4})?\\b`) },
 ];
 
 /** Currencies written with a bare "$" somewhere. */
