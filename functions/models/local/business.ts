@@ -445,6 +445,12 @@ function taxSummary(index: DocIndex): { subtotal: BusinessValue[]; tax: Business
 const BLOCK_LINES = 4;
 const nearLines = (a: BusinessValue, b: BusinessValue) => Math.abs(a.words[0]!.line - b.words[0]!.line) <= BLOCK_LINES;
 
+/**
+ * How sure, at least, each of a total, subtotal and tax is when they add up (subtotal + tax = total):
+ * three printed numbers seldom add up by chance, whatever their labels looked like to OCR.
+ */
+const CONSISTENT_SCORE = 0.75;
+
 function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue[]): Record<AmountField | 'balance_due', BusinessValue[]> {
   const cents = printsCents(index);
   const checked = (list: BusinessValue[]) =>
@@ -533,7 +539,8 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
     const rest = lists[field].filter((v) => v !== chosen).map((v) => ({ ...v, score: v.score * 0.5 }));
     if (!chosen) return rest.filter((v) => v.score >= 0.3);
     const corroborated = best.consistent || (field !== 'tax' && totalAgrees);
-    return [{ ...chosen, score: Math.min(1, chosen.score * (best.consistent ? 1.15 : 1)), corroborated }, ...rest];
+    const score = best.consistent ? Math.max(CONSISTENT_SCORE, chosen.score * 1.15) : chosen.score;
+    return [{ ...chosen, score: Math.min(1, score), corroborated }, ...rest];
   };
   return { total: ranked('total'), subtotal: ranked('subtotal'), tax: ranked('tax'), balance_due: lists.balance_due };
 }
@@ -1048,6 +1055,7 @@ export function readBusiness(index: DocIndex): BusinessReading {
           list = labelled(concept);
       }
       const floor = MIN_SCORE[concept] ?? DEFAULT_MIN_SCORE;
+      if (process.env.BIZ_DEBUG) for (const v of list.slice(0, 6)) console.log(`   raw ${concept} ${JSON.stringify(v.value)} score=${v.score.toFixed(3)} trust=${trustOf(v).toFixed(2)} words=${v.words.map((w) => `${w.text}@${w.confidence}`).join(' ')}`);
       list = list
         .map((v) => ({ ...v, score: v.score * trustOf(v) }))
         .filter((v) => v.score >= floor)

@@ -103,6 +103,21 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(right / pages).toBeGreaterThanOrEqual(0.75);
   });
 
+  it('reads what OCR was unsure of where the document confirms it: amounts that add up, a currency mark the country agrees with', { timeout: 120_000 }, async () => {
+    const fieldsOf = async (path: string) => {
+      const [result] = await evaluateExtraction(extractionTruths().filter((t) => t.path === path), [SCHEMA_VARIANTS[0]!]);
+      return new Map(result!.fields.map((f) => [f.field, f]));
+    };
+    // A hardware store's slip: "Tota Excl. of GST 15.00", "Total Amt Rounded 15.90", and 0.90 under a
+    // GST summary's "Tax (RM)" that OCR read as "G ummary Amount(RM) Tax (RM)": 15.00 + 0.90 = 15.90.
+    const slip = await fieldsOf('documents/receipt/X51005268262.jpg');
+    expect(slip.get('tax')).toMatchObject({ verdict: 'right', value: 0.9 });
+    expect(slip.get('total')).toMatchObject({ verdict: 'right', value: 15.9 });
+    // A gift shop in Johor Bahru whose only readable mark is "Ant(RM)", read at confidence 40.
+    const gifts = await fieldsOf('documents/receipt/X00016469619.jpg');
+    expect(gifts.get('currency')).toMatchObject({ verdict: 'right', value: 'MYR' });
+  });
+
   it('a blank page that OCR finds empty is no change of paper: a booklet with one stays whole', { timeout: 120_000 }, async () => {
     // The booklet's page 4 is blank with no text layer (read by OCR, which finds nothing); its page 3
     // is a table of contents naming "The Owner's Manual".
