@@ -119,6 +119,16 @@ describe('business fields', () => {
     expect((await scanned(93)).currency).toBe('USD');
   });
 
+  it('trusts a date OCR read surely, whatever it made of the time printed after it', async () => {
+    const doc = await txt(['Fuyi Mini Market', 'GST No. : 001604310720', '25/01/2018 1:22:56PM', 'TAX INVOICE', 'Total 9.00']);
+    for (const page of doc.pages) {
+      page.ocr = true;
+      for (const word of page.words) word.confidence = word.text === '1:22:56PM' ? 22 : word.text === '25/01/2018' ? 83 : 91;
+    }
+    const output = (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
+    expect(output.invoice_date).toBe('2018-01-25');
+  });
+
   it('takes a currency mark OCR read unsurely when the country the document is from agrees with it', async () => {
     const scanned = async (address: string) => {
       // A till slip whose column header "Amt(RM)" Tesseract read at 40.
