@@ -136,6 +136,9 @@ function readNumber(words: XWord[], leaf: LeafNode, traits: LeafTraits): Read | 
       text += words[i + used.length]!.text;
       used = words.slice(i, i + used.length + 1);
     }
+    // Digits after a leading zero ("040510", "0300") are a code or a date written short, never a
+    // count or an amount (those print "0.50" or "40,510").
+    if (/^0\d{3,}$/.test(text)) return undefined;
     const parsed = parseNumber(text);
     if (!parsed) {
       // Words before the number are tolerated only as a unit or a short qualifier ("approx.", "USD").

@@ -118,6 +118,14 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(gifts.get('currency')).toMatchObject({ verdict: 'right', value: 'MYR' });
   });
 
+  it('reads no count or amount from digits after a leading zero (a code or a short date): a hospital bill\'s service dates are no quantities', { timeout: 120_000 }, async () => {
+    // A UB-04 claim: "0300 LABORATORY GENERAL 36415 040510 2 4140", the service date 04/05/10 printed
+    // "040510" in the column beside "SERV. UNITS".
+    const [result] = await evaluateExtraction(extractionTruths().filter((t) => t.path === 'documents/medical_bill/medical_bill_sample1.jpg'), [SCHEMA_VARIANTS[0]!]);
+    expect(result!.items.found).toBeGreaterThan(10);
+    expect(result!.items.fields.quantity.wrong).toBe(0);
+  });
+
   it('a blank page that OCR finds empty is no change of paper: a booklet with one stays whole', { timeout: 120_000 }, async () => {
     // The booklet's page 4 is blank with no text layer (read by OCR, which finds nothing); its page 3
     // is a table of contents naming "The Owner's Manual".
