@@ -11,6 +11,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from './pdfjs.ts';
 import { scanLines } from './raster-rules.ts';
 import { type Box, type GreyImage, MAX_PAGES, type Page, ReadFailure, type Rule, type Word } from './doc.ts';
 import { plainLetters } from './bidi.ts';
+import { fillAdvances, widthTableFor } from './glyph-widths.ts';
 import { layoutPage } from './layout.ts';
 import { type HelperJob, pdfHelperRunning, readPagesInHelper } from './pdf-helper.ts';
 import { mayPaintPaths } from './pdf-paths.ts';
@@ -53,6 +54,8 @@ interface TextItem {
 interface TextStyle {
   ascent?: number;
   descent?: number;
+  /** The font's kind as pdf.js guessed it: "sans-serif", "serif" or "monospace". */
+  fontFamily?: string;
 }
 
 export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promise<Page[]> {
@@ -574,10 +577,15 @@ interface Piece {
   rtl: boolean;
 }
 
+/** The advance before each character of the item being split (reused: it is filled for every item). */
+let advances = new Float64Array(256);
+
 /**
  * Words from the text items. An item is a run of text with one transform; it is split at whitespace,
- * each word's extent along the baseline taken in proportion to its character offsets (glyph widths
- * are not exposed per character). The box spans the font's descent to ascent.
+ * each word's extent along the baseline taken in proportion to the widths of the letters before and
+ * in it, as a font of the item's kind draws them (./glyph-widths.ts: pdf.js does not expose glyph
+ * widths), or to its character offsets for a monospace font or letters the tables do not know. The
+ * box spans the font's descent to ascent.
  */
 function textWords(items: TextItem[], styles: Record<string, TextStyle>, toViewport: Matrix, pageNumber: number): Word[] {
   const pieces: Piece[] = [];
@@ -611,7 +619,12 @@ function textWords(items: TextItem[], styles: Record<string, TextStyle>, toViewp
     const [ox, oy] = apply(toViewport, e, f);
     const along = [toViewport[0] * ux + toViewport[2] * uy, toViewport[1] * ux + toViewport[3] * uy] as const;
     const up = [toViewport[0] * vx + toViewport[2] * vy, toViewport[1] * vx + toViewport[3] * vy] as const;
-    const perChar = item.width / str.length;
+    // Where character i starts along the baseline: perUnit * at[i].
+    if (advances.length <= str.length) advances = new Float64Array(2 * str.length + 2);
+    const widths = widthTableFor(style.fontFamily);
+    const proportional = widths !== null && fillAdvances(str, widths, advances);
+    const perUnit = item.width / (proportional ? advances[str.length]! : str.length);
+    const at = proportional ? advances : null;
     const t0 = descent * fontHeight;
     const t1 = ascent * fontHeight;
     const leadingSpace = isSpace(str.charCodeAt(0));
@@ -629,14 +642,14 @@ function textWords(items: TextItem[], styles: Record<string, TextStyle>, toViewp
         rtl
           ? {
               text: str.slice(start, end),
-              box: spanBox(ox, oy, along, up, (str.length - end) * perChar, (str.length - start) * perChar, t0, t1),
+              box: spanBox(ox, oy, along, up, item.width - (at ? at[end]! : end) * perUnit, item.width - (at ? at[start]! : start) * perUnit, t0, t1),
               spaceBefore: end < str.length || pendingSpace,
               spaceAfter: start > 0,
               rtl,
             }
           : {
               text: str.slice(start, end),
-              box: spanBox(ox, oy, along, up, start * perChar, end * perChar, t0, t1),
+              box: spanBox(ox, oy, along, up, (at ? at[start]! : start) * perUnit, (at ? at[end]! : end) * perUnit, t0, t1),
               spaceBefore: start > 0 || pendingSpace || leadingSpace,
               spaceAfter: end < str.length,
               rtl,

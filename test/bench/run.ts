@@ -31,6 +31,11 @@ if (only === 'garbled') {
   const { benchGarbled } = await import('./garbled.ts');
   await benchGarbled();
 }
+// Not in the default run (needs ../shared/corpus and poppler): word boxes against pdftotext -bbox-layout.
+if (only === 'word-boxes') {
+  const { benchWordBoxes } = await import('./word-boxes.ts');
+  await benchWordBoxes();
+}
 if (!only || only === 'classify') {
   const { benchClassify } = await import('./classify.ts');
   await benchClassify();
