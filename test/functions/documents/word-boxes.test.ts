@@ -7,6 +7,7 @@
 import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import type { Word } from '../../../functions/documents/doc.ts';
+import { fillAdvances, widthTableFor } from '../../../functions/documents/glyph-widths.ts';
 import { readPdf } from '../../../functions/documents/pdf.ts';
 
 const budget = () => ({ deadline: Date.now() + 60_000 });
@@ -104,5 +105,27 @@ describe('word boxes inside a text item', () => {
       const at = drawnAt(line.text, fonts.get(line.font)!).find((t) => t.text === 'USD')!;
       expect(usd.box!.left, line.font).toBeCloseTo(at.left, 1);
     }
+  });
+});
+
+describe('glyph width tables', () => {
+  it('give advances by the widths of a font of the kind (Helvetica for sans-serif, Times for serif), none for monospace', () => {
+    const advances = new Float64Array(8);
+    expect(fillAdvances('il: W', widthTableFor('sans-serif')!, advances)).toBe(true);
+    // Helvetica: i 222, l 222, ':' 278, space 278, W 944.
+    expect([...advances.subarray(0, 6)]).toEqual([0, 222, 444, 722, 1000, 1944]);
+    expect(fillAdvances('il: W', widthTableFor('serif')!, advances)).toBe(true);
+    // Times-Roman: i 278, l 278, ':' 278, space 250, W 944.
+    expect([...advances.subarray(0, 6)]).toEqual([0, 278, 556, 834, 1084, 2028]);
+    expect(widthTableFor('monospace')).toBeNull();
+  });
+
+  it('know Latin-1 and the typographic punctuation, and refuse letters of other scripts (the item keeps the uniform split)', () => {
+    const advances = new Float64Array(32);
+    const sans = widthTableFor('sans-serif')!;
+    expect(fillAdvances('Café – “Straße” €12 …', sans, advances)).toBe(true);
+    expect(fillAdvances('Ωmega', sans, advances)).toBe(false);
+    expect(fillAdvances('Счёт 12', sans, advances)).toBe(false);
+    expect(fillAdvances('請求書', sans, advances)).toBe(false);
   });
 });
