@@ -20,6 +20,8 @@ export interface ItemLeaf {
   node: LeafNode;
   traits: LeafTraits;
   phrases: Phrase[];
+  /** The lexicon's concept for the column ("item_description", "item_quantity"), when it knows one. */
+  concept?: string;
 }
 
 export interface ItemValue {
@@ -112,6 +114,8 @@ function readRow(
     const target = leaves[leaf]!;
     if (!isText(target)) textOnly = false;
     const read = readValue(cell.words, target.node, target.traits, index.dateOrder);
+    // A description has words: a bare number in its column ("1", "12") is a count read out of place.
+    if (read && target.concept === 'item_description' && !/\p{L}/u.test(String(read.value))) continue;
     if (read) row.set(leaf, { read, likelihood: Math.min(1, similarity) * read.fit });
   }
   if (!anyMapped) return;
@@ -121,7 +125,11 @@ function readRow(
     // A wrapped description: the rest of the item above.
     for (const [leaf, value] of row) {
       const before = previous.get(leaf);
-      if (!before) continue;
+      // (An item whose description is printed under its code and numbers gets it from this line.)
+      if (!before) {
+        if (leaves[leaf]!.concept === 'item_description') previous.set(leaf, value);
+        continue;
+      }
       previous.set(leaf, { read: { value: `${String(before.read.value)} ${String(value.read.value)}`, words: [...before.read.words, ...value.read.words], fit: before.read.fit }, likelihood: before.likelihood });
     }
     return;

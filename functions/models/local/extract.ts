@@ -247,7 +247,7 @@ function plan(root: FieldNode): Planned {
         const own = [...fieldPhrases({ ...child.info, key }), ...(concept ? labelPhrases(concept) : [])];
         const phrases = main?.node === child && path.length === 0 ? [...own, ...arrayPhrases.map((p) => ({ ...p, weight: p.weight * 0.8, source: 'parent' as const }))] : own;
         remember(phrases);
-        leaves.push({ path: [...path, key], node: child, traits: traitsOf(child), phrases });
+        leaves.push({ path: [...path, key], node: child, traits: traitsOf(child), phrases, ...(concept ? { concept } : {}) });
         return { key, required, plan: { kind: 'leaf', node: child, ref: leaves.length - 1 } as Plan };
       }
       if (child.kind === 'object' && path.length < 2) return { key, required, plan: itemPlan(child, leaves, [...path, key], []) };

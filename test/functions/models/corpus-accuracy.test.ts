@@ -126,6 +126,17 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(result!.items.fields.quantity.wrong).toBe(0);
   });
 
+  it('gives no bare number as an item\'s description, and takes one printed under its item\'s code and numbers', { timeout: 120_000 }, async () => {
+    const itemsOf = async (path: string) => (await evaluateExtraction(extractionTruths().filter((t) => t.path === path), [SCHEMA_VARIANTS[0]!]))[0]!.items;
+    // A clinic's claim form: the units column ("1") was read as each service's description.
+    const claim = await itemsOf('documents/medical_bill/medical_bill_sample5.pdf');
+    expect(claim.found).toBe(7);
+    expect(claim.fields.description.wrong).toBeLessThanOrEqual(1);
+    // A till slip printing "4132 1 20.00" over "CROCS 300X17 TUBES".
+    const slip = await itemsOf('documents/receipt/X00016469676.jpg');
+    expect(slip.fields.description).toMatchObject({ right: 1, wrong: 0 });
+  });
+
   it('a blank page that OCR finds empty is no change of paper: a booklet with one stays whole', { timeout: 120_000 }, async () => {
     // The booklet's page 4 is blank with no text layer (read by OCR, which finds nothing); its page 3
     // is a table of contents naming "The Owner's Manual".
