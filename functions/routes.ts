@@ -191,6 +191,7 @@ function dashboardRoutes(): Route[] {
     route('GET', '/dashboard/usage', 'usagePage', dash.usagePage),
     route('GET', '/dashboard/tables', 'tablesPage', dash.tablesPage),
     route('POST', '/dashboard/tables/validate', 'validateTablePost', dash.validateTable),
+    route('GET', '/dashboard/tables/download', 'tableDownload', dash.downloadTable),
     route('GET', '/dashboard/workflows', 'workflowsPage', dash.workflowsPage),
     route('GET', '/dashboard/workflow-run', 'workflowRunPage', dash.workflowRunPage),
     route('GET', '/dashboard/webhooks', 'webhooksPage', dash.webhooksPage),

@@ -37,6 +37,7 @@ export const dashboardOperations = {
   webhookAction: page('Reveal or rotate the signing secret, send a test event, delete the endpoint'),
   tablesPage: page('Tables of one environment: columns, profile, sample rows'),
   validateTable: page('Validate a table by rules (as POST /v1/tables/{table_id}/validate); the page shows the report'),
+  downloadTable: operation({ summary: 'All rows of a table as its CSV snapshot (as GET /v1/tables/{table_id}/download)', auth: 'session', status: 200, contentType: 'text/csv', tags: ['dashboard'] }),
   workflowsPage: page('Workflows of one environment: published versions and runs'),
   workflowRunPage: page('One workflow run: its inputs, status and the output of each block'),
   membersPage: page('Members of the organization'),

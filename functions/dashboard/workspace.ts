@@ -10,7 +10,7 @@ import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import type { z } from 'zod';
 import { ValidateTableBody, type Table, type TableProfile as TableProfileSchema, type ValidationReport as ValidationReportSchema } from '../tables/schema.ts';
-import { listTables, profileTable, validateTable } from '../tables/service.ts';
+import { downloadTable, listTables, profileTable, validateTable } from '../tables/service.ts';
 import { readWorkflowRun, toWireRun, WORKFLOW_RUN_TYPE, type WorkflowRunData } from '../workflows/runs.ts';
 import type { WorkflowRun } from '../workflows/schema.ts';
 import { VERSION_TYPE, WORKFLOW_TYPE, type VersionData, type WorkflowData } from '../workflows/service.ts';
@@ -110,4 +110,10 @@ export async function workflowRunOf(p: Platform, scope: Scope, id: string): Prom
   const run = await toWireRun(p, await readWorkflowRun(p, scope, id));
   const workflow = await p.store.getRecord<WorkflowData>(scope, WORKFLOW_TYPE, run.workflow_id);
   return { run, workflowName: workflow?.data.name ?? null };
+}
+
+/** All rows of a table of this environment: its CSV snapshot, as GET /v1/tables/{table_id}/download gives it. */
+export async function tableCsv(p: Platform, scope: Scope, tableId: string): Promise<{ status: number; body: string | Buffer; contentType: string; headers: Record<string, string> }> {
+  const raw = await downloadTable(p, scope, tableId);
+  return { status: raw.status, body: raw.body, contentType: raw.contentType, headers: raw.headers };
 }

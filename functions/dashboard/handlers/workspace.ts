@@ -1,7 +1,7 @@
 /** Handlers of the tables page (with a table's validation by rules), the workflows page and a workflow run's page. */
 import { Invalid } from '../../platform/errors.ts';
 import { dashboard, environmentOf, jsonReply, page, scopeOf } from '../http.ts';
-import { tablesOf, validateByForm, workflowRunOf, workflowsOf } from '../workspace.ts';
+import { tableCsv, tablesOf, validateByForm, workflowRunOf, workflowsOf } from '../workspace.ts';
 import { tablesView, workflowRunView, workflowsView } from '../views/workspace.ts';
 
 export const tablesPage = dashboard({ auth: 'member' }, async (req) => {
@@ -23,6 +23,12 @@ export const validateTablePost = dashboard({ auth: 'member', csrf: 'session' }, 
     const message = error.issues.map((i) => `${i.loc.slice(1).join('.') || 'rules'}: ${i.msg}`).join('; ');
     return page(tablesView(req, { env, tables: await tablesOf(req.platform, scope), validation: { tableId, rules, error: `Not validated: ${message}` } }), 422);
   }
+});
+
+/** Every row of a table: its CSV snapshot (a large one redirects to the stored object, as the API does). */
+export const tableDownload = dashboard({ auth: 'member' }, async (req) => {
+  const env = environmentOf(req);
+  return tableCsv(req.platform, scopeOf(req, env), req.query.get('table_id') ?? '');
 });
 
 export const workflowsPage = dashboard({ auth: 'member' }, async (req) => {

@@ -48,6 +48,7 @@ export function tablesView(req: MemberRequest, options: { env: Environment; tabl
     return html`<details class="table-card"${validation ? html` open` : ''}><summary><strong>${t.name}</strong> <code>${t.id}</code> · ${t.filename} · ${t.row_count ?? '?'} rows · ${t.columns.length} columns · <span class="badge">${t.status}</span> · ${short(t.created_at)}</summary>
 <table class="list" aria-label="Profile of ${t.name}"><thead><tr><th>Column</th><th>Type</th><th>Nulls</th><th>Distinct</th><th>Min</th><th>Max</th></tr></thead><tbody>${columns}</tbody></table>
 ${t.sample_rows.length ? html`<table class="list" aria-label="Sample rows of ${t.name}"><thead><tr>${Object.keys(t.sample_rows[0]!).map((k) => html`<th>${k}</th>`)}</tr></thead><tbody>${t.sample_rows.map((row) => html`<tr>${Object.values(row).map((v) => html`<td>${v ?? ''}</td>`)}</tr>`)}</tbody></table>` : ''}
+${t.status === 'ready' ? html`<p><a href="/dashboard/tables/download?env=${options.env}&amp;table_id=${t.id}" download>Download all ${t.row_count ?? ''} rows (CSV)</a></p>` : ''}
 ${t.diagnostics.length ? html`<p class="muted">${t.diagnostics.length} diagnostic(s) while reading the CSV: ${t.diagnostics.map((d) => `${d.rule}${d.column ? ` (${d.column})` : ''}`).join(', ')}</p>` : ''}
 ${t.status === 'ready' ? validateForm(req, options.env, t, validation) : ''}
 </details>`;

@@ -67,7 +67,7 @@ describe('other organization, other environment → 404, like an unknown id', ()
     expect(list.text).not.toContain(parseId);
   });
 
-  it("tables: another environment's or organization's table cannot be validated (404, as an unknown one) and is not listed", async () => {
+  it("tables: another environment's or organization's table cannot be validated or downloaded (404, as an unknown one) and is not listed", async () => {
     const created = await cloud.api('POST', '/v1/tables', { body: { name: 'ledger', document: { filename: 'ledger.csv', url: dataUrl('text/csv', 'id,amount\n1,5\n') } } });
     expect(created.status, created.text).toBe(201);
     const tableId = created.body.tables[0].id as string;
@@ -79,7 +79,12 @@ describe('other organization, other environment → 404, like an unknown id', ()
       expect(answer.status).toBe(404);
       expect(shape(answer.text)).toBe(shape(unknown.text));
       expect((await dash(cloud.url, m, 'GET', `/dashboard/tables?env=${env}`)).text).not.toContain(tableId);
+      // Nor downloaded.
+      const download = await dash(cloud.url, m, 'GET', `/dashboard/tables/download?env=${env}&table_id=${tableId}`);
+      expect(download.status).toBe(404);
+      expect(download.text).not.toContain('amount');
     }
+    expect((await dash(cloud.url, owner, 'GET', `/dashboard/tables/download?env=test&table_id=${tableId}`)).text).toBe('id,amount\n1,5\n');
   });
 
   it("workflow runs: another environment's or organization's run page answers 404, as an unknown one", async () => {

@@ -204,6 +204,25 @@ describe('table validation', () => {
   });
 });
 
+describe('table rows', () => {
+  it('downloads every row of a table as its CSV, as the API gives it; another environment\'s table is unknown', async () => {
+    const csv = `sku,qty\n${Array.from({ length: 40 }, (_, i) => `SKU-${i},${i}`).join('\n')}\n`;
+    const created = await cloud.api('POST', '/v1/tables', { body: { name: 'stock', document: { filename: 'stock.csv', url: dataUrl('text/csv', csv) } } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.tables[0].id as string;
+    const listed = await dash(cloud.url, owner, 'GET', '/dashboard/tables?env=test');
+    expect(listed.text).toContain(`href="/dashboard/tables/download?env=test&amp;table_id=${id}"`);
+    const api = await cloud.api('GET', `/v1/tables/${id}/download`);
+    const page = await dash(cloud.url, owner, 'GET', `/dashboard/tables/download?env=test&table_id=${id}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(page.text).toBe(api.text);
+    expect(page.text.trim().split('\n')).toHaveLength(41);
+    expect((await dash(cloud.url, owner, 'GET', `/dashboard/tables/download?env=production&table_id=${id}`)).status).toBe(404);
+    expect((await dash(cloud.url, null, 'GET', `/dashboard/tables/download?env=test&table_id=${id}`)).status).not.toBe(200);
+  });
+});
+
 describe('classification runs', () => {
   it("a classification's run page names its category on the page", async () => {
     const doc = { filename: 'bill.png', url: dataUrl('image/png', Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')) };
