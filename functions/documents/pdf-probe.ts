@@ -355,15 +355,8 @@ class Parser {
 
   /** The bytes of the stream after a dictionary just read (Flate or unfiltered), or undefined. */
   streamContent(dict: Dict): Buffer | undefined {
-    this.skipSpace();
-    if (this.data.toString('latin1', this.at, this.at + 6) !== 'stream') return undefined;
-    let start = this.at + 6;
-    if (this.data[start] === 0x0d) start++;
-    if (this.data[start] === 0x0a) start++;
-    const length = dict.get('Length');
-    const end = typeof length === 'number' ? start + length : this.data.indexOf('endstream', start, 'latin1');
-    if (end < start || end > this.data.length) return undefined;
-    const raw = this.data.subarray(start, end);
+    const raw = this.rawStream(dict);
+    if (!raw) return undefined;
     const filter = dict.get('Filter');
     const filters = Array.isArray(filter) ? filter.map(nameOf) : filter === undefined ? [] : [nameOf(filter)];
     if (filters.length === 0) return raw;
