@@ -767,6 +767,13 @@ const MARKS = new Map<string, MarkInfo>();
 for (const c of CURRENCIES) for (const mark of c.marks) MARKS.set(mark, { code: c.code, strong: !WEAK_MARKS.has(mark) });
 const SYMBOLS = ['US$', 'A$', 'C$', 'CA$', 'NZ$', 'HK$', 'S$', 'R$', '$', '€', '£', '¥', '₹', '₱', '₩', '₽', '₺', '₪', '฿', '₫', '₦'];
 
+/** Each country's cues as whole-word patterns (lower case), with the first word of each: compiled once. */
+const COUNTRY_PATTERNS = COUNTRIES.map(({ code, cues, postal }) => ({
+  code,
+  postal,
+  patterns: cues.map((cue) => ({ first: cue.split(' ')[0]!, re: new RegExp(`(^|[^\\p{L}])${cue.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|[^\\p{L}])`, 'u') })),
+}));
+
 /** The countries whose cues the document prints (in the order of COUNTRIES), each with the first word that says so. */
 const countriesRead = new WeakMap<DocIndex, Array<{ code: string; word: XWord }>>();
 
@@ -774,8 +781,7 @@ function countriesOf(index: DocIndex): Array<{ code: string; word: XWord }> {
   const known = countriesRead.get(index);
   if (known) return known;
   const found: Array<{ code: string; word: XWord }> = [];
-  for (const { code, cues, postal } of COUNTRIES) {
-    const patterns = cues.map((cue) => ({ first: cue.split(' ')[0]!, re: new RegExp(`(^|[^\\p{L}])${cue.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|[^\\p{L}])`, 'u') }));
+  for (const { code, patterns, postal } of COUNTRY_PATTERNS) {
     let word: XWord | undefined;
     for (const line of index.lines) {
       const lower = line.text.toLowerCase();
@@ -813,18 +819,18 @@ const DOLLAR_CODES = new Set(['USD', 'AUD', 'CAD', 'NZD', 'SGD', 'HKD', 'MXN']);
 const ISO_CODES = new Set(CURRENCIES.map((c) => c.code));
 
 /**
- * The document's currency from what it prints: ISO codes, marks beside amounts ("RM 12.00", "12,50 €"),
- * names ("US Dollars"). On scanned pages a lone symbol is often a misread letter, so marks count only
- * next to a number there. "$" is the dollar of the code printed elsewhere, else of the country the
- * document is from, else the US dollar.
- */
-/**
  * A currency sign OCR read with less confidence than this is as often a misread digit or letter
  * ("$2.00" for "92.00", "£1.00" for "81.00"): Tesseract reads a printed "$1,320.00" at 85–97.
  */
 const SURE_SYMBOL_CONFIDENCE = 65;
 const surelyRead = (word: XWord) => (word.confidence ?? 100) >= SURE_SYMBOL_CONFIDENCE;
 
+/**
+ * The document's currency from what it prints: ISO codes, marks beside amounts ("RM 12.00", "12,50 €"),
+ * names ("US Dollars"). On scanned pages a lone symbol is often a misread letter, so marks count only
+ * next to a number there. "$" is the dollar of the code printed elsewhere, else of the country the
+ * document is from, else the US dollar.
+ */
 function currencyCandidates(index: DocIndex): BusinessValue[] {
   const votes = new Map<string, { count: number; words: XWord[] }>();
   const vote = (code: string | undefined, word: XWord, weight: number) => {
@@ -1061,7 +1067,6 @@ export function readBusiness(index: DocIndex): BusinessReading {
           list = labelled(concept);
       }
       const floor = MIN_SCORE[concept] ?? DEFAULT_MIN_SCORE;
-      if (process.env.BIZ_DEBUG) for (const v of list.slice(0, 6)) console.log(`   raw ${concept} ${JSON.stringify(v.value)} score=${v.score.toFixed(3)} trust=${trustOf(v).toFixed(2)} words=${v.words.map((w) => `${w.text}@${w.confidence}`).join(' ')}`);
       list = list
         .map((v) => ({ ...v, score: v.score * trustOf(v) }))
         .filter((v) => v.score >= floor)
