@@ -24,7 +24,7 @@ import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf } from './extract-values.ts';
 import { bestPhrase, type Phrase, textStems } from './extract-words.ts';
 import { COUNTRIES, CURRENCIES, WEAK_MARKS } from './knowledge/currencies.ts';
-import { COMPANY_ENDINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind } from './knowledge/fields.ts';
+import { COMPANY_ENDINGS, COMPANY_OPENINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind } from './knowledge/fields.ts';
 
 export interface BusinessValue {
   concept: string;
@@ -447,9 +447,10 @@ const nearLines = (a: BusinessValue, b: BusinessValue) => Math.abs(a.words[0]!.l
 
 /**
  * How sure, at least, each of a total, subtotal and tax is when they add up (subtotal + tax = total):
- * three printed numbers seldom add up by chance, whatever their labels looked like to OCR.
+ * three printed numbers seldom add up by chance, whatever their labels looked like to OCR. It clears
+ * every amount's floor (MIN_SCORE), the subtotal's too.
  */
-const CONSISTENT_SCORE = 0.75;
+const CONSISTENT_SCORE = 0.8;
 
 function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue[]): Record<AmountField | 'balance_due', BusinessValue[]> {
   const cents = printsCents(index);
@@ -549,6 +550,7 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
 // The issuer: labelled, or the letterhead
 
 const ENDINGS = COMPANY_ENDINGS.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+const OPENINGS = COMPANY_OPENINGS.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
 /** Titles documents print at the top: not the issuer's name. */
 const TITLE_WORDS = /^(tax\s+|simplified\s+tax\s+|proforma\s+|pro\s+forma\s+|commercial\s+)?(invoice|receipt|official receipt|cash\s*(bill|sales?|receipt)|bill|statement|estimate|preliminary estimate|quotation|quote|credit note|debit note|guest check|check|order|purchase order|delivery (note|order)|packing slip|facture|rechnung|factuur|factura|fattura|fatura|recu|quittung|devis|angebot|offerte|presupuesto|preventivo|orcamento|avoir|gutschrift|creditnota|ticket|bon|nota|payment advice|remittance advice|tax invoice|outpatient|inpatient|patient statement|itemi[sz]ed (bill|statement)|explanation of benefits|claim form|repair order|work order)\b/i;
 const ADDRESS_LIKE = /^(no\.?\s*)?\d+[a-z]?\b[^,]*,|^no\.?\s*\d|\b(street|st\.?|road|rd\.?|avenue|ave\.?|jalan|jln|lorong|taman|blvd|boulevard|lane|suite|floor|rue|strasse|straße|str\.|straat|laan|weg|calle|via|rua|avenida)\b.*\d|\d.*\b(street|st\.?|road|rd\.?|avenue|ave\.?|jalan|jln|lorong|taman|blvd|boulevard|lane|suite|floor|rue|strasse|straße|str\.|straat|laan|weg|calle|via|rua|avenida)\b|\bp\.?o\.? box\b|\b\d{5}\b|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s\d[A-Z]{2}\b/i;
@@ -681,7 +683,7 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
     if (!rankOf.has(run.order)) rankOf.set(run.order, text === lower ? rank : rank++);
     let score = 0.45 - rankOf.get(run.order)! * 0.05;
     const legal = LEGAL_FORM_END.test(text);
-    const ending = legal || ENDINGS.some((e) => lower.endsWith(` ${e}`) || lower.endsWith(` ${e}.`) || lower.includes(` ${e} `));
+    const ending = legal || ENDINGS.some((e) => lower.endsWith(` ${e}`) || lower.endsWith(` ${e}.`) || lower.includes(` ${e} `)) || OPENINGS.some((o) => lower.startsWith(`${o} `));
     if (legal) score += 0.35;
     else if (ending) score += 0.2;
     if (size > 1.15) score += Math.min(0.25, (size - 1) * 0.25);

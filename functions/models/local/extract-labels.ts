@@ -227,15 +227,14 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
   const closing = after[after.length - 1]?.text ?? '';
   if (qualified && (QUALIFIER.test(closing) || CURRENCY_MARK.test(closing) || closing.endsWith(')'))) label = { ...label, whole: true };
   // A colon printed apart ("Total    :    9.00") is not the value: the one after it is.
-  let right = segmentAfter(index, segment);
-  while (right && right.words.every((w) => SEPARATOR.test(w.text) || CURRENCY_MARK.test(w.text) || /^[^\p{L}\p{N}]+$/u.test(w.text))) right = segmentAfter(index, right);
+  const right = segmentPastMarks(index, segment);
   // Another label beside this one ("Owner:   Inspection Location:") is no value.
   if (right && !startsWithLabel(dropSeparators(right.words))) {
     regions.push({ words: cutAtNextLabel(dropSeparators(right.words), vocabulary), placement: 'right', label, qualified });
     // A speck of two letters at most between label and value (OCR's "Ri" for a faint "RM"), or more
     // words of the label printed apart ("TOTAL   ROUNDED   RM 30.90"): the value may be after it.
     const apart = right.words.every((w) => isLexiconWord(w, vocabulary));
-    const further = DEBRIS.test(right.words.map((w) => w.text).join(' ')) || apart ? segmentAfter(index, right) : undefined;
+    const further = DEBRIS.test(right.words.map((w) => w.text).join(' ')) || apart ? segmentPastMarks(index, right) : undefined;
     if (further) regions.push({ words: cutAtNextLabel(dropSeparators(further.words), vocabulary), placement: 'right', label, qualified: !apart });
   }
   const below = segmentBelow(index, labelSegment(index, label));
@@ -257,6 +256,13 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
     }
   }
   return regions;
+}
+
+/** The next segment to the right that is more than separators and currency marks ("Total  :  RM  9.00"). */
+function segmentPastMarks(index: DocIndex, segment: XSegment): XSegment | undefined {
+  let right = segmentAfter(index, segment);
+  while (right && right.words.every((w) => SEPARATOR.test(w.text) || CURRENCY_MARK.test(w.text) || /^[^\p{L}\p{N}]+$/u.test(w.text))) right = segmentAfter(index, right);
+  return right;
 }
 
 /**

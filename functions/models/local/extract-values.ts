@@ -136,6 +136,12 @@ function readNumber(words: XWord[], leaf: LeafNode, traits: LeafTraits): Read | 
       text += words[i + used.length]!.text;
       used = words.slice(i, i + used.length + 1);
     }
+    // OCR read a space after the decimal point ("RM 39. 80"): the cents are the next word.
+    const next = words[i + used.length];
+    if (word.confidence !== undefined && next && /^[-($€£]?[\d,]*\d\.$/.test(text) && /^\d{2}$/.test(next.text)) {
+      text += next.text;
+      used = words.slice(i, i + used.length + 1);
+    }
     // Digits after a leading zero ("040510", "0300") are a code or a date written short, never a
     // count or an amount (those print "0.50" or "40,510").
     if (/^0\d{3,}$/.test(text)) return undefined;

@@ -144,6 +144,28 @@ describe('business fields', () => {
     expect((await scanned('12 Harmoni Road')).currency).toBeNull();
   });
 
+  it('reads amounts OCR split or set apart ("RM 39. 80", a speck and "RM" before the tax), and a subtotal the others imply', async () => {
+    // As Tesseract read a credit note from a Malaysian shop: a space after two decimal points, a
+    // speck ("g") and a lone "RM" between the tax's label and its amount.
+    const doc = await txt(['Lightroom Gallery Sdn Bhd', 'Item 1059 Square Black Frame        37.55', 'Sub 1 tal        RM 37.55', 'GST/TAX 6%        g        RM        2.25', 'TOTAL :        RM 39. 80', 'CASH        RM 39. 80']);
+    for (const page of doc.pages) {
+      page.ocr = true;
+      for (const word of page.words) word.confidence = 90;
+    }
+    const output = (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
+    // "Sub 1 tal" is no label OCR left readable: the subtotal is the printed 37.55 that total − tax implies.
+    expect(output).toMatchObject({ total: 39.8, tax: 2.25, subtotal: 37.55 });
+    // Typed text with a space after the point is no amount split by OCR.
+    expect((await extract(['Acme Ltd', 'Total: 39. 80'])).total).toBe(39);
+  });
+
+  it('reads the customer under "Patient details", and a business named by its first word ("Perniagaan …", "Restoran …")', async () => {
+    const bill = await extract(['Apollo Hospitals', 'INPATIENT BILL', 'PATIENT DETAILS', 'Saravana kumar V', 'A2 Nagesan nagar', 'Bill No. : ICR33504', 'Bill Amount 15,143.54']);
+    expect(bill.customer_name).toBe('Saravana kumar V');
+    const receipt = await extract(['PERNIAGAAN ZHENG HUI', 'NO.59 JALAN PERMAS 9/5', '81760 JOHOR BAHRU', 'Total: 112.46']);
+    expect(receipt.vendor_name).toBe('PERNIAGAAN ZHENG HUI');
+  });
+
   it('takes no document date from under an item table\'s "Date" column, but from under a header block\'s', async () => {
     // Text placed in columns, as a statement prints it: [x, y, text] from the top left.
     const laidOut = async (items: Array<[number, number, string]>) => {

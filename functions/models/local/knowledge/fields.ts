@@ -318,7 +318,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
     kind: 'name',
     about: 'Who the document is for: the customer billed, patient, insured, owner',
     labels: {
-      en: 'bill to, billed to, invoice to, issued to, sold to, customer, customer name, client, client name, buyer, purchaser, recipient, patient, patient name, insured, insured name, owner, vehicle owner, guest, attention, attn, to, name, account name, guarantor, member name, prepared for, customer details',
+      en: 'bill to, billed to, invoice to, issued to, sold to, customer, customer name, client, client name, buyer, purchaser, recipient, patient, patient name, insured, insured name, owner, vehicle owner, guest, attention, attn, to, name, account name, guarantor, member name, prepared for, customer details, client details, patient details, buyer details',
       fr: 'client, facture a, facturer a, destinataire, adresse de facturation, acheteur, nom du client, a l attention de',
       de: 'kunde, rechnungsempfanger, empfanger, rechnung an, kaufer, auftraggeber, an, kundenname',
       nl: 'klant, factuur aan, afnemer, koper, aan, geadresseerde, klantnaam',
@@ -461,3 +461,10 @@ export const COMPANY_ENDINGS = `sdn bhd, sdn. bhd., bhd, s/b, berhad, inc, inc.,
   pte, pte ltd, pvt ltd, private limited, enterprise, enterprises, trading, traders, suppliers, services, hardware, restaurant, restoran, cafe, bistro, hospital, clinic, pharmacy, store, stores, mart, market,
   contractor, contractors, construction, consulting, consultants, studio, design, agency, group, partners, associates, solutions, systems,
   industries, international, holdings, motors, garage, repairs, auto care, bakery, hotel`;
+
+/**
+ * The trade words shops and firms put first ("Restoran Hassan Bistro", "Perniagaan Zheng Hui",
+ * "Kedai Ubat …", "Hotel Seri …"): a line at the top starting with one is a business's name.
+ */
+export const COMPANY_OPENINGS = `perniagaan, kedai, syarikat, restoran, restaurant, hotel, klinik, clinic, farmasi, pharmacy, hospital, toko, warung, cafe, bakery,
+  boulangerie, pharmacie, apotheke, bäckerei, autohaus, ristorante, trattoria, farmacia, panaderia, padaria, restaurante`;
