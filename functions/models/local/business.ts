@@ -22,7 +22,7 @@ import { type DocIndex, segmentAfter, segmentBelow, type XLine, type XSegment, t
 import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf } from './extract-values.ts';
-import { bestPhrase, type Phrase, textStems } from './extract-words.ts';
+import { bestPhrase, NUMBER, type Phrase, textStems } from './extract-words.ts';
 import { COUNTRIES, CURRENCIES, WEAK_MARKS } from './knowledge/currencies.ts';
 import { COMPANY_ENDINGS, COMPANY_OPENINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind } from './knowledge/fields.ts';
 
@@ -956,21 +956,38 @@ function readMisspelledLabels(index: DocIndex): void {
     }
   }
   const { vocabulary } = conceptLexicon();
+  const relabel = (word: XWord, stem: string) => {
+    word.stems = [stem];
+    const list = index.byStem.get(stem);
+    if (list) {
+      list.push(word.id);
+      list.sort((a, b) => a - b);
+    } else index.byStem.set(stem, [word.id]);
+  };
   for (const word of index.words) {
-    if (word.origin.kind !== 'box' || !index.doc.pages[word.page]?.ocr || word.stems.length !== 1) continue;
+    if (!index.doc.pages[word.page]?.ocr || word.stems.length !== 1) continue;
     const stem = word.stems[0]!;
+    // "No" read as "ND", "N0", "Ho" or "Mo" after a label word ("INVOICE ND :", "Document Ho"): a number's label.
+    if (MISREAD_NO.test(stem) && afterLabelWord(index, word, vocabulary)) {
+      relabel(word, NUMBER);
+      continue;
+    }
     if (stem.length < 5 || vocabulary.has(stem) || !/^[a-z]+$/.test(stem)) continue;
     const matches = new Set<string>();
     for (const d of deletions(stem)) for (const m of labelWords.get(d) ?? []) if (Math.abs(m.length - stem.length) <= 1) matches.add(m);
     if (matches.size !== 1) continue;
-    const [fixed] = matches;
-    word.stems = [fixed!];
-    const list = index.byStem.get(fixed!);
-    if (list) {
-      list.push(word.id);
-      list.sort((a, b) => a - b);
-    } else index.byStem.set(fixed!, [word.id]);
+    relabel(word, [...matches][0]!);
   }
+}
+
+/** How OCR misreads a faded "No": one letter off, never a word of its own ("to", "do", "so"). */
+const MISREAD_NO = /^(n[d0qa]|[hm][o0])$/;
+
+/** Whether the word follows a label word of the lexicon on its line ("Invoice", "Document"). */
+function afterLabelWord(index: DocIndex, word: XWord, vocabulary: Set<string>): boolean {
+  const segment = index.segments[word.segment]!;
+  const before = segment.words[segment.words.indexOf(word) - 1];
+  return before !== undefined && before.stems.length > 0 && before.stems.every((s) => vocabulary.has(s) && s !== NUMBER);
 }
 
 /**

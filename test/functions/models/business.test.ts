@@ -159,6 +159,19 @@ describe('business fields', () => {
     expect((await extract(['Acme Ltd', 'Total: 39. 80'])).total).toBe(39);
   });
 
+  it('reads a faded "No" OCR read as "ND" after a label word as the number\'s label, and "to" never', async () => {
+    const scanned = async (label: string) => {
+      const doc = await txt(['99 Speed Mart Sdn Bhd', `${label} :        18287/102/T0049`, 'Total Sales (Inclusive GST) RM 2.50']);
+      for (const page of doc.pages) {
+        page.ocr = true;
+        for (const word of page.words) word.confidence = 90;
+      }
+      return (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
+    };
+    expect((await scanned('INVOICE ND')).invoice_number).toBe('18287/102/T0049');
+    expect((await scanned('INVOICE TO')).invoice_number).toBeNull();
+  });
+
   it('reads the customer under "Patient details", and a business named by its first word ("Perniagaan …", "Restoran …")', async () => {
     const bill = await extract(['Apollo Hospitals', 'INPATIENT BILL', 'PATIENT DETAILS', 'Saravana kumar V', 'A2 Nagesan nagar', 'Bill No. : ICR33504', 'Bill Amount 15,143.54']);
     expect(bill.customer_name).toBe('Saravana kumar V');
