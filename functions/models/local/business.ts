@@ -1025,21 +1025,19 @@ function ocrTrust(words: XWord[]): number {
  */
 const SOFT_TRUST = new Set(['vendor_name', 'customer_name', 'issue_date']);
 
-/** How far a reading is trusted: an amount others agree with, at least CORROBORATED_TRUST. */
+/** How far a reading is trusted: fully when other printed values agree with it, else as far as OCR was sure of its words. */
 function trustOf(v: BusinessValue): number {
+  // Other printed values agree with it (amounts that add up, paid less change): OCR read it right.
+  if (v.corroborated) return 1;
   // A date's time ("25/01/2018 1:22:56PM") is read with it but is no part of the date: OCR's doubt
   // about the time says nothing of the date.
   const dateWords = v.concept.endsWith('_date') ? v.words.filter((w) => !TIME_WORD.test(w.text)) : v.words;
   const trust = ocrTrust(dateWords.length > 0 ? dateWords : v.words);
-  if (v.corroborated) return Math.max(CORROBORATED_TRUST, trust);
   return SOFT_TRUST.has(v.concept) ? Math.sqrt(trust) : trust;
 }
 
 /** A time of day as printed after a date: "1:22:56PM", "14:03", "8.13", "PM". */
 const TIME_WORD = /^(\d{1,2}[:.]\d{2}([:.]\d{2})?\s*([ap]\.?m\.?)?|[ap]\.?m\.?)$/i;
-
-/** The least OCR trust of an amount other printed amounts agree with. */
-const CORROBORATED_TRUST = 0.9;
 
 export function readBusiness(index: DocIndex): BusinessReading {
   // Read once: the currency also settles how numeric dates are read.

@@ -159,6 +159,20 @@ describe('business fields', () => {
     expect((await extract(['Acme Ltd', 'Total: 39. 80'])).total).toBe(39);
   });
 
+  it('keeps amounts OCR read unsurely when they add up, and leaves them null when they do not', async () => {
+    const scanned = async (total: string) => {
+      const doc = await txt(['Geoventure Taste Of The World Sdn Bhd', 'Total Sales (Excluding GST)        RM 60.50', 'GST 6%        RM 3.63', `TOTAL        RM ${total}`]);
+      for (const page of doc.pages) {
+        page.ocr = true;
+        // Tesseract unsure of every amount (a thermal slip), sure of the labels.
+        for (const word of page.words) word.confidence = /\d\.\d\d/.test(word.text) ? 50 : 90;
+      }
+      return (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
+    };
+    expect(await scanned('64.15')).toMatchObject({ subtotal: 60.5, tax: 3.63, total: 64.15 });
+    expect(await scanned('69.15')).toMatchObject({ subtotal: null, tax: null, total: null });
+  });
+
   it('reads a faded "No" OCR read as "ND" after a label word as the number\'s label, and "to" never', async () => {
     const scanned = async (label: string) => {
       const doc = await txt(['99 Speed Mart Sdn Bhd', `${label} :        18287/102/T0049`, 'Total Sales (Inclusive GST) RM 2.50']);
