@@ -1,15 +1,16 @@
 /**
  * What a parse keeps of the Doc for people to look at (the dashboard's run page boxes a parse's
  * words and tables on its pages): each page's words and tables with their boxes in fractions of the
- * page. Computed in the task, where the Doc is at hand, and kept with the output as hidden data
- * (never on the wire, copied with it by the result cache). Only pages with coordinates (PDFs, images,
- * slides) have any, and only the first LAYOUT_PAGES: the dashboard draws no more, and every read of
- * the parse reads them too.
+ * page. Computed in the task, where the Doc is at hand, and stored as an object of its own beside the
+ * output (the parse kind keeps `layout` apart, ../runs/kinds.ts): never on the wire, never read with
+ * the output (up to ~14 KB a page), copied by the result cache and deleted with the parse. Only pages
+ * with coordinates (PDFs, images, slides) have any, and only the first LAYOUT_PAGES: the dashboard
+ * draws no more.
  */
 import type { Box, Doc } from '../documents/doc.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
-import { readCompletedRun } from '../runs/service.ts';
+import { readApartResult, readCompletedRun } from '../runs/service.ts';
 import { parseKind } from './kind.ts';
 
 export const LAYOUT_PAGES = 50;
@@ -44,8 +45,15 @@ export function layoutOf(doc: Doc): PageLayout[] {
   return layout;
 }
 
-/** The layout kept with a completed parse; empty for parses made before it was kept, or without coordinates. */
+/**
+ * The layout kept for a completed parse; empty for a document without coordinates and for parses made
+ * before any was kept. Parses stored before the layout had an object of its own kept it in their
+ * output's hidden data: read from there.
+ */
 export async function parseLayout(p: Platform, scope: Scope, id: string): Promise<PageLayout[]> {
-  const { stored } = await readCompletedRun(p, scope, parseKind, id, (status) => `Parse ${id} has no output (status: ${status})`);
+  const notCompleted = (status: string) => `Parse ${id} has no output (status: ${status})`;
+  const { value } = await readApartResult(p, scope, parseKind, id, 'layout', notCompleted);
+  if (value !== undefined) return value as PageLayout[];
+  const { stored } = await readCompletedRun(p, scope, parseKind, id, notCompleted);
   return (stored.hidden?.layout as PageLayout[] | undefined) ?? [];
 }

@@ -33,11 +33,13 @@ export const parseTask: RunTask = {
     const output: ParseOutput = { pages, text: renderDocText(pages) };
     // A damaged page is listed with its reason rather than failing the parse (issue 23 item 6).
     const failed = failedPages(doc);
+    // The words and tables boxed on their pages, for the dashboard's run page: an object of its own,
+    // never read with the output (./layout.ts). Documents without page coordinates have none to keep.
+    const layout = layoutOf(doc);
     return {
       output,
       usage: { credits: creditsFor(record.model as string, pages.length), page_count: pages.length },
-      // The words and tables boxed on their pages, for the dashboard's run page (./layout.ts).
-      hidden: { layout: layoutOf(doc) },
+      ...(layout.length > 0 ? { apart: { layout } } : {}),
       ...(failed.length > 0 ? { extras: { failed_pages: failed } } : {}),
     };
   },

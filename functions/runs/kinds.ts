@@ -45,6 +45,12 @@ export interface RunKind {
   emptyExtras?: Record<string, unknown>;
   /** Reshapes the wire form when a resource does not follow the common `output` layout (schema generation). */
   present?(wire: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * Names of the results its task may store apart (RunTask `apart`): each an object of its own beside
+   * the output, read only where it is shown (a parse's layout, by the dashboard) and never with the
+   * output; the result cache keeps a copy, and cancelling or deleting the run deletes them.
+   */
+  apart?: readonly string[];
 }
 
 /** The background step of a kind (its resource's task.ts): runs only in the task Lambda. */
@@ -56,6 +62,11 @@ export interface RunTask {
     usage: RunUsage;
     extras?: Record<string, unknown>;
     hidden?: Record<string, unknown>;
+    /**
+     * Results stored as objects of their own (names from RunKind `apart`), not in the output's JSON:
+     * large data only one reader needs. A name left out stores nothing.
+     */
+    apart?: Record<string, unknown>;
     /** Small wire fields set on the record when it completes (e.g. an edit's filled_document_ref). */
     fields?: Record<string, unknown>;
   }>;

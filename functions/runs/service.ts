@@ -59,6 +59,8 @@ interface CacheEntry {
   usage: RunData['usage'];
   /** Wire fields the task set on completion (RunTask `fields`). */
   fields?: Record<string, unknown>;
+  /** The results kept apart (RunKind `apart`) that this entry has a copy of; none for entries from before they were. */
+  apart?: string[];
 }
 
 function cacheItemKey(scope: Scope, kind: RunKind, cacheKey: string): string {
@@ -66,6 +68,9 @@ function cacheItemKey(scope: Scope, kind: RunKind, cacheKey: string): string {
 }
 function cacheBlobKey(scope: Scope, kind: RunKind, cacheKey: string): string {
   return `${scope.orgId}/${scope.envId}/cache/${kind.type}/${cacheKey}.json`;
+}
+function cacheApartKey(scope: Scope, kind: RunKind, cacheKey: string, name: string): string {
+  return `${scope.orgId}/${scope.envId}/cache/${kind.type}/${cacheKey}.${name}.json`;
 }
 
 /** Called when a run completes: later identical requests may be answered from this output. */
@@ -83,11 +88,25 @@ export async function rememberResult(p: Platform, scope: Scope, kind: RunKind, d
  * completes, and a client repeating the request at once finds the entry. `forget` takes it back
  * when the run does not complete after all (cancelled or deleted meanwhile: its result is dropped).
  */
-export function rememberOutput(p: Platform, scope: Scope, kind: RunKind, cacheKey: string, stored: string, result: Omit<CacheEntry, 'blobKey'>): { written: Promise<unknown>; forget(): Promise<void> } {
+export function rememberOutput(
+  p: Platform,
+  scope: Scope,
+  kind: RunKind,
+  cacheKey: string,
+  stored: string,
+  result: Omit<CacheEntry, 'blobKey' | 'apart'>,
+  /** The results kept apart, by name, as the JSON stored for the run. */
+  apart: Record<string, string> = {},
+): { written: Promise<unknown>; forget(): Promise<void> } {
   const blobKey = cacheBlobKey(scope, kind, cacheKey);
   const itemKey = cacheItemKey(scope, kind, cacheKey);
-  // The item may land before the blob: a reader finds no blob (answerFromCache heads it) and runs the work.
-  const written = Promise.all([p.blobs.put(blobKey, stored, 'application/json'), p.store.putItem<CacheEntry>(itemKey, { blobKey, ...result })]);
+  const names = Object.keys(apart);
+  // The item may land before the blobs: a reader finds one missing (answerFromCache heads them) and runs the work.
+  const written = Promise.all([
+    p.blobs.put(blobKey, stored, 'application/json'),
+    ...names.map((name) => p.blobs.put(cacheApartKey(scope, kind, cacheKey, name), apart[name]!, 'application/json')),
+    p.store.putItem<CacheEntry>(itemKey, { blobKey, ...result, ...(names.length > 0 ? { apart: names } : {}) }),
+  ]);
   return {
     written,
     async forget() {
@@ -100,14 +119,30 @@ export function rememberOutput(p: Platform, scope: Scope, kind: RunKind, cacheKe
 /** A new, already completed run whose output is a copy of the cached one; undefined on a miss. */
 async function answerFromCache(p: Platform, scope: Scope, kind: RunKind, data: RunData, cacheKey: string): Promise<RunData | undefined> {
   const entry = await p.store.getItem<CacheEntry>(cacheItemKey(scope, kind, cacheKey));
-  if (!entry || !(await p.blobs.head(entry.blobKey))) return undefined;
-  const outputKey = outputKeyOf(scope, kind, data.id);
-  await p.blobs.copy(entry.blobKey, outputKey);
-  return { ...data, ...entry.fields, status: 'completed', usage: entry.usage, _output_key: outputKey };
+  if (!entry) return undefined;
+  // The new run gets copies of its own (deleting it deletes them; the entry keeps its copies).
+  const copies: Array<[from: string, to: string]> = [
+    [entry.blobKey, outputKeyOf(scope, kind, data.id)],
+    ...(entry.apart ?? []).map((name): [string, string] => [cacheApartKey(scope, kind, cacheKey, name), apartKeyOf(scope, kind, data.id, name)]),
+  ];
+  const heads = await Promise.all(copies.map(([from]) => p.blobs.head(from)));
+  if (heads.some((head) => !head)) return undefined;
+  await Promise.all(copies.map(([from, to]) => p.blobs.copy(from, to)));
+  return { ...data, ...entry.fields, status: 'completed', usage: entry.usage, _output_key: copies[0]![1] };
 }
 
 export function outputKeyOf(scope: Scope, kind: RunKind, id: string): string {
   return `${scope.orgId}/${scope.envId}/outputs/${kind.type}/${id}.json`;
+}
+
+/** Where a run's result `name` kept apart (RunKind `apart`) is stored: beside its output. */
+export function apartKeyOf(scope: Scope, kind: RunKind, id: string, name: string): string {
+  return `${scope.orgId}/${scope.envId}/outputs/${kind.type}/${id}.${name}.json`;
+}
+
+/** Every object a run's task may have stored: its output and the results its kind keeps apart. */
+export function resultKeysOf(scope: Scope, kind: RunKind, id: string): string[] {
+  return [outputKeyOf(scope, kind, id), ...(kind.apart ?? []).map((name) => apartKeyOf(scope, kind, id, name))];
 }
 
 const isTerminal = (status: string | undefined) => TERMINAL_STATUSES.includes(status as RunStatus);
@@ -164,6 +199,25 @@ export async function readCompletedRun(
   const bytes = data.status === 'completed' && data._output_key ? await p.blobs.get(data._output_key) : undefined;
   if (!bytes) throw new Conflict(notCompleted(data.status));
   return { data, stored: JSON.parse(Buffer.from(bytes).toString('utf8')) as StoredResult };
+}
+
+/**
+ * A completed run's result kept apart under `name` (RunKind `apart`), read without its output; 404
+ * when the run is unknown, 409 when not completed. `value` is undefined when its task stored none
+ * under that name (nothing to keep, or a run stored before results were kept apart).
+ */
+export async function readApartResult(
+  p: Platform,
+  scope: Scope,
+  kind: RunKind,
+  id: string,
+  name: string,
+  notCompleted: (status: string) => string,
+): Promise<{ data: RunData; value: unknown }> {
+  const data = await readRun(p, scope, kind, id);
+  if (data.status !== 'completed' || !data._output_key) throw new Conflict(notCompleted(data.status));
+  const bytes = await p.blobs.get(apartKeyOf(scope, kind, id, name));
+  return { data, value: bytes ? JSON.parse(Buffer.from(bytes).toString('utf8')) : undefined };
 }
 
 async function readRun(p: Platform, scope: Scope, kind: RunKind, id: string): Promise<RunData> {
@@ -272,7 +326,7 @@ export async function cancelRun(p: Platform, scope: Scope, kind: RunKind, id: st
   p.runEnds.announce(id);
   await p.runner.stop(executionArn(p, id), 'Cancelled by the API');
   // A task that already wrote its output before noticing the cancel leaves nothing behind.
-  await p.blobs.delete(outputKeyOf(scope, kind, id));
+  await Promise.all(resultKeysOf(scope, kind, id).map((key) => p.blobs.delete(key)));
   return renderRun(cancelled.data, emptyResult(kind), kind);
 }
 
@@ -284,5 +338,5 @@ export async function deleteRun(p: Platform, scope: Scope, kind: RunKind, id: st
     await p.runner.stop(executionArn(p, id), 'Deleted by the API');
   }
   await p.store.deleteRecord(scope, kind.type, id);
-  await p.blobs.delete(outputKeyOf(scope, kind, id));
+  await Promise.all(resultKeysOf(scope, kind, id).map((key) => p.blobs.delete(key)));
 }

@@ -17,7 +17,7 @@ import { platform, type Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { ACTIVE_STATUSES, type PrimitiveError } from '../platform/schemas.ts';
 import type { RunKind, RunUsage } from './kinds.ts';
-import { outputKeyOf, rememberOutput, rememberResult, type RunData, type StoredResult } from './service.ts';
+import { apartKeyOf, outputKeyOf, rememberOutput, rememberResult, type RunData, type StoredResult } from './service.ts';
 import { settle } from './settle.ts';
 import { loadRunTask } from './tasks.ts';
 
@@ -100,11 +100,14 @@ async function complete(
     json: string;
     /** The same without the hidden results (what the waiting request is told). */
     announced: string;
+    /** The results kept apart (RunKind `apart`), by name: their JSON, and where it is being put. */
+    apart: Record<string, { json: string; key: string }>;
     cacheKey?: string | null;
   },
 ): Promise<boolean> {
   // The result cache's entry is written with the output, so it is there when the answer leaves.
-  const caching = typeof storing?.cacheKey === 'string' ? rememberOutput(p, scope, kind, storing.cacheKey, storing.json, { usage: done.usage, fields: done.fields }) : undefined;
+  const apartJson = Object.fromEntries(Object.entries(storing?.apart ?? {}).map(([name, { json }]) => [name, json]));
+  const caching = typeof storing?.cacheKey === 'string' ? rememberOutput(p, scope, kind, storing.cacheKey, storing.json, { usage: done.usage, fields: done.fields }, apartJson) : undefined;
   caching?.written.catch(() => undefined); // (awaited in settle; this only keeps a failure before then observed)
   const completed = await settle(
     p,
@@ -118,7 +121,8 @@ async function complete(
     { also: storing ? Promise.all([storing.put, caching?.written]) : undefined, stored: storing && storing.announced.length <= ANNOUNCED_OUTPUT_BYTES ? storing.announced : undefined },
   );
   if (!completed) {
-    await Promise.all([p.blobs.delete(done.outputKey), caching?.forget()]);
+    const apartKeys = Object.values(storing?.apart ?? {}).map(({ key }) => key);
+    await Promise.all([p.blobs.delete(done.outputKey), ...apartKeys.map((key) => p.blobs.delete(key)), caching?.forget()]);
     return false;
   }
   // (An execute from before this code handed over no output JSON: its result is remembered now.)
@@ -152,13 +156,19 @@ export async function handler(input: RunTaskInput, context?: { getRemainingTimeI
           const result = await task.execute({ platform: p, scope, runId: id, record: data, stillWanted, deadline });
           const outputKey = outputKeyOf(scope, kind, id);
           const stored = JSON.stringify({ output: result.output, extras: result.extras ?? {}, hidden: result.hidden ?? {} } satisfies StoredResult);
-          // The output is put while the usage entry is written; both before the move to completed.
-          const put = p.blobs.put(outputKey, stored, 'application/json');
+          const apart: Record<string, { json: string; key: string }> = {};
+          for (const [name, value] of Object.entries(result.apart ?? {})) {
+            // Only declared names: cancelling or deleting the run deletes exactly those.
+            if (!kind.apart?.includes(name)) throw new Error(`The ${kind.name} task kept a result apart under an undeclared name: ${name}`);
+            apart[name] = { json: JSON.stringify(value), key: apartKeyOf(scope, kind, id, name) };
+          }
+          // The output (and any result kept apart) is put while the usage entry is written; all before the move to completed.
+          const put = Promise.all([p.blobs.put(outputKey, stored, 'application/json'), ...Object.values(apart).map(({ json, key }) => p.blobs.put(key, json, 'application/json'))]);
           put.catch(() => undefined); // (awaited in settle; this only keeps a failure before then observed)
           // Cancelled or deleted while it worked: the execution may already be stopped, so no Finish
           // would ever clean up. Whoever acts second (this completion or the canceller) deletes the output.
           const announced = result.hidden && Object.keys(result.hidden).length > 0 ? JSON.stringify({ output: result.output, extras: result.extras ?? {} }) : stored;
-          const finished = await complete(p, scope, kind, id, { outputKey, usage: result.usage, ...(result.fields ? { fields: result.fields } : {}) }, { put, json: stored, announced, cacheKey: data._cache_key });
+          const finished = await complete(p, scope, kind, id, { outputKey, usage: result.usage, ...(result.fields ? { fields: result.fields } : {}) }, { put, json: stored, announced, apart, cacheKey: data._cache_key });
           return { settled: true, finished } satisfies Executed;
         } catch (error) {
           if (error instanceof RunFailure) return { failure: { code: error.code, message: error.message, details: error.details } };
