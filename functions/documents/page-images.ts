@@ -5,7 +5,7 @@
  */
 import { createCanvas } from '@napi-rs/canvas';
 import * as pdfjs from './pdfjs.ts';
-import type { PDFPageProxy } from './pdfjs.ts';
+import type { PDFDocumentProxy, PDFPageProxy } from './pdfjs.ts';
 import { ReadFailure } from './doc.ts';
 import { decodeImage } from './image.ts';
 import { renderPdfPageCanvas } from './raster.ts';
@@ -23,7 +23,11 @@ export function hasPageImages(kind: DocumentKind): boolean {
   return kind === 'pdf' || kind === 'png' || kind === 'jpeg' || kind === 'webp' || kind === 'tiff';
 }
 
-/** Renders the given 1-based pages (those that exist) of a document as images. */
+/**
+ * Renders the given 1-based pages of a document as images: those that exist and render. A page that
+ * cannot be rendered (a damaged page object or content) is left out rather than failing the others:
+ * the caller gives the model that page's text, or lists it as failed (issue 23: no silent loss).
+ */
 export async function renderPageImages(bytes: Uint8Array, kind: DocumentKind, pages: number[], dpi: number): Promise<RenderedPage[]> {
   switch (kind) {
     case 'pdf':
@@ -64,12 +68,8 @@ async function renderPdfPages(bytes: Uint8Array, pages: number[], dpi: number): 
     const out: RenderedPage[] = [];
     for (const n of pages) {
       if (n < 1 || n > pdf.numPages) continue;
-      const page = await pdf.getPage(n);
-      try {
-        out.push({ page: n, mediaType: 'image/png', data: await renderPdfPage(page, dpi) });
-      } finally {
-        page.cleanup();
-      }
+      const rendered = await renderPdfPageOf(pdf, n, dpi);
+      if (rendered) out.push({ page: n, mediaType: 'image/png', data: rendered });
     }
     return out;
   } finally {
@@ -77,7 +77,20 @@ async function renderPdfPages(bytes: Uint8Array, pages: number[], dpi: number): 
   }
 }
 
-async function renderPdfPage(page: PDFPageProxy, dpi: number): Promise<Uint8Array> {
-  const { canvas } = await renderPdfPageCanvas(page, dpi);
-  return canvas.toBuffer('image/png');
+/** Page `n` as a PNG, or undefined when pdf.js cannot open or draw it (a damaged page). */
+async function renderPdfPageOf(pdf: PDFDocumentProxy, n: number, dpi: number): Promise<Uint8Array | undefined> {
+  let page: PDFPageProxy;
+  try {
+    page = await pdf.getPage(n);
+  } catch {
+    return undefined;
+  }
+  try {
+    const { canvas } = await renderPdfPageCanvas(page, dpi);
+    return canvas.toBuffer('image/png');
+  } catch {
+    return undefined;
+  } finally {
+    page.cleanup();
+  }
 }

@@ -110,13 +110,22 @@ export class ProviderEngine implements Engine, Extractor, Parser, SchemaGenerato
   /**
    * The document for the user message: page images for a vision model when the document has pages
    * to show (and no more than maxImages of them), otherwise the text of each page (Markdown, tables
-   * as Markdown), marked with its number.
+   * as Markdown), marked with its number. Among images, a page the reader could not read (Doc
+   * `failure`, listed in a parse's failed_pages) is said to be unreadable rather than rendered, and
+   * a page whose image cannot be rendered is given as its text.
    */
   private async documentParts(doc: Doc, pageImages: PageImages | undefined, pages: number[] = doc.pages.map((p) => p.number), label = 'Document'): Promise<Part[]> {
     if (this.options.vision && pageImages && pages.length <= (this.options.maxImages ?? DEFAULT_MAX_IMAGES)) {
-      const images = await pageImages.render(pages);
+      const pageOf = new Map(doc.pages.map((page) => [page.number, page]));
+      const images = new Map((await pageImages.render(pages.filter((n) => pageOf.get(n)?.failure === undefined))).map((image) => [image.page, image]));
       const parts: Part[] = [{ type: 'text', text: `${label}: ${pages.length} page${pages.length === 1 ? '' : 's'}, as images.` }];
-      for (const image of images) parts.push({ type: 'text', text: `Page ${image.page}:` }, { type: 'image', mediaType: image.mediaType, data: image.data });
+      for (const n of pages) {
+        const image = images.get(n);
+        const page = pageOf.get(n);
+        if (image) parts.push({ type: 'text', text: `Page ${n}:` }, { type: 'image', mediaType: image.mediaType, data: image.data });
+        else if (page?.failure !== undefined) parts.push({ type: 'text', text: `Page ${n}: this page of the file is damaged and cannot be read.` });
+        else if (page) parts.push({ type: 'text', text: `Page ${n} (its image cannot be rendered; its text):\n${renderPage(page, 'markdown')}` });
+      }
       return parts;
     }
     const wanted = new Set(pages);
@@ -288,6 +297,9 @@ export class ProviderEngine implements Engine, Extractor, Parser, SchemaGenerato
       request.instructions,
     );
     const pages = await mapLimited(request.doc.pages, CONCURRENCY, async (page) => {
+      // A page the reader could not read has nothing to show: empty, and listed in failed_pages by the task.
+      if (page.failure !== undefined) return '';
+      // (A page whose image cannot be rendered is given to the model as its text: documentParts.)
       const answer = (await this.ask({ system, content: await this.documentParts(request.doc, pageImages, [page.number], 'Page'), schema, schemaName: 'page', temperature: 0 }, request.deadline)) as { text: string };
       return answer.text;
     });

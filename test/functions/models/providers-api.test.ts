@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetModelRegistry } from '../../../functions/models/registry.ts';
 import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
 import { startOpenAiServer, userImages, userText, type OpenAiServer } from '../../support/openai-server.ts';
+import { pdfWithBrokenPages } from '../../support/damaged-pdf.ts';
 import { textPdf } from '../../support/text-pdf.ts';
 
 const API_KEY = 'sk-e2e-very-secret-key';
@@ -97,6 +98,21 @@ describe('provider models through the API', () => {
     expect(image.startsWith('data:image/png;base64,')).toBe(true);
     // 612 pt wide at 72 dpi: a 612 px wide PNG.
     expect(Buffer.from(image.slice('data:image/png;base64,'.length), 'base64').readUInt32BE(16)).toBe(612);
+  });
+
+  it('a vision parse of a PDF with damaged pages completes the others and lists the damaged ones in failed_pages, as the text path does', async () => {
+    server.answer('page', (request) => ({ json: { text: `Seen: ${userText(request).replace(/\s+/g, ' ').trim()} with ${userImages(request).length} image(s)` } }));
+    const pdf = await pdfWithBrokenPages(4, [3]);
+    const r = await cloud.api('POST', '/v1/parses', { body: { document: { filename: 'damaged.pdf', url: dataUrl('application/pdf', Buffer.from(pdf)) }, model: 'test-vision', image_resolution_dpi: 72, bust_cache: true } });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body).toMatchObject({ status: 'completed', error: null, usage: { page_count: 4 } });
+    expect(r.body.output.pages).toEqual(['Seen: Page: 1 page, as images. Page 1: with 1 image(s)', 'Seen: Page: 1 page, as images. Page 2: with 1 image(s)', '', '']);
+    // The same pages and reasons as a parse with the built-in engine gives.
+    const local = await cloud.api('POST', '/v1/parses', { body: { document: { filename: 'damaged.pdf', url: dataUrl('application/pdf', Buffer.from(pdf)) }, bust_cache: true } });
+    expect(local.body.failed_pages).toHaveLength(2);
+    expect(r.body.failed_pages).toEqual(local.body.failed_pages);
+    // The model is asked about the pages that read, never about a damaged one.
+    expect(server.requests).toHaveLength(2);
   });
 
   it('never calls a provider when quire-local is chosen', async () => {

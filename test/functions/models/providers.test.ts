@@ -14,6 +14,7 @@ import { isStrictCompatible } from '../../../functions/models/providers/validate
 import type { OpenAiCompatibleSettings } from '../../../functions/models/registry.ts';
 import { ModelFailure } from '../../../functions/models/engine.ts';
 import { startOpenAiServer, systemPrompt, userImages, userText, type OpenAiServer } from '../../support/openai-server.ts';
+import { pdfWithBrokenPages } from '../../support/damaged-pdf.ts';
 import { textPdf } from '../../support/text-pdf.ts';
 
 const API_KEY = 'sk-test-5ecret-k3y-do-not-leak';
@@ -354,6 +355,44 @@ describe('page images', () => {
     const png = new Uint8Array([1, 2, 3]);
     expect(await renderPageImages(png, 'png', [1], 192)).toEqual([{ page: 1, mediaType: 'image/png', data: png }]);
     expect(await renderPageImages(Buffer.from('x'), 'txt', [1], 192)).toEqual([]);
+  });
+});
+
+describe('damaged pages with a vision model (issue 23: no silent loss)', () => {
+  const read = (bytes: Uint8Array) => readDocument(bytes, { kind: 'pdf', dpi: 72, deadline: Date.now() + 60_000 });
+
+  it('renders the pages that render and leaves a damaged one out instead of failing them all', async () => {
+    const pdf = await pdfWithBrokenPages(3, [2]);
+    const images = await renderPageImages(pdf, 'pdf', [1, 2, 3], 36);
+    expect(images.map((i) => i.page)).toEqual([1]);
+  });
+
+  it('a page the reader could not read is not rendered nor asked about: parse gives it empty, others are told it is damaged', async () => {
+    const doc = await read(await pdfWithBrokenPages(3, [2]));
+    const asked: number[][] = [];
+    const images: PageImages = { render: async (pages) => (asked.push(pages), fakeImages.render(pages)) };
+    server.answer('page', (request) => ({ json: { text: `page from ${userImages(request).length} image` } }));
+    const parsed = await engine({ vision: true }).parse({ doc, tableFormat: 'markdown', instructions: null, pageImages: images });
+    expect(parsed.pages).toEqual(['page from 1 image', '', '']);
+    expect(asked).toEqual([[1]]);
+    expect(server.requests).toHaveLength(1);
+
+    server.answer('extraction', INVOICE_ANSWER);
+    await engine({ vision: true }).extract({ doc, schema: INVOICE_SCHEMA, instructions: null, nConsensus: 1, seed: 's', pageImages: images });
+    expect(asked.at(-1)).toEqual([1]);
+    const request = server.requests.at(-1)!;
+    expect(userImages(request)).toHaveLength(1);
+    expect(userText(request)).toContain('Page 2: this page of the file is damaged and cannot be read.');
+    expect(userText(request)).toContain('Page 3: this page of the file is damaged and cannot be read.');
+  });
+
+  it('a page that reads but whose image cannot be rendered is given to the model as its text', async () => {
+    const doc = await txtDoc(INVOICE_TEXT);
+    const none: PageImages = { render: async () => [] };
+    server.answer('page', (request) => ({ json: { text: `from ${userImages(request).length} image(s): ${userText(request).includes('INV-2024-0042') ? 'text seen' : 'no text'}` } }));
+    const parsed = await engine({ vision: true }).parse({ doc, tableFormat: 'markdown', instructions: null, pageImages: none });
+    expect(parsed.pages).toEqual(['from 0 image(s): text seen']);
+    expect(userText(server.requests.at(-1)!)).toContain('Page 1 (its image cannot be rendered; its text):');
   });
 });
 
