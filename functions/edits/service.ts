@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { kindOfMime, type DocumentKind } from '../documents/sniff.ts';
-import { fileRefOf, resolveDocument } from '../files/service.ts';
+import { fileRefOf, pagesToCount, resolveDocument } from '../files/service.ts';
 import { AppError, Invalid, NotFound } from '../platform/errors.ts';
 import { timestamp } from '../platform/ids.ts';
 import { listEnvelopeOf, toListQuery } from '../platform/pagination.ts';
@@ -75,7 +75,9 @@ export async function prepareEdit(p: Platform, scope: Scope, body: CreateEditBod
   } else {
     const resolved = await resolveForm(p, scope, body.document!);
     file = fileRefOf(resolved.file);
-    input = { blobKey: resolved.blobKey, kind: resolved.kind, filename: resolved.file.filename, fields: null };
+    // A PDF's pages are counted when the task opens it (a DOCX or XLSX form is converted: its pages are not what an upload counts).
+    const countPages = resolved.kind === 'pdf' && pagesToCount(resolved.file);
+    input = { blobKey: resolved.blobKey, kind: resolved.kind, filename: resolved.file.filename, fields: null, ...(countPages ? { countPagesOf: resolved.file.id } : {}) };
   }
   const options = { config: body.config, instructions: body.instructions, template_id: body.template_id ?? null };
   // The template's fields are part of what decides the answer: a patched template is a new request.

@@ -8,7 +8,7 @@
 import { EncryptedPDFError, PDFDocument, StandardFonts } from 'pdf-lib';
 import { ReadFailure, type Doc } from '../documents/doc.ts';
 import { readDocument } from '../documents/read.ts';
-import { fileRefOf, storeBytes } from '../files/service.ts';
+import { fileRefOf, recordPageCount, storeBytes } from '../files/service.ts';
 import { formFillerFor } from '../models/engines.ts';
 import type { FormFiller } from '../models/engine.ts';
 import { creditsFor } from '../models/registry.ts';
@@ -113,8 +113,10 @@ export const editTask: RunTask = {
       color: (record.config as { color: string }).color,
     });
     const filename = filledName(input.filename);
-    const file = await storeBytes(ctx.platform, ctx.scope, filled, filename, 'application/pdf', ['output']);
     const pages = pdf.getPageCount();
+    // The form's File, sent inline, gets the pages read (./service.ts prepareEdit); the filled PDF has the same.
+    if (input.countPagesOf) await recordPageCount(ctx.platform, ctx.scope, input.countPagesOf, pages);
+    const file = await storeBytes(ctx.platform, ctx.scope, filled, filename, 'application/pdf', ['output'], { pageCount: pages });
     const output: EditOutput = {
       form_data: formData,
       filled_document: { filename, url: `data:application/pdf;base64,${Buffer.from(filled).toString('base64')}` },

@@ -7,7 +7,7 @@
  * concurrent uploads.
  */
 import { createHash } from 'node:crypto';
-import { decodeDataUrl, DocumentProblem, knownPageCount, sniffDocument, type Sniffed } from '../documents/sniff.ts';
+import { decodeDataUrl, DocumentProblem, kindOfMime, knownPageCount, sniffDocument, type Sniffed } from '../documents/sniff.ts';
 import { Gone, Invalid, NotFound } from '../platform/errors.ts';
 import { timestamp } from '../platform/ids.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -66,7 +66,8 @@ export type DocumentCheck = (kind: Sniffed['kind'], readBytes: () => Promise<Uin
 /**
  * The page count of a new File. Uploads (`check`) are checked as a parse would open them, a refusal
  * being a 422 at `loc`; documents given to other operations are checked when read, and their File
- * counts only what the kind alone tells (an image or a text is one page).
+ * counts only what the kind alone tells (an image or a text is one page) until the run that reads
+ * them records the rest (`pagesToCount`, `recordPageCount`).
  */
 async function pageCountOf(sniffed: Sniffed, readBytes: () => Promise<Uint8Array>, check: DocumentCheck | undefined, loc: (string | number)[]): Promise<number | null> {
   if (!check) return knownPageCount(sniffed.kind);
@@ -75,6 +76,23 @@ async function pageCountOf(sniffed: Sniffed, readBytes: () => Promise<Uint8Array
   } catch (error) {
     problemAt(loc, error);
   }
+}
+
+/**
+ * Whether a File still lacks the page count an upload of it would have (`POST /v1/files` counts PDF
+ * pages, XLSX sheets and PPTX slides; the kind alone tells the others, or nothing cheap does: DOCX,
+ * TIFF, e-mail). Such a File was stored by a run from its document (a data URL, a download URL): the
+ * run counts its pages when it reads them and records the count (`recordPageCount`).
+ */
+export function pagesToCount(file: File): boolean {
+  if (file.page_count !== null) return false;
+  const kind = kindOfMime(file.mime_type);
+  return kind === 'pdf' || kind === 'xlsx' || kind === 'pptx';
+}
+
+/** Records the page count a run read on the File it was given (see pagesToCount); a File gone meanwhile is left so. */
+export async function recordPageCount(p: Platform, scope: Scope, fileId: string, pageCount: number): Promise<void> {
+  await p.store.updateRecord<File>(scope, FILE_TYPE, fileId, { page_count: pageCount });
 }
 
 /**
@@ -124,7 +142,11 @@ async function fileFor(
   return file;
 }
 
-/** Stores bytes received inline (data URL or one-shot upload) and returns their File; `check` as for resolveDocument. */
+/**
+ * Stores bytes received inline (data URL or one-shot upload) and returns their File; `check` as for
+ * resolveDocument. `pageCount`: the page count when the caller knows it already (a document a run
+ * made, e.g. an edit's filled PDF), recorded without reading the bytes again.
+ */
 export async function storeBytes(
   p: Platform,
   scope: Scope,
@@ -132,7 +154,7 @@ export async function storeBytes(
   filename: string,
   declaredMime: string | undefined,
   loc: (string | number)[],
-  options: { check?: DocumentCheck } = {},
+  options: { check?: DocumentCheck; pageCount?: number } = {},
 ): Promise<File> {
   let sniffed: Sniffed;
   try {
@@ -141,7 +163,7 @@ export async function storeBytes(
     problemAt(loc, error);
   }
   // Checked before anything is stored: a refused document leaves nothing behind.
-  const pageCount = await pageCountOf(sniffed, async () => bytes, options.check, loc);
+  const pageCount = options.pageCount ?? (await pageCountOf(sniffed, async () => bytes, options.check, loc));
   const sha256 = sha256Hex(bytes);
   const key = blobKeyOf(scope, sha256);
   // The bytes are checked (and stored) in storage while an existing File is looked up: one round
@@ -153,7 +175,14 @@ export async function storeBytes(
   storing.catch(() => undefined); // (awaited below when needed; this only keeps a failure observed)
   const existingId = await p.store.getItem<string>(lookupKeyOf(scope, sha256, filename));
   const existing = existingId ? await p.store.getRecord<File>(scope, FILE_TYPE, existingId) : undefined;
-  if (existing) return existing.data;
+  if (existing) {
+    // A File stored before its count was known gets it now.
+    if (existing.data.page_count === null && pageCount !== null) {
+      await recordPageCount(p, scope, existing.data.id, pageCount);
+      return { ...existing.data, page_count: pageCount };
+    }
+    return existing.data;
+  }
   await storing;
   // (A twin claiming the pair meanwhile is caught by fileFor's claim.)
   return fileFor(p, scope, { sha256, sizeBytes: bytes.length, filename, sniffed, pageCount }, undefined, Promise.resolve(undefined));

@@ -6,6 +6,7 @@ import { ReadFailure, type Doc } from '../documents/doc.ts';
 import { hasPageImages, renderPageImages } from '../documents/page-images.ts';
 import { readDocument } from '../documents/read.ts';
 import type { DocumentKind } from '../documents/sniff.ts';
+import { recordPageCount } from '../files/service.ts';
 import type { PageImages } from '../models/engine.ts';
 import { RunFailure } from '../platform/errors.ts';
 import type { RunContext } from './kinds.ts';
@@ -14,17 +15,27 @@ import type { RunContext } from './kinds.ts';
 export interface DocumentInputRef {
   blobKey: string;
   kind: DocumentKind;
+  /**
+   * The File this document was given as, when it lacks the page count an upload would have (a PDF,
+   * XLSX or PPTX the request sent inline; files/service.ts pagesToCount): the run records the pages
+   * it reads on it.
+   */
+  countPagesOf?: string;
 }
 
 export async function readRunDocument(ctx: RunContext, input: DocumentInputRef, dpi = 192): Promise<Doc> {
   const bytes = await ctx.platform.blobs.get(input.blobKey);
   if (!bytes) throw new RunFailure('document_invalid', 'The stored document is missing');
+  let doc: Doc;
   try {
-    return await readDocument(bytes, { kind: input.kind, dpi, deadline: ctx.deadline });
+    doc = await readDocument(bytes, { kind: input.kind, dpi, deadline: ctx.deadline });
   } catch (error) {
     if (error instanceof ReadFailure) throw new RunFailure(error.code, error.message);
     throw error;
   }
+  // Pages as a parse counts them: what POST /v1/files records for the same document.
+  if (input.countPagesOf) await recordPageCount(ctx.platform, ctx.scope, input.countPagesOf, doc.pages.length);
+  return doc;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { kindOfMime } from '../documents/sniff.ts';
-import { fileRefOf, resolveDocument } from '../files/service.ts';
+import { fileRefOf, pagesToCount, resolveDocument } from '../files/service.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import type { DocumentInput } from '../platform/schemas.ts';
@@ -37,7 +37,7 @@ export async function prepareDocumentRun(
   const identity = createHash('sha256').update(JSON.stringify([request.kind, file.sha256, documentKind, request.options, request.model])).digest('hex');
   return {
     fields: { file: fileRefOf(file), model: request.model, ...request.options },
-    input: { blobKey, kind: documentKind, seed: identity } satisfies DocumentRunInput,
+    input: { blobKey, kind: documentKind, seed: identity, ...(pagesToCount(file) ? { countPagesOf: file.id } : {}) } satisfies DocumentRunInput,
     filename: file.filename,
     background: request.background,
     usage: request.usage ?? { credits: 0 },

@@ -10,6 +10,7 @@ import { platform, setPlatform, type Platform } from '../../../functions/platfor
 import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
 import { corpusAvailable, corpusBytes } from '../../support/corpus.ts';
 import { buildDocx, para, quarterlyDeck, zipArchive } from '../../support/office-fixtures.ts';
+import { acroFormPdf } from '../../support/form-fixtures.ts';
 import { encryptedPdf, twoColumnPdf } from '../../support/pdf-fixtures.ts';
 
 let cloud: TestCloud;
@@ -696,5 +697,78 @@ describe('uploads are checked as a parse opens the document (issue 23)', () => {
     expect(deck.body.page_count).toBe(3);
     const parsed = await cloud.api('POST', '/v1/parses', { key, body: { document: { id: deck.body.id, filename: 'deck.pptx', mime_type: PPTX_MIME } } });
     expect(parsed.body.usage.page_count).toBe(3);
+  });
+});
+
+describe('Files a run stores from its own document keep page_count (issue 23)', () => {
+  const PDF_MIME = 'application/pdf';
+  const PPTX_MIME = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
+  const inline = (filename: string, mime: string, bytes: Uint8Array) => ({ filename, url: dataUrl(mime, Buffer.from(bytes)) });
+  const fileOf = async (id: string, key: string) => (await cloud.api('GET', `/v1/files/${id}`, { key })).body;
+
+  it('a parse, an extraction, a classification and a schema generation sent a data URL record the pages they read, as POST /v1/files would', async () => {
+    const { key } = await freshTenant();
+    const pdf = (await twoColumnPdf({ pages: 3 })).bytes;
+    const parsed = await cloud.api('POST', '/v1/parses', { key, body: { document: inline('three.pdf', PDF_MIME, pdf) } });
+    expect(parsed.status, parsed.text).toBe(201);
+    expect(await fileOf(parsed.body.file.id, key)).toMatchObject({ filename: 'three.pdf', page_count: 3 });
+    expect((await upload('three.pdf', Buffer.from(pdf), PDF_MIME, key)).body).toMatchObject({ id: parsed.body.file.id, page_count: 3 });
+
+    const deck = (await quarterlyDeck()).bytes;
+    const json_schema = { type: 'object', properties: { title: { type: ['string', 'null'] } }, required: ['title'], additionalProperties: false };
+    const extracted = await cloud.api('POST', '/v1/extractions', { key, body: { document: inline('deck.pptx', PPTX_MIME, deck), json_schema } });
+    expect(extracted.status, extracted.text).toBe(201);
+    expect((await fileOf(extracted.body.file.id, key)).page_count).toBe(3);
+
+    const two = (await twoColumnPdf({ pages: 2, seed: 7 })).bytes;
+    const classified = await cloud.api('POST', '/v1/classifications', { key, body: { document: inline('two.pdf', PDF_MIME, two), categories: [{ name: 'report' }, { name: 'invoice' }] } });
+    expect(classified.status, classified.text).toBe(201);
+    expect((await fileOf(classified.body.file.id, key)).page_count).toBe(2);
+
+    const generated = await cloud.api('POST', '/v1/schemas/generate', { key, body: { documents: [inline('gen.pdf', PDF_MIME, two)] } });
+    expect(generated.status, generated.text).toBe(201);
+    expect((await fileOf(generated.body.files[0].id, key)).page_count).toBe(2);
+  });
+
+  it('is counted once: a later run of the same File writes nothing to it', async () => {
+    const { key } = await freshTenant();
+    const document = inline('once.pdf', PDF_MIME, (await twoColumnPdf({ pages: 2, seed: 11 })).bytes);
+    const first = await cloud.api('POST', '/v1/parses', { key, body: { document } });
+    expect((await fileOf(first.body.file.id, key)).page_count).toBe(2);
+    const updates: string[] = [];
+    setPlatform({
+      ...real,
+      store: new Proxy(real.store, {
+        get(target, method) {
+          const value = Reflect.get(target, method) as unknown;
+          if (method !== 'updateRecord' || typeof value !== 'function') return value;
+          return (...args: unknown[]) => (updates.push(String(args[1])), (value as (...a: unknown[]) => unknown).apply(target, args));
+        },
+      }),
+    });
+    const again = await cloud.api('POST', '/v1/parses', { key, body: { document, bust_cache: true } });
+    setPlatform(real);
+    expect(again.body.file.id).toBe(first.body.file.id);
+    expect(updates).not.toContain('file');
+  });
+
+  it("an edit records its form's pages, and its filled document's File has them too", async () => {
+    const { key } = await freshTenant();
+    const form = await acroFormPdf();
+    const edit = await cloud.api('POST', '/v1/edits', { key, body: { document: inline('form.pdf', PDF_MIME, form.bytes), instructions: JSON.stringify(form.instructions) } });
+    expect(edit.status, edit.text).toBe(201);
+    expect((await fileOf(edit.body.file.id, key)).page_count).toBe(1);
+    expect((await fileOf(edit.body.filled_document_ref.id, key)).page_count).toBe(1);
+  });
+
+  it('a File answered from the result cache (no read) gets its count when the document is uploaded as a File', async () => {
+    const { key } = await freshTenant();
+    const bytes = (await twoColumnPdf({ pages: 2, seed: 23 })).bytes;
+    await cloud.api('POST', '/v1/parses', { key, body: { document: inline('first.pdf', PDF_MIME, bytes) } });
+    const cached = await cloud.api('POST', '/v1/parses', { key, body: { document: inline('renamed.pdf', PDF_MIME, bytes) } });
+    expect((await fileOf(cached.body.file.id, key)).page_count).toBeNull();
+    const uploaded = await upload('renamed.pdf', Buffer.from(bytes), PDF_MIME, key);
+    expect(uploaded.body).toMatchObject({ id: cached.body.file.id, page_count: 2 });
+    expect((await fileOf(cached.body.file.id, key)).page_count).toBe(2);
   });
 });
