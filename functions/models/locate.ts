@@ -26,7 +26,7 @@
  */
 import { type Box, type Doc, type Origin, type Page, unionBox } from '../documents/doc.ts';
 import type { Found, Tree } from './engine.ts';
-import { printingsOf } from './local/knowledge/currencies.ts';
+import { CURRENCIES, printingsOf } from './local/knowledge/currencies.ts';
 import { MONTH_NUMBERS } from './local/knowledge/months.ts';
 import { stemOf, STOP_WORDS } from './local/text.ts';
 
@@ -112,9 +112,13 @@ function codePoints(text: string): number {
 // Numbers and dates as printed
 
 const CURRENCY_SYMBOLS = '$€£¥₹₽₩₺₪฿¢₫₴₦';
-const CURRENCY_CODES = new Set(
-  'usd eur gbp jpy chf cad aud nzd inr cny rmb sek nok dkk pln czk huf brl mxn zar rub try krw sgd hkd rs kr fr dh us$ r$ ca$ a$ c$'.split(' '),
-);
+/** Codes and lettered marks of currencies, lower case ("usd", "rm", "rs", "us$"): the lexicon's and a few more. */
+const CURRENCY_CODES = new Set([
+  ...'usd eur gbp jpy chf cad aud nzd inr cny rmb sek nok dkk pln czk huf brl mxn zar rub try krw sgd hkd rs kr fr dh us$ r$ ca$ a$ c$'.split(' '),
+  ...CURRENCIES.flatMap((c) => [c.code, ...c.marks])
+    .map((mark) => mark.toLowerCase().replace(/\.$/, ''))
+    .filter((mark) => /^[a-z]{1,3}\$?$/.test(mark)),
+]);
 /** A currency code or symbol at the start or end of a printed amount ("USD", "$", "1 250 €"). */
 const LEADING_CURRENCY = new RegExp(`^(?:([a-z]{1,3}\\$?)|[${CURRENCY_SYMBOLS}])\\s*`);
 const TRAILING_CURRENCY = new RegExp(`\\s*(?:([a-z]{1,3})|[${CURRENCY_SYMBOLS}])$`);
@@ -175,6 +179,8 @@ export function numberValues(text: string): number[] {
   t = stripCurrency(t);
   const percent = t.endsWith('%');
   if (percent) t = t.slice(0, -1).trim();
+  // OCR reads a space after the decimal point ("RM 39. 80").
+  t = t.replace(/^(\d+)\. (\d{2})$/, '$1.$2');
   if (!/^\d/.test(t)) return [];
   const values: number[] = [];
   for (const v of numeralValues(t)) {

@@ -192,6 +192,8 @@ describe('value parsing', () => {
     expect(numberValues('20%')).toEqual(expect.arrayContaining([20, 0.2]));
     expect(numberValues('INV-1250')).toEqual([]);
     expect(numberValues('2 1 250')).toEqual([]);
+    // OCR's space after the decimal point ("RM 39. 80").
+    expect(numberValues('RM 39. 80')).toContain(39.8);
   });
 
   it('reads dates in ISO, textual, US and European forms, flagging the ambiguous ones', () => {
