@@ -118,6 +118,24 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(gifts.get('currency')).toMatchObject({ verdict: 'right', value: 'MYR' });
   });
 
+  it('reads values OCR garbled around them: "RM 39. 80", "INVOICE ND :", amounts that add up read unsurely, "PERNIAGAAN …"', { timeout: 240_000 }, async () => {
+    const fieldsOf = async (path: string) => {
+      const [result] = await evaluateExtraction(extractionTruths().filter((t) => t.path === path), [SCHEMA_VARIANTS[0]!]);
+      return new Map(result!.fields.map((f) => [f.field, f]));
+    };
+    // A credit note: "TOTAL : RM 39. 80", "GST/TAX 6% g RM 2.25", and a subtotal label OCR read as "Sub 1 tal".
+    const credit = await fieldsOf('documents/credit_note/X51005301667.jpg');
+    expect(credit.get('total')).toMatchObject({ verdict: 'right', value: 39.8 });
+    expect(credit.get('tax')).toMatchObject({ verdict: 'right', value: 2.25 });
+    expect(credit.get('subtotal')).toMatchObject({ verdict: 'right', value: 37.55 });
+    // "INVOICE ND : 18287/102/T0049" on a minimarket's slip.
+    expect((await fieldsOf('documents/receipt/X51005361950.jpg')).get('document_number')).toMatchObject({ verdict: 'right' });
+    // 60.50 + 3.63 = 64.13, rounded to 64.15: each read by OCR at under 60.
+    expect((await fieldsOf('documents/receipt/X51005441407.jpg')).get('subtotal')).toMatchObject({ verdict: 'right', value: 60.5 });
+    // A hardware shop whose name starts with the Malay trade word "Perniagaan".
+    expect((await fieldsOf('documents/receipt/X51005200938.jpg')).get('vendor_name')).toMatchObject({ verdict: 'right' });
+  });
+
   it('reads no count or amount from digits after a leading zero (a code or a short date): a hospital bill\'s service dates are no quantities', { timeout: 120_000 }, async () => {
     // A UB-04 claim: "0300 LABORATORY GENERAL 36415 040510 2 4140", the service date 04/05/10 printed
     // "040510" in the column beside "SERV. UNITS".
