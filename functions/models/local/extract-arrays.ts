@@ -104,6 +104,7 @@ function readRow(
   if (filled.length === 0) return;
   // A totals row is not an item (its label may sit in any column).
   if (filled.some((c) => SUMMARY.test(c!.text)) && filled.length < columns.size + 1) return;
+  splitCountFromDescription(cells, columns, leaves);
   const row = new Map<number, ItemValue>();
   let textOnly = true;
   let anyMapped = false;
@@ -135,6 +136,22 @@ function readRow(
     return;
   }
   items.push(row);
+}
+
+/**
+ * A count printed close to its description ("2 Drive Shaft Automatic Right") falls in the quantity
+ * column whole while the description column stays empty: the words after the count are the description.
+ */
+function splitCountFromDescription(cells: Array<{ words: XWord[]; text: string } | undefined>, columns: Map<number, { leaf: number }>, leaves: readonly ItemLeaf[]): void {
+  const columnOf = (concept: string) => [...columns].find(([, c]) => leaves[c.leaf]!.concept === concept)?.[0];
+  const quantity = columnOf('item_quantity');
+  const description = columnOf('item_description');
+  if (quantity === undefined || description === undefined || cells[description]?.words.length) return;
+  const words = cells[quantity]?.words ?? [];
+  if (words.length < 2 || !/^\d+([.,]\d+)?$/.test(words[0]!.text) || !/\p{L}{2}/u.test(words[1]!.text)) return;
+  const text = (ws: XWord[]) => ws.map((w) => w.text).join(' ');
+  cells[quantity] = { words: [words[0]!], text: words[0]!.text };
+  cells[description] = { words: words.slice(1), text: text(words.slice(1)) };
 }
 
 /**

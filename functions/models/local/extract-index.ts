@@ -120,6 +120,9 @@ function spanOf(origin: Origin): { start: number; end: number } | undefined {
  * Whether two consecutive words of a line belong to different segments: a wide gap between them, or
  * (layout may join a small caption and the larger text under it into one line) no vertical overlap.
  */
+/** A vertical rule printed or read as text: a column's edge, never part of a value. */
+const RULE = /^[|¦│┃]+$/;
+
 function wideGap(a: XWord, b: XWord): boolean {
   if (a.box && b.box) {
     const height = Math.min(a.box.height, b.box.height) || 1;
@@ -167,10 +170,10 @@ export function indexDoc(doc: Doc): DocIndex {
       if (line.words.length === 0) continue;
       const kind = line.words[0]!.origin.kind;
       line.inCell = kind === 'cell' || kind === 'docx_cell';
-      // Segments: cut the line at wide gaps.
+      // Segments: cut the line at wide gaps, and at a rule OCR read as a bar ("Price Each | Amount").
       let segment: XSegment | undefined;
       line.words.forEach((word, i) => {
-        if (!segment || wideGap(line.words[i - 1]!, word)) {
+        if (!segment || wideGap(line.words[i - 1]!, word) || RULE.test(word.text) || RULE.test(line.words[i - 1]!.text)) {
           segment = { id: index.segments.length, line: line.id, words: [] };
           index.segments.push(segment);
           line.segments.push(segment);

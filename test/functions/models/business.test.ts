@@ -217,6 +217,36 @@ describe('business fields', () => {
     expect(invoice.invoice_date).toBe('2022-03-30');
   });
 
+  it('reads an item table whose header OCR read with a rule as "|", and counts printed close to their descriptions', async () => {
+    const ITEMS: JsonSchema = {
+      type: 'object',
+      properties: {
+        line_items: {
+          type: 'array',
+          items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, unit_price: { type: 'number' }, amount: { type: 'number' } } },
+        },
+      },
+    };
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage([612, 792]);
+    // [x, y from the top, text]: a description printed a space after its count falls mostly under the count's header.
+    const printed: Array<[number, number, string]> = [
+      [72, 72, 'Amnosh Suppliers'],
+      [72, 160, 'Quantity'], [200, 160, 'Description'], [380, 160, 'Price Each'], [436, 160, '|'], [444, 160, 'Amount'],
+      [72, 174, '3'], [120, 174, 'Drag Series Transmission Build'], [380, 174, '1,129.03'], [444, 174, '3,387.09'],
+      [72, 188, '2 Drive Shaft Automatic Right'], [380, 188, '243.01'], [444, 188, '486.02'],
+      [72, 214, 'Subtotal'], [444, 214, '3,873.11'],
+    ];
+    for (const [x, y, text] of printed) page.drawText(text, { x, y: 792 - y, size: 10, font });
+    const doc = await readDocument(await pdf.save(), { kind: 'pdf', dpi: 72, deadline: Date.now() + 20_000 });
+    const output = (await localExtractor.extract({ doc, schema: ITEMS, instructions: null, nConsensus: 1, seed: 's' })).output;
+    expect(output.line_items).toEqual([
+      { description: 'Drag Series Transmission Build', quantity: 3, unit_price: 1129.03, amount: 3387.09 },
+      { description: 'Drive Shaft Automatic Right', quantity: 2, unit_price: 243.01, amount: 486.02 },
+    ]);
+  });
+
   it('leaves null what the document does not print, for every type the schema asks', async () => {
     const out = await extract(['Hello,', 'see you on Monday.']);
     expect(Object.values(out).every((v) => v === null)).toBe(true);
