@@ -84,8 +84,12 @@ function mapTable(table: XTable, leaves: readonly ItemLeaf[], threshold: number,
   let best: TableMapping | undefined;
   // The header is one of the first rows (a title row may come first in spreadsheets).
   for (let header = 0; header < Math.min(3, table.rowCount - 1); header++) {
-    const columns = assignColumns(headerStems(table, header), leaves, threshold, weightOf);
+    const stems = headerStems(table, header);
+    const columns = assignColumns(stems, leaves, threshold, weightOf);
     if (!enoughColumns(columns.size, leaves.length)) continue;
+    // A description named in the count's header cell ("QTY ITEM") is read from that column's cells.
+    const shared = describedWithCount(stems, columns, leaves, threshold, weightOf);
+    if (shared) columns.set(table.columnCount, shared);
     // The reader's own header row is a little more believable than another row.
     const score = sumSimilarity(columns) + (header === table.headerRows - 1 ? 0.1 : 0);
     if (!best || score > best.score) best = { table, header, columns, score };
@@ -148,10 +152,29 @@ function splitCountFromDescription(cells: Array<{ words: XWord[]; text: string }
   const description = columnOf('item_description');
   if (quantity === undefined || description === undefined || cells[description]?.words.length) return;
   const words = cells[quantity]?.words ?? [];
-  if (words.length < 2 || !/^\d+([.,]\d+)?$/.test(words[0]!.text) || !/\p{L}{2}/u.test(words[1]!.text)) return;
   const text = (ws: XWord[]) => ws.map((w) => w.text).join(' ');
+  if (words.length < 2 || !/^\d+([.,]\d+)?$/.test(words[0]!.text) || !/^\p{L}/u.test(words[1]!.text) || !/\p{L}{2}/u.test(text(words.slice(1)))) return;
   cells[quantity] = { words: [words[0]!], text: words[0]!.text };
   cells[description] = { words: words.slice(1), text: text(words.slice(1)) };
+}
+
+/**
+ * The description, when no column of its own is headed by it but the count's header also names it
+ * ("QTY ITEM" over "2 ChicMcMuffin"): its leaf, to be read from the count's cells after the count.
+ */
+function describedWithCount(
+  headers: Array<string[] | undefined>,
+  assigned: Map<number, { leaf: number; similarity: number }>,
+  leaves: readonly ItemLeaf[],
+  threshold: number,
+  weightOf: WeightOf,
+): { leaf: number; similarity: number } | undefined {
+  const description = leaves.findIndex((l) => l.concept === 'item_description');
+  if (description < 0 || [...assigned.values()].some((c) => c.leaf === description)) return undefined;
+  const count = [...assigned].find(([, c]) => leaves[c.leaf]!.concept === 'item_quantity')?.[0];
+  if (count === undefined) return undefined;
+  const similarity = Math.max(0, ...(headers[count] ?? []).map((stem) => bestPhrase([stem], leaves[description]!.phrases, weightOf).similarity));
+  return similarity >= threshold ? { leaf: description, similarity } : undefined;
 }
 
 /**
@@ -224,7 +247,7 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
   const stems = new Set(leaves.flatMap((l) => l.phrases.flatMap((p) => p.stems)));
   const lineIds = new Set<number>();
   for (const stem of stems) for (const id of index.byStem.get(stem) ?? []) lineIds.add(index.words[id]!.line);
-  let best: { line: XLine; columns: Column[]; score: number } | undefined;
+  let best: { line: XLine; columns: Column[]; score: number; shared: { leaf: number; similarity: number } | undefined } | undefined;
   for (const id of [...lineIds].sort((a, b) => a - b)) {
     const line = index.lines[id]!;
     if (line.inCell || line.segments.length < 2) continue;
@@ -236,11 +259,14 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
     const score = sumSimilarity(assigned);
     if (!best || score > best.score) {
       const columns = [...assigned].sort((a, b) => a[0] - b[0]).map(([s, v]) => ({ ...v, ...extent(line.segments[s]!, line) }));
-      best = { line, columns, score };
+      best = { line, columns, score, shared: describedWithCount(headers, assigned, leaves, threshold, weightOf) };
     }
   }
   if (!best) return undefined;
-  const { line: header, columns } = best;
+  const { line: header, columns, shared } = best;
+  const mapping = new Map(columns.map((c, i) => [i, { leaf: c.leaf, similarity: c.similarity }]));
+  // A description named in the count's header ("QTY ITEM") is read from that column's cells.
+  if (shared) mapping.set(columns.length, shared);
   const height = header.box?.height ?? 0;
   const reach = header.box ? 2 * height : 4;
   const items: Items = [];
@@ -263,7 +289,7 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
     // A line of one text cell continues the item above; any other line with too little ends the list.
     const continues = filled === 1 && items.length > 0 && isText(leaves[columns[cells.findIndex(Boolean)]!.leaf]!);
     if (!continues && filled < Math.min(2, columns.length)) break;
-    readRow(index, cells, new Map(columns.map((c, i) => [i, { leaf: c.leaf, similarity: c.similarity }])), leaves, items);
+    readRow(index, cells, mapping, leaves, items);
     if (line.box) previousBottom = line.box.top + line.box.height;
   }
   return items.length > 0 ? { items, score: best.score } : undefined;

@@ -247,6 +247,19 @@ describe('business fields', () => {
     ]);
   });
 
+  it('reads descriptions from under a header naming the count and the item together ("QTY ITEM")', async () => {
+    const ITEMS: JsonSchema = {
+      type: 'object',
+      properties: { line_items: { type: 'array', items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, amount: { type: 'number' } } } } },
+    };
+    // As a fast-food till prints it: the count and the item's name in one column, the total far right.
+    const output = await extract(['Gerbang Alaf Restaurants Sdn Bhd', 'QTY ITEM                                TOTAL', '2 ChicMcMuffin                          11.00', '1 M Porridge                             5.60', 'Total (incl GST)                        16.60'], ITEMS);
+    expect(output.line_items).toEqual([
+      { description: 'ChicMcMuffin', quantity: 2, amount: 11 },
+      { description: 'M Porridge', quantity: 1, amount: 5.6 },
+    ]);
+  });
+
   it('leaves null what the document does not print, for every type the schema asks', async () => {
     const out = await extract(['Hello,', 'see you on Monday.']);
     expect(Object.values(out).every((v) => v === null)).toBe(true);
