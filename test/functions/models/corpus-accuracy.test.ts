@@ -11,6 +11,12 @@ import { corpusAvailable, extractionTruths, splitTruths } from '../../support/co
 import { evaluateBundles, evaluateClassification, evaluateCorpusBundles, evaluateExtraction, pageAccuracy, summarizeExtraction } from '../../support/corpus-eval.ts';
 import { type Bundle, SCHEMA_VARIANTS, tallyTotal } from '../../support/corpus-score.ts';
 
+/** The header fields Quire reads on one corpus document (English wording), by field. */
+async function fieldsOf(path: string) {
+  const [result] = await evaluateExtraction(extractionTruths().filter((t) => t.path === path), [SCHEMA_VARIANTS[0]!]);
+  return new Map(result!.fields.map((f) => [f.field, f]));
+}
+
 const EXTRACTION_DOCS = [
   'documents/invoice/invoice.jpeg',
   'documents/invoice/invoice_sample3.png',
@@ -104,10 +110,6 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
   });
 
   it('reads what OCR was unsure of where the document confirms it: amounts that add up, a currency mark the country agrees with', { timeout: 120_000 }, async () => {
-    const fieldsOf = async (path: string) => {
-      const [result] = await evaluateExtraction(extractionTruths().filter((t) => t.path === path), [SCHEMA_VARIANTS[0]!]);
-      return new Map(result!.fields.map((f) => [f.field, f]));
-    };
     // A hardware store's slip: "Tota Excl. of GST 15.00", "Total Amt Rounded 15.90", and 0.90 under a
     // GST summary's "Tax (RM)" that OCR read as "G ummary Amount(RM) Tax (RM)": 15.00 + 0.90 = 15.90.
     const slip = await fieldsOf('documents/receipt/X51005268262.jpg');
@@ -119,10 +121,6 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
   });
 
   it('reads values OCR garbled around them: "RM 39. 80", "INVOICE ND :", amounts that add up read unsurely, "PERNIAGAAN …"', { timeout: 240_000 }, async () => {
-    const fieldsOf = async (path: string) => {
-      const [result] = await evaluateExtraction(extractionTruths().filter((t) => t.path === path), [SCHEMA_VARIANTS[0]!]);
-      return new Map(result!.fields.map((f) => [f.field, f]));
-    };
     // A credit note: "TOTAL : RM 39. 80", "GST/TAX 6% g RM 2.25", and a subtotal label OCR read as "Sub 1 tal".
     const credit = await fieldsOf('documents/credit_note/X51005301667.jpg');
     expect(credit.get('total')).toMatchObject({ verdict: 'right', value: 39.8 });
