@@ -8,7 +8,7 @@
  * Summary rows ("Total", "Balance forward") are not items; a row with text only in a text column
  * continues the item above (a wrapped description).
  */
-import { cellAt, type DocIndex, type XLine, type XSegment, type XTable, type XWord } from './extract-index.ts';
+import { cellAt, type DocIndex, RULE, type XLine, type XSegment, type XTable, type XWord } from './extract-index.ts';
 import { findLabels, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
 import { type LeafTraits, type Read, readValue } from './extract-values.ts';
@@ -118,7 +118,7 @@ function readRow(
     anyMapped = true;
     const target = leaves[leaf]!;
     if (!isText(target)) textOnly = false;
-    const read = readValue(cell.words, target.node, target.traits, index.dateOrder);
+    const read = readValue(target.concept === 'item_description' ? afterRule(cell.words) : cell.words, target.node, target.traits, index.dateOrder);
     // A description has words: a bare number in its column ("1", "12") is a count read out of place.
     if (read && target.concept === 'item_description' && !/\p{L}/u.test(String(read.value))) continue;
     if (read) row.set(leaf, { read, likelihood: Math.min(1, similarity) * read.fit });
@@ -140,6 +140,16 @@ function readRow(
     return;
   }
   items.push(row);
+}
+
+/**
+ * A description printed after a rule in its cell ("0301 | LAB CHEMISTRY" under "REV.CD. DESCRIPTION",
+ * two columns read as one): the words before the rule are another column's code.
+ */
+function afterRule(words: XWord[]): XWord[] {
+  const rule = words.findLastIndex((w) => RULE.test(w.text));
+  const rest = words.slice(rule + 1);
+  return rule > 0 && /\p{L}{2}/u.test(rest.map((w) => w.text).join(' ')) ? rest : words;
 }
 
 /**

@@ -121,7 +121,7 @@ function spanOf(origin: Origin): { start: number; end: number } | undefined {
  * (layout may join a small caption and the larger text under it into one line) no vertical overlap.
  */
 /** A vertical rule printed or read as text: a column's edge, never part of a value. */
-const RULE = /^[|¦│┃]+$/;
+export const RULE = /^[|¦│┃]+$/;
 
 function wideGap(a: XWord, b: XWord): boolean {
   if (a.box && b.box) {

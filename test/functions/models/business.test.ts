@@ -260,6 +260,21 @@ describe('business fields', () => {
     ]);
   });
 
+  it('reads an item\'s description after a rule in its cell, not the code before it ("0301 | LAB CHEMISTRY")', async () => {
+    const ITEMS: JsonSchema = {
+      type: 'object',
+      properties: { line_items: { type: 'array', items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, amount: { type: 'number' } } } } },
+    };
+    // A hospital claim's revenue code and description, two printed columns read as one cell.
+    const csv = ['REV.CD. DESCRIPTION,SERV. UNITS,TOTAL CHARGES', '0301 | LAB CHEMISTRY,1,207.00', '0305 | LAB HEMATOLOGY,2,69.30'].join('\n');
+    const doc = await readDocument(new TextEncoder().encode(csv), { kind: 'csv', dpi: 72, deadline: Date.now() + 10_000 });
+    const output = (await localExtractor.extract({ doc, schema: ITEMS, instructions: null, nConsensus: 1, seed: 's' })).output;
+    expect(output.line_items).toEqual([
+      { description: 'LAB CHEMISTRY', quantity: 1, amount: 207 },
+      { description: 'LAB HEMATOLOGY', quantity: 2, amount: 69.3 },
+    ]);
+  });
+
   it('leaves null what the document does not print, for every type the schema asks', async () => {
     const out = await extract(['Hello,', 'see you on Monday.']);
     expect(Object.values(out).every((v) => v === null)).toBe(true);
