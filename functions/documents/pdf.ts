@@ -231,7 +231,8 @@ interface OpenPdf {
  * page its images cover need them: a copy that decodes images is opened for those pages.
  */
 async function openPdf(bytes: Uint8Array, { images }: { images: boolean }): Promise<OpenPdf> {
-  const worker = pdfjs.sameThreadWorker();
+  // The copy without images is never rendered (scans are rasterized from the copy with them).
+  const worker = pdfjs.sameThreadWorker({ rendered: images });
   // A copy: pdf.js takes ownership of (and may detach) the buffer it is given.
   const task = pdfjs.getDocument({
     data: new Uint8Array(bytes),

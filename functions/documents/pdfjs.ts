@@ -50,31 +50,97 @@ type Listener = (this: SameThreadPort, event: { data: unknown }) => void;
 /** pdf.js's message kind for a chunk of a stream (StreamKind.ENQUEUE in its message_handler.js). */
 const STREAM_ENQUEUE = 4;
 
+/** Control messages are plain data this deep at most (e.g. `{ action, data: { pageIndex } }`). */
+const PLAIN_DEPTH = 3;
+
 /** A message carrying a chunk of a page's text content (getTextContent's stream). */
 function isTextChunk(message: unknown): message is { chunk: object } {
   const { stream, chunk } = (message ?? {}) as { stream?: unknown; chunk?: { items?: unknown; styles?: unknown } };
   return stream === STREAM_ENQUEUE && chunk !== undefined && Array.isArray(chunk.items) && typeof chunk.styles === 'object';
 }
 
+/** A message carrying a chunk of a page's operator list (getOperatorList's stream; OperatorList.flush in pdf.worker.mjs). */
+function isOperatorChunk(message: unknown): message is { chunk: { fnArray: unknown[]; argsArray: unknown[]; length: number } } {
+  const { stream, chunk } = (message ?? {}) as { stream?: unknown; chunk?: { fnArray?: unknown; argsArray?: unknown; length?: unknown } };
+  return stream === STREAM_ENQUEUE && chunk !== undefined && Array.isArray(chunk.fnArray) && Array.isArray(chunk.argsArray) && typeof chunk.length === 'number';
+}
+
+/**
+ * A copy of a message made only of plain objects, arrays and primitives, at most `depth` levels deep
+ * (what structuredClone would give, without its fixed cost per call); undefined for anything else
+ * (typed arrays, errors, deeper data), which is cloned by structuredClone.
+ */
+function plainCopy(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object') return typeof value === 'function' || typeof value === 'symbol' ? NOT_PLAIN : value;
+  if (depth === 0) return NOT_PLAIN;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = [];
+    for (const item of value) {
+      const itemCopy = plainCopy(item, depth - 1);
+      if (itemCopy === NOT_PLAIN) return NOT_PLAIN;
+      copy.push(itemCopy);
+    }
+    return copy;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return NOT_PLAIN;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const fieldCopy = plainCopy((value as Record<string, unknown>)[key], depth - 1);
+    if (fieldCopy === NOT_PLAIN) return NOT_PLAIN;
+    copy[key] = fieldCopy;
+  }
+  return copy;
+}
+
+const NOT_PLAIN = Symbol('not plain');
+
 /**
  * The port between the two halves of pdf.js on one thread. It does what pdf.js's own LoopbackPort
- * (its "fake worker", the one it uses in Node) does, except for the chunks of a page's text content.
+ * (its "fake worker", the one it uses in Node) does, except for three kinds of messages.
  *
  * LoopbackPort structured-clones every message. The text chunks are most of them, and their cloning
  * was ~7% of getTextContent: 452 → 420 ms over the 200-page bench file (median of 9). A chunk's items
  * and styles are made for the message: the sender starts new ones once the chunk is sent, and the
  * receiver only reads them. So they pass as they are, in a shallow copy of the chunk, since pdf.js
- * reuses the chunk object itself. Every other message is cloned as before.
+ * reuses the chunk object itself.
+ *
+ * The chunks of a page's operator list (the drawing pass) are the same: the worker empties its
+ * `fnArray` and `argsArray` once the chunk is sent (so they are copied, shallowly) and never touches
+ * the arguments again (the path buffers it transfers are its own for the message; glyph lists are
+ * read-only). Cloning them was ~4.5% of a 357-page read. Only for documents that are never rendered
+ * (`rendered: false`): rendering on a canvas writes into the arguments (a path becomes a Path2D).
+ *
+ * The many small control messages (stream pulls, page requests: primitives in plain objects) are
+ * copied by hand; structuredClone's fixed cost per call was most of theirs. Every other message is
+ * cloned as before.
  */
 class SameThreadPort {
   readonly #listeners = new Map<Listener, (() => void) | undefined>();
+  readonly #rendered: boolean;
+
+  constructor({ rendered }: { rendered: boolean }) {
+    this.#rendered = rendered;
+  }
 
   postMessage(message: unknown, transfer?: NonNullable<Parameters<typeof structuredClone>[1]>['transfer']): void {
-    const data = isTextChunk(message) ? { ...message, chunk: { ...message.chunk } } : structuredClone(message, transfer ? { transfer } : undefined);
+    const data = this.#copy(message, transfer);
     // Delivered later, in order, like a port's messages.
     void Promise.resolve().then(() => {
       for (const listener of this.#listeners.keys()) listener.call(this, { data });
     });
+  }
+
+  #copy(message: unknown, transfer?: NonNullable<Parameters<typeof structuredClone>[1]>['transfer']): unknown {
+    if (isTextChunk(message)) return { ...message, chunk: { ...message.chunk } };
+    if (!this.#rendered && isOperatorChunk(message)) {
+      const { chunk } = message;
+      return { ...message, chunk: { ...chunk, fnArray: chunk.fnArray.slice(0, chunk.length), argsArray: chunk.argsArray.slice(0, chunk.length) } };
+    }
+    if (!transfer || transfer.length === 0) {
+      const copy = plainCopy(message, PLAIN_DEPTH);
+      if (copy !== NOT_PLAIN) return copy;
+    }
+    return structuredClone(message, transfer ? { transfer } : undefined);
   }
 
   addEventListener(_name: 'message', listener: Listener, options?: { signal?: AbortSignal }): void {
@@ -99,9 +165,11 @@ class SameThreadPort {
 /**
  * A pdf.js worker on this thread for one document, over a SameThreadPort: pass it to getDocument
  * as `worker`, and destroy it once the document is destroyed (pdf.js leaves a worker it was given).
+ * `rendered: false` promises that no page of the document is rendered (only its text content,
+ * annotations and operator lists are read), so operator lists pass without cloning.
  */
-export function sameThreadWorker(): PDFWorker {
-  const port = new SameThreadPort();
+export function sameThreadWorker({ rendered = true }: { rendered?: boolean } = {}): PDFWorker {
+  const port = new SameThreadPort({ rendered });
   WorkerMessageHandler.initializeFromPort(port);
   // pdf.js types `port` as a web Worker; any object with these four methods serves.
   return new pdfjs.PDFWorker({ port: port as unknown as NonNullable<ConstructorParameters<typeof pdfjs.PDFWorker>[0]>['port'], verbosity: 0 });

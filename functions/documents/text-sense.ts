@@ -35,8 +35,12 @@ const VOWEL = /[aeiouyæøœ]/i;
 
 /** Lower case without accents ("Être" → "etre"), the form COMMON_WORDS keeps. */
 function plain(word: string): string {
+  // ASCII has nothing to decompose or strip (most words: the slow path was ~1% of a PDF read).
+  if (ASCII.test(word)) return word.toLowerCase();
   return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 export type TokenVerdict = 'plausible' | 'implausible' | 'none';
 
@@ -81,18 +85,49 @@ export function senseOf(texts: readonly string[]): TextSense {
   const sense: TextSense = { plausibleChars: 0, implausibleChars: 0, lowerWords: 0, commonWords: 0 };
   for (const text of texts) {
     for (const token of text.replace(BLANKS, ' ').split(/\s+/)) {
-      const verdict = judgeToken(token);
+      const { verdict, chars, lowerWord, commonWord } = tokenSense(token);
       if (verdict === 'none') continue;
-      const chars = token.replace(/[^\p{L}\p{N}]/gu, '').length;
       if (verdict === 'plausible') sense.plausibleChars += chars;
       else sense.implausibleChars += chars;
-      const word = token.replace(EDGE_PUNCTUATION, '');
-      if (/^\p{Ll}{2,}$/u.test(word) && LATIN.test(word)) {
+      if (lowerWord) {
         sense.lowerWords++;
-        if (COMMON_WORDS.has(plain(word))) sense.commonWords++;
+        if (commonWord) sense.commonWords++;
       }
     }
   }
+  return sense;
+}
+
+/** What one token adds to a TextSense. */
+interface TokenSense {
+  verdict: TokenVerdict;
+  /** Its letters and digits. */
+  chars: number;
+  /** A lower-case Latin word of two letters or more (punctuation at its edges aside)… */
+  lowerWord: boolean;
+  /** …that is a common word. */
+  commonWord: boolean;
+}
+
+/**
+ * Tokens already judged: every page of a PDF is judged (./pdf.ts), and its words repeat ("the",
+ * "of", "Section"), so each is judged once per process. Emptied when full.
+ */
+const judged = new Map<string, TokenSense>();
+const MAX_JUDGED = 50_000;
+
+function tokenSense(token: string): TokenSense {
+  const known = judged.get(token);
+  if (known) return known;
+  const verdict = judgeToken(token);
+  let sense: TokenSense = { verdict, chars: 0, lowerWord: false, commonWord: false };
+  if (verdict !== 'none') {
+    const word = token.replace(EDGE_PUNCTUATION, '');
+    const lowerWord = /^\p{Ll}{2,}$/u.test(word) && LATIN.test(word);
+    sense = { verdict, chars: token.replace(/[^\p{L}\p{N}]/gu, '').length, lowerWord, commonWord: lowerWord && COMMON_WORDS.has(plain(word)) };
+  }
+  if (judged.size >= MAX_JUDGED) judged.clear();
+  judged.set(token, sense);
   return sense;
 }
 

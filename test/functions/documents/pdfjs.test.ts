@@ -2,7 +2,8 @@
  * pdf.js's legacy build patches Array.prototype.push, JSON.parse and JSON.stringify with slow
  * core-js versions for the whole process; functions/documents/pdfjs.ts puts V8's own back, and takes
  * DecompressionStream away so that pdf.js inflates page contents itself. Checked in a fresh process,
- * where nothing has loaded pdf.js before. Its sameThreadWorker passes text chunks without cloning them.
+ * where nothing has loaded pdf.js before. Its sameThreadWorker passes text chunks without cloning them,
+ * and operator lists too for a document that is never rendered.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import * as pdfjs from '../../../functions/documents/pdfjs.ts';
 import type { PDFWorker } from '../../../functions/documents/pdfjs.ts';
 import { REPO_ROOT } from '../../../lib/local/invoker.ts';
-import { manyPagesPdf } from '../../support/pdf-fixtures.ts';
+import { formPdf, manyPagesPdf, ruledPdf } from '../../support/pdf-fixtures.ts';
 
 const script = `
   const native = { push: Array.prototype.push, parse: JSON.parse, stringify: JSON.stringify };
@@ -81,6 +82,51 @@ describe('sameThreadWorker', () => {
     const text = (contents: unknown[]) => JSON.stringify(contents).replace(/g_d\d+_/g, 'g_d_');
     expect(text(same.result)).toEqual(text(own.result));
     expect(text(same.result)).toContain('Section 3');
+  });
+
+  /** Every page's operator list, read through `worker` (pdf.js's own fake worker when undefined), counting the operator-list chunks cloned. */
+  async function operatorLists(bytes: Uint8Array, worker?: PDFWorker): Promise<{ lists: unknown[]; cloned: number }> {
+    const original = globalThis.structuredClone;
+    let cloned = 0;
+    globalThis.structuredClone = ((value: unknown, options?: Parameters<typeof structuredClone>[1]) => {
+      if (Array.isArray((value as { chunk?: { fnArray?: unknown } } | undefined)?.chunk?.fnArray)) cloned++;
+      return original(value, options);
+    }) as typeof structuredClone;
+    try {
+      const pdf = await pdfjs.getDocument({ data: new Uint8Array(bytes), worker, useSystemFonts: false, disableFontFace: true, isEvalSupported: false, verbosity: 0, maxImageSize: 1 }).promise;
+      const lists: unknown[] = [];
+      for (let n = 1; n <= pdf.numPages; n++) {
+        const { fnArray, argsArray } = await (await pdf.getPage(n)).getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
+        lists.push({ fnArray, argsArray });
+      }
+      await pdf.destroy();
+      return { lists, cloned };
+    } finally {
+      globalThis.structuredClone = original;
+    }
+  }
+
+  it('reads the same operator lists as pdf.js on its own, passing them without cloning for a document never rendered', async () => {
+    for (const [bytes, drawsPaths] of [[await ruledPdf(), true], [await formPdf(), false], [await manyPagesPdf(2), false]] as const) {
+      const own = await operatorLists(bytes);
+      const worker = pdfjs.sameThreadWorker({ rendered: false });
+      const same = await operatorLists(bytes, worker);
+      worker.destroy();
+      expect(own.cloned).toBeGreaterThan(0);
+      expect(same.cloned).toBe(0);
+      // Font names carry the document's number (g_d0_f1, g_d1_f1): the rest must be the same.
+      const ops = (lists: unknown[]) => JSON.stringify(lists, (_key, value: unknown) => (ArrayBuffer.isView(value) ? Array.from(value as Float32Array) : value)).replace(/g_d\d+_/g, 'g_d_');
+      expect(ops(same.lists)).toEqual(ops(own.lists));
+      // The ruled table's lines arrive as paths, with their coordinates.
+      if (drawsPaths) expect((same.lists as Array<{ fnArray: number[] }>).some((list) => list.fnArray.includes(pdfjs.OPS.constructPath))).toBe(true);
+    }
+  });
+
+  it('clones operator lists for a document that may be rendered (a canvas writes into them)', async () => {
+    const worker = pdfjs.sameThreadWorker();
+    const { cloned } = await operatorLists(await ruledPdf(), worker);
+    worker.destroy();
+    expect(cloned).toBeGreaterThan(0);
   });
 
   it('serves several documents one after another, each on its own worker', async () => {
