@@ -6,10 +6,11 @@
  * their ratio. Also the fixed cost of a 1-page sync parse: its wall time through the API minus the
  * time reading the same page takes in process.
  *
- * `npm run bench -- parse-real` (PARSE_REAL_ROUNDS, default 3: each file's median of that many).
+ * `npm run bench -- parse-real` (PARSE_REAL_ROUNDS, default 3: each file's median of that many;
+ * PARSE_REAL_ROWS=<file> writes every file's times there as JSON).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as pdfjs from '../../functions/documents/pdfjs.ts';
 import { readDocument } from '../../functions/documents/read.ts';
 import { join } from 'node:path';
@@ -59,6 +60,14 @@ export async function benchParseReal(): Promise<void> {
     .map((f) => ({ ...f, pages: pageCount(f.file) }))
     .filter((f) => f.pages > 0 && bornDigital(f.file, f.pages));
 
+  // Pages Quire reads by OCR (a text layer of garbage, ./functions/documents/text-sense.ts): read once in
+  // process to know them. OCR's time swamps the rest (a 14-slide deck took 18-27 s of a 42 s total),
+  // so the ratio is also given over the PDFs read without any OCR.
+  const ocrPages = new Map<string, number>();
+  for (const f of files) {
+    const doc = await readDocument(new Uint8Array(readFileSync(f.file)), { kind: 'pdf', dpi: 200, deadline: Date.now() + 600_000 });
+    ocrPages.set(f.path, doc.pages.filter((page) => page.ocr).length);
+  }
   const rows: Array<{ path: string; pages: number; poppler: number; quire: number; raw: number }> = [];
   let fixed = { api: 0, read: 0 };
   await withLocalStack(async (stack) => {
@@ -106,6 +115,13 @@ export async function benchParseReal(): Promise<void> {
   const raw = rows.reduce((s, r) => s + r.raw, 0);
   console.log(`| pdf.js getTextContent alone (text only, in process, one thread) | ${(pages / raw).toFixed(1)} | ${(poppler / raw).toFixed(2)} |`);
   console.log(`| Quire sync POST /v1/parses (whole API) | ${(pages / quire).toFixed(1)} | ${(poppler / quire).toFixed(2)} |`);
+  const textOnly = rows.filter((r) => ocrPages.get(r.path) === 0);
+  const sum = (key: 'pages' | 'poppler' | 'quire' | 'raw') => textOnly.reduce((s, r) => s + r[key], 0);
+  const ocrRead = rows.filter((r) => ocrPages.get(r.path)! > 0).map((r) => `${r.path.split('/').pop()} ${ocrPages.get(r.path)} of ${r.pages}`);
+  console.log(
+    `| Quire, the ${textOnly.length} PDFs read without OCR (${sum('pages')} pages; OCR read ${ocrRead.join(', ') || 'none'}) | ${(sum('pages') / sum('quire')).toFixed(1)} | ${(sum('poppler') / sum('quire')).toFixed(2)} |`,
+  );
+  if (process.env.PARSE_REAL_ROWS) writeFileSync(process.env.PARSE_REAL_ROWS, JSON.stringify(rows.map((r) => ({ ...r, ocrPages: ocrPages.get(r.path) })), null, 1));
   console.log('\nslowest files against pdftotext:');
   for (const r of [...rows].sort((a, b) => b.quire / b.poppler - a.quire / a.poppler).slice(0, 8)) {
     console.log(`   ${r.path}: ${r.pages} pages, Quire ${(r.quire * 1000).toFixed(0)} ms (${(r.pages / r.quire).toFixed(1)} pages/s), pdftotext ${(r.poppler * 1000).toFixed(0)} ms → ${(r.poppler / r.quire).toFixed(2)}×`);
