@@ -157,9 +157,9 @@ function afterRule(words: XWord[]): XWord[] {
  * column whole while the description column stays empty: the words after the count are the description.
  */
 function splitCountFromDescription(cells: Array<{ words: XWord[]; text: string } | undefined>, columns: Map<number, { leaf: number }>, leaves: readonly ItemLeaf[]): void {
-  const columnOf = (concept: string) => [...columns].find(([, c]) => leaves[c.leaf]!.concept === concept)?.[0];
-  const quantity = columnOf('item_quantity');
-  const description = columnOf('item_description');
+  const columnFor = (concept: string) => [...columns].find(([, c]) => leaves[c.leaf]!.concept === concept)?.[0];
+  const quantity = columnFor('item_quantity');
+  const description = columnFor('item_description');
   if (quantity === undefined || description === undefined || cells[description]?.words.length) return;
   const words = cells[quantity]?.words ?? [];
   const text = (ws: XWord[]) => ws.map((w) => w.text).join(' ');

@@ -54,16 +54,16 @@ describe('sameThreadWorker', () => {
     return contents;
   }
 
-  /** Runs `read` counting the text chunks that go through structuredClone (pdf.js clones each message it posts). */
-  async function countingClonedTextChunks<T>(read: () => Promise<T>): Promise<{ result: T; textChunks: number }> {
+  /** Runs `read` counting the stream chunks holding an array under `field` that go through structuredClone (pdf.js clones each message it posts). */
+  async function countingClonedChunks<T>(field: 'items' | 'fnArray', read: () => Promise<T>): Promise<{ result: T; cloned: number }> {
     const original = globalThis.structuredClone;
-    let textChunks = 0;
+    let cloned = 0;
     globalThis.structuredClone = ((value: unknown, options?: Parameters<typeof structuredClone>[1]) => {
-      if (Array.isArray((value as { chunk?: { items?: unknown } } | undefined)?.chunk?.items)) textChunks++;
+      if (Array.isArray((value as { chunk?: Record<string, unknown> } | undefined)?.chunk?.[field])) cloned++;
       return original(value, options);
     }) as typeof structuredClone;
     try {
-      return { result: await read(), textChunks };
+      return { result: await read(), cloned };
     } finally {
       globalThis.structuredClone = original;
     }
@@ -72,12 +72,12 @@ describe('sameThreadWorker', () => {
   it('reads the same text content as pdf.js on its own, passing the text chunks without cloning them', async () => {
     // Pages of ~50 lines: pdf.js sends each page's text in several chunks.
     const bytes = await manyPagesPdf(3);
-    const own = await countingClonedTextChunks(() => textContents(bytes));
+    const own = await countingClonedChunks('items', () => textContents(bytes));
     const worker = pdfjs.sameThreadWorker();
-    const same = await countingClonedTextChunks(() => textContents(bytes, worker));
+    const same = await countingClonedChunks('items', () => textContents(bytes, worker));
     worker.destroy();
-    expect(own.textChunks).toBeGreaterThan(3);
-    expect(same.textChunks).toBe(0);
+    expect(own.cloned).toBeGreaterThan(3);
+    expect(same.cloned).toBe(0);
     // Font names carry the document's number (g_d0_f1, g_d1_f1): the rest must be the same.
     const text = (contents: unknown[]) => JSON.stringify(contents).replace(/g_d\d+_/g, 'g_d_');
     expect(text(same.result)).toEqual(text(own.result));
@@ -86,24 +86,17 @@ describe('sameThreadWorker', () => {
 
   /** Every page's operator list, read through `worker` (pdf.js's own fake worker when undefined), counting the operator-list chunks cloned. */
   async function operatorLists(bytes: Uint8Array, worker?: PDFWorker): Promise<{ lists: unknown[]; cloned: number }> {
-    const original = globalThis.structuredClone;
-    let cloned = 0;
-    globalThis.structuredClone = ((value: unknown, options?: Parameters<typeof structuredClone>[1]) => {
-      if (Array.isArray((value as { chunk?: { fnArray?: unknown } } | undefined)?.chunk?.fnArray)) cloned++;
-      return original(value, options);
-    }) as typeof structuredClone;
-    try {
+    const { result: lists, cloned } = await countingClonedChunks('fnArray', async () => {
       const pdf = await pdfjs.getDocument({ data: new Uint8Array(bytes), worker, useSystemFonts: false, disableFontFace: true, isEvalSupported: false, verbosity: 0, maxImageSize: 1 }).promise;
-      const lists: unknown[] = [];
+      const read: unknown[] = [];
       for (let n = 1; n <= pdf.numPages; n++) {
         const { fnArray, argsArray } = await (await pdf.getPage(n)).getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
-        lists.push({ fnArray, argsArray });
+        read.push({ fnArray, argsArray });
       }
       await pdf.destroy();
-      return { lists, cloned };
-    } finally {
-      globalThis.structuredClone = original;
-    }
+      return read;
+    });
+    return { lists, cloned };
   }
 
   it('reads the same operator lists as pdf.js on its own, passing them without cloning for a document never rendered', async () => {
