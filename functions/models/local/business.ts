@@ -24,7 +24,7 @@ import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf } from './extract-values.ts';
 import { bestPhrase, NUMBER, type Phrase, textStems } from './extract-words.ts';
 import { COUNTRIES, CURRENCIES, WEAK_MARKS } from './knowledge/currencies.ts';
-import { COMPANY_ENDINGS, COMPANY_OPENINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind } from './knowledge/fields.ts';
+import { COMPANY_ENDINGS, COMPANY_OPENINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind, STREET_WORDS } from './knowledge/fields.ts';
 
 export interface BusinessValue {
   concept: string;
@@ -329,6 +329,7 @@ function labelledValues(index: DocIndex, id: string): Labelled[] {
       if (region.placement === 'prose' && (concept.kind === 'name' || concept.kind === 'address' || concept.kind === 'text')) continue;
       const read = readValue(region.words, leaf, traits, index.dateOrder);
       if (!read || !plausible(concept.kind, read.value, read.words) || isLabelText(read.words)) continue;
+      if (concept.kind === 'identifier' && houseNumber(index, read.words)) continue;
       let factor = placementFactor(region.placement, region.label) * (region.qualified ? 0.8 : 1);
       // Amounts of a document are beside their label; under it is mostly a column of an item table.
       if (concept.kind === 'amount' && (region.placement === 'below' || region.placement === 'cellBelow')) factor *= 0.6;
@@ -412,6 +413,8 @@ function taxAfterBase(index: DocIndex, value: BusinessValue): BusinessValue {
 
 /** A tax summary's title: "GST Summary", "VAT summary", "Tax Summary" (OCR may misread the tax word). */
 const SUMMARY_TITLE = /\bsumm?ary\b/i;
+/** An amount in a summary's cell: "1,234.56". */
+const AMOUNT_CELL = /^\d{1,3}(,\d{3})*\.\d{2}$/;
 /** How sure a tax summary row's base and tax are, before the total agrees with them. */
 const SUMMARY_SCORE = 0.75;
 /** Lines under a summary's title where its first row may be. */
@@ -421,14 +424,20 @@ const SUMMARY_ROWS = 3;
  * The first row of a tax summary ("GST Summary  Amount(RM)  Tax(RM)" over "SR @ 6%  35.00  2.10"):
  * its last two amounts are the base before tax and the tax, the tax the smaller (at most 30%).
  */
-function taxSummary(index: DocIndex): { subtotal: BusinessValue[]; tax: BusinessValue[] } {
-  const out = { subtotal: [] as BusinessValue[], tax: [] as BusinessValue[] };
+function taxSummary(index: DocIndex): { subtotal: BusinessValue[]; tax: BusinessValue[]; lines: Set<number> } {
+  const out = { subtotal: [] as BusinessValue[], tax: [] as BusinessValue[], lines: new Set<number>() };
   const taxWords = new Set(conceptLexicon().byId.get('tax')!.phrases.flatMap((p) => p.stems));
+  // A tax's own name, a label of one word ("GST", "TVA"): "service" of "service tax" names none.
+  const taxNames = new Set(conceptLexicon().byId.get('tax')!.phrases.flatMap((p) => (p.stems.length === 1 ? p.stems : [])));
   for (const line of index.lines) {
     if (!SUMMARY_TITLE.test(line.text) || !line.words.some((w) => w.stems.some((s) => taxWords.has(s)) || /tax|gst|vat/i.test(w.text))) continue;
-    for (const row of index.lines.slice(line.id + 1, line.id + 1 + SUMMARY_ROWS)) {
-      const amounts = row.words.filter((w) => /^\d{1,3}(,\d{3})*\.\d{2}$/.test(w.text));
-      if (amounts.length < 2) continue;
+    // The summary's lines: its title, its rows and the total row under them.
+    for (let id = line.id; id <= line.id + SUMMARY_ROWS + 1 && id < index.lines.length; id++) out.lines.add(id);
+    // The first row naming a tax ("SR GST 6%"), else the first row: a service charge's row is no tax.
+    const rows = index.lines.slice(line.id + 1, line.id + 1 + SUMMARY_ROWS).filter((row) => row.words.filter((w) => AMOUNT_CELL.test(w.text)).length >= 2);
+    const taxed = rows.filter((row) => row.words.some((w) => w.stems.some((s) => taxNames.has(s))));
+    for (const row of [...taxed, ...rows]) {
+      const amounts = row.words.filter((w) => AMOUNT_CELL.test(w.text));
       const [baseWord, taxWord] = amounts.slice(-2) as [XWord, XWord];
       const base = parseNumber(baseWord.text)!.value;
       const tax = parseNumber(taxWord.text)!.value;
@@ -458,7 +467,8 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
     list.map((v) => (cents && !/[.,]\d{1,2}\)?-?$/.test(v.words.map((w) => w.text).join('')) ? { ...v, score: v.score * 0.5 } : v)).sort(byScore);
   const summary = taxSummary(index);
   const lists = {
-    total: checked(labelled('total')),
+    // A tax summary's "Total" row sums its columns, not the document.
+    total: checked(labelled('total').filter((v) => !summary.lines.has(v.words[0]!.line))),
     subtotal: checked([...labelled('subtotal'), ...summary.subtotal]),
     tax: checked([...labelled('tax').map((v) => taxAfterBase(index, v)), ...summary.tax]),
     balance_due: checked(labelled('balance_due')),
@@ -488,10 +498,11 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
           else if (near(s + x, t, ROUNDING)) (score += 0.9), (consistent = true);
           else score -= 0.6;
         }
-        // A part is never more than the whole, nor the tax more than the amount it is charged on.
+        // A part is never more than the whole; no tax is more than the amount it is charged on (such a
+        // pair is the two read the wrong way round).
         if (t !== undefined && s !== undefined && s > t + ROUNDING && t > 0) score -= 1;
         if (t !== undefined && x !== undefined && x >= t && t > 0) score -= 1;
-        if (s !== undefined && x !== undefined && x > s && s > 0) score -= 0.5;
+        if (s !== undefined && x !== undefined && x > s && s > 0) continue;
         // The same printed number read for two fields: one of them is wrong.
         const ids = [total, subtotal, tax].filter(Boolean).map((v) => v!.words[0]!.id);
         if (new Set(ids).size < ids.length) continue;
@@ -510,7 +521,8 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
     const hit = printed.find((p) => near(p.value, value) && !used.has(p.word.id));
     return hit ? { concept: field, value: hit.value, words: [hit.word], score: Math.min(0.75, base) } : undefined;
   };
-  if (best.total && best.tax && !best.subtotal) {
+  // (No tax is more than the amount it is charged on.)
+  if (best.total && best.tax && !best.subtotal && (best.tax.value as number) * 2 <= (best.total.value as number)) {
     const s = implied('subtotal', (best.total.value as number) - (best.tax.value as number), Math.min(best.total.score, best.tax.score) * 0.85);
     if (s) (best.subtotal = s), (best.consistent = true);
   }
@@ -519,7 +531,7 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
     const hit = printed.find((p) => near(p.value, sum, ROUNDING) && !used.has(p.word.id) && p.value > (best.subtotal!.value as number));
     if (hit) (best.total = { concept: 'total', value: hit.value, words: [hit.word], score: Math.min(0.75, Math.min(best.subtotal.score, best.tax.score) * 0.9) }), (best.consistent = true);
   }
-  if (best.total && best.subtotal && !best.tax) {
+  if (best.total && best.subtotal && !best.tax && (best.subtotal.value as number) * 2 >= (best.total.value as number)) {
     const x = implied('tax', (best.total.value as number) - (best.subtotal.value as number), Math.min(best.total.score, best.subtotal.score) * 0.85);
     if (x) (best.tax = x), (best.consistent = true);
   }
@@ -553,7 +565,26 @@ const ENDINGS = COMPANY_ENDINGS.split(',').map((s) => s.trim().toLowerCase()).fi
 const OPENINGS = COMPANY_OPENINGS.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
 /** Titles documents print at the top: not the issuer's name. */
 const TITLE_WORDS = /^(tax\s+|simplified\s+tax\s+|proforma\s+|pro\s+forma\s+|commercial\s+)?(invoice|receipt|official receipt|cash\s*(bill|sales?|receipt)|bill|statement|estimate|preliminary estimate|quotation|quote|credit note|debit note|guest check|check|order|purchase order|delivery (note|order)|packing slip|facture|rechnung|factuur|factura|fattura|fatura|recu|quittung|devis|angebot|offerte|presupuesto|preventivo|orcamento|avoir|gutschrift|creditnota|ticket|bon|nota|payment advice|remittance advice|tax invoice|outpatient|inpatient|patient statement|itemi[sz]ed (bill|statement)|explanation of benefits|claim form|repair order|work order)\b/i;
-const ADDRESS_LIKE = /^(no\.?\s*)?\d+[a-z]?\b[^,]*,|^no\.?\s*\d|\b(street|st\.?|road|rd\.?|avenue|ave\.?|jalan|jln|lorong|taman|blvd|boulevard|lane|suite|floor|rue|strasse|straße|str\.|straat|laan|weg|calle|via|rua|avenida)\b.*\d|\d.*\b(street|st\.?|road|rd\.?|avenue|ave\.?|jalan|jln|lorong|taman|blvd|boulevard|lane|suite|floor|rue|strasse|straße|str\.|straat|laan|weg|calle|via|rua|avenida)\b|\bp\.?o\.? box\b|\b\d{5}\b|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s\d[A-Z]{2}\b/i;
+/** A street word of the lexicon as a pattern: "st." matches "st" and "st.". */
+const STREET = STREET_WORDS.split(',')
+  .map((w) => w.trim().toLowerCase())
+  .filter(Boolean)
+  .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\.$/, '\\.?'))
+  .join('|');
+const ADDRESS_LIKE = new RegExp(
+  `^(no\\.?\\s*)?\\d+[a-z]?\\b[^,]*,|^no\\.?\\s*\\d|\\b(${STREET})(?![\\p{L}])[^\\n]*\\d|\\d.*\\b(${STREET})(?![\\p{L}])|\\bp\\.?o\\.? box\\b|\\b\\d{5}\\b|\\b[A-Z]{1,2}\\d{1,2}[A-Z]?\\s\\d[A-Z]{2}\\b`,
+  'iu',
+);
+/** Words after a number that make it a house number: "No: 28, Jalan Astana" (no document's number). */
+const STREET_AFTER = new RegExp(`^[,.\\s]*(\\p{L}+\\s+){0,2}?(${STREET})(?![\\p{L}])`, 'iu');
+
+/** A short number the line goes on with a street after: "No: 28, Jalan Astana 1C" numbers a house, not a document. */
+function houseNumber(index: DocIndex, words: XWord[]): boolean {
+  const last = words[words.length - 1]!;
+  if (!/^\d{1,4}[a-z]?[,.]?$/i.test(words.map((w) => w.text).join(''))) return false;
+  const line = index.lines[last.line]!;
+  return STREET_AFTER.test(line.words.slice(line.words.indexOf(last) + 1).map((w) => w.text).join(' '));
+}
 const CONTACT_LIKE = /@|\bwww\b|https?:|\b(tel|phone|fax|mobile|hp|email|e-mail|website|gst|vat|tax|reg|co\.?\s*no|company no|abn|tin)\b/i;
 
 function lineHeight(segment: XSegment): number {
@@ -657,6 +688,13 @@ function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun
   return runs;
 }
 
+/** Words OCR read with less confidence than this on average are noise (a logo read as letters). */
+const NOISE_CONFIDENCE = 50;
+const meanOcrConfidence = (words: XWord[]) => words.reduce((sum, w) => sum + (w.confidence ?? 100), 0) / Math.max(1, words.length);
+
+/** What a name under the document's title counts for as the issuer, when a name is printed above the title. */
+const BELOW_TITLE = 0.75;
+
 function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue[] {
   const firstPage = index.lines.filter((l) => l.page === 0 && !l.inCell);
   if (firstPage.length === 0) return [];
@@ -666,6 +704,10 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
   const excluded = customerBlocks(index);
   const out: BusinessValue[] = [];
   const top = firstPage.filter((l) => !l.box || !pageHeight || l.box.top < pageHeight * 0.4).slice(0, 14);
+  // The document's title ("TAX INVOICE"): a letterhead printed above it is the issuer's, and the
+  // names under it are mostly the customer's (an unlabelled bill-to block).
+  const title = top.findIndex((line) => line.segments.some((s) => s.words.length <= 4 && TITLE_WORDS.test(s.words.map((w) => w.text).join(" "))));
+  const orderOf = new Map<BusinessValue, number>();
   // Lines that are not candidates (addresses, titles, labels) do not push the name further down.
   let rank = 0;
   const rankOf = new Map<number, number>();
@@ -680,7 +722,9 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
     if ((text.match(/\p{L}/gu)?.length ?? 0) < 4 && size < 1.3) continue;
     const lower = text.toLowerCase();
     // (A note written in lower case above the letterhead does not push the name down either.)
-    if (!rankOf.has(run.order)) rankOf.set(run.order, text === lower ? rank : rank++);
+    // (Nor does a logo OCR read as noise: "Aap dick" read at 12 and 53.)
+    const noise = meanOcrConfidence(words) < NOISE_CONFIDENCE;
+    if (!rankOf.has(run.order)) rankOf.set(run.order, text === lower || noise ? rank : rank++);
     let score = 0.45 - rankOf.get(run.order)! * 0.05;
     const legal = LEGAL_FORM_END.test(text);
     const ending = legal || ENDINGS.some((e) => lower.endsWith(` ${e}`) || lower.endsWith(` ${e}.`) || lower.includes(` ${e} `)) || OPENINGS.some((o) => lower.startsWith(`${o} `));
@@ -689,12 +733,17 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
     if (size > 1.15) score += Math.min(0.25, (size - 1) * 0.25);
     // All lower case: a note or a name written above, not a letterhead.
     if (text === lower && !ending) score -= 0.3;
-    // OCR noise ("cull fide <B R") is no name.
+    // OCR noise ("cull fide <B R") is no name; nor is a name with a bracket left open ("ISE (SETIA
+    // SDN BHD"): part of it was lost.
     score -= (1 - wordlike(words)) * 0.6;
+    if ((text.match(/\(/g)?.length ?? 0) !== (text.match(/\)/g)?.length ?? 0)) score -= 0.3;
     if (matchesDomain(text, domains)) score += 0.4;
     if (score <= 0.2) continue;
-    out.push({ concept: 'vendor_name', value: text, words, score: Math.min(0.95, score) });
+    const value: BusinessValue = { concept: 'vendor_name', value: text, words, score: Math.min(0.95, score) };
+    orderOf.set(value, run.order);
+    out.push(value);
   }
+  if (title > 0 && out.some((v) => orderOf.get(v)! < title)) for (const v of out) if (orderOf.get(v)! > title) v.score *= BELOW_TITLE;
   // A name printed on two lines of a logo ("AMNOSH" over "SUPPLIERS") that spells the web domain.
   for (const domain of domains) {
     for (let i = 0; i + 1 < top.length; i++) {

@@ -118,7 +118,7 @@ function readRow(
     anyMapped = true;
     const target = leaves[leaf]!;
     if (!isText(target)) textOnly = false;
-    const read = readValue(target.concept === 'item_description' ? afterRule(cell.words) : cell.words, target.node, target.traits, index.dateOrder);
+    const read = readValue(target.concept === 'item_description' ? withoutFigures(afterRule(cell.words)) : cell.words, target.node, target.traits, index.dateOrder);
     // A description has words: a bare number in its column ("1", "12") is a count read out of place.
     if (read && target.concept === 'item_description' && !/\p{L}/u.test(String(read.value))) continue;
     if (read) row.set(leaf, { read, likelihood: Math.min(1, similarity) * read.fit });
@@ -140,6 +140,27 @@ function readRow(
     return;
   }
   items.push(row);
+}
+
+/** A figure of a row: a count or a price ("2", "1.0", "12.00", "1,250.00"). */
+const FIGURE = /^\d{1,3}([,.]\d{3})*([.,]\d{1,2})?$/;
+
+/**
+ * A description without the row's count and price that OCR set into its column ("(V02) SOUR & SPICY
+ * 1.0 12.00", and the line it wraps onto after them): each run of two figures or more, one of them
+ * with decimals. A description with one number ("USB cable 2.0", "Cola 1.5 L") keeps it.
+ */
+function withoutFigures(words: XWord[]): XWord[] {
+  const out: XWord[] = [];
+  for (let i = 0; i < words.length; ) {
+    let end = i;
+    while (end < words.length && FIGURE.test(words[end]!.text)) end++;
+    const run = words.slice(i, end);
+    if (run.length === 0) out.push(words[end++]!);
+    else if (!(run.length >= 2 && run.some((w) => /[.,]\d{1,2}$/.test(w.text)))) out.push(...run);
+    i = Math.max(end, i + 1);
+  }
+  return out.length > 0 && out.some((w) => /\p{L}/u.test(w.text)) ? out : words;
 }
 
 /**

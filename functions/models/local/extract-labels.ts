@@ -154,13 +154,15 @@ export function findLabels(index: DocIndex, phrases: readonly Phrase[], weightOf
     const labelStems = [...new Set(label.flatMap((w) => w.stems))];
     const { similarity, source } = bestPhrase(labelStems, phrases, weightOf);
     if (similarity <= 0) continue;
+    // A rate printed before the label ("6.00% GST") qualifies it as one printed after it does.
+    const first = words.slice(0, from).every((w) => QUALIFIER.test(w.text));
     matches.push({
       words: label,
       similarity,
       source,
       colon: endsLabel(label[label.length - 1]!),
-      whole: from === 0 && words.slice(end).every((w) => SEPARATOR.test(w.text) || QUALIFIER.test(w.text)),
-      atStart: from === 0,
+      whole: first && words.slice(end).every((w) => SEPARATOR.test(w.text) || QUALIFIER.test(w.text)),
+      atStart: first,
     });
   }
   return matches;

@@ -72,6 +72,9 @@ describe('business fields', () => {
     // More words of the label printed apart are stepped over too, and say whose label it is.
     expect((await extract(['Mr DIY Sdn Bhd', 'TOTAL        ROUNDED        RM 30.90'])).total).toBe(30.9);
     expect((await extract(['Bar Sdn Bhd', 'Total        (Excluding GST):        119.25'])).total).toBeNull();
+    // A rate printed before the label qualifies it ("6.00% GST"); a tax code ("A") and "RM" between it
+    // and its amount are stepped over.
+    expect(await extract(['Isni Petro Trading', 'Total        RM 86.00', '6.00% GST        A        RM        4.87'])).toMatchObject({ tax: 4.87, total: 86 });
     // A faint "RM" read as "Ri" between the label and its amount is stepped over.
     expect((await extract(['Isni Petro Trading', 'Total        Ri        86.00'])).total).toBe(86);
     // A tax summary's row gives the base and the tax; what was paid in cash is never the total.
@@ -173,6 +176,41 @@ describe('business fields', () => {
     expect(await scanned('69.15')).toMatchObject({ subtotal: null, tax: null, total: null });
   });
 
+  it('reasons across amounts: no tax above its base, a tax summary\'s tax row and not its total, no house number for a document number', async () => {
+    // "TAX AMT (S) 6%" prints the base taxed at 6%, under a tax's label: no tax is more than its base,
+    // so 13.30 is no tax with 0.80 its base (those two add up to the total the wrong way round).
+    const swapped = await extract(['Sam Sam Trading Co', 'TAX AMT (S) 6%        RM 13.30', 'GST 6%        RM 0.80', 'TOTAL        RM 14.10']);
+    expect(swapped.total).toBe(14.1);
+    expect([swapped.subtotal, swapped.tax]).not.toEqual([0.8, 13.3]);
+    expect(swapped.subtotal).not.toBe(0.8);
+    // A service charge's row of a tax summary is no tax; its "Total" row sums the summary, not the bill.
+    const bistro = await extract(['Three Stooges Bistro', 'SUB TOTAL        150.00', 'NET TOTAL        174.90', 'Tax Summary        Amount        Tax', 'SVC SERVICE CHARGE 10        150.00        15.00', 'SR GST 6%        166.00        9.90', 'Total        316.00        24.90']);
+    expect(bistro).toMatchObject({ tax: 9.9, total: 174.9 });
+    // "No: 28, Jalan Astana 1C" numbers a house.
+    expect((await extract(['Lightroom Gallery Sdn Bhd', 'No: 28, Jalan Astana 1C,', 'Total: 39.80'])).invoice_number).toBeNull();
+    expect((await extract(['Lightroom Gallery Sdn Bhd', 'No: 28', 'Total: 39.80'])).invoice_number).toBe('28');
+  });
+
+  it('takes no issuer from under the title when a name is printed above it, nor a name left with an open bracket', async () => {
+    // An unlabelled bill-to block under "Tax Invoice": the company with a legal form there is the customer.
+    const painter = await extract(['ABC Painting & Renovators', '1/131 Springvale Road, Glen Waverley', 'Tax Invoice', 'As Interior Design Co        Invoice No# IN1008', 'Total Before Tax $1,050.00']);
+    expect(painter.vendor_name).not.toBe('As Interior Design Co');
+    // With nothing above the title, the name under it is the issuer's.
+    expect((await extract(['Tax Invoice', 'Contoso Engineering Ltd', 'Total: 42.00'])).vendor_name).toBe('Contoso Engineering Ltd');
+    expect((await extract(['ISE (SETIA SDN BHD', 'No. 17-G, Jalan Setia Indah', 'Total: 5.00'])).vendor_name).toBeNull();
+    expect((await extract(['ISE (SETIA) SDN BHD', 'No. 17-G, Jalan Setia Indah', 'Total: 5.00'])).vendor_name).toBe('ISE (SETIA) SDN BHD');
+  });
+
+  it('reads the letterhead under a logo OCR read as noise', async () => {
+    const doc = await txt(['Aap dick', 'PERNIAGAAN ZHENG HUI', 'NO.59 JALAN PERMAS 9/5', 'Total: 112.45']);
+    for (const page of doc.pages) {
+      page.ocr = true;
+      for (const word of page.words) word.confidence = word.text === 'Aap' ? 12 : word.text === 'dick' ? 53 : 92;
+    }
+    const output = (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
+    expect(output.vendor_name).toBe('PERNIAGAAN ZHENG HUI');
+  });
+
   it('reads a faded "No" OCR read as "ND" after a label word as the number\'s label, and "to" never', async () => {
     const scanned = async (label: string) => {
       const doc = await txt(['99 Speed Mart Sdn Bhd', `${label} :        18287/102/T0049`, 'Total Sales (Inclusive GST) RM 2.50']);
@@ -258,6 +296,19 @@ describe('business fields', () => {
       { description: 'ChicMcMuffin', quantity: 2, amount: 11 },
       { description: 'M Porridge', quantity: 1, amount: 5.6 },
     ]);
+  });
+
+  it('reads no count or price set into the description\'s column as part of the description', async () => {
+    const ITEMS: JsonSchema = {
+      type: 'object',
+      properties: { line_items: { type: 'array', items: { type: 'object', properties: { description: { type: 'string' }, amount: { type: 'number' } } } } },
+    };
+    // As OCR set a restaurant slip's rows: the count and price under "Description", the name wrapped.
+    const output = await extract(
+      ['Syl Roasted Delights Sdn Bhd', 'Description                                Amount', '(V02) SOUR & SPICY 1.0 12.00              12.00', 'MUSTARD', '(B03) JASMINE GREEN 2 2.30                 4.60', 'TEA(HOT)', 'Cola 1.5 L                                 3.00', 'Total                                      19.60'],
+      ITEMS,
+    );
+    expect((output.line_items as Array<{ description: string }>).map((i) => i.description)).toEqual(['(V02) SOUR & SPICY MUSTARD', '(B03) JASMINE GREEN TEA(HOT)', 'Cola 1.5 L']);
   });
 
   it('reads an item\'s description after a rule in its cell, not the code before it ("0301 | LAB CHEMISTRY")', async () => {

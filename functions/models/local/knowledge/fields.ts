@@ -468,3 +468,10 @@ export const COMPANY_ENDINGS = `sdn bhd, sdn. bhd., bhd, s/b, berhad, inc, inc.,
  */
 export const COMPANY_OPENINGS = `perniagaan, kedai, syarikat, restoran, restaurant, hotel, klinik, clinic, farmasi, pharmacy, hospital, toko, warung, cafe, bakery,
   boulangerie, pharmacie, apotheke, bäckerei, autohaus, ristorante, trattoria, farmacia, panaderia, padaria, restaurante`;
+
+/**
+ * Words of street addresses, in the languages above (a few abbreviations with their dot optional):
+ * a line naming one with a number is an address line ("No. 28, Jalan Astana 1C", "12 rue de la Paix").
+ */
+export const STREET_WORDS = `street, st., road, rd., avenue, ave., blvd, boulevard, lane, drive, suite, floor, jalan, jln, lorong, taman, persiaran,
+  rue, chemin, strasse, straße, str., straat, laan, weg, plein, calle, avenida, via, viale, piazza, rua, travessa`;
