@@ -892,6 +892,7 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     votes.set(code, entry);
   };
   const dollars: XWord[] = [];
+  const misread: XWord[] = [];
   // Symbols on scanned pages: OCR reads "x" as "¥" and "$" as "£"; one of them alone proves nothing.
   const scannedSymbols = new Map<string, XWord[]>();
   index.words.forEach((word, i) => {
@@ -932,7 +933,14 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     }
     const code = /^(RM|Rs\.?|MYR|USD|EUR|GBP|INR|AUD|CAD|SGD|PHP)(?=\d)/.exec(raw)?.[1];
     if (code) vote(MARKS.get(code)?.code, word, 2);
+    else if (ocr && /^[A-Z][A-Za-z]$/.test(raw) && next?.line === word.line && /^\d/.test(next.text)) misread.push(word);
   });
+  // Two letters before amounts, one letter off a mark of the country's currency ("RH 86.00", "RN 4.87"
+  // for a faint "RM"): several of them are that mark misread.
+  const home = homeCurrency(index);
+  const homeMarks = CURRENCIES.find((c) => c.code === home?.code)?.marks.filter((m) => m.length === 2) ?? [];
+  const offByOne = misread.filter((w) => homeMarks.some((m) => m[0] === w.text[0] && m[1] !== w.text[1]));
+  if (offByOne.length >= 2) for (const word of offByOne) vote(home!.code, word, 1);
   for (const [symbol, words] of scannedSymbols) {
     if (words.length < 2) continue;
     if (symbol === '$') dollars.push(...words);
@@ -953,7 +961,6 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     const code = printed ?? dollarCountry(index);
     for (const word of dollars) vote(code, word, 2);
   }
-  const home = homeCurrency(index);
   // The country agreeing with a printed mark counts as one more mark.
   const agreeing = home && votes.get(home.code);
   if (agreeing) agreeing.count += 1;

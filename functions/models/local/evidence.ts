@@ -12,7 +12,7 @@
  * occurrences boosted. Phrases are features of their own, so a phrase match also counts its words:
  * phrase matches count more.
  */
-import type { LayoutCue } from './knowledge/document-types.ts';
+import { DOCUMENT_TYPES, type LayoutCue } from './knowledge/document-types.ts';
 import { LEXICON, type LexiconEntry } from './lexicon.ts';
 import type { Cue } from './cues.ts';
 import {
@@ -343,7 +343,24 @@ export function cueScores(queries: Queries, cues: readonly Cue[], weightOf: (cue
 export const TITLE_WEIGHT = 1.5;
 const TITLE_LINES = 6;
 
-/** The title lines of a page: its first short lines. */
+/** Lines further down the top of a page where a line naming a kind of document is still its title. */
+const NAMING_LINES = 16;
+const listed = (text: string) => text.split(',').map((n) => n.replace(/\s+/g, ' ').trim()).filter((n) => n.length > 2);
+/**
+ * The names of kinds of documents the engine knows that name one kind only: "credit note", not "tax
+ * invoice" (what Malaysian till receipts are titled too: a term of receipts).
+ */
+const KIND_NAMES: ReadonlySet<string> = new Set(
+  DOCUMENT_TYPES.flatMap((t) => listed(t.names).filter((name) => !DOCUMENT_TYPES.some((other) => other !== t && (listed(other.terms).includes(name) || listed(other.names).includes(name))))),
+);
+const asName = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\s]/gu, ' ').replace(/\s+/g, ' ').trim();
+
+/**
+ * The title lines of a page: its first short lines, and a line further down the top that only names
+ * a kind of document ("CREDIT NOTE" under a receipt's seven lines of letterhead).
+ */
 export function titleLines(lines: readonly PageLine[]): PageLine[] {
-  return lines.slice(0, TITLE_LINES).filter((l) => l.text.split(' ').length <= 12);
+  const first = lines.slice(0, TITLE_LINES).filter((l) => l.text.split(' ').length <= 12);
+  const naming = lines.slice(TITLE_LINES, NAMING_LINES).filter((l) => KIND_NAMES.has(asName(l.text)));
+  return [...first, ...naming];
 }

@@ -147,6 +147,22 @@ describe('business fields', () => {
     expect((await scanned('12 Harmoni Road')).currency).toBeNull();
   });
 
+  it('reads a faint "RM" OCR read one letter off ("RH 86.00", "RN 4.87") as the currency of a Malaysian document, when it recurs', async () => {
+    const scanned = async (lines: string[]) => {
+      const doc = await txt(lines);
+      for (const page of doc.pages) {
+        page.ocr = true;
+        for (const word of page.words) word.confidence = 90;
+      }
+      return (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output.currency;
+    };
+    const slip = ['Isni Petro Trading', 'Lot 2685 Jln Genting Klang', 'V-Power 97        RI 86.00', 'Visa        RH 86.00', 'Total        RN 86.00'];
+    expect(await scanned(slip)).toBe('MYR');
+    // No country to say which mark they miss, or one such word alone: no currency.
+    expect(await scanned(slip.map((l) => l.replace('Jln Genting Klang', 'Harbour Road')))).toBeNull();
+    expect(await scanned(slip.slice(0, 3))).toBeNull();
+  });
+
   it('reads amounts OCR split or set apart ("RM 39. 80", a speck and "RM" before the tax), and a subtotal the others imply', async () => {
     // As Tesseract read a credit note from a Malaysian shop: a space after two decimal points, a
     // speck ("g") and a lone "RM" between the tax's label and its amount.

@@ -106,6 +106,16 @@ describe('layout cues', () => {
     const bill = lines.slice(0, 10).concat(['Payment due within 30 days by bank transfer']);
     expect((await localEngine.classify(request(fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: bill }] }])))).output.category).toBe('invoice');
   });
+
+  it('a till slip titled "CREDIT NOTE" under seven lines of letterhead is a credit note', async () => {
+    const categories: Category[] = [CATEGORIES[0]!, CATEGORIES[1]!, { name: 'credit note', description: 'A credit note' }];
+    const letterhead = ['LIGHTROOM GALLERY SDN BHD', 'No: 28, JALAN ASTANA 1C,', 'BANDAR BUKIT RAJA, 41050', 'KLANG SELANGOR D.E, MALAYSIA', 'ROC No. : (1072825-A)', 'GST No. : 000584089600', 'Tel: 03-3360 4305 Fax: 03-3362 4395'];
+    const till = ['Station: CASHIER C/N No: LCN00211', 'Cashier: ANGELA', 'Bill Date : 20/11/2017', 'REFER CS03158', 'SQUARE BLACK FRAME 2 x 18.77 37.55', 'Sub Total RM 37.55', 'GST 6% RM 2.25', 'TOTAL RM 39.80', 'CASH RM 39.80', 'CHANGE RM 0.00', 'Item Count: 2', 'Goods Sold are not returnable'];
+    const classify = async (title: string) => (await localEngine.classify(request(fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: [...letterhead, title, ...till] }] }]), { categories }))).output.category;
+    expect(await classify('CREDIT NOTE')).toBe('credit note');
+    // A title receipts share with invoices ("TAX INVOICE") that far down does not outweigh the till.
+    expect(await classify('TAX INVOICE')).toBe('receipt');
+  });
 });
 
 describe('classification output', () => {

@@ -137,7 +137,7 @@ describe('split consensus and determinism', () => {
 
   it('different seeds give different votes but the same consolidated split', async () => {
     // A 60-page file with receipts and payslips among the declared kinds: pages votes can read differently.
-    const doc = fixtureDoc(longBundle(60, 2).pages);
+    const doc = fixtureDoc(longBundle(60).pages);
     const single = await localEngine.split(request(doc));
     for (const seed of ['a', 'b', 'c']) {
       const result = await localEngine.split(request(doc, { nConsensus: 5, seed }));
