@@ -218,6 +218,9 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
   if (after.length > 0) {
     const placement: Placement = label.colon ? 'colon' : label.atStart ? 'inline' : 'prose';
     regions.push({ words: cutAtNextLabel(after, vocabulary), placement, label });
+    // A tax code and a faint currency mark between the label and its amount ("GST  A  RN 4.87").
+    const specks = after.findIndex((w) => !DEBRIS.test(w.text));
+    if (specks > 0 && specks <= 2 && /^\d[\d,.]*[.,]\d{2}$/.test(after[specks]!.text)) regions.push({ words: cutAtNextLabel(after.slice(specks), vocabulary), placement, label, qualified: true });
     // Only a qualifier follows ("VAT 20%", "Amount (EUR)"), or a few more words of a longer label the
     // lexicon does not know ("Total Incl. GST@6%"): the value may still be beside or under it.
     if (!after.every((w) => QUALIFIER.test(w.text)) && !labelTail(after)) return regions;
@@ -233,10 +236,12 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
   // Another label beside this one ("Owner:   Inspection Location:") is no value.
   if (right && !startsWithLabel(dropSeparators(right.words))) {
     regions.push({ words: cutAtNextLabel(dropSeparators(right.words), vocabulary), placement: 'right', label, qualified });
-    // A speck of two letters at most between label and value (OCR's "Ri" for a faint "RM"), or more
-    // words of the label printed apart ("TOTAL   ROUNDED   RM 30.90"): the value may be after it.
+    // A speck or two of two letters at most between label and value (OCR's "Ri" for a faint "RM", a
+    // tax code and a mark: "A RN"), or more words of the label printed apart ("TOTAL   ROUNDED   RM
+    // 30.90"): the value may be after it.
     const apart = right.words.every((w) => isLexiconWord(w, vocabulary));
-    const further = DEBRIS.test(right.words.map((w) => w.text).join(' ')) || apart ? segmentPastMarks(index, right) : undefined;
+    const specks = right.words.length <= 2 && right.words.every((w) => DEBRIS.test(w.text));
+    const further = specks || apart ? segmentPastMarks(index, right) : undefined;
     if (further) regions.push({ words: cutAtNextLabel(dropSeparators(further.words), vocabulary), placement: 'right', label, qualified: !apart });
   }
   const below = segmentBelow(index, labelSegment(index, label));

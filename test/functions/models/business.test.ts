@@ -75,6 +75,8 @@ describe('business fields', () => {
     // A rate printed before the label qualifies it ("6.00% GST"); a tax code ("A") and "RM" between it
     // and its amount are stepped over.
     expect(await extract(['Isni Petro Trading', 'Total        RM 86.00', '6.00% GST        A        RM        4.87'])).toMatchObject({ tax: 4.87, total: 86 });
+    expect(await extract(['Isni Petro Trading', 'Total        RM 86.00', '6.00% GST A RN 4.87'])).toMatchObject({ tax: 4.87 });
+    expect(await extract(['Isni Petro Trading', 'Total        RM 86.00', '6.00% GST        A RN        4.87'])).toMatchObject({ tax: 4.87 });
     // A faint "RM" read as "Ri" between the label and its amount is stepped over.
     expect((await extract(['Isni Petro Trading', 'Total        Ri        86.00'])).total).toBe(86);
     // A tax summary's row gives the base and the tax; what was paid in cash is never the total.
