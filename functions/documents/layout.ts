@@ -131,7 +131,7 @@ export function layoutPage(input: LayoutInput): Page {
   for (const draft of blocks) {
     if (draft.table !== undefined) {
       const t = draft.table;
-      const lineIndices = rowsOf(tableWords[t]!, boxOf).map((row) => addLine(lineDraft(row, words)));
+      const lineIndices = rowsOf(tableWords[t]!, boxOf, words).map((row) => addLine(lineDraft(row, words)));
       const table = tables[t]!;
       const tableIndex =
         page.tables.push({
@@ -401,20 +401,37 @@ function coveredHeight(boxes: Box[]): number {
 // Lines
 
 /** Groups word indices into rows (vertical overlap), each row left to right, rows top to bottom. */
-function rowsOf(indices: number[], boxOf: (i: number) => Box): number[][] {
+function rowsOf(indices: number[], boxOf: (i: number) => Box, words: Word[]): number[][] {
   const sorted = [...indices].sort((a, b) => boxOf(a).top - boxOf(b).top);
-  const rows: { words: number[]; box: Box }[] = [];
-  for (const i of sorted) {
-    const box = boxOf(i);
+  return levelRows(sorted, boxOf, (i) => hasText(words[i]!)).map((row) => row.sort((a, b) => boxOf(a).left - boxOf(b).left));
+}
+
+const hasText = (word: Word) => /[\p{L}\p{N}]/u.test(word.text);
+
+/**
+ * Items (sorted by top) grouped into rows of items level with each other, rows top to bottom. Rows
+ * are built from the items with text; marks alone ("_", "»|", a rule OCR read as a glyph) then join
+ * the row they are most level with, so a tall one never chains two rows into one.
+ */
+function levelRows<T>(items: readonly T[], boxOf: (item: T) => Box, textual: (item: T) => boolean): T[][] {
+  const level = (row: Box, box: Box) => verticalOverlap(row, box) >= 0.5 * Math.min(row.height, box.height);
+  const rows: Array<{ items: T[]; box: Box }> = [];
+  for (const item of items.filter(textual)) {
+    const box = boxOf(item);
     const row = rows[rows.length - 1];
-    if (row && verticalOverlap(row.box, box) >= 0.5 * Math.min(row.box.height, box.height)) {
-      row.words.push(i);
-      row.box = unionBox([row.box, box])!;
-    } else {
-      rows.push({ words: [i], box });
-    }
+    if (row && level(row.box, box)) {
+      row.items.push(item);
+      row.box = unionOfTwo(row.box, box);
+    } else rows.push({ items: [item], box });
   }
-  return rows.map((row) => row.words.sort((a, b) => boxOf(a).left - boxOf(b).left));
+  for (const item of items.filter((i) => !textual(i))) {
+    const box = boxOf(item);
+    let best: (typeof rows)[number] | undefined;
+    for (const row of rows) if (level(row.box, box) && (!best || verticalOverlap(row.box, box) > verticalOverlap(best.box, box))) best = row;
+    if (best) best.items.push(item);
+    else rows.push({ items: [item], box });
+  }
+  return rows.sort((a, b) => a.box.top - b.box.top).map((row) => row.items);
 }
 
 function lineDraft(printed: number[], words: Word[]): LineDraft {
@@ -433,18 +450,7 @@ function lineDraft(printed: number[], words: Word[]): LineDraft {
  */
 function entriesOf(items: Item[], words: Word[]): Entry[] {
   const fragments = items.flatMap((i) => (i.fragment ? [i.fragment] : [])).sort((a, b) => a.box.top - b.box.top);
-  const rows: Fragment[][] = [];
-  let rowBox: Box | undefined;
-  for (const fragment of fragments) {
-    const row = rows[rows.length - 1];
-    if (row && rowBox && verticalOverlap(rowBox, fragment.box) >= 0.5 * Math.min(rowBox.height, fragment.box.height)) {
-      row.push(fragment);
-      rowBox = unionOfTwo(rowBox, fragment.box);
-    } else {
-      rows.push([fragment]);
-      rowBox = fragment.box;
-    }
-  }
+  const rows = levelRows(fragments, (f) => f.box, (f) => f.words.some((w) => hasText(words[w]!)));
   const entries: Entry[] = rows.map((row) => {
     const indices: number[] = [];
     for (const fragment of row.sort((a, b) => a.box.left - b.box.left)) for (const w of fragment.words) indices.push(w);

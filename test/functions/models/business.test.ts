@@ -247,6 +247,8 @@ describe('business fields', () => {
     expect(bill.customer_name).toBe('Saravana kumar V');
     const receipt = await extract(['PERNIAGAAN ZHENG HUI', 'NO.59 JALAN PERMAS 9/5', '81760 JOHOR BAHRU', 'Total: 112.46']);
     expect(receipt.vendor_name).toBe('PERNIAGAAN ZHENG HUI');
+    // A customer's phone number printed after the name is no part of it.
+    expect((await extract(['Lightroom Gallery Sdn Bhd', 'Name : ESWARAN 012-6369400', 'Total RM 39.80'])).customer_name).toBe('ESWARAN');
   });
 
   it('takes no document date from under an item table\'s "Date" column, but from under a header block\'s', async () => {
