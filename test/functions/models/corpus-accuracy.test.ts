@@ -109,6 +109,23 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(right / pages).toBeGreaterThanOrEqual(0.75);
   });
 
+  it('reads the amounts of a curled receipt read again column by column, and a tax summary\'s tax row', { timeout: 300_000 }, async () => {
+    // Its amounts sit half a line below their labels; read again by column they add up: 13.30 + 0.80.
+    const slip = await fieldsOf('documents/receipt/X51005255805.jpg');
+    expect(slip.get('total')).toMatchObject({ verdict: 'right', value: 14.1 });
+    // "GST 6%  A  RM 0.80" under "TAX AMT (S) 6%  RM 13.30": the base is never the tax.
+    expect(slip.get('tax')!.verdict).not.toBe('wrong');
+    expect(slip.get('subtotal')!.verdict).not.toBe('wrong');
+    // A service charge's row of the tax summary is no tax: "SR GST 6%  166.00  9.90" is.
+    const bistro = await fieldsOf('documents/receipt/X51005441402.jpg');
+    expect(bistro.get('tax')).toMatchObject({ verdict: 'right', value: 9.9 });
+    expect(bistro.get('subtotal')).toMatchObject({ verdict: 'right', value: 150 });
+    // Malaysia's "RM" read "RN", "RH", "Ri" before the amounts; "6.00% GST A RN 4.87".
+    const shell = await fieldsOf('documents/receipt/X51005306399.jpg');
+    expect(shell.get('tax')).toMatchObject({ verdict: 'right', value: 4.87 });
+    expect(shell.get('currency')).toMatchObject({ verdict: 'right', value: 'MYR' });
+  });
+
   it('reads what OCR was unsure of where the document confirms it: amounts that add up, a currency mark the country agrees with', { timeout: 120_000 }, async () => {
     // A hardware store's slip: "Tota Excl. of GST 15.00", "Total Amt Rounded 15.90", and 0.90 under a
     // GST summary's "Tax (RM)" that OCR read as "G ummary Amount(RM) Tax (RM)": 15.00 + 0.90 = 15.90.
