@@ -165,12 +165,17 @@ function withoutFigures(words: XWord[]): XWord[] {
 
 /**
  * A description printed after a rule in its cell ("0301 | LAB CHEMISTRY" under "REV.CD. DESCRIPTION",
- * two columns read as one): the words before the rule are another column's code.
+ * two columns read as one): the words before the rule are another column's code. A leading code
+ * without its rule ("0300 LABORATORY GENERAL", "0301| LAB CHEMISTRY") is dropped too.
  */
 function afterRule(words: XWord[]): XWord[] {
   const rule = words.findLastIndex((w) => RULE.test(w.text));
   const rest = words.slice(rule + 1);
-  return rule > 0 && /\p{L}{2}/u.test(rest.map((w) => w.text).join(' ')) ? rest : words;
+  if (rule > 0 && /\p{L}{2}/u.test(rest.map((w) => w.text).join(' '))) return rest;
+  // The code with the rule read onto it ("0301|", "0300]"), or alone: digits after a leading zero are
+  // a code, never part of a description.
+  const code = words.length > 1 && /^0\d{2,}[|¦│┃\]\[]?$/.test(words[0]!.text) && /\p{L}{2}/u.test(words.slice(1).map((w) => w.text).join(' '));
+  return code ? words.slice(1) : words;
 }
 
 /**

@@ -337,12 +337,16 @@ describe('business fields', () => {
       properties: { line_items: { type: 'array', items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, amount: { type: 'number' } } } } },
     };
     // A hospital claim's revenue code and description, two printed columns read as one cell.
-    const csv = ['REV.CD. DESCRIPTION,SERV. UNITS,TOTAL CHARGES', '0301 | LAB CHEMISTRY,1,207.00', '0305 | LAB HEMATOLOGY,2,69.30'].join('\n');
+    // (OCR reads the rule onto the code, "0301|" or "0300]", or loses it: the code is still no description.)
+    const csv = ['REV.CD. DESCRIPTION,SERV. UNITS,TOTAL CHARGES', '0301 | LAB CHEMISTRY,1,207.00', '0305 | LAB HEMATOLOGY,2,69.30', '0301| LAB CHEMISTRY,1,88.20', '0300] LABORATORY GENERAL,1,66.60', '0300 LABORATORY GENERAL,2,41.40'].join('\n');
     const doc = await readDocument(new TextEncoder().encode(csv), { kind: 'csv', dpi: 72, deadline: Date.now() + 10_000 });
     const output = (await localExtractor.extract({ doc, schema: ITEMS, instructions: null, nConsensus: 1, seed: 's' })).output;
     expect(output.line_items).toEqual([
       { description: 'LAB CHEMISTRY', quantity: 1, amount: 207 },
       { description: 'LAB HEMATOLOGY', quantity: 2, amount: 69.3 },
+      { description: 'LAB CHEMISTRY', quantity: 1, amount: 88.2 },
+      { description: 'LABORATORY GENERAL', quantity: 1, amount: 66.6 },
+      { description: 'LABORATORY GENERAL', quantity: 2, amount: 41.4 },
     ]);
   });
 
