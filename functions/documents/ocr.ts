@@ -492,8 +492,9 @@ export async function recognizeAsIs(pool: OcrPool, image: GreyImage): Promise<Wo
 
 /** A word read below this confidence is unsure: Tesseract reads clean print at 85–96. */
 const UNSURE_CONFIDENCE = 60;
-/** At most this many regions of a page are read again (the largest first). */
+/** At most this many regions of a page are read again (the largest first), in at most this many pieces. */
 const MAX_REREAD_REGIONS = 6;
+const MAX_REREAD_PIECES = 32;
 
 /**
  * Tesseract's page layout analysis cuts some lines across: on a receipt photographed on curled
@@ -511,7 +512,14 @@ export async function rereadUnsureRegions(pool: OcrPool, image: GreyImage, words
   // Small print is read enlarged, as recognizeAsIs does for the whole page.
   const wanted = height < SMALL_TEXT_PX ? Math.min(MAX_ENLARGE, TARGET_TEXT_PX / height) : 1;
   const scale = wanted >= 1.25 ? wanted : 1;
-  const pieces = regions.flatMap((region) => columnPieces(cropGrey(image, region), height).map((p) => ({ ...p, left: p.left + region.left, top: p.top + region.top })));
+  // The regions with the most unsure words first, up to a bound on the readings (a region over a long
+  // table could otherwise cut into a hundred pieces).
+  const pieces: Region[] = [];
+  for (const region of regions) {
+    const cut = columnPieces(cropGrey(image, region), height).map((p) => ({ ...p, left: p.left + region.left, top: p.top + region.top }));
+    if (pieces.length + cut.length > MAX_REREAD_PIECES) break;
+    pieces.push(...cut);
+  }
   const rereads = await Promise.all(
     pieces.map(async (piece) => {
       // Tesseract misreads text that touches the edge of its image: the piece gets a margin of paper.
