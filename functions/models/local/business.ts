@@ -716,7 +716,7 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
   const top = firstPage.filter((l) => !l.box || !pageHeight || l.box.top < pageHeight * 0.4).slice(0, 14);
   // The document's title ("TAX INVOICE"): a letterhead printed above it is the issuer's, and the
   // names under it are mostly the customer's (an unlabelled bill-to block).
-  const title = top.findIndex((line) => line.segments.some((s) => s.words.length <= 4 && TITLE_WORDS.test(s.words.map((w) => w.text).join(" "))));
+  const title = top.findIndex((line) => line.segments.some((s) => s.words.length <= 4 && TITLE_WORDS.test(s.words.map((w) => w.text).join(' '))));
   const orderOf = new Map<BusinessValue, number>();
   // Lines that are not candidates (addresses, titles, labels) do not push the name further down.
   let rank = 0;
@@ -1152,7 +1152,7 @@ export function readBusiness(index: DocIndex): BusinessReading {
       const floor = MIN_SCORE[concept] ?? DEFAULT_MIN_SCORE;
       list = list
         .map((v) => ({ ...v, score: v.score * trustOf(v) }))
-        .filter((v) => process.env.NOFLOOR || v.score >= floor)
+        .filter((v) => v.score >= floor)
         .sort(byScore);
       resolved.set(concept, list);
       return list;
