@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Worker as Thread } from 'node:worker_threads';
-import type { GreyImage, Word } from './doc.ts';
+import { type Box, type GreyImage, unionOfTwo, type Word } from './doc.ts';
 import { type Turn, TURNS, turnGrey, unturnBox } from './orientation.ts';
 import { judgeToken } from './text-sense.ts';
 
@@ -514,7 +514,7 @@ export async function rereadUnsureRegions(pool: OcrPool, image: GreyImage, words
   const scale = wanted >= 1.25 ? wanted : 1;
   // The regions with the most unsure words first, up to a bound on the readings (a region over a long
   // table could otherwise cut into a hundred pieces).
-  const pieces: Region[] = [];
+  const pieces: Box[] = [];
   for (const region of regions) {
     const cut = columnPieces(cropGrey(image, region), height).map((p) => ({ ...p, left: p.left + region.left, top: p.top + region.top }));
     if (pieces.length + cut.length > MAX_REREAD_PIECES) break;
@@ -546,24 +546,17 @@ export async function rereadUnsureRegions(pool: OcrPool, image: GreyImage, words
   return out;
 }
 
-type Region = { left: number; top: number; width: number; height: number };
-
-const centre = (b: Region) => ({ x: b.left + b.width / 2, y: b.top + b.height / 2 });
-const within = (p: { x: number; y: number }, r: Region) => p.x >= r.left && p.x <= r.left + r.width && p.y >= r.top && p.y <= r.top + r.height;
-const overlap = (a: Region, b: Region) => a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
-function union(a: Region, b: Region): Region {
-  const left = Math.min(a.left, b.left);
-  const top = Math.min(a.top, b.top);
-  return { left, top, width: Math.max(a.left + a.width, b.left + b.width) - left, height: Math.max(a.top + a.height, b.top + b.height) - top };
-}
+const centre = (b: Box) => ({ x: b.left + b.width / 2, y: b.top + b.height / 2 });
+const within = (p: { x: number; y: number }, r: Box) => p.x >= r.left && p.x <= r.left + r.width && p.y >= r.top && p.y <= r.top + r.height;
+const overlap = (a: Box, b: Box) => a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
 
 /**
  * Regions of unsure words: each unsure word's box grown by a text height sideways and most of one
  * up and down, overlapping boxes merged, then grown to take in whole every word they cut (a region
  * never halves a word). Regions covering most of the page are left out: the page is read as it is.
  */
-function unsureRegions(words: Word[], height: number, image: GreyImage): Region[] {
-  const grow = (b: Region, dx: number, dy: number): Region => {
+function unsureRegions(words: Word[], height: number, image: GreyImage): Box[] {
+  const grow = (b: Box, dx: number, dy: number): Box => {
     const left = Math.max(0, b.left - dx);
     const top = Math.max(0, b.top - dy);
     return { left, top, width: Math.min(image.width, b.left + b.width + dx) - left, height: Math.min(image.height, b.top + b.height + dy) - top };
@@ -572,8 +565,8 @@ function unsureRegions(words: Word[], height: number, image: GreyImage): Region[
     .filter((w) => w.box && (w.confidence ?? 100) < UNSURE_CONFIDENCE && /[\p{L}\p{N}]/u.test(w.text))
     .map((w) => ({ ...grow(w.box!, height, 0.6 * height), unsure: 1 }));
   const merged = mergeOverlapping(regions).map((r) => {
-    let region: Region = r;
-    for (const w of words) if (w.box && overlap(w.box, region)) region = union(region, w.box);
+    let region: Box = r;
+    for (const w of words) if (w.box && overlap(w.box, region)) region = unionOfTwo(region, w.box);
     return { ...grow(region, 0.3 * height, 0.2 * height), unsure: r.unsure };
   });
   return mergeOverlapping(merged)
@@ -593,7 +586,7 @@ function unsureRegions(words: Word[], height: number, image: GreyImage): Region[
  * height wide. Rows inked across most of the band (a dashed rule) do not block a gutter. Pieces
  * thinner than half a text height (rules, specks) are left out. Boxes are in pixels of `image`.
  */
-function columnPieces(image: GreyImage, textHeight: number): Region[] {
+function columnPieces(image: GreyImage, textHeight: number): Box[] {
   const { width, height, data } = image;
   const threshold = otsuThreshold(data);
   const ink = (x: number, y: number) => data[y * width + x]! < threshold;
@@ -621,7 +614,7 @@ function columnPieces(image: GreyImage, textHeight: number): Region[] {
     for (let x = 0; x < width; x++) if (ink(x, y)) n++;
     return n;
   });
-  const pieces: Region[] = [];
+  const pieces: Box[] = [];
   for (const [top, bottom] of runsOf(rowInk.map((n) => n <= Math.max(1, 0.01 * width)), Math.max(2, 0.5 * textHeight))) {
     if (bottom - top < 0.5 * textHeight) continue;
     const rows: number[] = [];
@@ -685,7 +678,7 @@ function otsuThreshold(data: Uint8Array): number {
 }
 
 /** Regions merged until none overlaps another, each counting the unsure words it took in. */
-function mergeOverlapping(regions: ReadonlyArray<Region & { unsure: number }>): Array<Region & { unsure: number }> {
+function mergeOverlapping(regions: ReadonlyArray<Box & { unsure: number }>): Array<Box & { unsure: number }> {
   let out = regions.map((r) => ({ ...r }));
   for (let merged = true; merged; ) {
     merged = false;
@@ -693,7 +686,7 @@ function mergeOverlapping(regions: ReadonlyArray<Region & { unsure: number }>): 
     for (const r of out) {
       const into = next.find((n) => overlap(n, r));
       if (into) {
-        Object.assign(into, union(into, r), { unsure: into.unsure + r.unsure });
+        Object.assign(into, unionOfTwo(into, r), { unsure: into.unsure + r.unsure });
         merged = true;
       } else next.push(r);
     }
@@ -714,7 +707,7 @@ function withMargin(image: GreyImage, margin: number): GreyImage {
 }
 
 /** The pixels of `region` (whole pixels inside the image) as an image of their own. */
-function cropGrey(image: GreyImage, region: Region): GreyImage {
+function cropGrey(image: GreyImage, region: Box): GreyImage {
   const { left, top, width, height } = region;
   const data = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) data.set(image.data.subarray((top + y) * image.width + left, (top + y) * image.width + left + width), y * width);

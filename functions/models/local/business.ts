@@ -571,14 +571,14 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
 // ---------------------------------------------------------------------------------------------
 // The issuer: labelled, or the letterhead
 
-const ENDINGS = COMPANY_ENDINGS.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
-const OPENINGS = COMPANY_OPENINGS.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+/** A comma-separated list of the knowledge files, lower case. */
+const listOf = (text: string) => text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+const ENDINGS = listOf(COMPANY_ENDINGS);
+const OPENINGS = listOf(COMPANY_OPENINGS);
 /** Titles documents print at the top: not the issuer's name. */
 const TITLE_WORDS = /^(tax\s+|simplified\s+tax\s+|proforma\s+|pro\s+forma\s+|commercial\s+)?(invoice|receipt|official receipt|cash\s*(bill|sales?|receipt)|bill|statement|estimate|preliminary estimate|quotation|quote|credit note|debit note|guest check|check|order|purchase order|delivery (note|order)|packing slip|facture|rechnung|factuur|factura|fattura|fatura|recu|quittung|devis|angebot|offerte|presupuesto|preventivo|orcamento|avoir|gutschrift|creditnota|ticket|bon|nota|payment advice|remittance advice|tax invoice|outpatient|inpatient|patient statement|itemi[sz]ed (bill|statement)|explanation of benefits|claim form|repair order|work order)\b/i;
 /** A street word of the lexicon as a pattern: "st." matches "st" and "st.". */
-const STREET = STREET_WORDS.split(',')
-  .map((w) => w.trim().toLowerCase())
-  .filter(Boolean)
+const STREET = listOf(STREET_WORDS)
   .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\.$/, '\\.?'))
   .join('|');
 const ADDRESS_LIKE = new RegExp(

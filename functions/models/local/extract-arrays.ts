@@ -153,12 +153,16 @@ const FIGURE = /^\d{1,3}([,.]\d{3})*([.,]\d{1,2})?$/;
 function withoutFigures(words: XWord[]): XWord[] {
   const out: XWord[] = [];
   for (let i = 0; i < words.length; ) {
+    if (!FIGURE.test(words[i]!.text)) {
+      out.push(words[i++]!);
+      continue;
+    }
     let end = i;
     while (end < words.length && FIGURE.test(words[end]!.text)) end++;
     const run = words.slice(i, end);
-    if (run.length === 0) out.push(words[end++]!);
-    else if (!(run.length >= 2 && run.some((w) => /[.,]\d{1,2}$/.test(w.text)))) out.push(...run);
-    i = Math.max(end, i + 1);
+    const countAndPrice = run.length >= 2 && run.some((w) => /[.,]\d{1,2}$/.test(w.text));
+    if (!countAndPrice) out.push(...run);
+    i = end;
   }
   return out.length > 0 && out.some((w) => /\p{L}/u.test(w.text)) ? out : words;
 }

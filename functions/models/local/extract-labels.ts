@@ -219,8 +219,8 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
     const placement: Placement = label.colon ? 'colon' : label.atStart ? 'inline' : 'prose';
     regions.push({ words: cutAtNextLabel(after, vocabulary), placement, label });
     // A tax code and a faint currency mark between the label and its amount ("GST  A  RN 4.87").
-    const specks = after.findIndex((w) => !DEBRIS.test(w.text));
-    if (specks > 0 && specks <= 2 && /^\d[\d,.]*[.,]\d{2}$/.test(after[specks]!.text)) regions.push({ words: cutAtNextLabel(after.slice(specks), vocabulary), placement, label, qualified: true });
+    const amountAt = after.findIndex((w) => !DEBRIS.test(w.text));
+    if (amountAt > 0 && amountAt <= 2 && /^\d[\d,.]*[.,]\d{2}$/.test(after[amountAt]!.text)) regions.push({ words: cutAtNextLabel(after.slice(amountAt), vocabulary), placement, label, qualified: true });
     // Only a qualifier follows ("VAT 20%", "Amount (EUR)"), or a few more words of a longer label the
     // lexicon does not know ("Total Incl. GST@6%"): the value may still be beside or under it.
     if (!after.every((w) => QUALIFIER.test(w.text)) && !labelTail(after)) return regions;
