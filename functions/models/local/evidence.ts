@@ -12,7 +12,7 @@
  * occurrences boosted. Phrases are features of their own, so a phrase match also counts its words:
  * phrase matches count more.
  */
-import { DOCUMENT_TYPES, type LayoutCue } from './knowledge/document-types.ts';
+import type { LayoutCue } from './knowledge/document-types.ts';
 import { LEXICON, type LexiconEntry } from './lexicon.ts';
 import type { Cue } from './cues.ts';
 import {
@@ -345,15 +345,26 @@ const TITLE_LINES = 6;
 
 /** Lines further down the top of a page where a line naming a kind of document is still its title. */
 const NAMING_LINES = 16;
-const listed = (text: string) => text.split(',').map((n) => n.replace(/\s+/g, ' ').trim()).filter((n) => n.length > 2);
+/** A name of a kind as a key: its content stems in order ("credit note" → "credit not"). */
+const nameKey = (stems: readonly string[]) => stems.join(' ');
+/** Whether `entry` prints a name as one of its features: the stem alone, or every phrase of it. */
+function printsName(entry: LexiconEntry, stems: readonly string[]): boolean {
+  if (stems.length === 1) return entry.features.includes(stems[0]!);
+  for (let i = 1; i < stems.length; i++) if (!entry.features.includes(phraseKey(stems[i - 1]!, stems[i]!))) return false;
+  return true;
+}
 /**
- * The names of kinds of documents the engine knows that name one kind only: "credit note", not "tax
- * invoice" (what Malaysian till receipts are titled too: a term of receipts).
+ * The names of kinds of documents (the lexicon's triggers) that name one kind only: "credit note",
+ * not "tax invoice" (what Malaysian till receipts are titled too: a feature of receipts), nor two
+ * letters ("ID").
  */
 const KIND_NAMES: ReadonlySet<string> = new Set(
-  DOCUMENT_TYPES.flatMap((t) => listed(t.names).filter((name) => !DOCUMENT_TYPES.some((other) => other !== t && (listed(other.terms).includes(name) || listed(other.names).includes(name))))),
+  LEXICON.flatMap((entry) =>
+    entry.triggers
+      .filter((name) => nameKey(name).length > 2 && !LEXICON.some((other) => other !== entry && (other.triggers.some((t) => nameKey(t) === nameKey(name)) || printsName(other, name))))
+      .map(nameKey),
+  ),
 );
-const asName = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\s]/gu, ' ').replace(/\s+/g, ' ').trim();
 
 /**
  * The title lines of a page: its first short lines, and a line further down the top that only names
@@ -361,6 +372,6 @@ const asName = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').t
  */
 export function titleLines(lines: readonly PageLine[]): PageLine[] {
   const first = lines.slice(0, TITLE_LINES).filter((l) => l.text.split(' ').length <= 12);
-  const naming = lines.slice(TITLE_LINES, NAMING_LINES).filter((l) => KIND_NAMES.has(asName(l.text)));
+  const naming = lines.slice(TITLE_LINES, NAMING_LINES).filter((l) => KIND_NAMES.has(nameKey(textFeatures(l.text).stems)));
   return [...first, ...naming];
 }
