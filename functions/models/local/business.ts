@@ -702,6 +702,26 @@ function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun
 const NOISE_CONFIDENCE = 50;
 const meanOcrConfidence = (words: XWord[]) => words.reduce((sum, w) => sum + (w.confidence ?? 100), 0) / Math.max(1, words.length);
 
+/** What a name printed whole on its line(s) directly over an address or a phone line gains (a letterhead's block). */
+const LETTERHEAD_BLOCK = 0.15;
+
+/**
+ * Whether the run is the whole of its line or two lines (a registration number beside it aside) and
+ * the line under it is an address or a phone.
+ */
+function headsAnAddress(top: XLine[], run: NameRun): boolean {
+  const last = run.words[run.words.length - 1]!;
+  const order = top.findIndex((l) => l.words.includes(last));
+  const first = top[run.order]!;
+  if (order < 0 || run.words[0] !== first.words.find((w) => /\p{L}/u.test(w.text))) return false;
+  const after = top[order]!.words.slice(top[order]!.words.indexOf(last) + 1);
+  if (after.some((w) => /[\p{L}\d]/u.test(w.text) && !REGISTRATION.test(w.text))) return false;
+  const below = top[order + 1];
+  if (!below) return false;
+  const text = below.words.map((w) => w.text).join(' ');
+  return ADDRESS_LIKE.test(text) || PHONE_LIKE.test(text);
+}
+
 /** What a name under the document's title counts for as the issuer, when a name is printed above the title. */
 const BELOW_TITLE = 0.75;
 
@@ -746,8 +766,11 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
     // OCR noise ("cull fide <B R") is no name; nor is a name with a bracket left open ("ISE (SETIA
     // SDN BHD"): part of it was lost.
     score -= (1 - wordlike(words)) * 0.6;
-    if ((text.match(/\(/g)?.length ?? 0) !== (text.match(/\)/g)?.length ?? 0)) score -= 0.3;
+    const broken = (text.match(/\(/g)?.length ?? 0) !== (text.match(/\)/g)?.length ?? 0);
+    if (broken) score -= 0.3;
     if (matchesDomain(text, domains)) score += 0.4;
+    // The first name of the page over its address or its phone: a letterhead's block.
+    if (rankOf.get(run.order) === 0 && !noise && !broken && text !== lower && headsAnAddress(top, run)) score += LETTERHEAD_BLOCK;
     if (score <= 0.2) continue;
     const value: BusinessValue = { concept: 'vendor_name', value: text, words, score: Math.min(0.95, score) };
     orderOf.set(value, run.order);
@@ -787,6 +810,33 @@ function customerCandidates(index: DocIndex): BusinessValue[] {
     out.push(wholeLine ? { ...read, score: Math.min(1, read.score * 1.05) } : read);
   }
   return distinct(out.filter((v) => !ADDRESS_LIKE.test(String(v.value)) && !CONTACT_LIKE.test(String(v.value)) && !TITLE_WORDS.test(String(v.value))));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The document's number
+
+/** What a weak label that names a number ("Claim #", "Workfile ID") gains when no strong label is printed. */
+const SOLE_NUMBER_LABEL = 1.1;
+
+/**
+ * Numbers under the document number's labels. A weak label that names a number ("Claim #", "RO
+ * Number", "Workfile ID") is as often another number as the document's; on a document that prints
+ * no strong label ("Invoice No", "Receipt #"), it is the best there is and counts a little more.
+ */
+function documentNumberCandidates(index: DocIndex): BusinessValue[] {
+  const found = labelledValues(index, 'document_number');
+  // (A number word alone, "#", names no document; a word with neither colon nor number word, as in
+  // a legend's "EST=ESTIMATE", labels nothing.)
+  const strong = labelsOf(index, 'document_number').some((l) => {
+    const stems = l.words.flatMap((w) => w.stems);
+    return l.similarity > WEAK_WEIGHT && stems.some((s) => s !== NUMBER) && (l.colon || stems.includes(NUMBER));
+  });
+  return distinct(
+    found.map(({ read, label }) => {
+      const namesNumber = label.words.some((w) => w.stems.includes(NUMBER));
+      return !strong && namesNumber && label.similarity <= WEAK_WEIGHT ? { ...read, score: Math.min(1, read.score * SOLE_NUMBER_LABEL) } : read;
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1038,12 +1088,43 @@ function readMisspelledLabels(index: DocIndex): void {
       relabel(word, NUMBER);
       continue;
     }
+    // A short label word misread before a number word: "Do: No", "Doe Mo" for "Doc No".
+    const short = misreadShortLabel(stem);
+    if (short && beforeNumberWord(index, word)) {
+      relabel(word, short);
+      continue;
+    }
     if (stem.length < 5 || vocabulary.has(stem) || !/^[a-z]+$/.test(stem)) continue;
     const matches = new Set<string>();
     for (const d of deletions(stem)) for (const m of labelWords.get(d) ?? []) if (Math.abs(m.length - stem.length) <= 1) matches.add(m);
     if (matches.size !== 1) continue;
     relabel(word, [...matches][0]!);
   }
+}
+
+let shortLabelWords: Set<string> | undefined;
+
+/**
+ * The short word of a number's label ("doc" of "Doc No", "bill") that this word is with one letter
+ * lost ("do", "bil"). Only when exactly one fits (a letter misread instead would make real words
+ * labels: "Box No" is one letter off the Dutch "Bon nr").
+ */
+function misreadShortLabel(stem: string): string | undefined {
+  if (!shortLabelWords) {
+    shortLabelWords = new Set();
+    for (const c of conceptLexicon().all) for (const p of c.phrases) if (p.stems.length === 2 && p.stems[1] === NUMBER) shortLabelWords.add(p.stems[0]!);
+  }
+  // (A word that is such a label itself, "RO Number", is read as it is.)
+  if (stem.length < 2 || stem.length > 3 || !/^[a-z]+$/.test(stem) || shortLabelWords.has(stem)) return undefined;
+  const fits = [...shortLabelWords].filter((label) => label.length === stem.length + 1 && deletions(label).includes(stem));
+  return fits.length === 1 ? fits[0] : undefined;
+}
+
+/** Whether the next word on the line is a number word ("No", "#") or its misreading ("Mo", "ND"). */
+function beforeNumberWord(index: DocIndex, word: XWord): boolean {
+  const segment = index.segments[word.segment]!;
+  const next = segment.words[segment.words.indexOf(word) + 1];
+  return next !== undefined && next.stems.length === 1 && (next.stems[0] === NUMBER || MISREAD_NO.test(next.stems[0]!));
 }
 
 /** How OCR misreads a faded "No": one letter off, never a word of its own ("to", "do", "so"). */
@@ -1142,6 +1223,9 @@ export function readBusiness(index: DocIndex): BusinessReading {
           break;
         case 'issue_date':
           list = issueDateCandidates(index, labelled);
+          break;
+        case 'document_number':
+          list = documentNumberCandidates(index);
           break;
         case 'currency':
           list = [...labelled('currency'), ...currencies];

@@ -36,6 +36,16 @@ async function extract(lines: string[], schema = SCHEMA): Promise<Record<string,
   return (await localExtractor.extract({ doc: await txt(lines), schema, instructions: null, nConsensus: 1, seed: 's' })).output;
 }
 
+/** The same lines as OCR would give them off a scan, every word read at 90. */
+async function scanned(lines: string[]): Promise<Record<string, unknown>> {
+  const doc = await txt(lines);
+  for (const page of doc.pages) {
+    page.ocr = true;
+    for (const word of page.words) word.confidence = 90;
+  }
+  return (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
+}
+
 describe('business fields', () => {
   it('reads French, German and Dutch labels, amounts and dates', async () => {
     expect(
@@ -230,16 +240,47 @@ describe('business fields', () => {
   });
 
   it('reads a faded "No" OCR read as "ND" after a label word as the number\'s label, and "to" never', async () => {
-    const scanned = async (label: string) => {
-      const doc = await txt(['99 Speed Mart Sdn Bhd', `${label} :        18287/102/T0049`, 'Total Sales (Inclusive GST) RM 2.50']);
-      for (const page of doc.pages) {
-        page.ocr = true;
-        for (const word of page.words) word.confidence = 90;
-      }
+    const receipt = (label: string) => scanned(['99 Speed Mart Sdn Bhd', `${label} :        18287/102/T0049`, 'Total Sales (Inclusive GST) RM 2.50']);
+    expect((await receipt('INVOICE ND')).invoice_number).toBe('18287/102/T0049');
+    expect((await receipt('INVOICE TO')).invoice_number).toBeNull();
+  });
+
+  it('reads "Do: No" on a scan as "Doc No" (a letter lost), and "RO Number" as it is printed', async () => {
+    expect((await scanned(['ASIA MART', 'Do: No     CS02070163     Date: 21/12/2017', 'Total: 9.90'])).invoice_number).toBe('CS02070163');
+    // "RO" is a label word of its own ("Repair Order Number"), not a misread "ROC" (a company's registration).
+    expect((await scanned(['Estimate of Record', 'RO Number: 24540', 'Total: 9.90'])).invoice_number).toBe('24540');
+  });
+
+  it('takes the number under a weak label naming a number ("Claim #") when no strong label is printed, and not otherwise', async () => {
+    // (Scanned, as such estimates come: what OCR read at 90 is a little less sure.)
+    const estimate = ['GREEN TOWNSHIP COLLISION', '5191 Crookshank, Cincinnati, OH 45238', 'Preliminary Estimate', 'Claim #:     111112222', 'Total: 1,020.00'];
+    expect((await scanned(estimate)).invoice_number).toBe('111112222');
+    expect((await scanned([...estimate.slice(0, 3), 'Estimate No:     E-4471', ...estimate.slice(3)])).invoice_number).toBe('E-4471');
+    // A legend's word ("EST=ESTIMATE") labels nothing; a weak label without a number word ("BILL 18550") is not promoted.
+    expect((await scanned([...estimate, 'Legend: EST=ESTIMATE, REPL=REPLACE'])).invoice_number).toBe('111112222');
+    expect((await scanned(['GREEN TOWNSHIP COLLISION', 'BILL 18550', 'Total: 1,020.00'])).invoice_number).toBeNull();
+  });
+
+  it('takes the first name of the page over its address as the issuer (a letterhead block), but not a name with more on its line', async () => {
+    // Lines printed one under the other, each [text, font size].
+    const printed = async (lines: Array<[string, number]>) => {
+      const pdf = await PDFDocument.create();
+      const font = await pdf.embedFont(StandardFonts.Helvetica);
+      const page = pdf.addPage([612, 792]);
+      let y = 60;
+      for (const [text, size] of lines) page.drawText(text, { x: 72, y: 792 - (y += size * 1.8), size, font });
+      const doc = await readDocument(await pdf.save(), { kind: 'pdf', dpi: 72, deadline: Date.now() + 20_000 });
       return (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
     };
-    expect((await scanned('INVOICE ND')).invoice_number).toBe('18287/102/T0049');
-    expect((await scanned('INVOICE TO')).invoice_number).toBeNull();
+    // A plain name a little larger than the text, over its street, the title further down: the issuer, though it has no legal form.
+    const estimate: Array<[string, number]> = [['5191 Crookshank, Cincinnati, OH 45238', 9], ['Phone: (513) 347-7800', 9], ['Preliminary Estimate', 10], ['Customer: Smith, Joe', 9], ['Total: 1,020.00', 9]];
+    expect((await printed([['GREEN TOWNSHIP COLLISION', 11], ...estimate])).vendor_name).toBe('GREEN TOWNSHIP COLLISION');
+    // The same name over a line that is no address is not sure enough.
+    expect((await printed([['GREEN TOWNSHIP COLLISION', 11], ['Collision repair and paint since 1982', 9], ...estimate.slice(2)])).vendor_name).toBeNull();
+    // A German street ("Allee") is an address: the name is the line above it alone.
+    expect((await extract(['INVOICE', 'Elite auto care', 'Prenzlaur Allee 22', '04347 Leipzig', 'Total: 42.00'])).vendor_name).toBe('Elite auto care');
+    // The name shares its line with an address: no block of its own.
+    expect((await extract(['TED HEN   NO. 63, JALAN STATVERY', 'TEL : 03-3271 9872', 'Total: 9.90'])).vendor_name).toBeNull();
   });
 
   it('reads the customer under "Patient details", and a business named by its first word ("Perniagaan …", "Restoran …")', async () => {

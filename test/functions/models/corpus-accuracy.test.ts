@@ -151,6 +151,13 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect((await fieldsOf('documents/receipt/X51005200938.jpg')).get('vendor_name')).toMatchObject({ verdict: 'right' });
   });
 
+  it('reads an estimate\'s "Claim #" when it prints no estimate number, its letterhead over its address, and a receipt\'s "Do: No"', { timeout: 120_000 }, async () => {
+    const estimate = await fieldsOf('documents/repair_estimate/repair_estimates_sample4.pdf');
+    expect(estimate.get('document_number')).toMatchObject({ verdict: 'right', value: '111112222' });
+    expect(estimate.get('vendor_name')).toMatchObject({ verdict: 'right' });
+    expect((await fieldsOf('documents/receipt/X51005268472.jpg')).get('document_number')).toMatchObject({ verdict: 'right', value: 'CS02070163' });
+  });
+
   it('reads no count or amount from digits after a leading zero (a code or a short date): a hospital bill\'s service dates are no quantities, nor its revenue codes part of descriptions', { timeout: 120_000 }, async () => {
     // A UB-04 claim: "0300 LABORATORY GENERAL 36415 040510 2 4140", the service date 04/05/10 printed
     // "040510" in the column beside "SERV. UNITS".

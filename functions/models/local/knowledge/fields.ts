@@ -474,4 +474,5 @@ export const COMPANY_OPENINGS = `perniagaan, kedai, syarikat, restoran, restaura
  * a line naming one with a number is an address line ("No. 28, Jalan Astana 1C", "12 rue de la Paix").
  */
 export const STREET_WORDS = `street, st., road, rd., avenue, ave., blvd, boulevard, lane, drive, suite, floor, jalan, jln, lorong, taman, persiaran,
-  rue, chemin, strasse, straße, str., straat, laan, weg, plein, calle, avenida, via, viale, piazza, rua, travessa`;
+  rue, chemin, quai, impasse, allée, strasse, straße, str., allee, gasse, platz, damm, straat, laan, weg, plein, gracht, kade, singel,
+  calle, avenida, via, viale, piazza, rua, travessa`;
