@@ -969,6 +969,12 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     const prev = index.words[i - 1];
     const besideNumber = (next?.line === word.line && /^[-(]?\d/.test(next.text)) || (prev?.line === word.line && /\d[)]?$/.test(prev.text));
     if (ISO_CODES.has(raw)) return vote(raw, word, besideNumber ? 2 : 1);
+    // A "$" set apart from its amount ("$  60.00", a price column): on a scan, only several.
+    if (raw === '$') {
+      if (besideNumber && !ocr) dollars.push(word);
+      else if (besideNumber && surelyRead(word)) scannedSymbols.set(raw, [...(scannedSymbols.get(raw) ?? []), word]);
+      return;
+    }
     const mark = MARKS.get(raw) ?? MARKS.get(raw.replace(/\.$/, ''));
     if (mark) {
       // Short marks on scanned pages are as often misread letters: only several of them count.
@@ -976,7 +982,6 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
         if (besideNumber && surelyRead(word)) scannedSymbols.set(raw, [...(scannedSymbols.get(raw) ?? []), word]);
         return;
       }
-      if (raw === '$') return besideNumber || !ocr ? void dollars.push(word) : undefined;
       if (besideNumber || mark.strong) vote(mark.code, word, besideNumber ? 2 : 1);
       return;
     }
