@@ -21,6 +21,7 @@
 import type { Box, Origin } from '../../documents/doc.ts';
 import type { ExtractRequest, ExtractResult, Extractor, Found, Tree } from '../engine.ts';
 import { type ItemLeaf, type Items, type ItemValue, itemsFromLines, itemsFromTables, scalarItems } from './extract-arrays.ts';
+import { itemsFromPricedLines } from './extract-priced-lines.ts';
 import { blockBelow, contextOf, type DocIndex, indexDoc, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, labelBlock, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, type Region, valueRegions } from './extract-labels.ts';
 import { type BusinessReading, type BusinessValue, labelPhrases, READ_HERE, readBusiness } from './business.ts';
@@ -548,7 +549,8 @@ function runVote(index: DocIndex, planned: Planned, weights: Weights): Vote {
     if (array.kind === 'objects') {
       const fromTables = itemsFromTables(index, array.leaves, weights.column, weightOf, tables);
       const found = fromTables && fromTables.items.length > 0 ? fromTables : itemsFromLines(index, array.leaves, weights.column, weightOf);
-      arrays.set(array.ref, found?.items ?? []);
+      // No table a header names: lines whose figures multiply out (a till receipt's items).
+      arrays.set(array.ref, found?.items ?? itemsFromPricedLines(index, array.leaves) ?? []);
     } else if (array.kind === 'scalars') {
       arrays.set(array.ref, scalarItems(index, array.phrases, array.leaves[0]!, weights.column, weightOf, planned.vocabulary));
     }

@@ -1,0 +1,85 @@
+/**
+ * Items of a till receipt that prints no item table a header names (functions/models/local/
+ * extract-priced-lines.ts): lines whose count × price = amount, each with its name on the line
+ * next to it, on the side the receipt uses for all of them.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Doc } from '../../../functions/documents/doc.ts';
+import { readDocument } from '../../../functions/documents/read.ts';
+import type { JsonSchema } from '../../../functions/models/engine.ts';
+import { localExtractor } from '../../../functions/models/local/extract.ts';
+
+const SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    total: { type: 'number' },
+    line_items: {
+      type: 'array',
+      items: { type: 'object', required: ['description', 'quantity', 'unit_price', 'amount'], properties: { description: { type: 'string' }, quantity: { type: 'number' }, unit_price: { type: 'number' }, amount: { type: 'number' } } },
+    },
+  },
+};
+
+async function receipt(lines: string[], confidence: (word: string) => number | undefined = () => undefined): Promise<Doc> {
+  const doc = await readDocument(new TextEncoder().encode(lines.join('\n')), { kind: 'txt', dpi: 72, deadline: Date.now() + 10_000 });
+  for (const page of doc.pages) {
+    for (const word of page.words) {
+      const read = confidence(word.text);
+      if (read === undefined) continue;
+      page.ocr = true;
+      word.confidence = read;
+    }
+  }
+  return doc;
+}
+
+async function items(doc: Doc): Promise<unknown> {
+  return (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output.line_items;
+}
+
+describe('items from lines whose figures multiply out', () => {
+  it('reads each item from "count x price = amount" with its name above, "I x" for one', async () => {
+    const doc = await receipt([
+      'LIGHTROOM GALLERY SDN BHD',
+      'CH50514 SR',
+      'T5 JOINT 2PIN 2PCS',
+      'I x RM 2.83 UNI ( 0.17)=RM 2.83',
+      'YT51874 SR',
+      'YE30 BK 7W WW LED TRACK LIGHT',
+      '2 x RM 33.02 UNI ( 3.96)=RM 66.04',
+      'Sub Total : RM 68.87',
+      'GST/TAX 6% : RM 4.13',
+      'TOTAL : RM 73.00',
+    ]);
+    expect(await items(doc)).toEqual([
+      { description: 'T5 JOINT 2PIN 2PCS', quantity: 1, unit_price: 2.83, amount: 2.83 },
+      { description: 'YE30 BK 7W WW LED TRACK LIGHT', quantity: 2, unit_price: 33.02, amount: 66.04 },
+    ]);
+  });
+
+  it('takes the names from under the figures when the receipt prints them there', async () => {
+    const doc = await receipt([
+      'ASIA MART',
+      'Cashier: 01   21/12/2017 10:31',
+      '9556231110046   1   3.55   3.55   SR',
+      'GARDENIA ORIGINAL CLASSIC JUMBO (600G)',
+      '9566127101331   2   1.50   3.00   SR',
+      'HUDSONS LIME 50G',
+      'Total Sales (Inclusive GST)   6.55',
+    ]);
+    expect(await items(doc)).toEqual([
+      { description: 'GARDENIA ORIGINAL CLASSIC JUMBO (600G)', quantity: 1, unit_price: 3.55, amount: 3.55 },
+      { description: 'HUDSONS LIME 50G', quantity: 2, unit_price: 1.5, amount: 3 },
+    ]);
+  });
+
+  it('makes no item of figures that do not multiply out, of totals, or of a header; leaves a garbled name null', async () => {
+    // 3 × 7.00 is not 20.00, and a total line is never an item.
+    expect(await items(await receipt(['SHOP', 'WIDGET', '3   7.00   20.00', 'Total 2 x 5.00 = 10.00']))).toEqual([]);
+    // The line above is the header naming the columns (printed close together, as one run of text): no name.
+    expect(await items(await receipt(['SHOP', 'Item Qty Price Amount', '1   15.00   15.00']))).toEqual([{ description: null, quantity: 1, unit_price: 15, amount: 15 }]);
+    // A name OCR read a word of at 31 is mostly garbled: null rather than "HE INCKEN (5 BTL)".
+    const scanned = await receipt(['BAR', 'HE INCKEN (5 BTL)', '2 x 95.00 = 190.00'], (w) => (w === 'INCKEN' ? 31 : 90));
+    expect(await items(scanned)).toEqual([{ description: null, quantity: 2, unit_price: 95, amount: 190 }]);
+  });
+});
