@@ -471,6 +471,9 @@ const nearLines = (a: BusinessValue, b: BusinessValue) => Math.abs(a.words[0]!.l
  */
 const CONSISTENT_SCORE = 0.8;
 
+/** How sure a total is that only what was paid less the change says (an amount printed that equals it). */
+const PAID_LESS_CHANGE = 0.7;
+
 function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue[]): Record<AmountField | 'balance_due', BusinessValue[]> {
   const cents = printsCents(index);
   const checked = (list: BusinessValue[]) =>
@@ -546,11 +549,22 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
     if (x) (best.tax = x), (best.consistent = true);
   }
 
+  // What was paid less the change, printed as an amount elsewhere ("2 x 95.00  190.00", CASH 200.00,
+  // CHANGE 10.00): the total, where no total was read surely enough (its amount faded or misread).
+  const paidAmount = labelled('amount_paid')[0]?.value;
+  const change = labelled('change_given')[0]?.value;
+  if (typeof paidAmount === 'number' && typeof change === 'number' && paidAmount > change && (!best.total || best.total.score < MIN_SCORE.total!)) {
+    const settled = paidAmount - change;
+    if (best.total && near(best.total.value as number, settled)) best.total = { ...best.total, score: Math.max(best.total.score, PAID_LESS_CHANGE) };
+    else {
+      const hit = printed.find((p) => near(p.value, settled) && !used.has(p.word.id));
+      if (hit) best.total = { concept: 'total', value: hit.value, words: [hit.word], score: PAID_LESS_CHANGE };
+    }
+  }
+
   // Other readings that agree with the total: what was paid less the change, or a subtotal equal to
   // it where no tax is printed. Independent printings agreeing are read right.
   const total = best.total?.value as number | undefined;
-  const paidAmount = labelled('amount_paid')[0]?.value;
-  const change = labelled('change_given')[0]?.value;
   const totalAgrees =
     best.consistent ||
     (total !== undefined && typeof paidAmount === 'number' && typeof change === 'number' && near(paidAmount - change, total)) ||

@@ -286,6 +286,13 @@ describe('business fields', () => {
     expect((await extract(['TED HEN   NO. 63, JALAN STATVERY', 'TEL : 03-3271 9872', 'Total: 9.90'])).vendor_name).toBeNull();
   });
 
+  it('reads the total from what was paid less the change, where it is printed and the total\'s own amount is not', async () => {
+    const bar = ['BREWERY BAR', 'Description   Qty   U. price   Total', '2 x 95.00   190.00', 'TOTAL:', 'CASH   200.00', 'CHANGE :   10.00'];
+    expect((await scanned(bar)).total).toBe(190);
+    // Nothing printed equals it: no total.
+    expect((await scanned(bar.map((l) => l.replace('190.00', '')))).total).toBeNull();
+  });
+
   it('reads the customer under "Patient details", and a business named by its first word ("Perniagaan …", "Restoran …")', async () => {
     const bill = await extract(['Apollo Hospitals', 'INPATIENT BILL', 'PATIENT DETAILS', 'Saravana kumar V', 'A2 Nagesan nagar', 'Bill No. : ICR33504', 'Bill Amount 15,143.54']);
     expect(bill.customer_name).toBe('Saravana kumar V');
