@@ -64,7 +64,8 @@ function multiplied(figures: Figure[]): Multiplied | undefined {
       for (let c = p - 1; c >= 0; c--) {
         const count = figures[c]!;
         if (count.value <= 0 || count.value > 999 || (count.money && count.value % 1 !== 0)) continue;
-        if (Math.abs(count.value * price.value - amount.value) <= 0.005) return { count, price, amount };
+        // (A unit price printed to the cent is up to half a cent off: the amount, up to count × that.)
+        if (Math.abs(count.value * price.value - amount.value) <= count.value * 0.005 + 0.0001) return { count, price, amount };
       }
     }
   }
@@ -88,6 +89,8 @@ function nameLine(line: XLine | undefined, page: number, items: Set<number>, col
   if (letterCount(words) < 3 || words.length < line.words.length / 2) return undefined;
   if (line.words.reduce((sum, w) => sum + (w.confidence ?? 100), 0) / line.words.length < SURE_NAME) return undefined;
   if (line.words.filter((w) => w.stems.some((s) => columnWords.has(s))).length >= 2) return undefined;
+  // (Codes and tax codes only, "YT51874 SR", name nothing.)
+  if (line.words.every((w) => CODE.test(w.text) || /^[A-Z]{1,3}[:.]?$/.test(w.text))) return undefined;
   return line.words;
 }
 
@@ -110,6 +113,19 @@ function nameSide(index: DocIndex, lines: XLine[], items: Set<number>, columnWor
     return sum;
   };
   return gap(1) < gap(-1) ? 1 : -1;
+}
+
+/**
+ * The name printed beside an item's figures, on one line or on two ("1059 18W SQ WW BK SUR LED LIGHT"
+ * over "1059 SQUARE BLACK FRAME"): the line beyond counts when it reads as a name and is no label
+ * ("Cashier:") and no other item's figures.
+ */
+function nameBeside(index: DocIndex, line: XLine, side: 1 | -1, items: Set<number>, columnWords: Set<string>): XWord[] | undefined {
+  const next = nameLine(index.lines[line.id + side], line.page, items, columnWords);
+  if (!next) return undefined;
+  const beyond = nameLine(index.lines[line.id + 2 * side], line.page, items, columnWords);
+  if (!beyond || beyond.some((w) => w.text.endsWith(':'))) return next;
+  return side === -1 ? [...beyond, ...next] : [...next, ...beyond];
 }
 
 export function itemsFromPricedLines(index: DocIndex, leaves: readonly ItemLeaf[]): Items | undefined {
@@ -147,7 +163,7 @@ export function itemsFromPricedLines(index: DocIndex, leaves: readonly ItemLeaf[
     // The description: the words before the figures (less a leading code), else the line next to it.
     const before = line.words.slice(0, line.words.indexOf(count.word));
     const named = CODE.test(before[0]?.text ?? '') ? before.slice(1) : before;
-    const description = letterCount(named) >= 3 ? named : nameLine(index.lines[line.id + side], line.page, itemLines, columnWords);
+    const description = letterCount(named) >= 3 ? named : nameBeside(index, line, side, itemLines, columnWords);
     // (A name with a word OCR read at under 50 is mostly garbled: "HE INCKEN" for "HEINEKEN".)
     if (description && description.every((w) => !/\p{L}/u.test(w.text) || (w.confidence ?? 100) >= SURE_WORD)) put(fields.description, description, DESCRIPTION_LIKELIHOOD);
     items.push(row);

@@ -73,6 +73,13 @@ describe('items from lines whose figures multiply out', () => {
     ]);
   });
 
+  it('reads a name printed on two lines, and an amount a unit price rounded to the cent leaves a cent off', async () => {
+    const doc = await receipt(['LIGHTROOM GALLERY', 'YT51775 SR', '1059 18W SQ WW BK SUR LED LIGHT', '1059 SQUARE BLACK FRAME', '2 x RM 18.77 UNI ( 2.25)=RM 37.55', 'Sub Total : RM 37.55']);
+    expect(await items(doc)).toEqual([{ description: '1059 18W SQ WW BK SUR LED LIGHT 1059 SQUARE BLACK FRAME', quantity: 2, unit_price: 18.77, amount: 37.55 }]);
+    // A label's line above the name is no part of it; one of 1 × 3.55 is never 3.56.
+    expect(await items(await receipt(['SHOP', 'Cashier: ANGELA', 'WIDGET', '1 x 5.00 = 5.00', 'GADGET', '1 x 3.55 = 3.56']))).toEqual([{ description: 'WIDGET', quantity: 1, unit_price: 5, amount: 5 }]);
+  });
+
   it('makes no item of figures that do not multiply out, of totals, or of a header; leaves a garbled name null', async () => {
     // 3 × 7.00 is not 20.00, and a total line is never an item.
     expect(await items(await receipt(['SHOP', 'WIDGET', '3   7.00   20.00', 'Total 2 x 5.00 = 10.00']))).toEqual([]);
