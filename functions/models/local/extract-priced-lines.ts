@@ -117,14 +117,20 @@ function nameSide(index: DocIndex, lines: XLine[], items: Set<number>, columnWor
 
 /**
  * The name printed beside an item's figures, on one line or on two ("1059 18W SQ WW BK SUR LED LIGHT"
- * over "1059 SQUARE BLACK FRAME"): the line beyond counts when it reads as a name and is no label
- * ("Cashier:") and no other item's figures.
+ * over "1059 SQUARE BLACK FRAME"): the line beyond counts when it reads as a name, is no label
+ * ("Cashier:") and no other item's figures, and is printed right against it.
  */
 function nameBeside(index: DocIndex, line: XLine, side: 1 | -1, items: Set<number>, columnWords: Set<string>): XWord[] | undefined {
   const next = nameLine(index.lines[line.id + side], line.page, items, columnWords);
   if (!next) return undefined;
-  const beyond = nameLine(index.lines[line.id + 2 * side], line.page, items, columnWords);
+  const nextLine = index.lines[line.id + side]!;
+  const beyondLine = index.lines[line.id + 2 * side];
+  const beyond = nameLine(beyondLine, line.page, items, columnWords);
   if (!beyond || beyond.some((w) => w.text.endsWith(':'))) return next;
+  // (Printed as the next line of the same name: no further from it than half a line's height.)
+  const a = nextLine.box;
+  const b = beyondLine!.box;
+  if (a && b && Math.max(b.top - (a.top + a.height), a.top - (b.top + b.height)) > a.height / 2) return next;
   return side === -1 ? [...beyond, ...next] : [...next, ...beyond];
 }
 
@@ -133,12 +139,14 @@ export function itemsFromPricedLines(index: DocIndex, leaves: readonly ItemLeaf[
   const fields = { description: leafOf('item_description'), count: leafOf('item_quantity'), price: leafOf('item_unit_price'), amount: leafOf('item_amount') };
   if (fields.amount < 0 && fields.price < 0) return undefined;
   const found: Array<{ line: XLine } & Multiplied> = [];
-  // Lines with a count and two amounts, whether OCR kept them multiplying out or not: where the names are.
+  // Lines with a count and two amounts (or a code, a count and an amount), whether OCR kept them
+  // multiplying out or not: where the names are.
   const figureLines: XLine[] = [];
   for (const line of index.lines) {
     if (NOT_AN_ITEM.test(line.text)) continue;
     const figures = figuresOf(line.words);
-    if (figures.filter((f) => f.money).length >= 2 && figures.some((f) => !f.money)) figureLines.push(line);
+    const money = figures.filter((f) => f.money).length;
+    if (figures.some((f) => !f.money) && (money >= 2 || (money === 1 && CODE.test(line.words[0]?.text ?? '')))) figureLines.push(line);
     const item = multiplied(figures);
     if (item) found.push({ line, ...item });
   }

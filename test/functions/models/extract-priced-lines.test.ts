@@ -3,6 +3,7 @@
  * extract-priced-lines.ts): lines whose count × price = amount, each with its name on the line
  * next to it, on the side the receipt uses for all of them.
  */
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import type { Doc } from '../../../functions/documents/doc.ts';
 import { readDocument } from '../../../functions/documents/read.ts';
@@ -78,6 +79,18 @@ describe('items from lines whose figures multiply out', () => {
     expect(await items(doc)).toEqual([{ description: '1059 18W SQ WW BK SUR LED LIGHT 1059 SQUARE BLACK FRAME', quantity: 2, unit_price: 18.77, amount: 37.55 }]);
     // A label's line above the name is no part of it; one of 1 × 3.55 is never 3.56.
     expect(await items(await receipt(['SHOP', 'Cashier: ANGELA', 'WIDGET', '1 x 5.00 = 5.00', 'GADGET', '1 x 3.55 = 3.56']))).toEqual([{ description: 'WIDGET', quantity: 1, unit_price: 5, amount: 5 }]);
+  });
+
+  it('tells the side of the names from every line of figures, those OCR garbled too, before how close they are printed', async () => {
+    // Each text at its height on the page (points from the top): the second item's price reads "8.9",
+    // so its figures do not multiply out, and each name sits a little closer to the figures under it.
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage([612, 792]);
+    const lines: Array<[number, string]> = [[60, 'SHOP'], [100, 'HE EOG UNICORN TWIN SUPER GLUE'], [115, '9997368063013   1X   5.20   5.20'], [126, 'SS EZL A4 CYBER MIX COLOR PAPER'], [141, '277008   1X   8.9   8.90'], [152, 'No. Qtys: 2   No. Items: 2'], [175, 'TOTAL RM 14.10']];
+    for (const [y, text] of lines) page.drawText(text, { x: 72, y: 792 - y, size: 9, font });
+    const doc = await readDocument(await pdf.save(), { kind: 'pdf', dpi: 72, deadline: Date.now() + 20_000 });
+    expect(await items(doc)).toEqual([{ description: 'HE EOG UNICORN TWIN SUPER GLUE', quantity: 1, unit_price: 5.2, amount: 5.2 }]);
   });
 
   it('makes no item of figures that do not multiply out, of totals, or of a header; leaves a garbled name null', async () => {
