@@ -36,7 +36,7 @@ export type Items = Array<Map<number, ItemValue>>;
 type WeightOf = (source: PhraseSource) => number;
 
 /** Rows that sum up or carry balances: not items. */
-const SUMMARY = /^\s*(sub-?\s?total|total|grand total|totals|amount due|balance (?:due|forward|brought forward|carried forward|b\/f|c\/f)|opening balance|closing balance|beginning balance|ending balance|carried forward|brought forward)\b/i;
+const SUMMARY = /^\s*(sub-?\s?total|total\s*(?:qty|quantity|items?)|total|grand total|totals|amount due|balance (?:due|forward|brought forward|carried forward|b\/f|c\/f)|opening balance|closing balance|beginning balance|ending balance|carried forward|brought forward)\b/i;
 
 const isText = (leaf: ItemLeaf) => leaf.node.type === 'string' && !leaf.node.enum && !leaf.traits.date && !leaf.traits.identifier;
 
@@ -324,6 +324,17 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
       cell.words.push(...segment.words);
       cell.text = cell.words.map((w) => w.text).join(' ');
       cells[c] = cell;
+    }
+    // A line of words alone, wider than its column, under an item's code and figures ("REPAIR ENGINE
+    // POWER SPRAYER (1UNIT)" under "1072  1  80.00  80.00"): the text column's, wherever it starts.
+    const textColumn = columns.findIndex((c) => isText(leaves[c.leaf]!));
+    const wordsOnly = line.segments.length === 1 && items.length > 0 && !line.words.some((w) => /\d[.,]\d{2}\b/.test(w.text)) && (line.text.match(/\p{L}/gu)?.length ?? 0) >= 3;
+    if (wordsOnly && textColumn >= 0 && !cells[textColumn]) {
+      const only = cells.findIndex(Boolean);
+      if (only >= 0 && !isText(leaves[columns[only]!.leaf]!)) {
+        cells[textColumn] = cells[only];
+        cells[only] = undefined;
+      }
     }
     const filled = cells.filter(Boolean).length;
     // A line of one text cell continues the item above; any other line with too little ends the list.

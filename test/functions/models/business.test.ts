@@ -369,6 +369,22 @@ describe('business fields', () => {
     ]);
   });
 
+  it('reads each item\'s name printed under its code and figures across the columns, and no "TotalQty" line as an item', async () => {
+    const ITEMS: JsonSchema = {
+      type: 'object',
+      properties: { line_items: { type: 'array', items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, amount: { type: 'number' } } } } },
+    };
+    // The names start under the code and run under the count and the prices (a hardware shop's till).
+    const output = await extract(
+      ['Soon Huat Machinery', 'Item      Qty      S/Price      Amount', '1072      1        80.00        80.00', 'REPAIR ENGINE POWER SPRAYER (1UNIT)', '70561     2        18.00        36.00', '          HD40 1L COTIN', 'TotalQty 3 : 116.00', 'Total Sales : 116.00'],
+      ITEMS,
+    );
+    expect(output.line_items).toEqual([
+      { description: 'REPAIR ENGINE POWER SPRAYER (1UNIT)', quantity: 1, amount: 80 },
+      { description: 'HD40 1L COTIN', quantity: 2, amount: 36 },
+    ]);
+  });
+
   it('reads no count or price set into the description\'s column as part of the description', async () => {
     const ITEMS: JsonSchema = {
       type: 'object',
