@@ -80,11 +80,29 @@ function headerStems(table: XTable, row: number): Array<string[] | undefined> {
   });
 }
 
-function mapTable(table: XTable, leaves: readonly ItemLeaf[], threshold: number, weightOf: WeightOf): TableMapping | undefined {
+/**
+ * A header printed over a table but outside it (ruled rows under a header line without rules): one of
+ * the two lines above its first row, when it has a run of text for each of its columns and no figures.
+ */
+function headerAbove(index: DocIndex, table: XTable): Array<string[] | undefined> | undefined {
+  const first = table.grid[0]?.find((cell) => cell && cell.words.length > 0)?.words[0];
+  if (!first) return undefined;
+  for (const id of [first.line - 1, first.line - 2]) {
+    const line = index.lines[id];
+    if (!line || line.page !== table.page || line.inCell) continue;
+    // (Column names only: a line with figures, "No. Qtys: 2  No. Items: 2", is no header.)
+    if (line.segments.length === table.columnCount && !line.words.some((w) => /\d/.test(w.text))) return line.segments.map((s) => [...new Set(s.words.flatMap((w) => w.stems))]);
+  }
+  return undefined;
+}
+
+function mapTable(index: DocIndex, table: XTable, leaves: readonly ItemLeaf[], threshold: number, weightOf: WeightOf): TableMapping | undefined {
   let best: TableMapping | undefined;
-  // The header is one of the first rows (a title row may come first in spreadsheets).
-  for (let header = 0; header < Math.min(3, table.rowCount - 1); header++) {
-    const stems = headerStems(table, header);
+  // The header is one of the first rows (a title row may come first in spreadsheets), or the line
+  // above the table (row -1).
+  for (let header = -1; header < Math.min(3, table.rowCount - 1); header++) {
+    const stems = header < 0 ? headerAbove(index, table) : headerStems(table, header);
+    if (!stems) continue;
     const columns = assignColumns(stems, leaves, threshold, weightOf);
     if (!enoughColumns(columns.size, leaves.length)) continue;
     // A description named in the count's header cell ("QTY ITEM") is read from that column's cells.
@@ -226,7 +244,7 @@ export function itemsFromTables(index: DocIndex, leaves: readonly ItemLeaf[], th
   const mappings: TableMapping[] = [];
   for (const table of index.tables) {
     if (taken.has(table.id)) continue;
-    const mapping = mapTable(table, leaves, threshold, weightOf);
+    const mapping = mapTable(index, table, leaves, threshold, weightOf);
     if (!mapping) continue;
     mappings.push(mapping);
     if (!best || mapping.score > best.score) best = mapping;

@@ -385,6 +385,41 @@ describe('business fields', () => {
     ]);
   });
 
+  it('reads a ruled table\'s items under the header line printed over its rules, not another table\'s that names its own', async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage([612, 792]);
+    const xs = [72, 160, 400, 460, 540];
+    const ys = [200, 220, 240, 260];
+    // The header, unruled, over the ruled rows ([x, y from the top, text]).
+    const texts: Array<[number, number, string]> = [[72, 60, 'Acme Hospital'], [76, 190, 'Service Date'], [164, 190, 'Description'], [404, 190, 'Quantity'], [464, 190, 'Amount']];
+    const rows = [['03/24/2022', 'HB VENIPUNCTURE', '1', '49.00'], ['03/24/2022', 'HB VITAMIN D 25-HYDROXY', '1', '229.00'], ['03/24/2022', 'HB CBC WITH DIFFERENTIAL', '2', '288.00']];
+    rows.forEach((cells, r) => cells.forEach((text, c) => texts.push([xs[c]! + 4, ys[r]! + 14, text])));
+    texts.push([72, 290, 'Total hospital charges: 566.00']);
+    // Then the payments, a ruled table with its header row inside: a table that names its columns, but not the items'.
+    const payXs = [72, 160, 400, 540];
+    const payYs = [320, 340, 360];
+    [['Date', 'Description', 'Amount'], ['03/30/22', 'Blue Cross payment', '-400.00']].forEach((cells, r) => cells.forEach((text, c) => texts.push([payXs[c]! + 4, payYs[r]! + 14, text])));
+    for (const [x, y, text] of texts) page.drawText(text, { x, y: 792 - y, size: 10, font });
+    const grid = (columns: number[], rules: number[]) => {
+      for (const y of rules) page.drawLine({ start: { x: columns[0]!, y: 792 - y }, end: { x: columns[columns.length - 1]!, y: 792 - y }, thickness: 0.75 });
+      for (const x of columns) page.drawLine({ start: { x, y: 792 - rules[0]! }, end: { x, y: 792 - rules[rules.length - 1]! }, thickness: 0.75 });
+    };
+    grid(xs, ys);
+    grid(payXs, payYs);
+    const doc = await readDocument(await pdf.save(), { kind: 'pdf', dpi: 72, deadline: Date.now() + 20_000 });
+    const ITEMS: JsonSchema = {
+      type: 'object',
+      properties: { line_items: { type: 'array', items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, amount: { type: 'number' } } } } },
+    };
+    const output = (await localExtractor.extract({ doc, schema: ITEMS, instructions: null, nConsensus: 1, seed: 's' })).output;
+    expect(output.line_items).toEqual([
+      { description: 'HB VENIPUNCTURE', quantity: 1, amount: 49 },
+      { description: 'HB VITAMIN D 25-HYDROXY', quantity: 1, amount: 229 },
+      { description: 'HB CBC WITH DIFFERENTIAL', quantity: 2, amount: 288 },
+    ]);
+  });
+
   it('reads no count or price set into the description\'s column as part of the description', async () => {
     const ITEMS: JsonSchema = {
       type: 'object',
