@@ -108,7 +108,8 @@ function mapTable(index: DocIndex, table: XTable, leaves: readonly ItemLeaf[], t
     // A description named in the count's header cell ("QTY ITEM") is read from that column's cells.
     const shared = describedWithCount(stems, columns, leaves, threshold, weightOf);
     if (shared) columns.set(table.columnCount, shared);
-    // The reader's own header row is a little more believable than another row.
+    // The reader's own header row is a little more believable than another row (and the line above,
+    // when the reader found no header row in the table: headerRows 0).
     const score = sumSimilarity(columns) + (header === table.headerRows - 1 ? 0.1 : 0);
     if (!best || score > best.score) best = { table, header, columns, score };
   }
