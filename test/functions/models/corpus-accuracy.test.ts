@@ -179,6 +179,23 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(slip.fields.description).toMatchObject({ right: 1, wrong: 0 });
   });
 
+  it('reads a till slip\'s items from figures that multiply out, a statement\'s charges under the header over its ruled rows, and names printed under codes across the columns', { timeout: 180_000 }, async () => {
+    const itemsOf = async (path: string) => (await evaluateExtraction(extractionTruths().filter((t) => t.path === path), [SCHEMA_VARIANTS[0]!]))[0]!.items;
+    // "T5 JOINT 2PIN 2PCS" over "I x RM 2.83 UNI ( 0.17)=RM 2.83": no item table a header names.
+    const slip = await itemsOf('documents/receipt/X51005301661.jpg');
+    expect(slip.found).toBe(2);
+    expect(slip.fields.amount).toMatchObject({ right: 2, wrong: 0 });
+    expect(slip.fields.description).toMatchObject({ right: 2, wrong: 0 });
+    // Twelve charges in a ruled table whose header line is printed over its rules, a payments table under it.
+    const statement = await itemsOf('documents/medical_bill/medical_bill_sample7.pdf');
+    expect(statement.fields.amount).toMatchObject({ right: 12, wrong: 0 });
+    expect(statement.spurious).toBe(0);
+    // "1072  1  80.00  80.00" over "REPAIR ENGINE POWER SPRAYER (1UNIT)", eight times.
+    const shop = await itemsOf('documents/receipt/X00016469672.jpg');
+    expect(shop.found).toBe(8);
+    expect(shop.fields.description.right).toBeGreaterThanOrEqual(6);
+  });
+
   it('a blank page that OCR finds empty is no change of paper: a booklet with one stays whole', { timeout: 120_000 }, async () => {
     // The booklet's page 4 is blank with no text layer (read by OCR, which finds nothing); its page 3
     // is a table of contents naming "The Owner's Manual".
