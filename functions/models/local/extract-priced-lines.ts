@@ -161,7 +161,8 @@ export function itemsFromPricedLines(index: DocIndex, leaves: readonly ItemLeaf[
       if (leaf < 0) return;
       const { node, traits } = leaves[leaf]!;
       // (A figure as read here, "I" before its "x" a 1, where the leaf asks for a number.)
-      const asNumber = figure && (node.type === 'number' || node.type === 'integer') ? { value: figure.value, words, fit: 1 } : undefined;
+      const fits = figure && (node.type === 'number' || (node.type === 'integer' && Number.isInteger(figure.value)));
+      const asNumber = fits ? { value: figure.value, words, fit: 1 } : undefined;
       const read = asNumber ?? readValue(words, node, traits, index.dateOrder);
       if (read) row.set(leaf, { read, likelihood: likelihood * read.fit });
     };

@@ -74,6 +74,19 @@ describe('items from lines whose figures multiply out', () => {
     ]);
   });
 
+  it('gives a count to an integer field, and no amount with cents to one', async () => {
+    const INTEGERS: JsonSchema = {
+      type: 'object',
+      properties: { line_items: { type: 'array', items: { type: 'object', required: ['quantity', 'amount'], properties: { quantity: { type: 'integer' }, amount: { type: 'integer' } } } } },
+    };
+    const doc = await receipt(['SHOP', 'WIDGET', '2 x 33.02 = 66.04', 'GADGET', '3 x 5.00 = 15.00']);
+    const output = (await localExtractor.extract({ doc, schema: INTEGERS, instructions: null, nConsensus: 1, seed: 's' })).output;
+    expect(output.line_items).toEqual([
+      { quantity: 2, amount: null },
+      { quantity: 3, amount: 15 },
+    ]);
+  });
+
   it('reads a name printed on two lines, and an amount a unit price rounded to the cent leaves a cent off', async () => {
     const doc = await receipt(['LIGHTROOM GALLERY', 'YT51775 SR', '1059 18W SQ WW BK SUR LED LIGHT', '1059 SQUARE BLACK FRAME', '2 x RM 18.77 UNI ( 2.25)=RM 37.55', 'Sub Total : RM 37.55']);
     expect(await items(doc)).toEqual([{ description: '1059 18W SQ WW BK SUR LED LIGHT 1059 SQUARE BLACK FRAME', quantity: 2, unit_price: 18.77, amount: 37.55 }]);
