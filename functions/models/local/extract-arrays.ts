@@ -145,7 +145,9 @@ function readRow(
   if (!anyMapped) return;
   const previous = items[items.length - 1];
   const hasNonText = [...columns.values()].some((c) => !isText(leaves[c.leaf]!));
-  if (textOnly && hasNonText && previous) {
+  // Figures in a column no property maps (the row's line number, its hours) make a row of its own.
+  const ownRow = cells.some((cell, c) => cell && !columns.has(c) && cell.words.some((w) => /\d/.test(w.text)));
+  if (textOnly && hasNonText && previous && !ownRow) {
     // A wrapped description: the rest of the item above.
     for (const [leaf, value] of row) {
       const before = previous.get(leaf);

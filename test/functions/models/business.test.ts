@@ -36,6 +36,30 @@ async function extract(lines: string[], schema = SCHEMA): Promise<Record<string,
   return (await localExtractor.extract({ doc: await txt(lines), schema, instructions: null, nConsensus: 1, seed: 's' })).output;
 }
 
+/** Line items as a schema asks for them: a description, a count and an amount. */
+const ITEMS: JsonSchema = {
+  type: 'object',
+  properties: { line_items: { type: 'array', items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, amount: { type: 'number' } } } } },
+};
+
+/** A PDF page of texts ([x, y from the top, text], 10 pt) and ruled tables (the x of their column rules, the y of their row rules). */
+async function ruledPage(texts: Array<[number, number, string]>, tables: Array<{ columns: number[]; rows: number[] }>): Promise<Doc> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const page = pdf.addPage([612, 792]);
+  for (const [x, y, text] of texts) page.drawText(text, { x, y: 792 - y, size: 10, font });
+  for (const { columns, rows } of tables) {
+    for (const y of rows) page.drawLine({ start: { x: columns[0]!, y: 792 - y }, end: { x: columns[columns.length - 1]!, y: 792 - y }, thickness: 0.75 });
+    for (const x of columns) page.drawLine({ start: { x, y: 792 - rows[0]! }, end: { x, y: 792 - rows[rows.length - 1]! }, thickness: 0.75 });
+  }
+  return readDocument(await pdf.save(), { kind: 'pdf', dpi: 72, deadline: Date.now() + 20_000 });
+}
+
+/** The texts of a ruled table's cells, row by row (an empty string leaves a cell empty). */
+function inCells(table: { columns: number[]; rows: number[] }, cells: string[][]): Array<[number, number, string]> {
+  return cells.flatMap((row, r) => row.flatMap((text, c): Array<[number, number, string]> => (text ? [[table.columns[c]! + 4, table.rows[r]! + 14, text]] : [])));
+}
+
 /** The same lines as OCR would give them off a scan, every word read at 90. */
 async function scanned(lines: string[]): Promise<Record<string, unknown>> {
   const doc = await txt(lines);
@@ -370,10 +394,6 @@ describe('business fields', () => {
   });
 
   it('reads each item\'s name printed under its code and figures across the columns, and no "TotalQty" line as an item', async () => {
-    const ITEMS: JsonSchema = {
-      type: 'object',
-      properties: { line_items: { type: 'array', items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, amount: { type: 'number' } } } } },
-    };
     // The names start under the code and run under the count and the prices (a hardware shop's till).
     const output = await extract(
       ['Soon Huat Machinery', 'Item      Qty      S/Price      Amount', '1072      1        80.00        80.00', 'REPAIR ENGINE POWER SPRAYER (1UNIT)', '70561     2        18.00        36.00', '          HD40 1L COTIN', 'TotalQty 3 : 116.00', 'Total Sales : 116.00'],
@@ -386,37 +406,42 @@ describe('business fields', () => {
   });
 
   it('reads a ruled table\'s items under the header line printed over its rules, not another table\'s that names its own', async () => {
-    const pdf = await PDFDocument.create();
-    const font = await pdf.embedFont(StandardFonts.Helvetica);
-    const page = pdf.addPage([612, 792]);
-    const xs = [72, 160, 400, 460, 540];
-    const ys = [200, 220, 240, 260];
-    // The header, unruled, over the ruled rows ([x, y from the top, text]).
-    const texts: Array<[number, number, string]> = [[72, 60, 'Acme Hospital'], [76, 190, 'Service Date'], [164, 190, 'Description'], [404, 190, 'Quantity'], [464, 190, 'Amount']];
-    const rows = [['03/24/2022', 'HB VENIPUNCTURE', '1', '49.00'], ['03/24/2022', 'HB VITAMIN D 25-HYDROXY', '1', '229.00'], ['03/24/2022', 'HB CBC WITH DIFFERENTIAL', '2', '288.00']];
-    rows.forEach((cells, r) => cells.forEach((text, c) => texts.push([xs[c]! + 4, ys[r]! + 14, text])));
-    texts.push([72, 290, 'Total hospital charges: 566.00']);
+    const charges = { columns: [72, 160, 400, 460, 540], rows: [200, 220, 240, 260] };
     // Then the payments, a ruled table with its header row inside: a table that names its columns, but not the items'.
-    const payXs = [72, 160, 400, 540];
-    const payYs = [320, 340, 360];
-    [['Date', 'Description', 'Amount'], ['03/30/22', 'Blue Cross payment', '-400.00']].forEach((cells, r) => cells.forEach((text, c) => texts.push([payXs[c]! + 4, payYs[r]! + 14, text])));
-    for (const [x, y, text] of texts) page.drawText(text, { x, y: 792 - y, size: 10, font });
-    const grid = (columns: number[], rules: number[]) => {
-      for (const y of rules) page.drawLine({ start: { x: columns[0]!, y: 792 - y }, end: { x: columns[columns.length - 1]!, y: 792 - y }, thickness: 0.75 });
-      for (const x of columns) page.drawLine({ start: { x, y: 792 - rules[0]! }, end: { x, y: 792 - rules[rules.length - 1]! }, thickness: 0.75 });
-    };
-    grid(xs, ys);
-    grid(payXs, payYs);
-    const doc = await readDocument(await pdf.save(), { kind: 'pdf', dpi: 72, deadline: Date.now() + 20_000 });
-    const ITEMS: JsonSchema = {
-      type: 'object',
-      properties: { line_items: { type: 'array', items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, amount: { type: 'number' } } } } },
-    };
+    const payments = { columns: [72, 160, 400, 540], rows: [320, 340, 360] };
+    const doc = await ruledPage(
+      [
+        [72, 60, 'Acme Hospital'],
+        // The header, unruled, over the ruled rows.
+        [76, 190, 'Service Date'], [164, 190, 'Description'], [404, 190, 'Quantity'], [464, 190, 'Amount'],
+        ...inCells(charges, [['03/24/2022', 'HB VENIPUNCTURE', '1', '49.00'], ['03/24/2022', 'HB VITAMIN D 25-HYDROXY', '1', '229.00'], ['03/24/2022', 'HB CBC WITH DIFFERENTIAL', '2', '288.00']]),
+        [72, 290, 'Total hospital charges: 566.00'],
+        ...inCells(payments, [['Date', 'Description', 'Amount'], ['03/30/22', 'Blue Cross payment', '-400.00']]),
+      ],
+      [charges, payments],
+    );
     const output = (await localExtractor.extract({ doc, schema: ITEMS, instructions: null, nConsensus: 1, seed: 's' })).output;
     expect(output.line_items).toEqual([
       { description: 'HB VENIPUNCTURE', quantity: 1, amount: 49 },
       { description: 'HB VITAMIN D 25-HYDROXY', quantity: 1, amount: 229 },
       { description: 'HB CBC WITH DIFFERENTIAL', quantity: 2, amount: 288 },
+    ]);
+  });
+
+  it('reads a row with its own line number as an item of its own, a row with text alone as the rest of the one above', async () => {
+    // An estimate's lines: "3  Add for Clear Coat  1.0" prints no price but its own line number and paint hours.
+    const table = { columns: [72, 100, 300, 340, 420, 480], rows: [200, 220, 240, 260, 280] };
+    const doc = await ruledPage(
+      [
+        [72, 60, 'Green Township Collision'],
+        ...inCells(table, [['Line', 'Description', 'Qty', 'Extended Price', 'Paint'], ['2', 'Bumper cover', '1', '481.12', '2.6'], ['3', 'Add for Clear Coat', '', '', '1.0'], ['', 'and edge blend', '', '', '']]),
+      ],
+      [table],
+    );
+    const output = (await localExtractor.extract({ doc, schema: ITEMS, instructions: null, nConsensus: 1, seed: 's' })).output;
+    expect(output.line_items).toEqual([
+      { description: 'Bumper cover', quantity: 1, amount: 481.12 },
+      { description: 'Add for Clear Coat and edge blend' },
     ]);
   });
 
