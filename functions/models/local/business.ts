@@ -18,7 +18,7 @@
  *    - the currency: codes, symbols and words anywhere, "$" by the country the document is from.
  * A field with no candidate is not in the document: the extractor leaves it null.
  */
-import { type DocIndex, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
+import { type DocIndex, meanOcrConfidence, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf } from './extract-values.ts';
@@ -326,14 +326,14 @@ function itemHeaderLines(index: DocIndex): Set<number> {
 }
 
 /** Every value of a field found through its labels, with the label and placement that gave it. */
-function labelledValues(index: DocIndex, id: string): Labelled[] {
+function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labelsOf(index, id)): Labelled[] {
   const entry = conceptLexicon().byId.get(id);
   if (!entry) return [];
   const { concept } = entry;
   const leaf = leafFor(concept.kind);
   const traits = traitsOf(leaf);
   const out: Labelled[] = [];
-  for (const label of labelsOf(index, id)) {
+  for (const label of labels) {
     for (const region of regionsOf(index, label)) {
       // A name is never read out of running text ("… may be subject to a 20% restocking fee").
       if (region.placement === 'prose' && (concept.kind === 'name' || concept.kind === 'address' || concept.kind === 'text')) continue;
@@ -714,7 +714,6 @@ function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun
 
 /** Words OCR read with less confidence than this on average are noise (a logo read as letters). */
 const NOISE_CONFIDENCE = 50;
-const meanOcrConfidence = (words: XWord[]) => words.reduce((sum, w) => sum + (w.confidence ?? 100), 0) / Math.max(1, words.length);
 
 /** What a name printed whole on its line(s) directly over an address or a phone line gains (a letterhead's block). */
 const LETTERHEAD_BLOCK = 0.15;
@@ -725,7 +724,7 @@ const LETTERHEAD_BLOCK = 0.15;
  */
 function headsAnAddress(top: XLine[], run: NameRun): boolean {
   const last = run.words[run.words.length - 1]!;
-  const order = top.findIndex((l) => l.words.includes(last));
+  const order = top.findIndex((l) => l.id === last.line);
   const first = top[run.order]!;
   if (order < 0 || run.words[0] !== first.words.find((w) => /\p{L}/u.test(w.text))) return false;
   const after = top[order]!.words.slice(top[order]!.words.indexOf(last) + 1);
@@ -838,10 +837,11 @@ const SOLE_NUMBER_LABEL = 1.1;
  * no strong label ("Invoice No", "Receipt #"), it is the best there is and counts a little more.
  */
 function documentNumberCandidates(index: DocIndex): BusinessValue[] {
-  const found = labelledValues(index, 'document_number');
+  const labels = labelsOf(index, 'document_number');
+  const found = labelledValues(index, 'document_number', labels);
   // (A number word alone, "#", names no document; a word with neither colon nor number word, as in
   // a legend's "EST=ESTIMATE", labels nothing.)
-  const strong = labelsOf(index, 'document_number').some((l) => {
+  const strong = labels.some((l) => {
     const stems = l.words.flatMap((w) => w.stems);
     return l.similarity > WEAK_WEIGHT && stems.some((s) => s !== NUMBER) && (l.colon || stems.includes(NUMBER));
   });
@@ -969,6 +969,7 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
   const misread: XWord[] = [];
   // Symbols on scanned pages: OCR reads "x" as "¥" and "$" as "£"; one of them alone proves nothing.
   const scannedSymbols = new Map<string, XWord[]>();
+  const scanned = (symbol: string, word: XWord) => scannedSymbols.set(symbol, [...(scannedSymbols.get(symbol) ?? []), word]);
   index.words.forEach((word, i) => {
     const ocr = index.doc.pages[word.page]?.ocr ?? false;
     // A mark in brackets states the currency of a column or a total: "Amount (RM)", "Balance Due (AUD)".
@@ -986,14 +987,14 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     // A "$" set apart from its amount ("$  60.00", a price column): on a scan, only several.
     if (raw === '$') {
       if (besideNumber && !ocr) dollars.push(word);
-      else if (besideNumber && surelyRead(word)) scannedSymbols.set(raw, [...(scannedSymbols.get(raw) ?? []), word]);
+      else if (besideNumber && surelyRead(word)) scanned(raw, word);
       return;
     }
     const mark = MARKS.get(raw) ?? MARKS.get(raw.replace(/\.$/, ''));
     if (mark) {
       // Short marks on scanned pages are as often misread letters: only several of them count.
       if (ocr && (raw.length === 1 || !mark.strong)) {
-        if (besideNumber && surelyRead(word)) scannedSymbols.set(raw, [...(scannedSymbols.get(raw) ?? []), word]);
+        if (besideNumber && surelyRead(word)) scanned(raw, word);
         return;
       }
       if (besideNumber || mark.strong) vote(mark.code, word, besideNumber ? 2 : 1);
@@ -1004,7 +1005,7 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
       const amount = raw.startsWith(symbol) ? raw.slice(symbol.length) : raw.endsWith(symbol) ? raw.slice(0, -symbol.length) : '';
       if (!AMOUNT_SHAPE.test(amount)) continue;
       if (ocr && symbol.length === 1) {
-        if (surelyRead(word)) scannedSymbols.set(symbol, [...(scannedSymbols.get(symbol) ?? []), word]);
+        if (surelyRead(word)) scanned(symbol, word);
       }
       else if (symbol === '$') dollars.push(word);
       else vote(MARKS.get(symbol)?.code, word, 2);
@@ -1107,7 +1108,7 @@ function readMisspelledLabels(index: DocIndex): void {
       relabel(word, NUMBER);
       continue;
     }
-    // A short label word misread before a number word: "Do: No", "Doe Mo" for "Doc No".
+    // A short label word with a letter lost, before a number word: "Do: No" for "Doc No".
     const short = misreadShortLabel(stem);
     if (short && beforeNumberWord(index, word)) {
       relabel(word, short);
@@ -1121,7 +1122,8 @@ function readMisspelledLabels(index: DocIndex): void {
   }
 }
 
-let shortLabelWords: Set<string> | undefined;
+/** The first words of the lexicon's "<word> No" labels, and the short ones by the words they make with a letter lost. */
+let numberLabels: { words: Set<string>; byLetterLost: Map<string, Set<string>> } | undefined;
 
 /**
  * The short word of a number's label ("doc" of "Doc No", "bill") that this word is with one letter
@@ -1129,14 +1131,20 @@ let shortLabelWords: Set<string> | undefined;
  * labels: "Box No" is one letter off the Dutch "Bon nr").
  */
 function misreadShortLabel(stem: string): string | undefined {
-  if (!shortLabelWords) {
-    shortLabelWords = new Set();
-    for (const c of conceptLexicon().all) for (const p of c.phrases) if (p.stems.length === 2 && p.stems[1] === NUMBER) shortLabelWords.add(p.stems[0]!);
+  if (!numberLabels) {
+    const words = new Set<string>();
+    for (const c of conceptLexicon().all) for (const p of c.phrases) if (p.stems.length === 2 && p.stems[1] === NUMBER) words.add(p.stems[0]!);
+    const byLetterLost = new Map<string, Set<string>>();
+    for (const word of words) {
+      if (word.length < 3 || word.length > 4) continue;
+      for (const lost of deletions(word).slice(1)) byLetterLost.set(lost, (byLetterLost.get(lost) ?? new Set<string>()).add(word));
+    }
+    numberLabels = { words, byLetterLost };
   }
   // (A word that is such a label itself, "RO Number", is read as it is.)
-  if (stem.length < 2 || stem.length > 3 || !/^[a-z]+$/.test(stem) || shortLabelWords.has(stem)) return undefined;
-  const fits = [...shortLabelWords].filter((label) => label.length === stem.length + 1 && deletions(label).includes(stem));
-  return fits.length === 1 ? fits[0] : undefined;
+  if (stem.length < 2 || stem.length > 3 || !/^[a-z]+$/.test(stem) || numberLabels.words.has(stem)) return undefined;
+  const fits = numberLabels.byLetterLost.get(stem);
+  return fits?.size === 1 ? [...fits][0] : undefined;
 }
 
 /** Whether the next word on the line is a number word ("No", "#") or its misreading ("Mo", "ND"). */

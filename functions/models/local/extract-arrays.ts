@@ -331,6 +331,7 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
   const height = header.box?.height ?? 0;
   const reach = header.box ? 2 * height : 4;
   const items: Items = [];
+  const textColumn = columns.findIndex((c) => isText(leaves[c.leaf]!));
   let previousBottom = header.box ? header.box.top + header.box.height : 0;
   for (let id = header.id + 1; id < index.lines.length; id++) {
     const line = index.lines[id]!;
@@ -348,7 +349,6 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
     }
     // A line of words alone, wider than its column, under an item's code and figures ("REPAIR ENGINE
     // POWER SPRAYER (1UNIT)" under "1072  1  80.00  80.00"): the text column's, wherever it starts.
-    const textColumn = columns.findIndex((c) => isText(leaves[c.leaf]!));
     const wordsOnly = line.segments.length === 1 && items.length > 0 && !line.words.some((w) => /\d[.,]\d{2}\b/.test(w.text)) && (line.text.match(/\p{L}/gu)?.length ?? 0) >= 3;
     if (wordsOnly && textColumn >= 0 && !cells[textColumn]) {
       const only = cells.findIndex(Boolean);

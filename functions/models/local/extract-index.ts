@@ -92,6 +92,9 @@ const SEGMENT_GAP_CHARS = 2;
 
 export const normalizeToken = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 
+/** How sure OCR was of words on average, 0..100 (words of a text layer count as sure: 100). */
+export const meanOcrConfidence = (words: readonly XWord[]) => words.reduce((sum, w) => sum + (w.confidence ?? 100), 0) / Math.max(1, words.length);
+
 const rightOf = (b: Box) => b.left + b.width;
 const bottomOf = (b: Box) => b.top + b.height;
 

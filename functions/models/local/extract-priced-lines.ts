@@ -6,7 +6,7 @@
  * printed before the figures on the same line, else the line of text next to it: above (the name, then
  * "2 x 33.02" under it) or under (a barcode line, then the name), as the receipt does for all of them.
  */
-import type { DocIndex, XLine, XWord } from './extract-index.ts';
+import { type DocIndex, meanOcrConfidence, type XLine, type XWord } from './extract-index.ts';
 import type { ItemLeaf, Items, ItemValue } from './extract-arrays.ts';
 import { readValue } from './extract-values.ts';
 
@@ -87,7 +87,7 @@ function nameLine(line: XLine | undefined, page: number, items: Set<number>, col
   if (!line || line.page !== page || items.has(line.id) || NOT_AN_ITEM.test(line.text)) return undefined;
   const words = line.words.filter((w) => /\p{L}/u.test(w.text));
   if (letterCount(words) < 3 || words.length < line.words.length / 2) return undefined;
-  if (line.words.reduce((sum, w) => sum + (w.confidence ?? 100), 0) / line.words.length < SURE_NAME) return undefined;
+  if (meanOcrConfidence(line.words) < SURE_NAME) return undefined;
   if (line.words.filter((w) => w.stems.some((s) => columnWords.has(s))).length >= 2) return undefined;
   // (Codes and tax codes only, "YT51874 SR", name nothing.)
   if (line.words.every((w) => CODE.test(w.text) || /^[A-Z]{1,3}[:.]?$/.test(w.text))) return undefined;
