@@ -21,7 +21,7 @@
 import { type DocIndex, meanOcrConfidence, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
-import { parseDate, parseNumber, readValue, traitsOf } from './extract-values.ts';
+import { parseDate, parseNumber, readValue, traitsOf, withSplitCents } from './extract-values.ts';
 import { bestPhrase, NUMBER, type Phrase, textStems } from './extract-words.ts';
 import { COUNTRIES, CURRENCIES, WEAK_MARKS } from './knowledge/currencies.ts';
 import { COMPANY_ENDINGS, COMPANY_OPENINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind, STREET_WORDS } from './knowledge/fields.ts';
@@ -337,7 +337,8 @@ function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labe
     for (const region of regionsOf(index, label)) {
       // A name is never read out of running text ("… may be subject to a 20% restocking fee").
       if (region.placement === 'prose' && (concept.kind === 'name' || concept.kind === 'address' || concept.kind === 'text')) continue;
-      const read = withoutTrailingPhone(concept.kind, readValue(region.words, leaf, traits, index.dateOrder));
+      let read = withoutTrailingPhone(concept.kind, readValue(region.words, leaf, traits, index.dateOrder));
+      if (read && index.splitCents && concept.kind === 'amount') read = withSplitCents(read, region.words);
       if (!read || !plausible(concept.kind, read.value, read.words) || isLabelText(read.words)) continue;
       if (concept.kind === 'identifier' && houseNumber(index, read.words)) continue;
       let factor = placementFactor(region.placement, region.label) * (region.qualified ? 0.8 : 1);

@@ -11,7 +11,7 @@
 import { cellAt, type DocIndex, RULE, type XLine, type XSegment, type XTable, type XWord } from './extract-index.ts';
 import { findLabels, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
-import { type LeafTraits, type Read, readValue } from './extract-values.ts';
+import { type LeafTraits, type Read, readValue, withSplitCents } from './extract-values.ts';
 import { bestPhrase, type Phrase, type PhraseSource } from './extract-words.ts';
 
 export interface ItemLeaf {
@@ -38,6 +38,8 @@ type WeightOf = (source: PhraseSource) => number;
 /** Rows that sum up or carry balances: not items. */
 const SUMMARY = /^\s*(sub-?\s?total|total\s*(?:qty|quantity|items?)|total|grand total|totals|amount due|balance (?:due|forward|brought forward|carried forward|b\/f|c\/f)|opening balance|closing balance|beginning balance|ending balance|carried forward|brought forward)\b/i;
 
+/** A price or an amount of a line (not a count), as a number property. */
+const isMoney = (leaf: ItemLeaf) => leaf.node.type === 'number' && (leaf.concept === 'item_amount' || leaf.concept === 'item_unit_price');
 const isText = (leaf: ItemLeaf) => leaf.node.type === 'string' && !leaf.node.enum && !leaf.traits.date && !leaf.traits.identifier;
 
 /** Column → property by header similarity, greedily one to one. */
@@ -138,6 +140,7 @@ function readRow(
     const target = leaves[leaf]!;
     if (!isText(target)) textOnly = false;
     const read = readValue(target.concept === 'item_description' ? withoutFigures(afterRule(cell.words)) : cell.words, target.node, target.traits, index.dateOrder);
+    if (read && index.splitCents && isMoney(target)) Object.assign(read, withSplitCents(read, cell.words));
     // A description has words: a bare number in its column ("1", "12") is a count read out of place.
     if (read && target.concept === 'item_description' && !/\p{L}/u.test(String(read.value))) continue;
     if (read) row.set(leaf, { read, likelihood: Math.min(1, similarity) * read.fit });

@@ -10,6 +10,7 @@
  */
 import type { Box, Doc, Origin } from '../../documents/doc.ts';
 import { wordStems } from './extract-words.ts';
+import { SPLIT_MONEY_FORMS } from './knowledge/split-money-forms.ts';
 
 export interface XWord {
   /** Global id (position in `DocIndex.words`). */
@@ -83,6 +84,8 @@ export interface DocIndex {
   dateOrder: 'mdy' | 'dmy';
   /** Whether a date that reads only one way (25/12/2018) or a dotted date settled `dateOrder`. */
   dateOrderKnown: boolean;
+  /** Whether the document is a form printing money in split dollars | cents boxes (knowledge/split-money-forms.ts). */
+  splitCents: boolean;
 }
 
 /** Two words further apart than this many text heights are in different segments. */
@@ -139,7 +142,7 @@ function wideGap(a: XWord, b: XWord): boolean {
 }
 
 export function indexDoc(doc: Doc): DocIndex {
-  const index: DocIndex = { doc, words: [], lines: [], segments: [], tables: [], byStem: new Map(), byToken: new Map(), linesByTop: [], dateOrder: 'mdy', dateOrderKnown: false };
+  const index: DocIndex = { doc, words: [], lines: [], segments: [], tables: [], byStem: new Map(), byToken: new Map(), linesByTop: [], dateOrder: 'mdy', dateOrderKnown: false, splitCents: false };
   doc.pages.forEach((page, p) => {
     // Lines in reading order: the blocks' lines, then any line no block lists.
     const order: number[] = [];
@@ -237,7 +240,17 @@ export function indexDoc(doc: Doc): DocIndex {
   const order = dateOrderOf(index.words);
   index.dateOrder = order.order;
   index.dateOrderKnown = order.known;
+  index.splitCents = printsSplitMoney(index.lines);
   return index;
+}
+
+/** Whether a line prints a mark of a form with split money boxes ("UB-04", "CMS-1500"). */
+function printsSplitMoney(lines: XLine[]): boolean {
+  const marks = SPLIT_MONEY_FORMS.flatMap((f) => f.marks);
+  return lines.some((line) => {
+    const text = line.text.toLowerCase();
+    return marks.some((mark) => text.includes(mark));
+  });
 }
 
 /** Which way numeric dates go, from dates that can only be read one way (a part above 12). */

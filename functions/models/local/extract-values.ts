@@ -166,6 +166,21 @@ function readNumber(words: XWord[], leaf: LeafNode, traits: LeafTraits): Read | 
   return undefined;
 }
 
+/**
+ * An amount read on a form that prints money in split dollars | cents boxes (DocIndex.splitCents):
+ * "41 40" (the divider read as a gap) is 41.40, and so is "4140" (the divider lost) when nothing
+ * follows it in its cell or region. A whole number followed by something else (cents OCR garbled)
+ * stays as read, its dollars right.
+ */
+export function withSplitCents(read: Read, words: XWord[]): Read {
+  const last = read.words[read.words.length - 1]!;
+  if (read.words.length !== 1 || !/^\d+$/.test(last.text)) return read;
+  const next = words[words.indexOf(last) + 1];
+  if (next && /^\d{2}$/.test(next.text)) return { ...read, value: Number(last.text) + Number(next.text) / 100, words: [last, next] };
+  if (!next && last.text.length >= 3) return { ...read, value: Number(last.text) / 100 };
+  return read;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Dates
 

@@ -428,6 +428,31 @@ describe('business fields', () => {
     ]);
   });
 
+  it('reads the charges of a claim form printing money in split dollars | cents boxes (UB-04) with their cents, and of other documents as printed', async () => {
+    const table = { columns: [72, 120, 320, 380, 480], rows: [200, 220, 240, 260] };
+    const page = (mark: string) =>
+      ruledPage(
+        [
+          [72, 60, 'Kishwaukee Community Hospital'],
+          // OCR read "41 | 40" without its divider, "207 | 00" with it as a gap.
+          ...inCells(table, [['Rev. Cd.', 'Description', 'Serv. Units', 'Total Charges'], ['0300', 'LABORATORY GENERAL', '2', '4140'], ['0301', 'LAB CHEMISTRY', '1', '207 00']]),
+          [72, 300, 'Total charges: 24840'],
+          [72, 700, mark],
+        ],
+        [table],
+      );
+    const schema: JsonSchema = { ...ITEMS, properties: { ...ITEMS.properties, total: { type: 'number' } } };
+    const claim = (await localExtractor.extract({ doc: await page('UB-04 CMS-1450 APPROVED OMB NO. 0938-0997'), schema, instructions: null, nConsensus: 1, seed: 's' })).output;
+    expect(claim.line_items).toEqual([
+      { description: 'LABORATORY GENERAL', quantity: 2, amount: 41.4 },
+      { description: 'LAB CHEMISTRY', quantity: 1, amount: 207 },
+    ]);
+    expect(claim.total).toBe(248.4);
+    const other = (await localExtractor.extract({ doc: await page('Thank you for choosing us'), schema, instructions: null, nConsensus: 1, seed: 's' })).output;
+    expect((other.line_items as Array<{ amount: number }>).map((i) => i.amount)).toEqual([4140, 207]);
+    expect(other.total).toBe(24840);
+  });
+
   it('reads a row with its own line number as an item of its own, a row with text alone as the rest of the one above', async () => {
     // An estimate's lines: "3  Add for Clear Coat  1.0" prints no price but its own line number and paint hours.
     const table = { columns: [72, 100, 300, 340, 420, 480], rows: [200, 220, 240, 260, 280] };

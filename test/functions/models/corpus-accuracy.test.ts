@@ -158,7 +158,7 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect((await fieldsOf('documents/receipt/X51005268472.jpg')).get('document_number')).toMatchObject({ verdict: 'right', value: 'CS02070163' });
   });
 
-  it('reads no count or amount from digits after a leading zero (a code or a short date): a hospital bill\'s service dates are no quantities, nor its revenue codes part of descriptions', { timeout: 120_000 }, async () => {
+  it('reads no count or amount from digits after a leading zero (a code or a short date): a hospital bill\'s service dates are no quantities, nor its revenue codes part of descriptions, and its charges with their cents', { timeout: 120_000 }, async () => {
     // A UB-04 claim: "0300 LABORATORY GENERAL 36415 040510 2 4140", the service date 04/05/10 printed
     // "040510" in the column beside "SERV. UNITS".
     const [result] = await evaluateExtraction(extractionTruths().filter((t) => t.path === 'documents/medical_bill/medical_bill_sample1.jpg'), [SCHEMA_VARIANTS[0]!]);
@@ -166,6 +166,9 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(result!.items.fields.quantity.wrong).toBe(0);
     // "0301 | LAB CHEMISTRY" under "REV.CD. DESCRIPTION": the code before the rule is no part of the description.
     expect(result!.items.fields.description.right).toBeGreaterThanOrEqual(14);
+    // Its charges are printed in split dollars | cents boxes, "4140" for 41.40: read with their cents.
+    expect(result!.items.fields.amount.wrong).toBe(0);
+    expect(result!.items.fields.amount.right).toBeGreaterThanOrEqual(14);
   });
 
   it('gives no bare number as an item\'s description, and takes one printed under its item\'s code and numbers', { timeout: 120_000 }, async () => {
