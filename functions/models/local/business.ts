@@ -24,6 +24,7 @@ import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf, withSplitCents } from './extract-values.ts';
 import { bestPhrase, NUMBER, type Phrase, textStems } from './extract-words.ts';
 import { COUNTRIES, CURRENCIES, WEAK_MARKS } from './knowledge/currencies.ts';
+import { STANDARD_TAX_RATES } from './knowledge/tax-rates.ts';
 import { COMPANY_ENDINGS, COMPANY_OPENINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind, STREET_WORDS } from './knowledge/fields.ts';
 
 export interface BusinessValue {
@@ -393,6 +394,18 @@ function printedAmounts(index: DocIndex): Array<{ value: number; word: XWord }> 
   return out;
 }
 
+/** The rates printed on the document ("GST 6%", "6.00% GST", "Tax (8.25%)"), as percentages up to 30. */
+function printedRates(index: DocIndex): number[] {
+  const rates = new Set<number>();
+  for (const line of index.lines) {
+    for (const m of line.text.matchAll(/(?<![\d.,])(\d{1,2}(?:[.,]\d{1,3})?)\s?%/g)) {
+      const rate = Number(m[1]!.replace(',', '.'));
+      if (rate > 0 && rate <= 30) rates.add(rate);
+    }
+  }
+  return [...rates];
+}
+
 /**
  * Whether the document prints its amounts with cents ("12.50"): then an amount printed without them
  * ("5142" among "14.00", "0.00") is likely a decimal point OCR lost, and counts much less.
@@ -571,13 +584,21 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
     (total !== undefined && typeof paidAmount === 'number' && typeof change === 'number' && near(paidAmount - change, total)) ||
     (total !== undefined && !best.tax && best.subtotal !== undefined && near(best.subtotal.value as number, total));
 
+  // A tax that is a standard rate or one printed on the document of the subtotal (106.10 × 6% =
+  // 6.37) confirms both, where no total adds them up (its amount faded or misread).
+  const base = best.subtotal?.value as number | undefined;
+  const charged = best.tax?.value as number | undefined;
+  const rates = () => [...STANDARD_TAX_RATES, ...printedRates(index)];
+  const rateAgrees = !best.consistent && base !== undefined && charged !== undefined && charged > 0 && rates().some((rate) => near((base * rate) / 100, charged, 0.006));
+
   // The chosen ones first (surer when they add up), the others after them.
   const ranked = (field: AmountField): BusinessValue[] => {
     const chosen = best[field];
     const rest = lists[field].filter((v) => v !== chosen).map((v) => ({ ...v, score: v.score * 0.5 }));
     if (!chosen) return rest.filter((v) => v.score >= 0.3);
-    const corroborated = best.consistent || (field !== 'tax' && totalAgrees);
-    const score = best.consistent ? Math.max(CONSISTENT_SCORE, chosen.score * 1.15) : chosen.score;
+    const rated = rateAgrees && field !== 'total';
+    const corroborated = best.consistent || rated || (field !== 'tax' && totalAgrees);
+    const score = best.consistent || rated ? Math.max(CONSISTENT_SCORE, chosen.score * 1.15) : chosen.score;
     return [{ ...chosen, score: Math.min(1, score), corroborated }, ...rest];
   };
   return { total: ranked('total'), subtotal: ranked('subtotal'), tax: ranked('tax'), balance_due: lists.balance_due };

@@ -217,6 +217,15 @@ describe('business fields', () => {
     expect((await extract(['Acme Ltd', 'Total: 39. 80'])).total).toBe(39);
   });
 
+  it('takes a subtotal and a tax whose total is unreadable when the tax is a standard rate of the subtotal, and not otherwise', async () => {
+    // A tax summary's row, no rate printed: "SR  106.10  6.37".
+    const slip = (tax: string) => scanned(['Kedai Runcit Ah Seng', 'GST Summary   Amount (RM)   Tax (RM)', `SR            106.10        ${tax}`, 'Total Incl GST: 1l2.4T', 'Thank you']);
+    // 106.10 × 6% = 6.37: the two confirm each other.
+    expect(await slip('6.37')).toMatchObject({ subtotal: 106.1, tax: 6.37, total: null });
+    // 5.93 is no rate of 106.10: a summary's amount alone is too often another amount.
+    expect((await slip('5.93')).subtotal).toBeNull();
+  });
+
   it('keeps amounts OCR read unsurely when they add up, and leaves them null when they do not', async () => {
     const scanned = async (total: string) => {
       const doc = await txt(['Geoventure Taste Of The World Sdn Bhd', 'Total Sales (Excluding GST)        RM 60.50', 'GST 6%        RM 3.63', `TOTAL        RM ${total}`]);
@@ -441,7 +450,7 @@ describe('business fields', () => {
         ],
         [table],
       );
-    const schema: JsonSchema = { ...ITEMS, properties: { ...ITEMS.properties, total: { type: 'number' } } };
+    const schema = { type: 'object', properties: { ...(ITEMS.properties as Record<string, JsonSchema>), total: { type: 'number' } } } as JsonSchema;
     const claim = (await localExtractor.extract({ doc: await page('UB-04 CMS-1450 APPROVED OMB NO. 0938-0997'), schema, instructions: null, nConsensus: 1, seed: 's' })).output;
     expect(claim.line_items).toEqual([
       { description: 'LABORATORY GENERAL', quantity: 2, amount: 41.4 },
