@@ -485,6 +485,9 @@ const nearLines = (a: BusinessValue, b: BusinessValue) => Math.abs(a.words[0]!.l
  */
 const CONSISTENT_SCORE = 0.8;
 
+/** What a tax at a rate of its base adds to a reading of the amounts (less than adding up: 1.2). */
+const RATE_AGREES = 0.3;
+
 /** How sure a total is that only what was paid less the change says (an amount printed that equals it). */
 const PAID_LESS_CHANGE = 0.7;
 
@@ -505,7 +508,16 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   if (!paid && lists.total.length === 0) lists.total = lists.balance_due.map((v) => ({ ...v, concept: 'total', score: v.score * 0.85 }));
   if (!paid && lists.balance_due.length === 0) lists.balance_due = lists.total.map((v) => ({ ...v, concept: 'balance_due', score: v.score * 0.85 }));
 
+  // A tax that is a standard rate or one printed on the document of its base (106.10 × 6% = 6.37).
+  // (Service charges, tips and the like are charged at rates too: a tax on a line naming one is none.)
+  const rates = [...STANDARD_TAX_RATES, ...printedRates(index)];
+  const otherLines = new Set(labelsOf(index, 'other_amount').map((l) => l.words[0]!.line));
+  const taxAtRate = (base: number, tax: BusinessValue) => {
+    const x = tax.value as number;
+    return x > 0 && !otherLines.has(tax.words[0]!.line) && rates.some((rate) => near((base * rate) / 100, x, 0.006));
+  };
   const top = (list: BusinessValue[]) => list.slice(0, 6);
+  const charges = top(labelled('other_amount')).map((v) => v.value as number).filter((v) => v > 0);
   const none = undefined;
   let best: { total?: BusinessValue; subtotal?: BusinessValue; tax?: BusinessValue; score: number; consistent: boolean } = { score: -1, consistent: false };
   for (const total of [...top(lists.total), none]) {
@@ -523,8 +535,12 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
         if (t !== undefined && s !== undefined && x !== undefined) {
           if (near(s + x, t)) (score += 1.2), (consistent = true);
           else if (near(s + x, t, ROUNDING)) (score += 0.9), (consistent = true);
+          // With a charge or a discount between them ("Service charge 10%  15.00", "Shipping 4.95").
+          else if (charges.some((c) => near(s + x + c, t) || near(s + x - c, t))) (score += 1.0), (consistent = true);
           else score -= 0.6;
         }
+        // The tax at a rate of the subtotal, or of the total less it where no subtotal is read.
+        if (tax && (subtotal ? taxAtRate(s!, tax) : t !== undefined && taxAtRate(t - x!, tax))) score += RATE_AGREES;
         // A part is never more than the whole; no tax is more than the amount it is charged on (such a
         // pair is the two read the wrong way round).
         if (t !== undefined && s !== undefined && s > t + ROUNDING && t > 0) score -= 1;
@@ -584,12 +600,9 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
     (total !== undefined && typeof paidAmount === 'number' && typeof change === 'number' && near(paidAmount - change, total)) ||
     (total !== undefined && !best.tax && best.subtotal !== undefined && near(best.subtotal.value as number, total));
 
-  // A tax that is a standard rate or one printed on the document of the subtotal (106.10 × 6% =
-  // 6.37) confirms both, where no total adds them up (its amount faded or misread).
+  // A tax at a rate of the subtotal confirms both, where no total adds them up (its amount misread).
   const base = best.subtotal?.value as number | undefined;
-  const charged = best.tax?.value as number | undefined;
-  const rates = () => [...STANDARD_TAX_RATES, ...printedRates(index)];
-  const rateAgrees = !best.consistent && base !== undefined && charged !== undefined && charged > 0 && rates().some((rate) => near((base * rate) / 100, charged, 0.006));
+  const rateAgrees = !best.consistent && base !== undefined && best.tax !== undefined && taxAtRate(base, best.tax);
 
   // The chosen ones first (surer when they add up), the others after them.
   const ranked = (field: AmountField): BusinessValue[] => {

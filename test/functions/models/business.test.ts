@@ -226,9 +226,14 @@ describe('business fields', () => {
     expect((await slip('5.93')).subtotal).toBeNull();
   });
 
-  it('keeps amounts OCR read unsurely when they add up, and leaves them null when they do not', async () => {
-    const scanned = async (total: string) => {
-      const doc = await txt(['Geoventure Taste Of The World Sdn Bhd', 'Total Sales (Excluding GST)        RM 60.50', 'GST 6%        RM 3.63', `TOTAL        RM ${total}`]);
+  it('adds a charge between subtotal, tax and total', async () => {
+    // 150.00 + 15.00 + 9.90 = 174.90: the service charge is no tax, though charged at a rate too.
+    expect(await scanned(['Restoran Makan Sedap', 'SUB TOTAL 150.00', 'SERVICE CHARGE 10% 15.00', 'GST 6% 9.90', 'NET TOTAL 174.90'])).toMatchObject({ subtotal: 150, tax: 9.9, total: 174.9 });
+  });
+
+  it('keeps amounts OCR read unsurely when they add up or the tax is at its rate, and leaves them null when nothing agrees', async () => {
+    const scanned = async (total: string, tax = '3.63') => {
+      const doc = await txt(['Geoventure Taste Of The World Sdn Bhd', 'Total Sales (Excluding GST)        RM 60.50', `GST 6%        RM ${tax}`, `TOTAL        RM ${total}`]);
       for (const page of doc.pages) {
         page.ocr = true;
         // Tesseract unsure of every amount (a thermal slip), sure of the labels.
@@ -237,7 +242,10 @@ describe('business fields', () => {
       return (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
     };
     expect(await scanned('64.15')).toMatchObject({ subtotal: 60.5, tax: 3.63, total: 64.15 });
-    expect(await scanned('69.15')).toMatchObject({ subtotal: null, tax: null, total: null });
+    // The total misread: the tax is still 6% of the subtotal, which confirms those two.
+    expect(await scanned('69.15')).toMatchObject({ subtotal: 60.5, tax: 3.63, total: null });
+    // Nothing agrees: all three left null.
+    expect(await scanned('69.15', '3.71')).toMatchObject({ subtotal: null, tax: null, total: null });
   });
 
   it('reasons across amounts: no tax above its base, a tax summary\'s tax row and not its total, no house number for a document number', async () => {

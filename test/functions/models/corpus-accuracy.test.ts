@@ -109,13 +109,16 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(right / pages).toBeGreaterThanOrEqual(0.75);
   });
 
-  it('reads the amounts of a curled receipt read again column by column, and a tax summary\'s tax row', { timeout: 300_000 }, async () => {
+  it('reads the amounts of a curled receipt read again column by column, a tax summary\'s tax row, and a tax at a rate of its base', { timeout: 300_000 }, async () => {
     // Its amounts sit half a line below their labels; read again by column they add up: 13.30 + 0.80.
     const slip = await fieldsOf('documents/receipt/X51005255805.jpg');
     expect(slip.get('total')).toMatchObject({ verdict: 'right', value: 14.1 });
-    // "GST 6%  A  RM 0.80" under "TAX AMT (S) 6%  RM 13.30": the base is never the tax.
-    expect(slip.get('tax')!.verdict).not.toBe('wrong');
-    expect(slip.get('subtotal')!.verdict).not.toBe('wrong');
+    // "GST 6%  A  RM 0.80" under "TAX AMT (S) 6%  RM 13.30": the base is never the tax, and 0.80 is
+    // 6% of 13.30 (the total less the tax).
+    expect(slip.get('tax')).toMatchObject({ verdict: 'right', value: 0.8 });
+    expect(slip.get('subtotal')).toMatchObject({ verdict: 'right', value: 13.3 });
+    // "Net Total (MYR) : 21.20" holds the tax: 21.20 − 1.20 = 20.00, of which 1.20 is 6%.
+    expect((await fieldsOf('documents/receipt/X51005365179.jpg')).get('subtotal')).toMatchObject({ verdict: 'right', value: 20 });
     // A service charge's row of the tax summary is no tax: "SR GST 6%  166.00  9.90" is.
     const bistro = await fieldsOf('documents/receipt/X51005441402.jpg');
     expect(bistro.get('tax')).toMatchObject({ verdict: 'right', value: 9.9 });
