@@ -36,7 +36,7 @@ export type Items = Array<Map<number, ItemValue>>;
 type WeightOf = (source: PhraseSource) => number;
 
 /** Rows that sum up or carry balances: not items. */
-const SUMMARY = /^\s*(sub-?\s?total|total\s*(?:qty|quantity|items?)|total|grand total|totals|amount due|balance (?:due|forward|brought forward|carried forward|b\/f|c\/f)|opening balance|closing balance|beginning balance|ending balance|carried forward|brought forward)\b/i;
+const SUMMARY = /^\s*(sub-?\s?totals?|total\s*(?:qty|quantity|items?)|total|grand total|totals|amount due|balance (?:due|forward|brought forward|carried forward|b\/f|c\/f)|opening balance|closing balance|beginning balance|ending balance|carried forward|brought forward)\b/i;
 
 /** A price or an amount of a line (not a count), as a number property. */
 const isMoney = (leaf: ItemLeaf) => leaf.node.type === 'number' && (leaf.concept === 'item_amount' || leaf.concept === 'item_unit_price');
@@ -64,7 +64,8 @@ function assignColumns(headers: Array<string[] | undefined>, leaves: readonly It
 }
 
 const enoughColumns = (mapped: number, leaves: number) => mapped >= Math.min(2, leaves);
-const sumSimilarity = (columns: Map<number, { similarity: number }>) => [...columns.values()].reduce((s, c) => s + c.similarity, 0);
+/** How well a header names the properties: strong matches count more than many weak ones ("Line" for a line total). */
+const sumSimilarity = (columns: Map<number, { similarity: number }>) => [...columns.values()].reduce((s, c) => s + c.similarity ** 2, 0);
 
 interface TableMapping {
   table: XTable;
@@ -269,7 +270,25 @@ export function itemsFromTables(index: DocIndex, leaves: readonly ItemLeaf[], th
       readRow(index, cells, columns, leaves, items);
     }
   }
-  return { items, score: chosen.score };
+  return { items: withoutLostDecimals(items, leaves), score: chosen.score };
+}
+
+/**
+ * A price column that prints cents ("327.87", "90.23") with a bare number of three digits or more in
+ * it ("15820"): OCR lost its decimal point (158.20 or 1,582.0?), so it is left null, not read 100× too large.
+ */
+function withoutLostDecimals(items: Items, leaves: readonly ItemLeaf[]): Items {
+  leaves.forEach((leaf, l) => {
+    if (!isMoney(leaf)) return;
+    const printed = items.flatMap((item) => {
+      const value = item.get(l);
+      return value ? [value.read.words.map((w) => w.text).join('')] : [];
+    });
+    const cents = printed.filter((text) => /[.,]\d{2}\D*$/.test(text)).length;
+    if (cents < 3 || cents < printed.length / 2) return;
+    for (const item of items) if (/^\d{3,}\D*$/.test(item.get(l)?.read.words.map((w) => w.text).join('') ?? '')) item.delete(l);
+  });
+  return items;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -281,6 +300,11 @@ interface Column {
   from: number;
   to: number;
 }
+
+/** A page's foot: "Page 2", "Page 1 of 3", "- 2 -" alone. */
+const PAGE_FOOT = /\bpage\s*\d+(\s*(of|\/)\s*\d+)?\s*$|^\s*-\s*\d+\s*-\s*$/i;
+/** At most this many lines (a page's foot and the next page's running head) are skipped at a page break. */
+const RESUME_WITHIN = 8;
 
 /** A segment's horizontal extent: its box, or its character offsets from its line's first word. */
 function extent(segment: XSegment, line: XLine): { from: number; to: number } {
@@ -322,24 +346,42 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
     if (line.segments.some((s) => s.words.some((w) => /\d/.test(w.text)))) continue;
     const score = sumSimilarity(assigned);
     if (!best || score > best.score) {
-      const columns = [...assigned].sort((a, b) => a[0] - b[0]).map(([s, v]) => ({ ...v, ...extent(line.segments[s]!, line) }));
+      // Every header segment is a column; those no property maps (a line number's "Line", "Paint") have leaf -1.
+      const columns = line.segments.map((segment, s) => ({ ...(assigned.get(s) ?? { leaf: -1, similarity: 0 }), ...extent(segment, line) }));
       best = { line, columns, score, shared: describedWithCount(headers, assigned, leaves, threshold, weightOf) };
     }
   }
   if (!best) return undefined;
   const { line: header, columns, shared } = best;
-  const mapping = new Map(columns.map((c, i) => [i, { leaf: c.leaf, similarity: c.similarity }]));
+  const mapping = new Map(columns.flatMap((c, i) => (c.leaf >= 0 ? [[i, { leaf: c.leaf, similarity: c.similarity }] as const] : [])));
   // A description named in the count's header ("QTY ITEM") is read from that column's cells.
   if (shared) mapping.set(columns.length, shared);
+  const mapped = (c: number) => columns[c]!.leaf >= 0;
+  const textAt = (c: number) => mapped(c) && isText(leaves[columns[c]!.leaf]!);
   const height = header.box?.height ?? 0;
   const reach = header.box ? 2 * height : 4;
   const items: Items = [];
-  const textColumn = columns.findIndex((c) => isText(leaves[c.leaf]!));
+  const textColumn = columns.findIndex((_, c) => textAt(c));
   let previousBottom = header.box ? header.box.top + header.box.height : 0;
+  // Lines left to skip at a page break (its foot, the next page's running head) before the list goes on.
+  let resuming = 0;
+  let page = header.page;
   for (let id = header.id + 1; id < index.lines.length; id++) {
     const line = index.lines[id]!;
-    if (line.inCell || line.page !== header.page) break;
-    if (line.box && header.box && line.box.top - previousBottom > 2.5 * height) break;
+    if (line.inCell) break;
+    // The list ran to the end of its page, or to the page's foot ("… Page 2"): it may go on after the break.
+    if (line.page !== page || PAGE_FOOT.test(line.text)) {
+      if (resuming === 0) resuming = RESUME_WITHIN;
+      page = line.page;
+      previousBottom = line.box ? line.box.top + line.box.height : 0;
+      continue;
+    }
+    // A header printed on two lines ("Extended" over "Price $"): its second line names, holds no value.
+    if (id === header.id + 1 && !/\d/.test(line.text) && line.words.some((w) => w.stems.some((s) => stems.has(s)))) {
+      if (line.box) previousBottom = line.box.top + line.box.height;
+      continue;
+    }
+    if (resuming === 0 && line.box && header.box && line.box.top - previousBottom > 2.5 * height) break;
     if (SUMMARY.test(line.text)) break;
     const cells: Array<{ words: XWord[]; text: string } | undefined> = columns.map(() => undefined);
     for (const segment of line.segments) {
@@ -355,19 +397,34 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
     const wordsOnly = line.segments.length === 1 && items.length > 0 && !line.words.some((w) => /\d[.,]\d{2}\b/.test(w.text)) && (line.text.match(/\p{L}/gu)?.length ?? 0) >= 3;
     if (wordsOnly && textColumn >= 0 && !cells[textColumn]) {
       const only = cells.findIndex(Boolean);
-      if (only >= 0 && !isText(leaves[columns[only]!.leaf]!)) {
+      if (only >= 0 && !textAt(only)) {
         cells[textColumn] = cells[only];
         cells[only] = undefined;
       }
     }
-    const filled = cells.filter(Boolean).length;
+    // (Cells under a column no property maps only say whether the line is an item of its own: readRow.)
+    const filledColumns = cells.flatMap((cell, c) => (cell && mapped(c) ? [c] : []));
+    const filled = filledColumns.length;
     // A line of one text cell continues the item above; any other line with too little ends the list.
-    const continues = filled === 1 && items.length > 0 && isText(leaves[columns[cells.findIndex(Boolean)]!.leaf]!);
-    if (!continues && filled < Math.min(2, columns.length)) break;
+    const textOnly = filled === 1 && textAt(filledColumns[0]!);
+    if (resuming > 0) {
+      // After a page break, the list goes on at the first line with figures under its columns.
+      const figures = cells.some((cell, c) => cell && mapped(c) && !textAt(c) && /\d/.test(cell.text));
+      if (textOnly || !figures || filled < Math.min(2, mapping.size)) {
+        if (--resuming === 0) break;
+        if (line.box) previousBottom = line.box.top + line.box.height;
+        continue;
+      }
+      resuming = 0;
+    }
+    // Text alone starts no list, unless numbered in a column of its own ("1  FRONT BUMPER" under "Line").
+    const numbered = cells.some((cell, c) => cell && !mapped(c) && cell.words.some((w) => /\d/.test(w.text)));
+    if (textOnly && items.length === 0 && !numbered) break;
+    if (!textOnly && filled < Math.min(2, mapping.size)) break;
     readRow(index, cells, mapping, leaves, items);
     if (line.box) previousBottom = line.box.top + line.box.height;
   }
-  return items.length > 0 ? { items, score: best.score } : undefined;
+  return items.length > 0 ? { items: withoutLostDecimals(items, leaves), score: best.score } : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -548,7 +548,9 @@ function runVote(index: DocIndex, planned: Planned, weights: Weights): Vote {
   for (const array of planned.arrays) {
     if (array.kind === 'objects') {
       const fromTables = itemsFromTables(index, array.leaves, weights.column, weightOf, tables);
-      const found = fromTables && fromTables.items.length > 0 ? fromTables : itemsFromLines(index, array.leaves, weights.column, weightOf);
+      const fromLines = itemsFromLines(index, array.leaves, weights.column, weightOf);
+      // The header that names the item's properties best: a table's, or a header line's over unruled lines.
+      const found = fromTables && fromTables.items.length > 0 && (!fromLines || fromTables.score >= fromLines.score) ? fromTables : fromLines;
       // No table a header names: lines whose figures multiply out (a till receipt's items).
       arrays.set(array.ref, found?.items ?? itemsFromPricedLines(index, array.leaves) ?? []);
     } else if (array.kind === 'scalars') {

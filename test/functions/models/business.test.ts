@@ -470,6 +470,38 @@ describe('business fields', () => {
     expect(other.total).toBe(24840);
   });
 
+  it('reads an estimate\'s lines under a header line: numbered headings and lines, a header on two lines, on past a page break, none with a lost decimal point', async () => {
+    const output = await extract(
+      [
+        'Green Township Collision',
+        'Line  Operation  Description            Qty   Extended   Labor   Paint',
+        '                                              Price $',
+        '1                FRONT BUMPER',
+        '2     Repl       Bumper cover           1     327.87     1.7     2.8',
+        '3                Add for Clear Coat                              1.1',
+        '4     Repl       Grille                 1     90.23      0.6',
+        '9/13/2017 8:19:17 AM                                             Page 1',
+        'Estimate of Record      Workfile ID: 423e55h2',
+        '5     Repl       RT Headlamp assy       1     145.00     Incl.',
+        '6     Repl       Radiator assy          1     34675      2.0',
+        '7     Repl       Upper hose             1     21.05      0.5',
+        'SUBTOTALS                                     588.10',
+        'NOTES',
+      ],
+      ITEMS,
+    );
+    expect(output.line_items).toEqual([
+      { description: 'FRONT BUMPER' },
+      { description: 'Bumper cover', quantity: 1, amount: 327.87 },
+      { description: 'Add for Clear Coat' },
+      { description: 'Grille', quantity: 1, amount: 90.23 },
+      { description: 'RT Headlamp assy', quantity: 1, amount: 145 },
+      // "34675" among prices printed with cents: its decimal point was lost, so no amount.
+      { description: 'Radiator assy', quantity: 1 },
+      { description: 'Upper hose', quantity: 1, amount: 21.05 },
+    ]);
+  });
+
   it('reads a row with its own line number as an item of its own, a row with text alone as the rest of the one above', async () => {
     // An estimate's lines: "3  Add for Clear Coat  1.0" prints no price but its own line number and paint hours.
     const table = { columns: [72, 100, 300, 340, 420, 480], rows: [200, 220, 240, 260, 280] };

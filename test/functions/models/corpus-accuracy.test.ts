@@ -185,7 +185,7 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(slip.fields.description).toMatchObject({ right: 1, wrong: 0 });
   });
 
-  it('reads a till slip\'s items from figures that multiply out, a statement\'s charges under the header over its ruled rows, and names printed under codes across the columns', { timeout: 180_000 }, async () => {
+  it('reads a till slip\'s items from figures that multiply out, a statement\'s charges under the header over its ruled rows, names printed under codes across the columns, and an estimate\'s lines across a page break', { timeout: 240_000 }, async () => {
     const itemsOf = async (path: string) => (await evaluateExtraction(extractionTruths().filter((t) => t.path === path), [SCHEMA_VARIANTS[0]!]))[0]!.items;
     // "T5 JOINT 2PIN 2PCS" over "I x RM 2.83 UNI ( 0.17)=RM 2.83": no item table a header names.
     const slip = await itemsOf('documents/receipt/X51005301661.jpg');
@@ -200,6 +200,12 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     const shop = await itemsOf('documents/receipt/X00016469672.jpg');
     expect(shop.found).toBe(8);
     expect(shop.fields.description.right).toBeGreaterThanOrEqual(6);
+    // An estimate's 38 numbered lines under "Line  Operation  Description  Qty  Extended Price $ …",
+    // on past its page break, not its "ESTIMATE TOTALS" table; "15820m" (158.20) read as no amount.
+    const estimate = await itemsOf('documents/repair_estimate/repair_estimates_sample2.pdf');
+    expect(estimate.found).toBeGreaterThanOrEqual(36);
+    expect(estimate.fields.amount.right).toBeGreaterThanOrEqual(28);
+    expect(estimate.fields.amount.wrong).toBe(0);
   });
 
   it('a blank page that OCR finds empty is no change of paper: a booklet with one stays whole', { timeout: 120_000 }, async () => {
