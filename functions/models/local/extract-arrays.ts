@@ -246,7 +246,14 @@ function describedWithCount(
  * Items from the best-matching table and its continuations (same columns, later in the document).
  * Tables in `taken` (used by another array) are skipped; the tables used are added to it.
  */
-export function itemsFromTables(index: DocIndex, leaves: readonly ItemLeaf[], threshold: number, weightOf: WeightOf, taken: Set<number>): { items: Items; score: number } | undefined {
+/** Items read under a header, how well the header names their properties, and the header's line when known. */
+export interface ItemsRead {
+  items: Items;
+  score: number;
+  headerLine?: number;
+}
+
+export function itemsFromTables(index: DocIndex, leaves: readonly ItemLeaf[], threshold: number, weightOf: WeightOf, taken: Set<number>): ItemsRead | undefined {
   let best: TableMapping | undefined;
   const mappings: TableMapping[] = [];
   for (const table of index.tables) {
@@ -270,7 +277,17 @@ export function itemsFromTables(index: DocIndex, leaves: readonly ItemLeaf[], th
       readRow(index, cells, columns, leaves, items);
     }
   }
-  return { items: withoutLostDecimals(items, leaves), score: chosen.score };
+  return { items: withoutLostDecimals(items, leaves), score: chosen.score, headerLine: headerLineOf(index, chosen) };
+}
+
+/** The line of a table's header row, when the header is a row of the table. */
+function headerLineOf(index: DocIndex, mapping: TableMapping): number | undefined {
+  if (mapping.header < 0) return undefined;
+  for (let c = 0; c < mapping.table.columnCount; c++) {
+    const word = cellAt(index, mapping.table.id, mapping.header, c)?.words[0];
+    if (word) return word.line;
+  }
+  return undefined;
 }
 
 /**
@@ -331,7 +348,7 @@ function columnOf(range: { from: number; to: number }, columns: Column[], reach:
 }
 
 /** Items from lines under a header line whose segments name the item's properties. */
-export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], threshold: number, weightOf: WeightOf): { items: Items; score: number } | undefined {
+export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], threshold: number, weightOf: WeightOf): ItemsRead | undefined {
   const stems = new Set(leaves.flatMap((l) => l.phrases.flatMap((p) => p.stems)));
   const lineIds = new Set<number>();
   for (const stem of stems) for (const id of index.byStem.get(stem) ?? []) lineIds.add(index.words[id]!.line);
@@ -365,6 +382,8 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
   let previousBottom = header.box ? header.box.top + header.box.height : 0;
   // Lines left to skip at a page break (its foot, the next page's running head) before the list goes on.
   let resuming = 0;
+  let skipped = 0;
+  let textLeft = Infinity;
   let page = header.page;
   for (let id = header.id + 1; id < index.lines.length; id++) {
     const line = index.lines[id]!;
@@ -420,11 +439,27 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
     // Text alone starts no list, unless numbered in a column of its own ("1  FRONT BUMPER" under "Line").
     const numbered = cells.some((cell, c) => cell && !mapped(c) && cell.words.some((w) => /\d/.test(w.text)));
     if (textOnly && items.length === 0 && !numbered) break;
-    if (!textOnly && filled < Math.min(2, mapping.size)) break;
+    // Words only under columns no property maps, or text alone that starts away from where the items'
+    // names start (so no wrapped name): a heading at the left ("Front Lamps" under "Line #"), the rest
+    // of a cell nobody asked for ("Certified" under "Part Type"), a note under the list. Skipped, two
+    // at most in a row.
+    const startOf = (cell: { words: XWord[] }) => extent(index.segments[cell.words[0]!.segment]!, line).from;
+    const start = textOnly ? startOf(cells[filledColumns[0]!]!) : 0;
+    const misplaced = textOnly && items.length > 0 && textLeft < Infinity && (start < textLeft - reach || start > textLeft + 3 * reach);
+    if ((filled === 0 || misplaced) && !/\d/.test(line.text) && skipped < 2) {
+      skipped++;
+      if (line.box) previousBottom = line.box.top + line.box.height;
+      continue;
+    }
+    if (misplaced || (!textOnly && filled < Math.min(2, mapping.size))) break;
+    skipped = 0;
     readRow(index, cells, mapping, leaves, items);
+    // Where the item's names start: a wrapped name starts there too.
+    const text = textColumn >= 0 ? cells[textColumn] : undefined;
+    if (text) textLeft = Math.min(textLeft, startOf(text));
     if (line.box) previousBottom = line.box.top + line.box.height;
   }
-  return items.length > 0 ? { items: withoutLostDecimals(items, leaves), score: best.score } : undefined;
+  return items.length > 0 ? { items: withoutLostDecimals(items, leaves), score: best.score, headerLine: header.id } : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@
  */
 import type { Box, Origin } from '../../documents/doc.ts';
 import type { ExtractRequest, ExtractResult, Extractor, Found, Tree } from '../engine.ts';
-import { type ItemLeaf, type Items, type ItemValue, itemsFromLines, itemsFromTables, scalarItems } from './extract-arrays.ts';
+import { type ItemLeaf, type Items, type ItemsRead, type ItemValue, itemsFromLines, itemsFromTables, scalarItems } from './extract-arrays.ts';
 import { itemsFromPricedLines } from './extract-priced-lines.ts';
 import { blockBelow, contextOf, type DocIndex, indexDoc, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, labelBlock, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, type Region, valueRegions } from './extract-labels.ts';
@@ -549,8 +549,12 @@ function runVote(index: DocIndex, planned: Planned, weights: Weights): Vote {
     if (array.kind === 'objects') {
       const fromTables = itemsFromTables(index, array.leaves, weights.column, weightOf, tables);
       const fromLines = itemsFromLines(index, array.leaves, weights.column, weightOf);
-      // The header that names the item's properties best: a table's, or a header line's over unruled lines.
-      const found = fromTables && fromTables.items.length > 0 && (!fromLines || fromTables.score >= fromLines.score) ? fromTables : fromLines;
+      // The header that names the item's properties best: a table's, or a header line's over unruled
+      // lines; under the same header, the lines when they hold twice the items (a table detected over
+      // the first rows only, cut short by a heading or a wrapped cell).
+      const tableFirst = (table: ItemsRead, lines: ItemsRead) =>
+        table.headerLine === lines.headerLine ? lines.items.length < 2 * table.items.length : table.score >= lines.score;
+      const found = fromTables && fromTables.items.length > 0 && (!fromLines || tableFirst(fromTables, fromLines)) ? fromTables : fromLines;
       // No table a header names: lines whose figures multiply out (a till receipt's items).
       arrays.set(array.ref, found?.items ?? itemsFromPricedLines(index, array.leaves) ?? []);
     } else if (array.kind === 'scalars') {

@@ -206,6 +206,13 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(estimate.found).toBeGreaterThanOrEqual(36);
     expect(estimate.fields.amount.right).toBeGreaterThanOrEqual(28);
     expect(estimate.fields.amount.wrong).toBe(0);
+    // Sixteen numbered lines under "Line #  Description  Operation …" with unnumbered headings at the
+    // left ("Front Lamps"), wrapped cells of other columns ("Certified") and notes under them: the
+    // table detected over the first four rows only gives way to the header line's sixteen.
+    const parts = await itemsOf('documents/repair_estimate/repair_estimates_sample3.jpg');
+    expect(parts.found).toBeGreaterThanOrEqual(14);
+    expect(parts.fields.description.right).toBeGreaterThanOrEqual(13);
+    expect(parts.fields.description.wrong).toBeLessThanOrEqual(1);
   });
 
   it('a blank page that OCR finds empty is no change of paper: a booklet with one stays whole', { timeout: 120_000 }, async () => {
