@@ -125,6 +125,7 @@ function readRow(
   columns: Map<number, { leaf: number; similarity: number }>,
   leaves: readonly ItemLeaf[],
   items: Items,
+  foreign?: Map<number, Span[]>,
 ): void {
   const filled = cells.filter((c) => c && c.words.length > 0);
   if (filled.length === 0) return;
@@ -140,7 +141,8 @@ function readRow(
     anyMapped = true;
     const target = leaves[leaf]!;
     if (!isText(target)) textOnly = false;
-    const read = readValue(target.concept === 'item_description' ? withoutFigures(afterRule(cell.words)) : cell.words, target.node, target.traits, index.dateOrder);
+    const words = target.concept === 'item_description' ? withoutFigures(afterRule(pastOtherHeaders(cell.words, foreign?.get(column)))) : cell.words;
+    const read = readValue(words, target.node, target.traits, index.dateOrder);
     if (read && index.splitCents && isMoney(target)) Object.assign(read, withSplitCents(read, cell.words));
     // A description has words: a bare number in its column ("1", "12") is a count read out of place.
     if (read && target.concept === 'item_description' && !/\p{L}/u.test(String(read.value))) continue;
@@ -190,6 +192,51 @@ function withoutFigures(words: XWord[]): XWord[] {
     i = end;
   }
   return out.length > 0 && out.some((w) => /\p{L}/u.test(w.text)) ? out : words;
+}
+
+/** A horizontal extent on the page. */
+interface Span {
+  from: number;
+  to: number;
+}
+
+/**
+ * A description cell under a header cell naming another column too ("Oper Description"): its leading
+ * words printed under that other header word ("Repl" under "Oper"), and marks before them ("**",
+ * "#"), are that column's, not the description's.
+ */
+function pastOtherHeaders(words: XWord[], spans: Span[] | undefined): XWord[] {
+  if (!spans || spans.length === 0) return words;
+  let start = 0;
+  while (start < words.length - 1) {
+    const box = words[start]!.box;
+    const centre = box ? box.left + box.width / 2 : undefined;
+    const mark = !/[\p{L}\p{N}]/u.test(words[start]!.text);
+    if (!mark && (centre === undefined || !spans.some((s) => centre >= s.from - 2 && centre <= s.to + 2))) break;
+    start++;
+  }
+  return words.slice(start);
+}
+
+/**
+ * Two column names read as one header cell ("Oper      Description", set far apart): the names before
+ * the description's own, as spans on the page, for each description column clearly named.
+ */
+function otherHeaderWords(index: DocIndex, mapping: TableMapping, leaves: readonly ItemLeaf[]): Map<number, Span[]> {
+  const out = new Map<number, Span[]>();
+  if (mapping.header < 0) return out;
+  for (const [column, { leaf, similarity }] of mapping.columns) {
+    if (leaves[leaf]?.concept !== 'item_description' || similarity < 0.6) continue;
+    const words = (cellAt(index, mapping.table.id, mapping.header, column)?.words ?? []).filter((w) => w.box);
+    // The last name is the description's: the words after the last gap of two text heights or more.
+    let last = 0;
+    for (let i = 1; i < words.length; i++) {
+      const before = words[i - 1]!.box!;
+      if (words[i]!.box!.left - (before.left + before.width) >= 2 * before.height) last = i;
+    }
+    if (last > 0) out.set(column, words.slice(0, last).map((w) => ({ from: w.box!.left, to: w.box!.left + w.box!.width })));
+  }
+  return out;
 }
 
 /**
@@ -272,9 +319,10 @@ export function itemsFromTables(index: DocIndex, leaves: readonly ItemLeaf[], th
   for (const mapping of tables) {
     const { table, header, columns } = mapping;
     taken.add(table.id);
+    const foreign = otherHeaderWords(index, mapping, leaves);
     for (let row = header + 1; row < table.rowCount; row++) {
       const cells = Array.from({ length: table.columnCount }, (_, column) => cellAt(index, table.id, row, column));
-      readRow(index, cells, columns, leaves, items);
+      readRow(index, cells, columns, leaves, items, foreign);
     }
   }
   return { items: withoutLostDecimals(items, leaves), score: chosen.score, headerLine: headerLineOf(index, chosen) };

@@ -502,6 +502,24 @@ describe('business fields', () => {
     ]);
   });
 
+  it('reads a description under a header cell naming two columns ("Oper   Description") without the other column\'s words', async () => {
+    const table = { columns: [72, 100, 300, 340, 420], rows: [200, 220, 240, 260] };
+    const doc = await ruledPage(
+      [
+        [72, 60, 'Diminished Value of Georgia'],
+        [76, 214, 'Line'], [104, 214, 'Oper'], [180, 214, 'Description'], [304, 214, 'Qty'], [344, 214, 'Extended Price'],
+        [76, 234, '1'], [104, 234, 'Repl'], [140, 234, 'Bumper cover'], [304, 234, '1'], [344, 234, '593.00'],
+        [76, 254, '2'], [104, 254, 'R&I'], [140, 254, 'RT Fog lamp bezel'], [304, 254, '1'], [344, 254, '71.53'],
+      ],
+      [table],
+    );
+    const output = (await localExtractor.extract({ doc, schema: ITEMS, instructions: null, nConsensus: 1, seed: 's' })).output;
+    expect(output.line_items).toEqual([
+      { description: 'Bumper cover', quantity: 1, amount: 593 },
+      { description: 'RT Fog lamp bezel', quantity: 1, amount: 71.53 },
+    ]);
+  });
+
   it('reads a row with its own line number as an item of its own, a row with text alone as the rest of the one above', async () => {
     // An estimate's lines: "3  Add for Clear Coat  1.0" prints no price but its own line number and paint hours.
     const table = { columns: [72, 100, 300, 340, 420, 480], rows: [200, 220, 240, 260, 280] };
