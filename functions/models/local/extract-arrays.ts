@@ -380,13 +380,17 @@ function extent(segment: XSegment, line: XLine): { from: number; to: number } {
   return { from: start(segment.words[0]!) - base, to: end(segment.words[segment.words.length - 1]!) - base };
 }
 
-/** The column a segment falls in: most overlap, else the nearest within `reach`. */
+/**
+ * The column a segment falls in: most overlap, else the nearest within `reach`. A segment run across
+ * a column no property maps and one that does ("Repl RT Side bracket" under "Oper" and "Description")
+ * goes to the mapped one unless it lies mostly under the other.
+ */
 function columnOf(range: { from: number; to: number }, columns: Column[], reach: number): number {
   let best = -1;
   let bestScore = -Infinity;
   columns.forEach((column, c) => {
     const overlap = Math.min(range.to, column.to) - Math.max(range.from, column.from);
-    const score = overlap > 0 ? overlap : overlap < -reach ? -Infinity : overlap - reach;
+    const score = overlap > 0 ? overlap * (column.leaf < 0 ? 0.8 : 1) : overlap < -reach ? -Infinity : overlap - reach;
     if (score > bestScore) {
       bestScore = score;
       best = c;
@@ -427,6 +431,9 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
   const reach = header.box ? 2 * height : 4;
   const items: Items = [];
   const textColumn = columns.findIndex((_, c) => textAt(c));
+  // Words printed under a column no property maps, left of the names ("Repl" under "Oper"), are not the name's.
+  const foreign = new Map<number, Span[]>();
+  if (textColumn > 0) foreign.set(textColumn, columns.slice(0, textColumn).filter((c) => c.leaf < 0 && header.box));
   let previousBottom = header.box ? header.box.top + header.box.height : 0;
   // Lines left to skip at a page break (its foot, the next page's running head) before the list goes on.
   let resuming = 0;
@@ -488,20 +495,20 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
     const numbered = cells.some((cell, c) => cell && !mapped(c) && cell.words.some((w) => /\d/.test(w.text)));
     if (textOnly && items.length === 0 && !numbered) break;
     // Words only under columns no property maps, or text alone that starts away from where the items'
-    // names start (so no wrapped name): a heading at the left ("Front Lamps" under "Line #"), the rest
-    // of a cell nobody asked for ("Certified" under "Part Type"), a note under the list. Skipped, two
-    // at most in a row.
+    // names start (so no wrapped name): a heading at the left ("Front Lamps" under "Line #", numbered
+    // or not), the rest of a cell nobody asked for ("Certified" under "Part Type"), a note under the
+    // list. Skipped, two at most in a row.
     const startOf = (cell: { words: XWord[] }) => extent(index.segments[cell.words[0]!.segment]!, line).from;
     const start = textOnly ? startOf(cells[filledColumns[0]!]!) : 0;
     const misplaced = textOnly && items.length > 0 && textLeft < Infinity && (start < textLeft - reach || start > textLeft + 3 * reach);
-    if ((filled === 0 || misplaced) && !/\d/.test(line.text) && skipped < 2) {
+    if ((filled === 0 || (misplaced && !/\d/.test(line.text))) && skipped < 2) {
       skipped++;
       if (line.box) previousBottom = line.box.top + line.box.height;
       continue;
     }
     if (misplaced || (!textOnly && filled < Math.min(2, mapping.size))) break;
     skipped = 0;
-    readRow(index, cells, mapping, leaves, items);
+    readRow(index, cells, mapping, leaves, items, foreign);
     // Where the item's names start: a wrapped name starts there too.
     const text = textColumn >= 0 ? cells[textColumn] : undefined;
     if (text) textLeft = Math.min(textLeft, startOf(text));

@@ -550,10 +550,10 @@ function runVote(index: DocIndex, planned: Planned, weights: Weights): Vote {
       const fromTables = itemsFromTables(index, array.leaves, weights.column, weightOf, tables);
       const fromLines = itemsFromLines(index, array.leaves, weights.column, weightOf);
       // The header that names the item's properties best: a table's, or a header line's over unruled
-      // lines; under the same header, the lines when they hold twice the items (a table detected over
-      // the first rows only, cut short by a heading or a wrapped cell).
+      // lines if they hold as many items; under the same header, the lines when they hold half again the
+      // items (a table detected over the first rows only, cut short by a heading or a wrapped cell).
       const tableFirst = (table: ItemsRead, lines: ItemsRead) =>
-        table.headerLine === lines.headerLine ? lines.items.length < 2 * table.items.length : table.score >= lines.score;
+        table.headerLine === lines.headerLine ? lines.items.length < 1.5 * table.items.length : table.score >= lines.score || lines.items.length < table.items.length;
       const found = fromTables && fromTables.items.length > 0 && (!fromLines || tableFirst(fromTables, fromLines)) ? fromTables : fromLines;
       // No table a header names: lines whose figures multiply out (a till receipt's items).
       arrays.set(array.ref, found?.items ?? itemsFromPricedLines(index, array.leaves) ?? []);
