@@ -141,7 +141,7 @@ function readRow(
     anyMapped = true;
     const target = leaves[leaf]!;
     if (!isText(target)) textOnly = false;
-    const words = target.concept === 'item_description' ? withoutFigures(afterRule(pastOtherHeaders(cell.words, foreign?.get(column)))) : cell.words;
+    const words = target.concept === 'item_description' ? withoutFigures(afterRule(pastOtherHeaders(index, cell.words, foreign?.get(column)))) : cell.words;
     const read = readValue(words, target.node, target.traits, index.dateOrder);
     if (read && index.splitCents && isMoney(target)) Object.assign(read, withSplitCents(read, cell.words));
     // A description has words: a bare number in its column ("1", "12") is a count read out of place.
@@ -205,14 +205,17 @@ interface Span {
  * words printed under that other header word ("Repl" under "Oper"), and marks before them ("**",
  * "#"), are that column's, not the description's.
  */
-function pastOtherHeaders(words: XWord[], spans: Span[] | undefined): XWord[] {
+function pastOtherHeaders(index: DocIndex, words: XWord[], spans: Span[] | undefined): XWord[] {
   if (!spans || spans.length === 0) return words;
   let start = 0;
   while (start < words.length - 1) {
-    const box = words[start]!.box;
-    const centre = box ? box.left + box.width / 2 : undefined;
+    const word = words[start]!;
+    const range = extent({ words: [word], box: word.box } as XSegment, index.lines[word.line]!);
+    const centre = (range.from + range.to) / 2;
     const mark = !/[\p{L}\p{N}]/u.test(words[start]!.text);
-    if (!mark && (centre === undefined || !spans.some((s) => centre >= s.from - 2 && centre <= s.to + 2))) break;
+    // (A little slack on the page, in points; none in characters.)
+    const slack = word.box ? 2 : 0;
+    if (!mark && !spans.some((s) => centre >= s.from - slack && centre <= s.to + slack)) break;
     start++;
   }
   return words.slice(start);
@@ -433,7 +436,7 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
   const textColumn = columns.findIndex((_, c) => textAt(c));
   // Words printed under a column no property maps, left of the names ("Repl" under "Oper"), are not the name's.
   const foreign = new Map<number, Span[]>();
-  if (textColumn > 0) foreign.set(textColumn, columns.slice(0, textColumn).filter((c) => c.leaf < 0 && header.box));
+  if (textColumn > 0) foreign.set(textColumn, columns.slice(0, textColumn).filter((c) => c.leaf < 0));
   let previousBottom = header.box ? header.box.top + header.box.height : 0;
   // Lines left to skip at a page break (its foot, the next page's running head) before the list goes on.
   let resuming = 0;

@@ -520,6 +520,23 @@ describe('business fields', () => {
     ]);
   });
 
+  it('gives a name run from an unmapped column into the names\' one ("Repl RT Side bracket, LH" under "Oper" and "Description") to the names, without the other column\'s word', async () => {
+    const output = await extract(
+      [
+        'Green Township Collision',
+        'Line  Oper                Description   Qty   Extended',
+        '16    Repl RT Side bracket, LH          1     33.57',
+        '17    Repl Distance sensor, front       1     677.00',
+        'SUBTOTALS                                     710.57',
+      ],
+      ITEMS,
+    );
+    expect(output.line_items).toEqual([
+      { description: 'RT Side bracket, LH', quantity: 1, amount: 33.57 },
+      { description: 'Distance sensor, front', quantity: 1, amount: 677 },
+    ]);
+  });
+
   it('reads a row with its own line number as an item of its own, a row with text alone as the rest of the one above', async () => {
     // An estimate's lines: "3  Add for Clear Coat  1.0" prints no price but its own line number and paint hours.
     const table = { columns: [72, 100, 300, 340, 420, 480], rows: [200, 220, 240, 260, 280] };
