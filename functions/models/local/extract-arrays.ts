@@ -212,7 +212,7 @@ function pastOtherHeaders(index: DocIndex, words: XWord[], spans: Span[] | undef
     const word = words[start]!;
     const range = extent({ words: [word], box: word.box } as XSegment, index.lines[word.line]!);
     const centre = (range.from + range.to) / 2;
-    const mark = !/[\p{L}\p{N}]/u.test(words[start]!.text);
+    const mark = !/[\p{L}\p{N}]/u.test(word.text);
     // (A little slack on the page, in points; none in characters.)
     const slack = word.box ? 2 : 0;
     if (!mark && !spans.some((s) => centre >= s.from - slack && centre <= s.to + slack)) break;
@@ -292,10 +292,6 @@ function describedWithCount(
   return similarity >= threshold ? { leaf: description, similarity } : undefined;
 }
 
-/**
- * Items from the best-matching table and its continuations (same columns, later in the document).
- * Tables in `taken` (used by another array) are skipped; the tables used are added to it.
- */
 /** Items read under a header, how well the header names their properties, and the header's line when known. */
 export interface ItemsRead {
   items: Items;
@@ -303,6 +299,10 @@ export interface ItemsRead {
   headerLine?: number;
 }
 
+/**
+ * Items from the best-matching table and its continuations (same columns, later in the document).
+ * Tables in `taken` (used by another array) are skipped; the tables used are added to it.
+ */
 export function itemsFromTables(index: DocIndex, leaves: readonly ItemLeaf[], threshold: number, weightOf: WeightOf, taken: Set<number>): ItemsRead | undefined {
   let best: TableMapping | undefined;
   const mappings: TableMapping[] = [];
@@ -368,6 +368,9 @@ interface Column {
   from: number;
   to: number;
 }
+
+/** Where a line ends down the page (`otherwise` for a line without a box). */
+const bottomOf = (line: XLine, otherwise: number) => (line.box ? line.box.top + line.box.height : otherwise);
 
 /** A page's foot: "Page 2", "Page 1 of 3", "- 2 -" alone. */
 const PAGE_FOOT = /\bpage\s*\d+(\s*(of|\/)\s*\d+)?\s*$|^\s*-\s*\d+\s*-\s*$/i;
@@ -450,12 +453,12 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
     if (line.page !== page || PAGE_FOOT.test(line.text)) {
       if (resuming === 0) resuming = RESUME_WITHIN;
       page = line.page;
-      previousBottom = line.box ? line.box.top + line.box.height : 0;
+      previousBottom = bottomOf(line, 0);
       continue;
     }
     // A header printed on two lines ("Extended" over "Price $"): its second line names, holds no value.
     if (id === header.id + 1 && !/\d/.test(line.text) && line.words.some((w) => w.stems.some((s) => stems.has(s)))) {
-      if (line.box) previousBottom = line.box.top + line.box.height;
+      previousBottom = bottomOf(line, previousBottom);
       continue;
     }
     if (resuming === 0 && line.box && header.box && line.box.top - previousBottom > 2.5 * height) break;
@@ -489,7 +492,7 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
       const figures = cells.some((cell, c) => cell && mapped(c) && !textAt(c) && /\d/.test(cell.text));
       if (textOnly || !figures || filled < Math.min(2, mapping.size)) {
         if (--resuming === 0) break;
-        if (line.box) previousBottom = line.box.top + line.box.height;
+        previousBottom = bottomOf(line, previousBottom);
         continue;
       }
       resuming = 0;
@@ -506,7 +509,7 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
     const misplaced = textOnly && items.length > 0 && textLeft < Infinity && (start < textLeft - reach || start > textLeft + 3 * reach);
     if ((filled === 0 || (misplaced && !/\d/.test(line.text))) && skipped < 2) {
       skipped++;
-      if (line.box) previousBottom = line.box.top + line.box.height;
+      previousBottom = bottomOf(line, previousBottom);
       continue;
     }
     if (misplaced || (!textOnly && filled < Math.min(2, mapping.size))) break;
@@ -515,7 +518,7 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
     // Where the item's names start: a wrapped name starts there too.
     const text = textColumn >= 0 ? cells[textColumn] : undefined;
     if (text) textLeft = Math.min(textLeft, startOf(text));
-    if (line.box) previousBottom = line.box.top + line.box.height;
+    previousBottom = bottomOf(line, previousBottom);
   }
   return items.length > 0 ? { items: withoutLostDecimals(items, leaves), score: best.score, headerLine: header.id } : undefined;
 }
