@@ -537,6 +537,27 @@ describe('business fields', () => {
     ]);
   });
 
+  it('takes an estimate\'s "Description" over its "Operation" for an item\'s name, however the schema names it', async () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { items: { type: 'array', items: { type: 'object', properties: { item: { type: 'string' }, qty: { type: 'number' }, line_total: { type: 'number' } } } } },
+    };
+    const output = await extract(
+      [
+        'Green Township Collision',
+        'Line  Operation  Description            Qty   Extended',
+        '1     Repl       Bumper cover           1     327.87',
+        '2     R&I        Grille                 1     90.23',
+        'SUBTOTALS                                     418.10',
+      ],
+      schema,
+    );
+    expect(output.items).toEqual([
+      { item: 'Bumper cover', qty: 1, line_total: 327.87 },
+      { item: 'Grille', qty: 1, line_total: 90.23 },
+    ]);
+  });
+
   it('reads a row with its own line number as an item of its own, a row with text alone as the rest of the one above', async () => {
     // An estimate's lines: "3  Add for Clear Coat  1.0" prints no price but its own line number and paint hours.
     const table = { columns: [72, 100, 300, 340, 420, 480], rows: [200, 220, 240, 260, 280] };

@@ -206,6 +206,9 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(estimate.found).toBeGreaterThanOrEqual(36);
     expect(estimate.fields.amount.right).toBeGreaterThanOrEqual(28);
     expect(estimate.fields.amount.wrong).toBe(0);
+    // The same asked with other property names ("item", "qty", "price", "line_total"): "Operation" is no name.
+    const [nested] = await evaluateExtraction(extractionTruths().filter((t) => t.path === 'documents/repair_estimate/repair_estimates_sample2.pdf'), [SCHEMA_VARIANTS[1]!]);
+    expect(nested!.items.found).toBeGreaterThanOrEqual(36);
     // Sixteen numbered lines under "Line #  Description  Operation …" with unnumbered headings at the
     // left ("Front Lamps"), wrapped cells of other columns ("Certified") and notes under them: the
     // table detected over the first four rows only gives way to the header line's sixteen.

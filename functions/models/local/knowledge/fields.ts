@@ -410,7 +410,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
     item: true,
     about: 'What a line item is',
     labels: {
-      en: 'description, item, items, item description, product, products, service, services, particulars, details, article, goods, code/desc, desc, item name, product name, name, line item, part, part name, operation, labor operation, revenue description, qty description',
+      en: 'description, item, items, item description, product, products, service, services, particulars, details, article, goods, code/desc, desc, item name, product name, name, line item, part, part name, revenue description, qty description',
       fr: 'designation, description, article, libelle, produit, prestation',
       de: 'beschreibung, bezeichnung, artikel, artikelbezeichnung, leistung, produkt, position',
       nl: 'omschrijving, beschrijving, artikel, product, dienst, product omschrijving',
@@ -418,6 +418,8 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
       it: 'descrizione, articolo, prodotto, dettaglio',
       pt: 'descricao, artigo, produto, item, designacao',
     },
+    // An estimate's "Operation" column holds the work done ("Repl", "Remove/Replace"), beside its "Description".
+    weak: { en: 'operation, labor operation' },
   },
   {
     id: 'item_quantity',
