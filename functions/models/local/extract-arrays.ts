@@ -372,6 +372,9 @@ interface Column {
 /** Where a line ends down the page (`otherwise` for a line without a box). */
 const bottomOf = (line: XLine, otherwise: number) => (line.box ? line.box.top + line.box.height : otherwise);
 
+/** A note's label at the start of a line. */
+const NOTE = /^(notes?|remarks?|comments?|nota|bemerkung|opmerking|observaciones?|osservazioni)\s*:/i;
+
 /** A page's foot: "Page 2", "Page 1 of 3", "- 2 -" alone. */
 const PAGE_FOOT = /\bpage\s*\d+(\s*(of|\/)\s*\d+)?\s*$|^\s*-\s*\d+\s*-\s*$/i;
 /** At most this many lines (a page's foot and the next page's running head) are skipped at a page break. */
@@ -445,6 +448,7 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
   let resuming = 0;
   let skipped = 0;
   let textLeft = Infinity;
+  let inNote = false;
   let page = header.page;
   for (let id = header.id + 1; id < index.lines.length; id++) {
     const line = index.lines[id]!;
@@ -499,6 +503,12 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
     }
     // Text alone starts no list, unless numbered in a column of its own ("1  FRONT BUMPER" under "Line").
     const numbered = cells.some((cell, c) => cell && !mapped(c) && cell.words.some((w) => /\d/.test(w.text)));
+    // A note under a line ("Note: MASK", "Remarks: …"), with the lines it wraps onto, is no part of its name.
+    inNote = textOnly && !numbered && items.length > 0 && (inNote || NOTE.test(cells[filledColumns[0]!]!.text));
+    if (inNote) {
+      previousBottom = bottomOf(line, previousBottom);
+      continue;
+    }
     if (textOnly && items.length === 0 && !numbered) break;
     // Words only under columns no property maps, or text alone that starts away from where the items'
     // names start (so no wrapped name): a heading at the left ("Front Lamps" under "Line #", numbered

@@ -558,6 +558,26 @@ describe('business fields', () => {
     ]);
   });
 
+  it('keeps a note under an estimate\'s line ("Note: MASK"), and the line it wraps onto, out of the line\'s name', async () => {
+    const output = await extract(
+      [
+        'Green Township Collision',
+        'Line  Oper  Description                         Qty   Extended',
+        '1     Repl  Windshield w/o defog                1     375.00',
+        '2     Repl  Rear body panel                     1     312.97',
+        'Note: FEATHER BLOCK AND PRIME AT 30% OF REPAIR TIME',
+        'PER STATE FARM GUIDELINES',
+        '3     R&I   Tool compartment w/17" wheel        1     12.00',
+      ].map((line) => (line.startsWith('Note') || line.startsWith('PER') ? `            ${line}` : line)),
+      ITEMS,
+    );
+    expect(output.line_items).toEqual([
+      { description: 'Windshield w/o defog', quantity: 1, amount: 375 },
+      { description: 'Rear body panel', quantity: 1, amount: 312.97 },
+      { description: 'Tool compartment w/17" wheel', quantity: 1, amount: 12 },
+    ]);
+  });
+
   it('reads a row with its own line number as an item of its own, a row with text alone as the rest of the one above', async () => {
     // An estimate's lines: "3  Add for Clear Coat  1.0" prints no price but its own line number and paint hours.
     const table = { columns: [72, 100, 300, 340, 420, 480], rows: [200, 220, 240, 260, 280] };
