@@ -142,8 +142,8 @@ function readRow(
     const target = leaves[leaf]!;
     if (!isText(target)) textOnly = false;
     const words = target.concept === 'item_description' ? withoutFigures(afterRule(pastOtherHeaders(index, cell.words, foreign?.get(column)))) : cell.words;
-    const read = readValue(words, target.node, target.traits, index.dateOrder);
-    if (read && index.splitCents && isMoney(target)) Object.assign(read, withSplitCents(read, cell.words));
+    let read = readValue(words, target.node, target.traits, index.dateOrder);
+    if (read && index.splitCents && isMoney(target)) read = withSplitCents(read, cell.words);
     // A description has words: a bare number in its column ("1", "12") is a count read out of place.
     if (read && target.concept === 'item_description' && !/\p{L}/u.test(String(read.value))) continue;
     if (read) row.set(leaf, { read, likelihood: Math.min(1, similarity) * read.fit });
@@ -210,7 +210,7 @@ function pastOtherHeaders(index: DocIndex, words: XWord[], spans: Span[] | undef
   let start = 0;
   while (start < words.length - 1) {
     const word = words[start]!;
-    const range = extent({ words: [word], box: word.box } as XSegment, index.lines[word.line]!);
+    const range = extent({ words: [word], box: word.box }, index.lines[word.line]!);
     const centre = (range.from + range.to) / 2;
     const mark = !/[\p{L}\p{N}]/u.test(word.text);
     // (A little slack on the page, in points; none in characters.)
@@ -381,7 +381,7 @@ const PAGE_FOOT = /\bpage\s*\d+(\s*(of|\/)\s*\d+)?\s*$|^\s*-\s*\d+\s*-\s*$/i;
 const RESUME_WITHIN = 8;
 
 /** A segment's horizontal extent: its box, or its character offsets from its line's first word. */
-function extent(segment: XSegment, line: XLine): { from: number; to: number } {
+function extent(segment: Pick<XSegment, 'words' | 'box'>, line: XLine): Span {
   if (segment.box) return { from: segment.box.left, to: segment.box.left + segment.box.width };
   const start = (w: XWord) => (w.origin.kind === 'text' || w.origin.kind === 'docx_paragraph' ? w.origin.charStart : 0);
   const end = (w: XWord) => (w.origin.kind === 'text' || w.origin.kind === 'docx_paragraph' ? w.origin.charEnd : 0);
