@@ -224,6 +224,10 @@ describe('business fields', () => {
     expect(await slip('6.37')).toMatchObject({ subtotal: 106.1, tax: 6.37, total: null });
     // 5.93 is no rate of 106.10: a summary's amount alone is too often another amount.
     expect((await slip('5.93')).subtotal).toBeNull();
+    // A rate no country charges as standard counts where the document prints it: 200.00 × 8.25% = 16.50.
+    const taxed = (rate: string) => scanned(['Kedai Runcit Ah Seng', 'Tax Summary   Amount   Tax', `SR @ ${rate}        200.00        16.50`, 'Total: 2l6.5O']);
+    expect(await taxed('8.25%')).toMatchObject({ subtotal: 200, tax: 16.5 });
+    expect((await taxed('8.5%')).subtotal).toBeNull();
   });
 
   it('adds a charge between subtotal, tax and total', async () => {
