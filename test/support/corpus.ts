@@ -53,6 +53,8 @@ function readersVersion(): string {
     .map((entry) => join(entry.parentPath ?? entry.path ?? dir, entry.name))
     .sort();
   for (const file of files) hash.update(file.slice(dir.length)).update(readFileSync(file));
+  // The OCR reader the environment picks (ocr.ts createOcrPool); nothing added for the default.
+  hash.update(process.env.QUIRE_OCR ?? '');
   readersHash = hash.digest('hex').slice(0, 16);
   return readersHash;
 }

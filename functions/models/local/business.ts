@@ -410,6 +410,19 @@ function printedRates(index: DocIndex): number[] {
  * Whether the document prints its amounts with cents ("12.50"): then an amount printed without them
  * ("5142" among "14.00", "0.00") is likely a decimal point OCR lost, and counts much less.
  */
+/** An amount with one dot before three digits ("$12.700"): a decimal in English, thousands in most of Europe. */
+const DOT_THREE = /^\D*[1-9]\d{0,2}\.\d{3}\D*$/;
+
+/**
+ * Whether the document prints several amounts with one dot before three digits ("$2.000", "$8.000",
+ * "$12.700") and cents besides ("$900.00"), so that it neither groups thousands with dots throughout
+ * (groupsThousandsWithDots) nor prints decimals alike: which the dot is cannot be told, and no total,
+ * subtotal or tax is read from such an amount.
+ */
+function dotBeforeThreeDigits(index: DocIndex): boolean {
+  return !groupsThousandsWithDots(index) && index.words.filter((w) => DOT_THREE.test(w.text)).length >= 3;
+}
+
 function printsCents(index: DocIndex): boolean {
   let cents = 0;
   let whole = 0;
@@ -493,8 +506,9 @@ const PAID_LESS_CHANGE = 0.7;
 
 function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue[]): Record<AmountField | 'balance_due', BusinessValue[]> {
   const cents = printsCents(index);
+  const dotThousands = dotBeforeThreeDigits(index);
   const checked = (list: BusinessValue[]) =>
-    list.map((v) => (cents && !/[.,]\d{1,2}\)?-?$/.test(v.words.map((w) => w.text).join('')) ? { ...v, score: v.score * 0.5 } : v)).sort(byScore);
+    list.filter((v) => !(dotThousands && DOT_THREE.test(v.words.map((w) => w.text).join('')))).map((v) => (cents && !/[.,]\d{1,2}\)?-?$/.test(v.words.map((w) => w.text).join('')) ? { ...v, score: v.score * 0.5 } : v)).sort(byScore);
   const summary = taxSummary(index);
   const lists = {
     // A tax summary's "Total" row sums its columns, not the document.
@@ -564,6 +578,22 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
     const hit = printed.find((p) => near(p.value, value) && !used.has(p.word.id));
     return hit ? { concept: field, value: hit.value, words: [hit.word], score: Math.min(0.75, base) } : undefined;
   };
+  // A total printed before its rounding ("TOTAL 60.31", "ROUNDING ADJ -0.01", then "60.30"): the total
+  // is the rounded amount, a whole number of 5 cents printed below the rounding line (the sign of a
+  // rounding is often lost to OCR, so either way).
+  if (best.total) {
+    const t = best.total.value as number;
+    const roundings = labelled('other_amount').filter((v) => /round/i.test(index.lines[v.words[0]!.line]!.text) && v.value !== 0 && Math.abs(v.value as number) <= ROUNDING);
+    for (const rounding of roundings) {
+      const r = Math.abs(rounding.value as number);
+      const below = rounding.words[0]!.line;
+      const hit = printed.find((p) => p.word.line > below && !used.has(p.word.id) && (near(p.value, t - r) || near(p.value, t + r)) && Math.round(p.value * 100) % 5 === 0);
+      if (hit) {
+        best.total = { ...best.total, value: hit.value, words: [hit.word] };
+        break;
+      }
+    }
+  }
   // (No tax is more than the amount it is charged on.)
   if (best.total && best.tax && !best.subtotal && (best.tax.value as number) * 2 <= (best.total.value as number)) {
     const s = implied('subtotal', (best.total.value as number) - (best.tax.value as number), Math.min(best.total.score, best.tax.score) * 0.85);

@@ -230,6 +230,20 @@ describe('business fields', () => {
     expect((await taxed('8.5%')).subtotal).toBeNull();
   });
 
+  it('takes the rounded total printed under a rounding adjustment, not the total before it', async () => {
+    const receipt = (rounded: string) => ['Indah Gift & Home Deco', 'TOTAL        RM 60.31', 'ROUNDING ADJ.        -0.01', `RM ${rounded}`, 'CASH        RM 70.30', 'CHANGE        RM 10.00'];
+    expect((await extract(receipt('60.30'))).total).toBe(60.3);
+    // An amount under it that is not the total less its rounding (nor a whole number of 5 cents) is not it.
+    expect((await extract(receipt('60.33'))).total).toBe(60.31);
+  });
+
+  it('reads no total from amounts whose dot before three digits may group thousands ("$12.700")', async () => {
+    const invoice = (amounts: string[]) => extract(['Lars Peeters Contractor', 'INVOICE 1234', 'Initial Consultation  $900.00', ...amounts.map((a, i) => `Item ${i + 1}  ${a}`), 'SUBTOTAL  $12.700', 'TAX  $2.250', 'TOTAL  $14.950']);
+    expect(await invoice(['$2.000', '$8.000', '$1.800'])).toMatchObject({ total: null, subtotal: null, tax: null });
+    // One such amount alone in a document of cents is a decimal, as English prints it.
+    expect((await extract(['Lars Peeters Contractor', 'INVOICE 1234', 'Consultation  $12.70', 'SUBTOTAL  $12.70', 'TAX  $2.25', 'TOTAL  $14.950'])).total).toBe(14.95);
+  });
+
   it('adds a charge between subtotal, tax and total', async () => {
     // 150.00 + 15.00 + 9.90 = 174.90: the service charge is no tax, though charged at a rate too.
     expect(await scanned(['Restoran Makan Sedap', 'SUB TOTAL 150.00', 'SERVICE CHARGE 10% 15.00', 'GST 6% 9.90', 'NET TOTAL 174.90'])).toMatchObject({ subtotal: 150, tax: 9.9, total: 174.9 });

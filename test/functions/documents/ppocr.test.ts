@@ -1,0 +1,69 @@
+/**
+ * The PP-OCR reader (functions/documents/ppocr.ts) on a rendered scan, whose words and boxes are
+ * known, and on a real photographed receipt from the corpus, whose printed text was read by eye.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Box, Word } from '../../../functions/documents/doc.ts';
+import { decodeImage } from '../../../functions/documents/image.ts';
+import { paddleRecognize } from '../../../functions/documents/ppocr.ts';
+import { corpusAvailable, corpusBytes } from '../../support/corpus.ts';
+import { renderScan, wordAccuracy } from '../../support/scan-fixtures.ts';
+
+function overlapShare(inner: Box, outer: Box): number {
+  const width = Math.min(inner.left + inner.width, outer.left + outer.width) - Math.max(inner.left, outer.left);
+  const height = Math.min(inner.top + inner.height, outer.top + outer.height) - Math.max(inner.top, outer.top);
+  return width <= 0 || height <= 0 ? 0 : (width * height) / (inner.width * inner.height);
+}
+
+/** The words in reading order: lines top to bottom (a word starts a line below the last one's middle), left to right. */
+function readingOrder(words: Word[]): string[] {
+  const sorted = [...words].sort((a, b) => a.box!.top - b.box!.top);
+  const lines: Word[][] = [];
+  for (const word of sorted) {
+    const last = lines.at(-1);
+    if (last && word.box!.top < last[0]!.box!.top + last[0]!.box!.height / 2) last.push(word);
+    else lines.push([word]);
+  }
+  return lines.flatMap((line) => line.sort((a, b) => a.box!.left - b.box!.left).map((w) => w.text));
+}
+
+describe('PP-OCR reader', () => {
+  it('reads a 200 dpi scan word for word, each word boxed where it was printed', async () => {
+    const scan = renderScan({ dpi: 200 });
+    const words = await paddleRecognize(scan.image);
+    const accuracy = wordAccuracy(readingOrder(words), scan.words);
+    console.log(`PP-OCR 200 dpi scan: word accuracy ${(accuracy * 100).toFixed(1)}%`);
+    expect(accuracy).toBeGreaterThanOrEqual(0.97);
+    for (const word of words) {
+      expect(word.origin).toEqual({ kind: 'box', page: 0, box: word.box });
+      expect(word.confidence).toBeGreaterThan(0);
+      expect(word.confidence).toBeLessThanOrEqual(100);
+    }
+    // A word printed once and read once: its box holds most of the printed word and little else (a
+    // box's ends are placed to about half a character: short words overlap less).
+    const shares: number[] = [];
+    const tallest = Math.max(...scan.boxes.map((b) => b.box.height));
+    for (const printed of scan.boxes.filter((b) => scan.boxes.filter((o) => o.text === b.text).length === 1)) {
+      const found = words.filter((w) => w.text === printed.text);
+      if (found.length !== 1) continue;
+      shares.push(overlapShare(printed.box, found[0]!.box!));
+      expect(shares.at(-1), printed.text).toBeGreaterThan(0.5);
+      expect(found[0]!.box!.width, printed.text).toBeLessThan(printed.box.width * 1.3 + printed.box.height);
+      expect(found[0]!.box!.height, printed.text).toBeLessThan(tallest * 1.5);
+    }
+    expect(shares.length).toBeGreaterThan(50);
+    expect(shares.reduce((a, b) => a + b, 0) / shares.length).toBeGreaterThan(0.8); // 0.84 measured
+  }, 60_000);
+
+  it.runIf(corpusAvailable())('reads a photographed receipt: small-print digits, spaces between words set close, decimals whole', async () => {
+    // ../shared/corpus/documents/receipt/X00016469669.jpg, read by eye: "ABC HO TRADING" at the top,
+    // "Cash Bill : 01-143008", and the one line "Plastic 2 15.50 31.00".
+    const [image] = await decodeImage(corpusBytes('documents/receipt/X00016469669.jpg'), 'jpeg');
+    const words = readingOrder(await paddleRecognize(image!));
+    const text = ` ${words.join(' ')} `;
+    expect(text).toContain(' ABC HO TRADING ');
+    expect(text).toContain(' 01-143008 ');
+    for (const amount of ['15.50', '31.00', '101.00', '70.00']) expect(words).toContain(amount);
+    expect(words).toContain('Plastic');
+  }, 60_000);
+});
