@@ -723,6 +723,15 @@ function wordlike(words: XWord[]): number {
   return words.length ? good / words.length : 0;
 }
 
+/** A registration number in brackets run into a word before it: "SB(306295-X)". */
+const GLUED_REGISTRATION = /\p{L}\(\d[\dA-Z-]*\)?/u;
+const DATE_LIKE = /\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b/;
+
+/** Whether the letters of a text are all capitals (and there are some). */
+function allCapitals(text: string): boolean {
+  return /\p{L}/u.test(text) && text === text.toUpperCase();
+}
+
 /** A company or tax registration number printed next to a name: "(742014-W)", "(JM0352019-T)", "M3012". */
 const REGISTRATION = /^(?=.*\d)(?=.*[A-Z(-])\(?[A-Z\d-]+\)?[.,]?$/;
 const PHONE_LIKE = /[({]?\d{2,4}[)}]?[\s.-]?\d{3,4}[\s.-]\d{3,4}/;
@@ -744,7 +753,10 @@ function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun
   const clean = (words: XWord[]) => {
     // A name ends where a label or a title starts ("AMNOSH ...... Invoice").
     const cut = words.findIndex((w, i) => i > 0 && (w.text.endsWith(':') || TITLE_WORDS.test(w.text)));
-    const kept = (cut > 0 ? words.slice(0, cut) : words).filter((w) => !/^[.…_\-|]+$/.test(w.text));
+    let kept = (cut > 0 ? words.slice(0, cut) : words).filter((w) => !/^[.…_\-|]+$/.test(w.text));
+    // ... and at a registration number in brackets OCR ran into its last word ("RETAIL SB(306295-X) FKA …").
+    const glued = kept.findIndex((w) => GLUED_REGISTRATION.test(w.text));
+    if (glued >= 0) kept = [...kept.slice(0, glued), { ...kept[glued]!, text: kept[glued]!.text.slice(0, kept[glued]!.text.indexOf('(')) }];
     // A registration number printed beside the name ("(742014-W)", "M3012") is not part of it.
     let start = 0;
     let end = kept.length;
@@ -770,6 +782,9 @@ function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun
     const nextText = second.map((w) => w.text).join(' ');
     if (first.length === 0 || second.length === 0 || ADDRESS_LIKE.test(nextText) || CONTACT_LIKE.test(nextText) || PHONE_LIKE.test(nextText)) return;
     if (LEGAL_FORM_END.test(firstText) || firstText === firstText.toLowerCase() || wordlike(first) < 1 || wordlike(second) < 0.75) return;
+    // One name is printed in one style: a line in capitals continues in capitals ("BREWERY TAP" is not
+    // continued by "Owner by Castle Blue S/B"); and a date is no part of a name.
+    if (allCapitals(firstText) !== allCapitals(nextText) || DATE_LIKE.test(nextText)) return;
     const nextHeight = Math.max(...below.map(lineHeight));
     if (Math.abs(nextHeight - height) > 0.35 * Math.max(nextHeight, height)) return;
     runs.push({ words: [...first, ...second], order, height });

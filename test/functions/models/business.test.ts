@@ -132,6 +132,16 @@ describe('business fields', () => {
     expect(out.customer_name).toBe('Contoso Engineering Ltd');
   });
 
+  it('ends a letterhead name at a registration number run into it, and joins no line printed in another style', async () => {
+    const glued = await extract(['MYNEWS RETAIL SDN BHD(306295-X) FKA BISON STORES SB', 'LOT R1, KWS REHAT & RAWAT PAGOH', 'Total: 10.00']);
+    expect(glued.vendor_name).toBe('MYNEWS RETAIL SDN BHD');
+    // A name in capitals is not continued by a line in small letters, nor by one holding a date.
+    const owner = await extract(['BREWERY TAP', 'Owner by Castle Blue S/B', '(1035683-T)', 'Avtivo Plaza, Lot B-F-11, Block B', 'Total: 189.75']);
+    expect(owner.vendor_name).not.toBe('BREWERY TAP Owner by Castle Blue S/B');
+    const dated = await extract(['HOME HEALTH CARE SERVICES', 'HH SERVICES 126 2/3/2020', 'Total: 307.00']);
+    expect(dated.vendor_name).not.toContain('2/3/2020');
+  });
+
   it('reads the letterhead under a note written above it in lower case', async () => {
     const out = await extract(['tan chay yee', 'ABC HO TRADING', 'No.2&4, JALAN HARMONI 3/2,', 'TAMAN DESA HARMONI', '81100 JOHOR BAHRU', 'Total: 31.00']);
     expect(out.vendor_name).toBe('ABC HO TRADING');
