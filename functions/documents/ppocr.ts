@@ -198,8 +198,13 @@ async function readLine(m: Models, image: GreyImage, line: DetectedLine): Promis
   if (confidence < MIN_LINE_CONFIDENCE) return [];
   const stepWidth = box.width / steps!;
   const blanks = blankRuns(grey, width, steps!, characters.map((c) => c.step));
+  // Between each two characters: how likely the model found a space at any step from one to the other.
   const space = classes! - 1;
-  const spaceLikely = characters.slice(1).map((c, i) => { let p = 0; for (let t = characters[i]!.step; t <= c.step; t++) p = Math.max(p, scores[t * classes! + space]!); return p; });
+  const spaceLikely = characters.slice(1).map((c, i) => {
+    let likely = 0;
+    for (let t = characters[i]!.step; t <= c.step; t++) likely = Math.max(likely, scores[t * classes! + space]!);
+    return likely;
+  });
   const words: Word[] = [];
   let run: typeof characters = [];
   const close = () => {
