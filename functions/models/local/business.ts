@@ -406,10 +406,6 @@ function printedRates(index: DocIndex): number[] {
   return [...rates];
 }
 
-/**
- * Whether the document prints its amounts with cents ("12.50"): then an amount printed without them
- * ("5142" among "14.00", "0.00") is likely a decimal point OCR lost, and counts much less.
- */
 /** An amount with one dot before three digits ("$12.700"): a decimal in English, thousands in most of Europe. */
 const DOT_THREE = /^\D*[1-9]\d{0,2}\.\d{3}\D*$/;
 
@@ -423,6 +419,10 @@ function dotBeforeThreeDigits(index: DocIndex): boolean {
   return !groupsThousandsWithDots(index) && index.words.filter((w) => DOT_THREE.test(w.text)).length >= 3;
 }
 
+/**
+ * Whether the document prints its amounts with cents ("12.50"): then an amount printed without them
+ * ("5142" among "14.00", "0.00") is likely a decimal point OCR lost, and counts much less.
+ */
 function printsCents(index: DocIndex): boolean {
   let cents = 0;
   let whole = 0;
@@ -507,8 +507,12 @@ const PAID_LESS_CHANGE = 0.7;
 function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue[]): Record<AmountField | 'balance_due', BusinessValue[]> {
   const cents = printsCents(index);
   const dotThousands = dotBeforeThreeDigits(index);
+  const asPrinted = (v: BusinessValue) => v.words.map((w) => w.text).join('');
   const checked = (list: BusinessValue[]) =>
-    list.filter((v) => !(dotThousands && DOT_THREE.test(v.words.map((w) => w.text).join('')))).map((v) => (cents && !/[.,]\d{1,2}\)?-?$/.test(v.words.map((w) => w.text).join('')) ? { ...v, score: v.score * 0.5 } : v)).sort(byScore);
+    list
+      .filter((v) => !(dotThousands && DOT_THREE.test(asPrinted(v))))
+      .map((v) => (cents && !/[.,]\d{1,2}\)?-?$/.test(asPrinted(v)) ? { ...v, score: v.score * 0.5 } : v))
+      .sort(byScore);
   const summary = taxSummary(index);
   const lists = {
     // A tax summary's "Total" row sums its columns, not the document.
