@@ -15,6 +15,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Worker as Thread } from 'node:worker_threads';
 import { type Box, type GreyImage, unionOfTwo, type Word } from './doc.ts';
+import { resampleGrey } from './grey-resample.ts';
 import { type Turn, TURNS, turnGrey, unturnBox } from './orientation.ts';
 import { paddleRecognize } from './ppocr.ts';
 import { judgeToken } from './text-sense.ts';
@@ -829,32 +830,8 @@ function shrink(image: GreyImage, factor: number): GreyImage {
 
 /** Bilinear enlargement of a grey image by `scale` (> 1). */
 function enlarge(image: GreyImage, scale: number): GreyImage {
-  const { width, height, data } = image;
-  const w = Math.round(width * scale);
-  const h = Math.round(height * scale);
-  const out = new Uint8Array(w * h);
-  const x0s = new Int32Array(w);
-  const fxs = new Float32Array(w);
-  for (let x = 0; x < w; x++) {
-    const sx = Math.max(0, Math.min(width - 1, (x + 0.5) / scale - 0.5));
-    x0s[x] = Math.floor(sx);
-    fxs[x] = sx - x0s[x]!;
-  }
-  for (let y = 0; y < h; y++) {
-    const sy = Math.max(0, Math.min(height - 1, (y + 0.5) / scale - 0.5));
-    const y0 = Math.floor(sy);
-    const y1 = Math.min(height - 1, y0 + 1);
-    const fy = sy - y0;
-    const row0 = y0 * width;
-    const row1 = y1 * width;
-    for (let x = 0; x < w; x++) {
-      const x0 = x0s[x]!;
-      const x1 = Math.min(width - 1, x0 + 1);
-      const fx = fxs[x]!;
-      const top = data[row0 + x0]! * (1 - fx) + data[row0 + x1]! * fx;
-      const bottom = data[row1 + x0]! * (1 - fx) + data[row1 + x1]! * fx;
-      out[y * w + x] = Math.round(top * (1 - fy) + bottom * fy);
-    }
-  }
-  return { width: w, height: h, data: out, dpi: image.dpi === UNKNOWN_DPI ? UNKNOWN_DPI : Math.round(image.dpi * scale) };
+  const w = Math.round(image.width * scale);
+  const h = Math.round(image.height * scale);
+  const data = resampleGrey(image, { left: 0, top: 0, width: image.width, height: image.height }, w, h, scale, scale);
+  return { width: w, height: h, data, dpi: image.dpi === UNKNOWN_DPI ? UNKNOWN_DPI : Math.round(image.dpi * scale) };
 }

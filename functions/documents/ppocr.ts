@@ -20,6 +20,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type * as Ort from 'onnxruntime-node';
 import type { Box, GreyImage, Word } from './doc.ts';
+import { resampleGrey } from './grey-resample.ts';
 
 interface Models {
   ort: typeof Ort;
@@ -111,7 +112,7 @@ async function detectLines(m: Models, image: GreyImage): Promise<DetectedLine[]>
   const scale = Math.min(1, Math.sqrt(DETECT_MAX_PIXELS / (image.width * image.height)));
   const width = Math.max(32, Math.round((image.width * scale) / 32) * 32);
   const height = Math.max(32, Math.round((image.height * scale) / 32) * 32);
-  const grey = resize(image, { left: 0, top: 0, width: image.width, height: image.height }, width, height);
+  const grey = resampleGrey(image, { left: 0, top: 0, width: image.width, height: image.height }, width, height, width / image.width, height / image.height);
   const input = new Float32Array(3 * width * height);
   const plane = width * height;
   // ImageNet normalisation per channel (the detector's training), on a grey page all three alike.
@@ -176,7 +177,7 @@ async function readLine(m: Models, image: GreyImage, line: DetectedLine): Promis
   const box = line.read;
   const scale = LINE_HEIGHT / box.height;
   const width = Math.max(LINE_HEIGHT / 3, Math.min(MAX_LINE_WIDTH, Math.round(box.width * scale)));
-  const grey = resize(image, box, width, LINE_HEIGHT);
+  const grey = resampleGrey(image, box, width, LINE_HEIGHT, width / box.width, LINE_HEIGHT / box.height);
   const plane = width * LINE_HEIGHT;
   const input = new Float32Array(3 * plane);
   for (let i = 0; i < plane; i++) input[i] = input[plane + i] = input[2 * plane + i] = grey[i]! / 127.5 - 1;
@@ -276,29 +277,4 @@ function blankRuns(grey: Uint8Array, width: number, stepCount: number, steps: nu
     }
     return widest;
   });
-}
-
-/** The `box` of `image` scaled to width × height, bilinear. */
-function resize(image: GreyImage, box: Box, width: number, height: number): Uint8Array {
-  const out = new Uint8Array(width * height);
-  const sx = box.width / width;
-  const sy = box.height / height;
-  const maxX = image.width - 1;
-  const maxY = image.height - 1;
-  for (let y = 0; y < height; y++) {
-    const fy = Math.min(maxY, Math.max(0, box.top + (y + 0.5) * sy - 0.5));
-    const y0 = Math.floor(fy);
-    const y1 = Math.min(maxY, y0 + 1);
-    const wy = fy - y0;
-    for (let x = 0; x < width; x++) {
-      const fx = Math.min(maxX, Math.max(0, box.left + (x + 0.5) * sx - 0.5));
-      const x0 = Math.floor(fx);
-      const x1 = Math.min(maxX, x0 + 1);
-      const wx = fx - x0;
-      const top = image.data[y0 * image.width + x0]! * (1 - wx) + image.data[y0 * image.width + x1]! * wx;
-      const bottom = image.data[y1 * image.width + x0]! * (1 - wx) + image.data[y1 * image.width + x1]! * wx;
-      out[y * width + x] = Math.round(top * (1 - wy) + bottom * wy);
-    }
-  }
-  return out;
 }
