@@ -30,6 +30,7 @@ export function cleanText(text: string): string {
 export function cleanPagesText(pages: Page[]): void {
   for (const page of pages) {
     for (const word of page.words) word.text = cleanText(word.text);
+    for (const word of page.secondWords ?? []) word.text = cleanText(word.text);
     for (const line of page.lines) line.text = cleanText(line.text);
     for (const block of page.blocks) block.text = cleanText(block.text);
     for (const table of page.tables) for (const cell of table.cells) cell.text = cleanText(cell.text);

@@ -108,6 +108,12 @@ export interface Page {
   shaded?: Box[];
   /** Form filling only (read with `forms`): small round outlines (radio buttons "○"), in page units. */
   rings?: Box[];
+  /**
+   * OCRed pages read by a second reader too (OcrPool.readSecond): its words, in the same units and
+   * coordinates as `words`. Not part of any output: extraction reads the page both ways and keeps
+   * what the readings agree on (models/local/extract.ts).
+   */
+  secondWords?: Word[];
   /** How many fillable form fields (PDF widget annotations) the page has; absent when none. */
   formFields?: number;
   /**

@@ -33,6 +33,11 @@ export interface OcrPool {
    */
   readPage?(image: GreyImage): Promise<Word[]>;
   /**
+   * Where set, every page is read a second time by this reader (PP-OCR), turned as the first reading
+   * found it upright: the engine keeps what two readings agree on (see recognizeReadable).
+   */
+  readSecond?(image: GreyImage): Promise<Word[]>;
+  /**
    * Tesseract's orientation and script detection (OSD): the clockwise turn that makes the page
    * upright and how sure it is, or undefined when it cannot tell (too little text) or failed. One
    * worker, started on first need, serves every caller.
@@ -64,13 +69,17 @@ const RECYCLE_AFTER_PIXELS = 20_000_000;
 /** The DPI that GreyImage uses for "unknown": Tesseract estimates the resolution from text size instead. */
 const UNKNOWN_DPI = 72;
 
+/** Who reads pages: Tesseract, PP-OCR (./ppocr.ts) instead of it, or both (Tesseract first, PP-OCR second). */
+export type OcrReader = 'tesseract' | 'paddle' | 'both';
+
 /**
- * `reader`: what reads whole pages. 'tesseract' (the default), or 'paddle': PP-OCR (./ppocr.ts), whose
- * text holds more of what photographed receipts and scanned bills print (see there) but which does not
- * yet serve extraction as well (README, accuracy: more wrong values, line items lost). Tesseract
- * detects orientation either way. `QUIRE_OCR=paddle` in the environment picks PP-OCR.
+ * `reader`: what reads whole pages. 'tesseract' (the default); 'paddle': PP-OCR (./ppocr.ts), whose
+ * text holds more of what photographed receipts and scanned bills print (see there) but which alone
+ * does not serve extraction as well (README, accuracy: more wrong values, line items lost); 'both':
+ * Tesseract's reading is the page's text and PP-OCR's a second reading beside it. Tesseract detects
+ * orientation either way. `QUIRE_OCR` in the environment picks the reader.
  */
-export async function createOcrPool(options: { size?: number; reader?: 'paddle' | 'tesseract' } = {}): Promise<OcrPool> {
+export async function createOcrPool(options: { size?: number; reader?: OcrReader } = {}): Promise<OcrPool> {
   const size = Math.max(1, Math.min(4, Math.floor(options.size ?? availableParallelism())));
   const langPath = englishModelFolder();
   // A missing model would otherwise make worker start-up wait forever (tesseract.js swallows that
@@ -78,8 +87,15 @@ export async function createOcrPool(options: { size?: number; reader?: 'paddle' 
   if (!existsSync(path.join(langPath, 'eng.traineddata.gz'))) {
     throw new Error(`The OCR model is missing from ${langPath}; reinstall @tesseract.js-data/eng.`);
   }
-  const reader = options.reader ?? (process.env.QUIRE_OCR === 'paddle' ? 'paddle' : 'tesseract');
-  return new Pool(size, langPath, reader === 'paddle' ? paddleRecognize : undefined);
+  const reader = options.reader ?? ocrReaderOf(process.env.QUIRE_OCR);
+  return new Pool(size, langPath, reader === 'paddle' ? paddleRecognize : undefined, reader === 'both' ? paddleRecognize : undefined);
+}
+
+/** The reader `QUIRE_OCR` names; unset is Tesseract, anything else unknown is an error (a typo would silently measure the wrong reader). */
+export function ocrReaderOf(value: string | undefined): OcrReader {
+  if (value === undefined || value === '') return 'tesseract';
+  if (value === 'tesseract' || value === 'paddle' || value === 'both') return value;
+  throw new Error(`QUIRE_OCR must be tesseract, paddle or both, not "${value}".`);
 }
 
 interface Job {
@@ -111,6 +127,7 @@ class Pool implements OcrPool {
     private readonly size: number,
     private readonly langPath: string,
     readonly readPage?: (image: GreyImage) => Promise<Word[]>,
+    readonly readSecond?: (image: GreyImage) => Promise<Word[]>,
   ) {}
 
   recognize(image: GreyImage, options: { block?: boolean } = {}): Promise<Word[]> {
@@ -381,13 +398,21 @@ const TINY_IMAGE_PX = 600;
 /** An enlarged page stays under this many pixels (a Letter page at 300 dpi is 8.4 MP). */
 const MAX_ENLARGED_PIXELS = 24_000_000;
 
+/** A page's words, and the words a second reader read on it (OcrPool.readSecond), boxes alike. */
+export interface Reading {
+  words: Word[];
+  second?: Word[];
+}
+
 /**
  * Words of an image, read upright and at a size Tesseract reads well (see readUpright and
- * recognizeAsIs). Boxes are always in pixels of `image` as given.
+ * recognizeAsIs), and where the pool has a second reader, its reading of the page turned the same
+ * way. Boxes are always in pixels of `image` as given.
  */
-export async function recognizeReadable(pool: OcrPool, image: GreyImage): Promise<Word[]> {
+export async function recognizeReadable(pool: OcrPool, image: GreyImage): Promise<Reading> {
   const { words, turn } = await readUpright(pool, image);
-  return turn === 0 && !pool.readPage ? rereadUnsureRegions(pool, image, words) : words;
+  const main = turn === 0 && !pool.readPage ? await rereadUnsureRegions(pool, image, words) : words;
+  return pool.readSecond ? { words: main, second: await readTurned(pool.readSecond, image, turn) } : { words: main };
 }
 
 /**
@@ -435,8 +460,12 @@ export async function readUpright(pool: OcrPool, image: GreyImage): Promise<{ wo
 }
 
 /** Words of the image turned by `turn`, boxes back in pixels of `image`. */
-async function recognizeTurned(pool: OcrPool, image: GreyImage, turn: Turn): Promise<Word[]> {
-  const read = (page: GreyImage) => (pool.readPage ? pool.readPage(page) : recognizeAsIs(pool, page));
+function recognizeTurned(pool: OcrPool, image: GreyImage, turn: Turn): Promise<Word[]> {
+  return readTurned((page) => (pool.readPage ? pool.readPage(page) : recognizeAsIs(pool, page)), image, turn);
+}
+
+/** What `read` reads in the image turned by `turn`, boxes back in pixels of `image`. */
+async function readTurned(read: (image: GreyImage) => Promise<Word[]>, image: GreyImage, turn: Turn): Promise<Word[]> {
   if (turn === 0) return read(image);
   const words = await read(turnGrey(image, turn));
   return words.map((w) => {

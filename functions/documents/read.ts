@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import type { PDFPageProxy } from './pdfjs.ts';
 import { cleanPagesText } from './clean-text.ts';
 import { readCsv } from './csv.ts';
-import { type Doc, type GreyImage, type Page, ReadFailure } from './doc.ts';
+import { type Doc, type GreyImage, type Page, ReadFailure, type Word } from './doc.ts';
 import { readDocx } from './docx.ts';
 import { readEmail, readOutlookMessage } from './email.ts';
 import { readHtml } from './html.ts';
@@ -50,8 +50,10 @@ async function ocrImages(bytes: Uint8Array, kind: 'png' | 'jpeg' | 'tiff' | 'web
   // Frames are recognized concurrently; the pool bounds how many at once.
   return Promise.all(
     frames.map(async (frame, i) => {
-      const words = (await recognizeReadable(ocr, frame)).map((w) => ({ ...w, origin: { kind: 'box' as const, page: i + 1, box: w.box! } }));
-      return layoutPage({ number: i + 1, width: frame.width, height: frame.height, unit: 'px', ocr: true, words, rules: [] });
+      const reading = await recognizeReadable(ocr, frame);
+      const placed = (words: Word[]) => words.map((w) => ({ ...w, origin: { kind: 'box' as const, page: i + 1, box: w.box! } }));
+      const page = layoutPage({ number: i + 1, width: frame.width, height: frame.height, unit: 'px', ocr: true, words: placed(reading.words), rules: [] });
+      return reading.second ? { ...page, secondWords: placed(reading.second) } : page;
     }),
   );
 }
@@ -62,13 +64,20 @@ export async function readDocument(bytes: Uint8Array, options: ReadOptions): Pro
   let pages: Page[];
   switch (kind) {
     case 'pdf': {
+      // A second reader's words (OcrPool.readSecond) go beside the page's own, by page number.
+      const second = new Map<number, Word[]>();
       const ocr = {
         rasterize: (page: PDFPageProxy) => rasterizePdfPage(page, options.dpi),
-        recognize: async (image: GreyImage, pageNumber: number) => greyToPdfWords(await recognizeReadable(await pool(), image), image.dpi, pageNumber),
+        recognize: async (image: GreyImage, pageNumber: number) => {
+          const reading = await recognizeReadable(await pool(), image);
+          if (reading.second) second.set(pageNumber, greyToPdfWords(reading.second, image.dpi, pageNumber));
+          return greyToPdfWords(reading.words, image.dpi, pageNumber);
+        },
         concurrency: OCR_PAGES_IN_FLIGHT,
         forms: options.forms ?? false,
       };
       pages = dropRepeatedHeadersFooters(await readPdf(bytes, { deadline, ocr }));
+      pages = pages.map((page) => (second.has(page.number) ? { ...page, secondWords: second.get(page.number)! } : page));
       break;
     }
     case 'png':

@@ -18,7 +18,7 @@
  *    else (when required) the plainest valid value with no source and likelihood 0, else left out.
  *    Several votes are consolidated leaf by leaf by majority (ties to the more likely value).
  */
-import type { Box, Origin } from '../../documents/doc.ts';
+import type { Box, Doc, Origin } from '../../documents/doc.ts';
 import type { ExtractRequest, ExtractResult, Extractor, Found, Tree } from '../engine.ts';
 import { type ItemLeaf, type Items, type ItemsRead, type ItemValue, itemsFromLines, itemsFromTables, scalarItems } from './extract-arrays.ts';
 import { itemsFromPricedLines } from './extract-priced-lines.ts';
@@ -30,6 +30,7 @@ import { type ArrayNode, compileSchema, type FieldInfo, type FieldNode, type Lea
 import { booleanOf, currencyOf, EMAIL, type LeafTraits, type Read, readValue, traitsOf } from './extract-values.ts';
 import { fieldPhrases, type Phrase, type PhraseSource, textStems } from './extract-words.ts';
 import { jitteredWeight } from './random.ts';
+import { agreeReadings, secondReading } from './two-readings.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Weights
@@ -803,9 +804,16 @@ function businessCandidates(business: BusinessReading, field: ScalarField, index
   return out;
 }
 
+/** Extraction; a document OCRed by two readers is read both ways and their answers agreed (./two-readings.ts). */
 export function extract(request: ExtractRequest): ExtractResult {
+  const first = extractReading(request, request.doc);
+  const second = secondReading(request.doc);
+  return second ? agreeReadings(first, extractReading(request, second)) : first;
+}
+
+function extractReading(request: ExtractRequest, doc: Doc): ExtractResult {
   const { root } = compileSchema(request.schema);
-  const index = indexDoc(request.doc);
+  const index = indexDoc(doc);
   const planned = plan(root);
   const caches: DocCaches = { labels: new Map(), regions: new Map(), signatures: new Map(), regionReads: new Map(), wordReads: new Map(), candidates: new Map() };
   const business = planned.scalars.some((f) => f.concept) ? readBusiness(index) : undefined;

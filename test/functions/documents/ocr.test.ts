@@ -97,7 +97,7 @@ describe('OCR', () => {
   it.skipIf(!corpusAvailable())('reads the amounts of a speckled real receipt scan by reading it again smoothed', async () => {
     const [frame] = await decodeImage(corpusBytes('documents/receipt/X51005441398.jpg'), 'jpeg');
     const raw = (await pool.recognize(frame)).map((w) => w.text).join(' ');
-    const text = (await recognizeReadable(pool, frame)).map((w) => w.text).join(' ');
+    const text = (await recognizeReadable(pool, frame)).words.map((w) => w.text).join(' ');
     // Hand-read: Order No : 11649, SubTotal 179.00, Net Total 189.75.
     const printed = ['11649', '179.00', '189.75'];
     expect(printed.filter((v) => raw.includes(v)).length).toBeLessThan(3);
@@ -111,7 +111,7 @@ describe('OCR', () => {
     const [frame] = await decodeImage(corpusBytes('documents/receipt/X51005268400.jpg'), 'jpeg');
     const count = (words: { text: string }[], value: string) => words.filter((w) => w.text === value).length;
     const once = await readUpright(pool, frame);
-    const words = await recognizeReadable(pool, frame);
+    const { words } = await recognizeReadable(pool, frame);
     // Hand-read: 15.00 is printed six times (price, line total, subtotal, total excluding and
     // including GST, cash), 0.00 four times (discount, GST, rounding, change).
     expect(count(once.words, '15.00')).toBeLessThanOrEqual(2);

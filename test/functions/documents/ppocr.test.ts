@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Box, Word } from '../../../functions/documents/doc.ts';
 import { decodeImage } from '../../../functions/documents/image.ts';
+import { createOcrPool, ocrReaderOf, recognizeReadable } from '../../../functions/documents/ocr.ts';
+import { turnGrey } from '../../../functions/documents/orientation.ts';
 import { paddleRecognize } from '../../../functions/documents/ppocr.ts';
 import { corpusAvailable, corpusBytes } from '../../support/corpus.ts';
 import { renderScan, wordAccuracy } from '../../support/scan-fixtures.ts';
@@ -25,6 +27,12 @@ function readingOrder(words: Word[]): string[] {
     else lines.push([word]);
   }
   return lines.flatMap((line) => line.sort((a, b) => a.box!.left - b.box!.left).map((w) => w.text));
+}
+
+/** A word read on an image turned half round, as it sits on the image upright (to compare reading order). */
+function turned(word: Word, image: { width: number; height: number }): Word {
+  const b = word.box!;
+  return { ...word, box: { left: image.width - b.left - b.width, top: image.height - b.top - b.height, width: b.width, height: b.height } };
 }
 
 describe('PP-OCR reader', () => {
@@ -54,6 +62,34 @@ describe('PP-OCR reader', () => {
     expect(shares.length).toBeGreaterThan(50);
     expect(shares.reduce((a, b) => a + b, 0) / shares.length).toBeGreaterThan(0.8); // 0.84 measured
   }, 60_000);
+
+  it('reads a page twice with the "both" reader: Tesseract first, PP-OCR second, turned upright alike', async () => {
+    // Scanned upside down: both readings are of the page turned upright, boxes where the words are
+    // printed on the page as scanned.
+    const scan = renderScan({ dpi: 150 });
+    const upsideDown = turnGrey(scan.image, 180);
+    const pool = await createOcrPool({ size: 1, reader: 'both' });
+    try {
+      const { words, second } = await recognizeReadable(pool, upsideDown);
+      expect(wordAccuracy(readingOrder(second!.map((w) => turned(w, upsideDown))), scan.words)).toBeGreaterThanOrEqual(0.95);
+      expect(wordAccuracy(readingOrder(words.map((w) => turned(w, upsideDown))), scan.words)).toBeGreaterThanOrEqual(0.95);
+      // The same word read by both lies in the same place.
+      const shares = second!.flatMap((w) => {
+        const same = words.filter((o) => o.text === w.text && o.text.length >= 6);
+        return same.length === 1 ? [overlapShare(same[0]!.box!, w.box!)] : [];
+      });
+      expect(shares.length).toBeGreaterThan(30);
+      expect(shares.reduce((a, b) => a + b, 0) / shares.length).toBeGreaterThan(0.7);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it('names the readers QUIRE_OCR may pick, and refuses another', () => {
+    expect(ocrReaderOf(undefined)).toBe('tesseract');
+    expect(ocrReaderOf('both')).toBe('both');
+    expect(() => ocrReaderOf('padle')).toThrow(/tesseract, paddle or both, not "padle"/);
+  });
 
   it.runIf(corpusAvailable())('reads a photographed receipt: small-print digits, spaces between words set close, decimals whole', async () => {
     // ../shared/corpus/documents/receipt/X00016469669.jpg, read by eye: "ABC HO TRADING" at the top,

@@ -1,0 +1,124 @@
+/**
+ * Extraction from a page read by two OCR readers (functions/models/local/two-readings.ts): a value the
+ * readings agree on, or that one of them alone found (the second surely), is kept; one they read
+ * differently is null; line items come from the first reading. The page is a PDF written here; its second reading is its own
+ * words with one misread, as a second reader gives them.
+ */
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { describe, expect, it } from 'vitest';
+import type { Doc, Word } from '../../../functions/documents/doc.ts';
+import { readDocument } from '../../../functions/documents/read.ts';
+import type { ExtractResult, JsonSchema } from '../../../functions/models/engine.ts';
+import { localExtractor } from '../../../functions/models/local/extract.ts';
+import { agreeReadings, secondReading } from '../../../functions/models/local/two-readings.ts';
+
+const SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    vendor_name: { type: 'string' },
+    invoice_number: { type: 'string' },
+    invoice_date: { type: 'string', format: 'date' },
+    total: { type: 'number' },
+    line_items: { type: 'array', items: { type: 'object', properties: { description: { type: 'string' }, amount: { type: 'number' } } } },
+  },
+};
+
+const LINES: Array<[number, number, string]> = [
+  [50, 60, 'Harbour Lights Bakery Ltd'],
+  [50, 74, '12 Quay Street, Bristol BS1 4DJ'],
+  [380, 120, 'Invoice No: INV-20417'],
+  [380, 134, 'Date: 14/03/2024'],
+  [50, 200, 'Description'],
+  [450, 200, 'Amount'],
+  [50, 216, 'Sourdough loaves'],
+  [450, 216, '48.00'],
+  [50, 232, 'Almond croissants'],
+  [450, 232, '36.50'],
+  [350, 280, 'Total'],
+  [450, 280, '84.50'],
+];
+
+/** The page as printed (a born-digital PDF standing for the first reading), without the lines `omit` names. */
+async function page(omit: string[] = []): Promise<Doc> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const p = pdf.addPage([612, 792]);
+  for (const [x, y, text] of LINES) if (!omit.includes(text)) p.drawText(text, { x, y: 792 - y, size: 10, font });
+  return readDocument(await pdf.save(), { kind: 'pdf', dpi: 72, deadline: Date.now() + 20_000 });
+}
+
+/** `doc` with a second reading: the words of `other` with each word `misread` names read as its value. */
+function readTwice(doc: Doc, other: Doc, misread: Record<string, string> = {}): Doc {
+  const second: Word[] = other.pages[0]!.words.map((w) => ({ ...w, text: misread[w.text] ?? w.text }));
+  return { ...doc, pages: [{ ...doc.pages[0]!, ocr: true, secondWords: second }] };
+}
+
+async function extract(doc: Doc) {
+  return localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' });
+}
+
+describe('extraction from two readings of a page', () => {
+  it('keeps what both readings read alike, as one reading alone would give it', async () => {
+    const doc = await page();
+    const alone = await extract(doc);
+    expect(alone.output).toMatchObject({ vendor_name: 'Harbour Lights Bakery Ltd', invoice_number: 'INV-20417', invoice_date: '2024-03-14', total: 84.5 });
+    const twice = await extract(readTwice(doc, doc));
+    expect(twice.output).toEqual(alone.output);
+    expect(twice.sources).toEqual(alone.sources);
+  });
+
+  it('leaves null, with no source, a value the readings read differently, and keeps the rest', async () => {
+    const doc = await page();
+    const result = await extract(readTwice(doc, doc, { '84.50': '64.50' }));
+    expect(result.output.total).toBeNull();
+    expect((result.sources as Record<string, unknown>).total).toBeNull();
+    expect((result.likelihoods as Record<string, unknown>).total).toBe(0);
+    expect(result.output).toMatchObject({ vendor_name: 'Harbour Lights Bakery Ltd', invoice_number: 'INV-20417', invoice_date: '2024-03-14' });
+  });
+
+  it('takes a value only one reading found, with its place, from either reading', async () => {
+    const full = await page();
+    const withoutNumber = await page(['Invoice No: INV-20417']);
+    // The first reading missed the number: the second reading's is kept, with its box.
+    const fromSecond = await extract(readTwice(withoutNumber, full));
+    expect(fromSecond.output.invoice_number).toBe('INV-20417');
+    const source = (fromSecond.sources as Record<string, { origin: { kind: string; page: number } } | null>).invoice_number;
+    expect(source?.origin).toMatchObject({ kind: 'box', page: 1 });
+    // The second reading missed it: the first's is kept.
+    const fromFirst = await extract(readTwice(full, withoutNumber));
+    expect(fromFirst.output.invoice_number).toBe('INV-20417');
+  });
+
+  it('takes a name or amount only the second reading found only when found surely; a currency code or a date at any likelihood', () => {
+    const result = (output: Record<string, unknown>, likelihood: number): ExtractResult => ({
+      output,
+      sources: Object.fromEntries(Object.entries(output).map(([k, v]) => [k, v === null ? null : { content: String(v), context: String(v), origin: { kind: 'box', page: 1, box: { left: 0, top: 0, width: 1, height: 1 } } }])),
+      likelihoods: Object.fromEntries(Object.keys(output).map((k) => [k, output[k] === null ? 0 : likelihood])),
+      choices: [output],
+    });
+    const nothing = result({ vendor_name: null, total: null, currency: null, invoice_date: null }, 0);
+    const unsure = agreeReadings(nothing, result({ vendor_name: 'Shell ISNI PEIRO TRADING', total: 112.46, currency: 'MYR', invoice_date: '2018-02-12' }, 0.7));
+    expect(unsure.output).toEqual({ vendor_name: null, total: null, currency: 'MYR', invoice_date: '2018-02-12' });
+    expect(unsure.sources).toMatchObject({ vendor_name: null, total: null });
+    expect(unsure.likelihoods).toEqual({ vendor_name: 0, total: 0, currency: 0.7, invoice_date: 0.7 });
+    const sure = agreeReadings(nothing, result({ vendor_name: 'ISNI PETRO TRADING', total: 112.45, currency: 'XYZ', invoice_date: null }, 0.9));
+    expect(sure.output).toEqual({ vendor_name: 'ISNI PETRO TRADING', total: 112.45, currency: 'XYZ', invoice_date: null });
+  });
+
+  it('takes line items from the first reading whole', async () => {
+    const doc = await page();
+    const result = await extract(readTwice(doc, doc, { '48.00': '43.00', Sourdough: 'Soundough' }));
+    expect(result.output.line_items).toEqual([
+      { description: 'Sourdough loaves', amount: 48 },
+      { description: 'Almond croissants', amount: 36.5 },
+    ]);
+  });
+
+  it('lays the second reading out as a page of its own, and none when no page was read twice', async () => {
+    const doc = await page();
+    expect(secondReading(doc)).toBeUndefined();
+    const second = secondReading(readTwice(doc, doc, { Harbour: 'Harhour' }))!;
+    expect(second.pages[0]!.lines[0]!.text).toBe('Harhour Lights Bakery Ltd');
+    expect(second.pages[0]!.secondWords).toBeUndefined();
+  });
+});
