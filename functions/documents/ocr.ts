@@ -33,8 +33,8 @@ export interface OcrPool {
    */
   readPage?(image: GreyImage): Promise<Word[]>;
   /**
-   * Where set, every page is read a second time by this reader (PP-OCR), turned as the first reading
-   * found it upright: the engine keeps what two readings agree on (see recognizeReadable).
+   * Where set, a page can be read a second time by this reader (PP-OCR), turned as the first reading
+   * found it upright (recognizeReadable's `second`): extraction keeps what two readings agree on.
    */
   readSecond?(image: GreyImage): Promise<Word[]>;
   /**
@@ -73,11 +73,12 @@ const UNKNOWN_DPI = 72;
 export type OcrReader = 'tesseract' | 'paddle' | 'both';
 
 /**
- * `reader`: what reads whole pages. 'tesseract' (the default); 'paddle': PP-OCR (./ppocr.ts), whose
- * text holds more of what photographed receipts and scanned bills print (see there) but which alone
- * does not serve extraction as well (README, accuracy: more wrong values, line items lost); 'both':
- * Tesseract's reading is the page's text and PP-OCR's a second reading beside it. Tesseract detects
- * orientation either way. `QUIRE_OCR` in the environment picks the reader.
+ * `reader`: what reads whole pages. 'both' (the default): Tesseract reads the page's text, and PP-OCR
+ * (./ppocr.ts) reads it a second time where the caller asks (extraction; README, accuracy: 67 more
+ * header values right on the corpus); 'tesseract': Tesseract alone; 'paddle': PP-OCR alone, whose text
+ * holds more of what photographed receipts and scanned bills print but which alone does not serve
+ * extraction as well (more wrong values, line items lost). Tesseract detects orientation either way.
+ * `QUIRE_OCR` in the environment picks the reader.
  */
 export async function createOcrPool(options: { size?: number; reader?: OcrReader } = {}): Promise<OcrPool> {
   const size = Math.max(1, Math.min(4, Math.floor(options.size ?? availableParallelism())));
@@ -91,9 +92,9 @@ export async function createOcrPool(options: { size?: number; reader?: OcrReader
   return new Pool(size, langPath, reader === 'paddle' ? paddleRecognize : undefined, reader === 'both' ? paddleRecognize : undefined);
 }
 
-/** The reader `QUIRE_OCR` names; unset is Tesseract, anything else unknown is an error (a typo would silently measure the wrong reader). */
+/** The reader `QUIRE_OCR` names; unset is both, anything else unknown is an error (a typo would silently measure the wrong reader). */
 export function ocrReaderOf(value: string | undefined): OcrReader {
-  if (value === undefined || value === '') return 'tesseract';
+  if (value === undefined || value === '') return 'both';
   if (value === 'tesseract' || value === 'paddle' || value === 'both') return value;
   throw new Error(`QUIRE_OCR must be tesseract, paddle or both, not "${value}".`);
 }
@@ -406,13 +407,13 @@ export interface Reading {
 
 /**
  * Words of an image, read upright and at a size Tesseract reads well (see readUpright and
- * recognizeAsIs), and where the pool has a second reader, its reading of the page turned the same
- * way. Boxes are always in pixels of `image` as given.
+ * recognizeAsIs), and with `second` where the pool has a second reader, its reading of the page
+ * turned the same way. Boxes are always in pixels of `image` as given.
  */
-export async function recognizeReadable(pool: OcrPool, image: GreyImage): Promise<Reading> {
+export async function recognizeReadable(pool: OcrPool, image: GreyImage, options: { second?: boolean } = {}): Promise<Reading> {
   const { words, turn } = await readUpright(pool, image);
   const main = turn === 0 && !pool.readPage ? await rereadUnsureRegions(pool, image, words) : words;
-  return pool.readSecond ? { words: main, second: await readTurned(pool.readSecond, image, turn) } : { words: main };
+  return options.second && pool.readSecond ? { words: main, second: await readTurned(pool.readSecond, image, turn) } : { words: main };
 }
 
 /**

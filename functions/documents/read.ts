@@ -29,6 +29,12 @@ export interface ReadOptions {
   deadline: number;
   /** Scanned PDF pages are read as forms: their lines kept as rules and erased before OCR (form filling). */
   forms?: boolean;
+  /**
+   * OCRed pages are read a second time where the OCR pool has a second reader (Page.secondWords):
+   * extraction by the built-in engine keeps what two readings agree on. Parsing, classifying and
+   * splitting read a page once.
+   */
+  secondReading?: boolean;
   /** The OCR pool to use (default: the process-wide one). */
   ocr?: () => Promise<OcrPool>;
 }
@@ -44,13 +50,13 @@ export function sharedOcrPool(): Promise<OcrPool> {
   return processPool;
 }
 
-async function ocrImages(bytes: Uint8Array, kind: 'png' | 'jpeg' | 'tiff' | 'webp', pool: () => Promise<OcrPool>): Promise<Page[]> {
+async function ocrImages(bytes: Uint8Array, kind: 'png' | 'jpeg' | 'tiff' | 'webp', pool: () => Promise<OcrPool>, second: boolean): Promise<Page[]> {
   const frames = await decodeImage(bytes, kind);
   const ocr = await pool();
   // Frames are recognized concurrently; the pool bounds how many at once.
   return Promise.all(
     frames.map(async (frame, i) => {
-      const reading = await recognizeReadable(ocr, frame);
+      const reading = await recognizeReadable(ocr, frame, { second });
       const placed = (words: Word[]) => words.map((w) => ({ ...w, origin: { kind: 'box' as const, page: i + 1, box: w.box! } }));
       const page = layoutPage({ number: i + 1, width: frame.width, height: frame.height, unit: 'px', ocr: true, words: placed(reading.words), rules: [] });
       return reading.second ? { ...page, secondWords: placed(reading.second) } : page;
@@ -69,7 +75,7 @@ export async function readDocument(bytes: Uint8Array, options: ReadOptions): Pro
       const ocr = {
         rasterize: (page: PDFPageProxy) => rasterizePdfPage(page, options.dpi),
         recognize: async (image: GreyImage, pageNumber: number) => {
-          const reading = await recognizeReadable(await pool(), image);
+          const reading = await recognizeReadable(await pool(), image, { second: options.secondReading });
           if (reading.second) second.set(pageNumber, greyToPdfWords(reading.second, image.dpi, pageNumber));
           return greyToPdfWords(reading.words, image.dpi, pageNumber);
         },
@@ -84,7 +90,7 @@ export async function readDocument(bytes: Uint8Array, options: ReadOptions): Pro
     case 'jpeg':
     case 'tiff':
     case 'webp':
-      pages = await ocrImages(bytes, kind, pool);
+      pages = await ocrImages(bytes, kind, pool, options.secondReading ?? false);
       break;
     case 'docx':
       pages = await readDocx(bytes, { deadline });

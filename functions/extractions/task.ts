@@ -3,7 +3,7 @@
  * here, from the Doc's coordinates, and kept with the output; every output is validated first.
  */
 import { extractorFor } from '../models/engines.ts';
-import { creditsFor } from '../models/registry.ts';
+import { creditsFor, findModel } from '../models/registry.ts';
 import { Invalid, RunFailure } from '../platform/errors.ts';
 import { readRunDocument, runPageImages } from '../runs/document.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
@@ -26,7 +26,9 @@ export const extractionTask: RunTask = {
       if (error instanceof Invalid) throw new RunFailure('configuration_error', error.issues[0]?.msg ?? 'json_schema is not a valid JSON Schema');
       throw error;
     }
-    const doc = await readRunDocument(ctx, input);
+    // The built-in engine reads scans twice and keeps what the readings agree on (models/local/two-readings.ts);
+    // a provider's model is given the text once.
+    const doc = await readRunDocument(ctx, input, 192, { secondReading: findModel(record.model as string)?.settings === undefined });
     const nConsensus = record.n_consensus as number;
     const extractor = await extractorFor(record.model as string);
     const result = await extractor.extract({ doc, schema, instructions: record.instructions as string | null, nConsensus, seed: input.seed, deadline: ctx.deadline, pageImages: runPageImages(ctx, input) });

@@ -23,12 +23,13 @@ export interface DocumentInputRef {
   countPagesOf?: string;
 }
 
-export async function readRunDocument(ctx: RunContext, input: DocumentInputRef, dpi = 192): Promise<Doc> {
+/** `secondReading`: OCRed pages read twice, for the built-in engine's extraction (ReadOptions). */
+export async function readRunDocument(ctx: RunContext, input: DocumentInputRef, dpi = 192, options: { secondReading?: boolean } = {}): Promise<Doc> {
   const bytes = await ctx.platform.blobs.get(input.blobKey);
   if (!bytes) throw new RunFailure('document_invalid', 'The stored document is missing');
   let doc: Doc;
   try {
-    doc = await readDocument(bytes, { kind: input.kind, dpi, deadline: ctx.deadline });
+    doc = await readDocument(bytes, { kind: input.kind, dpi, deadline: ctx.deadline, secondReading: options.secondReading });
   } catch (error) {
     if (error instanceof ReadFailure) throw new RunFailure(error.code, error.message);
     throw error;

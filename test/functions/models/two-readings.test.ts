@@ -105,6 +105,15 @@ describe('extraction from two readings of a page', () => {
     expect(sure.output).toEqual({ vendor_name: 'ISNI PETRO TRADING', total: 112.45, currency: 'XYZ', invoice_date: null });
   });
 
+  it('counts texts that differ only in spaces and marks as alike, keeping the first reading\'s; not amounts a digit apart', () => {
+    const result = (output: Record<string, unknown>): ExtractResult => ({ output, sources: {}, likelihoods: Object.fromEntries(Object.keys(output).map((k) => [k, 0.9])), choices: [output] });
+    const agreed = agreeReadings(
+      result({ vendor_name: 'Lars Peeters Contractor', customer_name: 'C W KHOO', document_number: 'INV-204', total: 80.9 }),
+      result({ vendor_name: 'L ars Peeters Contractor', customer_name: 'CW KHOO.', document_number: 'INV-2O4', total: 80.91 }),
+    );
+    expect(agreed.output).toEqual({ vendor_name: 'Lars Peeters Contractor', customer_name: 'C W KHOO', document_number: null, total: null });
+  });
+
   it('takes line items from the first reading whole', async () => {
     const doc = await page();
     const result = await extract(readTwice(doc, doc, { '48.00': '43.00', Sourdough: 'Soundough' }));
