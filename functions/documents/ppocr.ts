@@ -6,8 +6,9 @@
  * Why beside Tesseract: on photographed receipts and scanned bills (the corpus's 33 images) this
  * reader's text holds 176 of 195 printed vendor names, numbers and amounts against Tesseract's 146
  * (digits in small print: "01-143008" where Tesseract reads "D1343008"). Its alphabet (6,623
- * Chinese and Latin characters) lacks some European letters and signs (€, £, ö, ß, ç, ñ). Not the
- * default reader yet (createOcrPool in ocr.ts says why); `QUIRE_OCR=paddle` picks it.
+ * Chinese and Latin characters) lacks some European letters and signs (€, £, ö, ß, ç, ñ). By default
+ * it reads scanned pages a second time, beside Tesseract, for extraction (createOcrPool in ocr.ts);
+ * `QUIRE_OCR=paddle` makes it the only reader.
  *
  * The recogniser reads a line as a sequence of time steps of 8 pixels (at a 48-pixel line height),
  * each the most likely character or none; a character's step gives its place along the line, so a
