@@ -5,8 +5,8 @@
  * - a value both readings found alike, or that only the first found;
  * - a value only the second found, when it is of a closed form or found with a high likelihood
  *   (SECOND_ONLY_LIKELIHOOD);
- * - null where they found different values (texts differing only in spaces and marks are alike: the
- *   first reading's is kept): one of them misread it, and which cannot be told.
+ * - the first reading's text where the second's is the same or the start of it (readsOn);
+ * - null where they found different values: one of them misread it, and which cannot be told.
  * Arrays (line items) come from the first reading whole: rows cannot be paired leaf by leaf.
  */
 import type { Doc, Page } from '../../documents/doc.ts';
@@ -66,17 +66,20 @@ function agree(a: Leaf, b: Leaf): Leaf {
     return sure ? b : NONE;
   }
   if (b.value === null || b.value === undefined) return a;
-  if (JSON.stringify(a.value) === JSON.stringify(b.value) || sameCharacters(a.value, b.value)) return a;
+  if (JSON.stringify(a.value) === JSON.stringify(b.value) || readsOn(a.value, b.value)) return a;
   return NONE;
 }
 
 /**
- * Two texts of the same letters and digits, spaces and marks aside: the readers agree on what is
- * printed and differ only on where a space falls ("L ars Peeters" / "Lars Peeters", "C W KHOO" / "CW KHOO").
+ * Whether the first reading's text holds all the second's, in the same letters and digits (spaces and
+ * marks aside) and perhaps more after it: the readers agree on what is printed and differ only on
+ * where a space falls ("L ars Peeters" / "Lars Peeters") or on how much of it the second read
+ * ("LIGHTROOM GALLERY SDN BHD" / "LIGHTROOM GALLERY SDN B"). Not the other way round: more than the
+ * first reading read is read by one reader only.
  */
-function sameCharacters(a: unknown, b: unknown): boolean {
+function readsOn(first: unknown, second: unknown): boolean {
   const spelled = (text: string) => text.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase();
-  return typeof a === 'string' && typeof b === 'string' && spelled(a) !== '' && spelled(a) === spelled(b);
+  return typeof first === 'string' && typeof second === 'string' && spelled(second) !== '' && spelled(first).startsWith(spelled(second));
 }
 
 /**
