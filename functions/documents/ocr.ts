@@ -413,7 +413,11 @@ export interface Reading {
 export async function recognizeReadable(pool: OcrPool, image: GreyImage, options: { second?: boolean } = {}): Promise<Reading> {
   const { words, turn } = await readUpright(pool, image);
   const main = turn === 0 && !pool.readPage ? await rereadUnsureRegions(pool, image, words) : words;
-  return options.second && pool.readSecond ? { words: main, second: await readTurned(pool.readSecond, image, turn) } : { words: main };
+  if (!options.second || !pool.readSecond) return { words: main };
+  // The second reading only refines extraction: a reader that fails (its runtime cannot load on this
+  // platform, a page it cannot take) leaves the page with its first reading, as a single reader would.
+  const second = await readTurned(pool.readSecond, image, turn).catch(() => undefined);
+  return second ? { words: main, second } : { words: main };
 }
 
 /**

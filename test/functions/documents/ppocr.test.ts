@@ -96,6 +96,19 @@ describe('PP-OCR reader', () => {
     expect(words).not.toContain('GST6%');
   }, 60_000);
 
+  it('reads a page once, as a single reader would, when the second reader fails', async () => {
+    const scan = renderScan({ dpi: 150 });
+    const pool = await createOcrPool({ size: 1, reader: 'tesseract' });
+    try {
+      const failing = { ...pool, recognize: pool.recognize.bind(pool), readSecond: () => Promise.reject(new Error('onnxruntime cannot load here')) };
+      const reading = await recognizeReadable(failing, scan.image, { second: true });
+      expect(reading.second).toBeUndefined();
+      expect(wordAccuracy(readingOrder(reading.words), scan.words)).toBeGreaterThanOrEqual(0.95);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
   it('names the readers QUIRE_OCR may pick, and refuses another', () => {
     expect(ocrReaderOf(undefined)).toBe('both');
     expect(ocrReaderOf('tesseract')).toBe('tesseract');
