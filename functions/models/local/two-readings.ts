@@ -62,7 +62,12 @@ function agree(a: Leaf, b: Leaf): Leaf {
   }
   if (a.value === null || a.value === undefined) {
     if (b.value === null || b.value === undefined) return a.value === undefined ? b : a;
-    const sure = typeof b.value === 'object' || closedForm(b.value) || (typeof b.likelihood === 'number' && b.likelihood >= SECOND_ONLY_LIKELIHOOD);
+    if (isObject(b.value)) {
+      // An object only the second reading found: each of its values as if the first found none of them.
+      const kept = agree({ value: {}, source: {}, likelihood: {} }, b);
+      return Object.values(kept.value as Record<string, unknown>).some((v) => v !== null && v !== undefined) ? kept : { ...NONE, value: a.value };
+    }
+    const sure = Array.isArray(b.value) || closedForm(b.value) || (typeof b.likelihood === 'number' && b.likelihood >= SECOND_ONLY_LIKELIHOOD);
     return sure ? b : NONE;
   }
   if (b.value === null || b.value === undefined) return a;

@@ -101,6 +101,15 @@ describe('extraction from two readings of a page', () => {
     expect(unsure.output).toEqual({ vendor_name: null, total: null, currency: 'MYR', invoice_date: '2018-02-12' });
     expect(unsure.sources).toMatchObject({ vendor_name: null, total: null });
     expect(unsure.likelihoods).toEqual({ vendor_name: 0, total: 0, currency: 0.7, invoice_date: 0.7 });
+    // The same inside an object only the second reading found (a schema that nests the vendor).
+    const vendor = (inner: Record<string, unknown>, likelihood: number): ExtractResult => {
+      const { sources, likelihoods } = result(inner, likelihood);
+      return { output: { vendor: inner }, sources: { vendor: sources }, likelihoods: { vendor: likelihoods }, choices: [{ vendor: inner }] };
+    };
+    const none = result({ vendor: null }, 0);
+    expect(agreeReadings(none, vendor({ name: 'Shell ISNI PEIRO TRADING', currency: 'MYR' }, 0.7)).output).toEqual({ vendor: { name: null, currency: 'MYR' } });
+    expect(agreeReadings(none, vendor({ name: 'Shell ISNI PEIRO TRADING' }, 0.7)).output).toEqual({ vendor: null });
+    expect(agreeReadings(none, vendor({ name: 'ISNI PETRO TRADING' }, 0.9)).output).toEqual({ vendor: { name: 'ISNI PETRO TRADING' } });
     const sure = agreeReadings(nothing, result({ vendor_name: 'ISNI PETRO TRADING', total: 112.45, currency: 'XYZ', invoice_date: null }, 0.9));
     expect(sure.output).toEqual({ vendor_name: 'ISNI PETRO TRADING', total: 112.45, currency: 'XYZ', invoice_date: null });
   });
