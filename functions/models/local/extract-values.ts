@@ -11,6 +11,7 @@ import type { XWord } from './extract-index.ts';
 import { normalizeToken } from './extract-index.ts';
 import { leafAccepts, type LeafNode } from './extract-schema.ts';
 import { NUMBER, textStems } from './extract-words.ts';
+import { CURRENCIES } from './knowledge/currencies.ts';
 import { MONTH_NUMBERS, monthKey } from './knowledge/months.ts';
 
 export interface Read {
@@ -443,7 +444,7 @@ export function readValue(words: XWord[], leaf: LeafNode, traits: LeafTraits, da
     if (code) {
       const printed = code.text.replace(/[():,]/g, '');
       read = { value: CURRENCY_CODES.has(printed) ? printed : (SYMBOL_CODES[printed[0]!] ?? printed), words: [code], fit: 1 };
-    } else read = readString(words, leaf, traits);
+    } else read = currencyNamed(words.slice(0, 4));
   } else read = readString(words, leaf, traits);
 
   if (read && leafAccepts(leaf, read.value)) return read;
@@ -455,6 +456,17 @@ export function readValue(words: XWord[], leaf: LeafNode, traits: LeafTraits, da
     }
   }
   return undefined;
+}
+
+/**
+ * A currency named in words ("US Dollars", "Ringgit Malaysia"), as its code; nothing else printed under a
+ * currency label is one (a form's box number "35", the next line's "Total: 990.00").
+ */
+function currencyNamed(words: XWord[]): Read | undefined {
+  const text = ` ${words.map((w) => w.text).join(' ').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}.\s]/gu, ' ').replace(/\s+/g, ' ')} `;
+  let best: { code: string; length: number } | undefined;
+  for (const c of CURRENCIES) for (const w of c.words) if (text.includes(` ${w} `) && w.length > (best?.length ?? 0)) best = { code: c.code, length: w.length };
+  return best ? { value: best.code, words, fit: 0.9 } : undefined;
 }
 
 /** Whether a word is a currency mark, and the code it stands for (pattern candidates of currency fields). */

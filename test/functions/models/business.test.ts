@@ -122,6 +122,10 @@ describe('business fields', () => {
     // Another label printed beside a label is not its value; a letter in brackets is not a currency.
     const form = await extract(['Green Township Collision', 'Owner:        Inspection Location:', 'Smith, Joe        Drive-in', '12 Front Center (P)        Total: 42.00']);
     expect(form).toMatchObject({ customer_name: 'Smith, Joe', currency: null });
+    // Under a currency label, a number (a form's box number, "35") or the next line is no currency; a currency named in words is its code.
+    expect((await extract(['Richmond Clinic PLC', 'CURR        35        STATE', 'Total: 990.00'])).currency).toBeNull();
+    expect((await extract(['Richmond Clinic PLC', 'Currency: Ringgit Malaysia', 'Total: 990.00'])).currency).toBe('MYR');
+    expect((await extract(['Richmond Clinic PLC', 'Currency: US Dollars', 'Total: 990.00'])).currency).toBe('USD');
     // An amount of money is never a document number, whatever label precedes it.
     expect((await extract(['Body Shop Inc', 'NO PERSONAL CHECKS OVER $500.00', 'Total: 42.00'])).invoice_number).toBeNull();
   });
