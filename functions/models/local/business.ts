@@ -949,6 +949,9 @@ function issueDateCandidates(index: DocIndex, labelled: (id: string) => Business
   // No labelled date: the first date printed, unless another label claims it (due, delivery, birth …).
   const claimed = new Set(['due_date', 'delivery_date', 'other_date'].flatMap((id) => labelled(id).flatMap((v) => v.words.map((w) => w.id))));
   for (const line of index.lines) {
+    // A date in running text dates something the sentence speaks of ("… derived from the Guide
+    // DR2MC18, CCC Data Date 01/17/2024, and potentially …"), not the document.
+    if (runningText(line.words)) continue;
     for (let i = 0; i < line.words.length; i++) {
       const text = line.words.slice(i, i + 4).map((w) => w.text).join(' ');
       const date = parseDate(text.replace(/^[^\d\p{L}]+/u, ''), index.dateOrder);
@@ -962,6 +965,11 @@ function issueDateCandidates(index: DocIndex, labelled: (id: string) => Business
     }
   }
   return [];
+}
+
+/** A line of a sentence: ten words or more, at least half of them words in small letters. */
+function runningText(words: XWord[]): boolean {
+  return words.length >= 10 && words.filter((w) => /^\p{Ll}+[,.;:]?$/u.test(w.text)).length * 2 >= words.length;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -122,6 +122,9 @@ describe('business fields', () => {
     // Another label printed beside a label is not its value; a letter in brackets is not a currency.
     const form = await extract(['Green Township Collision', 'Owner:        Inspection Location:', 'Smith, Joe        Drive-in', '12 Front Center (P)        Total: 42.00']);
     expect(form).toMatchObject({ customer_name: 'Smith, Joe', currency: null });
+    // With no date labelled, the first date printed, but not one inside a sentence: that dates what the sentence speaks of.
+    const prose = await extract(['Body Shop Inc', 'Unless otherwise noted, all items are derived from the guide of the maker, data date 01/17/2024, and may change.', '01/27/2024 3:45 PM', 'Total: 42.00']);
+    expect(prose.invoice_date).toBe('2024-01-27');
     // Under a currency label, a number (a form's box number, "35") or the next line is no currency; a currency named in words is its code.
     expect((await extract(['Richmond Clinic PLC', 'CURR        35        STATE', 'Total: 990.00'])).currency).toBeNull();
     expect((await extract(['Richmond Clinic PLC', 'Currency: Ringgit Malaysia', 'Total: 990.00'])).currency).toBe('MYR');
