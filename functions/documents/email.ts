@@ -25,7 +25,7 @@
  */
 import msgreaderModule, { type FieldsData } from '@kenjiuno/msgreader';
 import PostalMime, { type Address, type Attachment, type Email, type Mailbox } from 'postal-mime';
-import { MAX_PAGES, ReadFailure, type Page } from './doc.ts';
+import { MAX_PAGES, ReadFailure, type Page, type Word } from './doc.ts';
 import { decodeHtml, readHtmlText, repairC1 } from './html.ts';
 import { DocumentProblem, kindOfMime, sniffDocument, type DocumentKind } from './sniff.ts';
 import { codePointLength, readText } from './text.ts';
@@ -169,10 +169,10 @@ async function messageDocument(email: Email, options: EmailOptions): Promise<Pag
   for (const { number: attachmentNumber, name, pages: attachmentPages } of read) {
     attachmentPages.forEach((page, p) => {
       const number = pages.length + 1;
-      const words = page.words.map((w) => (w.origin.kind === 'box' ? { ...w, origin: { ...w.origin, page: number } } : w));
+      const renumbered = (words: Word[]) => words.map((w) => (w.origin.kind === 'box' ? { ...w, origin: { ...w.origin, page: number } } : w));
       // The heading has no words: it is Quire's, not the attachment's text.
       const blocks = p === 0 ? [{ kind: 'heading' as const, level: 2, text: `Attachment ${attachmentNumber}: ${name}`, lines: [] }, ...page.blocks] : page.blocks;
-      pages.push({ ...page, number, words, blocks });
+      pages.push({ ...page, number, words: renumbered(page.words), blocks, ...(page.secondWords ? { secondWords: renumbered(page.secondWords) } : {}) });
     });
   }
   return pages;

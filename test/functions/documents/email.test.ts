@@ -8,7 +8,33 @@ import { ReadFailure, type Doc, type Page } from '../../../functions/documents/d
 import { readDocument } from '../../../functions/documents/read.ts';
 import { renderPage } from '../../../functions/documents/render.ts';
 import { DocumentProblem, sniffDocument } from '../../../functions/documents/sniff.ts';
-import { INVOICE_SUBJECT, invoiceEmail, ORDER_HTML, orderEmail, outlookMessage } from '../../support/mail-fixtures.ts';
+import { base64Lines, INVOICE_SUBJECT, invoiceEmail, ORDER_HTML, orderEmail, outlookMessage } from '../../support/mail-fixtures.ts';
+import { greyToPng, renderScan } from '../../support/scan-fixtures.ts';
+
+/** A message whose only attachment is a scanned page (PNG). */
+function scanEmail(png: Buffer): Buffer {
+  return Buffer.from(
+    [
+      'From: scanner@example.org',
+      'Subject: Scan',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="b"',
+      '',
+      '--b',
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      'The scan is attached.',
+      '--b',
+      'Content-Type: image/png; name="scan.png"',
+      'Content-Disposition: attachment; filename="scan.png"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      base64Lines(png),
+      '--b--',
+      '',
+    ].join('\r\n'),
+  );
+}
 
 async function readEml(bytes: Buffer, filename = 'message', expected = 'eml'): Promise<Doc> {
   const { kind } = sniffDocument({ head: bytes, size: bytes.length, filename });
@@ -209,5 +235,16 @@ describe('robustness', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('e-mail with a scanned attachment read twice (extraction)', () => {
+  it('numbers the second reading\'s words with the attachment\'s page, as the first reading\'s', { timeout: 120_000 }, async () => {
+    const eml = scanEmail(greyToPng(renderScan({ dpi: 100, paragraphs: ['Invoice 2041 from Harbour Lights Bakery', 'Total due 84.50'] }).image));
+    const doc = await readDocument(eml, { kind: 'eml', dpi: 150, deadline: Date.now() + 100_000, secondReading: true });
+    const scan = doc.pages[1]!;
+    expect(scan.number).toBe(2);
+    expect(scan.secondWords!.length).toBeGreaterThan(5);
+    for (const word of [...scan.words, ...scan.secondWords!]) expect(word.origin).toMatchObject({ kind: 'box', page: 2 });
   });
 });
