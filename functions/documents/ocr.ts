@@ -74,11 +74,11 @@ export type OcrReader = 'tesseract' | 'paddle' | 'both';
 
 /**
  * `reader`: what reads whole pages. 'both' (the default): Tesseract reads the page's text, and PP-OCR
- * (./ppocr.ts) reads it a second time where the caller asks (extraction by the built-in
- * engine, which keeps what the two readings agree on: README, accuracy); 'tesseract': Tesseract alone; 'paddle': PP-OCR alone, whose text
- * holds more of what photographed receipts and scanned bills print but which alone does not serve
- * extraction as well (more wrong values, line items lost). Tesseract detects orientation either way.
- * `QUIRE_OCR` in the environment picks the reader.
+ * (./ppocr.ts) reads it a second time where the caller asks (extraction by the built-in engine, which
+ * keeps what the two readings agree on: README, accuracy); 'tesseract': Tesseract alone; 'paddle':
+ * PP-OCR alone, whose text holds more of what photographed receipts and scanned bills print but which
+ * alone does not serve extraction as well (more wrong values, line items lost). Tesseract detects
+ * orientation either way. `QUIRE_OCR` in the environment picks the reader.
  */
 export async function createOcrPool(options: { size?: number; reader?: OcrReader } = {}): Promise<OcrPool> {
   const size = Math.max(1, Math.min(4, Math.floor(options.size ?? availableParallelism())));

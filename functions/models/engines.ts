@@ -16,6 +16,11 @@ function entryOf(model: string): ModelEntry {
   return entry;
 }
 
+/** Whether the model runs on the built-in engine (quire-local and its aliases), not a provider. */
+export function runsBuiltIn(model: string): boolean {
+  return entryOf(model).settings === undefined;
+}
+
 /** The provider engine of a provider-backed model, or undefined for the local engine. */
 async function providerEngineOf(model: string): Promise<ProviderEngine | undefined> {
   const { settings, capabilities } = entryOf(model);

@@ -23,7 +23,7 @@ import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Plac
 import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf, withSplitCents } from './extract-values.ts';
 import { bestPhrase, NUMBER, type Phrase, textStems } from './extract-words.ts';
-import { COUNTRIES, CURRENCIES, WEAK_MARKS } from './knowledge/currencies.ts';
+import { COUNTRIES, CURRENCIES, currencyNamesIn, WEAK_MARKS } from './knowledge/currencies.ts';
 import { STANDARD_TAX_RATES } from './knowledge/tax-rates.ts';
 import { COMPANY_ENDINGS, COMPANY_OPENINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind, STREET_WORDS } from './knowledge/fields.ts';
 
@@ -1119,15 +1119,7 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     else for (const word of words) vote(MARKS.get(symbol)?.code, word, 2);
   }
   // Currency words: "US Dollars", "euros", "ringgit".
-  for (const c of CURRENCIES) {
-    for (const name of c.words) {
-      const parts = name.split(' ');
-      for (const line of index.lines) {
-        const lower = line.words.map((w) => w.text.toLowerCase().replace(/[^\p{L}.]/gu, ''));
-        for (let i = 0; i + parts.length <= lower.length; i++) if (parts.every((p, j) => lower[i + j] === p)) vote(c.code, line.words[i]!, 1.5);
-      }
-    }
-  }
+  for (const line of index.lines) for (const { code, at } of currencyNamesIn(line.words.map((w) => w.text))) vote(code, line.words[at]!, 1.5);
   if (dollars.length > 0) {
     const printed = [...votes.keys()].filter((code) => DOLLAR_CODES.has(code)).sort((a, b) => votes.get(b)!.count - votes.get(a)!.count)[0];
     const code = printed ?? dollarCountry(index);

@@ -11,7 +11,7 @@ import type { XWord } from './extract-index.ts';
 import { normalizeToken } from './extract-index.ts';
 import { leafAccepts, type LeafNode } from './extract-schema.ts';
 import { NUMBER, textStems } from './extract-words.ts';
-import { CURRENCIES } from './knowledge/currencies.ts';
+import { currencyNamesIn } from './knowledge/currencies.ts';
 import { MONTH_NUMBERS, monthKey } from './knowledge/months.ts';
 
 export interface Read {
@@ -463,9 +463,8 @@ export function readValue(words: XWord[], leaf: LeafNode, traits: LeafTraits, da
  * currency label is one (a form's box number "35", the next line's "Total: 990.00").
  */
 function currencyNamed(words: XWord[]): Read | undefined {
-  const text = ` ${words.map((w) => w.text).join(' ').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}.\s]/gu, ' ').replace(/\s+/g, ' ')} `;
-  let best: { code: string; length: number } | undefined;
-  for (const c of CURRENCIES) for (const w of c.words) if (text.includes(` ${w} `) && w.length > (best?.length ?? 0)) best = { code: c.code, length: w.length };
+  // The longest name printed ("ringgit malaysia" over "ringgit").
+  const best = currencyNamesIn(words.map((w) => w.text)).reduce<{ code: string; name: string } | undefined>((a, b) => (b.name.length > (a?.name.length ?? 0) ? b : a), undefined);
   return best ? { value: best.code, words, fit: 0.9 } : undefined;
 }
 

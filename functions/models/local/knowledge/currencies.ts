@@ -88,6 +88,23 @@ export const COUNTRIES: readonly CountryCues[] = [
 /** Currencies written with a bare "$" somewhere. */
 const DOLLAR_SIGN_CODES = new Set(['USD', 'AUD', 'CAD', 'NZD', 'SGD', 'HKD', 'MXN']);
 
+/**
+ * The currency names (CurrencyInfo.words) printed in a line of words: each with its code, the index of
+ * its first word and the name, in the order of CURRENCIES and their words. A word is compared in lower
+ * case, with only its letters and dots.
+ */
+export function currencyNamesIn(words: readonly string[]): Array<{ code: string; at: number; name: string }> {
+  const lower = words.map((w) => w.toLowerCase().replace(/[^\p{L}.]/gu, ''));
+  const found: Array<{ code: string; at: number; name: string }> = [];
+  for (const c of CURRENCIES) {
+    for (const name of c.words) {
+      const parts = name.split(' ');
+      for (let i = 0; i + parts.length <= lower.length; i++) if (parts.every((p, j) => lower[i + j] === p)) found.push({ code: c.code, at: i, name });
+    }
+  }
+  return found;
+}
+
 /** How a currency may be printed: its marks, its names, and "$" for the dollars (empty for an unknown code). */
 export function printingsOf(code: string): string[] {
   const info = CURRENCIES.find((c) => c.code === code);
