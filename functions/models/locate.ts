@@ -684,7 +684,7 @@ let rowA = new Int32Array(64);
 let rowB = new Int32Array(64);
 
 /** Levenshtein distance, or max + 1 as soon as it must exceed `max`. */
-function editDistance(a: string, b: string, max: number): number {
+export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   if (a === b) return 0;
   if (rowA.length <= b.length) {

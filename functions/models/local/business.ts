@@ -19,6 +19,7 @@
  * A field with no candidate is not in the document: the extractor leaves it null.
  */
 import { type DocIndex, meanOcrConfidence, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
+import { formBoxValues } from './form-layouts.ts';
 import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf, withSplitCents } from './extract-values.ts';
@@ -1294,6 +1295,9 @@ function trustOf(v: BusinessValue): number {
   return SOFT_TRUST.has(v.concept) ? Math.sqrt(trust) : trust;
 }
 
+/** How sure a value read in its box of a standard form (form-layouts.ts) is: the form's layout, found by its captions, says what it is. */
+const FORM_BOX = 0.9;
+
 /** A time of day as printed after a date: "1:22:56PM", "14:03", "8.13", "PM". */
 const TIME_WORD = /^(\d{1,2}[:.]\d{2}([:.]\d{2})?\s*([ap]\.?m\.?)?|[ap]\.?m\.?)$/i;
 
@@ -1344,6 +1348,8 @@ export function readBusiness(index: DocIndex): BusinessReading {
         default:
           list = labelled(concept);
       }
+      // A box of a standard form the page is printed on says what its value is.
+      list = [...formBoxValues(index).filter((v) => v.concept === concept).map((v) => ({ ...v, score: FORM_BOX })), ...list];
       const floor = MIN_SCORE[concept] ?? DEFAULT_MIN_SCORE;
       list = list
         .map((v) => ({ ...v, score: v.score * trustOf(v) }))

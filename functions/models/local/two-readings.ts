@@ -83,7 +83,8 @@ function agree(a: Leaf, b: Leaf): Leaf {
  * first reading read is read by one reader only.
  */
 function readsOn(first: unknown, second: unknown): boolean {
-  const spelled = (text: string) => text.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase();
+  // (A letter O and a zero are one shape, printed alike in many fonts: "COMMUNITY0059" / "COMMUNITYOO59".)
+  const spelled = (text: string) => text.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase().replace(/O/g, '0');
   return typeof first === 'string' && typeof second === 'string' && spelled(second) !== '' && spelled(first).startsWith(spelled(second));
 }
 

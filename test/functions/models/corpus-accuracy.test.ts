@@ -177,6 +177,16 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(result!.items.fields.amount.right).toBeGreaterThanOrEqual(14);
   });
 
+  it('reads a UB-04 claim\'s boxes by their place on the form, where their captions are too small to read: provider, patient control number, patient, totals', { timeout: 240_000 }, async () => {
+    // A full-page print of the form, and a screenshot of one at another size and margin.
+    const print = await fieldsOf('documents/medical_bill/medical_bill_sample1.jpg');
+    for (const field of ['vendor_name', 'document_number', 'customer_name', 'total'] as const) expect(print.get(field)).toMatchObject({ verdict: 'right' });
+    // Its creation date "120910": Tesseract reads "12051 0", PP-OCR "1 2 0 9 1 0": the readings disagree, so null.
+    expect(print.get('date')).toMatchObject({ verdict: 'missing' });
+    const screenshot = await fieldsOf('documents/medical_bill/medical_bill_sample5.pdf');
+    for (const field of ['vendor_name', 'document_number', 'customer_name', 'date'] as const) expect(screenshot.get(field)).toMatchObject({ verdict: 'right' });
+  });
+
   it('gives no bare number as an item\'s description, and takes one printed under its item\'s code and numbers', { timeout: 120_000 }, async () => {
     const itemsOf = async (path: string) => (await evaluateExtraction(extractionTruths().filter((t) => t.path === path), [SCHEMA_VARIANTS[0]!]))[0]!.items;
     // A clinic's claim form: the units column ("1") was read as each service's description.

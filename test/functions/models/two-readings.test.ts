@@ -114,13 +114,22 @@ describe('extraction from two readings of a page', () => {
     expect(sure.output).toEqual({ vendor_name: 'ISNI PETRO TRADING', total: 112.45, currency: 'XYZ', invoice_date: null });
   });
 
-  it('keeps the first reading\'s text where the second reads the same but for spaces and marks, or less of it; not amounts a digit apart', () => {
+  it('keeps the first reading\'s text where the second reads the same but for spaces and marks, an O for a zero, or less of it; not values a digit apart', () => {
     const result = (output: Record<string, unknown>): ExtractResult => ({ output, sources: {}, likelihoods: Object.fromEntries(Object.keys(output).map((k) => [k, 0.9])), choices: [output] });
     const agreed = agreeReadings(
-      result({ vendor_name: 'Lars Peeters Contractor', customer_name: 'C W KHOO', bank: 'LIGHTROOM GALLERY SDN BHD', payee: 'AMNOSH', document_number: 'INV-204', total: 80.9 }),
-      result({ vendor_name: 'L ars Peeters Contractor', customer_name: 'CW KHOO.', bank: 'LIGHTROOM GALLERY SDN B', payee: 'AMNOSH SUPPLIERS', document_number: 'INV-2O4', total: 80.91 }),
+      result({ vendor_name: 'Lars Peeters Contractor', customer_name: 'C W KHOO', bank: 'LIGHTROOM GALLERY SDN BHD', payee: 'AMNOSH', document_number: 'INV-204', account: 'KISHWAUKEE COMMUNITY0059', order: 'PO-1180', total: 80.9 }),
+      result({ vendor_name: 'L ars Peeters Contractor', customer_name: 'CW KHOO.', bank: 'LIGHTROOM GALLERY SDN B', payee: 'AMNOSH SUPPLIERS', document_number: 'INV-2O4', account: 'K I SHWAUKEE COMMUN I TYOO5', order: 'PO-1189', total: 80.91 }),
     );
-    expect(agreed.output).toEqual({ vendor_name: 'Lars Peeters Contractor', customer_name: 'C W KHOO', bank: 'LIGHTROOM GALLERY SDN BHD', payee: null, document_number: null, total: null });
+    expect(agreed.output).toEqual({
+      vendor_name: 'Lars Peeters Contractor',
+      customer_name: 'C W KHOO',
+      bank: 'LIGHTROOM GALLERY SDN BHD',
+      payee: null,
+      document_number: 'INV-204',
+      account: 'KISHWAUKEE COMMUNITY0059',
+      order: null,
+      total: null,
+    });
   });
 
   it('takes line items from the first reading whole', async () => {
