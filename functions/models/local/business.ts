@@ -23,7 +23,7 @@ import { formBoxValues } from './form-layouts.ts';
 import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf, withSplitCents } from './extract-values.ts';
-import { bestPhrase, NUMBER, type Phrase, textStems } from './extract-words.ts';
+import { bestPhrase, NUMBER, NUMBER_WORDS, type Phrase, textStems } from './extract-words.ts';
 import { COUNTRIES, CURRENCIES, currencyNamesIn, WEAK_MARKS } from './knowledge/currencies.ts';
 import { STANDARD_TAX_RATES } from './knowledge/tax-rates.ts';
 import { COMPANY_ENDINGS, COMPANY_OPENINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind, STREET_WORDS } from './knowledge/fields.ts';
@@ -381,6 +381,7 @@ const AMOUNT_FIELDS = ['total', 'subtotal', 'tax'] as const;
 type AmountField = (typeof AMOUNT_FIELDS)[number];
 
 const near = (a: number, b: number, tolerance = 0.011) => Math.abs(a - b) <= tolerance;
+const CENT = 0.01;
 /** Rounding to 5 cents (Malaysia, Australia …) or to the unit. */
 const ROUNDING = 0.051;
 
@@ -523,6 +524,9 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
     balance_due: checked(labelled('balance_due')),
   };
   const paid = labelled('amount_paid').length > 0;
+  // Nothing costs nothing where something was paid ("CASH : 327.00"): a total of zero is another
+  // line's amount read into the total's (a rounding's "0.00" beside "Total").
+  if (labelled('amount_paid').some((v) => (v.value as number) > 0)) lists.total = lists.total.filter((v) => v.value !== 0);
   // Nothing was paid: what is due is the total, and the total is what is due.
   if (!paid && lists.total.length === 0) lists.total = lists.balance_due.map((v) => ({ ...v, concept: 'total', score: v.score * 0.85 }));
   if (!paid && lists.balance_due.length === 0) lists.balance_due = lists.total.map((v) => ({ ...v, concept: 'balance_due', score: v.score * 0.85 }));
@@ -618,12 +622,16 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   // CHANGE 10.00): the total, where no total was read surely enough (its amount faded or misread).
   const paidAmount = labelled('amount_paid')[0]?.value;
   const change = labelled('change_given')[0]?.value;
-  if (typeof paidAmount === 'number' && typeof change === 'number' && paidAmount > change && (!best.total || best.total.score < MIN_SCORE.total!)) {
+  if (typeof paidAmount === 'number' && typeof change === 'number' && paidAmount > change) {
     const settled = paidAmount - change;
-    if (best.total && near(best.total.value as number, settled)) best.total = { ...best.total, score: Math.max(best.total.score, PAID_LESS_CHANGE) };
-    else {
-      const hit = printed.find((p) => near(p.value, settled) && !used.has(p.word.id));
-      if (hit) best.total = { concept: 'total', value: hit.value, words: [hit.word], score: PAID_LESS_CHANGE };
+    const hit = printed.find((p) => near(p.value, settled, CENT / 2) && !used.has(p.word.id));
+    if (!best.total || best.total.score < MIN_SCORE.total!) {
+      if (best.total && near(best.total.value as number, settled)) best.total = { ...best.total, score: Math.max(best.total.score, PAID_LESS_CHANGE) };
+      else if (hit) best.total = { concept: 'total', value: hit.value, words: [hit.word], score: PAID_LESS_CHANGE };
+    } else if (hit && !near(best.total.value as number, settled, CENT / 2) && near(best.total.value as number, settled, ROUNDING)) {
+      // A total a rounding away from what was paid less the change ("32.69", CASH 40.00, CHANGE
+      // 7.30): the total paid is the rounded amount printed ("32.70").
+      best.total = { ...best.total, value: hit.value, words: [hit.word] };
     }
   }
 
@@ -675,9 +683,11 @@ const STREET_AFTER = new RegExp(`^[,.\\s]*(\\p{L}+\\s+){0,2}?(${STREET})(?![\\p{
 /** A short number the line goes on with a street after: "No: 28, Jalan Astana 1C" numbers a house, not a document. */
 function houseNumber(index: DocIndex, words: XWord[]): boolean {
   const last = words[words.length - 1]!;
-  if (!/^\d{1,4}[a-z]?[,.]?$/i.test(words.map((w) => w.text).join(''))) return false;
+  // (OCR may run the street into the number: "28,JALAN".)
+  const m = /^\d{1,4}[a-z]?([,.].*)?$/i.exec(words.map((w) => w.text).join(''));
+  if (!m) return false;
   const line = index.lines[last.line]!;
-  return STREET_AFTER.test(line.words.slice(line.words.indexOf(last) + 1).map((w) => w.text).join(' '));
+  return STREET_AFTER.test([m[1] ?? '', ...line.words.slice(line.words.indexOf(last) + 1).map((w) => w.text)].join(' '));
 }
 const CONTACT_LIKE = /@|\bwww\b|https?:|\b(tel|phone|fax|mobile|hp|email|e-mail|website|gst|vat|tax|reg|co\.?\s*no|company no|abn|tin)\b/i;
 
@@ -931,10 +941,13 @@ function documentNumberCandidates(index: DocIndex): BusinessValue[] {
     return l.similarity > WEAK_WEIGHT && stems.some((s) => s !== NUMBER) && (l.colon || stems.includes(NUMBER));
   });
   return distinct(
-    found.map(({ read, label }) => {
-      const namesNumber = label.words.some((w) => w.stems.includes(NUMBER));
-      return !strong && namesNumber && label.similarity <= WEAK_WEIGHT ? { ...read, score: Math.min(1, read.score * SOLE_NUMBER_LABEL) } : read;
-    }),
+    found
+      // A digit or a letter alone counts or numbers something else: a till ("POS No: 1"), a table, a cover.
+      .filter(({ read }) => String(read.value).replace(/[^\p{L}\p{N}]/gu, '').length >= 2)
+      .map(({ read, label }) => {
+        const namesNumber = label.words.some((w) => w.stems.includes(NUMBER));
+        return !strong && namesNumber && label.similarity <= WEAK_WEIGHT ? { ...read, score: Math.min(1, read.score * SOLE_NUMBER_LABEL) } : read;
+      }),
   );
 }
 
@@ -1158,20 +1171,24 @@ function deletions(word: string): string[] {
   return out;
 }
 
+/** The lexicon's label words of five letters or more by the words they make with a letter lost, and the stem each stands for. */
 let labelWords: Map<string, Set<string>> | undefined;
+const stemOfLabelWord = new Map<string, string>();
 
 /**
- * Label words an OCR engine misread by one letter ("Involce", "INVDICE", "Tatal"): on scanned pages,
- * a word of five letters or more one edit from a word of the lexicon's labels also counts as that word.
+ * Label words an OCR engine misread by one letter ("Involce", "INVDICE", "Tatal", "nunber"): on
+ * scanned pages, a word of five letters or more one edit from a word of the lexicon's labels (or a
+ * number word) also counts as that word.
  */
 function readMisspelledLabels(index: DocIndex): void {
   if (!labelWords) {
     labelWords = new Map();
-    for (const stem of conceptLexicon().vocabulary) {
-      if (stem.length < 5 || !/^[a-z]+$/.test(stem)) continue;
-      for (const d of deletions(stem)) {
+    for (const stem of conceptLexicon().vocabulary) if (stem.length >= 5 && /^[a-z]+$/.test(stem)) stemOfLabelWord.set(stem, stem);
+    for (const word of NUMBER_WORDS) if (word.length >= 5) stemOfLabelWord.set(word, NUMBER);
+    for (const word of stemOfLabelWord.keys()) {
+      for (const d of deletions(word)) {
         const set = labelWords.get(d) ?? new Set<string>();
-        set.add(stem);
+        set.add(word);
         labelWords.set(d, set);
       }
     }
@@ -1203,7 +1220,7 @@ function readMisspelledLabels(index: DocIndex): void {
     const matches = new Set<string>();
     for (const d of deletions(stem)) for (const m of labelWords.get(d) ?? []) if (Math.abs(m.length - stem.length) <= 1) matches.add(m);
     if (matches.size !== 1) continue;
-    relabel(word, [...matches][0]!);
+    relabel(word, stemOfLabelWord.get([...matches][0]!)!);
   }
 }
 

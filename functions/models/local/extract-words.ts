@@ -59,6 +59,9 @@ const ABBREVIATIONS: Record<string, string> = {
   '#': NUMBER,
 };
 
+/** The words that say "number" in a label ("No", "Nr", "#", "Identifier"). */
+export const NUMBER_WORDS: readonly string[] = Object.keys(ABBREVIATIONS).filter((word) => ABBREVIATIONS[word] === NUMBER);
+
 /**
  * Words that say nothing about which field a label is: articles and the like. Smaller than the
  * classifier's stop list on purpose: "to" and "from" tell "Bill To" from "Bill From".

@@ -369,6 +369,21 @@ describe('business fields', () => {
     expect((await scanned(bar.map((l) => l.replace('190.00', '')))).total).toBeNull();
   });
 
+  it('takes the rounded amount paid as the total a rounding away, where it is printed', async () => {
+    // "32.69" under "Total" (the amount before rounding), the rounded total 32.70 under a label OCR
+    // garbled, paid in cash.
+    const rounded = ['ASIA MART', 'Total : 32.69', 'Tutal S als (nlusiv ofS) : 32.70', 'CASH : 40.00', 'Change : 7.30'];
+    expect((await scanned(rounded)).total).toBe(32.7);
+    // The rounded amount is not printed: the total as labelled.
+    expect((await scanned(rounded.filter((l) => !l.includes('32.70')))).total).toBe(32.69);
+  });
+
+  it('reads a misread number word ("nunber") as one, and no number of one character or run into a street as the document\'s', async () => {
+    expect((await scanned(['SHELL STATION', 'Invoice nunber 60000053668', 'Total 99.00'])).invoice_number).toBe('60000053668');
+    expect((await scanned(['GEOVENTURE SDN BHD', 'POS No: 1   Pax: 0', 'Total 64.15'])).invoice_number).toBeNull();
+    expect((await scanned(['LIGHTROOM GALLERY', 'No: 28,JALAN ASTANA 1C,', 'Total 39.80'])).invoice_number).toBeNull();
+  });
+
   it('reads the customer under "Patient details", and a business named by its first word ("Perniagaan …", "Restoran …")', async () => {
     const bill = await extract(['Apollo Hospitals', 'INPATIENT BILL', 'PATIENT DETAILS', 'Saravana kumar V', 'A2 Nagesan nagar', 'Bill No. : ICR33504', 'Bill Amount 15,143.54']);
     expect(bill.customer_name).toBe('Saravana kumar V');

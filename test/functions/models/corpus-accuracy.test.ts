@@ -177,6 +177,10 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(result!.items.fields.amount.right).toBeGreaterThanOrEqual(14);
   });
 
+  it('reads no total of zero where something was paid: a rounding\'s "0.00" PP-OCR read into the total\'s line beside "CASH : 327.00"', { timeout: 120_000 }, async () => {
+    expect((await fieldsOf('documents/receipt/X00016469672.jpg')).get('total')).toMatchObject({ verdict: 'right', value: 327 });
+  });
+
   it('reads a UB-04 claim\'s boxes by their place on the form, where their captions are too small to read: provider, patient control number, patient, totals', { timeout: 240_000 }, async () => {
     // A full-page print of the form, and a screenshot of one at another size and margin.
     const print = await fieldsOf('documents/medical_bill/medical_bill_sample1.jpg');
