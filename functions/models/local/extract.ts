@@ -808,7 +808,7 @@ function businessCandidates(business: BusinessReading, field: ScalarField, index
 export function extract(request: ExtractRequest): ExtractResult {
   const first = extractReading(request, request.doc);
   const second = secondReading(request.doc);
-  return second ? agreeReadings(first, extractReading(request, second)) : first;
+  return second ? agreeReadings(first, extractReading(request, second), request.doc) : first;
 }
 
 function extractReading(request: ExtractRequest, doc: Doc): ExtractResult {

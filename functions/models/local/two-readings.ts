@@ -3,8 +3,8 @@
  * a second one beside it). Two readers seldom misread a printed value the same way, so extraction
  * reads the document both ways and keeps, leaf by leaf:
  * - a value both readings found alike, or that only the first found;
- * - a value only the second found, when it is of a closed form or found with a high likelihood
- *   (SECOND_ONLY_LIKELIHOOD);
+ * - a value only the second found, when it is of a closed form, found with a high likelihood
+ *   (SECOND_ONLY_LIKELIHOOD), or found where the first reader read nothing it could make out;
  * - the first reading's text where the second's is the same or the start of it (readsOn);
  * - null where they found different values: one of them misread it, and which cannot be told.
  * Arrays (line items) come from the first reading whole: rows cannot be paired leaf by leaf.
@@ -36,14 +36,15 @@ const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typ
 const child = <T>(tree: Tree<T> | undefined, key: string): Tree<T> | undefined => (isObject(tree) ? (tree as Record<string, Tree<T>>)[key] : undefined);
 
 /** The first reading's result, with each leaf where the second reading differs settled as the module says. */
-export function agreeReadings(first: ExtractResult, second: ExtractResult): ExtractResult {
-  const agreed = agree({ value: first.output, source: first.sources, likelihood: first.likelihoods }, { value: second.output, source: second.sources, likelihood: second.likelihoods });
+export function agreeReadings(first: ExtractResult, second: ExtractResult, firstDoc?: Doc): ExtractResult {
+  const unread = (source: Tree<Found | null> | undefined) => firstDoc !== undefined && readNothingAt(firstDoc, source);
+  const agreed = agree({ value: first.output, source: first.sources, likelihood: first.likelihoods }, { value: second.output, source: second.sources, likelihood: second.likelihoods }, unread);
   return { output: agreed.value as Record<string, unknown>, sources: agreed.source ?? {}, likelihoods: agreed.likelihood ?? {}, choices: first.choices };
 }
 
 const NONE: Leaf = { value: null, source: null, likelihood: 0 };
 
-function agree(a: Leaf, b: Leaf): Leaf {
+function agree(a: Leaf, b: Leaf, unread: (source: Tree<Found | null> | undefined) => boolean): Leaf {
   if (Array.isArray(a.value)) return a;
   if (isObject(a.value) && isObject(b.value)) {
     const value: Record<string, unknown> = {};
@@ -53,6 +54,7 @@ function agree(a: Leaf, b: Leaf): Leaf {
       const one = agree(
         { value: a.value[key], source: child(a.source, key), likelihood: child(a.likelihood, key) },
         { value: b.value[key], source: child(b.source, key), likelihood: child(b.likelihood, key) },
+        unread,
       );
       if (one.value !== undefined) value[key] = one.value;
       if (one.source !== undefined) source[key] = one.source;
@@ -64,10 +66,10 @@ function agree(a: Leaf, b: Leaf): Leaf {
     if (b.value === null || b.value === undefined) return a.value === undefined ? b : a;
     if (isObject(b.value)) {
       // An object only the second reading found: each of its values as if the first found none of them.
-      const kept = agree({ value: {}, source: {}, likelihood: {} }, b);
+      const kept = agree({ value: {}, source: {}, likelihood: {} }, b, unread);
       return Object.values(kept.value as Record<string, unknown>).some((v) => v !== null && v !== undefined) ? kept : { ...NONE, value: a.value };
     }
-    const sure = Array.isArray(b.value) || closedForm(b.value) || (typeof b.likelihood === 'number' && b.likelihood >= SECOND_ONLY_LIKELIHOOD);
+    const sure = Array.isArray(b.value) || closedForm(b.value) || (typeof b.likelihood === 'number' && b.likelihood >= SECOND_ONLY_LIKELIHOOD) || unread(b.source);
     return sure ? b : NONE;
   }
   if (b.value === null || b.value === undefined) return a;
@@ -95,6 +97,25 @@ function readsOn(first: unknown, second: unknown): boolean {
  * the names, numbers and amounts only PP-OCR found, 17 wrong and 24 right values fall below.
  */
 const SECOND_ONLY_LIKELIHOOD = 0.78;
+
+/**
+ * Below this confidence Tesseract read a word it could not make out ("IN1L00S" for "IN1008" at 13,
+ * "InviRODD721134" at 35): where it read nothing surer at a value's place, the second reader's value
+ * stands alone. Calibrated on the corpus: its misread "POS01/000123¢9" at 48 is read.
+ */
+const UNREAD_CONFIDENCE = 40;
+
+/**
+ * Whether the first reader read nothing at the value's place, or only words it could not make out: a
+ * block it did not see (white on a coloured band, a faded print), where no reading disagrees.
+ */
+function readNothingAt(doc: Doc, source: Tree<Found | null> | undefined): boolean {
+  const origin = source && typeof source === 'object' && 'origin' in source ? (source as Found).origin : undefined;
+  if (origin?.kind !== 'box') return false;
+  const { page, box } = origin;
+  const words = doc.pages[page - 1]?.words ?? [];
+  return !words.some((w) => (w.confidence ?? 100) >= UNREAD_CONFIDENCE && w.box && w.box.left < box.left + box.width && w.box.left + w.box.width > box.left && w.box.top < box.top + box.height && w.box.top + w.box.height > box.top);
+}
 
 /** Values of a closed form, which a misreading seldom turns into another valid one: a known currency code, a calendar date. */
 function closedForm(value: unknown): boolean {

@@ -114,6 +114,25 @@ describe('extraction from two readings of a page', () => {
     expect(sure.output).toEqual({ vendor_name: 'ISNI PETRO TRADING', total: 112.45, currency: 'XYZ', invoice_date: null });
   });
 
+  it('takes a value only the second reading found, however unsure, where the first read nothing at its place or only words it could not make out', async () => {
+    const doc = await page();
+    const word = doc.pages[0]!.words.find((w) => w.text === 'INV-20417')!;
+    const only = (value: string | null, box = word.box!): ExtractResult => ({
+      output: { invoice_number: value },
+      sources: { invoice_number: value === null ? null : { content: value, context: value, origin: { kind: 'box', page: 1, box } } },
+      likelihoods: { invoice_number: value === null ? 0 : 0.6 },
+      choices: [{ invoice_number: value }],
+    });
+    // The first reading read the number there (and its understanding missed it): the unsure second value is not kept.
+    expect(agreeReadings(only(null), only('INV-20417'), doc).output.invoice_number).toBeNull();
+    // It read nothing there, or only a word it could not make out (Tesseract's confidence 13): kept.
+    expect(agreeReadings(only(null), only('INV-20417'), await page(['Invoice No: INV-20417'])).output.invoice_number).toBe('INV-20417');
+    const unsure = { ...doc, pages: [{ ...doc.pages[0]!, words: doc.pages[0]!.words.map((w) => (w === word ? { ...w, text: 'IN1L00S', confidence: 13 } : w)) }] };
+    expect(agreeReadings(only(null), only('INV-20417'), unsure).output.invoice_number).toBe('INV-20417');
+    // Without the first reading's words to look at, the bar alone decides.
+    expect(agreeReadings(only(null), only('INV-20417')).output.invoice_number).toBeNull();
+  });
+
   it('keeps the first reading\'s text where the second reads the same but for spaces and marks, an O for a zero, or less of it; not values a digit apart', () => {
     const result = (output: Record<string, unknown>): ExtractResult => ({ output, sources: {}, likelihoods: Object.fromEntries(Object.keys(output).map((k) => [k, 0.9])), choices: [output] });
     const agreed = agreeReadings(
