@@ -24,7 +24,7 @@ import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Plac
 import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf, withSplitCents } from './extract-values.ts';
 import { bestPhrase, NUMBER, NUMBER_WORDS, type Phrase, textStems } from './extract-words.ts';
-import { COUNTRIES, CURRENCIES, currencyNamesIn, WEAK_MARKS } from './knowledge/currencies.ts';
+import { COUNTRIES, CURRENCIES, currencyNamesIn, MONEY_WORDS, WEAK_MARKS } from './knowledge/currencies.ts';
 import { STANDARD_TAX_RATES } from './knowledge/tax-rates.ts';
 import { COMPANY_ENDINGS, COMPANY_OPENINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind, STREET_WORDS } from './knowledge/fields.ts';
 
@@ -1089,11 +1089,13 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     const next = index.words[i + 1];
     const prev = index.words[i - 1];
     const besideNumber = (next?.line === word.line && /^[-(]?\d/.test(next.text)) || (prev?.line === word.line && /\d[)]?$/.test(prev.text));
+    // A mark after a word naming money heads a column of amounts in it: "Cost $", "Price $".
+    const headsMoney = prev?.line === word.line && MONEY_WORDS.has(prev.text.toLowerCase().replace(/[:.]$/, ''));
     if (ISO_CODES.has(raw)) return vote(raw, word, besideNumber ? 2 : 1);
     // A "$" set apart from its amount ("$  60.00", a price column): on a scan, only several.
     if (raw === '$') {
-      if (besideNumber && !ocr) dollars.push(word);
-      else if (besideNumber && surelyRead(word)) scanned(raw, word);
+      if ((besideNumber || headsMoney) && !ocr) dollars.push(word);
+      else if ((besideNumber || headsMoney) && surelyRead(word)) scanned(raw, word);
       return;
     }
     const mark = MARKS.get(raw) ?? MARKS.get(raw.replace(/\.$/, ''));

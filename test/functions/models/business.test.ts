@@ -163,6 +163,13 @@ describe('business fields', () => {
     expect(await extract(['Lars Peeters Contractor', 'INVOICE 1234', 'SUBTOTAL $12.700', 'TAX $2.250', 'TOTAL $14.950'])).toMatchObject({ subtotal: 12700, tax: 2250, total: 14950 });
   });
 
+  it('reads a "$" after a column header naming money ("Cost $") as the currency of its amounts, and no "$" after another word', async () => {
+    const estimate = (header: string) => extract(['GREEN TOWNSHIP COLLISION', '5191 Crookshank, Cincinnati, OH 45238', header, 'Body Labor        14.3 hrs        46.00/hr        657.80', 'Total: 1,020.00']);
+    expect((await estimate('Category        Basis        Rate        Cost $')).currency).toBe('USD');
+    expect((await estimate('Category        Basis        Rate        Cost')).currency).toBeNull();
+    expect((await estimate('Category        Basis        Rate        Notes $')).currency).toBeNull();
+  });
+
   it('takes no currency from signs OCR read unsurely (a "9" read as "$"), but from signs it read surely', async () => {
     const scanned = async (signConfidence: number) => {
       // As Tesseract read a scanned invoice that prints no currency sign at all.

@@ -60,6 +60,12 @@ export const CURRENCIES: readonly CurrencyInfo[] = [
 export const WEAK_MARKS = new Set(['P', 'R', 'kr', 'Fr.', 'TL', 'Ft', 'Rm', 'Rs', 'RS', 'Php', 'Eur']);
 
 /**
+ * Words of a column header or label that name money ("Cost $", "Price €", "AMOUNT RM"): a mark after
+ * one states the currency of the column as a mark beside an amount does. Lower case.
+ */
+export const MONEY_WORDS: ReadonlySet<string> = new Set(['amount', 'amounts', 'price', 'prices', 'cost', 'costs', 'rate', 'rates', 'total', 'totals', 'charge', 'charges', 'fee', 'fees', 'value', 'sum', 'balance', 'subtotal']);
+
+/**
  * Words that tell which country a document is from, and that country's currency. They settle a bare
  * "$" (a "$" on a document with none of the dollar countries' cues is a US dollar) and confirm a
  * currency mark OCR read unsure ("(RM)" on a receipt from Johor). Cues are lower case and match whole
