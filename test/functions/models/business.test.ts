@@ -157,9 +157,10 @@ describe('business fields', () => {
   it('reads "$" as the dollar of the document’s country, and thousands grouped with dots', async () => {
     expect((await extract(['Koala Painting Pty Ltd', 'ABN 12 345 678 901', 'Sydney NSW 2000', 'Total: $1,155.00'])).currency).toBe('AUD');
     expect((await extract(['Blue Door Cafe', 'Portland, OR 97201', 'Total: $45.00'])).currency).toBe('USD');
-    // Set apart from its amount, as a price column prints it; alone, it says nothing.
+    // Set apart from its amount, as a price column prints it, or heading a column of amounts; alone, it says nothing.
     expect((await extract(['Blue Door Cafe', 'Labor   2.0 hrs @ $   60.00', 'Total:   120.00'])).currency).toBe('USD');
-    expect((await extract(['Blue Door Cafe', 'Price $   Qty', 'Total:   120.00'])).currency).toBeNull();
+    expect((await extract(['Blue Door Cafe', 'Price $   Qty', 'Total:   120.00'])).currency).toBe('USD');
+    expect((await extract(['Blue Door Cafe', 'Qty   $   Item', 'Total:   120.00'])).currency).toBeNull();
     expect(await extract(['Lars Peeters Contractor', 'INVOICE 1234', 'SUBTOTAL $12.700', 'TAX $2.250', 'TOTAL $14.950'])).toMatchObject({ subtotal: 12700, tax: 2250, total: 14950 });
   });
 
