@@ -396,10 +396,10 @@ function printedAmounts(index: DocIndex): Array<{ value: number; word: XWord }> 
   return out;
 }
 
-/** The rates printed on the document ("GST 6%", "6.00% GST", "Tax (8.25%)"), as percentages up to 30. */
-function printedRates(index: DocIndex): number[] {
+/** The rates printed on the document (or on one of its lines): "GST 6%", "6.00% GST", "Tax (8.25%)", as percentages up to 30. */
+function printedRates(index: DocIndex, only?: XLine): number[] {
   const rates = new Set<number>();
-  for (const line of index.lines) {
+  for (const line of only ? [only] : index.lines) {
     for (const m of line.text.matchAll(/(?<![\d.,])(\d{1,2}(?:[.,]\d{1,3})?)\s?%/g)) {
       const rate = Number(m[1]!.replace(',', '.'));
       if (rate > 0 && rate <= 30) rates.add(rate);
@@ -643,9 +643,15 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
     (total !== undefined && typeof paidAmount === 'number' && typeof change === 'number' && near(paidAmount - change, total)) ||
     (total !== undefined && !best.tax && best.subtotal !== undefined && near(best.subtotal.value as number, total));
 
-  // A tax at a rate of the subtotal confirms both, where no total adds them up (its amount misread).
+  // A tax at a rate of the subtotal confirms both, where no total adds them up (its amount misread);
+  // with no subtotal read, a tax at the rate printed on its line of the total less it ("TOTAL
+  // INCLUDES 6% GST 1.51" under 26.60) confirms the tax.
   const base = best.subtotal?.value as number | undefined;
-  const rateAgrees = !best.consistent && base !== undefined && best.tax !== undefined && taxAtRate(base, best.tax);
+  const included = !best.subtotal && best.total && best.tax ? (best.total.value as number) - (best.tax.value as number) : undefined;
+  const rateAgrees =
+    !best.consistent &&
+    best.tax !== undefined &&
+    (base !== undefined ? taxAtRate(base, best.tax) : included !== undefined && printedRates(index, index.lines[best.tax.words[0]!.line]!).some((rate) => near((included * rate) / 100, best.tax!.value as number, 0.006)));
 
   // The chosen ones first (surer when they add up), the others after them.
   const ranked = (field: AmountField): BusinessValue[] => {

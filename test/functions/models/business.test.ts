@@ -392,6 +392,13 @@ describe('business fields', () => {
     expect((await scanned(['LIGHTROOM GALLERY', 'No: 28,JALAN ASTANA 1C,', 'Total 39.80'])).invoice_number).toBeNull();
   });
 
+  it('takes a tax included in the total at the rate printed on its line, and not one the rate does not make', async () => {
+    const receipt = (taxLine: string) => extract(["McDonald's Taman Melawati", 'QTY ITEM TOTAL', '2 ChicMcMuffin 11.00', '1 M Porridge 5.60', '1 BM 2HotCakes 10.00', 'TakeOut Total (incl GST) 26.60', 'Cash Tendered 100.00', 'Change 73.40', taxLine]);
+    expect((await receipt('TOTAL INCLUDES 6% GST 1.51')).tax).toBe(1.51);
+    // 1.51 is no 10% of 25.09: read only as surely as its label says.
+    expect((await receipt('TOTAL INCLUDES 10% GST 1.51')).tax).toBeNull();
+  });
+
   it('reads the customer under "Patient details", and a business named by its first word ("Perniagaan …", "Restoran …")', async () => {
     const bill = await extract(['Apollo Hospitals', 'INPATIENT BILL', 'PATIENT DETAILS', 'Saravana kumar V', 'A2 Nagesan nagar', 'Bill No. : ICR33504', 'Bill Amount 15,143.54']);
     expect(bill.customer_name).toBe('Saravana kumar V');
