@@ -565,10 +565,10 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
         // The tax at a rate of the subtotal, or of the total less it where no subtotal is read.
         if (tax && (subtotal ? taxAtRate(s!, tax) : t !== undefined && taxAtRate(t - x!, tax))) score += RATE_AGREES;
         // A part is never more than the whole; no tax is more than the amount it is charged on (such a
-        // pair is the two read the wrong way round).
+        // pair is the two read the wrong way round), so never half the total it is in.
         if (t !== undefined && s !== undefined && s > t + ROUNDING && t > 0) score -= 1;
-        if (t !== undefined && x !== undefined && x >= t && t > 0) score -= 1;
-        if (s !== undefined && x !== undefined && x > s && s > 0) continue;
+        if (t !== undefined && x !== undefined && x * 2 > t && t > 0) score -= 1;
+        if (s !== undefined && x !== undefined && x * 2 > s && s > 0) continue;
         // The same printed number read for two fields: one of them is wrong.
         const ids = [total, subtotal, tax].filter(Boolean).map((v) => v!.words[0]!.id);
         if (new Set(ids).size < ids.length) continue;

@@ -392,6 +392,12 @@ describe('business fields', () => {
     expect((await scanned(['LIGHTROOM GALLERY', 'No: 28,JALAN ASTANA 1C,', 'Total 39.80'])).invoice_number).toBeNull();
   });
 
+  it('takes no tax of half its base or more: a total OCR read under a tax\'s label is none', async () => {
+    const receipt = (tax: string) => extract(['YONGFATT ENTERPRISE', 'Total Sales (Excluding GST) 80.91', `Total Salss (Inclusiv of GST) : ${tax}`]);
+    expect((await receipt('80.90')).tax).toBeNull();
+    expect((await receipt('4.85')).tax).toBe(4.85);
+  });
+
   it('takes a tax included in the total at the rate printed on its line, and not one the rate does not make', async () => {
     const receipt = (taxLine: string) => extract(["McDonald's Taman Melawati", 'QTY ITEM TOTAL', '2 ChicMcMuffin 11.00', '1 M Porridge 5.60', '1 BM 2HotCakes 10.00', 'TakeOut Total (incl GST) 26.60', 'Cash Tendered 100.00', 'Change 73.40', taxLine]);
     expect((await receipt('TOTAL INCLUDES 6% GST 1.51')).tax).toBe(1.51);
