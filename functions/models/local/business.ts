@@ -1091,6 +1091,12 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
       const code = ISO_CODES.has(bracketed.toUpperCase()) ? bracketed.toUpperCase() : (MARKS.get(bracketed) ?? MARKS.get(bracketed.toUpperCase()))!.code;
       if (code !== 'USD' || bracketed !== '$') return vote(code, word, 1.5);
     }
+    // A mark over a column naming money in brackets: "RM(TOTAL)", "$(AMOUNT)".
+    const heading = /^([A-Za-z$€£¥₹]{1,3})\(([A-Za-z]+)\)$/.exec(word.text);
+    if (heading && MONEY_WORDS.has(heading[2]!.toLowerCase())) {
+      const code = ISO_CODES.has(heading[1]!.toUpperCase()) ? heading[1]!.toUpperCase() : MARKS.get(heading[1]!)?.code;
+      if (code && heading[1] !== '$') return vote(code, word, 1.5);
+    }
     const raw = word.text.replace(/^[([]+|[)\]:,;]+$/g, '');
     const next = index.words[i + 1];
     const prev = index.words[i - 1];

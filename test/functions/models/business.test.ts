@@ -164,11 +164,15 @@ describe('business fields', () => {
     expect(await extract(['Lars Peeters Contractor', 'INVOICE 1234', 'SUBTOTAL $12.700', 'TAX $2.250', 'TOTAL $14.950'])).toMatchObject({ subtotal: 12700, tax: 2250, total: 14950 });
   });
 
-  it('reads a "$" after a column header naming money ("Cost $") as the currency of its amounts, and no "$" after another word', async () => {
+  it('reads a "$" after a column header naming money ("Cost $"), or a mark over one ("RM(TOTAL)"), as the currency of its amounts; not after another word', async () => {
     const estimate = (header: string) => extract(['GREEN TOWNSHIP COLLISION', '5191 Crookshank, Cincinnati, OH 45238', header, 'Body Labor        14.3 hrs        46.00/hr        657.80', 'Total: 1,020.00']);
     expect((await estimate('Category        Basis        Rate        Cost $')).currency).toBe('USD');
     expect((await estimate('Category        Basis        Rate        Cost')).currency).toBeNull();
     expect((await estimate('Category        Basis        Rate        Notes $')).currency).toBeNull();
+    // A mark over a column naming money in brackets: "RM(TOTAL)".
+    const slip = (header: string) => extract(['S.H.H. MOTOR (SUNGAI RENGIT) SDN. BHD.', header, 'CROCS 300X17 TUBES 1 20.00 20.00', 'TOTAL 20.00']);
+    expect((await slip('ITEM/DESC.        QTY        U.PRICE        RM(TOTAL)')).currency).toBe('MYR');
+    expect((await slip('ITEM/DESC.        QTY        U.PRICE        RM(NOTE)')).currency).toBeNull();
   });
 
   it('takes no currency from signs OCR read unsurely (a "9" read as "$"), but from signs it read surely', async () => {
