@@ -129,6 +129,9 @@ describe('extraction from two readings of a page', () => {
     expect(agreeReadings(only(null), only('INV-20417'), await page(['Invoice No: INV-20417'])).output.invoice_number).toBe('INV-20417');
     const unsure = { ...doc, pages: [{ ...doc.pages[0]!, words: doc.pages[0]!.words.map((w) => (w === word ? { ...w, text: 'IN1L00S', confidence: 13 } : w)) }] };
     expect(agreeReadings(only(null), only('INV-20417'), unsure).output.invoice_number).toBe('INV-20417');
+    // A long value of which it read only a short word surely ("(C0" under a letterhead): not read there.
+    const long = { ...word.box!, width: word.box!.width * 5 };
+    expect(agreeReadings(only(null), only('INV-20417', long), doc).output.invoice_number).toBe('INV-20417');
     // Without the first reading's words to look at, the bar alone decides.
     expect(agreeReadings(only(null), only('INV-20417')).output.invoice_number).toBeNull();
   });
