@@ -8,7 +8,7 @@
 import type { Box } from '../../documents/doc.ts';
 import { editDistance } from '../locate.ts';
 import type { BusinessValue } from './business.ts';
-import type { DocIndex, XWord } from './extract-index.ts';
+import type { DocIndex, XLine, XWord } from './extract-index.ts';
 import { parseDate } from './extract-values.ts';
 import { FORM_LAYOUTS, type FormBox, type FormLayout } from './knowledge/form-layouts.ts';
 
@@ -29,9 +29,15 @@ export function formBoxValues(index: DocIndex): BoxValue[] {
   let values = read.get(index);
   if (!values) {
     values = [];
+    const linesOf = new Map<number, XLine[]>();
+    for (const line of index.lines) {
+      const list = linesOf.get(line.page);
+      if (list) list.push(line);
+      else linesOf.set(line.page, [line]);
+    }
     for (let page = 0; page < index.doc.pages.length && values.length === 0; page++) {
       for (const layout of FORM_LAYOUTS) {
-        const fit = fitLayout(index, page, layout);
+        const fit = fitLayout(linesOf.get(page) ?? [], layout);
         if (!fit) continue;
         values = layout.boxes.flatMap((box) => boxValue(index, page, fit, box) ?? []);
         break;
@@ -55,23 +61,23 @@ interface CaptionRead {
   page: { x: number; y: number };
 }
 
-/** Where each caption printed once on the page was read: the left and top of its first word, in the page's units. */
-function captionsRead(index: DocIndex, page: number, layout: FormLayout): CaptionRead[] {
-  const lines = index.lines.filter((l) => l.page === page);
+/** Where each caption printed once on the page (its lines) was read: the left and top of its first word, in the page's units. */
+function captionsRead(lines: XLine[], layout: FormLayout): CaptionRead[] {
+  const spelledLines = lines.map((line) => line.words.map((w) => spelled(w.text)));
   const out: CaptionRead[] = [];
   for (const caption of layout.captions) {
     const wanted = spelled(caption.text);
     const allowed = Math.max(1, Math.floor(wanted.length / 5));
     const found: XWord[] = [];
-    for (const line of lines) {
-      for (let i = 0; i < line.words.length; i++) {
-        const first = line.words[i]!;
-        if (!first.box || spelled(first.text) === '' || spelled(first.text)[0] !== wanted[0]) continue;
+    lines.forEach((line, l) => {
+      const texts = spelledLines[l]!;
+      for (let i = 0; i < texts.length; i++) {
+        if (texts[i]![0] !== wanted[0] || !line.words[i]!.box) continue;
         let text = '';
-        for (let j = i; j < line.words.length && text.length < wanted.length; j++) text += spelled(line.words[j]!.text);
-        if (editDistance(text, wanted, allowed) <= allowed) found.push(first);
+        for (let j = i; j < texts.length && text.length < wanted.length; j++) text += texts[j];
+        if (editDistance(text, wanted, allowed) <= allowed) found.push(line.words[i]!);
       }
-    }
+    });
     if (found.length !== 1) continue;
     const box = found[0]!.box!;
     out.push({ form: { x: caption.left, y: caption.top }, page: { x: box.left, y: box.top } });
@@ -107,8 +113,8 @@ function fitPoints(points: CaptionRead[], aspect: number): Fit | undefined {
 }
 
 /** The fit of the form's layout to the page, or undefined when the page is not that form. */
-function fitLayout(index: DocIndex, page: number, layout: FormLayout): Fit | undefined {
-  let points = captionsRead(index, page, layout);
+function fitLayout(lines: XLine[], layout: FormLayout): Fit | undefined {
+  let points = captionsRead(lines, layout);
   while (points.length >= MIN_CAPTIONS) {
     const fit = fitPoints(points, layout.aspect);
     if (!fit) return undefined;
