@@ -19,11 +19,11 @@
  * A field with no candidate is not in the document: the extractor leaves it null.
  */
 import { type DocIndex, meanOcrConfidence, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
-import { formBoxValues } from './form-layouts.ts';
 import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf, withSplitCents } from './extract-values.ts';
 import { bestPhrase, NUMBER, NUMBER_WORDS, type Phrase, textStems } from './extract-words.ts';
+import { formBoxValues } from './form-layouts.ts';
 import { COUNTRIES, CURRENCIES, currencyNamesIn, MONEY_WORDS, WEAK_MARKS } from './knowledge/currencies.ts';
 import { STANDARD_TAX_RATES } from './knowledge/tax-rates.ts';
 import { COMPANY_ENDINGS, COMPANY_OPENINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind, STREET_WORDS } from './knowledge/fields.ts';
@@ -381,6 +381,7 @@ const AMOUNT_FIELDS = ['total', 'subtotal', 'tax'] as const;
 type AmountField = (typeof AMOUNT_FIELDS)[number];
 
 const near = (a: number, b: number, tolerance = 0.011) => Math.abs(a - b) <= tolerance;
+/** One cent: amounts closer than half of it are the same amount. */
 const CENT = 0.01;
 /** Rounding to 5 cents (Malaysia, Australia …) or to the unit. */
 const ROUNDING = 0.051;
@@ -1091,7 +1092,8 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
       const code = ISO_CODES.has(bracketed.toUpperCase()) ? bracketed.toUpperCase() : (MARKS.get(bracketed) ?? MARKS.get(bracketed.toUpperCase()))!.code;
       if (code !== 'USD' || bracketed !== '$') return vote(code, word, 1.5);
     }
-    // A mark over a column naming money in brackets: "RM(TOTAL)", "$(AMOUNT)".
+    // A mark over a column naming money in brackets: "RM(TOTAL)", "EUR(AMOUNT)" (a "$" there is left
+    // to the dollar's rules below, as a "$" in brackets is).
     const heading = /^([A-Za-z$€£¥₹]{1,3})\(([A-Za-z]+)\)$/.exec(word.text);
     if (heading && MONEY_WORDS.has(heading[2]!.toLowerCase())) {
       const code = ISO_CODES.has(heading[1]!.toUpperCase()) ? heading[1]!.toUpperCase() : MARKS.get(heading[1]!)?.code;
