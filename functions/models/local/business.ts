@@ -943,14 +943,16 @@ function documentNumberCandidates(index: DocIndex): BusinessValue[] {
   const found = labelledValues(index, 'document_number', labels);
   // (A number word alone, "#", names no document; a word with neither colon nor number word, as in
   // a legend's "EST=ESTIMATE", labels nothing.)
-  const strong = labels.some((l) => {
+  const isStrong = (l: LabelMatch) => {
     const stems = l.words.flatMap((w) => w.stems);
     return l.similarity > WEAK_WEIGHT && stems.some((s) => s !== NUMBER) && (l.colon || stems.includes(NUMBER));
-  });
+  };
+  const strong = labels.some(isStrong);
   return distinct(
     found
-      // A digit or a letter alone counts or numbers something else: a till ("POS No: 1"), a table, a cover.
-      .filter(({ read }) => String(read.value).replace(/[^\p{L}\p{N}]/gu, '').length >= 2)
+      // A digit or a letter alone under a weak label counts or numbers something else: a till ("POS
+      // No: 1"), a table, a cover. (Under "Invoice No:" it is the invoice's: a first invoice is No 1.)
+      .filter(({ read, label }) => isStrong(label) || String(read.value).replace(/[^\p{L}\p{N}]/gu, '').length >= 2)
       .map(({ read, label }) => {
         const namesNumber = label.words.some((w) => w.stems.includes(NUMBER));
         return !strong && namesNumber && label.similarity <= WEAK_WEIGHT ? { ...read, score: Math.min(1, read.score * SOLE_NUMBER_LABEL) } : read;

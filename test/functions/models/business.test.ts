@@ -390,9 +390,10 @@ describe('business fields', () => {
     expect((await scanned(rounded.filter((l) => !l.includes('32.70')))).total).toBe(32.69);
   });
 
-  it('reads a misread number word ("nunber") as one, and no number of one character or run into a street as the document\'s', async () => {
+  it('reads a misread number word ("nunber") as one, and no number of one character under a weak label, or run into a street, as the document\'s', async () => {
     expect((await scanned(['SHELL STATION', 'Invoice nunber 60000053668', 'Total 99.00'])).invoice_number).toBe('60000053668');
     expect((await scanned(['GEOVENTURE SDN BHD', 'POS No: 1   Pax: 0', 'Total 64.15'])).invoice_number).toBeNull();
+    expect((await scanned(['GEOVENTURE SDN BHD', 'Invoice No: 7', 'Total 64.15'])).invoice_number).toBe('7');
     expect((await scanned(['LIGHTROOM GALLERY', 'No: 28,JALAN ASTANA 1C,', 'Total 39.80'])).invoice_number).toBeNull();
   });
 
