@@ -18,7 +18,7 @@
  *    - the currency: codes, symbols and words anywhere, "$" by the country the document is from.
  * A field with no candidate is not in the document: the extractor leaves it null.
  */
-import { type DocIndex, meanOcrConfidence, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
+import { type DocIndex, meanOcrConfidence, normalizeToken, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf, withSplitCents } from './extract-values.ts';
@@ -952,7 +952,7 @@ function documentNumberCandidates(index: DocIndex): BusinessValue[] {
     found
       // A digit or a letter alone under a weak label counts or numbers something else: a till ("POS
       // No: 1"), a table, a cover. (Under "Invoice No:" it is the invoice's: a first invoice is No 1.)
-      .filter(({ read, label }) => isStrong(label) || String(read.value).replace(/[^\p{L}\p{N}]/gu, '').length >= 2)
+      .filter(({ read, label }) => isStrong(label) || normalizeToken(String(read.value)).length >= 2)
       .map(({ read, label }) => {
         const namesNumber = label.words.some((w) => w.stems.includes(NUMBER));
         return !strong && namesNumber && label.similarity <= WEAK_WEIGHT ? { ...read, score: Math.min(1, read.score * SOLE_NUMBER_LABEL) } : read;
@@ -1058,6 +1058,11 @@ const AMOUNT_SHAPE = /^-?\(?\d{1,3}([,.\s]?\d{3})*([.,]\d{1,2})?\)?$/;
 const DOLLAR_CODES = new Set(['USD', 'AUD', 'CAD', 'NZD', 'SGD', 'HKD', 'MXN']);
 const ISO_CODES = new Set(CURRENCIES.map((c) => c.code));
 
+/** The currency a code or mark printed apart names ("AUD", "RM", "€"): an ISO code in any case, a mark as printed. */
+function codeOfMark(text: string): string | undefined {
+  return ISO_CODES.has(text.toUpperCase()) ? text.toUpperCase() : MARKS.get(text)?.code;
+}
+
 /**
  * A currency sign OCR read with less confidence than this is as often a misread digit or letter
  * ("$2.00" for "92.00", "£1.00" for "81.00"): Tesseract reads a printed "$1,320.00" at 85–97.
@@ -1090,15 +1095,15 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     // A mark in brackets states the currency of a column or a total: "Amount (RM)", "Balance Due (AUD)".
     const bracketed = /\(([A-Za-z$€£¥₹]{1,3}\.?)\)/.exec(word.text)?.[1];
     // (A single letter in brackets is a note or a side, "(P)", not a currency.)
-    if (bracketed && !/^[A-Za-z]\.?$/.test(bracketed) && (ISO_CODES.has(bracketed.toUpperCase()) || MARKS.has(bracketed) || MARKS.has(bracketed.toUpperCase()))) {
-      const code = ISO_CODES.has(bracketed.toUpperCase()) ? bracketed.toUpperCase() : (MARKS.get(bracketed) ?? MARKS.get(bracketed.toUpperCase()))!.code;
-      if (code !== 'USD' || bracketed !== '$') return vote(code, word, 1.5);
+    if (bracketed && !/^[A-Za-z]\.?$/.test(bracketed)) {
+      const code = codeOfMark(bracketed) ?? MARKS.get(bracketed.toUpperCase())?.code;
+      if (code && (code !== 'USD' || bracketed !== '$')) return vote(code, word, 1.5);
     }
     // A mark over a column naming money in brackets: "RM(TOTAL)", "EUR(AMOUNT)" (a "$" there is left
     // to the dollar's rules below, as a "$" in brackets is).
     const heading = /^([A-Za-z$€£¥₹]{1,3})\(([A-Za-z]+)\)$/.exec(word.text);
     if (heading && MONEY_WORDS.has(heading[2]!.toLowerCase())) {
-      const code = ISO_CODES.has(heading[1]!.toUpperCase()) ? heading[1]!.toUpperCase() : MARKS.get(heading[1]!)?.code;
+      const code = codeOfMark(heading[1]!);
       if (code && heading[1] !== '$') return vote(code, word, 1.5);
     }
     const raw = word.text.replace(/^[([]+|[)\]:,;]+$/g, '');

@@ -8,7 +8,7 @@
 import type { Box } from '../../documents/doc.ts';
 import { editDistance } from '../locate.ts';
 import type { BusinessValue } from './business.ts';
-import type { DocIndex, XLine, XWord } from './extract-index.ts';
+import { type DocIndex, normalizeToken, type XLine, type XWord } from './extract-index.ts';
 import { parseDate } from './extract-values.ts';
 import { FORM_LAYOUTS, type FormBox, type FormLayout } from './knowledge/form-layouts.ts';
 
@@ -39,7 +39,8 @@ export function formBoxValues(index: DocIndex): BoxValue[] {
       for (const layout of FORM_LAYOUTS) {
         const fit = fitLayout(linesOf.get(page) ?? [], layout);
         if (!fit) continue;
-        values = layout.boxes.flatMap((box) => boxValue(index, page, fit, box) ?? []);
+        const words = index.words.filter((w) => w.page === page && w.box);
+        values = layout.boxes.flatMap((box) => boxValue(words, fit, box) ?? []);
         break;
       }
     }
@@ -54,8 +55,6 @@ interface Fit {
   y: { scale: number; offset: number };
 }
 
-const spelled = (text: string) => text.toUpperCase().replace(/[^\p{L}\p{N}]/gu, '');
-
 interface CaptionRead {
   form: { x: number; y: number };
   page: { x: number; y: number };
@@ -63,10 +62,10 @@ interface CaptionRead {
 
 /** Where each caption printed once on the page (its lines) was read: the left and top of its first word, in the page's units. */
 function captionsRead(lines: XLine[], layout: FormLayout): CaptionRead[] {
-  const spelledLines = lines.map((line) => line.words.map((w) => spelled(w.text)));
+  const spelledLines = lines.map((line) => line.words.map((w) => normalizeToken(w.text)));
   const out: CaptionRead[] = [];
   for (const caption of layout.captions) {
-    const wanted = spelled(caption.text);
+    const wanted = normalizeToken(caption.text);
     const allowed = Math.max(1, Math.floor(wanted.length / 5));
     const found: XWord[] = [];
     lines.forEach((line, l) => {
@@ -128,14 +127,13 @@ function fitLayout(lines: XLine[], layout: FormLayout): Fit | undefined {
   return undefined;
 }
 
-/** The words inside a box (their middle in it), in reading order, and the value they print. */
-function boxValue(index: DocIndex, page: number, fit: Fit, box: FormBox): BoxValue | undefined {
+/** The words of the page (`pageWords`, all boxed) inside a box (their middle in it), in reading order, and the value they print. */
+function boxValue(pageWords: XWord[], fit: Fit, box: FormBox): BoxValue | undefined {
   const toPageX = (v: number) => fit.x.scale * v + fit.x.offset;
   const toPageY = (v: number) => fit.y.scale * v + fit.y.offset;
-  const inside = index.words.filter((w) => {
-    if (w.page !== page || !w.box) return false;
-    const cx = w.box.left + w.box.width / 2;
-    const cy = w.box.top + w.box.height / 2;
+  const inside = pageWords.filter((w) => {
+    const cx = w.box!.left + w.box!.width / 2;
+    const cy = w.box!.top + w.box!.height / 2;
     return cx >= toPageX(box.left) && cx <= toPageX(box.right) && cy >= toPageY(box.top) && cy <= toPageY(box.bottom);
   });
   // Marks OCR reads from the box's rules ("|", "»", "[") are no part of a value; nor is a word read
@@ -181,7 +179,8 @@ function formDate(text: string): string | undefined {
 /**
  * An amount of a box split into dollars and cents: read as "2169.50", "2169 50" or "216950" (the
  * divider lost, its digits reaching into the cents box). Dollars read without cents are not read
- * whole, and give no value.
+ * whole, and give no value. (Stricter than extract-values.ts's withSplitCents, which reads a column
+ * of such amounts without knowing where its cents box begins: here the form says.)
  */
 function splitAmount(words: XWord[], centsLeft: number | undefined): number | undefined {
   const runs = words.map((w) => w.text).join(' ').match(/\d+/g) ?? [];

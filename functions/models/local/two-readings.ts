@@ -12,6 +12,7 @@
 import type { Doc, Page } from '../../documents/doc.ts';
 import { layoutPage } from '../../documents/layout.ts';
 import type { ExtractResult, Found, Tree } from '../engine.ts';
+import { normalizeToken } from './extract-index.ts';
 import { CURRENCIES } from './knowledge/currencies.ts';
 
 /** The document as the second reader read it, or undefined when no page was read twice. */
@@ -86,7 +87,7 @@ function agree(a: Leaf, b: Leaf, unread: (source: Tree<Found | null> | undefined
  */
 function readsOn(first: unknown, second: unknown): boolean {
   // (A letter O and a zero are one shape, printed alike in many fonts: "COMMUNITY0059" / "COMMUNITYOO59".)
-  const spelled = (text: string) => text.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase().replace(/O/g, '0');
+  const spelled = (text: string) => normalizeToken(text).replace(/o/g, '0');
   return typeof first === 'string' && typeof second === 'string' && spelled(second) !== '' && spelled(first).startsWith(spelled(second));
 }
 
