@@ -62,8 +62,11 @@ export async function benchAccuracy(): Promise<void> {
     if (detail) {
       for (const r of results) {
         const bad = r.fields.filter((f) => f.verdict !== 'right');
-        if (bad.length === 0) continue;
-        console.log(`${r.path} [${r.variant}]`);
+        const items = r.items;
+        const itemWrong = Object.values(items.fields).reduce((n, t) => n + t.wrong, 0);
+        const itemsOff = items.missed > 0 || items.spurious > 0 || itemWrong > 0;
+        if (bad.length === 0 && !itemsOff) continue;
+        console.log(`${r.path} [${r.variant}]${itemsOff ? ` items: ${items.found} found, ${items.missed} missed, ${items.spurious} spurious, ${itemWrong} item fields wrong` : ''}`);
         for (const f of bad) console.log(`   ${f.verdict.padEnd(7)} ${f.field}: got ${JSON.stringify(f.value)} want ${JSON.stringify(f.truth)}`);
       }
     }
