@@ -6,10 +6,12 @@
  * - a value only the second found, when it is of a closed form, found with a high likelihood
  *   (SECOND_ONLY_LIKELIHOOD), or found where the first reader read nothing it could make out;
  * - the first reading's text where the second's is the same or the start of it (readsOn);
+ * - one name read at one place with a word read two ways: that word from the reader much surer of it
+ *   (settledWordByWord);
  * - null where they found different values: one of them misread it, and which cannot be told.
  * Arrays (line items) come from the first reading whole: rows cannot be paired leaf by leaf.
  */
-import type { Doc, Page } from '../../documents/doc.ts';
+import type { Box, Doc, Page, Word } from '../../documents/doc.ts';
 import { layoutPage } from '../../documents/layout.ts';
 import type { ExtractResult, Found, Tree } from '../engine.ts';
 import { normalizeToken } from './extract-index.ts';
@@ -39,13 +41,14 @@ const child = <T>(tree: Tree<T> | undefined, key: string): Tree<T> | undefined =
 /** The first reading's result, with each leaf where the second reading differs settled as the module says. */
 export function agreeReadings(first: ExtractResult, second: ExtractResult, firstDoc?: Doc): ExtractResult {
   const unread = (source: Tree<Found | null> | undefined) => firstDoc !== undefined && readNothingAt(firstDoc, source);
-  const agreed = agree({ value: first.output, source: first.sources, likelihood: first.likelihoods }, { value: second.output, source: second.sources, likelihood: second.likelihoods }, unread);
+  const settle = (a: Leaf, b: Leaf) => (firstDoc === undefined ? undefined : settledWordByWord(firstDoc, a, b));
+  const agreed = agree({ value: first.output, source: first.sources, likelihood: first.likelihoods }, { value: second.output, source: second.sources, likelihood: second.likelihoods }, unread, settle);
   return { output: agreed.value as Record<string, unknown>, sources: agreed.source ?? {}, likelihoods: agreed.likelihood ?? {}, choices: first.choices };
 }
 
 const NONE: Leaf = { value: null, source: null, likelihood: 0 };
 
-function agree(a: Leaf, b: Leaf, unread: (source: Tree<Found | null> | undefined) => boolean): Leaf {
+function agree(a: Leaf, b: Leaf, unread: (source: Tree<Found | null> | undefined) => boolean, settle: (a: Leaf, b: Leaf) => string | undefined): Leaf {
   if (Array.isArray(a.value)) return a;
   if (isObject(a.value) && isObject(b.value)) {
     const value: Record<string, unknown> = {};
@@ -56,6 +59,7 @@ function agree(a: Leaf, b: Leaf, unread: (source: Tree<Found | null> | undefined
         { value: a.value[key], source: child(a.source, key), likelihood: child(a.likelihood, key) },
         { value: b.value[key], source: child(b.source, key), likelihood: child(b.likelihood, key) },
         unread,
+        settle,
       );
       if (one.value !== undefined) value[key] = one.value;
       if (one.source !== undefined) source[key] = one.source;
@@ -67,7 +71,7 @@ function agree(a: Leaf, b: Leaf, unread: (source: Tree<Found | null> | undefined
     if (b.value === null || b.value === undefined) return a.value === undefined ? b : a;
     if (isObject(b.value)) {
       // An object only the second reading found: each of its values as if the first found none of them.
-      const kept = agree({ value: {}, source: {}, likelihood: {} }, b, unread);
+      const kept = agree({ value: {}, source: {}, likelihood: {} }, b, unread, settle);
       return Object.values(kept.value as Record<string, unknown>).some((v) => v !== null && v !== undefined) ? kept : { ...NONE, value: a.value };
     }
     const sure = Array.isArray(b.value) || closedForm(b.value) || (typeof b.likelihood === 'number' && b.likelihood >= SECOND_ONLY_LIKELIHOOD) || unread(b.source);
@@ -75,7 +79,8 @@ function agree(a: Leaf, b: Leaf, unread: (source: Tree<Found | null> | undefined
   }
   if (b.value === null || b.value === undefined) return a;
   if (JSON.stringify(a.value) === JSON.stringify(b.value) || readsOn(a.value, b.value)) return a;
-  return NONE;
+  const settled = settle(a, b);
+  return settled === undefined ? NONE : { ...a, value: settled };
 }
 
 /**
@@ -89,6 +94,81 @@ function readsOn(first: unknown, second: unknown): boolean {
   // (A letter O and a zero are one shape, printed alike in many fonts: "COMMUNITY0059" / "COMMUNITYOO59".)
   const spelled = (text: string) => normalizeToken(text).replace(/o/g, '0');
   return typeof first === 'string' && typeof second === 'string' && spelled(second) !== '' && spelled(first).startsWith(spelled(second));
+}
+
+/**
+ * How much surer one reader must be of a word than the other (their confidences, 0–100) for its
+ * reading of the word to be taken. Five points tell nothing: on the corpus Tesseract read "PETRO" at
+ * 87 where PP-OCR misread "PEIRO" at 92, and misread "laste" at 94 where PP-OCR read "Taste" at 99;
+ * Tesseract's "Sdn" at 94 over PP-OCR's "San" at 77 is settled.
+ */
+const WORD_MARGIN = 10;
+
+/** A value that is a date as extraction gives it ("2018-03-05"): read from digits, never settled word by word. */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
+
+/**
+ * Where the readers found one name at one place and differ on some of its words ("Timeless
+ * Kitchenette Sdn Bhd" / "… San Bhd"): each word they read differently is taken from the reader
+ * surer of it by WORD_MARGIN, the first reading's text otherwise kept. Words with digits are never settled so (both readers misread digits
+ * with confidence: "P0S01" for "POS01"), nor a word one reader read as two others. Undefined when
+ * the two values are not the same words read twice, or a word stays in doubt.
+ */
+function settledWordByWord(doc: Doc, a: Leaf, b: Leaf): string | undefined {
+  if (typeof a.value !== 'string' || typeof b.value !== 'string' || ISO_DATE.test(a.value) || !/\p{L}/u.test(a.value)) return undefined;
+  const placeA = boxOrigin(a.source);
+  const placeB = boxOrigin(b.source);
+  if (!placeA || !placeB || placeA.page !== placeB.page) return undefined;
+  const page = doc.pages[placeA.page - 1];
+  const first = wordsWithin(page?.words ?? [], placeA.box);
+  const second = wordsWithin(page?.secondWords ?? [], placeB.box);
+  // Exactly the words each value was read from.
+  if (spelledAll(first) !== normalizeToken(a.value) || spelledAll(second) !== normalizeToken(b.value)) return undefined;
+  let text = a.value;
+  let from = 0;
+  const paired = new Set<Word>();
+  for (const word of first) {
+    const over = second.filter((other) => sameSpot(word, other));
+    over.forEach((other) => paired.add(other));
+    if (spelledAll(over) === normalizeToken(word.text)) continue;
+    if (over.length !== 1 || /\d/.test(word.text + over[0]!.text)) return undefined;
+    const mine = word.confidence ?? 100;
+    const theirs = over[0]!.confidence ?? 100;
+    if (Math.abs(mine - theirs) < WORD_MARGIN) return undefined;
+    const at = text.indexOf(word.text, from);
+    if (at < 0) return undefined;
+    if (theirs > mine) text = text.slice(0, at) + over[0]!.text + text.slice(at + word.text.length);
+    from = at + (theirs > mine ? over[0]!.text.length : word.text.length);
+  }
+  // (A word only the second reader read there: not the same words.)
+  return paired.size === second.length ? text : undefined;
+}
+
+function boxOrigin(source: Tree<Found | null> | undefined): { page: number; box: Box } | undefined {
+  const origin = source && typeof source === 'object' && 'origin' in source ? (source as Found).origin : undefined;
+  return origin?.kind === 'box' ? origin : undefined;
+}
+
+const spelledAll = (words: readonly Word[]) => words.map((w) => normalizeToken(w.text)).join('');
+
+/** The words whose middle lies in the box, in reading order (top to bottom by line, then left to right). */
+function wordsWithin(words: readonly Word[], box: Box): Word[] {
+  const inside = words.filter((w) => {
+    if (!w.box) return false;
+    const x = w.box.left + w.box.width / 2;
+    const y = w.box.top + w.box.height / 2;
+    return x >= box.left && x <= box.left + box.width && y >= box.top && y <= box.top + box.height;
+  });
+  return inside.sort((p, q) => (Math.abs(p.box!.top - q.box!.top) > Math.min(p.box!.height, q.box!.height) / 2 ? p.box!.top - q.box!.top : p.box!.left - q.box!.left));
+}
+
+/** Whether two readers' words are printed at one place: on one line, and most of the narrower across the other. */
+function sameSpot(one: Word, other: Word): boolean {
+  const a = one.box!;
+  const b = other.box!;
+  const down = Math.min(a.top + a.height, b.top + b.height) - Math.max(a.top, b.top);
+  const across = Math.min(a.left + a.width, b.left + b.width) - Math.max(a.left, b.left);
+  return down > Math.min(a.height, b.height) / 2 && across > Math.min(a.width, b.width) / 2;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Extraction from a page read by two OCR readers (functions/models/local/two-readings.ts): a value the
  * readings agree on, or that one of them alone found (the second surely), is kept; one they read
- * differently is null; line items come from the first reading. The page is a PDF written here; its second reading is its own
+ * differently is null, unless it is a name with a word one reader was much surer of; line items come
+ * from the first reading. The page is a PDF written here; its second reading is its own
  * words with one misread, as a second reader gives them.
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -152,6 +153,50 @@ describe('extraction from two readings of a page', () => {
       order: null,
       total: null,
     });
+  });
+
+  it('settles a name the readers read at one place with a word read two ways, from the reader much surer of that word; never a word with a digit', async () => {
+    const doc = await page();
+    const words = doc.pages[0]!.words;
+    const nameWords = ['Harbour', 'Lights', 'Bakery', 'Ltd'].map((text) => words.find((w) => w.text === text)!);
+    expect(nameWords.map((w) => w.text).join(' ')).toBe('Harbour Lights Bakery Ltd');
+    const numberWord = words.find((w) => w.text === 'INV-20417')!;
+    const union = (ws: Word[]) => {
+      const left = Math.min(...ws.map((w) => w.box!.left));
+      const top = Math.min(...ws.map((w) => w.box!.top));
+      return { left, top, width: Math.max(...ws.map((w) => w.box!.left + w.box!.width)) - left, height: Math.max(...ws.map((w) => w.box!.top + w.box!.height)) - top };
+    };
+    /** The page read twice: each reader's text and confidence for the words named, 90 for the rest. */
+    const readings = (first: Record<string, [string, number]>, second: Record<string, [string, number]>, extra: Word[] = []): Doc => {
+      const as = (read: Record<string, [string, number]>) => (w: Word): Word => ({ ...w, text: read[w.text]?.[0] ?? w.text, confidence: read[w.text]?.[1] ?? 90 });
+      return { ...doc, pages: [{ ...doc.pages[0]!, ocr: true, words: words.map(as(first)), secondWords: [...words.map(as(second)), ...extra] }] };
+    };
+    const result = (vendor: string, number: string, vendorWords = nameWords): ExtractResult => ({
+      output: { vendor_name: vendor, invoice_number: number },
+      sources: {
+        vendor_name: { content: vendor, context: vendor, origin: { kind: 'box', page: 1, box: union(vendorWords) } },
+        invoice_number: { content: number, context: number, origin: { kind: 'box', page: 1, box: numberWord.box! } },
+      },
+      likelihoods: { vendor_name: 0.9, invoice_number: 0.9 },
+      choices: [{ vendor_name: vendor, invoice_number: number }],
+    });
+    // The first reader sure of "Bakery" (94), the second unsure of its "Bakcry" (77): the first's word.
+    const sureFirst = readings({ Bakery: ['Bakery', 94] }, { Bakery: ['Bakcry', 77] });
+    expect(agreeReadings(result('Harbour Lights Bakery Ltd', 'INV-20417'), result('Harbour Lights Bakcry Ltd', 'INV-20417'), sureFirst).output.vendor_name).toBe('Harbour Lights Bakery Ltd');
+    // The first unsure of its "Liqhts" (60), the second sure of "Lights" (95): the second's word, in the first's text.
+    const sureSecond = readings({ Lights: ['Liqhts', 60] }, { Lights: ['Lights', 95] });
+    expect(agreeReadings(result('Harbour Liqhts Bakery Ltd', 'INV-20417'), result('Harbour Lights Bakery Ltd', 'INV-20417'), sureSecond).output.vendor_name).toBe('Harbour Lights Bakery Ltd');
+    // About as sure of both (87 and 92): which is right cannot be told.
+    const asSure = readings({ Bakery: ['Bakery', 87] }, { Bakery: ['Bakcry', 92] });
+    expect(agreeReadings(result('Harbour Lights Bakery Ltd', 'INV-20417'), result('Harbour Lights Bakcry Ltd', 'INV-20417'), asSure).output.vendor_name).toBeNull();
+    // A word with a digit is never settled so, however sure one reader is.
+    const digits = readings({ 'INV-20417': ['INV-20417', 95] }, { 'INV-20417': ['INV-20411', 60] });
+    expect(agreeReadings(result('Harbour Lights Bakery Ltd', 'INV-20417'), result('Harbour Lights Bakery Ltd', 'INV-20411'), digits).output.invoice_number).toBeNull();
+    // A word only the second reader read at the name's place: not the same words read twice.
+    const ltd = nameWords[3]!;
+    const co: Word = { ...ltd, text: 'Co', confidence: 99, box: { ...ltd.box!, left: ltd.box!.left + ltd.box!.width + 4 } };
+    const more = readings({ Bakery: ['Bakery', 94] }, { Bakery: ['Bakcry', 77] }, [co]);
+    expect(agreeReadings(result('Harbour Lights Bakery Ltd', 'INV-20417'), result('Harbour Lights Bakcry Ltd Co', 'INV-20417', [...nameWords, co]), more).output.vendor_name).toBeNull();
   });
 
   it('takes line items from the first reading whole', async () => {
