@@ -68,6 +68,7 @@ export async function benchAccuracy(): Promise<void> {
         if (bad.length === 0 && !itemsOff) continue;
         console.log(`${r.path} [${r.variant}]${itemsOff ? ` items: ${items.found} found, ${items.missed} missed, ${items.spurious} spurious, ${itemWrong} item fields wrong` : ''}`);
         for (const f of bad) console.log(`   ${f.verdict.padEnd(7)} ${f.field}: got ${JSON.stringify(f.value)} want ${JSON.stringify(f.truth)}`);
+        for (const w of items.wrongs) console.log(`   wrong   item ${w.field}: got ${JSON.stringify(w.value)} want ${JSON.stringify(w.truth)}`);
       }
     }
   }

@@ -238,6 +238,8 @@ export interface ItemsResult {
   found: number;
   missed: number;
   spurious: number;
+  /** The item fields judged wrong: what was given and what the truth says. */
+  wrongs: Array<{ field: ItemField; value: unknown; truth: unknown }>;
 }
 
 export function scoreFields(truth: ExtractionTruth, variant: SchemaVariant, output: unknown): FieldResult[] {
@@ -268,46 +270,58 @@ function wordOverlap(truth: TextTruth, value: unknown): number {
 }
 
 /**
- * Line items: each truth item (in order) is matched to the output item most like it (description
- * words, else the same amount) not matched yet; then each field of a matched pair is judged.
+ * Line items: truth items and output items are paired by likeness (description words, and the same
+ * amount), the likest pairs first, each item in one pair at most; then each field of a pair is judged.
  */
 export function scoreItems(truth: ItemTruth[] | null, variant: SchemaVariant, output: unknown): ItemsResult {
   const got = at(output, variant.items.path);
   const items = Array.isArray(got) ? (got as Array<Record<string, unknown> | null>).filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object') : [];
   const keys = variant.items.fields;
-  const result: ItemsResult = { fields: { description: emptyTally(), quantity: emptyTally(), unit_price: emptyTally(), amount: emptyTally() }, found: 0, missed: 0, spurious: 0 };
+  const result: ItemsResult = { fields: { description: emptyTally(), quantity: emptyTally(), unit_price: emptyTally(), amount: emptyTally() }, found: 0, missed: 0, spurious: 0, wrongs: [] };
   // A document with no item table: every item given is spurious.
   if (truth === null) {
     result.spurious = items.length;
     return result;
   }
-  const used = new Set<number>();
-  for (const item of truth) {
-    let best = -1;
-    let bestScore = 0;
+  // Every pair's likeness; then the likest pairs first, so one item the output missed does not push
+  // each later truth item onto its neighbour's output (a greedy match in truth order did).
+  const pairs: Array<{ t: number; i: number; score: number }> = [];
+  truth.forEach((item, t) => {
     items.forEach((candidate, i) => {
-      if (used.has(i)) return;
       let score = wordOverlap(item.description, candidate[keys.description]);
       const amount = candidate[keys.amount];
       if (item.amount !== null && typeof amount === 'number' && Math.abs(amount - item.amount) < 0.005) score += 0.3;
-      if (score > bestScore) {
-        bestScore = score;
-        best = i;
-      }
+      if (score >= 0.3) pairs.push({ t, i, score });
     });
-    if (best < 0 || bestScore < 0.3) {
+  });
+  pairs.sort((a, b) => b.score - a.score || a.t - b.t || a.i - b.i);
+  const matchOf = new Map<number, number>();
+  const used = new Set<number>();
+  for (const { t, i } of pairs) {
+    if (matchOf.has(t) || used.has(i)) continue;
+    matchOf.set(t, i);
+    used.add(i);
+  }
+  truth.forEach((item, t) => {
+    const best = matchOf.get(t);
+    if (best === undefined) {
       result.missed++;
       for (const f of Object.keys(keys) as ItemField[]) if (item[f] !== null) addTo(result.fields[f], 'missing');
-      continue;
+      return;
     }
-    used.add(best);
     result.found++;
     const candidate = items[best]!;
-    addTo(result.fields.description, judgeText(item.description, candidate[keys.description]));
-    addTo(result.fields.quantity, judgeNumber(item.quantity, candidate[keys.quantity]));
-    addTo(result.fields.unit_price, judgeNumber(item.unit_price, candidate[keys.unit_price]));
-    addTo(result.fields.amount, judgeNumber(item.amount, candidate[keys.amount]));
-  }
+    const verdicts: Record<ItemField, Verdict> = {
+      description: judgeText(item.description, candidate[keys.description]),
+      quantity: judgeNumber(item.quantity, candidate[keys.quantity]),
+      unit_price: judgeNumber(item.unit_price, candidate[keys.unit_price]),
+      amount: judgeNumber(item.amount, candidate[keys.amount]),
+    };
+    for (const field of Object.keys(verdicts) as ItemField[]) {
+      addTo(result.fields[field], verdicts[field]);
+      if (verdicts[field] === 'wrong') result.wrongs.push({ field, value: candidate[keys[field]], truth: item[field] });
+    }
+  });
   result.spurious = items.length - used.size;
   return result;
 }
