@@ -69,6 +69,7 @@ export async function benchAccuracy(): Promise<void> {
         console.log(`${r.path} [${r.variant}]${itemsOff ? ` items: ${items.found} found, ${items.missed} missed, ${items.spurious} spurious, ${itemWrong} item fields wrong` : ''}`);
         for (const f of bad) console.log(`   ${f.verdict.padEnd(7)} ${f.field}: got ${JSON.stringify(f.value)} want ${JSON.stringify(f.truth)}`);
         for (const w of items.wrongs) console.log(`   wrong   item ${w.field}: got ${JSON.stringify(w.value)} want ${JSON.stringify(w.truth)}`);
+        if (items.extra.length > 0) console.log(`   spurious items: ${items.extra.map((d) => JSON.stringify(d)).join(', ')}`);
       }
     }
   }

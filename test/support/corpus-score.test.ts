@@ -25,7 +25,7 @@ describe('line items as the corpus benchmark judges them', () => {
 
   it('judges a paired item wrong where it differs, and counts output items no truth item is like as spurious', () => {
     const result = scoreItems([truth('Sourdough loaves', 48)], english, output([['Sourdough loaf', 48], ['Delivery', 5]]));
-    expect(result).toMatchObject({ found: 1, missed: 0, spurious: 1 });
+    expect(result).toMatchObject({ found: 1, missed: 0, spurious: 1, extra: ["Delivery"] });
     expect(result.wrongs).toEqual([{ field: 'description', value: 'Sourdough loaf', truth: ['Sourdough loaves'] }]);
   });
 });

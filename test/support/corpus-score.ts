@@ -240,6 +240,8 @@ export interface ItemsResult {
   spurious: number;
   /** The item fields judged wrong: what was given and what the truth says. */
   wrongs: Array<{ field: ItemField; value: unknown; truth: unknown }>;
+  /** The descriptions of the output items no truth item is like. */
+  extra: unknown[];
 }
 
 export function scoreFields(truth: ExtractionTruth, variant: SchemaVariant, output: unknown): FieldResult[] {
@@ -277,10 +279,11 @@ export function scoreItems(truth: ItemTruth[] | null, variant: SchemaVariant, ou
   const got = at(output, variant.items.path);
   const items = Array.isArray(got) ? (got as Array<Record<string, unknown> | null>).filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object') : [];
   const keys = variant.items.fields;
-  const result: ItemsResult = { fields: { description: emptyTally(), quantity: emptyTally(), unit_price: emptyTally(), amount: emptyTally() }, found: 0, missed: 0, spurious: 0, wrongs: [] };
+  const result: ItemsResult = { fields: { description: emptyTally(), quantity: emptyTally(), unit_price: emptyTally(), amount: emptyTally() }, found: 0, missed: 0, spurious: 0, wrongs: [], extra: [] };
   // A document with no item table: every item given is spurious.
   if (truth === null) {
     result.spurious = items.length;
+    result.extra = items.map((item) => item[keys.description]);
     return result;
   }
   // Every pair's likeness; then the likest pairs first, so one item the output missed does not push
@@ -323,6 +326,7 @@ export function scoreItems(truth: ItemTruth[] | null, variant: SchemaVariant, ou
     }
   });
   result.spurious = items.length - used.size;
+  result.extra = items.filter((_, i) => !used.has(i)).map((item) => item[keys.description]);
   return result;
 }
 

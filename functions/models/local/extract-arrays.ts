@@ -328,7 +328,7 @@ export function itemsFromTables(index: DocIndex, leaves: readonly ItemLeaf[], th
       readRow(index, cells, columns, leaves, items, foreign);
     }
   }
-  return { items: withoutLostDecimals(items, leaves), score: chosen.score, headerLine: headerLineOf(index, chosen) };
+  return { items: withoutSectionHeadings(withoutLostDecimals(items, leaves), leaves), score: chosen.score, headerLine: headerLineOf(index, chosen) };
 }
 
 /** The line of a table's header row, when the header is a row of the table. */
@@ -357,6 +357,26 @@ function withoutLostDecimals(items: Items, leaves: readonly ItemLeaf[]): Items {
     for (const item of items) if (/^\d{3,}\D*$/.test(item.get(l)?.read.words.map((w) => w.text).join('') ?? '')) item.delete(l);
   });
   return items;
+}
+
+/** Letters of a name in capitals only ("FRONT BUMPER"), three or more. */
+const CAPITALS_ONLY = /^(?=(?:[^\p{L}]*\p{L}){3})[^\p{Ll}]*$/u;
+
+/**
+ * Section headings printed in the item list ("FRONT BUMPER", "COOLING" over the parts of a repair
+ * estimate): a row with a name and nothing else, in capitals, where the items' own names (the rows
+ * with figures) are mostly printed in lower case ("Bumper cover w/o LED"). Not items: dropped. Where
+ * names are in capitals too (a till slip), a row with no figures is kept.
+ */
+function withoutSectionHeadings(items: Items, leaves: readonly ItemLeaf[]): Items {
+  const d = leaves.findIndex((leaf) => leaf.concept === 'item_description');
+  if (d < 0) return items;
+  const nameOf = (item: Map<number, ItemValue>) => item.get(d)?.read.words.map((w) => w.text).join(' ') ?? '';
+  const named = items.filter((item) => item.size > 1 && item.has(d));
+  const inCapitals = named.filter((item) => CAPITALS_ONLY.test(nameOf(item))).length;
+  const mixed = named.length - inCapitals;
+  if (mixed < 3 || mixed < 2 * inCapitals) return items;
+  return items.filter((item) => !(item.size === 1 && item.has(d) && CAPITALS_ONLY.test(nameOf(item))));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -530,7 +550,8 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
     if (text) textLeft = Math.min(textLeft, startOf(text));
     previousBottom = bottomOf(line, previousBottom);
   }
-  return items.length > 0 ? { items: withoutLostDecimals(items, leaves), score: best.score, headerLine: header.id } : undefined;
+  const kept = withoutSectionHeadings(withoutLostDecimals(items, leaves), leaves);
+  return kept.length > 0 ? { items: kept, score: best.score, headerLine: header.id } : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -227,6 +227,8 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(estimate.found).toBeGreaterThanOrEqual(36);
     expect(estimate.fields.amount.right).toBeGreaterThanOrEqual(28);
     expect(estimate.fields.amount.wrong).toBe(0);
+    // Its section headings in capitals among its lower-case parts ("FRONT BUMPER", "COOLING") are no items.
+    expect(estimate.extra.filter((d) => typeof d === 'string' && d === d.toUpperCase())).toEqual([]);
     // The same asked with other property names ("item", "qty", "price", "line_total"): "Operation" is no name.
     const [nested] = await evaluateExtraction(extractionTruths().filter((t) => t.path === 'documents/repair_estimate/repair_estimates_sample2.pdf'), [SCHEMA_VARIANTS[1]!]);
     expect(nested!.items.found).toBeGreaterThanOrEqual(36);

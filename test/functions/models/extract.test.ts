@@ -99,6 +99,41 @@ describe('localExtractor: the contract', () => {
   });
 });
 
+describe('localExtractor: section headings in an item list', () => {
+  const ITEMS: JsonSchema = { type: 'object', properties: { line_items: { type: 'array', items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, unit_price: { type: 'number' } } } } } };
+  const names = (result: ExtractResult) => (result.output.line_items as Array<{ description: string }>).map((item) => item.description);
+
+  it('gives no item for a heading in capitals among parts named in lower case (a repair estimate\'s "FRONT BUMPER")', async () => {
+    const doc = await txt(
+      [
+        'Line  Oper  Description                   Qty    Price',
+        '1           FRONT BUMPER',
+        '2     Repl  Bumper cover w/o LED          1     365.40',
+        '3     Repl  Impact bar w/o cruise         1     368.78',
+        '4           COOLING',
+        '5     Repl  Radiator assy                 1     212.10',
+        '6     Repl  Fan shroud                    1      88.00',
+        'Total 1034.28',
+      ].join('\n'),
+    );
+    expect(names(run(doc, ITEMS))).toEqual(['Bumper cover w/o LED', 'Impact bar w/o cruise', 'Radiator assy', 'Fan shroud']);
+  });
+
+  it('keeps a row without figures where the items are named in capitals too (a name wrapped onto a row of its own)', async () => {
+    const doc = await txt(
+      [
+        'Line  Description                   Qty    Price',
+        '1     WHOLEMEAL BREAD               1       2.40',
+        '2     FRESH MILK 1L                 2       1.10',
+        '3     CHEDDAR CHEESE                1       4.25',
+        '4     GIFT WRAP SERVICE',
+        'Total 8.85',
+      ].join('\n'),
+    );
+    expect(names(run(doc, ITEMS))).toContain('GIFT WRAP SERVICE');
+  });
+});
+
 describe('localExtractor: values nothing backs', () => {
   const schema: JsonSchema = {
     type: 'object',
