@@ -8,6 +8,7 @@
  * - the first reading's text where the second's is the same or the start of it (readsOn);
  * - one name read at one place with a word read two ways: that word from the reader much surer of it
  *   (settledWordByWord);
+ * - of two amounts, the one the items' amounts (or another column of an array) add up to;
  * - null where they found different values: one of them misread it, and which cannot be told.
  * Arrays (line items) come from the first reading whole: rows cannot be paired leaf by leaf.
  */
@@ -42,13 +43,14 @@ const child = <T>(tree: Tree<T> | undefined, key: string): Tree<T> | undefined =
 export function agreeReadings(first: ExtractResult, second: ExtractResult, firstDoc?: Doc): ExtractResult {
   const unread = (source: Tree<Found | null> | undefined) => firstDoc !== undefined && readNothingAt(firstDoc, source);
   const settle = (a: Leaf, b: Leaf) => (firstDoc === undefined ? undefined : settledWordByWord(firstDoc, a, b));
-  const agreed = agree({ value: first.output, source: first.sources, likelihood: first.likelihoods }, { value: second.output, source: second.sources, likelihood: second.likelihoods }, unread, settle);
+  const sums = { of: columnSums(first.output), held: numbersOutsideArrays(first.output) };
+  const agreed = agree({ value: first.output, source: first.sources, likelihood: first.likelihoods }, { value: second.output, source: second.sources, likelihood: second.likelihoods }, unread, settle, sums);
   return { output: agreed.value as Record<string, unknown>, sources: agreed.source ?? {}, likelihoods: agreed.likelihood ?? {}, choices: first.choices };
 }
 
 const NONE: Leaf = { value: null, source: null, likelihood: 0 };
 
-function agree(a: Leaf, b: Leaf, unread: (source: Tree<Found | null> | undefined) => boolean, settle: (a: Leaf, b: Leaf) => string | undefined): Leaf {
+function agree(a: Leaf, b: Leaf, unread: (source: Tree<Found | null> | undefined) => boolean, settle: (a: Leaf, b: Leaf) => string | undefined, sums: ItemSums): Leaf {
   if (Array.isArray(a.value)) return a;
   if (isObject(a.value) && isObject(b.value)) {
     const value: Record<string, unknown> = {};
@@ -60,6 +62,7 @@ function agree(a: Leaf, b: Leaf, unread: (source: Tree<Found | null> | undefined
         { value: b.value[key], source: child(b.source, key), likelihood: child(b.likelihood, key) },
         unread,
         settle,
+        sums,
       );
       if (one.value !== undefined) value[key] = one.value;
       if (one.source !== undefined) source[key] = one.source;
@@ -71,7 +74,7 @@ function agree(a: Leaf, b: Leaf, unread: (source: Tree<Found | null> | undefined
     if (b.value === null || b.value === undefined) return a.value === undefined ? b : a;
     if (isObject(b.value)) {
       // An object only the second reading found: each of its values as if the first found none of them.
-      const kept = agree({ value: {}, source: {}, likelihood: {} }, b, unread, settle);
+      const kept = agree({ value: {}, source: {}, likelihood: {} }, b, unread, settle, sums);
       return Object.values(kept.value as Record<string, unknown>).some((v) => v !== null && v !== undefined) ? kept : { ...NONE, value: a.value };
     }
     const sure = Array.isArray(b.value) || closedForm(b.value) || (typeof b.likelihood === 'number' && b.likelihood >= SECOND_ONLY_LIKELIHOOD) || unread(b.source);
@@ -79,8 +82,55 @@ function agree(a: Leaf, b: Leaf, unread: (source: Tree<Found | null> | undefined
   }
   if (b.value === null || b.value === undefined) return a;
   if (JSON.stringify(a.value) === JSON.stringify(b.value) || readsOn(a.value, b.value)) return a;
+  // Amounts read two ways: the one the items add up to (six charges of 165.00 over a total read as
+  // "950 00" and "990 00").
+  if (typeof a.value === 'number' && typeof b.value === 'number') {
+    const first = a.value;
+    const same = (x: number, y: number) => Math.abs(x - y) < CENT / 2;
+    // (A sum another field of the first reading holds, a subtotal under a total with its tax, decides nothing here.)
+    const heldElsewhere = (sum: number) => sums.held.filter((n) => same(n, sum)).length > (same(first, sum) ? 1 : 0);
+    const sumsTo = (n: number) => sums.of.some((sum) => same(sum, n) && !heldElsewhere(sum));
+    if (sumsTo(a.value) !== sumsTo(b.value)) return sumsTo(a.value) ? a : b;
+  }
   const settled = settle(a, b);
   return settled === undefined ? NONE : { ...a, value: settled };
+}
+
+/** What the first reading's items add up to, column by column, and the numbers of its other fields. */
+interface ItemSums {
+  of: number[];
+  held: number[];
+}
+
+/** Half of it tells two amounts apart. */
+const CENT = 0.01;
+
+/** The numbers of an output outside its arrays (its header fields). */
+function numbersOutsideArrays(output: unknown): number[] {
+  if (typeof output === 'number') return [output];
+  if (!isObject(output)) return [];
+  return Object.values(output).flatMap(numbersOutsideArrays);
+}
+
+/**
+ * The sums of the first reading's item columns: for each array of objects in the output, each number
+ * field two or more of its items give, added up (the line items' amounts).
+ */
+function columnSums(output: unknown): number[] {
+  const out: number[] = [];
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) {
+      const rows = value.filter(isObject);
+      const keys = new Set(rows.flatMap((row) => Object.keys(row)));
+      for (const key of keys) {
+        const numbers = rows.map((row) => row[key]).filter((v): v is number => typeof v === 'number');
+        if (numbers.length >= 2) out.push(numbers.reduce((sum, n) => sum + n, 0));
+      }
+      value.forEach(visit);
+    } else if (isObject(value)) Object.values(value).forEach(visit);
+  };
+  visit(output);
+  return out;
 }
 
 /**

@@ -70,11 +70,13 @@ describe('extraction from two readings of a page', () => {
 
   it('leaves null, with no source, a value the readings read differently, and keeps the rest', async () => {
     const doc = await page();
-    const result = await extract(readTwice(doc, doc, { '84.50': '64.50' }));
-    expect(result.output.total).toBeNull();
-    expect((result.sources as Record<string, unknown>).total).toBeNull();
-    expect((result.likelihoods as Record<string, unknown>).total).toBe(0);
-    expect(result.output).toMatchObject({ vendor_name: 'Harbour Lights Bakery Ltd', invoice_number: 'INV-20417', invoice_date: '2024-03-14' });
+    const result = await extract(readTwice(doc, doc, { '14/03/2024': '14/08/2024' }));
+    expect(result.output.invoice_date).toBeNull();
+    expect((result.sources as Record<string, unknown>).invoice_date).toBeNull();
+    expect((result.likelihoods as Record<string, unknown>).invoice_date).toBe(0);
+    expect(result.output).toMatchObject({ vendor_name: 'Harbour Lights Bakery Ltd', invoice_number: 'INV-20417', total: 84.5 });
+    // (A total read two ways is the one its items add up to: 48.00 + 36.50.)
+    expect((await extract(readTwice(doc, doc, { '84.50': '64.50' }))).output.total).toBe(84.5);
   });
 
   it('takes a value only one reading found, with its place, from either reading', async () => {
@@ -197,6 +199,18 @@ describe('extraction from two readings of a page', () => {
     const co: Word = { ...ltd, text: 'Co', confidence: 99, box: { ...ltd.box!, left: ltd.box!.left + ltd.box!.width + 4 } };
     const more = readings({ Bakery: ['Bakery', 94] }, { Bakery: ['Bakcry', 77] }, [co]);
     expect(agreeReadings(result('Harbour Lights Bakery Ltd', 'INV-20417'), result('Harbour Lights Bakcry Ltd Co', 'INV-20417', [...nameWords, co]), more).output.vendor_name).toBeNull();
+  });
+
+  it('of two readings of an amount, takes the one the items add up to, unless another field already holds that sum', () => {
+    const result = (output: Record<string, unknown>): ExtractResult => ({ output, sources: {}, likelihoods: Object.fromEntries(Object.keys(output).map((k) => [k, 0.9])), choices: [output] });
+    const charges = Array.from({ length: 6 }, () => ({ description: 'Intensive Outpatient Group', amount: 165 }));
+    // Six charges of 165.00 under a total read "950 00" by one reader and "990 00" by the other.
+    expect(agreeReadings(result({ total: 950, line_items: charges }), result({ total: 990 })).output.total).toBe(990);
+    expect(agreeReadings(result({ total: 990, line_items: charges }), result({ total: 950 })).output.total).toBe(990);
+    // Neither adds up: which is right cannot be told.
+    expect(agreeReadings(result({ total: 950, line_items: charges }), result({ total: 980 })).output.total).toBeNull();
+    // The items add up to the subtotal already read; the total (with its tax) is another amount.
+    expect(agreeReadings(result({ subtotal: 990, total: 1049.4, line_items: charges }), result({ subtotal: 990, total: 990 })).output.total).toBeNull();
   });
 
   it('takes line items from the first reading whole', async () => {
