@@ -382,7 +382,7 @@ type AmountField = (typeof AMOUNT_FIELDS)[number];
 
 const near = (a: number, b: number, tolerance = 0.011) => Math.abs(a - b) <= tolerance;
 /** One cent: amounts closer than half of it are the same amount. */
-const CENT = 0.01;
+export const CENT = 0.01;
 /** Rounding to 5 cents (Malaysia, Australia …) or to the unit. */
 const ROUNDING = 0.051;
 

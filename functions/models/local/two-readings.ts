@@ -15,6 +15,7 @@
 import type { Box, Doc, Page, Word } from '../../documents/doc.ts';
 import { layoutPage } from '../../documents/layout.ts';
 import type { ExtractResult, Found, Tree } from '../engine.ts';
+import { CENT } from './business.ts';
 import { normalizeToken } from './extract-index.ts';
 import { CURRENCIES } from './knowledge/currencies.ts';
 
@@ -101,9 +102,6 @@ interface ItemSums {
   of: number[];
   held: number[];
 }
-
-/** Half of it tells two amounts apart. */
-const CENT = 0.01;
 
 /** The numbers of an output outside its arrays (its header fields). */
 function numbersOutsideArrays(output: unknown): number[] {
