@@ -26,7 +26,7 @@ import { bestPhrase, NUMBER, NUMBER_WORDS, type Phrase, textStems } from './extr
 import { formBoxValues } from './form-layouts.ts';
 import { COUNTRIES, CURRENCIES, currencyNamesIn, MONEY_WORDS, WEAK_MARKS } from './knowledge/currencies.ts';
 import { STANDARD_TAX_RATES } from './knowledge/tax-rates.ts';
-import { COMPANY_ENDINGS, COMPANY_OPENINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind, STREET_WORDS } from './knowledge/fields.ts';
+import { COMPANY_ENDINGS, COMPANY_OPENINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_WORDS } from './knowledge/fields.ts';
 
 export interface BusinessValue {
   concept: string;
@@ -908,9 +908,37 @@ function matchesDomain(text: string, domains: string[]): boolean {
   return joined.length >= 4 && domains.some((d) => d === joined || (d.length >= 6 && joined.startsWith(d)) || (joined.length >= 6 && d.startsWith(joined)));
 }
 
+const SLIP_HEADINGS = listOf(PAYMENT_SLIP_HEADINGS);
+const SENDERS = new Set(listOf(SENDER_LABELS));
+
+/** The first line of a payment slip's heading on each page that prints one (PAYMENT_SLIP_HEADINGS). */
+function paymentSlipStarts(index: DocIndex): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const line of index.lines) {
+    if (out.has(line.page)) continue;
+    const text = line.text.toLowerCase().replace(/[^\p{L}\s]+/gu, ' ').replace(/\s+/g, ' ');
+    if (SLIP_HEADINGS.some((heading) => text.includes(heading))) out.set(line.page, line.id);
+  }
+  return out;
+}
+
+/** Names under a sender's label ("From:") on a payment slip: the payer's. */
+function payersOnSlips(index: DocIndex): Labelled[] {
+  const slips = paymentSlipStarts(index);
+  if (slips.size === 0) return [];
+  return labelledValues(index, 'vendor_name').filter(({ label, read }) => {
+    const start = slips.get(label.words[0]!.page);
+    const labelText = label.words.map((w) => w.text).join(' ').toLowerCase().replace(/[^\p{L}\s]+/gu, '').trim();
+    return start !== undefined && read.words[0]!.line > start && SENDERS.has(labelText);
+  });
+}
+
 function vendorCandidates(index: DocIndex, labelled: (id: string) => BusinessValue[]): BusinessValue[] {
   const domains = domainsOf(index);
-  const byLabel = labelled('vendor_name').map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? 1.3 : 1)) }));
+  const payers = new Set(payersOnSlips(index).map(({ read }) => read.words[0]));
+  const byLabel = labelled('vendor_name')
+    .filter((v) => !payers.has(v.words[0]))
+    .map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? 1.3 : 1)) }));
   return distinct([...byLabel, ...letterheadCandidates(index, domains)]);
 }
 

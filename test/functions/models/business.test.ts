@@ -546,6 +546,23 @@ describe('business fields', () => {
     expect(other.total).toBe(24840);
   });
 
+  it('reads no issuer from a payment slip\'s "From:", which names the payer', async () => {
+    const output = await extract([
+      'Invoice No: IN1008',
+      'Date: 30/04/2013',
+      'Bill To: Harbour Interiors Pty',
+      'Total Due $1,155.00',
+      '',
+      'PAYMENT ADVICE',
+      'Please detach and send with your payment',
+      'From: Harbour Interiors Pty',
+      'Amount Paid',
+    ]);
+    expect(output).toMatchObject({ vendor_name: null, customer_name: 'Harbour Interiors Pty', total: 1155 });
+    // Above no slip heading, "From:" names the issuer.
+    expect(await extract(['From: Harbour Interiors Pty', 'Invoice No: IN1008', 'Total Due $1,155.00'])).toMatchObject({ vendor_name: 'Harbour Interiors Pty' });
+  });
+
   it('reads an estimate\'s lines under a header line: numbered lines, not its section headings, a header on two lines, on past a page break, none with a lost decimal point', async () => {
     const output = await extract(
       [

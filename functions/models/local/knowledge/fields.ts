@@ -478,3 +478,15 @@ export const COMPANY_OPENINGS = `perniagaan, kedai, syarikat, restoran, restaura
 export const STREET_WORDS = `street, st., road, rd., avenue, ave., blvd, boulevard, lane, drive, suite, floor, jalan, jln, lorong, taman, persiaran,
   rue, chemin, quai, impasse, allée, strasse, straße, str., allee, gasse, platz, damm, straat, laan, weg, plein, gracht, kade, singel,
   calle, avenida, via, viale, piazza, rua, travessa`;
+
+/**
+ * Headings of a payment slip printed at the foot of an invoice, to be torn off and sent back with the
+ * payment ("PAYMENT ADVICE — Please detach and send with your payment to …"). Below one, a sender's
+ * label (SENDER_LABELS) names the payer, the invoice's customer, not its issuer.
+ */
+export const PAYMENT_SLIP_HEADINGS = `payment advice, remittance advice, remittance slip, remittance stub, payment slip, payment stub, please detach,
+  detach and return, detach and send, return this portion, avis de paiement, talon à détacher, coupon à détacher, zahlungsavis, bitte abtrennen,
+  aviso de pago, talón de pago, avviso di pagamento, betaalstrook, aviso de pagamento`;
+
+/** Labels naming who a document is from ("From:"), which on a payment slip name the payer. */
+export const SENDER_LABELS = `from, sender, von, absender, expéditeur, de la part de, van, afzender, remitente, mittente, remetente`;
