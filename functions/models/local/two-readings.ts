@@ -158,9 +158,10 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
 /**
  * Where the readers found one name at one place and differ on some of its words ("Timeless
  * Kitchenette Sdn Bhd" / "… San Bhd"): each word they read differently is taken from the reader
- * surer of it by WORD_MARGIN, the first reading's text otherwise kept. Words with digits are never settled so (both readers misread digits
- * with confidence: "P0S01" for "POS01"), nor a word one reader read as two others. Undefined when
- * the two values are not the same words read twice, or a word stays in doubt.
+ * surer of it by WORD_MARGIN, the first reading's text otherwise kept. Words with digits are never
+ * settled so (both readers misread digits with confidence: "P0S01" for "POS01"), nor a word one
+ * reader read as two others. Undefined when the two values are not the same words read twice, or a
+ * word stays in doubt.
  */
 function settledWordByWord(doc: Doc, a: Leaf, b: Leaf): string | undefined {
   if (typeof a.value !== 'string' || typeof b.value !== 'string' || ISO_DATE.test(a.value) || !/\p{L}/u.test(a.value)) return undefined;
@@ -248,9 +249,9 @@ const READ_SHARE = 0.25;
  * lettering), where no reading disagrees.
  */
 function readNothingAt(doc: Doc, source: Tree<Found | null> | undefined): boolean {
-  const origin = source && typeof source === 'object' && 'origin' in source ? (source as Found).origin : undefined;
-  if (origin?.kind !== 'box' || origin.box.width <= 0) return false;
-  const { page, box } = origin;
+  const place = boxOrigin(source);
+  if (!place || place.box.width <= 0) return false;
+  const { page, box } = place;
   // The spans across the place of the words read surely on its line(s) (half their height inside it).
   const spans = (doc.pages[page - 1]?.words ?? [])
     .filter((w) => (w.confidence ?? 100) >= UNREAD_CONFIDENCE && w.box && Math.min(w.box.top + w.box.height, box.top + box.height) - Math.max(w.box.top, box.top) > w.box.height / 2)
