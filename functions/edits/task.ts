@@ -13,6 +13,7 @@ import { formFillerFor } from '../models/engines.ts';
 import type { FormFiller } from '../models/engine.ts';
 import { creditsFor } from '../models/registry.ts';
 import { RunFailure } from '../platform/errors.ts';
+import { DEFAULT_DPI } from '../runs/document.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
 import { readAcroFields, setAcroValues } from './acroform.ts';
 import { asPdf } from './convert.ts';
@@ -36,7 +37,7 @@ async function loadInput(ctx: RunContext, input: { blobKey: string; kind: FieldD
 
 async function readPages(bytes: Uint8Array, deadline: number): Promise<Doc> {
   try {
-    return await readDocument(bytes, { kind: 'pdf', dpi: 192, deadline, forms: true });
+    return await readDocument(bytes, { kind: 'pdf', dpi: DEFAULT_DPI, deadline, forms: true });
   } catch (error) {
     if (error instanceof ReadFailure) throw new RunFailure(error.code, error.message);
     throw error;

@@ -5,7 +5,7 @@
 import { extractorFor, runsBuiltIn } from '../models/engines.ts';
 import { creditsFor } from '../models/registry.ts';
 import { Invalid, RunFailure } from '../platform/errors.ts';
-import { readRunDocument, runPageImages } from '../runs/document.ts';
+import { DEFAULT_DPI, readRunDocument, runPageImages } from '../runs/document.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
 import type { DocumentRunInput } from '../runs/prepare.ts';
 import { documentTypeOf, sourceTree } from './anchors.ts';
@@ -28,7 +28,7 @@ export const extractionTask: RunTask = {
     }
     // The built-in engine reads scans twice and keeps what the readings agree on (models/local/two-readings.ts);
     // a provider's model is given the text once.
-    const doc = await readRunDocument(ctx, input, 192, { secondReading: runsBuiltIn(record.model as string) });
+    const doc = await readRunDocument(ctx, input, DEFAULT_DPI, { secondReading: runsBuiltIn(record.model as string) });
     const nConsensus = record.n_consensus as number;
     const extractor = await extractorFor(record.model as string);
     const result = await extractor.extract({ doc, schema, instructions: record.instructions as string | null, nConsensus, seed: input.seed, deadline: ctx.deadline, pageImages: runPageImages(ctx, input) });

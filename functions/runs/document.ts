@@ -23,8 +23,11 @@ export interface DocumentInputRef {
   countPagesOf?: string;
 }
 
+/** The resolution pages are rendered at when a run does not say (API §3 image_resolution_dpi's default). */
+export const DEFAULT_DPI = 192;
+
 /** `secondReading`: OCRed pages read twice, for the built-in engine's extraction (ReadOptions). */
-export async function readRunDocument(ctx: RunContext, input: DocumentInputRef, dpi = 192, options: { secondReading?: boolean } = {}): Promise<Doc> {
+export async function readRunDocument(ctx: RunContext, input: DocumentInputRef, dpi = DEFAULT_DPI, options: { secondReading?: boolean } = {}): Promise<Doc> {
   const bytes = await ctx.platform.blobs.get(input.blobKey);
   if (!bytes) throw new RunFailure('document_invalid', 'The stored document is missing');
   let doc: Doc;
@@ -43,7 +46,7 @@ export async function readRunDocument(ctx: RunContext, input: DocumentInputRef, 
  * The run document's pages as images, rendered on demand at `dpi` (for vision models; API §3
  * image_resolution_dpi), or undefined when documents of its kind have none.
  */
-export function runPageImages(ctx: RunContext, input: DocumentInputRef, dpi = 192): PageImages | undefined {
+export function runPageImages(ctx: RunContext, input: DocumentInputRef, dpi = DEFAULT_DPI): PageImages | undefined {
   if (!hasPageImages(input.kind)) return undefined;
   return {
     async render(pages) {
