@@ -14,9 +14,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDocument } from '../../functions/documents/read.ts';
-import type { DocumentKind } from '../../functions/documents/sniff.ts';
+import { DEFAULT_DPI } from '../../functions/runs/document.ts';
 import { CORPUS_DIR, manifest } from '../support/corpus.ts';
-import { withLocalStack } from './stack.ts';
+import { asNewDocument, withLocalStack } from './stack.ts';
 
 const ROUNDS = Number(process.env.PARSE_FIXED_ROUNDS ?? 25);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -35,24 +35,24 @@ function onePagePdf(): { name: string; bytes: Buffer } {
 
 export async function benchParseFixed(): Promise<void> {
   const pdf = onePagePdf();
-  const documents: Array<{ label: string; kind: DocumentKind; mime: string; bytes: Buffer }> = [
+  const documents: Array<{ label: string; kind: 'pdf' | 'txt'; mime: string; bytes: Buffer }> = [
     { label: `${pdf.name} (1 page, ${(pdf.bytes.length / 1024).toFixed(0)} KiB)`, kind: 'pdf', mime: 'application/pdf', bytes: pdf.bytes },
     { label: 'a one-line text file', kind: 'txt', mime: 'text/plain', bytes: Buffer.from('Quarterly report: revenue grew by 12 percent.\n') },
   ];
   await withLocalStack(async (stack) => {
     for (const doc of documents) {
       const bodyOf = (bytes: Buffer) => ({ document: { filename: `one.${doc.kind}`, url: `data:${doc.mime};base64,${bytes.toString('base64')}` }, bust_cache: true });
-      for (let i = 0; i < 3; i++) await stack.timedRun('/v1/parses', bodyOf(uniqueCopy(doc, 1000 + i)));
+      for (let i = 0; i < 3; i++) await stack.timedRun('/v1/parses', bodyOf(asNewDocument(doc.bytes, doc.kind, 1000 + i)));
       const fresh: number[] = [];
       const again: number[] = [];
       const read: number[] = [];
       // Interleaved, so all see the same load.
       for (let round = 0; round < ROUNDS; round++) {
-        const bytes = uniqueCopy(doc, round);
+        const bytes = asNewDocument(doc.bytes, doc.kind, round);
         fresh.push(await stack.timedRun('/v1/parses', bodyOf(bytes)));
         again.push(await stack.timedRun('/v1/parses', bodyOf(bytes)));
         const started = performance.now();
-        await readDocument(new Uint8Array(bytes), { kind: doc.kind, dpi: 192, deadline: Date.now() + 60_000 });
+        await readDocument(new Uint8Array(bytes), { kind: doc.kind, dpi: DEFAULT_DPI, deadline: Date.now() + 60_000 });
         read.push((performance.now() - started) / 1000);
       }
       const ms = (s: number) => `${(s * 1000).toFixed(1)} ms`;
@@ -65,12 +65,3 @@ export async function benchParseFixed(): Promise<void> {
   });
 }
 
-/**
- * The document made new for each round, as a user's next document is: the text with its round
- * number, the PDF with a comment after its end (readers ignore it). A repeated document takes a
- * shorter path (its File and stored bytes are found), which new documents never take.
- */
-function uniqueCopy(doc: { kind: DocumentKind; bytes: Buffer }, round: number): Buffer {
-  if (doc.kind === 'txt') return Buffer.from(`${doc.bytes.toString('utf8').trimEnd()} (${round})\n`);
-  return Buffer.concat([doc.bytes, Buffer.from(`\n% round ${round}\n`)]);
-}

@@ -15,7 +15,7 @@ import * as pdfjs from '../../functions/documents/pdfjs.ts';
 import { readDocument } from '../../functions/documents/read.ts';
 import { join } from 'node:path';
 import { CORPUS_DIR, manifest } from '../support/corpus.ts';
-import { withLocalStack } from './stack.ts';
+import { asNewDocument, withLocalStack } from './stack.ts';
 
 const ROUNDS = Number(process.env.PARSE_REAL_ROUNDS ?? 3);
 const FIXED_ROUNDS = 11;
@@ -86,7 +86,7 @@ export async function benchParseReal(): Promise<void> {
       for (let round = 0; round < ROUNDS; round++) {
         poppler.push(timed(() => execFileSync('pdftotext', ['-layout', f.file, '/dev/null'])));
         // A new document each round, as users send them (a repeated one finds its File and stored bytes).
-        quire.push(await parse(Buffer.concat([bytes, Buffer.from(`\n% round ${round}\n`)]), name));
+        quire.push(await parse(asNewDocument(bytes, 'pdf', round), name));
         raw.push(await rawTextContent(new Uint8Array(bytes)));
       }
       rows.push({ path: f.path, pages: f.pages, poppler: median(poppler), quire: median(quire), raw: median(raw) });
@@ -98,7 +98,7 @@ export async function benchParseReal(): Promise<void> {
     const api: number[] = [];
     const read: number[] = [];
     for (let round = 0; round < FIXED_ROUNDS; round++) {
-      api.push(await parse(Buffer.concat([bytes, Buffer.from(`\n% fixed ${round}\n`)]), 'one.pdf'));
+      api.push(await parse(asNewDocument(bytes, 'pdf', 1000 + round), 'one.pdf'));
       const started = performance.now();
       await readDocument(new Uint8Array(bytes), { kind: 'pdf', dpi: 200, deadline: Date.now() + 60_000 });
       read.push((performance.now() - started) / 1000);

@@ -56,3 +56,13 @@ export async function withLocalStack<T>(fn: (stack: BenchStack) => Promise<T>, e
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+/**
+ * The bytes made a new document, as a user's next one is: a text with its number after its line, a
+ * PDF with a comment after its end (readers ignore it). A document sent again finds its File and
+ * stored bytes and skips their writes, a path new documents never take.
+ */
+export function asNewDocument(bytes: Buffer, kind: 'pdf' | 'txt', n: number): Buffer {
+  if (kind === 'txt') return Buffer.from(`${bytes.toString('utf8').trimEnd()} (${n})\n`);
+  return Buffer.concat([bytes, Buffer.from(`\n% document ${n}\n`)]);
+}

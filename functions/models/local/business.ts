@@ -909,7 +909,7 @@ function matchesDomain(text: string, domains: string[]): boolean {
 }
 
 const SLIP_HEADINGS = listOf(PAYMENT_SLIP_HEADINGS);
-const SENDERS = new Set(listOf(SENDER_LABELS));
+const SENDERS = new Set(listOf(SENDER_LABELS).map(normalizeToken));
 
 /** The first line of a payment slip's heading on each page that prints one (PAYMENT_SLIP_HEADINGS). */
 function paymentSlipStarts(index: DocIndex): Map<number, number> {
@@ -922,23 +922,24 @@ function paymentSlipStarts(index: DocIndex): Map<number, number> {
   return out;
 }
 
-/** Names under a sender's label ("From:") on a payment slip: the payer's. */
-function payersOnSlips(index: DocIndex): Labelled[] {
-  const slips = paymentSlipStarts(index);
-  if (slips.size === 0) return [];
-  return labelledValues(index, 'vendor_name').filter(({ label, read }) => {
-    const start = slips.get(label.words[0]!.page);
-    const labelText = label.words.map((w) => w.text).join(' ').toLowerCase().replace(/[^\p{L}\s]+/gu, '').trim();
-    return start !== undefined && read.words[0]!.line > start && SENDERS.has(labelText);
-  });
+/**
+ * Names under labels of the issuer, less those under a sender's label ("From:") on a payment slip:
+ * the payer's. (The page is looked through for a slip only when a sender's label was read.)
+ */
+function issuerLabelled(index: DocIndex): BusinessValue[] {
+  const found = labelledValues(index, 'vendor_name');
+  const fromSender = (l: Labelled) => SENDERS.has(normalizeToken(l.label.words.map((w) => w.text).join('')));
+  const slips = found.some(fromSender) ? paymentSlipStarts(index) : new Map<number, number>();
+  const onSlip = (l: Labelled) => {
+    const start = slips.get(l.label.words[0]!.page);
+    return start !== undefined && l.read.words[0]!.line > start;
+  };
+  return distinct(found.filter((l) => !(fromSender(l) && onSlip(l))).map((l) => l.read));
 }
 
-function vendorCandidates(index: DocIndex, labelled: (id: string) => BusinessValue[]): BusinessValue[] {
+function vendorCandidates(index: DocIndex): BusinessValue[] {
   const domains = domainsOf(index);
-  const payers = new Set(payersOnSlips(index).map(({ read }) => read.words[0]));
-  const byLabel = labelled('vendor_name')
-    .filter((v) => !payers.has(v.words[0]))
-    .map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? 1.3 : 1)) }));
+  const byLabel = issuerLabelled(index).map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? 1.3 : 1)) }));
   return distinct([...byLabel, ...letterheadCandidates(index, domains)]);
 }
 
@@ -1399,7 +1400,7 @@ export function readBusiness(index: DocIndex): BusinessReading {
           list = amounts[concept];
           break;
         case 'vendor_name':
-          list = vendorCandidates(index, labelled);
+          list = vendorCandidates(index);
           break;
         case 'customer_name':
           list = customerCandidates(index);

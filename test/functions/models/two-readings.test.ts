@@ -161,7 +161,6 @@ describe('extraction from two readings of a page', () => {
     const doc = await page();
     const words = doc.pages[0]!.words;
     const nameWords = ['Harbour', 'Lights', 'Bakery', 'Ltd'].map((text) => words.find((w) => w.text === text)!);
-    expect(nameWords.map((w) => w.text).join(' ')).toBe('Harbour Lights Bakery Ltd');
     const numberWord = words.find((w) => w.text === 'INV-20417')!;
     const union = (ws: Word[]) => {
       const left = Math.min(...ws.map((w) => w.box!.left));
