@@ -14,7 +14,7 @@
  * ids), which every writer we know uses. Charts, pictures and SmartArt are not read.
  */
 import { ReadFailure, MAX_PAGES, type Box, type Cell, type Origin, type Page, type Table } from './doc.ts';
-import { child, elements, textOf, XmlPackage, type XmlElement } from './docx.ts';
+import { child, elements, textOf, XmlPackage, type XmlElement } from './ooxml.ts';
 import { addTextLines, newPage } from './text.ts';
 
 const PRESENTATION_PART = 'ppt/presentation.xml';

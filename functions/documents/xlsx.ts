@@ -16,8 +16,9 @@
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { ReadFailure, type Page, type Table } from './doc.ts';
-import { checkInflatedSizes, elements, entryData, readZipDirectory, textOf, verifyInflatedSize, XmlPackage, type XmlElement, type ZipEntry } from './docx.ts';
+import { elements, textOf, XmlPackage, type XmlElement } from './ooxml.ts';
 import { addTextLines, MAX_TABLE_CELLS as MAX_CELLS, newPage } from './text.ts';
+import { checkInflatedSizes, entryData, readZipDirectory, verifyInflatedSize, type ZipEntry } from './zip.ts';
 
 /** Streamed XML may be larger than the DOCX limit: exceljs never holds a sheet's XML whole. */
 const MAX_XML_BYTES = 256 * 1024 * 1024;

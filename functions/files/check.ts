@@ -4,12 +4,12 @@
  * the File records. Cheap: no page is read, no text, no OCR.
  *
  * It runs in the API Lambdas, which bundle all their code under 1 MB, so it uses only the light
- * parts of the readers: the ZIP directory of ./docx.ts and the PDF probe (../documents/pdf-probe.ts),
+ * parts of the readers: the ZIP directory reader (../documents/zip.ts) and the PDF probe (../documents/pdf-probe.ts),
  * never pdf.js, ExcelJS or the image decoders. What only shows while pages are read (a damaged page,
  * a truncated image) still fails the parse later, as before.
  */
 import { ReadFailure } from '../documents/doc.ts';
-import { checkInflatedSizes, inflateEntry, readZipDirectory } from '../documents/docx.ts';
+import { checkInflatedSizes, inflateEntry, readZipDirectory } from '../documents/zip.ts';
 import { probePdf } from '../documents/pdf-probe.ts';
 import { DocumentProblem, knownPageCount, type DocumentKind } from '../documents/sniff.ts';
 
