@@ -26,9 +26,9 @@
  */
 import { type Box, type Doc, type Origin, type Page, unionBox } from '../documents/doc.ts';
 import type { Found, Tree } from './engine.ts';
-import { CURRENCIES, printingsOf } from './local/knowledge/currencies.ts';
-import { MONTH_NUMBERS } from './local/knowledge/months.ts';
-import { stemOf, STOP_WORDS } from './local/text.ts';
+import { CURRENCIES, printingsOf } from './knowledge/currencies.ts';
+import { MONTH_NUMBERS } from './knowledge/months.ts';
+import { stemOf, STOP_WORDS } from './shared/words.ts';
 
 /**
  * For every scalar leaf of `output` (objects keep their keys, arrays their items), where the Doc
@@ -198,7 +198,7 @@ function numberKey(n: number): string {
   return String(Object.is(rounded, -0) ? 0 : rounded);
 }
 
-/** Month names and abbreviations in the engine's languages → month number (./local/knowledge/months.ts). */
+/** Month names and abbreviations in the engine's languages → month number (./knowledge/months.ts). */
 const MONTHS = MONTH_NUMBERS;
 /** Month abbreviations that are common English words ("set", "out", "ago"): they start no date run. */
 const ENGLISH_WORDS = new Set(['set', 'out', 'ago']);

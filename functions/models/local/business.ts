@@ -1,7 +1,7 @@
 /**
  * Reading the standard fields of a business document (invoice, receipt, bill, estimate, statement):
  * who issued it, for whom, its number and dates, its amounts and currency. Each field of the lexicon
- * (./knowledge/fields.ts) gets ranked candidates — the printed words, the value they read as, and a
+ * (../knowledge/fields.ts) gets ranked candidates — the printed words, the value they read as, and a
  * 0..1 score — that the extractor offers to the schema's leaves asking for that field.
  *
  * 1. Labels: every label of the lexicon found in the document goes to the field it names best, in any
@@ -18,15 +18,15 @@
  *    - the currency: codes, symbols and words anywhere, "$" by the country the document is from.
  * A field with no candidate is not in the document: the extractor leaves it null.
  */
+import { COUNTRIES, CURRENCIES, currencyNamesIn, MONEY_WORDS, WEAK_MARKS } from '../knowledge/currencies.ts';
+import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
+import { COMPANY_ENDINGS, COMPANY_OPENINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_WORDS } from '../knowledge/fields.ts';
 import { type DocIndex, meanOcrConfidence, normalizeToken, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf, withSplitCents } from './extract-values.ts';
 import { bestPhrase, NUMBER, NUMBER_WORDS, type Phrase, textStems } from './extract-words.ts';
 import { formBoxValues } from './form-layouts.ts';
-import { COUNTRIES, CURRENCIES, currencyNamesIn, MONEY_WORDS, WEAK_MARKS } from './knowledge/currencies.ts';
-import { STANDARD_TAX_RATES } from './knowledge/tax-rates.ts';
-import { COMPANY_ENDINGS, COMPANY_OPENINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_WORDS } from './knowledge/fields.ts';
 
 export interface BusinessValue {
   concept: string;

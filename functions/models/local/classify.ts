@@ -7,7 +7,7 @@
  * (bagging, ./random.ts), so n_consensus 5 costs little more than 1.
  */
 import type { ClassifyRequest, ClassifyResult } from '../engine.ts';
-import { type ClassificationVote, consolidateClassification } from './consensus.ts';
+import { type ClassificationVote, consolidateClassification } from '../shared/consensus.ts';
 import { buildQueries, cueScores, decisiveQuotes, formatQuotes, labelScores, type Queries, type TextEvidence, textEvidence, TITLE_WEIGHT, titleLines } from './evidence.ts';
 import { baggedWeights, jitteredWeight } from './random.ts';
 import { type Cue, layoutCues } from './cues.ts';

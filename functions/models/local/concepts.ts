@@ -1,10 +1,10 @@
 /**
  * Which business field a schema property asks for: its name, title and description (and its parent
- * object's name: `seller.name` is the vendor's name) against the field lexicon of ./knowledge/fields.ts,
+ * object's name: `seller.name` is the vendor's name) against the field lexicon of ../knowledge/fields.ts,
  * in any of its languages. `invoice_number`, `numero_facture`, `Rechnungsnummer` and a property `number`
  * inside `document` all ask for the document's number.
  */
-import { FIELD_CONCEPTS, type FieldConcept } from './knowledge/fields.ts';
+import { FIELD_CONCEPTS, type FieldConcept } from '../knowledge/fields.ts';
 import type { FieldInfo, LeafType } from './extract-schema.ts';
 
 /** Words that stand for "number" in names and labels. */

@@ -3,10 +3,10 @@
  * salutation and closes with a signature; a paper has an abstract and references; a contract numbered
  * clauses; a manual or report a table of contents; an invoice or receipt a block of totals; a form
  * fields to fill; an ID card is a small card-shaped picture; a deck is landscape slides; a receipt a
- * tall narrow strip, and the money tendered at the till with the change given back. The kinds that have each cue are in ./knowledge/document-types.ts.
+ * tall narrow strip, and the money tendered at the till with the change given back. The kinds that have each cue are in ../knowledge/document-types.ts.
  */
 import type { Page } from '../../documents/doc.ts';
-import type { LayoutCue } from './knowledge/document-types.ts';
+import type { LayoutCue } from '../knowledge/document-types.ts';
 import type { PageLine } from './text.ts';
 
 export interface Cue {

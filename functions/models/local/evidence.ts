@@ -12,23 +12,11 @@
  * occurrences boosted. Phrases are features of their own, so a phrase match also counts its words:
  * phrase matches count more.
  */
-import type { LayoutCue } from './knowledge/document-types.ts';
+import type { LayoutCue } from '../knowledge/document-types.ts';
+import { isPhrase, phraseKey, stemOf, textFeatures, tokenize } from '../shared/words.ts';
 import { LEXICON, type LexiconEntry } from './lexicon.ts';
 import type { Cue } from './cues.ts';
-import {
-  categoryIdf,
-  type CountedText,
-  countFeatures,
-  type FeatureCount,
-  isPhrase,
-  type PageLine,
-  phraseKey,
-  saturatedTf,
-  stemOf,
-  textFeatures,
-  TITLE_BOOST,
-  tokenize,
-} from './text.ts';
+import { categoryIdf, type CountedText, countFeatures, type FeatureCount, type PageLine, saturatedTf, TITLE_BOOST } from './text.ts';
 
 export interface Label {
   name: string;

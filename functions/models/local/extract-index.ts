@@ -9,8 +9,8 @@
  * the right and the cell below.
  */
 import type { Box, Doc, Origin } from '../../documents/doc.ts';
+import { SPLIT_MONEY_FORMS } from '../knowledge/split-money-forms.ts';
 import { wordStems } from './extract-words.ts';
-import { SPLIT_MONEY_FORMS } from './knowledge/split-money-forms.ts';
 
 export interface XWord {
   /** Global id (position in `DocIndex.words`). */
@@ -84,7 +84,7 @@ export interface DocIndex {
   dateOrder: 'mdy' | 'dmy';
   /** Whether a date that reads only one way (25/12/2018) or a dotted date settled `dateOrder`. */
   dateOrderKnown: boolean;
-  /** Whether the document is a form printing money in split dollars | cents boxes (knowledge/split-money-forms.ts). */
+  /** Whether the document is a form printing money in split dollars | cents boxes (../knowledge/split-money-forms.ts). */
   splitCents: boolean;
 }
 

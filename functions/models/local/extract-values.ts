@@ -7,12 +7,12 @@
  * Every reader returns the value, the words that back it (the smallest printed text: "1,250.00", not
  * its line) and a 0..1 fit: how well the words are a value of that kind.
  */
+import { currencyNamesIn } from '../knowledge/currencies.ts';
+import { MONTH_NUMBERS, monthKey } from '../knowledge/months.ts';
 import type { XWord } from './extract-index.ts';
 import { normalizeToken } from './extract-index.ts';
 import { leafAccepts, type LeafNode } from './extract-schema.ts';
 import { NUMBER, textStems } from './extract-words.ts';
-import { currencyNamesIn } from './knowledge/currencies.ts';
-import { MONTH_NUMBERS, monthKey } from './knowledge/months.ts';
 
 export interface Read {
   value: unknown;

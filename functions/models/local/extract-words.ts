@@ -4,7 +4,7 @@
  * "PO" is "purchase order"), the phrases a field may be labelled with (its name, title, description
  * and a small lexicon of synonyms), and the similarity of a printed label to a phrase.
  */
-import { stemOf } from './text.ts';
+import { stemOf } from '../shared/words.ts';
 
 /** The stem every "number" word stands for: "No.", "Nr", "#", "number", "ID". */
 export const NUMBER = '#';

@@ -1,5 +1,5 @@
 /**
- * Reading a standard form by the place of its boxes (knowledge/form-layouts.ts). On a page, each of
+ * Reading a standard form by the place of its boxes (../knowledge/form-layouts.ts). On a page, each of
  * the form's captions printed once is looked for in the words read (OCR misreads a letter in five);
  * a straight fit, across and down apart, maps the form's positions to the page's from where the
  * captions were found. The form is recognised when four captions or more, spread over the page,
@@ -7,10 +7,10 @@
  */
 import type { Box } from '../../documents/doc.ts';
 import { editDistance } from '../locate.ts';
+import { FORM_LAYOUTS, type FormBox, type FormLayout } from '../knowledge/form-layouts.ts';
 import type { BusinessValue } from './business.ts';
 import { type DocIndex, normalizeToken, type XLine, type XWord } from './extract-index.ts';
 import { parseDate } from './extract-values.ts';
-import { FORM_LAYOUTS, type FormBox, type FormLayout } from './knowledge/form-layouts.ts';
 
 /** How far (in thousandths of the form) a caption may lie from where the fit puts it. */
 const FIT_TOLERANCE = 15;

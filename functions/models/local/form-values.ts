@@ -17,7 +17,7 @@
  * 4. A value that cannot fit a field (its maxLength; a comb field drops spaces) is no candidate there;
  *    a date then loses its separators when that fits, and a digit string prefers the field whose
  *    length fits it closely. A unit the label prints ("Height (cm)") is left out of the value.
- * 5. Statements read against the form's own options (knowledge/form-options.ts): "I am a woman", "I
+ * 5. Statements read against the form's own options (../knowledge/form-options.ts): "I am a woman", "I
  *    speak German, English and French" (boxes printed Deutsch, English, Français), "Oui, j'ai été
  *    indemnisée par …" (that question's 'oui' box), "je suis membre de la famille …" (the box saying so).
  * 6. "Fait à Lyon le 15/03/2024", "signed in Brussels on …": the signing place and date. A field in a
@@ -28,10 +28,10 @@
  *    it; a field name abbreviating a word ("A.NAT1": nature) is evidence; "de nature S" is a value of its own.
  */
 import type { FillField, FillRequest, FillResult, FormFiller } from '../engine.ts';
-import { ABBREVIATIONS, BARE_NAME_WORDS, FIELD_CONCEPTS, FORM_PHRASES, NO_WORDS, YES_WORDS } from './knowledge/form-phrases.ts';
-import { DATE_LEAD_WORDS, NEGATIONS, OPTION_POSITIONS, OPTION_WORDS, PARTICIPLE_ENDINGS, PASSIVE_AGENTS, SELF_WORDS, SIGNING_VERBS, STATEMENT_WORDS } from './knowledge/form-options.ts';
-import { MONTH_NUMBERS, monthKey } from './knowledge/months.ts';
-import { STOP_WORDS, stemOf } from './text.ts';
+import { ABBREVIATIONS, BARE_NAME_WORDS, FIELD_CONCEPTS, FORM_PHRASES, NO_WORDS, YES_WORDS } from '../knowledge/form-phrases.ts';
+import { DATE_LEAD_WORDS, NEGATIONS, OPTION_POSITIONS, OPTION_WORDS, PARTICIPLE_ENDINGS, PASSIVE_AGENTS, SELF_WORDS, SIGNING_VERBS, STATEMENT_WORDS } from '../knowledge/form-options.ts';
+import { MONTH_NUMBERS, monthKey } from '../knowledge/months.ts';
+import { stemOf, STOP_WORDS } from '../shared/words.ts';
 
 interface Fact {
   /** Stems of the value's own name ("first name" → first, name). */

@@ -8,7 +8,8 @@
  * identifier (has a digit, is not a date, an amount, a time or a percentage).
  */
 import type { Page } from '../../documents/doc.ts';
-import { type PageLine, stemOf, STOP_WORDS } from './text.ts';
+import { stemOf, STOP_WORDS } from '../shared/words.ts';
+import type { PageLine } from './text.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Page markers

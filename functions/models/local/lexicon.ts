@@ -1,10 +1,10 @@
 /**
- * The document-type knowledge of ./knowledge/document-types.ts as features: for each kind of
+ * The document-type knowledge of ../knowledge/document-types.ts as features: for each kind of
  * document, the stemmed names that call on it (in a category's name or description) and the features
  * (stems and two-word phrases) such documents are printed with, and its layout cues.
  */
-import { DOCUMENT_TYPES, type LayoutCue } from './knowledge/document-types.ts';
-import { textFeatures } from './text.ts';
+import { DOCUMENT_TYPES, type LayoutCue } from '../knowledge/document-types.ts';
+import { textFeatures } from '../shared/words.ts';
 
 /** One kind of document as features. */
 export interface LexiconEntry {

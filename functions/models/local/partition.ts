@@ -14,7 +14,8 @@
  */
 import type { Page } from '../../documents/doc.ts';
 import type { PartitionRequest, PartitionResult } from '../engine.ts';
-import { consolidatePartitions, normalizeKey, type PartitionVote } from './consensus.ts';
+import { consolidatePartitions, normalizeKey, type PartitionVote } from '../shared/consensus.ts';
+import { STOP_WORDS } from '../shared/words.ts';
 import {
   anyNumberLabel,
   findLabeledValues,
@@ -28,7 +29,7 @@ import {
   rawTokens,
 } from './identifiers.ts';
 import { jitteredWeight } from './random.ts';
-import { type PageLine, pageLines, STOP_WORDS } from './text.ts';
+import { type PageLine, pageLines } from './text.ts';
 
 /** Candidate features and their weights; a candidate is accepted at THRESHOLD. */
 const FEATURES = {

@@ -13,10 +13,10 @@
  */
 import type { Doc, Page } from '../../documents/doc.ts';
 import type { SplitRequest, SplitResult } from '../engine.ts';
-import { consolidateSplits, normalizeKey, OTHER, type SplitVote } from './consensus.ts';
+import { consolidateSplits, normalizeKey, OTHER, type SplitVote } from '../shared/consensus.ts';
+import type { LayoutCue } from '../knowledge/document-types.ts';
 import { AVERAGE_PAGE_TOKENS } from './classify.ts';
 import { layoutCues } from './cues.ts';
-import type { LayoutCue } from './knowledge/document-types.ts';
 import { buildQueries, cueScores, labelScores, pagesEvidence, type Queries, type TextEvidence, textEvidence, TITLE_WEIGHT, titleLines } from './evidence.ts';
 import { anyNumberLabel, findLabeledDates, findLabeledValues, hasDate, pageMarker, type PageMarker, sameLabel, titleNumbers } from './identifiers.ts';
 import { baggedWeights } from './random.ts';

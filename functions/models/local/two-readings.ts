@@ -15,9 +15,9 @@
 import type { Box, Doc, Page, Word } from '../../documents/doc.ts';
 import { layoutPage } from '../../documents/layout.ts';
 import type { ExtractResult, Found, Tree } from '../engine.ts';
+import { CURRENCIES } from '../knowledge/currencies.ts';
 import { CENT } from './business.ts';
 import { normalizeToken } from './extract-index.ts';
-import { CURRENCIES } from './knowledge/currencies.ts';
 
 /** The document as the second reader read it, or undefined when no page was read twice. */
 export function secondReading(doc: Doc): Doc | undefined {

@@ -3,7 +3,7 @@
  * generation) on an LLM behind a ModelClient (OpenAI-compatible or Bedrock). Each operation is a
  * prompt, a JSON Schema for the answer, and the shaping of the answer into the same results the
  * local engine gives. `n_consensus` votes are parallel samples consolidated by the local engine's
- * consensus code (../local/consensus.ts); provenance comes from locating the values in the Doc
+ * consensus code (../shared/consensus.ts); provenance comes from locating the values in the Doc
  * (../locate.ts).
  *
  * (Form filling for edits reads no document: the fields and the instructions are the question.)
@@ -34,7 +34,7 @@ import type {
   SplitRequest,
   SplitResult,
 } from '../engine.ts';
-import { consolidateClassification, consolidatePartitions, consolidateSplits, consolidateValues, OTHER, type PartitionVote, type SplitVote } from '../local/consensus.ts';
+import { consolidateClassification, consolidatePartitions, consolidateSplits, consolidateValues, OTHER, type PartitionVote, type SplitVote } from '../shared/consensus.ts';
 import { locateValues } from '../locate.ts';
 import type { Capability } from '../registry.ts';
 import { withNullableValues } from '../nullable-schema.ts';

@@ -1,6 +1,6 @@
 /**
  * Schema understanding: a property is matched to a business field through its name, title,
- * description and parent, in the lexicon's languages (functions/models/local/knowledge/fields.ts).
+ * description and parent, in the lexicon's languages (functions/models/knowledge/fields.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { conceptOfField } from '../../../functions/models/local/concepts.ts';

@@ -3,7 +3,7 @@
  * providers share these functions.
  */
 import { describe, expect, it } from 'vitest';
-import { consolidateClassification, consolidatePartitions, consolidateSplits, normalizeKey } from '../../../functions/models/local/consensus.ts';
+import { consolidateClassification, consolidatePartitions, consolidateSplits, normalizeKey } from '../../../functions/models/shared/consensus.ts';
 
 const categories = ['invoice', 'receipt', 'contract'];
 const vote = (category: string, scores: number[]) => ({

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { readDocument } from '../../../functions/documents/read.ts';
 import { indexDoc } from '../../../functions/models/local/extract-index.ts';
 import { formBoxValues } from '../../../functions/models/local/form-layouts.ts';
-import { FORM_LAYOUTS } from '../../../functions/models/local/knowledge/form-layouts.ts';
+import { FORM_LAYOUTS } from '../../../functions/models/knowledge/form-layouts.ts';
 
 const UB04 = FORM_LAYOUTS[0]!;
 

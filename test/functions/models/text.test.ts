@@ -3,8 +3,9 @@ import type { Page } from '../../../functions/documents/doc.ts';
 import { buildQueries, decisiveQuotes, labelScores, textEvidence } from '../../../functions/models/local/evidence.ts';
 import { findLabeledValues, identifierValue, keyHeadMatcher, pageMarker } from '../../../functions/models/local/identifiers.ts';
 import { baggedWeights, poissonOne } from '../../../functions/models/local/random.ts';
-import { porterStem } from '../../../functions/models/local/stem.ts';
-import { countFeatures, type PageLine, pageLines, textFeatures, tokenize } from '../../../functions/models/local/text.ts';
+import { porterStem } from '../../../functions/models/shared/stem.ts';
+import { countFeatures, type PageLine, pageLines } from '../../../functions/models/local/text.ts';
+import { textFeatures, tokenize } from '../../../functions/models/shared/words.ts';
 import { fixtureDoc } from '../../support/bundle-fixtures.ts';
 
 const lines = (...texts: string[]): PageLine[] => texts.map((text, i) => ({ text, title: i === 0 }));

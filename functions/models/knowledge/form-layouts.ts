@@ -24,7 +24,7 @@ export interface FormCaption {
 export type FormBoxKind = 'name' | 'identifier' | 'date' | 'amount';
 
 export interface FormBox {
-  /** The field concept (knowledge/fields.ts) the box's value is. */
+  /** The field concept (./fields.ts) the box's value is. */
   concept: string;
   /** The box's number and caption on the form, for the reader of this file. */
   box: string;

@@ -8,7 +8,7 @@
  *   - `names`: words people name such a field with in a schema that documents do not print ("issuer").
  *
  * A schema property is matched to a concept by its name, title and description against labels and
- * names (./../concepts.ts). A label printed in a document goes to the concept that names it best, so
+ * names (../local/concepts.ts). A label printed in a document goes to the concept that names it best, so
  * "Customer No." is never read as the invoice number, nor "Total GST" as the total: concepts that are
  * rarely asked for (change given, rounding, phone) are here so that their labels are recognised and
  * kept away from the others.

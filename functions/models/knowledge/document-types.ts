@@ -1,7 +1,7 @@
 /**
  * What the local engine knows about common kinds of documents (DESIGN §6): for each kind, how people
  * name it (in a category, a subdocument, or the document's own title), the words and phrases such
- * documents are printed with, and the layout they have (./../cues.ts: a letter's salutation and
+ * documents are printed with, and the layout they have (../local/cues.ts: a letter's salutation and
  * signature, a paper's abstract and references, a contract's numbered clauses, a table of contents, a
  * totals block …).
  *
@@ -14,7 +14,7 @@
  * To extend: add a kind, a name, a language's terms. Measure with `npm run bench -- accuracy`.
  */
 
-/** Layout a kind of document typically has (detected by ./../cues.ts). */
+/** Layout a kind of document typically has (detected by ../local/cues.ts). */
 export type LayoutCue = 'letter' | 'paper' | 'clauses' | 'contents' | 'totals' | 'form' | 'card' | 'slides' | 'receipt_strip' | 'till' | 'table_heavy';
 
 export interface DocumentType {

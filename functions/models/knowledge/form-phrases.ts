@@ -1,6 +1,6 @@
 /**
  * How people say what goes in a form, by language: the phrases the local form filler
- * (../form-values.ts) reads instructions with. Lower case; an apostrophe matches ' and ’; a space
+ * (../local/form-values.ts) reads instructions with. Lower case; an apostrophe matches ' and ’; a space
  * matches any run of spaces. Accents count in phrases ("né le"), not in field words.
  *
  * - `copulas`: what links a label to its value ("my name IS Jane", "mes cotisations SONT DE 6 612,48").

@@ -1,5 +1,5 @@
 /**
- * Words the local form filler (../form-values.ts) reads statements and option boxes with, by meaning
+ * Words the local form filler (../local/form-values.ts) reads statements and option boxes with, by meaning
  * rather than by language: a box printed "Deutsch" is ticked by "I speak German", a list option
  * "Woman" chosen by "je suis une femme". Lower case, accents off.
  *

@@ -1,0 +1,97 @@
+/**
+ * Words of a text as both engines compare them: tokens of letters and digits, accents dropped,
+ * stemmed (Porter, ./stem.ts), stop words and negators marked, and two-word phrases. The local engine
+ * scores documents with them (../local/text.ts, evidence.ts); provenance (../locate.ts) matches a
+ * provider's answer against the document with the same stems.
+ */
+import { porterStem } from './stem.ts';
+
+/**
+ * Common English function words: they say nothing about what a document is. Kept small on purpose:
+ * "shall", "hereby" or "due" are evidence in business documents and stay in.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  `a about above after again against all also am an and any are as at be because been before being below
+  between both but by can could did do does doing down during each either few for from further had has
+  have having he her here hers herself him himself his how i if in into is it its itself just me more
+  most my myself no nor not of off on once only or other our ours ourselves out over own same she should
+  so some such than that the their theirs them themselves then there these they this those through to too
+  under until up very was we were what when where which while who whom why will with would you your yours
+  yourself yourselves us via per cent etc eg ie`.split(/\s+/).filter(Boolean),
+);
+
+export interface Token {
+  /** The stem ("invoic"), or the lower-cased token for numbers. */
+  stem: string;
+  /** Offsets of the token in its line (UTF-16), for quoting what the document says. */
+  start: number;
+  end: number;
+  stop: boolean;
+  /** A word that negates what follows ("not a VAT invoice"). */
+  negator: boolean;
+}
+
+/** Words that deny the next few words; "no" only before a word ("no invoice", not "No. 123" or "No:"). */
+const NEGATORS = new Set(['not', 'never', 'without', 'non', 'nor']);
+/** How many content words after a negator it denies. */
+export const NEGATION_SCOPE = 3;
+
+/** Words of letters and digits; "O&M", "R&D" and "P&L" are one word each. */
+const WORD = /[\p{L}\p{N}]+(?:&[\p{L}\p{N}]+)*/gu;
+
+/** Stems are cached: a document's vocabulary is small next to its word count. */
+const stemCache = new Map<string, string>();
+const STEM_CACHE_LIMIT = 200_000;
+
+export function stemOf(lower: string): string {
+  let stem = stemCache.get(lower);
+  if (stem === undefined) {
+    // Only alphabetic ASCII words go through Porter; numbers and other scripts are kept as they are.
+    stem = /^[a-z]+$/.test(lower) ? porterStem(lower) : lower;
+    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+    stemCache.set(lower, stem);
+  }
+  return stem;
+}
+
+/** Tokens of one line: words of letters and digits; 1-letter words and possessive "s" dropped. */
+export function tokenize(line: string): Token[] {
+  const tokens: Token[] = [];
+  for (const match of line.matchAll(WORD)) {
+    const raw = match[0];
+    if (raw.length < 2 && !/\d/.test(raw)) continue;
+    let lower = raw.toLowerCase().replace(/&/g, '');
+    // Accents do not matter ("reçu" is "recu", "Rechnungsempfänger" "rechnungsempfanger").
+    if (/[^\x00-\x7f]/.test(lower)) lower = lower.normalize('NFKD').replace(/\p{M}/gu, '');
+    const end = match.index + raw.length;
+    const negator = NEGATORS.has(lower) || (lower === 'no' && /^ [a-z]/i.test(line.slice(end, end + 2)));
+    tokens.push({ stem: stemOf(lower), start: match.index, end, stop: STOP_WORDS.has(lower), negator });
+  }
+  return tokens;
+}
+
+/** Stems of a free text (names, descriptions, instructions), stop words removed. */
+export function contentStems(text: string): string[] {
+  return tokenize(text).filter((t) => !t.stop).map((t) => t.stem);
+}
+
+/**
+ * Features of a text: each content stem, and each pair of consecutive content stems of one line
+ * (a phrase: "amount due", "bank statement"; stop words between are skipped, so "bill of lading"
+ * is "bill lade"). A feature is its string; phrases are the two stems joined by a space.
+ */
+export function phraseKey(a: string, b: string): string {
+  return `${a} ${b}`;
+}
+
+export function isPhrase(feature: string): boolean {
+  return feature.includes(' ');
+}
+
+/** The features of a short text, in order (stems, then the phrases between them). */
+export function textFeatures(text: string): { stems: string[]; phrases: string[] } {
+  const stems = contentStems(text);
+  const phrases: string[] = [];
+  for (let i = 1; i < stems.length; i++) phrases.push(phraseKey(stems[i - 1]!, stems[i]!));
+  return { stems, phrases };
+}
