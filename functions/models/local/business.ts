@@ -27,6 +27,7 @@ import type { LeafNode } from './extract-schema.ts';
 import { parseDate, parseNumber, readValue, traitsOf, withSplitCents } from './extract-values.ts';
 import { bestPhrase, NUMBER, NUMBER_WORDS, type Phrase, textStems } from './extract-words.ts';
 import { formBoxValues } from './form-layouts.ts';
+import { AMOUNT_WEIGHTS, CURRENCY_WEIGHTS, FIELD_FLOORS, ISSUER_WEIGHTS, LABEL_WEIGHTS, MISREAD_LABEL_WEIGHTS, PARTY_NUMBER_DATE_WEIGHTS, TRUST_WEIGHTS } from './weights/business.ts';
 
 export interface BusinessValue {
   concept: string;
@@ -55,8 +56,6 @@ interface ConceptPhrases {
   plain: Phrase[];
 }
 
-const WEAK_WEIGHT = 0.6;
-
 function phrasesOf(concept: FieldConcept): Phrase[] {
   const phrases: Phrase[] = [];
   const seen = new Set<string>();
@@ -72,7 +71,7 @@ function phrasesOf(concept: FieldConcept): Phrase[] {
     }
   };
   add(concept.labels, 1);
-  add(concept.weak, WEAK_WEIGHT);
+  add(concept.weak, LABEL_WEIGHTS.weakLabel);
   return phrases;
 }
 
@@ -99,7 +98,7 @@ export const READ_HERE = new Set(['document_number', 'order_number', 'customer_n
 
 /** A field's labels in every language, as phrases for label proximity (a little below the field's own words). */
 export function labelPhrases(id: string): Phrase[] {
-  return (conceptLexicon().byId.get(id)?.phrases ?? []).map((p) => ({ ...p, weight: p.weight * 0.9 }));
+  return (conceptLexicon().byId.get(id)?.phrases ?? []).map((p) => ({ ...p, weight: p.weight * LABEL_WEIGHTS.proximityPhrase }));
 }
 
 /**
@@ -118,10 +117,10 @@ function labelBelongsElsewhere(index: DocIndex, label: LabelMatch, own: ConceptP
   });
   for (const other of conceptLexicon().all) {
     if (other === own || Boolean(other.concept.item) !== Boolean(own.concept.item)) continue;
-    if (bestPhrase(stems, other.plain).similarity > mine + 0.05) return true;
+    if (bestPhrase(stems, other.plain).similarity > mine + LABEL_WEIGHTS.clearlyBetter) return true;
     for (const side of longer) {
       const theirs = bestPhrase(side.words, other.plain).similarity;
-      if (theirs >= mine && theirs > side.mine + 0.05) return true;
+      if (theirs >= mine && theirs > side.mine + LABEL_WEIGHTS.clearlyBetter) return true;
     }
   }
   return false;
@@ -145,7 +144,7 @@ function neighbourLabelWords(index: DocIndex, label: LabelMatch): XWord[][] {
     let rest = segment.words.slice(at + label.words.length);
     if (rest.length === 0) rest = segmentAfter(index, segment)?.words ?? [];
     const after: XWord[] = [];
-    for (const w of rest.slice(0, 2)) {
+    for (const w of rest.slice(0, LABEL_WEIGHTS.labelWordsAfter)) {
       if (!known(w)) break;
       after.push(w);
       if (w.text.endsWith(':')) break;
@@ -201,13 +200,13 @@ function plausible(kind: FieldKind, value: unknown, words: XWord[]): boolean {
       const v = String(value);
       if (words.some((w) => MONEY_SHAPE.test(w.text))) return false;
       // A code: a digit somewhere; not a date, a time, a page number or an amount of money ("$1,437.92").
-      return /\d/.test(v) && v.length <= 40 && !parseDate(v, 'mdy') && !/^\d{1,2}:\d{2}/.test(v) && !/^page\b/i.test(v) && !MONEY_SHAPE.test(v);
+      return /\d/.test(v) && v.length <= LABEL_WEIGHTS.identifierMaxLength && !parseDate(v, 'mdy') && !/^\d{1,2}:\d{2}/.test(v) && !/^page\b/i.test(v) && !MONEY_SHAPE.test(v);
     }
     case 'name':
       // Letters, not a number, a phone number, an address on the web or mostly digits.
-      return /\p{L}{2}/u.test(String(value)) && !/^[\d\s.,:/-]+$/.test(text) && !/^\d+\s/.test(String(value)) && !/@|www\.|https?:/i.test(text) && !PHONE_LIKE.test(text) && (text.match(/\d/g)?.length ?? 0) <= text.length * 0.3;
+      return /\p{L}{2}/u.test(String(value)) && !/^[\d\s.,:/-]+$/.test(text) && !/^\d+\s/.test(String(value)) && !/@|www\.|https?:/i.test(text) && !PHONE_LIKE.test(text) && (text.match(/\d/g)?.length ?? 0) <= text.length * LABEL_WEIGHTS.nameMaxDigitShare;
     case 'amount':
-      return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) < 1e10;
+      return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) < LABEL_WEIGHTS.amountLimit;
     default:
       return true;
   }
@@ -217,7 +216,7 @@ function plausible(kind: FieldKind, value: unknown, words: XWord[]): boolean {
 function withoutTrailingPhone<T extends { value: unknown; words: XWord[] }>(kind: FieldKind, read: T | undefined): T | undefined {
   if (!read || kind !== 'name') return read;
   let end = read.words.length;
-  while (end > 0 && (read.words[end - 1]!.text.match(/\d/g)?.length ?? 0) >= 6) end--;
+  while (end > 0 && (read.words[end - 1]!.text.match(/\d/g)?.length ?? 0) >= LABEL_WEIGHTS.phoneDigits) end--;
   if (end === read.words.length || end === 0) return read;
   const words = read.words.slice(0, end);
   return { ...read, value: words.map((w) => w.text).join(' ').replace(/[\s,;:]+$/, ''), words };
@@ -257,7 +256,7 @@ function groupsThousandsWithDots(index: DocIndex): boolean {
       if (/\d\.\d{2}(?!\d)/.test(w.text)) cents++;
       else if (/^\D?\d{1,3}(\.\d{3})+\D?$/.test(w.text)) thousands++;
     }
-    known = cents === 0 && thousands >= 2;
+    known = cents === 0 && thousands >= LABEL_WEIGHTS.dotThousandsAmounts;
     dotThousandsCache.set(index, known);
   }
   return known;
@@ -276,8 +275,6 @@ interface Labelled {
   placement: Placement;
 }
 
-/** A printed label must match one of the field's labels at least this well ("Invoice #" for "invoice no": 1). */
-const MIN_LABEL = 0.7;
 
 /**
  * The field's labels printed in the document (those another field names better left out). A label is
@@ -288,30 +285,26 @@ function labelsOf(index: DocIndex, id: string): LabelMatch[] {
   const entry = conceptLexicon().byId.get(id);
   if (!entry) return [];
   const out: LabelMatch[] = [];
-  for (const label of findLabels(index, entry.plain, () => 1, 400)) {
-    if (label.similarity < MIN_LABEL || labelBelongsElsewhere(index, label, entry)) continue;
+  for (const label of findLabels(index, entry.plain, () => 1)) {
+    if (label.similarity < LABEL_WEIGHTS.minLabel || labelBelongsElsewhere(index, label, entry)) continue;
     const stems = [...new Set(label.words.flatMap((w) => w.stems))];
     out.push({ ...label, similarity: bestPhrase(stems, entry.phrases).similarity });
   }
   return out;
 }
 
-/** How far below a label standing alone its value may be, in text heights (a shaded header band). */
-const FAR_BELOW = 4;
 
 /** Where a label's value may be: beside, under (a little further for a label alone on its line), after. */
 function regionsOf(index: DocIndex, label: LabelMatch) {
   const regions = valueRegions(index, label, conceptLexicon().vocabulary);
   if (label.whole && !regions.some((r) => r.placement === 'below')) {
     const segment = index.segments[label.words[0]!.segment]!;
-    const below = segmentBelow(index, segment, FAR_BELOW);
+    const below = segmentBelow(index, segment, LABEL_WEIGHTS.farBelow);
     if (below) regions.push({ words: below.words, placement: 'below', label });
   }
   return regions;
 }
 
-/** What a date under an item table's column header counts for as the document's date. */
-const ITEM_COLUMN_DATE = 0.3;
 const itemHeaders = new WeakMap<DocIndex, Set<number>>();
 
 /** Lines that head an item table: a description column and a quantity or amount column on one line. */
@@ -343,15 +336,15 @@ function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labe
       if (read && index.splitCents && concept.kind === 'amount') read = withSplitCents(read, region.words);
       if (!read || !plausible(concept.kind, read.value, read.words) || isLabelText(read.words)) continue;
       if (concept.kind === 'identifier' && houseNumber(index, read.words)) continue;
-      let factor = placementFactor(region.placement, region.label) * (region.qualified ? 0.8 : 1);
+      let factor = placementFactor(region.placement, region.label) * (region.qualified ? LABEL_WEIGHTS.qualified : 1);
       // Amounts of a document are beside their label; under it is mostly a column of an item table.
-      if (concept.kind === 'amount' && (region.placement === 'below' || region.placement === 'cellBelow')) factor *= 0.6;
+      if (concept.kind === 'amount' && (region.placement === 'below' || region.placement === 'cellBelow')) factor *= LABEL_WEIGHTS.amountBelow;
       // A date under a column header of an item table ("Date  Description  Amount") is an item's date.
-      if (concept.kind === 'date' && (region.placement === 'below' || region.placement === 'cellBelow') && itemHeaderLines(index).has(label.words[0]!.line)) factor *= ITEM_COLUMN_DATE;
+      if (concept.kind === 'date' && (region.placement === 'below' || region.placement === 'cellBelow') && itemHeaderLines(index).has(label.words[0]!.line)) factor *= LABEL_WEIGHTS.itemColumnDate;
       // One word of a name's label with no colon ("SUPPLIERS" in a logo) is a label only weakly.
-      if ((concept.kind === 'name' || concept.kind === 'address') && !label.colon && label.words.length === 1) factor *= 0.7;
+      if ((concept.kind === 'name' || concept.kind === 'address') && !label.colon && label.words.length === 1) factor *= LABEL_WEIGHTS.nameOneWordLabel;
       // Words after a label with no colon are its value only weakly unless they delimit themselves.
-      if ((region.placement === 'inline' || region.placement === 'prose') && typeof read.value === 'string' && !/\d/.test(read.value)) factor *= 0.35;
+      if ((region.placement === 'inline' || region.placement === 'prose') && typeof read.value === 'string' && !/\d/.test(read.value)) factor *= LABEL_WEIGHTS.inlineWithoutDigit;
       const score = Math.min(1, label.similarity * PLACEMENT_WEIGHT[region.placement] * factor * read.fit);
       let value = concept.kind === 'identifier' && typeof read.value === 'string' ? ocrDigits(read.value) : (read.value as string | number);
       if (concept.kind === 'amount' && typeof value === 'number') value = withThousandDots(index, value, read.words);
@@ -380,11 +373,9 @@ function distinct(values: BusinessValue[]): BusinessValue[] {
 const AMOUNT_FIELDS = ['total', 'subtotal', 'tax'] as const;
 type AmountField = (typeof AMOUNT_FIELDS)[number];
 
-const near = (a: number, b: number, tolerance = 0.011) => Math.abs(a - b) <= tolerance;
-/** One cent: amounts closer than half of it are the same amount. */
+const near = (a: number, b: number, tolerance = AMOUNT_WEIGHTS.sameAmount) => Math.abs(a - b) <= tolerance;
+/** One cent (a unit, not a setting): amounts closer than half of it are the same amount. */
 export const CENT = 0.01;
-/** Rounding to 5 cents (Malaysia, Australia …) or to the unit. */
-const ROUNDING = 0.051;
 
 /** Printed amounts of the document (each number with two decimals, or with a currency mark). */
 function printedAmounts(index: DocIndex): Array<{ value: number; word: XWord }> {
@@ -403,7 +394,7 @@ function printedRates(index: DocIndex, only?: XLine): number[] {
   for (const line of only ? [only] : index.lines) {
     for (const m of line.text.matchAll(/(?<![\d.,])(\d{1,2}(?:[.,]\d{1,3})?)\s?%/g)) {
       const rate = Number(m[1]!.replace(',', '.'));
-      if (rate > 0 && rate <= 30) rates.add(rate);
+      if (rate > 0 && rate <= AMOUNT_WEIGHTS.maxRate) rates.add(rate);
     }
   }
   return [...rates];
@@ -419,7 +410,7 @@ const DOT_THREE = /^\D*[1-9]\d{0,2}\.\d{3}\D*$/;
  * subtotal or tax is read from such an amount.
  */
 function dotBeforeThreeDigits(index: DocIndex): boolean {
-  return !groupsThousandsWithDots(index) && index.words.filter((w) => DOT_THREE.test(w.text)).length >= 3;
+  return !groupsThousandsWithDots(index) && index.words.filter((w) => DOT_THREE.test(w.text)).length >= LABEL_WEIGHTS.dotBeforeThreeDigitsAmounts;
 }
 
 /**
@@ -433,7 +424,7 @@ function printsCents(index: DocIndex): boolean {
     if (/^[$€£]?\d{1,3}([,.]\d{3})*[.,]\d{2}$/.test(w.text)) cents++;
     else if (/^\d{3,6}$/.test(w.text)) whole++;
   }
-  return cents >= 3 && cents > whole;
+  return cents >= LABEL_WEIGHTS.centsAmounts && cents > whole;
 }
 
 /**
@@ -444,9 +435,10 @@ function taxAfterBase(index: DocIndex, value: BusinessValue): BusinessValue {
   const word = value.words[value.words.length - 1]!;
   const line = index.lines[word.line]!;
   const base = value.value as number;
-  for (const next of line.words.slice(line.words.indexOf(word) + 1, line.words.indexOf(word) + 6)) {
+  const at = line.words.indexOf(word);
+  for (const next of line.words.slice(at + 1, at + 1 + AMOUNT_WEIGHTS.taxWordsAfterBase)) {
     const parsed = parseNumber(next.text);
-    if (parsed && !parsed.percent && parsed.value > 0 && parsed.value <= base * 0.3 && /[.,]\d{2}$/.test(next.text)) return { ...value, value: parsed.value, words: [next] };
+    if (parsed && !parsed.percent && parsed.value > 0 && parsed.value <= base * AMOUNT_WEIGHTS.maxTaxShare && /[.,]\d{2}$/.test(next.text)) return { ...value, value: parsed.value, words: [next] };
   }
   return value;
 }
@@ -455,10 +447,6 @@ function taxAfterBase(index: DocIndex, value: BusinessValue): BusinessValue {
 const SUMMARY_TITLE = /\bsumm?ary\b/i;
 /** An amount in a summary's cell: "1,234.56". */
 const AMOUNT_CELL = /^\d{1,3}(,\d{3})*\.\d{2}$/;
-/** How sure a tax summary row's base and tax are, before the total agrees with them. */
-const SUMMARY_SCORE = 0.75;
-/** Lines under a summary's title where its first row may be. */
-const SUMMARY_ROWS = 3;
 
 /**
  * The first row of a tax summary ("GST Summary  Amount(RM)  Tax(RM)" over "SR @ 6%  35.00  2.10"):
@@ -472,41 +460,26 @@ function taxSummary(index: DocIndex): { subtotal: BusinessValue[]; tax: Business
   for (const line of index.lines) {
     if (!SUMMARY_TITLE.test(line.text) || !line.words.some((w) => w.stems.some((s) => taxWords.has(s)) || /tax|gst|vat/i.test(w.text))) continue;
     // The summary's lines: its title, its rows and the total row under them.
-    for (let id = line.id; id <= line.id + SUMMARY_ROWS + 1 && id < index.lines.length; id++) out.lines.add(id);
+    for (let id = line.id; id <= line.id + AMOUNT_WEIGHTS.summaryRows + 1 && id < index.lines.length; id++) out.lines.add(id);
     // The first row naming a tax ("SR GST 6%"), else the first row: a service charge's row is no tax.
-    const rows = index.lines.slice(line.id + 1, line.id + 1 + SUMMARY_ROWS).filter((row) => row.words.filter((w) => AMOUNT_CELL.test(w.text)).length >= 2);
+    const rows = index.lines.slice(line.id + 1, line.id + 1 + AMOUNT_WEIGHTS.summaryRows).filter((row) => row.words.filter((w) => AMOUNT_CELL.test(w.text)).length >= 2);
     const taxed = rows.filter((row) => row.words.some((w) => w.stems.some((s) => taxNames.has(s))));
     for (const row of [...taxed, ...rows]) {
       const amounts = row.words.filter((w) => AMOUNT_CELL.test(w.text));
       const [baseWord, taxWord] = amounts.slice(-2) as [XWord, XWord];
       const base = parseNumber(baseWord.text)!.value;
       const tax = parseNumber(taxWord.text)!.value;
-      if (!(tax > 0 && tax <= base * 0.3)) continue;
-      out.subtotal.push({ concept: 'subtotal', value: base, words: [baseWord], score: SUMMARY_SCORE });
-      out.tax.push({ concept: 'tax', value: tax, words: [taxWord], score: SUMMARY_SCORE });
+      if (!(tax > 0 && tax <= base * AMOUNT_WEIGHTS.maxTaxShare)) continue;
+      out.subtotal.push({ concept: 'subtotal', value: base, words: [baseWord], score: AMOUNT_WEIGHTS.summaryScore });
+      out.tax.push({ concept: 'tax', value: tax, words: [taxWord], score: AMOUNT_WEIGHTS.summaryScore });
       break;
     }
   }
   return out;
 }
 
-/** Lines apart that still make one block of amounts. */
-const BLOCK_LINES = 4;
-const nearLines = (a: BusinessValue, b: BusinessValue) => Math.abs(a.words[0]!.line - b.words[0]!.line) <= BLOCK_LINES;
-
-/**
- * How sure, at least, each of a total, subtotal and tax is when they add up (subtotal + tax = total):
- * three printed numbers seldom add up by chance, whatever their labels looked like to OCR. It clears
- * every amount's floor (MIN_SCORE), the subtotal's too.
- */
-const CONSISTENT_SCORE = 0.8;
-
-/** What a tax at a rate of its base adds to a reading of the amounts (less than adding up: 1.2). */
-const RATE_AGREES = 0.3;
-
-/** How sure a total is that only what was paid less the change says (an amount printed that equals it). */
-const PAID_LESS_CHANGE = 0.7;
-
+/** Two amounts in one block of amounts, a few lines apart. */
+const nearLines = (a: BusinessValue, b: BusinessValue) => Math.abs(a.words[0]!.line - b.words[0]!.line) <= AMOUNT_WEIGHTS.blockLines;
 function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue[]): Record<AmountField | 'balance_due', BusinessValue[]> {
   const cents = printsCents(index);
   const dotThousands = dotBeforeThreeDigits(index);
@@ -514,7 +487,7 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   const checked = (list: BusinessValue[]) =>
     list
       .filter((v) => !(dotThousands && DOT_THREE.test(asPrinted(v))))
-      .map((v) => (cents && !/[.,]\d{1,2}\)?-?$/.test(asPrinted(v)) ? { ...v, score: v.score * 0.5 } : v))
+      .map((v) => (cents && !/[.,]\d{1,2}\)?-?$/.test(asPrinted(v)) ? { ...v, score: v.score * AMOUNT_WEIGHTS.withoutCents } : v))
       .sort(byScore);
   const summary = taxSummary(index);
   const lists = {
@@ -529,8 +502,8 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   // line's amount read into the total's (a rounding's "0.00" beside "Total").
   if (labelled('amount_paid').some((v) => (v.value as number) > 0)) lists.total = lists.total.filter((v) => v.value !== 0);
   // Nothing was paid: what is due is the total, and the total is what is due.
-  if (!paid && lists.total.length === 0) lists.total = lists.balance_due.map((v) => ({ ...v, concept: 'total', score: v.score * 0.85 }));
-  if (!paid && lists.balance_due.length === 0) lists.balance_due = lists.total.map((v) => ({ ...v, concept: 'balance_due', score: v.score * 0.85 }));
+  if (!paid && lists.total.length === 0) lists.total = lists.balance_due.map((v) => ({ ...v, concept: 'total', score: v.score * AMOUNT_WEIGHTS.dueAsTotal }));
+  if (!paid && lists.balance_due.length === 0) lists.balance_due = lists.total.map((v) => ({ ...v, concept: 'balance_due', score: v.score * AMOUNT_WEIGHTS.dueAsTotal }));
 
   // A tax that is a standard rate or one printed on the document of its base (106.10 × 6% = 6.37).
   // (Service charges, tips and the like are charged at rates too: a tax on a line naming one is none.)
@@ -538,9 +511,9 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   const otherLines = new Set(labelsOf(index, 'other_amount').map((l) => l.words[0]!.line));
   const taxAtRate = (base: number, tax: BusinessValue) => {
     const x = tax.value as number;
-    return x > 0 && !otherLines.has(tax.words[0]!.line) && rates.some((rate) => near((base * rate) / 100, x, 0.006));
+    return x > 0 && !otherLines.has(tax.words[0]!.line) && rates.some((rate) => near((base * rate) / 100, x, AMOUNT_WEIGHTS.taxAtRate));
   };
-  const top = (list: BusinessValue[]) => list.slice(0, 6);
+  const top = (list: BusinessValue[]) => list.slice(0, AMOUNT_WEIGHTS.candidates);
   const charges = top(labelled('other_amount')).map((v) => v.value as number).filter((v) => v > 0);
   const none = undefined;
   let best: { total?: BusinessValue; subtotal?: BusinessValue; tax?: BusinessValue; score: number; consistent: boolean } = { score: -1, consistent: false };
@@ -550,25 +523,25 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
         const t = total?.value as number | undefined;
         const s = subtotal?.value as number | undefined;
         const x = tax?.value as number | undefined;
-        let score = (total?.score ?? 0) + (subtotal?.score ?? 0) * 0.8 + (tax?.score ?? 0) * 0.8;
+        let score = (total?.score ?? 0) + (subtotal?.score ?? 0) * AMOUNT_WEIGHTS.subtotalShare + (tax?.score ?? 0) * AMOUNT_WEIGHTS.taxShare;
         // A subtotal and a tax are printed in the total's block, a few lines from it: between readings
         // otherwise alike ("SUBTOTALS" of a parts table, "Subtotal" over the total), the nearer wins.
-        if (total && subtotal && nearLines(total, subtotal)) score += 0.05;
-        if (total && tax && nearLines(total, tax)) score += 0.05;
+        if (total && subtotal && nearLines(total, subtotal)) score += AMOUNT_WEIGHTS.inTotalsBlock;
+        if (total && tax && nearLines(total, tax)) score += AMOUNT_WEIGHTS.inTotalsBlock;
         let consistent = false;
         if (t !== undefined && s !== undefined && x !== undefined) {
-          if (near(s + x, t)) (score += 1.2), (consistent = true);
-          else if (near(s + x, t, ROUNDING)) (score += 0.9), (consistent = true);
+          if (near(s + x, t)) (score += AMOUNT_WEIGHTS.addsUp), (consistent = true);
+          else if (near(s + x, t, AMOUNT_WEIGHTS.rounding)) (score += AMOUNT_WEIGHTS.addsUpRounded), (consistent = true);
           // With a charge or a discount between them ("Service charge 10%  15.00", "Shipping 4.95").
-          else if (charges.some((c) => near(s + x + c, t) || near(s + x - c, t))) (score += 1.0), (consistent = true);
-          else score -= 0.6;
+          else if (charges.some((c) => near(s + x + c, t) || near(s + x - c, t))) (score += AMOUNT_WEIGHTS.addsUpWithCharge), (consistent = true);
+          else score -= AMOUNT_WEIGHTS.doesNotAddUp;
         }
         // The tax at a rate of the subtotal, or of the total less it where no subtotal is read.
-        if (tax && (subtotal ? taxAtRate(s!, tax) : t !== undefined && taxAtRate(t - x!, tax))) score += RATE_AGREES;
+        if (tax && (subtotal ? taxAtRate(s!, tax) : t !== undefined && taxAtRate(t - x!, tax))) score += AMOUNT_WEIGHTS.rateAgrees;
         // A part is never more than the whole; no tax is more than the amount it is charged on (such a
         // pair is the two read the wrong way round), so never half the total it is in.
-        if (t !== undefined && s !== undefined && s > t + ROUNDING && t > 0) score -= 1;
-        if (t !== undefined && x !== undefined && x * 2 > t && t > 0) score -= 1;
+        if (t !== undefined && s !== undefined && s > t + AMOUNT_WEIGHTS.rounding && t > 0) score -= AMOUNT_WEIGHTS.partOverWhole;
+        if (t !== undefined && x !== undefined && x * 2 > t && t > 0) score -= AMOUNT_WEIGHTS.partOverWhole;
         if (s !== undefined && x !== undefined && x * 2 > s && s > 0) continue;
         // The same printed number read for two fields: one of them is wrong.
         const ids = [total, subtotal, tax].filter(Boolean).map((v) => v!.words[0]!.id);
@@ -586,18 +559,18 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   const implied = (field: AmountField, value: number, base: number): BusinessValue | undefined => {
     if (!(value > 0)) return undefined;
     const hit = printed.find((p) => near(p.value, value) && !used.has(p.word.id));
-    return hit ? { concept: field, value: hit.value, words: [hit.word], score: Math.min(0.75, base) } : undefined;
+    return hit ? { concept: field, value: hit.value, words: [hit.word], score: Math.min(AMOUNT_WEIGHTS.impliedMax, base) } : undefined;
   };
   // A total printed before its rounding ("TOTAL 60.31", "ROUNDING ADJ -0.01", then "60.30"): the total
   // is the rounded amount, a whole number of 5 cents printed below the rounding line (the sign of a
   // rounding is often lost to OCR, so either way).
   if (best.total) {
     const t = best.total.value as number;
-    const roundings = labelled('other_amount').filter((v) => /round/i.test(index.lines[v.words[0]!.line]!.text) && v.value !== 0 && Math.abs(v.value as number) <= ROUNDING);
+    const roundings = labelled('other_amount').filter((v) => /round/i.test(index.lines[v.words[0]!.line]!.text) && v.value !== 0 && Math.abs(v.value as number) <= AMOUNT_WEIGHTS.rounding);
     for (const rounding of roundings) {
       const r = Math.abs(rounding.value as number);
       const below = rounding.words[0]!.line;
-      const hit = printed.find((p) => p.word.line > below && !used.has(p.word.id) && (near(p.value, t - r) || near(p.value, t + r)) && Math.round(p.value * 100) % 5 === 0);
+      const hit = printed.find((p) => p.word.line > below && !used.has(p.word.id) && (near(p.value, t - r) || near(p.value, t + r)) && Math.round(p.value * 100) % AMOUNT_WEIGHTS.roundedToCents === 0);
       if (hit) {
         best.total = { ...best.total, value: hit.value, words: [hit.word] };
         break;
@@ -606,16 +579,16 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   }
   // (No tax is more than the amount it is charged on.)
   if (best.total && best.tax && !best.subtotal && (best.tax.value as number) * 2 <= (best.total.value as number)) {
-    const s = implied('subtotal', (best.total.value as number) - (best.tax.value as number), Math.min(best.total.score, best.tax.score) * 0.85);
+    const s = implied('subtotal', (best.total.value as number) - (best.tax.value as number), Math.min(best.total.score, best.tax.score) * AMOUNT_WEIGHTS.impliedPart);
     if (s) (best.subtotal = s), (best.consistent = true);
   }
   if (best.subtotal && best.tax && !best.total) {
     const sum = (best.subtotal.value as number) + (best.tax.value as number);
-    const hit = printed.find((p) => near(p.value, sum, ROUNDING) && !used.has(p.word.id) && p.value > (best.subtotal!.value as number));
-    if (hit) (best.total = { concept: 'total', value: hit.value, words: [hit.word], score: Math.min(0.75, Math.min(best.subtotal.score, best.tax.score) * 0.9) }), (best.consistent = true);
+    const hit = printed.find((p) => near(p.value, sum, AMOUNT_WEIGHTS.rounding) && !used.has(p.word.id) && p.value > (best.subtotal!.value as number));
+    if (hit) (best.total = { concept: 'total', value: hit.value, words: [hit.word], score: Math.min(AMOUNT_WEIGHTS.impliedMax, Math.min(best.subtotal.score, best.tax.score) * AMOUNT_WEIGHTS.impliedTotal) }), (best.consistent = true);
   }
   if (best.total && best.subtotal && !best.tax && (best.subtotal.value as number) * 2 >= (best.total.value as number)) {
-    const x = implied('tax', (best.total.value as number) - (best.subtotal.value as number), Math.min(best.total.score, best.subtotal.score) * 0.85);
+    const x = implied('tax', (best.total.value as number) - (best.subtotal.value as number), Math.min(best.total.score, best.subtotal.score) * AMOUNT_WEIGHTS.impliedPart);
     if (x) (best.tax = x), (best.consistent = true);
   }
 
@@ -626,10 +599,10 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   if (typeof paidAmount === 'number' && typeof change === 'number' && paidAmount > change) {
     const settled = paidAmount - change;
     const hit = printed.find((p) => near(p.value, settled, CENT / 2) && !used.has(p.word.id));
-    if (!best.total || best.total.score < MIN_SCORE.total!) {
-      if (best.total && near(best.total.value as number, settled)) best.total = { ...best.total, score: Math.max(best.total.score, PAID_LESS_CHANGE) };
-      else if (hit) best.total = { concept: 'total', value: hit.value, words: [hit.word], score: PAID_LESS_CHANGE };
-    } else if (hit && !near(best.total.value as number, settled, CENT / 2) && near(best.total.value as number, settled, ROUNDING)) {
+    if (!best.total || best.total.score < FIELD_FLOORS.total!) {
+      if (best.total && near(best.total.value as number, settled)) best.total = { ...best.total, score: Math.max(best.total.score, AMOUNT_WEIGHTS.paidLessChange) };
+      else if (hit) best.total = { concept: 'total', value: hit.value, words: [hit.word], score: AMOUNT_WEIGHTS.paidLessChange };
+    } else if (hit && !near(best.total.value as number, settled, CENT / 2) && near(best.total.value as number, settled, AMOUNT_WEIGHTS.rounding)) {
       // A total a rounding away from what was paid less the change ("32.69", CASH 40.00, CHANGE
       // 7.30): the total paid is the rounded amount printed ("32.70").
       best.total = { ...best.total, value: hit.value, words: [hit.word] };
@@ -652,16 +625,16 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   const rateAgrees =
     !best.consistent &&
     best.tax !== undefined &&
-    (base !== undefined ? taxAtRate(base, best.tax) : included !== undefined && printedRates(index, index.lines[best.tax.words[0]!.line]!).some((rate) => near((included * rate) / 100, best.tax!.value as number, 0.006)));
+    (base !== undefined ? taxAtRate(base, best.tax) : included !== undefined && printedRates(index, index.lines[best.tax.words[0]!.line]!).some((rate) => near((included * rate) / 100, best.tax!.value as number, AMOUNT_WEIGHTS.taxAtRate)));
 
   // The chosen ones first (surer when they add up), the others after them.
   const ranked = (field: AmountField): BusinessValue[] => {
     const chosen = best[field];
-    const rest = lists[field].filter((v) => v !== chosen).map((v) => ({ ...v, score: v.score * 0.5 }));
-    if (!chosen) return rest.filter((v) => v.score >= 0.3);
+    const rest = lists[field].filter((v) => v !== chosen).map((v) => ({ ...v, score: v.score * AMOUNT_WEIGHTS.notChosen }));
+    if (!chosen) return rest.filter((v) => v.score >= AMOUNT_WEIGHTS.notChosenMin);
     const rated = rateAgrees && field !== 'total';
     const corroborated = best.consistent || rated || (field !== 'tax' && totalAgrees);
-    const score = best.consistent || rated ? Math.max(CONSISTENT_SCORE, chosen.score * 1.15) : chosen.score;
+    const score = best.consistent || rated ? Math.max(AMOUNT_WEIGHTS.consistentScore, chosen.score * AMOUNT_WEIGHTS.consistentBoost) : chosen.score;
     return [{ ...chosen, score: Math.min(1, score), corroborated }, ...rest];
   };
   return { total: ranked('total'), subtotal: ranked('subtotal'), tax: ranked('tax'), balance_due: lists.balance_due };
@@ -711,7 +684,7 @@ function domainsOf(index: DocIndex): string[] {
     const m = /(?:@|www\.|https?:\/\/(?:www\.)?)([a-z0-9-]+)\./i.exec(word.text);
     if (!m) continue;
     const name = m[1]!.toLowerCase().replace(/[^a-z0-9]/g, '');
-    if (name.length >= 4 && !/^(gmail|yahoo|hotmail|outlook|icloud|aol|live|msn|mail)$/.test(name)) out.add(name);
+    if (name.length >= ISSUER_WEIGHTS.domainMinLetters && !/^(gmail|yahoo|hotmail|outlook|icloud|aol|live|msn|mail)$/.test(name)) out.add(name);
   }
   return [...out];
 }
@@ -725,8 +698,8 @@ function customerBlocks(index: DocIndex): Set<number> {
     if (!label.whole && !label.colon) continue;
     const segment = index.segments[label.words[0]!.segment]!;
     out.add(segment.id);
-    let next = segmentBelow(index, segment, FAR_BELOW);
-    for (let i = 0; next && i < 5; i++, next = segmentBelow(index, next, 1.3)) out.add(next.id);
+    let next = segmentBelow(index, segment, LABEL_WEIGHTS.farBelow);
+    for (let i = 0; next && i < ISSUER_WEIGHTS.customerBlockLines; i++, next = segmentBelow(index, next, ISSUER_WEIGHTS.customerBlockGap)) out.add(next.id);
   }
   return out;
 }
@@ -803,22 +776,17 @@ function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun
     const firstText = first.map((w) => w.text).join(' ');
     const nextText = second.map((w) => w.text).join(' ');
     if (first.length === 0 || second.length === 0 || ADDRESS_LIKE.test(nextText) || CONTACT_LIKE.test(nextText) || PHONE_LIKE.test(nextText)) return;
-    if (LEGAL_FORM_END.test(firstText) || firstText === firstText.toLowerCase() || wordlike(first) < 1 || wordlike(second) < 0.75) return;
+    if (LEGAL_FORM_END.test(firstText) || firstText === firstText.toLowerCase() || wordlike(first) < 1 || wordlike(second) < ISSUER_WEIGHTS.secondLineWordlike) return;
     // One name is printed in one style: a line in capitals continues in capitals ("BREWERY TAP" is not
     // continued by "Owner by Castle Blue S/B"); and a date is no part of a name.
     if (allCapitals(firstText) !== allCapitals(nextText) || DATE_LIKE.test(nextText)) return;
     const nextHeight = Math.max(...below.map(lineHeight));
-    if (Math.abs(nextHeight - height) > 0.35 * Math.max(nextHeight, height)) return;
+    if (Math.abs(nextHeight - height) > ISSUER_WEIGHTS.sameSize * Math.max(nextHeight, height)) return;
     runs.push({ words: [...first, ...second], order, height });
   });
   return runs;
 }
 
-/** Words OCR read with less confidence than this on average are noise (a logo read as letters). */
-const NOISE_CONFIDENCE = 50;
-
-/** What a name printed whole on its line(s) directly over an address or a phone line gains (a letterhead's block). */
-const LETTERHEAD_BLOCK = 0.15;
 
 /**
  * Whether the run is the whole of its line or two lines (a registration number beside it aside) and
@@ -837,8 +805,6 @@ function headsAnAddress(top: XLine[], run: NameRun): boolean {
   return ADDRESS_LIKE.test(text) || PHONE_LIKE.test(text);
 }
 
-/** What a name under the document's title counts for as the issuer, when a name is printed above the title. */
-const BELOW_TITLE = 0.75;
 
 function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue[] {
   const firstPage = index.lines.filter((l) => l.page === 0 && !l.inCell);
@@ -848,10 +814,10 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
   const median = heights[heights.length >> 1] || 1;
   const excluded = customerBlocks(index);
   const out: BusinessValue[] = [];
-  const top = firstPage.filter((l) => !l.box || !pageHeight || l.box.top < pageHeight * 0.4).slice(0, 14);
+  const top = firstPage.filter((l) => !l.box || !pageHeight || l.box.top < pageHeight * ISSUER_WEIGHTS.topShare).slice(0, ISSUER_WEIGHTS.topLines);
   // The document's title ("TAX INVOICE"): a letterhead printed above it is the issuer's, and the
   // names under it are mostly the customer's (an unlabelled bill-to block).
-  const title = top.findIndex((line) => line.segments.some((s) => s.words.length <= 4 && TITLE_WORDS.test(s.words.map((w) => w.text).join(' '))));
+  const title = top.findIndex((line) => line.segments.some((s) => s.words.length <= ISSUER_WEIGHTS.titleWords && TITLE_WORDS.test(s.words.map((w) => w.text).join(' '))));
   const orderOf = new Map<BusinessValue, number>();
   // Lines that are not candidates (addresses, titles, labels) do not push the name further down.
   let rank = 0;
@@ -859,44 +825,44 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
   for (const run of nameRuns(index, top, excluded)) {
     const { words } = run;
     const text = words.map((w) => w.text).join(' ').replace(/[\s,.;:|]+$/, '');
-    if (words.length === 0 || words.length > 10 || !/\p{L}{2}/u.test(text) || isLabelText(words) || LEGAL_FORM_LINE.test(text)) continue;
+    if (words.length === 0 || words.length > ISSUER_WEIGHTS.maxWords || !/\p{L}{2}/u.test(text) || isLabelText(words) || LEGAL_FORM_LINE.test(text)) continue;
     if (TITLE_WORDS.test(text) || ADDRESS_LIKE.test(text) || CONTACT_LIKE.test(text) || PHONE_LIKE.test(text) || words.some((w) => w.text.endsWith(':'))) continue;
-    if (parseDate(text, 'mdy') || (text.match(/\d/g)?.length ?? 0) > text.length / 4) continue;
+    if (parseDate(text, 'mdy') || (text.match(/\d/g)?.length ?? 0) > text.length / ISSUER_WEIGHTS.digitsDivisor) continue;
     const size = run.height / median;
     // A short word alone ("URI", "Co") is a name only printed large.
-    if ((text.match(/\p{L}/gu)?.length ?? 0) < 4 && size < 1.3) continue;
+    if ((text.match(/\p{L}/gu)?.length ?? 0) < ISSUER_WEIGHTS.shortNameLetters && size < ISSUER_WEIGHTS.shortNameSize) continue;
     const lower = text.toLowerCase();
     // (A note written in lower case above the letterhead does not push the name down either.)
     // (Nor does a logo OCR read as noise: "Aap dick" read at 12 and 53.)
-    const noise = meanOcrConfidence(words) < NOISE_CONFIDENCE;
+    const noise = meanOcrConfidence(words) < ISSUER_WEIGHTS.noiseConfidence;
     if (!rankOf.has(run.order)) rankOf.set(run.order, text === lower || noise ? rank : rank++);
-    let score = 0.45 - rankOf.get(run.order)! * 0.05;
+    let score = ISSUER_WEIGHTS.firstName - rankOf.get(run.order)! * ISSUER_WEIGHTS.perRank;
     const legal = LEGAL_FORM_END.test(text);
     const ending = legal || ENDINGS.some((e) => lower.endsWith(` ${e}`) || lower.endsWith(` ${e}.`) || lower.includes(` ${e} `)) || OPENINGS.some((o) => lower.startsWith(`${o} `));
-    if (legal) score += 0.35;
-    else if (ending) score += 0.2;
-    if (size > 1.15) score += Math.min(0.25, (size - 1) * 0.25);
+    if (legal) score += ISSUER_WEIGHTS.legalForm;
+    else if (ending) score += ISSUER_WEIGHTS.companyWord;
+    if (size > ISSUER_WEIGHTS.largerThan) score += Math.min(ISSUER_WEIGHTS.sizeMax, (size - 1) * ISSUER_WEIGHTS.perSize);
     // All lower case: a note or a name written above, not a letterhead.
-    if (text === lower && !ending) score -= 0.3;
+    if (text === lower && !ending) score -= ISSUER_WEIGHTS.lowerCase;
     // OCR noise ("cull fide <B R") is no name; nor is a name with a bracket left open ("ISE (SETIA
     // SDN BHD"): part of it was lost.
-    score -= (1 - wordlike(words)) * 0.6;
+    score -= (1 - wordlike(words)) * ISSUER_WEIGHTS.notWordlike;
     const broken = (text.match(/\(/g)?.length ?? 0) !== (text.match(/\)/g)?.length ?? 0);
-    if (broken) score -= 0.3;
-    if (matchesDomain(text, domains)) score += 0.4;
+    if (broken) score -= ISSUER_WEIGHTS.brokenBracket;
+    if (matchesDomain(text, domains)) score += ISSUER_WEIGHTS.spellsDomain;
     // The first name of the page over its address or its phone: a letterhead's block.
-    if (rankOf.get(run.order) === 0 && !noise && !broken && text !== lower && headsAnAddress(top, run)) score += LETTERHEAD_BLOCK;
-    if (score <= 0.2) continue;
-    const value: BusinessValue = { concept: 'vendor_name', value: text, words, score: Math.min(0.95, score) };
+    if (rankOf.get(run.order) === 0 && !noise && !broken && text !== lower && headsAnAddress(top, run)) score += ISSUER_WEIGHTS.letterheadBlock;
+    if (score <= ISSUER_WEIGHTS.minScore) continue;
+    const value: BusinessValue = { concept: 'vendor_name', value: text, words, score: Math.min(ISSUER_WEIGHTS.maxScore, score) };
     orderOf.set(value, run.order);
     out.push(value);
   }
-  if (title > 0 && out.some((v) => orderOf.get(v)! < title)) for (const v of out) if (orderOf.get(v)! > title) v.score *= BELOW_TITLE;
+  if (title > 0 && out.some((v) => orderOf.get(v)! < title)) for (const v of out) if (orderOf.get(v)! > title) v.score *= ISSUER_WEIGHTS.belowTitle;
   // A name printed on two lines of a logo ("AMNOSH" over "SUPPLIERS") that spells the web domain.
   for (const domain of domains) {
     for (let i = 0; i + 1 < top.length; i++) {
       const words = [top[i]!.segments[0]!.words[0]!, top[i + 1]!.segments[0]!.words[0]!];
-      if (letters(words.map((w) => w.text).join('')) === domain) out.push({ concept: 'vendor_name', value: words.map((w) => w.text).join(' '), words, score: 0.97 });
+      if (letters(words.map((w) => w.text).join('')) === domain) out.push({ concept: 'vendor_name', value: words.map((w) => w.text).join(' '), words, score: ISSUER_WEIGHTS.logoSpellsDomain });
     }
   }
   return distinct(out);
@@ -905,7 +871,7 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
 /** Whether a name spells one of the document's e-mail or web domains ("Amnosh Suppliers", amnoshsuppliers.com). */
 function matchesDomain(text: string, domains: string[]): boolean {
   const joined = letters(text);
-  return joined.length >= 4 && domains.some((d) => d === joined || (d.length >= 6 && joined.startsWith(d)) || (joined.length >= 6 && d.startsWith(joined)));
+  return joined.length >= ISSUER_WEIGHTS.domainMinLetters && domains.some((d) => d === joined || (d.length >= ISSUER_WEIGHTS.domainPrefixLetters && joined.startsWith(d)) || (joined.length >= ISSUER_WEIGHTS.domainPrefixLetters && d.startsWith(joined)));
 }
 
 const SLIP_HEADINGS = listOf(PAYMENT_SLIP_HEADINGS);
@@ -939,7 +905,7 @@ function issuerLabelled(index: DocIndex): BusinessValue[] {
 
 function vendorCandidates(index: DocIndex): BusinessValue[] {
   const domains = domainsOf(index);
-  const byLabel = issuerLabelled(index).map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? 1.3 : 1)) }));
+  const byLabel = issuerLabelled(index).map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? ISSUER_WEIGHTS.labelledSpellsDomain : 1)) }));
   return distinct([...byLabel, ...letterheadCandidates(index, domains)]);
 }
 
@@ -951,7 +917,7 @@ function customerCandidates(index: DocIndex): BusinessValue[] {
   for (const { read, label, placement } of labelledValues(index, 'customer_name')) {
     // "Bill To:" over a name and an address: a name that is the whole first line under it is surer.
     const wholeLine = placement === 'below' && label.whole && index.segments[read.words[0]!.segment]!.words.every((w) => read.words.includes(w));
-    out.push(wholeLine ? { ...read, score: Math.min(1, read.score * 1.05) } : read);
+    out.push(wholeLine ? { ...read, score: Math.min(1, read.score * PARTY_NUMBER_DATE_WEIGHTS.customerWholeLine) } : read);
   }
   return distinct(out.filter((v) => !ADDRESS_LIKE.test(String(v.value)) && !CONTACT_LIKE.test(String(v.value)) && !TITLE_WORDS.test(String(v.value))));
 }
@@ -959,8 +925,6 @@ function customerCandidates(index: DocIndex): BusinessValue[] {
 // ---------------------------------------------------------------------------------------------
 // The document's number
 
-/** What a weak label that names a number ("Claim #", "Workfile ID") gains when no strong label is printed. */
-const SOLE_NUMBER_LABEL = 1.1;
 
 /**
  * Numbers under the document number's labels. A weak label that names a number ("Claim #", "RO
@@ -974,7 +938,7 @@ function documentNumberCandidates(index: DocIndex): BusinessValue[] {
   // a legend's "EST=ESTIMATE", labels nothing.)
   const isStrong = (l: LabelMatch) => {
     const stems = l.words.flatMap((w) => w.stems);
-    return l.similarity > WEAK_WEIGHT && stems.some((s) => s !== NUMBER) && (l.colon || stems.includes(NUMBER));
+    return l.similarity > LABEL_WEIGHTS.weakLabel && stems.some((s) => s !== NUMBER) && (l.colon || stems.includes(NUMBER));
   };
   const strong = labels.some(isStrong);
   return distinct(
@@ -984,7 +948,7 @@ function documentNumberCandidates(index: DocIndex): BusinessValue[] {
       .filter(({ read, label }) => isStrong(label) || normalizeToken(String(read.value)).length >= 2)
       .map(({ read, label }) => {
         const namesNumber = label.words.some((w) => w.stems.includes(NUMBER));
-        return !strong && namesNumber && label.similarity <= WEAK_WEIGHT ? { ...read, score: Math.min(1, read.score * SOLE_NUMBER_LABEL) } : read;
+        return !strong && namesNumber && label.similarity <= LABEL_WEIGHTS.weakLabel ? { ...read, score: Math.min(1, read.score * PARTY_NUMBER_DATE_WEIGHTS.soleNumberLabel) } : read;
       }),
   );
 }
@@ -992,8 +956,6 @@ function documentNumberCandidates(index: DocIndex): BusinessValue[] {
 // ---------------------------------------------------------------------------------------------
 // Dates
 
-/** How sure the first date printed is the document's date, when no label says so. */
-const FIRST_DATE = 0.6;
 
 function issueDateCandidates(index: DocIndex, labelled: (id: string) => BusinessValue[]): BusinessValue[] {
   const out = labelled('issue_date');
@@ -1005,7 +967,7 @@ function issueDateCandidates(index: DocIndex, labelled: (id: string) => Business
     // DR2MC18, CCC Data Date 01/17/2024, and potentially …"), not the document.
     if (runningText(line.words)) continue;
     for (let i = 0; i < line.words.length; i++) {
-      const text = line.words.slice(i, i + 4).map((w) => w.text).join(' ');
+      const text = line.words.slice(i, i + PARTY_NUMBER_DATE_WEIGHTS.dateWords).map((w) => w.text).join(' ');
       const date = parseDate(text.replace(/^[^\d\p{L}]+/u, ''), index.dateOrder);
       if (!date) continue;
       let end = i;
@@ -1013,7 +975,7 @@ function issueDateCandidates(index: DocIndex, labelled: (id: string) => Business
       while (length < date.length && end + 1 < line.words.length) length += 1 + line.words[++end]!.text.length;
       const words = line.words.slice(i, end + 1);
       if (words.some((w) => claimed.has(w.id))) continue;
-      return [{ concept: 'issue_date', value: date.iso, words, score: FIRST_DATE }];
+      return [{ concept: 'issue_date', value: date.iso, words, score: PARTY_NUMBER_DATE_WEIGHTS.firstDate }];
     }
   }
   return [];
@@ -1021,7 +983,7 @@ function issueDateCandidates(index: DocIndex, labelled: (id: string) => Business
 
 /** A line of a sentence: ten words or more, at least half of them words in small letters. */
 function runningText(words: XWord[]): boolean {
-  return words.length >= 10 && words.filter((w) => /^\p{Ll}+[,.;:]?$/u.test(w.text)).length * 2 >= words.length;
+  return words.length >= PARTY_NUMBER_DATE_WEIGHTS.runningTextWords && words.filter((w) => /^\p{Ll}+[,.;:]?$/u.test(w.text)).length * 2 >= words.length;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1093,11 +1055,10 @@ function codeOfMark(text: string): string | undefined {
 }
 
 /**
- * A currency sign OCR read with less confidence than this is as often a misread digit or letter
- * ("$2.00" for "92.00", "£1.00" for "81.00"): Tesseract reads a printed "$1,320.00" at 85–97.
+ * A currency sign OCR was unsure of is as often a misread digit or letter ("$2.00" for "92.00",
+ * "£1.00" for "81.00"): Tesseract reads a printed "$1,320.00" at 85–97. (Words not OCRed are sure: 100.)
  */
-const SURE_SYMBOL_CONFIDENCE = 65;
-const surelyRead = (word: XWord) => (word.confidence ?? 100) >= SURE_SYMBOL_CONFIDENCE;
+const surelyRead = (word: XWord) => (word.confidence ?? 100) >= CURRENCY_WEIGHTS.sureSymbolConfidence;
 
 /**
  * The document's currency from what it prints: ISO codes, marks beside amounts ("RM 12.00", "12,50 €"),
@@ -1126,14 +1087,14 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     // (A single letter in brackets is a note or a side, "(P)", not a currency.)
     if (bracketed && !/^[A-Za-z]\.?$/.test(bracketed)) {
       const code = codeOfMark(bracketed) ?? MARKS.get(bracketed.toUpperCase())?.code;
-      if (code && (code !== 'USD' || bracketed !== '$')) return vote(code, word, 1.5);
+      if (code && (code !== 'USD' || bracketed !== '$')) return vote(code, word, CURRENCY_WEIGHTS.bracketed);
     }
     // A mark over a column naming money in brackets: "RM(TOTAL)", "EUR(AMOUNT)" (a "$" there is left
     // to the dollar's rules below, as a "$" in brackets is).
     const heading = /^([A-Za-z$€£¥₹]{1,3})\(([A-Za-z]+)\)$/.exec(word.text);
     if (heading && MONEY_WORDS.has(heading[2]!.toLowerCase())) {
       const code = codeOfMark(heading[1]!);
-      if (code && heading[1] !== '$') return vote(code, word, 1.5);
+      if (code && heading[1] !== '$') return vote(code, word, CURRENCY_WEIGHTS.bracketed);
     }
     const raw = word.text.replace(/^[([]+|[)\]:,;]+$/g, '');
     const next = index.words[i + 1];
@@ -1141,7 +1102,7 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     const besideNumber = (next?.line === word.line && /^[-(]?\d/.test(next.text)) || (prev?.line === word.line && /\d[)]?$/.test(prev.text));
     // A mark after a word naming money heads a column of amounts in it: "Cost $", "Price $".
     const headsMoney = prev?.line === word.line && MONEY_WORDS.has(prev.text.toLowerCase().replace(/[:.]$/, ''));
-    if (ISO_CODES.has(raw)) return vote(raw, word, besideNumber ? 2 : 1);
+    if (ISO_CODES.has(raw)) return vote(raw, word, besideNumber ? CURRENCY_WEIGHTS.besideNumber : CURRENCY_WEIGHTS.apart);
     // A "$" set apart from its amount ("$  60.00", a price column): on a scan, only several.
     if (raw === '$') {
       if ((besideNumber || headsMoney) && !ocr) dollars.push(word);
@@ -1155,7 +1116,7 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
         if (besideNumber && surelyRead(word)) scanned(raw, word);
         return;
       }
-      if (besideNumber || mark.strong) vote(mark.code, word, besideNumber ? 2 : 1);
+      if (besideNumber || mark.strong) vote(mark.code, word, besideNumber ? CURRENCY_WEIGHTS.besideNumber : CURRENCY_WEIGHTS.apart);
       return;
     }
     // A symbol or code printed against the number: "$1,250.00", "RM12.00", "12,50€".
@@ -1166,11 +1127,11 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
         if (surelyRead(word)) scanned(symbol, word);
       }
       else if (symbol === '$') dollars.push(word);
-      else vote(MARKS.get(symbol)?.code, word, 2);
+      else vote(MARKS.get(symbol)?.code, word, CURRENCY_WEIGHTS.besideNumber);
       return;
     }
     const code = /^(RM|Rs\.?|MYR|USD|EUR|GBP|INR|AUD|CAD|SGD|PHP)(?=\d)/.exec(raw)?.[1];
-    if (code) vote(MARKS.get(code)?.code, word, 2);
+    if (code) vote(MARKS.get(code)?.code, word, CURRENCY_WEIGHTS.besideNumber);
     else if (ocr && /^[A-Z][A-Za-z]$/.test(raw) && next?.line === word.line && /^\d/.test(next.text)) misread.push(word);
   });
   // Two letters before amounts, one letter off a mark of the country's currency ("RH 86.00", "RN 4.87"
@@ -1178,29 +1139,29 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
   const home = homeCurrency(index);
   const homeMarks = CURRENCIES.find((c) => c.code === home?.code)?.marks.filter((m) => m.length === 2) ?? [];
   const offByOne = misread.filter((w) => homeMarks.some((m) => m[0] === w.text[0] && m[1] !== w.text[1]));
-  if (offByOne.length >= 2) for (const word of offByOne) vote(home!.code, word, 1);
+  if (offByOne.length >= CURRENCY_WEIGHTS.misreadMarks) for (const word of offByOne) vote(home!.code, word, CURRENCY_WEIGHTS.misread);
   for (const [symbol, words] of scannedSymbols) {
-    if (words.length < 2) continue;
+    if (words.length < CURRENCY_WEIGHTS.scannedSymbols) continue;
     if (symbol === '$') dollars.push(...words);
-    else for (const word of words) vote(MARKS.get(symbol)?.code, word, 2);
+    else for (const word of words) vote(MARKS.get(symbol)?.code, word, CURRENCY_WEIGHTS.besideNumber);
   }
   // Currency words: "US Dollars", "euros", "ringgit".
-  for (const line of index.lines) for (const { code, at } of currencyNamesIn(line.words.map((w) => w.text))) vote(code, line.words[at]!, 1.5);
+  for (const line of index.lines) for (const { code, at } of currencyNamesIn(line.words.map((w) => w.text))) vote(code, line.words[at]!, CURRENCY_WEIGHTS.named);
   if (dollars.length > 0) {
     const printed = [...votes.keys()].filter((code) => DOLLAR_CODES.has(code)).sort((a, b) => votes.get(b)!.count - votes.get(a)!.count)[0];
     const code = printed ?? dollarCountry(index);
-    for (const word of dollars) vote(code, word, 2);
+    for (const word of dollars) vote(code, word, CURRENCY_WEIGHTS.besideNumber);
   }
   // The country agreeing with a printed mark counts as one more mark.
   const agreeing = home && votes.get(home.code);
-  if (agreeing) agreeing.count += 1;
+  if (agreeing) agreeing.count += CURRENCY_WEIGHTS.homeCountry;
   const ranked = [...votes].sort((a, b) => b[1].count - a[1].count);
   const total = ranked.reduce((sum, [, v]) => sum + v.count, 0);
   // One mark is thin evidence; several agreeing are not.
   // Its evidence is the mark OCR read surest (agreeing marks vouch for each other).
   const surest = (words: XWord[]) => words.reduce((a, b) => ((b.confidence ?? 100) > (a.confidence ?? 100) ? b : a));
   // A mark OCR was unsure of, in the currency of the country the document is from, was read right.
-  return ranked.map(([code, v]) => ({ concept: 'currency', value: code, words: [surest(v.words)], score: Math.min(0.95, 0.35 + 0.12 * v.count) * (v.count / total), corroborated: code === home?.code }));
+  return ranked.map(([code, v]) => ({ concept: 'currency', value: code, words: [surest(v.words)], score: Math.min(CURRENCY_WEIGHTS.maxScore, CURRENCY_WEIGHTS.base + CURRENCY_WEIGHTS.perMark * v.count) * (v.count / total), corroborated: code === home?.code }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1212,7 +1173,7 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
 function settleDateOrder(index: DocIndex, currencies: BusinessValue[]): void {
   if (index.dateOrderKnown) return;
   const currency = currencies[0];
-  const code = currency && currency.score >= 0.3 ? currency.value : dollarCountry(index);
+  const code = currency && currency.score >= CURRENCY_WEIGHTS.sureForDateOrder ? currency.value : dollarCountry(index);
   if (code !== 'USD') index.dateOrder = 'dmy';
 }
 
@@ -1235,8 +1196,8 @@ const stemOfLabelWord = new Map<string, string>();
 function readMisspelledLabels(index: DocIndex): void {
   if (!labelWords) {
     labelWords = new Map();
-    for (const stem of conceptLexicon().vocabulary) if (stem.length >= 5 && /^[a-z]+$/.test(stem)) stemOfLabelWord.set(stem, stem);
-    for (const word of NUMBER_WORDS) if (word.length >= 5) stemOfLabelWord.set(word, NUMBER);
+    for (const stem of conceptLexicon().vocabulary) if (stem.length >= MISREAD_LABEL_WEIGHTS.minLetters && /^[a-z]+$/.test(stem)) stemOfLabelWord.set(stem, stem);
+    for (const word of NUMBER_WORDS) if (word.length >= MISREAD_LABEL_WEIGHTS.minLetters) stemOfLabelWord.set(word, NUMBER);
     for (const word of stemOfLabelWord.keys()) {
       for (const d of deletions(word)) {
         const set = labelWords.get(d) ?? new Set<string>();
@@ -1268,7 +1229,7 @@ function readMisspelledLabels(index: DocIndex): void {
       relabel(word, short);
       continue;
     }
-    if (stem.length < 5 || vocabulary.has(stem) || !/^[a-z]+$/.test(stem)) continue;
+    if (stem.length < MISREAD_LABEL_WEIGHTS.minLetters || vocabulary.has(stem) || !/^[a-z]+$/.test(stem)) continue;
     const matches = new Set<string>();
     for (const d of deletions(stem)) for (const m of labelWords.get(d) ?? []) if (Math.abs(m.length - stem.length) <= 1) matches.add(m);
     if (matches.size !== 1) continue;
@@ -1290,13 +1251,13 @@ function misreadShortLabel(stem: string): string | undefined {
     for (const c of conceptLexicon().all) for (const p of c.phrases) if (p.stems.length === 2 && p.stems[1] === NUMBER) words.add(p.stems[0]!);
     const byLetterLost = new Map<string, Set<string>>();
     for (const word of words) {
-      if (word.length < 3 || word.length > 4) continue;
+      if (word.length < MISREAD_LABEL_WEIGHTS.shortMinLetters || word.length > MISREAD_LABEL_WEIGHTS.shortMaxLetters) continue;
       for (const lost of deletions(word).slice(1)) byLetterLost.set(lost, (byLetterLost.get(lost) ?? new Set<string>()).add(word));
     }
     numberLabels = { words, byLetterLost };
   }
   // (A word that is such a label itself, "RO Number", is read as it is.)
-  if (stem.length < 2 || stem.length > 3 || !/^[a-z]+$/.test(stem) || numberLabels.words.has(stem)) return undefined;
+  if (stem.length < MISREAD_LABEL_WEIGHTS.shortMinLetters - 1 || stem.length > MISREAD_LABEL_WEIGHTS.shortMaxLetters - 1 || !/^[a-z]+$/.test(stem) || numberLabels.words.has(stem)) return undefined;
   const fits = numberLabels.byLetterLost.get(stem);
   return fits?.size === 1 ? [...fits][0] : undefined;
 }
@@ -1318,22 +1279,6 @@ function afterLabelWord(index: DocIndex, word: XWord, vocabulary: Set<string>): 
   return before !== undefined && before.stems.length > 0 && before.stems.every((s) => vocabulary.has(s) && s !== NUMBER);
 }
 
-/**
- * Below these scores a reading is left null: a wrong value costs more than a missing one. Calibrated
- * on the corpus (`npm run bench -- accuracy`): each is the score above which a field's readings are
- * right at least three times as often as wrong (issuer names and subtotals are the least sure).
- */
-const MIN_SCORE: Record<string, number> = {
-  vendor_name: 0.65,
-  document_number: 0.6,
-  issue_date: 0.45,
-  total: 0.6,
-  subtotal: 0.8,
-  tax: 0.65,
-  currency: 0.5,
-  customer_name: 0.7,
-};
-const DEFAULT_MIN_SCORE = 0.5;
 
 /**
  * How far OCR's reading of a value's words can be trusted: Tesseract is sure (80–96) of what it read
@@ -1344,7 +1289,7 @@ function ocrTrust(words: XWord[]): number {
   const confidences = words.flatMap((w) => (w.confidence === undefined ? [] : [w.confidence]));
   if (confidences.length === 0) return 1;
   const low = Math.min(...confidences);
-  return Math.max(0.3, Math.min(1, (low - 20) / 55));
+  return Math.max(TRUST_WEIGHTS.minTrust, Math.min(1, (low - TRUST_WEIGHTS.unsureConfidence) / TRUST_WEIGHTS.sureSpan));
 }
 
 /**
@@ -1364,8 +1309,6 @@ function trustOf(v: BusinessValue): number {
   return SOFT_TRUST.has(v.concept) ? Math.sqrt(trust) : trust;
 }
 
-/** How sure a value read in its box of a standard form (form-layouts.ts) is: the form's layout, found by its captions, says what it is. */
-const FORM_BOX = 0.9;
 
 /** A time of day as printed after a date: "1:22:56PM", "14:03", "8.13", "PM". */
 const TIME_WORD = /^(\d{1,2}[:.]\d{2}([:.]\d{2})?\s*([ap]\.?m\.?)?|[ap]\.?m\.?)$/i;
@@ -1418,8 +1361,9 @@ export function readBusiness(index: DocIndex): BusinessReading {
           list = labelled(concept);
       }
       // A box of a standard form the page is printed on says what its value is.
-      list = [...formBoxValues(index).filter((v) => v.concept === concept).map((v) => ({ ...v, score: FORM_BOX })), ...list];
-      const floor = MIN_SCORE[concept] ?? DEFAULT_MIN_SCORE;
+      // (The form's layout, found by its captions, says what the box's value is.)
+      list = [...formBoxValues(index).filter((v) => v.concept === concept).map((v) => ({ ...v, score: TRUST_WEIGHTS.formBox })), ...list];
+      const floor = FIELD_FLOORS[concept] ?? TRUST_WEIGHTS.defaultFloor;
       list = list
         .map((v) => ({ ...v, score: v.score * trustOf(v) }))
         .filter((v) => v.score >= floor)
