@@ -13,6 +13,7 @@ import type { XWord } from './extract-index.ts';
 import { normalizeToken } from './extract-index.ts';
 import { leafAccepts, type LeafNode } from './extract-schema.ts';
 import { NUMBER, textStems } from './extract-words.ts';
+import { VALUE_WEIGHTS } from './weights/extract-values.ts';
 
 export interface Read {
   value: unknown;
@@ -127,13 +128,13 @@ function isCurrencyWord(text: string): boolean {
 }
 
 function readNumber(words: XWord[], leaf: LeafNode, traits: LeafTraits): Read | undefined {
-  for (let i = 0; i < words.length && i < 6; i++) {
+  for (let i = 0; i < words.length && i < VALUE_WEIGHTS.numberWords; i++) {
     const word = words[i]!;
     if (isCurrencyWord(word.text) || /^[:=\-–#]$/.test(word.text)) continue;
     // A number split at a space used as a thousands separator ("1 250,00"): glue the groups back.
     let text = word.text;
     let used = [word];
-    while (used.length < 4 && words[i + used.length] && /^\d{3}([.,]\d+)?[-)]?$/.test(words[i + used.length]!.text) && /^[-($€£]?\d{1,3}$/.test(text.replace(/^[$€£]/, ''))) {
+    while (used.length < VALUE_WEIGHTS.spacedNumberWords && words[i + used.length] && /^\d{3}([.,]\d+)?[-)]?$/.test(words[i + used.length]!.text) && /^[-($€£]?\d{1,3}$/.test(text.replace(/^[$€£]/, ''))) {
       text += words[i + used.length]!.text;
       used = words.slice(i, i + used.length + 1);
     }
@@ -162,7 +163,7 @@ function readNumber(words: XWord[], leaf: LeafNode, traits: LeafTraits): Read | 
     value = Math.round(value * 1e9) / 1e9;
     // Only currency marks and separators before the number: it is the value itself ("USD 1,250.00").
     const leading = words.slice(0, i).every((w) => isCurrencyWord(w.text) || /^[:=\-–#]$/.test(w.text));
-    return { value, words: used, fit: leading ? 1 : 0.75 };
+    return { value, words: used, fit: leading ? 1 : VALUE_WEIGHTS.numberAfterWords };
   }
   return undefined;
 }
@@ -178,7 +179,7 @@ export function withSplitCents(read: Read, words: XWord[]): Read {
   if (read.words.length !== 1 || !/^\d+$/.test(last.text)) return read;
   const next = words[words.indexOf(last) + 1];
   if (next && /^\d{2}$/.test(next.text)) return { ...read, value: Number(last.text) + Number(next.text) / 100, words: [last, next] };
-  if (!next && last.text.length >= 3) return { ...read, value: Number(last.text) / 100 };
+  if (!next && last.text.length >= VALUE_WEIGHTS.splitCentsDigits) return { ...read, value: Number(last.text) / 100 };
   return read;
 }
 
@@ -218,7 +219,7 @@ export function parseDate(text: string, order: 'mdy' | 'dmy'): { iso: string; ti
     let [y, mo, d] = parts(m, order);
     // A numeric date that only reads the other way round (13/03/2024 in a month-first document).
     if (mo > 12 && d <= 12) [mo, d] = [d, mo];
-    if (y < 100) y += y < 70 ? 2000 : 1900;
+    if (y < 100) y += y < VALUE_WEIGHTS.twoDigitYearPivot ? 2000 : 1900;
     if (!validDate(y, mo, d)) continue;
     const iso = `${pad(y, 4)}-${pad(mo)}-${pad(d)}`;
     const t = TIME.exec(text.slice(m[0].length));
@@ -237,8 +238,8 @@ export function parseDate(text: string, order: 'mdy' | 'dmy'): { iso: string; ti
 function datesIn(words: XWord[], order: 'mdy' | 'dmy', limit: number): Array<{ iso: string; time?: string; words: XWord[] }> {
   const found: Array<{ iso: string; time?: string; words: XWord[] }> = [];
   for (let i = 0; i < words.length && found.length < limit; i++) {
-    // Up to 5 words from here ("March 5, 2024 10:30 AM"), joined as printed with single spaces.
-    const window = words.slice(i, i + 5);
+    // A few words from here ("March 5, 2024 10:30 AM"), joined as printed with single spaces.
+    const window = words.slice(i, i + VALUE_WEIGHTS.dateWords);
     const text = window.map((w) => w.text).join(' ');
     const date = parseDate(text.replace(/^[(\[]/, ''), order);
     if (!date) continue;
@@ -257,13 +258,13 @@ function datesIn(words: XWord[], order: 'mdy' | 'dmy', limit: number): Array<{ i
 }
 
 function readDate(words: XWord[], leaf: LeafNode, traits: LeafTraits, order: 'mdy' | 'dmy'): Read | undefined {
-  const dates = datesIn(words.slice(0, 12), order, 2);
+  const dates = datesIn(words.slice(0, VALUE_WEIGHTS.dateRegionWords), order, VALUE_WEIGHTS.datesPerRegion);
   if (dates.length === 0) return undefined;
   const date = traits.rangeEnd === 'end' && dates.length > 1 ? dates[1]! : dates[0]!;
   const value = traits.dateTime ? `${date.iso}T${date.time ?? '00:00:00'}Z` : date.iso;
   // A date right where the value should start fits; one found further along less so.
   const first = words.indexOf(date.words[0]!);
-  return { value, words: date.words, fit: first <= 1 ? 1 : 0.7 };
+  return { value, words: date.words, fit: first <= 1 ? 1 : VALUE_WEIGHTS.dateFurtherAlong };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -282,9 +283,9 @@ export function booleanOf(text: string): boolean | undefined {
 function readBoolean(words: XWord[]): Read | undefined {
   // "[ ]" may be printed as two words.
   if (words[0]?.text === '[' && words[1]?.text === ']') return { value: false, words: words.slice(0, 2), fit: 1 };
-  for (let i = 0; i < Math.min(2, words.length); i++) {
+  for (let i = 0; i < Math.min(VALUE_WEIGHTS.booleanWords, words.length); i++) {
     const value = booleanOf(words[i]!.text);
-    if (value !== undefined) return { value, words: [words[i]!], fit: i === 0 ? 1 : 0.7 };
+    if (value !== undefined) return { value, words: [words[i]!], fit: i === 0 ? 1 : VALUE_WEIGHTS.booleanAfterSeparator };
     if (!/^[:=\-–]$/.test(words[i]!.text)) break;
   }
   return undefined;
@@ -308,11 +309,11 @@ function trigramSimilarity(a: string, b: string): number {
   return (2 * shared) / (ga.size + gb.size || 1);
 }
 
-/** How well printed text names an enum option, 0..1 (exact 1; a currency sign for its code 0.9; …). */
+/** How well printed text names an enum option, 0..1 (exact 1; a currency sign for its code; shared stems; similar spelling). */
 export function optionSimilarity(text: string, option: unknown): number {
   if (typeof option !== 'string' && typeof option !== 'number') return 0;
   const symbol = /^[$€£¥₹₩₽₺₪฿₱]/.exec(text.trim())?.[0];
-  if (symbol && SYMBOL_CODES[symbol] === String(option).toUpperCase()) return 0.9;
+  if (symbol && SYMBOL_CODES[symbol] === String(option).toUpperCase()) return VALUE_WEIGHTS.optionCurrencySign;
   const printed = normalizeToken(text);
   const wanted = normalizeToken(String(option));
   if (printed === '' || wanted === '') return 0;
@@ -322,12 +323,12 @@ export function optionSimilarity(text: string, option: unknown): number {
   if (stemsA.length > 0 && stemsB.length > 0) {
     const shared = stemsA.filter((s) => stemsB.includes(s)).length;
     const dice = (2 * shared) / (stemsA.length + stemsB.length);
-    if (dice >= 0.99) return 0.95;
-    if (dice >= 0.5) return 0.8 * dice;
+    if (dice >= VALUE_WEIGHTS.optionStemOverlap) return VALUE_WEIGHTS.optionSameStems;
+    if (dice >= VALUE_WEIGHTS.optionSomeStems) return VALUE_WEIGHTS.optionStemsFactor * dice;
   }
   // Abbreviations and misspellings ("Cancelled" / "canceled", "delivrd"): letters in common, or few edits.
-  const similar = Math.max(trigramSimilarity(printed, wanted), Math.min(printed.length, wanted.length) >= 4 ? editSimilarity(printed, wanted) : 0);
-  return similar >= 0.7 ? 0.7 * similar : 0;
+  const similar = Math.max(trigramSimilarity(printed, wanted), Math.min(printed.length, wanted.length) >= VALUE_WEIGHTS.optionEditLetters ? editSimilarity(printed, wanted) : 0);
+  return similar >= VALUE_WEIGHTS.optionSpelling ? VALUE_WEIGHTS.optionSpellingFactor * similar : 0;
 }
 
 /** 1 − Levenshtein distance / the longer length. */
@@ -346,8 +347,8 @@ function readEnum(words: XWord[], leaf: LeafNode): Read | undefined {
   const options = leaf.enum ?? [];
   let best: Read | undefined;
   // Spans of one to three words among the first few: the option as printed.
-  for (let i = 0; i < Math.min(words.length, 6); i++) {
-    for (let n = 1; n <= 3 && i + n <= words.length; n++) {
+  for (let i = 0; i < Math.min(words.length, VALUE_WEIGHTS.enumWords); i++) {
+    for (let n = 1; n <= VALUE_WEIGHTS.enumSpanWords && i + n <= words.length; n++) {
       const span = words.slice(i, i + n);
       const text = span.map((w) => w.text).join(' ').replace(/[:;,.]+$/, '');
       for (const option of options) {
@@ -355,8 +356,8 @@ function readEnum(words: XWord[], leaf: LeafNode): Read | undefined {
         if (typeof option === 'number') similarity = parseNumber(text)?.value === option ? 1 : 0;
         if (typeof option === 'boolean') similarity = booleanOf(text) === option ? 1 : 0;
         // Later spans count a little less: the value normally comes first.
-        const fit = similarity * (i === 0 ? 1 : 0.85);
-        if (fit > (best?.fit ?? 0.45)) best = { value: option, words: span, fit };
+        const fit = similarity * (i === 0 ? 1 : VALUE_WEIGHTS.enumLaterSpan);
+        if (fit > (best?.fit ?? VALUE_WEIGHTS.enumMinFit)) best = { value: option, words: span, fit };
       }
     }
   }
@@ -392,7 +393,7 @@ function readString(words: XWord[], leaf: LeafNode, traits: LeafTraits): Read | 
   }
 
   // A label without its value ("Invoice Number:" read as the value of "Bill To:") is no value.
-  if (region.every((w) => w.text.endsWith(':')) || (region.length <= 4 && region[region.length - 1]!.text.endsWith(':'))) return undefined;
+  if (region.every((w) => w.text.endsWith(':')) || (region.length <= VALUE_WEIGHTS.labelOnlyWords && region[region.length - 1]!.text.endsWith(':'))) return undefined;
 
   if (traits.identifier) {
     // A code: one token with a digit, or a short prefix and digits ("INV 0042"), and any further
@@ -401,21 +402,21 @@ function readString(words: XWord[], leaf: LeafNode, traits: LeafTraits): Read | 
     let used: XWord[] | undefined;
     if (/\d/.test(first.text)) used = [first];
     else if (region[1] && /^[A-Z]{1,4}[-.]?$/.test(first.text) && /\d/.test(region[1].text)) used = [first, region[1]];
-    else if (/^[A-Z][A-Z0-9-]{2,}$/.test(first.text) && !region[1]) return { value: cleanText(first.text), words: [first], fit: 0.6 };
-    if (!used) return { value: cleanText(region.slice(0, 6).map((w) => w.text).join(' ')), words: region.slice(0, 6), fit: 0.3 };
-    while (used.length < 6 && region[used.length] && /^\d{2,6}$/.test(region[used.length]!.text) && /\d$/.test(used[used.length - 1]!.text)) used.push(region[used.length]!);
-    return { value: cleanText(used.map((w) => w.text).join(' ')), words: used, fit: used.length === 1 || /\d/.test(first.text) ? 1 : 0.9 };
+    else if (/^[A-Z][A-Z0-9-]{2,}$/.test(first.text) && !region[1]) return { value: cleanText(first.text), words: [first], fit: VALUE_WEIGHTS.codeWithoutDigit };
+    if (!used) return { value: cleanText(region.slice(0, VALUE_WEIGHTS.codeFallbackWords).map((w) => w.text).join(' ')), words: region.slice(0, VALUE_WEIGHTS.codeFallbackWords), fit: VALUE_WEIGHTS.codeFallback };
+    while (used.length < VALUE_WEIGHTS.codeWords && region[used.length] && /^\d{2,6}$/.test(region[used.length]!.text) && /\d$/.test(used[used.length - 1]!.text)) used.push(region[used.length]!);
+    return { value: cleanText(used.map((w) => w.text).join(' ')), words: used, fit: used.length === 1 || /\d/.test(first.text) ? 1 : VALUE_WEIGHTS.codeWithPrefix };
   }
 
-  const limit = traits.freeText ? 120 : traits.name ? 10 : 30;
+  const limit = traits.freeText ? VALUE_WEIGHTS.freeTextWords : traits.name ? VALUE_WEIGHTS.nameWords : VALUE_WEIGHTS.stringWords;
   const used = region.slice(0, limit);
   const value = cleanText(used.map((w) => w.text).join(' '));
   if (value === '') return undefined;
-  let fit = region.length > limit ? 0.4 : used.length <= 12 || traits.freeText ? 1 : 0.7;
+  let fit = region.length > limit ? VALUE_WEIGHTS.stringTooLong : used.length <= VALUE_WEIGHTS.stringManyWords || traits.freeText ? 1 : VALUE_WEIGHTS.stringLong;
   // A name is words, not a number or an amount.
-  if (traits.name && !/\p{L}{2}/u.test(value)) fit *= 0.3;
+  if (traits.name && !/\p{L}{2}/u.test(value)) fit *= VALUE_WEIGHTS.nameWithoutLetters;
   // A string field that is not a date should not take a date or an amount as its whole value.
-  if (!traits.date && leaf.type === 'string' && used.length === 1 && parseNumber(value) && /[.,]\d{2}$/.test(value)) fit *= 0.6;
+  if (!traits.date && leaf.type === 'string' && used.length === 1 && parseNumber(value) && /[.,]\d{2}$/.test(value)) fit *= VALUE_WEIGHTS.stringIsAmount;
   return { value, words: used, fit };
 }
 
@@ -437,22 +438,22 @@ export function readValue(words: XWord[], leaf: LeafNode, traits: LeafTraits, da
     // A date-like name with no format: an unparsed date is still the printed text, less sure.
     if (!read && !leaf.format) {
       const text = readString(words, leaf, traits);
-      if (text && /\d/.test(String(text.value))) read = { ...text, fit: text.fit * 0.5 };
+      if (text && /\d/.test(String(text.value))) read = { ...text, fit: text.fit * VALUE_WEIGHTS.unparsedDate };
     }
   } else if (traits.currency && leaf.type === 'string') {
-    const code = words.slice(0, 3).find((w) => CURRENCY_CODES.has(w.text.replace(/[():,]/g, '')) || /^[$€£¥₹]/.test(w.text));
+    const code = words.slice(0, VALUE_WEIGHTS.currencyWords).find((w) => CURRENCY_CODES.has(w.text.replace(/[():,]/g, '')) || /^[$€£¥₹]/.test(w.text));
     if (code) {
       const printed = code.text.replace(/[():,]/g, '');
       read = { value: CURRENCY_CODES.has(printed) ? printed : (SYMBOL_CODES[printed[0]!] ?? printed), words: [code], fit: 1 };
-    } else read = currencyNamed(words.slice(0, 4));
+    } else read = currencyNamed(words.slice(0, VALUE_WEIGHTS.currencyNameWords));
   } else read = readString(words, leaf, traits);
 
   if (read && leafAccepts(leaf, read.value)) return read;
   // A pattern or length bound the whole text misses may be met by one of its words ("Ref: ABC-123 (old)").
   if (leaf.type === 'string' && !leaf.enum && (leaf.pattern || leaf.maxLength !== undefined)) {
-    for (const word of words.slice(0, 8)) {
+    for (const word of words.slice(0, VALUE_WEIGHTS.patternWords)) {
       const text = cleanText(word.text);
-      if (text && leafAccepts(leaf, text)) return { value: text, words: [word], fit: 0.7 };
+      if (text && leafAccepts(leaf, text)) return { value: text, words: [word], fit: VALUE_WEIGHTS.patternWord };
     }
   }
   return undefined;
@@ -465,7 +466,7 @@ export function readValue(words: XWord[], leaf: LeafNode, traits: LeafTraits, da
 function currencyNamed(words: XWord[]): Read | undefined {
   // The longest name printed ("ringgit malaysia" over "ringgit").
   const best = currencyNamesIn(words.map((w) => w.text)).reduce<{ code: string; name: string } | undefined>((a, b) => (b.name.length > (a?.name.length ?? 0) ? b : a), undefined);
-  return best ? { value: best.code, words, fit: 0.9 } : undefined;
+  return best ? { value: best.code, words, fit: VALUE_WEIGHTS.currencyNamed } : undefined;
 }
 
 /** Whether a word is a currency mark, and the code it stands for (pattern candidates of currency fields). */

@@ -31,6 +31,7 @@ import { booleanOf, currencyOf, EMAIL, type LeafTraits, type Read, readValue, tr
 import { fieldPhrases, type Phrase, type PhraseSource, textStems } from './extract-words.ts';
 import { jitteredWeight } from './random.ts';
 import { agreeReadings, secondReading } from './two-readings.ts';
+import { EXTRACT_WEIGHTS } from './weights/extract.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Weights
@@ -44,15 +45,16 @@ interface Weights {
   column: number;
 }
 
+/** The weights before any vote moves them (EXTRACT_WEIGHTS, and the placements of ./extract-labels.ts). */
 const BASE: Weights = {
   placement: { ...PLACEMENT_WEIGHT },
-  phrase: { key: 1, title: 1, description: 1, synonym: 1, parent: 1 },
-  threshold: 0.3,
-  column: 0.45,
+  phrase: { ...EXTRACT_WEIGHTS.phrase },
+  threshold: EXTRACT_WEIGHTS.threshold,
+  column: EXTRACT_WEIGHTS.column,
 };
 
-/** How much a vote may move each weight (relative). Small: votes differ only on borderline calls. */
-const SPREAD = { placement: 0.15, phrase: 0.1, threshold: 0.25, column: 0.15 } as const;
+/** How much a vote may move each weight (relative). */
+const SPREAD = EXTRACT_WEIGHTS.spread;
 
 function weightsFor(seed: string, vote: number, n: number): Weights {
   const j = (key: string, spread: number) => jitteredWeight(seed, vote, n, `extract:${key}`, spread);
@@ -62,15 +64,6 @@ function weightsFor(seed: string, vote: number, n: number): Weights {
   for (const key of Object.keys(phrase) as PhraseSource[]) phrase[key] *= j(`phrase:${key}`, SPREAD.phrase);
   return { placement, phrase, threshold: BASE.threshold * j('threshold', SPREAD.threshold), column: BASE.column * j('column', SPREAD.column) };
 }
-
-/** A leaf nothing backs gets this likelihood when its null is a real answer ("not in the document"). */
-const NULL_LIKELIHOOD = 0.1;
-/** Labels weaker than this are not read at all (they would never reach the threshold). */
-const MIN_LABEL = 0.25;
-/** Candidates kept per leaf (the best by default weights): bounds the work of every vote. */
-const MAX_CANDIDATES = 24;
-/** Labels read per phrase set (the strongest): bounds the work on long documents. */
-const MAX_LABELS = 200;
 
 // ---------------------------------------------------------------------------------------------
 // The plan: the schema's tree with its leaves and arrays numbered
@@ -149,7 +142,7 @@ function combine(parent: Phrase[], own: Phrase[]): Phrase[] {
   for (const p of parent) {
     if (p.source === 'description') continue;
     for (const o of own) {
-      if (o.source === 'description' || out.length >= 16) continue;
+      if (o.source === 'description' || out.length >= EXTRACT_WEIGHTS.combinedPhrases) continue;
       out.push({ stems: [...new Set([...p.stems, ...o.stems])], weight: p.weight * o.weight, beta: 1, source: p.source === 'synonym' || o.source === 'synonym' ? 'synonym' : 'key' });
     }
   }
@@ -195,8 +188,8 @@ function plan(root: FieldNode): Planned {
     const own = [...fieldPhrases(node.info), ...(concept && !READ_HERE.has(concept) ? labelPhrases(concept) : [])];
     const parentPhrases = parent ? fieldPhrases(parent) : [];
     // A bare "Name:" could be anyone's: the leaf's own words count a little less inside an object.
-    const phrases = parent ? [...own.map((p) => ({ ...p, weight: p.weight * 0.85 })), ...combine(parentPhrases, own)] : own;
-    const parentAlone = parentPhrases.map((p) => ({ ...p, weight: p.weight * 0.9, source: 'parent' as const }));
+    const phrases = parent ? [...own.map((p) => ({ ...p, weight: p.weight * EXTRACT_WEIGHTS.ownWordsInObject })), ...combine(parentPhrases, own)] : own;
+    const parentAlone = parentPhrases.map((p) => ({ ...p, weight: p.weight * EXTRACT_WEIGHTS.parentAlone, source: 'parent' as const }));
     const stems = new Set([...textStems(node.info.key), ...(parent ? textStems(parent.key) : [])]);
     const parentKey = parent ? phraseIdentity(parent) : '';
     const field: ScalarField = {
@@ -247,12 +240,12 @@ function plan(root: FieldNode): Planned {
         // A line item's column as the lexicon knows it, in every language ("Qté", "Menge", "Bedrag").
         const concept = conceptOfField({ ...child.info, key }, undefined, child.type, true)?.concept.id;
         const own = [...fieldPhrases({ ...child.info, key }), ...(concept ? labelPhrases(concept) : [])];
-        const phrases = main?.node === child && path.length === 0 ? [...own, ...arrayPhrases.map((p) => ({ ...p, weight: p.weight * 0.8, source: 'parent' as const }))] : own;
+        const phrases = main?.node === child && path.length === 0 ? [...own, ...arrayPhrases.map((p) => ({ ...p, weight: p.weight * EXTRACT_WEIGHTS.arrayNameOnItem, source: 'parent' as const }))] : own;
         remember(phrases);
         leaves.push({ path: [...path, key], node: child, traits: traitsOf(child), phrases, ...(concept ? { concept } : {}) });
         return { key, required, plan: { kind: 'leaf', node: child, ref: leaves.length - 1 } as Plan };
       }
-      if (child.kind === 'object' && path.length < 2) return { key, required, plan: itemPlan(child, leaves, [...path, key], []) };
+      if (child.kind === 'object' && path.length < EXTRACT_WEIGHTS.itemDepth) return { key, required, plan: itemPlan(child, leaves, [...path, key], []) };
       return { key, required, plan: { kind: 'none', node: child } as Plan };
     });
     return { kind: 'object', node, children };
@@ -275,14 +268,14 @@ const CONTACT = /^(phone|tel|telephone|fax|mobile|e-?mail|www\.|web|website|vat|
  * a label), and the block under it.
  */
 function letterhead(index: DocIndex, vocabulary: ReadonlySet<string>): XSegment[] | undefined {
-  const lines = index.lines.filter((l) => l.page === 0 && !l.inCell).slice(0, 8);
+  const lines = index.lines.filter((l) => l.page === 0 && !l.inCell).slice(0, EXTRACT_WEIGHTS.letterheadLines);
   for (const line of lines) {
     for (const segment of line.segments) {
       const text = segment.words.map((w) => w.text).join(' ');
       if (!/\p{L}{2}/u.test(text) || segment.words.some((w) => w.text.endsWith(':')) || DOCUMENT_TITLES.test(text.replace(/[^\p{L} ]/gu, '').trim())) continue;
       if (isLabelText(segment.words, vocabulary)) continue;
-      if (/\d/.test(segment.words[0]!.text) || segment.words.length > 8) continue;
-      return blockBelow(index, segment, 5);
+      if (/\d/.test(segment.words[0]!.text) || segment.words.length > EXTRACT_WEIGHTS.letterheadWords) continue;
+      return blockBelow(index, segment, EXTRACT_WEIGHTS.letterheadBlockLines);
     }
   }
   return undefined;
@@ -316,8 +309,8 @@ function booleanByLabel(index: DocIndex, label: LabelMatch): Read | undefined {
   if (!before) return undefined;
   const mark = booleanOf(before.text);
   if (mark !== undefined && /^(\[.?\]|\(.?\)|[☐□☑☒✓✔xX])$/.test(before.text)) return { value: mark, words: [before], fit: 1 };
-  if (/^(not|no|non|never)$/i.test(before.text)) return { value: false, words: [before, ...label.words], fit: 0.9 };
-  if (before.text.endsWith(':')) return { value: true, words: label.words, fit: 0.9 };
+  if (/^(not|no|non|never)$/i.test(before.text)) return { value: false, words: [before, ...label.words], fit: EXTRACT_WEIGHTS.booleanByLabel };
+  if (before.text.endsWith(':')) return { value: true, words: label.words, fit: EXTRACT_WEIGHTS.booleanByLabel };
   return undefined;
 }
 
@@ -335,7 +328,7 @@ interface DocCaches {
   letterhead?: XSegment[] | null;
   currencies?: XWord[];
   emails?: XWord[];
-  /** Phrase-set key → its labels (the strongest MAX_LABELS). */
+  /** Phrase-set key → its labels (the strongest EXTRACT_WEIGHTS.maxLabels). */
   labels: Map<string, LabelMatch[]>;
   regions: Map<LabelMatch, Region[]>;
   /** Leaf signature → small number, so reads are cached per (region, signature) cheaply. */
@@ -350,11 +343,11 @@ function cachedLabels(index: DocIndex, key: string, phrases: Phrase[], caches: D
   let labels = caches.labels.get(key);
   if (!labels) {
     // Weak labels never reach the threshold; of the rest, the strongest (first in reading order on ties).
-    const found = findLabels(index, phrases, () => 1, MAX_LABELS * 4).filter((l) => l.similarity >= MIN_LABEL);
+    const found = findLabels(index, phrases, () => 1, EXTRACT_WEIGHTS.maxLabels * EXTRACT_WEIGHTS.labelsLookedAt).filter((l) => l.similarity >= EXTRACT_WEIGHTS.minLabel);
     labels = found
       .map((label, order) => ({ label, order }))
       .sort((a, b) => b.label.similarity - a.label.similarity || a.order - b.order)
-      .slice(0, MAX_LABELS)
+      .slice(0, EXTRACT_WEIGHTS.maxLabels)
       .sort((a, b) => a.order - b.order)
       .map((x) => x.label);
     caches.labels.set(key, labels);
@@ -409,7 +402,7 @@ function scalarCandidates(index: DocIndex, field: ScalarField, vocabulary: Reado
     if (value === undefined) {
       value = readValue(region.words, node, traits, index.dateOrder) ?? null;
       // Text made only of the schema's label words is the next label ("Invoice #"), not a value.
-      if (value && typeof value.value === 'string' && isLabelText(value.words, vocabulary)) value = { ...value, fit: value.fit * 0.3 };
+      if (value && typeof value.value === 'string' && isLabelText(value.words, vocabulary)) value = { ...value, fit: value.fit * EXTRACT_WEIGHTS.labelTextValue };
       reads.set(signature, value);
     }
     return value ?? undefined;
@@ -436,10 +429,10 @@ function scalarCandidates(index: DocIndex, field: ScalarField, vocabulary: Reado
       for (const region of cachedRegions(index, label, vocabulary, caches)) {
         const value = readRegion(region);
         if (!value) continue;
-        let factor = placementFactor(region.placement, region.label) * (region.qualified ? 0.8 : 1);
+        let factor = placementFactor(region.placement, region.label) * (region.qualified ? EXTRACT_WEIGHTS.qualified : 1);
         // Words after a label with no colon ("Employment Verification Letter") are a label's value
         // only weakly: typed values (numbers, dates, codes) delimit themselves, plain words do not.
-        if ((region.placement === 'inline' || region.placement === 'prose') && typeof value.value === 'string' && !/\d/.test(value.value)) factor *= 0.35;
+        if ((region.placement === 'inline' || region.placement === 'prose') && typeof value.value === 'string' && !/\d/.test(value.value)) factor *= EXTRACT_WEIGHTS.inlineWithoutDigit;
         add({ read: value, placement: region.placement, factor, similarity: label.similarity, source: label.source, labelKey: key, exclusive: true });
       }
       if (node.type === 'boolean') {
@@ -462,23 +455,23 @@ function scalarCandidates(index: DocIndex, field: ScalarField, vocabulary: Reado
   // "Unpaid", "Uninsured" after a label: a boolean's name negated.
   if (node.type === 'boolean') {
     for (const word of node.info.key.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/)) {
-      if (word.length < 3 || word === 'is' || word === 'has') continue;
-      for (const id of [...(index.byToken.get(`un${word}`) ?? []), ...(index.byToken.get(`non${word}`) ?? [])].slice(0, 5)) {
+      if (word.length < EXTRACT_WEIGHTS.negatedNameLetters || word === 'is' || word === 'has') continue;
+      for (const id of [...(index.byToken.get(`un${word}`) ?? []), ...(index.byToken.get(`non${word}`) ?? [])].slice(0, EXTRACT_WEIGHTS.negatedNameHits)) {
         const negated = index.words[id]!;
         const segment = index.segments[negated.segment]!;
-        if (segment.words[segment.words.indexOf(negated) - 1]?.text.endsWith(':')) add({ read: { value: false, words: [negated], fit: 0.9 }, placement: 'colon', factor: 1, similarity: 0.8, source: 'key', labelKey: undefined, exclusive: true });
+        if (segment.words[segment.words.indexOf(negated) - 1]?.text.endsWith(':')) add({ read: { value: false, words: [negated], fit: EXTRACT_WEIGHTS.negatedName }, placement: 'colon', factor: 1, similarity: EXTRACT_WEIGHTS.negatedNameSimilarity, source: 'key', labelKey: undefined, exclusive: true });
       }
     }
   }
 
   // Values recognizable without a label: enum options, currency marks, e-mail addresses.
-  if (node.enum && node.enum.length > 0 && node.enum.length <= 200) {
+  if (node.enum && node.enum.length > 0 && node.enum.length <= EXTRACT_WEIGHTS.enumOptions) {
     for (const option of node.enum) {
       if (typeof option !== 'string') continue;
       const first = option.trim().split(/\s+/)[0] ?? '';
       const token = first.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
-      if (token.length < 2) continue;
-      for (const id of (index.byToken.get(token) ?? []).slice(0, 5)) {
+      if (token.length < EXTRACT_WEIGHTS.enumTokenLength) continue;
+      for (const id of (index.byToken.get(token) ?? []).slice(0, EXTRACT_WEIGHTS.enumHits)) {
         const word = index.words[id]!;
         const segment = index.segments[word.segment]!;
         const value = read(segment.words.slice(segment.words.indexOf(word)));
@@ -488,19 +481,19 @@ function scalarCandidates(index: DocIndex, field: ScalarField, vocabulary: Reado
   }
   const currencyField = (traits.currency && node.type === 'string') || (node.enum !== undefined && node.enum.length > 0 && node.enum.every((o) => typeof o === 'string' && /^[A-Z]{3}$/.test(o)) && textStems(node.info.key).includes('currenc'));
   if (currencyField) {
-    caches.currencies ??= index.words.filter((w) => currencyOf(w.text) !== undefined).slice(0, 20);
+    caches.currencies ??= index.words.filter((w) => currencyOf(w.text) !== undefined).slice(0, EXTRACT_WEIGHTS.currencyMarks);
     for (const word of caches.currencies) {
       const code = currencyOf(word.text)!;
       const value = node.enum ? node.enum.find((o) => o === code) : code;
-      if (value !== undefined) add({ read: { value, words: [word], fit: 0.9 }, placement: 'unlabeled', factor: 1, similarity: 1, source: undefined, labelKey: undefined, exclusive: false });
+      if (value !== undefined) add({ read: { value, words: [word], fit: EXTRACT_WEIGHTS.currencyMark }, placement: 'unlabeled', factor: 1, similarity: 1, source: undefined, labelKey: undefined, exclusive: false });
     }
   }
   if (node.format === 'email') {
-    caches.emails ??= index.words.filter((w) => EMAIL.test(w.text)).slice(0, 20);
-    for (const word of caches.emails) add({ read: { value: EMAIL.exec(word.text)![0], words: [word], fit: 1 }, placement: 'unlabeled', factor: 0.9, similarity: 1, source: undefined, labelKey: undefined, exclusive: true });
+    caches.emails ??= index.words.filter((w) => EMAIL.test(w.text)).slice(0, EXTRACT_WEIGHTS.emails);
+    for (const word of caches.emails) add({ read: { value: EMAIL.exec(word.text)![0], words: [word], fit: 1 }, placement: 'unlabeled', factor: EXTRACT_WEIGHTS.email, similarity: 1, source: undefined, labelKey: undefined, exclusive: true });
   }
 
-  const candidates = [...byWords.values()].sort((a, b) => baseScore(b, BASE) - baseScore(a, BASE)).slice(0, MAX_CANDIDATES);
+  const candidates = [...byWords.values()].sort((a, b) => baseScore(b, BASE) - baseScore(a, BASE)).slice(0, EXTRACT_WEIGHTS.maxCandidates);
   caches.candidates.set(memo, candidates);
   return candidates;
 }
@@ -554,7 +547,7 @@ function runVote(index: DocIndex, planned: Planned, weights: Weights): Vote {
       // lines if they hold as many items; under the same header, the lines when they hold half again the
       // items (a table detected over the first rows only, cut short by a heading or a wrapped cell).
       const tableFirst = (table: ItemsRead, lines: ItemsRead) =>
-        table.headerLine === lines.headerLine ? lines.items.length < 1.5 * table.items.length : table.score >= lines.score || lines.items.length < table.items.length;
+        table.headerLine === lines.headerLine ? lines.items.length < EXTRACT_WEIGHTS.linesOverTable * table.items.length : table.score >= lines.score || lines.items.length < table.items.length;
       const found = fromTables && fromTables.items.length > 0 && (!fromLines || tableFirst(fromTables, fromLines)) ? fromTables : fromLines;
       // No table a header names: lines whose figures multiply out (a till receipt's items).
       arrays.set(array.ref, found?.items ?? itemsFromPricedLines(index, array.leaves) ?? []);
@@ -640,7 +633,7 @@ const omitted: Out = { value: undefined, source: null, likelihood: 0, found: fal
  * (the answer is "not found", not "absent"); an optional one the schema cannot hold null is left out.
  */
 function missing(node: FieldNode, required: boolean): Out {
-  if (node.nullable) return { value: null, source: null, likelihood: NULL_LIKELIHOOD, found: false, omit: false };
+  if (node.nullable) return { value: null, source: null, likelihood: EXTRACT_WEIGHTS.nullLikelihood, found: false, omit: false };
   if (!required) return omitted;
   return { value: null, source: null, likelihood: 0, found: false, omit: false };
 }
@@ -796,7 +789,7 @@ function adapt(found: BusinessValue, field: ScalarField, index: DocIndex): Read 
 /** Candidates of a leaf that asks for a business field: what ./business.ts read for it, nothing else. */
 function businessCandidates(business: BusinessReading, field: ScalarField, index: DocIndex): Candidate[] {
   const out: Candidate[] = [];
-  for (const found of business.candidates(field.concept!).slice(0, MAX_CANDIDATES)) {
+  for (const found of business.candidates(field.concept!).slice(0, EXTRACT_WEIGHTS.maxCandidates)) {
     const read = adapt(found, field, index);
     // A currency is often read off the total's own word ("$1,155.00"): that word backs both.
     if (read) out.push({ read, placement: 'colon', factor: 1, similarity: found.score, source: 'key', labelKey: undefined, exclusive: field.concept !== 'currency' });
