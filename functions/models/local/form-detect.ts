@@ -20,6 +20,7 @@
  * Works the same on OCRed pages (scanned): words come from OCR and rules from the raster.
  */
 import type { Box, Page, Rule, Word } from '../../documents/doc.ts';
+import { DETECT_SETTINGS } from './weights/form-detect.ts';
 
 export interface DetectedField {
   type: 'text' | 'checkbox';
@@ -41,12 +42,6 @@ interface Segment {
   to: number;
 }
 
-const TICK_MAX = 22;
-const TICK_MIN = 5;
-const MIN_UNDERLINE = 30;
-/** A caption under a line is a few words ("Signature of the applicant"); a sentence there (more, not ending in ":") is a footnote under a rule. */
-const MAX_CAPTION_WORDS = 12;
-
 const right = (b: Box) => b.left + b.width;
 const bottom = (b: Box) => b.top + b.height;
 const centerY = (b: Box) => b.top + b.height / 2;
@@ -62,8 +57,8 @@ function segments(rules: Rule[]): { horizontal: Segment[]; vertical: Segment[]; 
   const horizontal: Segment[] = [];
   const vertical: Segment[] = [];
   for (const r of rules) {
-    if (Math.abs(r.y1 - r.y2) < 1 && Math.abs(r.x2 - r.x1) >= TICK_MIN) horizontal.push({ at: (r.y1 + r.y2) / 2, from: Math.min(r.x1, r.x2), to: Math.max(r.x1, r.x2) });
-    else if (Math.abs(r.x1 - r.x2) < 1 && Math.abs(r.y2 - r.y1) >= TICK_MIN) vertical.push({ at: (r.x1 + r.x2) / 2, from: Math.min(r.y1, r.y2), to: Math.max(r.y1, r.y2) });
+    if (Math.abs(r.y1 - r.y2) < 1 && Math.abs(r.x2 - r.x1) >= DETECT_SETTINGS.tickMin) horizontal.push({ at: (r.y1 + r.y2) / 2, from: Math.min(r.x1, r.x2), to: Math.max(r.x1, r.x2) });
+    else if (Math.abs(r.x1 - r.x2) < 1 && Math.abs(r.y2 - r.y1) >= DETECT_SETTINGS.tickMin) vertical.push({ at: (r.x1 + r.x2) / 2, from: Math.min(r.y1, r.y2), to: Math.max(r.y1, r.y2) });
   }
   return { horizontal: join(horizontal), vertical: join(vertical), pieces: horizontal };
 }
@@ -71,7 +66,7 @@ function segments(rules: Rule[]): { horizontal: Segment[]; vertical: Segment[]; 
 function join(list: Segment[]): Segment[] {
   const out: Segment[] = [];
   for (const s of [...list].sort((a, b) => a.from - b.from)) {
-    const same = out.find((o) => Math.abs(o.at - s.at) <= 1.5 && s.from <= o.to + 2 && s.to >= o.from - 2);
+    const same = out.find((o) => Math.abs(o.at - s.at) <= DETECT_SETTINGS.sameRule && s.from <= o.to + DETECT_SETTINGS.ruleGap && s.to >= o.from - DETECT_SETTINGS.ruleGap);
     if (same) {
       same.from = Math.min(same.from, s.from);
       same.to = Math.max(same.to, s.to);
@@ -113,14 +108,14 @@ function rectangles(horizontal: Segment[], vertical: Segment[], pieces: Segment[
   /** Rules that closed a box, with the height of that box. */
   const usedAsBottom = new Map<Segment, number>();
   const tableRules = new Set<Segment>();
-  const tol = 2.5;
+  const tol = DETECT_SETTINGS.edgeTolerance;
   for (const top of [...horizontal].sort((a, b) => a.at - b.at || a.from - b.from)) {
     if (usedAsTop.has(top)) continue;
     // On another box's bottom edge: a box stacked under it ("Address 2" under "Address 1"), a row
     // like it. Its own bottom may be drawn as a rule of its own that joined a longer one.
-    const under = [...usedAsBottom].find(([s]) => Math.abs(s.at - top.at) <= 1.5 && s.from <= top.to && s.to >= top.from)?.[1];
+    const under = [...usedAsBottom].find(([s]) => Math.abs(s.at - top.at) <= DETECT_SETTINGS.sameRule && s.from <= top.to && s.to >= top.from)?.[1];
     const below = [...horizontal, ...(under !== undefined ? pieces : [])]
-      .filter((b) => b !== top && !usedAsBottom.has(b) && b.at - top.at >= TICK_MIN && b.at - top.at <= 300 && Math.abs(b.from - top.from) <= tol && Math.abs(b.to - top.to) <= tol)
+      .filter((b) => b !== top && !usedAsBottom.has(b) && b.at - top.at >= DETECT_SETTINGS.tickMin && b.at - top.at <= DETECT_SETTINGS.maxBoxHeight && Math.abs(b.from - top.from) <= tol && Math.abs(b.to - top.to) <= tol)
       .sort((a, b) => a.at - b.at);
     for (const b of below) {
       const left = Math.min(top.from, b.from);
@@ -128,9 +123,9 @@ function rectangles(horizontal: Segment[], vertical: Segment[], pieces: Segment[
       // A rule across the whole width between them: two boxes stacked, not one (nor one over a gap).
       if (horizontal.some((m) => m !== top && m !== b && m.at > top.at + 1 && m.at < b.at - 1 && m.from <= left + tol && m.to >= right - tol)) break;
       // (Not a taller stretch of a ruled column.)
-      if (under !== undefined && b.at - top.at > 1.5 * under) break;
-      if (verticalCover(vertical, left, top.at, b.at, tol) < 0.7 || verticalCover(vertical, right, top.at, b.at, tol) < 0.7) continue;
-      const inner = vertical.filter((v) => v.at > left + 3 && v.at < right - 3 && verticalCover([v], v.at, top.at, b.at, 0.5) >= 0.7).map((v) => v.at);
+      if (under !== undefined && b.at - top.at > DETECT_SETTINGS.stackedStretch * under) break;
+      if (verticalCover(vertical, left, top.at, b.at, tol) < DETECT_SETTINGS.sideCover || verticalCover(vertical, right, top.at, b.at, tol) < DETECT_SETTINGS.sideCover) continue;
+      const inner = vertical.filter((v) => v.at > left + DETECT_SETTINGS.innerMargin && v.at < right - DETECT_SETTINGS.innerMargin && verticalCover([v], v.at, top.at, b.at, DETECT_SETTINGS.innerRuleTolerance) >= DETECT_SETTINGS.sideCover).map((v) => v.at);
       if (inner.length > 0) {
         rows.push({ top: top.at, bottom: b.at, xs: [left, ...[...new Set(inner)].sort((x, y) => x - y), right] });
         tableRules.add(top);
@@ -180,15 +175,15 @@ export function detectPageFields(page: Page): DetectedField[] {
   const words = page.words.filter((w): w is Word & { box: Box } => w.box !== undefined);
   const textHeight = median(
     words.filter((w) => !isMark(w.text)).map((w) => w.box.height),
-    10,
+    DETECT_SETTINGS.defaultTextHeight,
   );
-  const band = Math.min(22, Math.max(10, textHeight * 1.4));
+  const band = Math.min(DETECT_SETTINGS.bandMax, Math.max(DETECT_SETTINGS.bandMin, textHeight * DETECT_SETTINGS.bandPerTextHeight));
   const { horizontal, vertical, pieces } = segments(page.rules ?? []);
   const { boxes, used, rows } = rectangles(horizontal, vertical, pieces);
   // A rule along a shaded box's top or bottom edge is that box's border, not an underline of its own.
   for (const h of horizontal) {
     const along = (page.shaded ?? []).some(
-      (b) => (Math.abs(h.at - b.top) <= 2.5 || Math.abs(h.at - bottom(b)) <= 2.5) && Math.min(h.to, right(b)) - Math.max(h.from, b.left) >= 0.8 * Math.min(h.to - h.from, b.width),
+      (b) => (Math.abs(h.at - b.top) <= DETECT_SETTINGS.edgeTolerance || Math.abs(h.at - bottom(b)) <= DETECT_SETTINGS.edgeTolerance) && Math.min(h.to, right(b)) - Math.max(h.from, b.left) >= DETECT_SETTINGS.shadedEdgeShare * Math.min(h.to - h.from, b.width),
     );
     if (along) used.add(h);
   }
@@ -208,7 +203,7 @@ export function detectPageFields(page: Page): DetectedField[] {
     const charWidth = w.box.width / Math.max(1, w.text.length);
     const left = w.box.left + start * charWidth;
     const width = (end - start) * charWidth;
-    if (width < MIN_UNDERLINE / 2) continue;
+    if (width < DETECT_SETTINGS.minUnderline / 2) continue;
     underscoreFields.push({ left, top: bottom(w.box) - band, width, height: band });
   }
 
@@ -223,20 +218,20 @@ export function detectPageFields(page: Page): DetectedField[] {
   const isFrame = (b: Box) => {
     const rows = new Map<number, Box[]>();
     for (const w of words) {
-      if (isMark(w.text) || overlaps(w.box, b) <= 0.6) continue;
+      if (isMark(w.text) || overlaps(w.box, b) <= DETECT_SETTINGS.wordInside) continue;
       const row = Math.round(w.box.top / textHeight);
       rows.set(row, [...(rows.get(row) ?? []), w.box]);
     }
-    const wide = [...rows.values()].filter((r) => Math.max(...r.map(right)) - Math.min(...r.map((x) => x.left)) >= 0.5 * b.width).length;
-    return rows.size >= 3 && wide >= 2;
+    const wide = [...rows.values()].filter((r) => Math.max(...r.map(right)) - Math.min(...r.map((x) => x.left)) >= DETECT_SETTINGS.frameRowWidth * b.width).length;
+    return rows.size >= DETECT_SETTINGS.frameRows && wide >= DETECT_SETTINGS.frameWideRows;
   };
   // A ring (a radio button printed "○") is a tick box like a square.
-  for (const b of page.rings ?? []) if (!tickBoxes.some((t) => overlaps(t, b) > 0.3)) tickBoxes.push(b);
+  for (const b of page.rings ?? []) if (!tickBoxes.some((t) => overlaps(t, b) > DETECT_SETTINGS.sameTick)) tickBoxes.push(b);
   for (const b of [...(page.shaded ?? []), ...boxes]) {
-    if ([...tickBoxes, ...textBoxes].some((t) => overlaps(t, b) > 0.5)) continue;
-    if (b.height > 3 * band && isFrame(b)) continue;
-    if (b.width <= TICK_MAX && b.height <= TICK_MAX && Math.abs(b.width - b.height) <= Math.max(3, 0.3 * b.width)) tickBoxes.push(b);
-    else if (b.width >= 20 && b.height >= 8) textBoxes.push(b);
+    if ([...tickBoxes, ...textBoxes].some((t) => overlaps(t, b) > DETECT_SETTINGS.sameBox)) continue;
+    if (b.height > DETECT_SETTINGS.frameMinBands * band && isFrame(b)) continue;
+    if (b.width <= DETECT_SETTINGS.tickMax && b.height <= DETECT_SETTINGS.tickMax && Math.abs(b.width - b.height) <= Math.max(DETECT_SETTINGS.tickSquarePoints, DETECT_SETTINGS.tickSquareShare * b.width)) tickBoxes.push(b);
+    else if (b.width >= DETECT_SETTINGS.textBoxMinWidth && b.height >= DETECT_SETTINGS.textBoxMinHeight) textBoxes.push(b);
   }
   /** Words OCR glued to a box glyph, with the glyph cut off. */
   const relabel = new Map<Word, Word & { box: Box }>();
@@ -244,11 +239,11 @@ export function detectPageFields(page: Page): DetectedField[] {
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (isTickGlyph(w.text)) {
-      if (!tickBoxes.some((t) => overlaps(t, w.box) > 0.3)) tickBoxes.push(w.box);
+      if (!tickBoxes.some((t) => overlaps(t, w.box) > DETECT_SETTINGS.sameTick)) tickBoxes.push(w.box);
       fieldWords.add(w);
     } else if (w.text === '[') {
       const close = words
-        .filter((o) => CLOSING.test(o.text) && Math.abs(centerY(o.box) - centerY(w.box)) < w.box.height / 2 && o.box.left > w.box.left && o.box.left - right(w.box) < w.box.height * 2)
+        .filter((o) => CLOSING.test(o.text) && Math.abs(centerY(o.box) - centerY(w.box)) < w.box.height / 2 && o.box.left > w.box.left && o.box.left - right(w.box) < w.box.height * DETECT_SETTINGS.bracketGap)
         .sort((a, b) => a.box.left - b.box.left)[0];
       if (close) {
         // The bracket alone, or glued to the label that follows it (OCR): the box ends after its first character.
@@ -269,29 +264,31 @@ export function detectPageFields(page: Page): DetectedField[] {
   for (const h of horizontal) {
     if (used.has(h)) continue;
     const box = { left: h.from, top: h.at - band, width: h.to - h.from, height: band };
-    const standing = (v: Segment) => Math.abs(v.to - h.at) <= 1.5 && v.to - v.from <= band && !horizontal.some((o) => Math.abs(o.at - v.from) <= 1.5 && o.from <= v.at + 1 && o.to >= v.at - 1);
-    const ticks = [...new Set(vertical.filter((v) => v.at > h.from + 3 && v.at < h.to - 3 && standing(v)).map((v) => Math.round(v.at)))].sort((a, b) => a - b);
+    const standing = (v: Segment) => Math.abs(v.to - h.at) <= DETECT_SETTINGS.sameRule && v.to - v.from <= band && !horizontal.some((o) => Math.abs(o.at - v.from) <= DETECT_SETTINGS.sameRule && o.from <= v.at + 1 && o.to >= v.at - 1);
+    const ticks = [...new Set(vertical.filter((v) => v.at > h.from + DETECT_SETTINGS.innerMargin && v.at < h.to - DETECT_SETTINGS.innerMargin && standing(v)).map((v) => Math.round(v.at)))].sort((a, b) => a - b);
     // Ticks at even steps along the whole rule, a character's width apart, make a comb (a scan's stray
     // marks on a line do not).
     const step = (h.to - h.from) / (ticks.length + 1);
-    const comb = ticks.length > 0 && step >= 5 && step <= Math.max(20, 2.5 * textHeight) && ticks.every((x, k) => Math.abs(x - (h.from + (k + 1) * step)) <= 0.25 * step);
+    const comb = ticks.length > 0 && step >= DETECT_SETTINGS.combMinStep && step <= Math.max(DETECT_SETTINGS.combMaxStep, DETECT_SETTINGS.combStepPerTextHeight * textHeight) && ticks.every((x, k) => Math.abs(x - (h.from + (k + 1) * step)) <= DETECT_SETTINGS.combEvenness * step);
     // A short line is a writing line only when it is a comb of a few boxes ("|_|_|") with no text on
     // it (on a scan, strokes of letters read as short rules).
-    if (h.to - h.from < MIN_UNDERLINE && (!comb || h.to - h.from < MIN_UNDERLINE / 3 || words.some((w) => overlaps(w.box, box) > 0))) continue;
+    if (h.to - h.from < DETECT_SETTINGS.minUnderline && (!comb || h.to - h.from < DETECT_SETTINGS.minUnderline / 3 || words.some((w) => overlaps(w.box, box) > 0))) continue;
     // A rule right under text that spans it is an underline of that text (a heading), or a table border.
-    const sitting = words.filter((w) => !isMark(w.text) && !isUnderscores(w.text) && w.box.left >= h.from - 2 && right(w.box) <= h.to + 2 && bottom(w.box) <= h.at + 2 && bottom(w.box) >= h.at - band);
+    const sitting = words.filter((w) => !isMark(w.text) && !isUnderscores(w.text) && w.box.left >= h.from - DETECT_SETTINGS.underlineSlack && right(w.box) <= h.to + DETECT_SETTINGS.underlineSlack && bottom(w.box) <= h.at + DETECT_SETTINGS.underlineSlack && bottom(w.box) >= h.at - band);
     const covered = sitting.reduce((sum, w) => sum + w.box.width, 0);
-    if (covered > 0.4 * (h.to - h.from)) continue;
+    if (covered > DETECT_SETTINGS.underlinedShare * (h.to - h.from)) continue;
     // The same place as a text underscore run: one field.
-    if (underscoreFields.some((u) => overlaps(u, box) > 0.5)) continue;
+    if (underscoreFields.some((u) => overlaps(u, box) > DETECT_SETTINGS.sameBox)) continue;
     // Part of a table grid: rules crossing it. Short ticks standing on it with nothing across their
     // tops are the boxes of a comb field ("|_|_|_|", one character per box), not a grid.
-    if (vertical.filter((v) => v.at > h.from + 3 && v.at < h.to - 3 && v.from <= h.at + 1 && v.to >= h.at - 1 && !standing(v)).length >= 2) continue;
+    if (vertical.filter((v) => v.at > h.from + DETECT_SETTINGS.innerMargin && v.at < h.to - DETECT_SETTINGS.innerMargin && v.from <= h.at + 1 && v.to >= h.at - 1 && !standing(v)).length >= DETECT_SETTINGS.gridCrossings) continue;
     lineFields.push(box);
     if (comb) combCells.set(box, ticks.length + 1);
   }
   // Tick-box sides are rules too; they are not underlines.
-  const notInside = (b: Box) => !tickBoxes.some((t) => overlaps(t, b) > 0.3) && !textBoxes.some((t) => b.top >= t.top - 2 && bottom(b) <= bottom(t) + 2 && b.left >= t.left - 2 && right(b) <= right(t) + 2);
+  const notInside = (b: Box) =>
+    !tickBoxes.some((t) => overlaps(t, b) > DETECT_SETTINGS.sameTick) &&
+    !textBoxes.some((t) => b.top >= t.top - DETECT_SETTINGS.insideSlack && bottom(b) <= bottom(t) + DETECT_SETTINGS.insideSlack && b.left >= t.left - DETECT_SETTINGS.insideSlack && right(b) <= right(t) + DETECT_SETTINGS.insideSlack);
   const lines = [...underscoreFields, ...lineFields].filter(notInside);
 
   // Cells of ruled tables: a cell with a caption at its top and room below it, or an empty cell named
@@ -299,7 +296,7 @@ export function detectPageFields(page: Page): DetectedField[] {
   const cellFields: Array<{ box: Box; label: string }> = [];
   const cellOf = (row: GridRow, i: number): Box => ({ left: row.xs[i]!, top: row.top, width: row.xs[i + 1]! - row.xs[i]!, height: row.bottom - row.top });
   const wordsIn = (cell: Box) =>
-    words.filter((w) => !isMark(w.text) && overlaps(w.box, cell) > 0.6).sort((a, b) => (Math.abs(a.box.top - b.box.top) < textHeight / 2 ? a.box.left - b.box.left : a.box.top - b.box.top));
+    words.filter((w) => !isMark(w.text) && overlaps(w.box, cell) > DETECT_SETTINGS.wordInside).sort((a, b) => (Math.abs(a.box.top - b.box.top) < textHeight / 2 ? a.box.left - b.box.left : a.box.top - b.box.top));
   /** Rows of narrow boxes of one width, each holding at most a character: comb fields ("|A|B|C|"). */
   const combBoxes: Array<{ box: Box; cells: number }> = [];
   for (const row of rows) {
@@ -307,9 +304,9 @@ export function detectPageFields(page: Page): DetectedField[] {
     const widths = row.xs.slice(1).map((x, i) => x - row.xs[i]!);
     const typical = median(widths, 0);
     const comb =
-      widths.length >= 4 &&
-      typical <= Math.max(20, 2.5 * textHeight) &&
-      widths.every((w) => Math.abs(w - typical) <= Math.max(1.5, 0.2 * typical)) &&
+      widths.length >= DETECT_SETTINGS.combMinCells &&
+      typical <= Math.max(DETECT_SETTINGS.combMaxStep, DETECT_SETTINGS.combStepPerTextHeight * textHeight) &&
+      widths.every((w) => Math.abs(w - typical) <= Math.max(DETECT_SETTINGS.combWidthPoints, DETECT_SETTINGS.combWidthShare * typical)) &&
       widths.every((_, i) => wordsIn(cellOf(row, i)).reduce((n, w) => n + w.text.length, 0) <= 1);
     if (comb) {
       combBoxes.push({ box: { left: row.xs[0]!, top: row.top, width: row.xs.at(-1)! - row.xs[0]!, height: row.bottom - row.top }, cells: widths.length });
@@ -317,18 +314,18 @@ export function detectPageFields(page: Page): DetectedField[] {
     }
     for (let i = 0; i + 1 < row.xs.length; i++) {
       const cell = cellOf(row, i);
-      if (cell.width < 20) continue;
+      if (cell.width < DETECT_SETTINGS.cellMinWidth) continue;
       const inside = wordsIn(cell);
       if (inside.length > 0) {
         const captionBottom = Math.max(...inside.map((w) => bottom(w.box)));
-        if (captionBottom <= cell.top + 0.6 * cell.height && bottom(cell) - captionBottom >= Math.max(8, textHeight)) {
+        if (captionBottom <= cell.top + DETECT_SETTINGS.captionTopShare * cell.height && bottom(cell) - captionBottom >= Math.max(DETECT_SETTINGS.cellRoom, textHeight)) {
           cellFields.push({ label: cleanLabel(inside.map((w) => w.text).join(' ')), box: { ...cell, top: captionBottom + 1, height: bottom(cell) - captionBottom - 1 } });
         }
         continue;
       }
       // The header: going up the rows of this table, the first row with text in every cell.
       let header = '';
-      for (let above = rows.find((r) => Math.abs(r.bottom - row.top) <= 2); above; above = rows.find((r) => Math.abs(r.bottom - above!.top) <= 2)) {
+      for (let above = rows.find((r) => Math.abs(r.bottom - row.top) <= DETECT_SETTINGS.rowJoin); above; above = rows.find((r) => Math.abs(r.bottom - above!.top) <= DETECT_SETTINGS.rowJoin)) {
         const texts = above.xs.slice(0, -1).map((_, j) => cleanLabel(wordsIn(cellOf(above!, j)).map((w) => w.text).join(' ')));
         if (texts.every((t) => t !== '')) {
           header = cleanLabel(wordsIn({ left: cell.left, top: above.top, width: cell.width, height: above.bottom - above.top }).map((w) => w.text).join(' '));
@@ -342,23 +339,23 @@ export function detectPageFields(page: Page): DetectedField[] {
   }
 
   // Words inside text boxes are their captions, not labels of other fields.
-  for (const w of words) if (textBoxes.some((t) => overlaps(w.box, t) > 0.6)) fieldWords.add(w);
+  for (const w of words) if (textBoxes.some((t) => overlaps(w.box, t) > DETECT_SETTINGS.wordInside)) fieldWords.add(w);
 
   const all: Taken[] = [...lines, ...tickBoxes, ...textBoxes, ...combBoxes.map((c) => c.box)].map((box) => ({ box }));
-  for (const w of words) if (tickBoxes.some((t) => overlaps(w.box, t) > 0.5)) fieldWords.add(w);
+  for (const w of words) if (tickBoxes.some((t) => overlaps(w.box, t) > DETECT_SETTINGS.sameBox)) fieldWords.add(w);
   const labelWords = words.filter((w) => !fieldWords.has(w)).map((w) => relabel.get(w) ?? w).filter((w) => !isMark(w.text) && w.text !== '');
   const sameLine = (w: Word & { box: Box }, target: Box) => {
     const c = centerY(w.box);
-    return c >= target.top - 2 && c <= bottom(target) + 2;
+    return c >= target.top - DETECT_SETTINGS.sameLineSlack && c <= bottom(target) + DETECT_SETTINGS.sameLineSlack;
   };
   /** Text before `target` on its line, back to the previous field or a wide gap. */
   const wordsBefore = (target: Box, baseline: Box = target): Word[] => {
     const previousRight = Math.max(0, ...all.map((t) => t.box).filter((b) => b !== target && right(b) <= target.left + 1 && sameLineBox(b, baseline)).map(right));
-    const candidates = labelWords.filter((w) => sameLine(w, baseline) && right(w.box) <= target.left + 3 && w.box.left >= previousRight - 1).sort((a, b) => b.box.left - a.box.left);
+    const candidates = labelWords.filter((w) => sameLine(w, baseline) && right(w.box) <= target.left + DETECT_SETTINGS.beforeSlack && w.box.left >= previousRight - 1).sort((a, b) => b.box.left - a.box.left);
     const picked: Word[] = [];
     let edge = target.left;
     for (const w of candidates) {
-      if (edge - right(w.box) > Math.max(25, 2.5 * textHeight)) break;
+      if (edge - right(w.box) > Math.max(DETECT_SETTINGS.labelGap, DETECT_SETTINGS.labelGapPerTextHeight * textHeight)) break;
       picked.unshift(w);
       edge = w.box.left;
     }
@@ -370,15 +367,15 @@ export function detectPageFields(page: Page): DetectedField[] {
       .join(' ');
   /** Words that label a field on their own line ("Le |_|_|"): no caption of the line above them. */
   let leading: Set<Word> | undefined;
-  const leadsAField = (w: Word) => (leading ??= new Set(all.flatMap((t) => wordsBefore(t.box, { ...t.box, height: t.box.height + 3 })))).has(w);
-  const sameLineBox = (a: Box, b: Box) => Math.abs(centerY(a) - centerY(b)) < Math.max(a.height, b.height) / 1.5;
+  const leadsAField = (w: Word) => (leading ??= new Set(all.flatMap((t) => wordsBefore(t.box, { ...t.box, height: t.box.height + DETECT_SETTINGS.lineBaselineExtra })))).has(w);
+  const sameLineBox = (a: Box, b: Box) => Math.abs(centerY(a) - centerY(b)) < Math.max(a.height, b.height) / DETECT_SETTINGS.sameLineDivisor;
   /** Text after `target` on its line, up to the next field or a wide gap. */
   const textAfter = (target: Box, maxGap: number): Array<Word & { box: Box }> => {
     const nextLeft = Math.min(Infinity, ...all.map((t) => t.box).filter((b) => b !== target && b.left >= right(target) - 1 && sameLineBox(b, target)).map((b) => b.left));
-    const beside = labelWords.filter((w) => sameLine(w, target) && w.box.left >= right(target) - 2 && right(w.box) <= nextLeft + 1);
+    const beside = labelWords.filter((w) => sameLine(w, target) && w.box.left >= right(target) - DETECT_SETTINGS.afterSlack && right(w.box) <= nextLeft + 1);
     // One printed row: the one nearest the box's middle (a tall box spans two rows of small print).
     const nearest = [...beside].sort((a, b) => Math.abs(centerY(a.box) - centerY(target)) - Math.abs(centerY(b.box) - centerY(target)))[0];
-    const candidates = beside.filter((w) => !nearest || Math.abs(centerY(w.box) - centerY(nearest.box)) < 0.5 * Math.min(w.box.height, nearest.box.height)).sort((a, b) => a.box.left - b.box.left);
+    const candidates = beside.filter((w) => !nearest || Math.abs(centerY(w.box) - centerY(nearest.box)) < DETECT_SETTINGS.sameRowShare * Math.min(w.box.height, nearest.box.height)).sort((a, b) => a.box.left - b.box.left);
     const picked: Array<Word & { box: Box }> = [];
     let edge = right(target);
     for (const w of candidates) {
@@ -391,19 +388,19 @@ export function detectPageFields(page: Page): DetectedField[] {
   /** Text just below a box (a signature line's caption, or a hint under a field). */
   const textBelow = (target: Box): string =>
     labelWords
-      .filter((w) => w.box.top >= bottom(target) - 1 && w.box.top <= bottom(target) + 1.2 * textHeight && w.box.left >= target.left - 5 && right(w.box) <= right(target) + 5 && !leadsAField(w))
+      .filter((w) => w.box.top >= bottom(target) - 1 && w.box.top <= bottom(target) + DETECT_SETTINGS.belowReach * textHeight && w.box.left >= target.left - DETECT_SETTINGS.besideSlack && right(w.box) <= right(target) + DETECT_SETTINGS.besideSlack && !leadsAField(w))
       .sort((a, b) => a.box.left - b.box.left)
       .map((w) => w.text)
       .join(' ');
   /** Text just above a box (a caption over a text box). */
   const textAbove = (target: Box): string =>
     labelWords
-      .filter((w) => bottom(w.box) <= target.top + 1 && bottom(w.box) >= target.top - 1.5 * textHeight && w.box.left >= target.left - 5 && w.box.left <= target.left + 0.5 * target.width)
+      .filter((w) => bottom(w.box) <= target.top + 1 && bottom(w.box) >= target.top - DETECT_SETTINGS.aboveReach * textHeight && w.box.left >= target.left - DETECT_SETTINGS.besideSlack && w.box.left <= target.left + DETECT_SETTINGS.aboveStartShare * target.width)
       .sort((a, b) => a.box.left - b.box.left)
       .map((w) => w.text)
       .join(' ');
   const hintAfter = (target: Box): string => {
-    const after = textAfter(target, 12);
+    const after = textAfter(target, DETECT_SETTINGS.hintGap);
     return after.length > 0 && after[0]!.text.startsWith('(') ? after.map((w) => w.text).join(' ') : '';
   };
   const describe = (label: string, hint: string) => (hint ? `${label} ${hint}`.trim() : label);
@@ -412,18 +409,23 @@ export function detectPageFields(page: Page): DetectedField[] {
   const stackedAbove = (line: Box) => {
     const rule = bottom(line);
     const near = labelWords.filter(
-      (w) => bottom(w.box) <= rule - 1 && bottom(w.box) >= rule - band - 1.5 * textHeight && w.box.left >= line.left - 5 && w.box.left <= line.left + 0.5 * line.width && right(w.box) <= right(line) + 5,
+      (w) =>
+        bottom(w.box) <= rule - 1 &&
+        bottom(w.box) >= rule - band - DETECT_SETTINGS.aboveReach * textHeight &&
+        w.box.left >= line.left - DETECT_SETTINGS.besideSlack &&
+        w.box.left <= line.left + DETECT_SETTINGS.aboveStartShare * line.width &&
+        right(w.box) <= right(line) + DETECT_SETTINGS.besideSlack,
     );
     // The printed line nearest the rule only (not words of the line over it, read in between).
     const lowest = Math.max(...near.map((w) => bottom(w.box)));
-    return near.filter((w) => bottom(w.box) >= lowest - 0.6 * textHeight).sort((a, b) => a.box.left - b.box.left);
+    return near.filter((w) => bottom(w.box) >= lowest - DETECT_SETTINGS.nearestRowShare * textHeight).sort((a, b) => a.box.left - b.box.left);
   };
   /** Each line's label, to continue it on a bare line under it. */
   const lineLabels = new Map<Box, string>();
   /** A line with nothing before it, right under a line of the same right end with nothing between: its continuation. */
   const continued = (line: Box): string => {
     const prev = lines
-      .filter((p) => p !== line && lineLabels.get(p) && bottom(p) < bottom(line) - 2 && bottom(line) - bottom(p) <= 2.2 * band && Math.abs(right(p) - right(line)) <= 10)
+      .filter((p) => p !== line && lineLabels.get(p) && bottom(p) < bottom(line) - DETECT_SETTINGS.continuedSlack && bottom(line) - bottom(p) <= DETECT_SETTINGS.continuedReach * band && Math.abs(right(p) - right(line)) <= DETECT_SETTINGS.continuedRightEnd)
       .sort((a, b) => bottom(b) - bottom(a))[0];
     if (!prev) return '';
     const between = labelWords.some((w) => w.box.top > bottom(prev) - 1 && bottom(w.box) < bottom(line) - 1 && right(w.box) > line.left && w.box.left < right(line));
@@ -435,7 +437,7 @@ export function detectPageFields(page: Page): DetectedField[] {
   lines.sort((a, b) => a.top - b.top || a.left - b.left);
   for (const line of lines) {
     let box = line;
-    let label = cleanLabel(textBefore(line, { ...line, top: line.top, height: line.height + 3 }));
+    let label = cleanLabel(textBefore(line, { ...line, top: line.top, height: line.height + DETECT_SETTINGS.lineBaselineExtra }));
     const below = textBelow(line);
     let hint = hintAfter(line);
     if (label === '') label = continued(line);
@@ -443,14 +445,14 @@ export function detectPageFields(page: Page): DetectedField[] {
       // No label before the line: the caption under it (a signature line) or the label stacked over
       // it, whichever is closer to the line.
       const above = stackedAbove(line);
-      const belowGap = below === '' ? Infinity : Math.min(...labelWords.filter((w) => w.box.top >= bottom(line) - 1 && w.box.top <= bottom(line) + 1.2 * textHeight && !leadsAField(w)).map((w) => w.box.top - bottom(line)));
+      const belowGap = below === '' ? Infinity : Math.min(...labelWords.filter((w) => w.box.top >= bottom(line) - 1 && w.box.top <= bottom(line) + DETECT_SETTINGS.belowReach * textHeight && !leadsAField(w)).map((w) => w.box.top - bottom(line)));
       const aboveGap = above.length === 0 ? Infinity : bottom(line) - Math.max(...above.map((w) => bottom(w.box)));
       if (aboveGap < belowGap) {
         label = cleanLabel(above.map((w) => w.text).join(' '));
         // Values are written between the label and the line.
         const labelBottom = Math.max(...above.map((w) => bottom(w.box)));
-        if (labelBottom > line.top && bottom(line) - labelBottom >= 6) box = { ...line, top: labelBottom + 1, height: bottom(line) - labelBottom - 1 };
-      } else if (below !== '' && (below.split(/\s+/).length <= MAX_CAPTION_WORDS || /:\s*$/.test(below))) {
+        if (labelBottom > line.top && bottom(line) - labelBottom >= DETECT_SETTINGS.roomUnderLabel) box = { ...line, top: labelBottom + 1, height: bottom(line) - labelBottom - 1 };
+      } else if (below !== '' && (below.split(/\s+/).length <= DETECT_SETTINGS.maxCaptionWords || /:\s*$/.test(below))) {
         label = cleanLabel(below);
       }
     } else if (/^\(.*\)$/.test(below.trim())) {
@@ -461,19 +463,19 @@ export function detectPageFields(page: Page): DetectedField[] {
     fields.push({ kind: 'line', type: 'text', label, description: describe(label, hint), box, ...(cells ? { comb: cells } : {}) });
   }
   for (const box of textBoxes) {
-    const inside = words.filter((w) => !isMark(w.text) && overlaps(w.box, box) > 0.6).sort((a, b) => a.box.top - b.box.top || a.box.left - b.box.left);
+    const inside = words.filter((w) => !isMark(w.text) && overlaps(w.box, box) > DETECT_SETTINGS.wordInside).sort((a, b) => a.box.top - b.box.top || a.box.left - b.box.left);
     let writeBox = box;
     let label = '';
-    const outside = textBefore(box, { ...box, top: box.top, height: Math.min(box.height, band + 4) });
+    const outside = textBefore(box, { ...box, top: box.top, height: Math.min(box.height, band + DETECT_SETTINGS.boxBaselineExtra) });
     if (inside.length > 0) {
       // A caption inside the box: it labels the box, and values go below it. Text on further lines
       // under it fills the box (what was written in it): then the whole box is the field, labelled
       // from outside (./labels.ts reads further to its left), the text only when nothing is there.
-      const caption = inside.filter((w) => w.box.top < box.top + 1.5 * textHeight);
+      const caption = inside.filter((w) => w.box.top < box.top + DETECT_SETTINGS.captionLines * textHeight);
       const captionBottom = Math.max(...caption.map((w) => bottom(w.box)), box.top);
       const filled = caption.length > 0 && inside.some((w) => w.box.top >= captionBottom - 1);
       label = filled ? outside || textAbove(box) || caption.map((w) => w.text).join(' ') : caption.map((w) => w.text).join(' ');
-      if (!filled && box.top + box.height - captionBottom >= 8) writeBox = { left: box.left, top: captionBottom, width: box.width, height: bottom(box) - captionBottom };
+      if (!filled && box.top + box.height - captionBottom >= DETECT_SETTINGS.roomUnderCaption) writeBox = { left: box.left, top: captionBottom, width: box.width, height: bottom(box) - captionBottom };
     }
     if (label === '') label = outside;
     if (label === '') label = textAbove(box);
@@ -489,7 +491,7 @@ export function detectPageFields(page: Page): DetectedField[] {
   const sortedTicks = [...tickBoxes].sort((a, b) => a.top - b.top || a.left - b.left);
   for (const box of sortedTicks) {
     const option = cleanLabel(
-      textAfter(box, Math.max(15, 2 * textHeight))
+      textAfter(box, Math.max(DETECT_SETTINGS.optionGap, DETECT_SETTINGS.optionGapPerTextHeight * textHeight))
         .map((w) => w.text)
         .join(' '),
     );
