@@ -1,5 +1,5 @@
 /**
- * The dashboard's handlers, the module its routes name in the route table (functions/routes.ts):
+ * The dashboard's handlers, the module its routes name in the route table (./feature.ts):
  * thin handlers that read the form or query, call the services (members, sessions, keys, runs — the
  * auth and run services underneath) and render a view. They are written one file per page under
  * ./handlers/ and exported here together, so the Lambda of the group finds them all in one module.

@@ -20,7 +20,7 @@ import { isMultipart, parseMultipart, type FormFile } from '../platform/multipar
 import { platform, type Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { html, type Html } from './html.ts';
-import { getMembership, getUser, membershipsOf, TooManyAttempts, type Membership, type User } from './members.ts';
+import { getMembership, getUser, membershipsOf, TooManyAttempts, type Membership, type User } from '../members/members.ts';
 import { randomToken, readSession, sameToken, type Session } from './sessions.ts';
 
 export const ENVIRONMENTS = ['test', 'production'] as const;

@@ -10,7 +10,7 @@ import { keyLastUsed } from '../platform/callers.ts';
 import { Forbidden, Invalid, NotFound } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Environment } from './http.ts';
-import type { Membership } from './members.ts';
+import type { Membership } from '../members/members.ts';
 
 export interface KeyRow {
   id: string;

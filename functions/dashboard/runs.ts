@@ -1,29 +1,24 @@
 /**
  * Runs as the dashboard shows them: every kind of run of one environment in one list (newest
  * first, with status filter and file-name search), and one run with what its page draws — the file
- * to show and, for an extraction, every located value's box. Reads go through the run service and
- * the extraction sources of the API (no second copy of either).
+ * to show and what the kind's own pages draw over it (./run-pages.ts: an extraction's located
+ * values, an edit's fields, a parse's layout). Reads go through the run service (no second copy).
  */
-import { classificationKind } from '../classifications/kind.ts';
-import { editKind } from '../edits/kind.ts';
-import { extractionKind } from '../extractions/kind.ts';
-import { extractionSources } from '../extractions/sources.ts';
+import { dashboardRuns } from '../features.ts';
 import { blobKeyOf, getFile } from '../files/service.ts';
 import type { File } from '../files/schema.ts';
-import { parseKind } from '../parses/kind.ts';
-import { parseLayout, type PageLayout } from '../parses/layout.ts';
-import { partitionKind } from '../partitions/kind.ts';
+import type { PageLayout } from '../parses/layout.ts';
+import type { SourcedValue } from './run-pages.ts';
 import { Forbidden, Invalid, NotFound, PayloadTooLarge } from '../platform/errors.ts';
-import type { Membership } from './members.ts';
+import type { Membership } from '../members/members.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope, StoredRecord } from '../platform/ports.ts';
 import { RunStatus } from '../platform/schemas.ts';
 import type { RunKind } from '../runs/kinds.ts';
 import { cancelRun, deleteRun, getRun, type RunData } from '../runs/service.ts';
-import { schemaGenerationKind } from '../schemas/kind.ts';
-import { splitKind } from '../splits/kind.ts';
 
-export const RUN_KINDS: readonly RunKind[] = [parseKind, extractionKind, classificationKind, splitKind, partitionKind, schemaGenerationKind, editKind];
+/** The kinds of run the dashboard lists (the feature list's runs marked `listed`). */
+export const RUN_KINDS: readonly RunKind[] = dashboardRuns.map((r) => r.kind);
 
 export function runKind(name: string | null): RunKind {
   const kind = RUN_KINDS.find((k) => k.name === name);
@@ -78,62 +73,6 @@ export async function listAllRuns(p: Platform, scope: Scope, filter: RunFilter):
   return { rows, next: all.length > filter.limit ? rows[rows.length - 1]!.created_at : null };
 }
 
-/** A value of an extraction's output and where it was read. */
-export interface SourcedValue {
-  path: string;
-  value: unknown;
-  /** The box on a page (fractions of the page), when the source is a place on a page (or the edit field's place). */
-  box: { page: number; left: number; top: number; width: number; height: number } | null;
-  /** Where it was read otherwise (a sheet cell, a text span), in words. */
-  where: string | null;
-}
-
-function describeAnchor(anchor: Record<string, unknown>): string {
-  switch (anchor.kind) {
-    case 'spreadsheet_cell':
-      return `sheet ${String(anchor.sheet_name || anchor.sheet_index)}, cell ${String(anchor.coordinate)}`;
-    case 'csv_cell':
-      return `cell ${String(anchor.coordinate)}`;
-    case 'text_span':
-      return `line ${String(anchor.line_start)}`;
-    case 'docx_text_span':
-      return `paragraph ${String(anchor.paragraph)}`;
-    case 'docx_table_cell':
-      return `table ${String(anchor.table)}, row ${String(anchor.row)}, column ${String(anchor.column)}`;
-    default:
-      return String(anchor.kind);
-  }
-}
-
-/** The leaves of a sources tree (API §6.2: the output's shape, every leaf `{value, source}`). */
-export function sourcedValues(tree: unknown, path = ''): SourcedValue[] {
-  if (Array.isArray(tree)) return tree.flatMap((item, i) => sourcedValues(item, `${path}[${i}]`));
-  if (tree && typeof tree === 'object') {
-    const node = tree as Record<string, unknown>;
-    if ('value' in node && 'source' in node && Object.keys(node).length === 2 && (node.source === null || typeof node.source === 'object')) {
-      const source = node.source as { anchor?: Record<string, unknown> } | null;
-      const anchor = source?.anchor;
-      const onPage = anchor && (anchor.kind === 'pdf_bbox' || anchor.kind === 'image_bbox');
-      return [
-        {
-          path,
-          value: node.value,
-          box: onPage ? { page: Number(anchor.page), left: Number(anchor.left), top: Number(anchor.top), width: Number(anchor.width), height: Number(anchor.height) } : null,
-          where: anchor && !onPage ? describeAnchor(anchor) : null,
-        },
-      ];
-    }
-    return Object.entries(node).flatMap(([key, value]) => sourcedValues(value, path ? `${path}.${key}` : key));
-  }
-  return [];
-}
-
-/** An edit's form fields, each boxed where it sits on its page (API §8: `bbox` in fractions of the page). */
-export function editFields(output: unknown): SourcedValue[] {
-  const fields = ((output as { form_data?: unknown[] } | null)?.form_data ?? []) as Array<{ key: string; value: string | null; bbox?: SourcedValue['box'] }>;
-  return fields.map((field) => ({ path: field.key, value: field.value, box: field.bbox ?? null, where: null }));
-}
-
 export type Preview = 'pdf' | 'image' | null;
 const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 /** What the browser can draw itself: PDFs (with pdf.js) and common images; up to what one response carries. */
@@ -160,9 +99,10 @@ export async function runView(p: Platform, scope: Scope, kindName: string | null
   const run = await getRun(p, scope, kind, id, true);
   const ref = (run.file ?? (Array.isArray(run.files) ? run.files[0] : undefined)) as { id?: string } | undefined;
   const file = ref?.id ? await getFile(p, scope, ref.id).catch(() => null) : null;
-  const values = kind === extractionKind && run.status === 'completed' ? sourcedValues((await extractionSources(p, scope, id)).sources) : kind === editKind && run.status === 'completed' ? editFields(run.output) : null;
-  const layout = kind === parseKind && run.status === 'completed' ? await parseLayout(p, scope, id) : null;
-  return { kind, run, file, preview: file ? previewOf(file) : null, values, layout };
+  // What the kind's own pages draw over a completed run's file (an extraction's values, an edit's fields, a parse's layout).
+  const pages = await dashboardRuns.find((r) => r.kind === kind)?.pages?.();
+  const drawn = run.status === 'completed' && pages?.drawn ? await pages.drawn(p, scope, run) : {};
+  return { kind, run, file, preview: file ? previewOf(file) : null, values: drawn.values ?? null, layout: drawn.layout ?? null };
 }
 
 /** The bytes of a file of this environment that the run page draws. */

@@ -12,7 +12,7 @@ import type { Scope } from '../platform/ports.ts';
 import { USAGE_TYPE, type UsageEntry } from '../usage/ledger.ts';
 import type { Environment } from './http.ts';
 import { canManageKeys } from './keys.ts';
-import type { Membership } from './members.ts';
+import type { Membership } from '../members/members.ts';
 
 /** Secrets follow the keys' rule: what a member may do with keys of an environment, they may with its secrets. */
 export const canManageSecrets = canManageKeys;

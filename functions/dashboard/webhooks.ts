@@ -12,7 +12,7 @@ import { DEFAULT_GRACE_SECONDS, type Delivery, type Endpoint } from '../webhooks
 import { deleteEndpoint, getEndpoint, listDeliveries, putEndpoint, readEndpoint, rotateSecret, validSigningSecrets } from '../webhooks/service.ts';
 import type { Environment } from './http.ts';
 import { canManageKeys } from './keys.ts';
-import type { Membership } from './members.ts';
+import type { Membership } from '../members/members.ts';
 
 export const canManageWebhooks = canManageKeys;
 

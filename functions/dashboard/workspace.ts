@@ -11,7 +11,8 @@ import type { Scope } from '../platform/ports.ts';
 import type { z } from 'zod';
 import { ValidateTableBody, type Table, type TableProfile as TableProfileSchema, type ValidationReport as ValidationReportSchema } from '../tables/schema.ts';
 import { downloadTable, listTables, profileTable, validateTable } from '../tables/service.ts';
-import { readWorkflowRun, toWireRun, WORKFLOW_RUN_TYPE, type WorkflowRunData } from '../workflows/runs.ts';
+import { readWorkflowRun, toWireRun, type WorkflowRunData } from '../workflows/runs.ts';
+import { WORKFLOW_RUN_TYPE } from '../workflows/schema.ts';
 import type { WorkflowRun } from '../workflows/schema.ts';
 import { VERSION_TYPE, WORKFLOW_TYPE, type VersionData, type WorkflowData } from '../workflows/service.ts';
 

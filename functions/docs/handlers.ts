@@ -7,8 +7,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { NotFound } from '../platform/errors.ts';
 import { api, RawResponse } from '../platform/http.ts';
-import { openApiDocument } from '../platform/openapi.ts';
-import { routes } from '../routes.ts';
+import { routes } from '../features.ts';
+import { openApiDocument } from './openapi.ts';
 import { docsOperations as ops } from './operations.ts';
 
 const ASSETS: Record<string, string> = {

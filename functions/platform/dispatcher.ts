@@ -3,7 +3,7 @@
  * by the group's table of route keys and handler names. The generated entry of each Lambda carries
  * that table, written from the route table at synth (lib/cloud/bundling.ts routeEntrySource), so a
  * Lambda does not bundle the route table itself (every feature's operations and their zod schemas,
- * about 40 KB of each bundle). ./dispatch.ts builds the same dispatcher from the route table.
+ * about 40 KB of each bundle). functions/features.ts `routeDispatcher` builds the same dispatcher from the route table.
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 

@@ -1,7 +1,7 @@
 /**
  * An operation is the wire description of one route: what it accepts and what it answers. The same
  * object validates requests in the handler (`platform/http.ts`) and documents the route in the
- * OpenAPI document (`platform/openapi.ts`), so the two cannot drift apart.
+ * OpenAPI document (`docs/openapi.ts`), so the two cannot drift apart.
  */
 import type { z } from 'zod';
 

@@ -10,7 +10,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { config, type Config } from './config.ts';
 import { dynamoStore } from './dynamo-store.ts';
 import { randomIds, systemClock } from './ids.ts';
-import type { Blobs, Clock, Ids, KeyRing, Runner, RunEnds, Store } from './ports.ts';
+import type { Blobs, Clock, Events, Ids, KeyRing, Ledger, Runner, RunEnds, Store } from './ports.ts';
 import { broadcastRunEnds, sleepingRunEnds } from './run-ends.ts';
 import { s3KeyOfUrl } from './s3-urls.ts';
 
@@ -24,7 +24,41 @@ export interface Platform {
   runEnds: RunEnds;
   clock: Clock;
   ids: Ids;
+  /** The usage ledger (adapter from the usage feature, see `provideFeatureAdapters`). */
+  ledger: Ledger;
+  /** Webhook events (adapter from the webhooks feature, see `provideFeatureAdapters`). */
+  events: Events;
 }
+
+/** The adapters that live in features rather than here. */
+export interface FeatureAdapters {
+  ledger: Ledger;
+  events: Events;
+}
+
+let featureAdapters: FeatureAdapters | undefined;
+
+/**
+ * Hands the platform the adapters that live in features (functions/wiring.ts does, and every entry
+ * imports it first). Platforms built before this still reach them: they look them up on each call.
+ */
+export function provideFeatureAdapters(adapters: FeatureAdapters): void {
+  featureAdapters = adapters;
+}
+
+function handedIn(): FeatureAdapters {
+  if (!featureAdapters) throw new Error('The usage ledger and webhook events are handed in by functions/wiring.ts: import it in the entry first');
+  return featureAdapters;
+}
+
+/** The feature adapters as ports, looked up when called. */
+const ledgerPort: Ledger = {
+  record: (...args) => handedIn().ledger.record(...args),
+  forget: (...args) => handedIn().ledger.forget(...args),
+};
+const eventsPort: Events = {
+  emit: (...args) => handedIn().events.emit(...args),
+};
 
 /**
  * A port whose adapter module is imported on the first call of any of its (async) methods.
@@ -70,6 +104,8 @@ export function buildPlatform(cfg: Config = config()): Platform {
     runEnds: cfg.runEndsChannel ? broadcastRunEnds(cfg.runEndsChannel) : sleepingRunEnds,
     clock,
     ids: randomIds(clock),
+    ledger: ledgerPort,
+    events: eventsPort,
   };
   return built;
 }

@@ -1,8 +1,10 @@
 /**
  * Ports: the only ways feature services talk to the world (DESIGN §1).
  * Adapters in this folder implement them with the AWS SDK v3; the same adapters run locally
- * against the emulators, only the endpoints differ.
+ * against the emulators, only the endpoints differ. Two ports have their adapters in features (the
+ * usage ledger, webhook events): functions/wiring.ts hands those in.
  */
+import type { Platform } from './platform.ts';
 
 /** The (organization, environment) every resource belongs to. */
 export interface Scope {
@@ -155,6 +157,36 @@ export interface WebhookEvent {
   type: string;
   data: unknown;
 }
+/** A usage entry (API §13): what one finished run used. */
+export interface UsageNote {
+  runId: string;
+  /** The run kind's name: parse, split, extraction, edit, ... */
+  operation: string;
+  status: 'completed' | 'failed';
+  usage: { credits: number; page_count?: number };
+}
+
+/**
+ * The usage ledger: one entry per finished run, in its own environment, keyed by the run id (a
+ * retried step writes the same entry once). Its adapter is the usage feature's
+ * (functions/usage/ledger.ts), handed to the platform by functions/wiring.ts. Every method is given
+ * the platform it runs on (a test's platform with a faulty store reaches the ledger through it too).
+ */
+export interface Ledger {
+  record(p: Platform, scope: Scope, note: UsageNote): Promise<void>;
+  /** Takes an entry back (a run whose finish did not happen after all). */
+  forget(p: Platform, scope: Scope, runId: string): Promise<void>;
+}
+
+/**
+ * Webhook events (API §12): `emit` records an event of one environment and, when that environment's
+ * endpoint wants it, starts its delivery. The adapter is the webhooks feature's
+ * (functions/webhooks/events.ts), handed to the platform by functions/wiring.ts.
+ */
+export interface Events {
+  emit(p: Platform, scope: Scope, event: WebhookEvent): Promise<{ eventId: string; deliveryId: string | null }>;
+}
+
 /**
  * How a request waiting for a run (a synchronous create, API §0.5) learns that the run ended, sooner
  * than its next read of the record. It is only a wake-up call: the waiter still reads the record,

@@ -14,8 +14,6 @@ import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { ACTIVE_STATUSES, TERMINAL_STATUSES, type RunStatus } from '../platform/schemas.ts';
 import { executionArnOf } from '../platform/sfn-runner.ts';
-import { forgetUsage, recordUsage } from '../usage/ledger.ts';
-import { emitEvent } from '../webhooks/events.ts';
 import type { RunKind } from './kinds.ts';
 
 /** Run records keep private fields under `_` names; they never reach the wire. */
@@ -274,8 +272,8 @@ export async function createRun(p: Platform, scope: Scope, kind: RunKind, input:
   const cached = input.cacheKey ? await answerFromCache(p, scope, kind, data, input.cacheKey) : undefined;
   if (cached) {
     await p.store.putRecord(scope, { type: kind.type, id, createdAt: cached.created_at, status: cached.status, filename: input.filename, attrs: input.attrs, data: cached });
-    await recordUsage(p, scope, { runId: id, operation: kind.name, status: 'completed', usage: cached.usage });
-    if (input.background) await emitEvent(p, scope, { type: `${kind.name}.completed`, data: runWithoutOutput(cached, kind) });
+    await p.ledger.record(p, scope, { runId: id, operation: kind.name, status: 'completed', usage: cached.usage });
+    if (input.background) await p.events.emit(p, scope, { type: `${kind.name}.completed`, data: runWithoutOutput(cached, kind) });
     return renderRun(cached, await resultOf(p, kind, cached, true), kind);
   }
   await p.store.putRecord(scope, { type: kind.type, id, createdAt: data.created_at, status: data.status, filename: input.filename, attrs: input.attrs, data });
@@ -295,7 +293,7 @@ export async function createRun(p: Platform, scope: Scope, kind: RunKind, input:
     // A document that cannot be opened is a bad request (API §0.2), answered 422 and not kept as a
     // run. A background create learns it later, as a failed run.
     await p.store.deleteRecord(scope, kind.type, id);
-    await forgetUsage(p, scope, id);
+    await p.ledger.forget(p, scope, id);
     throw Invalid.at(['body', 'document'], error.message ?? 'The document cannot be read', error.code);
   }
   return renderRun(settled, result ?? (await resultOf(p, kind, settled, true)), kind);

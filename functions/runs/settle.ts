@@ -6,8 +6,6 @@
 import { logger } from '../platform/logger.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
-import { forgetUsage, recordUsage } from '../usage/ledger.ts';
-import { emitEvent } from '../webhooks/events.ts';
 import type { RunKind, RunUsage } from './kinds.ts';
 import { runWithoutOutput, type RunData } from './service.ts';
 
@@ -19,7 +17,7 @@ import { runWithoutOutput, type RunData } from './service.ts';
 async function announce(p: Platform, scope: Scope, kind: RunKind, data: RunData): Promise<void> {
   if (!data._background) return;
   try {
-    await emitEvent(p, scope, { type: `${kind.name}.${data.status}`, data: runWithoutOutput(data, kind) });
+    await p.events.emit(p, scope, { type: `${kind.name}.${data.status}`, data: runWithoutOutput(data, kind) });
   } catch (error) {
     logger.error('run event could not be emitted', { run_id: data.id, error_type: (error as Error).name });
   }
@@ -43,16 +41,16 @@ export async function settle(
   usage: RunUsage,
   { also, stored }: { also?: Promise<unknown>; stored?: string } = {},
 ): Promise<RunData | undefined> {
-  await Promise.all([recordUsage(p, scope, { runId: id, operation: kind.name, status: to, usage }), also]);
+  await Promise.all([p.ledger.record(p, scope, { runId: id, operation: kind.name, status: to, usage }), also]);
   const moved = await p.store.moveStatus<RunData>(scope, kind.type, id, from, to, patch);
   if (!moved) {
     // Cancelled or deleted meanwhile: no usage. Already finished by an earlier step (a Fail after a
     // Finish that moved the status, then threw): the entry must say what that step recorded.
     const current = (await p.store.getRecord<RunData>(scope, kind.type, id))?.data;
     if (current?.status === 'completed' || current?.status === 'failed') {
-      await recordUsage(p, scope, { runId: id, operation: kind.name, status: current.status, usage: current.usage });
+      await p.ledger.record(p, scope, { runId: id, operation: kind.name, status: current.status, usage: current.usage });
     } else {
-      await forgetUsage(p, scope, id);
+      await p.ledger.forget(p, scope, id);
     }
     return undefined;
   }

@@ -24,24 +24,16 @@
  * when it becomes terminal), queried by the sweeper — not done here, because every status write of
  * the Store would have to maintain it and existing tables would need a backfill.
  *
- * Runs on AWS as a scheduled Lambda (`handler`, lib/cloud/sweeper.ts), locally on a timer of the
- * local runtime (lib/local/sweeper.ts).
+ * What it looks after comes from the feature list (functions/features.ts `sweptRecords`): every run
+ * kind, and the other record types features declare (`SweptType`). Runs on AWS as a scheduled Lambda
+ * (functions/features.ts `sweep`, lib/cloud/sweeper.ts), locally on a timer of the local runtime
+ * (lib/local/sweeper.ts).
  */
-import { classificationKind } from '../classifications/kind.ts';
-import { editKind, fieldDetectionKind } from '../edits/kind.ts';
-import { extractionKind } from '../extractions/kind.ts';
 import { timestamp } from '../platform/ids.ts';
 import { logger } from '../platform/logger.ts';
 import { platform, type Platform } from '../platform/platform.ts';
 import type { ExecutionStatus, MachineName, RecordRef } from '../platform/ports.ts';
 import { ACTIVE_STATUSES, type PrimitiveError } from '../platform/schemas.ts';
-import { parseKind } from '../parses/kind.ts';
-import { partitionKind } from '../partitions/kind.ts';
-import { schemaGenerationKind } from '../schemas/kind.ts';
-import { splitKind } from '../splits/kind.ts';
-import { tableSummaryKind } from '../tables/kind.ts';
-import { DELIVERY_TYPE, type DeliveryData } from '../webhooks/service.ts';
-import { ACTIVE as WORKFLOW_RUN_ACTIVE, endWorkflowRun, WORKFLOW_RUN_TYPE } from '../workflows/runs.ts';
 import { registeredRunKinds, type RunKind } from './kinds.ts';
 import type { RunData } from './service.ts';
 import { settle } from './settle.ts';
@@ -49,22 +41,21 @@ import { settle } from './settle.ts';
 /** A record younger than this is never touched: its execution may be starting. */
 export const DEFAULT_GRACE_MS = 5 * 60_000;
 
-/** Every built-in run kind (pure data: the sweeper never loads a kind's task). A test checks it against kinds.ts. */
-export const BUILT_IN_RUN_KINDS: readonly RunKind[] = [
-  parseKind,
-  classificationKind,
-  splitKind,
-  partitionKind,
-  extractionKind,
-  schemaGenerationKind,
-  editKind,
-  fieldDetectionKind,
-  tableSummaryKind,
-];
+/** A record type, other than a run, whose state machine settles it (a webhook delivery, a workflow run). */
+export interface SweptType {
+  type: string;
+  machine: MachineName;
+  /** The statuses in which it waits for its execution. */
+  active: readonly string[];
+  /** Ends it as its machine's Fail step would; false when it was no longer active. */
+  end(p: Platform, ref: RecordRef, execution: ExecutionStatus): Promise<boolean>;
+}
 
-const DELIVERY_ACTIVE = ['pending', 'retrying'];
-/** Every status that some record type treats as active. */
-const ACTIVE_ANYWHERE = [...new Set<string>([...ACTIVE_STATUSES, ...WORKFLOW_RUN_ACTIVE, ...DELIVERY_ACTIVE])];
+/** What the sweeper looks after, from the feature list (functions/features.ts): every run kind and the other swept types. */
+export interface SweptRecords {
+  runKinds: readonly RunKind[];
+  others: readonly SweptType[];
+}
 
 /** Execution statuses that mean it may still settle its record. */
 const STILL_RUNNING: readonly ExecutionStatus[] = ['RUNNING', 'PENDING_REDRIVE'];
@@ -90,14 +81,14 @@ export interface SweepReport {
   errors: number;
 }
 
-function runKindOfType(type: string): RunKind | undefined {
-  return BUILT_IN_RUN_KINDS.find((kind) => kind.type === type) ?? registeredRunKinds().find((kind) => kind.type === type);
+function runKindOfType(swept: SweptRecords, type: string): RunKind | undefined {
+  return swept.runKinds.find((kind) => kind.type === type) ?? registeredRunKinds().find((kind) => kind.type === type);
 }
 
-function machineOf(type: string): MachineName | undefined {
-  if (type === DELIVERY_TYPE) return 'deliver';
-  if (type === WORKFLOW_RUN_TYPE) return 'workflowRun';
-  if (runKindOfType(type)) return 'run';
+function machineOf(swept: SweptRecords, type: string): MachineName | undefined {
+  const other = swept.others.find((o) => o.type === type);
+  if (other) return other.machine;
+  if (runKindOfType(swept, type)) return 'run';
   return undefined; // some other resource with a status of the same name: not the sweeper's
 }
 
@@ -112,27 +103,11 @@ export function lostRunError(execution: ExecutionStatus): PrimitiveError {
 }
 
 /** Ends one stuck record the way its state machine's Fail step would; false when it was no longer active. */
-async function endStuck(p: Platform, ref: RecordRef, execution: ExecutionStatus): Promise<boolean> {
+async function endStuck(p: Platform, swept: SweptRecords, ref: RecordRef, execution: ExecutionStatus): Promise<boolean> {
+  const other = swept.others.find((o) => o.type === ref.type);
+  if (other) return other.end(p, ref, execution);
   const { scope, type, id } = ref;
-  if (type === DELIVERY_TYPE) {
-    const moved = await p.store.moveStatus<DeliveryData>(scope, DELIVERY_TYPE, id, DELIVERY_ACTIVE, 'failed', {
-      status: 'failed',
-      last_error: 'Internal error while delivering',
-      next_attempt_at: null,
-    });
-    return moved !== undefined;
-  }
-  if (type === WORKFLOW_RUN_TYPE) {
-    const timedOut = execution === 'TIMED_OUT';
-    return endWorkflowRun(p, scope, id, {
-      status: 'error',
-      message: timedOut ? 'The run exceeded its time budget' : 'The run was lost: its background execution ended before the run finished',
-      stage: 'block_execution',
-      category: timedOut ? 'transient' : 'permanent',
-      details: { error_code: timedOut ? 'timeout' : 'internal', execution_status: execution.toLowerCase() },
-    });
-  }
-  const kind = runKindOfType(type)!;
+  const kind = runKindOfType(swept, type)!;
   const record = await p.store.getRecord<RunData>(scope, type, id);
   if (!record) return false;
   const failed = await settle(p, scope, kind, id, ACTIVE_STATUSES, 'failed', { error: lostRunError(execution) }, record.data.usage ?? { credits: 0 });
@@ -140,20 +115,22 @@ async function endStuck(p: Platform, ref: RecordRef, execution: ExecutionStatus)
 }
 
 /** One sweep over the whole table. Never throws for one record: it is logged and left to the next sweep. */
-export async function sweepStuckRecords(p: Platform, options: SweepOptions = {}): Promise<SweepReport> {
+export async function sweepStuckRecords(p: Platform, swept: SweptRecords, options: SweepOptions = {}): Promise<SweepReport> {
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const createdBefore = timestamp(new Date(p.clock.now().getTime() - graceMs));
-  const candidates = await p.store.scanRecordsByStatus(ACTIVE_ANYWHERE, createdBefore);
+  // Every status that some swept record type treats as active.
+  const activeAnywhere = [...new Set<string>([...ACTIVE_STATUSES, ...swept.others.flatMap((o) => o.active)])];
+  const candidates = await p.store.scanRecordsByStatus(activeAnywhere, createdBefore);
   const report: SweepReport = { checked: 0, ended: [], errors: 0 };
   for (const ref of candidates) {
-    const machine = machineOf(ref.type);
+    const machine = machineOf(swept, ref.type);
     if (!machine) continue;
     report.checked++;
     try {
       // Executions are named after the record id (runs, workflow runs and deliveries alike).
       const execution = await p.runner.executionStatus(machine, ref.id);
       if (STILL_RUNNING.includes(execution)) continue;
-      if (await endStuck(p, ref, execution)) {
+      if (await endStuck(p, swept, ref, execution)) {
         report.ended.push({ type: ref.type, id: ref.id, execution });
         logger.warn('sweeper ended a record whose execution was no longer running', { type: ref.type, id: ref.id, status: ref.status, execution });
       }
@@ -165,9 +142,11 @@ export async function sweepStuckRecords(p: Platform, options: SweepOptions = {})
   return report;
 }
 
-/** The scheduled Lambda (EventBridge, lib/cloud/sweeper.ts). */
-export async function handler(): Promise<SweepReport> {
-  const report = await sweepStuckRecords(platform());
-  logger.info('sweep done', { checked: report.checked, ended: report.ended.length, errors: report.errors });
-  return report;
+/** The scheduled Lambda's handler (EventBridge, lib/cloud/sweeper.ts), given what to sweep (functions/features.ts `sweep`). */
+export function sweeperHandler(swept: SweptRecords) {
+  return async (): Promise<SweepReport> => {
+    const report = await sweepStuckRecords(platform(), swept);
+    logger.info('sweep done', { checked: report.checked, ended: report.ended.length, errors: report.errors });
+    return report;
+  };
 }

@@ -16,10 +16,9 @@ import { logger } from '../platform/logger.ts';
 import { platform, type Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { ACTIVE_STATUSES, type PrimitiveError } from '../platform/schemas.ts';
-import type { RunKind, RunUsage } from './kinds.ts';
+import type { RunKind, RunTask, RunUsage } from './kinds.ts';
 import { apartKeyOf, outputKeyOf, rememberOutput, rememberResult, type RunData, type StoredResult } from './service.ts';
 import { settle } from './settle.ts';
-import { loadRunTask } from './tasks.ts';
 
 interface RunRef {
   kind: string;
@@ -130,10 +129,18 @@ async function complete(
   return true;
 }
 
-export async function handler(input: RunTaskInput, context?: { getRemainingTimeInMillis(): number }): Promise<unknown> {
+/** Finds the task of a run kind by its name (the feature list's `loadRunTask`). */
+export type RunTaskLoader = (kind: string) => Promise<RunTask>;
+
+/** The task Lambda's handler, given where to find each kind's task (functions/features.ts `runTask`). */
+export function runTaskHandler(loadTask: RunTaskLoader) {
+  return (input: RunTaskInput, context?: { getRemainingTimeInMillis(): number }) => runStep(loadTask, input, context);
+}
+
+async function runStep(loadTask: RunTaskLoader, input: RunTaskInput, context?: { getRemainingTimeInMillis(): number }): Promise<unknown> {
   const p = platform();
   const scope: Scope = { orgId: input.run.orgId, envId: input.run.envId };
-  const task = await loadRunTask(input.run.kind);
+  const task = await loadTask(input.run.kind);
   const kind = task.kind;
   const id = input.run.id;
   logger.appendKeys({ run_id: id, step: input.step, kind: kind.name });

@@ -5,7 +5,7 @@
  */
 import { timestamp } from '../platform/ids.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { Scope } from '../platform/ports.ts';
+import type { Ledger, Scope } from '../platform/ports.ts';
 
 export const USAGE_TYPE = 'usage';
 
@@ -34,3 +34,9 @@ export async function recordUsage(
 export async function forgetUsage(p: Platform, scope: Scope, runId: string): Promise<void> {
   await p.store.deleteRecord(scope, USAGE_TYPE, runId);
 }
+
+/** The Ledger port's adapter (handed to the platform by functions/wiring.ts). */
+export const usageLedger: Ledger = {
+  record: (p, scope, note) => recordUsage(p, scope, note),
+  forget: (p, scope, runId) => forgetUsage(p, scope, runId),
+};

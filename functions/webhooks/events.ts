@@ -9,7 +9,7 @@ import { NotFound } from '../platform/errors.ts';
 import { timestamp } from '../platform/ids.ts';
 import { logger } from '../platform/logger.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { Scope, WebhookEvent } from '../platform/ports.ts';
+import type { Events, Scope, WebhookEvent } from '../platform/ports.ts';
 import type { EventBody } from './schema.ts';
 import { DELIVERY_TYPE, EVENT_TYPE, readEndpoint, subscribes, type DeliveryData } from './service.ts';
 
@@ -56,6 +56,9 @@ export async function emitEvent(p: Platform, scope: Scope, event: WebhookEvent):
 
   return { eventId: id, deliveryId: await startDelivery(p, scope, stored, endpoint.url, createdAt) };
 }
+
+/** The Events port's adapter (handed to the platform by functions/wiring.ts). */
+export const webhookEvents: Events = { emit: emitEvent };
 
 /** Records a `pending` delivery of a stored event to `url` and starts its deliver-webhook execution. */
 async function startDelivery(p: Platform, scope: Scope, event: StoredEvent, url: string, createdAt = timestamp(p.clock.now())): Promise<string> {

@@ -19,6 +19,8 @@ export const ENDPOINT_TYPE = 'webhook_endpoint';
 export const ENDPOINT_ID = 'endpoint';
 export const DELIVERY_TYPE = 'webhook_delivery';
 export const EVENT_TYPE = 'webhook_event';
+/** A delivery waits in these statuses for its deliver-webhook execution. */
+export const DELIVERY_ACTIVE = ['pending', 'retrying'] as const;
 
 export interface SigningSecret {
   sealed: Sealed;
@@ -157,4 +159,14 @@ export async function getDelivery(p: Platform, scope: Scope, id: string): Promis
   const record = await p.store.getRecord<DeliveryData>(scope, DELIVERY_TYPE, id);
   if (!record) throw NotFound.of('Delivery', id);
   return deliveryToWire(record.data);
+}
+
+/** A delivery whose deliver-webhook execution ended without settling it (the sweeper): failed, as the give_up step would. */
+export async function endLostDelivery(p: Platform, scope: Scope, id: string): Promise<boolean> {
+  const moved = await p.store.moveStatus<DeliveryData>(scope, DELIVERY_TYPE, id, DELIVERY_ACTIVE, 'failed', {
+    status: 'failed',
+    last_error: 'Internal error while delivering',
+    next_attempt_at: null,
+  });
+  return moved !== undefined;
 }

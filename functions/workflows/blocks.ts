@@ -4,23 +4,12 @@
  * the primitives' own prepare + task code, so a workflow parse is exactly a parse; `api_call` posts
  * to the configured URL under the webhook URL rules; `end` collects what reaches it.
  */
-import { CreateClassificationBody } from '../classifications/schema.ts';
-import { prepareClassification } from '../classifications/service.ts';
-import { CreateEditBody } from '../edits/schema.ts';
-import { prepareEdit } from '../edits/service.ts';
-import { CreateExtractionBody } from '../extractions/schema.ts';
-import { prepareExtraction } from '../extractions/service.ts';
-import { CreateParseBody } from '../parses/schema.ts';
-import { prepareParse } from '../parses/service.ts';
+import { blockTypes, loadRunTask } from '../features.ts';
 import { ModelFailure } from '../models/engine.ts';
 import { RunFailure } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import type { FileRef } from '../platform/schemas.ts';
-import { loadRunTask } from '../runs/tasks.ts';
-import type { CreateRunInput } from '../runs/service.ts';
-import { CreateSplitBody } from '../splits/schema.ts';
-import { prepareSplit } from '../splits/service.ts';
 import { call } from '../webhooks/post.ts';
 import { urlProblem } from '../webhooks/urls.ts';
 import { executionOrder, resolveSecrets } from './definition.ts';
@@ -63,43 +52,25 @@ export interface BlockEnvironment {
   stillWanted(): Promise<boolean>;
 }
 
-type Prepare = (p: Platform, scope: Scope, body: any) => Promise<CreateRunInput>;
-interface BodySchema {
-  safeParse(v: unknown): { success: boolean; data?: unknown; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } };
-}
-
-/** Text for a block that takes instructions from what flows into it (an edit after an extract). */
-const asInstructions = (input: unknown) => (typeof input === 'string' ? input : JSON.stringify(input ?? {}));
-
 /**
- * Document blocks: the primitive's create body (built from the block config, the document and the
- * block's input), its prepare step and its run kind.
+ * A document block: the run kind of the feature that provides the block type (the feature list's
+ * `blockTypes`), started from the block's config and the document reaching it, its prepare step and
+ * task run here, inside the workflow's own task.
  */
-const PRIMITIVES: Record<string, { schema: BodySchema; body(config: Record<string, unknown>, input: unknown): Record<string, unknown>; prepare: Prepare; kind: string }> = {
-  parse: { schema: CreateParseBody, body: (config) => config, prepare: prepareParse, kind: 'parse' },
-  split: { schema: CreateSplitBody, body: (config) => config, prepare: prepareSplit, kind: 'split' },
-  classifier: { schema: CreateClassificationBody, body: (config) => config, prepare: prepareClassification, kind: 'classification' },
-  extract: { schema: CreateExtractionBody, body: (config) => config, prepare: prepareExtraction, kind: 'extraction' },
-  edit: {
-    schema: CreateEditBody,
-    // The values to write: the config's instructions, else whatever reaches the block (e.g. an extraction).
-    body: (config, input) => ({ ...config, instructions: typeof config.instructions === 'string' ? config.instructions : asInstructions(input), config: config.color ? { color: config.color } : undefined, color: undefined }),
-    prepare: prepareEdit,
-    kind: 'edit',
-  },
-};
-
-async function runPrimitive(env: BlockEnvironment, block: Block, config: Record<string, unknown>, document: FileRef | undefined, input: unknown): Promise<BlockResult> {
-  const primitive = PRIMITIVES[block.type]!;
-  const usesTemplate = block.type === 'edit' && typeof config.template_id === 'string';
+async function runDocumentBlock(env: BlockEnvironment, block: Block, config: Record<string, unknown>, document: FileRef | undefined, input: unknown): Promise<BlockResult> {
+  const blockType = blockTypes.find((b) => b.type === block.type);
+  if (!blockType) throw new BlockFailure(block.id, 'configuration_error', `Block "${block.id}" has an unknown type ${block.type}`);
+  const spec = await blockType.load();
+  const usesTemplate = spec.usesTemplate?.(config) === true;
   if (!document && !usesTemplate) throw new BlockFailure(block.id, 'configuration_error', `Block "${block.id}" (${block.type}) has no document: connect it after a start_document block`);
-  const parsed = primitive.schema.safeParse({ ...primitive.body(config, input), document: usesTemplate ? undefined : document, background: true });
+  const body = spec.body ? spec.body(config, input) : config;
+  const parsed = spec.schema.safeParse({ ...body, document: usesTemplate ? undefined : document, background: true });
   if (!parsed.success) {
     const problems = parsed.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new BlockFailure(block.id, 'configuration_error', `Block "${block.id}" has an invalid config: ${problems}`);
   }
-  const prepared = await primitive.prepare(env.platform, env.scope, parsed.data);
-  const task = await loadRunTask(primitive.kind);
+  const prepared = await spec.prepare(env.platform, env.scope, parsed.data);
+  const task = await loadRunTask(blockType.kind);
   try {
     const result = await task.execute({
       platform: env.platform,
@@ -109,13 +80,7 @@ async function runPrimitive(env: BlockEnvironment, block: Block, config: Record<
       stillWanted: env.stillWanted,
       deadline: env.deadline,
     });
-    if (block.type === 'edit') {
-      // The filled PDF flows on as a File; the output keeps the fields, not the PDF's bytes.
-      const filled = result.fields?.filled_document_ref as FileRef | undefined;
-      const { form_data } = result.output as { form_data: unknown };
-      return { output: { form_data, filled_document_ref: filled ?? null }, document: filled ?? document };
-    }
-    return { output: result.output, document, handle: block.type === 'classifier' ? (result.output as { category: string }).category : undefined };
+    return spec.result ? spec.result(result, document) : { output: result.output, document };
   } catch (error) {
     if (error instanceof RunFailure || error instanceof ModelFailure) {
       const transient = error.code === 'model_unavailable' || error.code === 'timeout';
@@ -200,7 +165,7 @@ export async function runBlocks(env: BlockEnvironment, definition: Definition, i
         result = { output: Object.fromEntries(sources.map(([id, r]) => [id, r.output])) };
         break;
       default:
-        result = await runPrimitive(env, block, config, document, input);
+        result = await runDocumentBlock(env, block, config, document, input);
     }
     results.set(block.id, result);
   }

@@ -4,7 +4,8 @@ import { workflowOperations as ops } from './operations.ts';
 import { promote } from './promotions.ts';
 import { missingSecrets } from './secrets.ts';
 import * as workflows from './service.ts';
-import { cancelWorkflowRun, createWorkflowRun, getWorkflowRun, toWireRun, WORKFLOW_RUN_TYPE, type WorkflowRunData } from './runs.ts';
+import { cancelWorkflowRun, createWorkflowRun, getWorkflowRun, toWireRun, type WorkflowRunData } from './runs.ts';
+import { WORKFLOW_RUN_TYPE } from './schema.ts';
 
 export const createWorkflow = api(ops.create, ({ platform, caller, body }) => workflows.createWorkflow(platform, caller, body));
 

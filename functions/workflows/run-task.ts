@@ -15,8 +15,8 @@ import { timestamp } from '../platform/ids.ts';
 import { readSecretValue } from '../secrets/service.ts';
 import { BlockFailure, runBlocks } from './blocks.ts';
 import { secretNames } from './definition.ts';
-import { endWorkflowRun, outputsKeyOf, readWorkflowRun, WORKFLOW_RUN_TYPE, type WorkflowRunData } from './runs.ts';
-import type { Definition, WorkflowRun } from './schema.ts';
+import { endWorkflowRun, outputsKeyOf, readWorkflowRun, type WorkflowRunData } from './runs.ts';
+import { WORKFLOW_RUN_TYPE, type Definition, type WorkflowRun } from './schema.ts';
 import { missingSecrets } from './secrets.ts';
 
 interface RunRef {

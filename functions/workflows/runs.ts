@@ -9,13 +9,11 @@ import { Invalid, NotFound } from '../platform/errors.ts';
 import { timestamp } from '../platform/ids.ts';
 import { logger } from '../platform/logger.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { Scope } from '../platform/ports.ts';
+import type { ExecutionStatus, Scope } from '../platform/ports.ts';
 import type { FileRef } from '../platform/schemas.ts';
 import { emitEvent } from '../webhooks/events.ts';
-import type { Definition, RunLifecycleStatus, WorkflowRun } from './schema.ts';
+import { ACTIVE, WORKFLOW_RUN_TYPE, type Definition, type RunLifecycleStatus, type WorkflowRun } from './schema.ts';
 import { definitionFor, readWorkflow, requireCapability, requireReady } from './service.ts';
-
-export const WORKFLOW_RUN_TYPE = 'workflow_run';
 
 export interface WorkflowRunData extends WorkflowRun {
   _definition_key: string;
@@ -23,7 +21,6 @@ export interface WorkflowRunData extends WorkflowRun {
   _execution_arn: string | null;
 }
 
-export const ACTIVE: RunLifecycleStatus[] = ['pending', 'running'];
 const TERMINAL: RunLifecycleStatus[] = ['completed', 'error', 'cancelled'];
 
 const runPrefix = (scope: Scope, id: string) => `${scope.orgId}/${scope.envId}/workflow-runs/${id}`;
@@ -47,7 +44,7 @@ export async function readWorkflowRun(p: Platform, scope: Scope, id: string): Pr
 /**
  * Moves an active run to its end and announces it (`workflow.run.completed|failed` in the run's own
  * environment); false when it was no longer active. Used by the run task (./run-task.ts) and by the
- * sweeper (functions/runs/sweeper.ts).
+ * sweeper (`endLostWorkflowRun`).
  */
 export async function endWorkflowRun(p: Platform, scope: Scope, id: string, lifecycle: WorkflowRun['lifecycle'], patch: Partial<WorkflowRunData> = {}): Promise<boolean> {
   const current = await readWorkflowRun(p, scope, id);
@@ -64,6 +61,18 @@ export async function endWorkflowRun(p: Platform, scope: Scope, id: string, life
     logger.error('workflow run event could not be emitted', { run_id: id, error_type: (error as Error).name });
   }
   return true;
+}
+
+/** A run whose execution ended without settling it (the sweeper): `error`, as the run task's fail step would. */
+export function endLostWorkflowRun(p: Platform, scope: Scope, id: string, execution: ExecutionStatus): Promise<boolean> {
+  const timedOut = execution === 'TIMED_OUT';
+  return endWorkflowRun(p, scope, id, {
+    status: 'error',
+    message: timedOut ? 'The run exceeded its time budget' : 'The run was lost: its background execution ended before the run finished',
+    stage: 'block_execution',
+    category: timedOut ? 'transient' : 'permanent',
+    details: { error_code: timedOut ? 'timeout' : 'internal', execution_status: execution.toLowerCase() },
+  });
 }
 
 export async function createWorkflowRun(

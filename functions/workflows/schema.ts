@@ -92,6 +92,9 @@ export type Promotion = z.infer<typeof Promotion>;
 
 export const RunLifecycleStatus = z.enum(['pending', 'running', 'completed', 'error', 'cancelled']);
 export type RunLifecycleStatus = z.infer<typeof RunLifecycleStatus>;
+/** The store type of workflow run records, and the statuses in which a run waits for its execution. */
+export const WORKFLOW_RUN_TYPE = 'workflow_run';
+export const ACTIVE: RunLifecycleStatus[] = ['pending', 'running'];
 
 export const WorkflowRun = z
   .object({

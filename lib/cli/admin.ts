@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createApiKey, createOrganization, listApiKeys, revokeApiKey } from '../../functions/auth/service.ts';
-import { addMember, isMemberRole, issueSignInLink, listMembers, MEMBER_ROLES } from '../../functions/dashboard/members.ts';
+import { addMember, isMemberRole, issueSignInLink, listMembers, MEMBER_ROLES } from '../../functions/members/members.ts';
 import { EnvironmentSlug, Role } from '../../functions/auth/schema.ts';
 import { dynamoStore } from '../../functions/platform/dynamo-store.ts';
 import { AppError } from '../../functions/platform/errors.ts';
@@ -71,6 +71,8 @@ function adminPlatform(client: DynamoDBClient, table: string): Platform {
     runEnds: unavailable as never,
     clock: systemClock,
     ids: randomIds(systemClock),
+    ledger: unavailable as never,
+    events: unavailable as never,
   };
 }
 

@@ -3,6 +3,7 @@
  * a live status line (Ctrl-C offers to cancel), and a readable rendering of each kind's output.
  */
 import { createInterface } from 'node:readline';
+import { runCollections } from '../../functions/features.ts';
 import type { ApiClient } from './api-client.ts';
 import { renderTable, StatusLine, UsageError } from './output.ts';
 
@@ -15,14 +16,9 @@ export interface RunKind {
   workflow?: boolean;
 }
 
+/** Every kind of run with a collection route (from the feature list), and workflow runs. */
 export const RUN_KINDS: RunKind[] = [
-  { name: 'parse', prefix: 'prs_', path: '/v1/parses' },
-  { name: 'split', prefix: 'splt_', path: '/v1/splits' },
-  { name: 'partition', prefix: 'prt_', path: '/v1/partitions' },
-  { name: 'classification', prefix: 'clsf_', path: '/v1/classifications' },
-  { name: 'extraction', prefix: 'extr_', path: '/v1/extractions' },
-  { name: 'schema_generation', prefix: 'sch_', path: '/v1/schemas/generate' },
-  { name: 'edit', prefix: 'edt_', path: '/v1/edits' },
+  ...runCollections.map(({ kind, path }) => ({ name: kind.name, prefix: `${kind.idPrefix}_`, path })),
   { name: 'workflow_run', prefix: 'run_', path: '/v1/workflows/runs', workflow: true },
 ];
 

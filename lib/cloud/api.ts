@@ -1,7 +1,7 @@
 /**
  * The HTTP API (DESIGN §1, §7): one Lambda per resource group (functions/<group>/), and one API
  * Gateway route per row of the route table, integrated with its group's Lambda. The Lambda learns
- * which route it serves from `event.routeKey` (functions/platform/dispatch.ts).
+ * which route it serves from `event.routeKey` (functions/features.ts `routeHandlersOf`, platform/dispatcher.ts).
  */
 import { CfnOutput, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
@@ -11,8 +11,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { routes, SIZES, type Route } from '../../functions/routes.ts';
-import { routeGroups } from '../../functions/platform/dispatch.ts';
+import { routeGroups, routes } from '../../functions/features.ts';
+import { SIZES, type Route } from '../../functions/platform/route.ts';
 import { ASSETS as DASHBOARD_ASSETS, sourceDirs as dashboardSourceDirs } from '../../functions/dashboard/assets.ts';
 import { ENTRIES_DIR, writeRouteEntry } from './bundling.ts';
 import { QuireFunction, type BundledFile } from './function.ts';

@@ -23,7 +23,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions, StdinOptions } from 'esbuild';
-import { routeHandlersOf } from '../../functions/platform/dispatch.ts';
+import { routeHandlersOf } from '../../functions/features.ts';
 
 /** The repository root (this file is lib/cloud/bundling.ts). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -100,9 +100,20 @@ export function lambdaBuildOptions(
     ...(threads ? { entryPoints: { [ENTRY_NAME]: entry as string, ...threadEntries }, entryNames: '[name]' } : typeof entry === 'string' ? { entryPoints: [entry] } : { stdin: entry }),
     outdir,
     write: true,
-    external: externalsOf(runtimePackages),
+    // A bundle without the document engines' packages runs no task: it leaves the tasks out.
+    external: runtimePackages.length === 0 ? [...externalsOf(runtimePackages), ...TASK_ONLY_LOADS] : externalsOf(runtimePackages),
   };
 }
+
+/**
+ * The feature list (functions/features.ts) names each kind's task and workflow block through
+ * loaders, `import('./task.ts')` and `import('./block.ts')` in the feature's feature.ts (no other
+ * module writes those imports). The API Lambdas, the sweeper and the dashboard read the list but
+ * never run a task or a block: marked external, those imports stay unresolved in their bundles, so
+ * the document engines (whose native addons need the task Lambdas' runtime packages) and the
+ * blocks' code are not bundled into them. Loading one there would throw; nothing does.
+ */
+export const TASK_ONLY_LOADS = ['./task.ts', './block.ts'];
 
 /**
  * Worker thread entries of the task bundles, each built as `<name>.mjs` at the bundle's root next to
@@ -270,13 +281,16 @@ function installedPackageDir(name: string, fromDir: string): string | undefined 
 }
 
 /**
- * The source of the generated Lambda entry of one resource group: the group's handlers and its routes
- * (route key → handler name, from the route table), so the bundle holds no route table of its own.
+ * The source of the generated Lambda entry of one resource group: the wiring of the platform's
+ * feature adapters (functions/wiring.ts), the group's handlers and its routes (route key → handler
+ * name, from the route table), so the bundle holds no route table of its own.
  */
 export function routeEntrySource(group: string): string {
+  const wiring = join(FUNCTIONS_DIR, 'wiring.ts');
   const handlers = join(FUNCTIONS_DIR, group, 'handlers.ts');
   const dispatcher = join(FUNCTIONS_DIR, 'platform', 'dispatcher.ts');
   return [
+    `import '${wiring}';`,
     `import * as handlers from '${handlers}';`,
     `import { dispatcherOf } from '${dispatcher}';`,
     `export const handler = dispatcherOf('${group}', handlers, ${JSON.stringify(routeHandlersOf(group))});`,

@@ -34,8 +34,8 @@ export class Sweeper extends Construct {
   constructor(scope: Construct, id: string, props: SweeperProps) {
     super(scope, id);
     this.function = new QuireFunction(this, 'Function', {
-      entry: join(FUNCTIONS_DIR, 'runs/sweeper.ts'),
-      handler: 'handler',
+      entry: join(FUNCTIONS_DIR, 'features.ts'),
+      handler: 'sweep',
       memoryMb: 256,
       // A Scan of the whole table and one DescribeExecution per active record: well under this.
       timeoutSeconds: 300,

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { routeKey, SIZES, type Route } from '../../functions/routes.ts';
+import { routeKey, SIZES, type Route } from '../../functions/platform/route.ts';
 import { InvocationTimeout, type Invoker } from './invoker.ts';
 
 const PAYLOAD_LIMIT_BYTES = 6 * 1024 * 1024;

@@ -10,7 +10,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { DELIVERY_TYPE } from '../../functions/webhooks/service.ts';
-import { WORKFLOW_RUN_TYPE } from '../../functions/workflows/runs.ts';
+import { WORKFLOW_RUN_TYPE } from '../../functions/workflows/schema.ts';
 import type { Endpoints } from './cloud.ts';
 
 interface RunItem {

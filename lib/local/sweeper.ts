@@ -8,6 +8,7 @@
  */
 import { logger } from '../../functions/platform/logger.ts';
 import { platform } from '../../functions/platform/platform.ts';
+import { sweptRecords } from '../../functions/features.ts';
 import { sweepStuckRecords, type SweepOptions } from '../../functions/runs/sweeper.ts';
 
 export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
@@ -23,7 +24,7 @@ export async function startPeriodicSweeper(options: SweepOptions & { intervalMs?
 
   const sweepOnce = async () => {
     try {
-      await sweepStuckRecords(platform(), { graceMs: options.graceMs });
+      await sweepStuckRecords(platform(), sweptRecords, { graceMs: options.graceMs });
     } catch (error) {
       logger.error('local sweep failed', { error: error as Error });
     }

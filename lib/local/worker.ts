@@ -1,7 +1,9 @@
 /**
  * One warm "Lambda container": imports handler modules on first use and runs one invocation at a time.
+ * Like every Lambda entry, it first hands the platform its feature adapters (functions/wiring.ts).
  */
 import { parentPort } from 'node:worker_threads';
+import '../../functions/wiring.ts';
 import { lambdaContext } from './invoker.ts';
 
 const modules = new Map<string, Promise<Record<string, unknown>>>();

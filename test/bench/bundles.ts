@@ -21,8 +21,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { routeGroups } from '../../functions/platform/dispatch.ts';
-import { taskFunctions } from '../../functions/routes.ts';
+import { routeGroups } from '../../functions/features.ts';
+import { taskFunctions } from '../../functions/features.ts';
 import {
   copyRuntimePackages,
   ENTRY_FILE,

@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { routes, routeKey, type Route } from '../../functions/routes.ts';
+import { routes } from '../../functions/features.ts';
+import { routeKey, type Route } from '../../functions/platform/route.ts';
 import { startTestCloud, type TestCloud } from '../support/cloud.ts';
 
 const REQUEST_TIMEOUT_MS = 20_000;

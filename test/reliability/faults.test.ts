@@ -28,7 +28,7 @@ import { freePort } from '../support/ports.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { gate, probeRoutes } from '../support/probe.ts';
 import { greyToPng, renderScan } from '../support/scan-fixtures.ts';
-import { handler as runTask } from '../../functions/runs/task.ts';
+import { runTask } from '../../functions/features.ts';
 import { resolveCaller } from '../../functions/auth/service.ts';
 
 const KEY = 'rt_test_faults00000000000000000000000';

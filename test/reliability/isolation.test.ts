@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { routes, routeKey, type Route } from '../../functions/routes.ts';
+import { routes } from '../../functions/features.ts';
+import { routeKey, type Route } from '../../functions/platform/route.ts';
 import { probeRoutes } from '../support/probe.ts';
 import { dataUrl, startTestCloud, type TestCloud } from '../support/cloud.ts';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiKey, createOrganization } from '../../functions/auth/service.ts';
 import { platform } from '../../functions/platform/platform.ts';
-import type { Route } from '../../functions/routes.ts';
+import type { Route } from '../../functions/platform/route.ts';
 import { startLocalCloud, type Endpoints } from '../../lib/local/cloud.ts';
 
 export interface Keys {

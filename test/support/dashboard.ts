@@ -1,7 +1,7 @@
 /**
  * Dashboard test helpers: members signed in over plain HTTP (fetch), with their cookies kept by hand.
  */
-import { addMember, issueSignInLink, type MemberRole } from '../../functions/dashboard/members.ts';
+import { addMember, issueSignInLink, type MemberRole } from '../../functions/members/members.ts';
 import { platform } from '../../functions/platform/platform.ts';
 
 export interface Member {

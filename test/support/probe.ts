@@ -11,7 +11,7 @@ import { RunFailure, TransientError } from '../../functions/platform/errors.ts';
 import { DocumentInput, FileRef, PrimitiveError, RunStatus } from '../../functions/platform/schemas.ts';
 import { registerRunTask, type RunKind, type RunTask } from '../../functions/runs/kinds.ts';
 import { runOperations } from '../../functions/runs/schema.ts';
-import type { Route } from '../../functions/routes.ts';
+import type { Route } from '../../functions/platform/route.ts';
 
 const CreateProbe = z.object({
   mode: z.enum(['echo', 'crash', 'fail', 'bad-document', 'gate', 'transient-once']).default('echo'),

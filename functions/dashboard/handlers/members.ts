@@ -1,7 +1,7 @@
 /** Handlers of the members page: list, add (a one-time sign-in link), change role, remove. */
 import { Forbidden, Invalid } from '../../platform/errors.ts';
 import { dashboard, environmentOf, page, redirect, type MemberRequest, type Reply } from '../http.ts';
-import { addMember, changeRole, isMemberRole, issueSignInLink, listMembers, removeMember } from '../members.ts';
+import { addMember, changeRole, isMemberRole, issueSignInLink, listMembers, removeMember } from '../../members/members.ts';
 import { withEnv } from '../views/layout.ts';
 import { membersView } from '../views/members.ts';
 

@@ -5,7 +5,7 @@
 import { Invalid, NotFound, Unauthorized } from '../../platform/errors.ts';
 import { ASSETS, readAsset } from '../assets.ts';
 import { dashboard, environmentOf, page, redirect, SESSION_COOKIE, setCookie, type DashRequest } from '../http.ts';
-import { consumeSignInLink, passwordSignIn, setPassword, TooManyAttempts } from '../members.ts';
+import { consumeSignInLink, passwordSignIn, setPassword, TooManyAttempts } from '../../members/members.ts';
 import { createSession, endSession, safeNext, SESSION_TTL_MS, switchOrganization } from '../sessions.ts';
 import { accountView } from '../views/account.ts';
 import { linkView, signInView } from '../views/sign-in.ts';

@@ -1,6 +1,6 @@
 import { html, type Html } from '../html.ts';
 import type { MemberRequest, Environment } from '../http.ts';
-import { PASSWORD_MIN } from '../passwords.ts';
+import { PASSWORD_MIN } from '../../members/passwords.ts';
 import { layout } from './layout.ts';
 
 export function accountView(req: MemberRequest, env: Environment, notice?: { ok?: string; error?: string }): Html {

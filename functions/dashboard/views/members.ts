@@ -1,6 +1,6 @@
 import { html, type Html } from '../html.ts';
 import type { Environment, MemberRequest } from '../http.ts';
-import { MEMBER_ROLES, type Membership } from '../members.ts';
+import { MEMBER_ROLES, type Membership } from '../../members/members.ts';
 import { layout } from './layout.ts';
 
 export function membersView(req: MemberRequest, options: { env: Environment; members: Membership[]; canManage: boolean; invited?: { email: string; url: string; expiresAt: string }; error?: string }): Html {

@@ -1,6 +1,7 @@
 import { html, jsonBlock, type Html } from '../html.ts';
 import type { Environment, MemberRequest } from '../http.ts';
-import { RUN_KINDS, type RunFilter, type RunRow, type RunView, type SourcedValue } from '../runs.ts';
+import type { SourcedValue } from '../run-pages.ts';
+import { RUN_KINDS, type RunFilter, type RunRow, type RunView } from '../runs.ts';
 import { layout, withEnv } from './layout.ts';
 
 /** Pages drawn on a run page. */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, getOrganization, revokeApiKey } from '../../../functions/auth/service.ts';
 import { Invalid } from '../../../functions/platform/errors.ts';
 import { platform } from '../../../functions/platform/platform.ts';
-import { routes } from '../../../functions/routes.ts';
+import { routes } from '../../../functions/features.ts';
 import { gate, probeRoutes } from '../../support/probe.ts';
 import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
 

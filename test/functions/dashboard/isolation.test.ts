@@ -5,7 +5,7 @@
  * in test; a removed member is signed out at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, removeMember, getMembership } from '../../../functions/dashboard/members.ts';
+import { addMember, removeMember, getMembership } from '../../../functions/members/members.ts';
 import { platform } from '../../../functions/platform/platform.ts';
 import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
 import { dash, signIn, type Member } from '../../support/dashboard.ts';

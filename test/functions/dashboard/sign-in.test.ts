@@ -6,7 +6,7 @@
  */
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consumeSignInLink, SIGN_IN_LIMITS } from '../../../functions/dashboard/members.ts';
+import { consumeSignInLink, SIGN_IN_LIMITS } from '../../../functions/members/members.ts';
 import { createSession, readSession, SESSION_TTL_MS } from '../../../functions/dashboard/sessions.ts';
 import { platform } from '../../../functions/platform/platform.ts';
 import { startTestCloud, type TestCloud } from '../../support/cloud.ts';

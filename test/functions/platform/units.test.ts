@@ -8,7 +8,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { bearerKey, hashKey } from '../../../functions/auth/service.ts';
-import { routeDispatcher, routeGroups } from '../../../functions/platform/dispatch.ts';
+import { routeDispatcher, routeGroups } from '../../../functions/features.ts';
 import {
   AppError,
   Conflict,
@@ -24,7 +24,8 @@ import { ID_PATTERN, randomIds, ulidBody } from '../../../functions/platform/ids
 import { operation } from '../../../functions/platform/operation.ts';
 import { parseDateBound, toListQuery } from '../../../functions/platform/pagination.ts';
 import { setPlatform, type Platform } from '../../../functions/platform/platform.ts';
-import { routes, routeKey } from '../../../functions/routes.ts';
+import { routes } from '../../../functions/features.ts';
+import { routeKey } from '../../../functions/platform/route.ts';
 import { primitiveErrorOf } from '../../../functions/runs/task.ts';
 
 /** Runs `fn` and returns what it threw (fails the test when it throws nothing). */

@@ -11,15 +11,15 @@ import { timestamp } from '../../../functions/platform/ids.ts';
 import { platform, type Platform } from '../../../functions/platform/platform.ts';
 import type { Store } from '../../../functions/platform/ports.ts';
 import { executionArnOf } from '../../../functions/platform/sfn-runner.ts';
-import { stateMachines } from '../../../functions/routes.ts';
-import { BUILT_IN_KIND_NAMES } from '../../../functions/runs/tasks.ts';
+import { loadRunTask, runKinds, stateMachines, sweptRecords } from '../../../functions/features.ts';
 import { RETRY_SCHEDULE } from '../../../functions/webhooks/task.ts';
 import { REPO_ROOT } from '../../../lib/local/invoker.ts';
-import { BUILT_IN_RUN_KINDS, lostRunError, sweepStuckRecords } from '../../../functions/runs/sweeper.ts';
+import { lostRunError, sweepStuckRecords } from '../../../functions/runs/sweeper.ts';
 import { USAGE_TYPE, type UsageEntry } from '../../../functions/usage/ledger.ts';
 import type { StoredEvent } from '../../../functions/webhooks/events.ts';
 import { EVENT_TYPE } from '../../../functions/webhooks/service.ts';
-import { WORKFLOW_RUN_TYPE, type WorkflowRunData } from '../../../functions/workflows/runs.ts';
+import type { WorkflowRunData } from '../../../functions/workflows/runs.ts';
+import { WORKFLOW_RUN_TYPE } from '../../../functions/workflows/schema.ts';
 import { startTestCloud, until, type TestCloud } from '../../support/cloud.ts';
 import { gate, probeRoutes } from '../../support/probe.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
@@ -27,9 +27,13 @@ import { startReceiver, type Receiver } from '../../support/receiver.ts';
 const LOST = 'The run was lost: its background execution ended before the run finished';
 
 describe('the run kinds the sweeper knows', () => {
-  it('are every built-in kind of kinds.ts, each named after its record type', () => {
-    expect(BUILT_IN_RUN_KINDS.map((kind) => kind.name).sort()).toEqual([...BUILT_IN_KIND_NAMES].sort());
-    for (const kind of BUILT_IN_RUN_KINDS) expect(kind.type).toBe(kind.name);
+  it('are every kind of the feature list, each named after its record type and run by a task of that kind', async () => {
+    expect(sweptRecords.runKinds).toBe(runKinds);
+    expect(runKinds.map((kind) => kind.name)).toEqual(expect.arrayContaining(['parse', 'classification', 'split', 'partition', 'extraction', 'schema_generation', 'edit', 'table_summary']));
+    for (const kind of runKinds) {
+      expect(kind.type).toBe(kind.name);
+      expect((await loadRunTask(kind.name)).kind).toBe(kind);
+    }
   });
 
   it('an execution that timed out gives a `timeout` error, any other end an `internal` one', () => {
@@ -111,11 +115,11 @@ describe('sweeps called directly', () => {
     await stopRunExecution(run.id);
     expect(await p.runner.executionStatus('run', run.id)).toBe('ABORTED');
 
-    const young = await sweepStuckRecords(p, { graceMs: 60_000 });
+    const young = await sweepStuckRecords(p, sweptRecords, { graceMs: 60_000 });
     expect(young.ended.map((e) => e.id)).not.toContain(run.id);
     expect((await getProbe(run.id)).status).toBe('in_progress');
 
-    const swept = await sweepStuckRecords(p, { graceMs: 0 });
+    const swept = await sweepStuckRecords(p, sweptRecords, { graceMs: 0 });
     expect(swept.ended).toContainEqual({ type: 'probe', id: run.id, execution: 'ABORTED' });
     expect(swept.errors).toBe(0);
     const got = await getProbe(run.id);
@@ -124,7 +128,7 @@ describe('sweeps called directly', () => {
     expect((await eventsOf('probe.failed')).map((e) => e.data.id)).toContain(run.id);
 
     // A second sweep finds nothing more to do with it.
-    expect((await sweepStuckRecords(p, { graceMs: 0 })).ended.map((e) => e.id)).not.toContain(run.id);
+    expect((await sweepStuckRecords(p, sweptRecords, { graceMs: 0 })).ended.map((e) => e.id)).not.toContain(run.id);
     // The abandoned task finishing late changes nothing (its execution is gone, so no Finish).
     run.open();
     expect((await getProbe(run.id)).status).toBe('failed');
@@ -136,7 +140,7 @@ describe('sweeps called directly', () => {
     const run = await runAtWork('sweep-running');
     expect(await p.runner.executionStatus('run', run.id)).toBe('RUNNING');
 
-    const swept = await sweepStuckRecords(p, { graceMs: 0 });
+    const swept = await sweepStuckRecords(p, sweptRecords, { graceMs: 0 });
     expect(swept.ended.map((e) => e.id)).not.toContain(run.id);
     expect(swept.ended.map((e) => e.id)).not.toContain(done.body.id);
     expect((await getProbe(done.body.id)).status).toBe('completed');
@@ -163,7 +167,7 @@ describe('sweeps called directly', () => {
         }) as Store['moveStatus'],
       },
     };
-    const swept = await sweepStuckRecords(racing, { graceMs: 0 });
+    const swept = await sweepStuckRecords(racing, sweptRecords, { graceMs: 0 });
     expect(swept.ended.map((e) => e.id)).not.toContain(run.id);
     expect(swept.errors).toBe(0);
     expect(await getProbe(run.id)).toMatchObject({ status: 'completed', error: null });
@@ -185,7 +189,7 @@ describe('sweeps called directly', () => {
     }, 10_000, 'the delivery to wait for its retry');
     await p.runner.stop(executionArnOf(cloud.endpoints.deliverStateMachineArn, delivery.id), 'Stopped by the test');
 
-    const swept = await sweepStuckRecords(p, { graceMs: 0 });
+    const swept = await sweepStuckRecords(p, sweptRecords, { graceMs: 0 });
     expect(swept.ended).toContainEqual({ type: 'webhook_delivery', id: delivery.id, execution: 'ABORTED' });
     const got = await cloud.api('GET', `/v1/webhooks/deliveries/${delivery.id}`);
     expect(got.body).toMatchObject({ status: 'failed', attempts: 1, last_status_code: 503, last_error: 'Internal error while delivering', next_attempt_at: null });
@@ -212,7 +216,7 @@ describe('sweeps called directly', () => {
     await p.store.putRecord(caller, { type: WORKFLOW_RUN_TYPE, id, createdAt, status: 'running', attrs: { workflow_id: data.workflow_id }, data });
 
     // The default grace period (5 min): the record is older than that.
-    const swept = await sweepStuckRecords(p);
+    const swept = await sweepStuckRecords(p, sweptRecords);
     expect(swept.ended).toEqual([{ type: WORKFLOW_RUN_TYPE, id, execution: 'MISSING' }]);
     const got = await cloud.api('GET', `/v1/workflows/runs/${id}`);
     expect(got.status, got.text).toBe(200);

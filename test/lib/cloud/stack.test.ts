@@ -13,8 +13,9 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { buildSync } from 'esbuild';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeGroups } from '../../../functions/platform/dispatch.ts';
-import { routeKey, routes, SIZES, stateMachines, taskFunctions, type TaskFunction } from '../../../functions/routes.ts';
+import { routeGroups } from '../../../functions/features.ts';
+import { routes, stateMachines, taskFunctions } from '../../../functions/features.ts';
+import { routeKey, SIZES, type TaskFunction } from '../../../functions/platform/route.ts';
 import { createQuireApp } from '../../../lib/cloud/app.ts';
 import {
   CHUNKS_DIR,
@@ -366,7 +367,8 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     const template = templates[stage];
     const sweeper = stack.sweeper.function;
     const fn = template.findResources('AWS::Lambda::Function')[logicalId(sweeper.fn)]!;
-    expect(fn.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'], MemorySize: 256, Timeout: 300 });
+    // Its entry is the feature list (functions/features.ts `sweep`): it sweeps what the features declare.
+    expect(fn.Properties).toMatchObject({ Handler: 'index.sweep', Architectures: ['arm64'], MemorySize: 256, Timeout: 300 });
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(10 minutes)',
       State: 'ENABLED',
@@ -480,13 +482,15 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     }
   });
 
-  it('leaves the route table out of every API Lambda but the docs one: each carries its own routes only', () => {
+  it('leaves the route table out of every API Lambda but the docs and dashboard ones: each carries its own routes only', () => {
     // The route table imports every feature's operations (and their schemas); the marker is the
     // summary of a dashboard operation, which nothing but the route table imports. The docs Lambda
-    // needs the table: it writes the OpenAPI document from it.
+    // needs the table: it writes the OpenAPI document from it. The dashboard reads the feature list
+    // (which kinds of run it lists and starts, what each one's page draws), and the list carries the
+    // routes.
     const stack = stacks[stage];
     const functions = templates[stage].findResources('AWS::Lambda::Function');
-    for (const group of routeGroups().filter((g) => g !== 'docs')) {
+    for (const group of routeGroups().filter((g) => g !== 'docs' && g !== 'dashboard')) {
       const assetDir = assetDirOf(functions[logicalId(stack.api.functions[group]!.fn)]!);
       for (const file of codeFilesOf(assetDir)) {
         const code = readFileSync(join(assetDir, file), 'utf8');
@@ -521,11 +525,12 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
 });
 
 describe('generated Lambda entries', () => {
-  it('import the group handlers and hand them to dispatcherOf with the routes of the group, from the route table', () => {
+  it('wire the platform, import the group handlers and hand them to dispatcherOf with the routes of the group, from the route table', () => {
     const table = Object.fromEntries(routes.filter((r) => r.module === 'files/handlers.ts').map((r) => [routeKey(r), r.handler]));
     expect(table['POST /v1/files']).toBe('createFile');
     expect(routeEntrySource('files')).toBe(
-      `import * as handlers from '${FUNCTIONS_DIR}/files/handlers.ts';\n` +
+      `import '${FUNCTIONS_DIR}/wiring.ts';\n` +
+        `import * as handlers from '${FUNCTIONS_DIR}/files/handlers.ts';\n` +
         `import { dispatcherOf } from '${FUNCTIONS_DIR}/platform/dispatcher.ts';\n` +
         `export const handler = dispatcherOf('files', handlers, ${JSON.stringify(table)});\n`,
     );
@@ -547,8 +552,13 @@ describe('the app', () => {
   it('makes bundles that load in Node and export a handler, every chunk loading too, externals from their node_modules', () => {
     const assetDirs = new Set<string>();
     const taskDirs = new Set<string>();
+    /** The export each bundle's Lambda calls (its Handler, `index.<export>`). */
+    const handlerOf = new Map<string, string>();
     for (const stage of STAGES) {
-      for (const fn of Object.values(templates[stage].findResources('AWS::Lambda::Function'))) assetDirs.add(assetDirOf(fn));
+      for (const fn of Object.values(templates[stage].findResources('AWS::Lambda::Function'))) {
+        assetDirs.add(assetDirOf(fn));
+        handlerOf.set(assetDirOf(fn), String(fn.Properties.Handler).replace(/^index\./, ''));
+      }
       for (const [name, task] of Object.entries(stacks[stage].runs.taskFunctions)) {
         if ((taskFunctions as Record<string, TaskFunction>)[name]!.documents === false) continue;
         taskDirs.add(assetDirOf(templates[stage].findResources('AWS::Lambda::Function')[logicalId(task.fn)]!));
@@ -575,7 +585,7 @@ describe('the app', () => {
         "const home = (name) => require.resolve.paths(name).map((p) => p + '/' + name).find((d) => existsSync(d + '/package.json')) ?? '';\n" +
         `const outside = ${JSON.stringify(externals)}\n` +
         `  .filter((name) => !home(name).startsWith(${JSON.stringify(dir + '/')}));\n` +
-        "process.stdout.write(typeof m.handler + (outside.length ? ' resolved elsewhere: ' + outside : ''));";
+        `process.stdout.write(typeof m[${JSON.stringify(handlerOf.get(dir))}] + (outside.length ? ' resolved elsewhere: ' + outside : ''));`;
       expect(runNode(script), dir).toBe('function');
     }
   });

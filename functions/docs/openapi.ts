@@ -3,7 +3,7 @@
  * (JSON Schema 2020-12, which OpenAPI 3.1 uses as is).
  */
 import * as z from 'zod';
-import type { Route } from '../routes.ts';
+import type { Route } from '../platform/route.ts';
 
 type JsonSchema = Record<string, unknown>;
 
