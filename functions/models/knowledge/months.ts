@@ -18,6 +18,9 @@ export const MONTH_NUMBERS: ReadonlyMap<string, number> = new Map(
   Object.values(NAMES).flatMap((months) => months.flatMap((names, i) => names.split(' ').map((name) => [name, i + 1] as const))),
 );
 
+/** The English months' full names, January first (the form filler reads "14 Feb 2020" by their first three letters). */
+export const ENGLISH_MONTHS: readonly string[] = NAMES.en!.map((names) => names.split(' ')[0]!);
+
 /** Lower case without accents, the form MONTH_NUMBERS is keyed by ("Février" → "fevrier"). */
 export function monthKey(word: string): string {
   return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\.$/, '');

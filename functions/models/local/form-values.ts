@@ -30,8 +30,9 @@
 import type { FillField, FillRequest, FillResult, FormFiller } from '../engine.ts';
 import { ABBREVIATIONS, BARE_NAME_WORDS, FIELD_CONCEPTS, FORM_PHRASES, NO_WORDS, YES_WORDS } from '../knowledge/form-phrases.ts';
 import { DATE_LEAD_WORDS, NEGATIONS, OPTION_POSITIONS, OPTION_WORDS, PARTICIPLE_ENDINGS, PASSIVE_AGENTS, SELF_WORDS, SIGNING_VERBS, STATEMENT_WORDS } from '../knowledge/form-options.ts';
-import { MONTH_NUMBERS, monthKey } from '../knowledge/months.ts';
+import { ENGLISH_MONTHS, MONTH_NUMBERS, monthKey } from '../knowledge/months.ts';
 import { stemOf, STOP_WORDS } from '../shared/words.ts';
+import { FILL_WEIGHTS } from './weights/form-values.ts';
 
 interface Fact {
   /** Stems of the value's own name ("first name" → first, name). */
@@ -76,9 +77,6 @@ interface FieldText {
   /** Capitals the label prints as a word ("5) FD"), matched by a fact that gives them in brackets. */
   acronyms: string[];
 }
-
-const MAX_FACTS = 5_000;
-const MATCH_THRESHOLD = 0.5;
 
 const FORM_STOP_WORDS = new Set(['please', 'enter', 'print', 'here', 'field', 'box', 'optional', 'required', 'applicable', 'mm', 'dd', 'yyyy', 'yy', 'format', 'option', 'options', 'check', 'tick', 'one']);
 
@@ -125,7 +123,7 @@ function analyse(text: string): { stems: string[]; ordinal: number | null } {
       ordinal ??= 1;
       continue;
     }
-    if (/^\d+$/.test(w) && Number(w) >= 1 && Number(w) <= 20) {
+    if (/^\d+$/.test(w) && Number(w) >= 1 && Number(w) <= FILL_WEIGHTS.maxOrdinal) {
       ordinal ??= Number(w);
       continue;
     }
@@ -189,7 +187,7 @@ function makeFact(names: string[], indexes: number[], rawValues: unknown[], opti
 function factsOfJson(root: unknown): Fact[] {
   const facts: Fact[] = [];
   const walk = (node: unknown, names: string[], indexes: number[]) => {
-    if (facts.length >= MAX_FACTS) return;
+    if (facts.length >= FILL_WEIGHTS.maxFacts) return;
     if (Array.isArray(node)) {
       if (node.every((item) => item === null || typeof item !== 'object')) {
         const fact = makeFact(names, indexes, node);
@@ -380,7 +378,7 @@ function clauseOf(clause: string): Clause | undefined {
   let m = /^([^:=]{1,100}?)\s*[:=]\s*(.*)$/.exec(text);
   if (m) return { name: stripDeterminers(m[1]!), value: m[2]!.trim() === '' ? null : cleanValue(m[2]!), anaphor };
   m = COPULA.exec(text);
-  if (m && m[1]!.split(/\s+/).length <= 10) {
+  if (m && m[1]!.split(/\s+/).length <= FILL_WEIGHTS.clauseNameWords) {
     const value = valueOf(m[2]!);
     const relation = RELATION.exec(m[2]!.trim());
     if (relation) return { name: stripDeterminers(m[1]!), value: relation[1]!, kind: 'relation', anaphor };
@@ -388,9 +386,9 @@ function clauseOf(clause: string): Clause | undefined {
   }
   m = LINK_VALUE.exec(text);
   // "ligne 2", "row 3" number the clauses after them; they are no value.
-  if (m && m[1]!.trim().split(/\s+/).length <= 9 && !(/^\d{1,2}$/.test(m[2]!.trim()) && Number(m[2]) <= 20 && stripDeterminers(m[1]!).split(/\s+/).length === 1)) return { name: stripDeterminers(m[1]!), value: cleanValue(m[2]!), anaphor };
+  if (m && m[1]!.trim().split(/\s+/).length <= FILL_WEIGHTS.linkNameWords && !(/^\d{1,2}$/.test(m[2]!.trim()) && Number(m[2]) <= FILL_WEIGHTS.maxOrdinal && stripDeterminers(m[1]!).split(/\s+/).length === 1)) return { name: stripDeterminers(m[1]!), value: cleanValue(m[2]!), anaphor };
   // A short line without a value ("Second owner") may head the lines that follow.
-  if (text.length <= 40 && !/[.!?]$/.test(clause.trim()) && !/\d/.test(text)) return { name: text, value: null };
+  if (text.length <= FILL_WEIGHTS.bareNameCharacters && !/[.!?]$/.test(clause.trim()) && !/\d/.test(text)) return { name: text, value: null };
   return undefined;
 }
 
@@ -552,17 +550,17 @@ function factsOfText(instructions: string): Fact[] {
   /** The words of the last clause's name, for a clause that starts with "his", "son" … */
   let topic: string[] | null = null;
   const push = (list: Array<Fact | undefined>) => {
-    for (const f of list) if (f && facts.length < MAX_FACTS) facts.push(f);
+    for (const f of list) if (f && facts.length < FILL_WEIGHTS.maxFacts) facts.push(f);
   };
   for (const line of instructions.split(/\r?\n/)) {
-    if (facts.length >= MAX_FACTS) break;
+    if (facts.length >= FILL_WEIGHTS.maxFacts) break;
     if (line.trim() === '') {
       header = null;
       continue;
     }
     // A `key: value` line is one fact, whatever its value says (sentences, commas).
     const keyed = /^\s*(?:[-*•]\s*)?([^:=]{1,80}?)\s*[:=]\s*(.*)$/.exec(line);
-    if (keyed && keyed[1]!.trim().split(/\s+/).length <= 8 && !/[.;!?]\s/.test(keyed[1]!)) {
+    if (keyed && keyed[1]!.trim().split(/\s+/).length <= FILL_WEIGHTS.keyWords && !/[.;!?]\s/.test(keyed[1]!)) {
       const value = keyed[2]!.trim();
       if (value === '') {
         header = keyed[1]!.replace(/^#+\s*/, '');
@@ -610,7 +608,7 @@ function factsOfText(instructions: string): Fact[] {
             push(nameFacts(raw.trim(), { ordinal: item.ordinal, context: item.context }));
           } else if (clause && clause.value === null && sentence.trim() === line.trim() && !/[.;!?]$/.test(sentence)) {
             header = clause.name;
-          } else if (a.ordinal !== null && raw.trim().split(/\s+/).length <= 5) {
+          } else if (a.ordinal !== null && raw.trim().split(/\s+/).length <= FILL_WEIGHTS.leadWords) {
             lead = { ordinal: a.ordinal, context: a.stems };
           }
           continue;
@@ -714,12 +712,9 @@ function fieldTextOf(field: FillField): FieldText {
 function overlap(fact: Fact, stems: string[], abbrevs: string[] = []): number {
   let best = overlapOf(fact, fact.name, stems, abbrevs);
   // Another name is a word of some language ("nombre"): read against the field's words only, not its abbreviations.
-  for (const alt of fact.alt) best = Math.max(best, overlapOf(fact, alt, stems) - 0.01);
+  for (const alt of fact.alt) best = Math.max(best, overlapOf(fact, alt, stems) - FILL_WEIGHTS.altNamePenalty);
   return best;
 }
-
-/** A field in a section the fact does not name ranks below one the fact fits as well without it. */
-const SECTION_PENALTY = 0.25;
 
 /**
  * The overlap with a field's label: `match` says whether it is one at all, `rank` how good. The section
@@ -729,7 +724,7 @@ const SECTION_PENALTY = 0.25;
 function overlapIn(fact: Fact, text: FieldText): { match: number; rank: number } {
   const { match, rank } = sectionedOverlap(fact, text);
   // What the writer says of themself goes first to the field the form says is theirs ("salarié(e) nom").
-  const self = fact.context.length === 0 && match > 0 && text.all.some((s) => SELF_STEMS.has(s)) ? 0.05 : 0;
+  const self = fact.context.length === 0 && match > 0 && text.all.some((s) => SELF_STEMS.has(s)) ? FILL_WEIGHTS.selfBonus : 0;
   return { match, rank: rank + self };
 }
 const SELF_STEMS = new Set(SELF_WORDS.map(stemOf));
@@ -738,7 +733,7 @@ function sectionedOverlap(fact: Fact, text: FieldText): { match: number; rank: n
   const score = Math.max(overlap(fact, text.all, text.abbrevs), acronymMatch(fact, text));
   // "Mon employeur est …" names the field "nom" of the section "Employeur", less surely than its label would.
   if (score === 0 && text.section.length > 0) {
-    const s = Math.max(0, overlap(fact, [...text.all, ...text.section], text.abbrevs) - 0.15);
+    const s = Math.max(0, overlap(fact, [...text.all, ...text.section], text.abbrevs) - FILL_WEIGHTS.sectionOnlyPenalty);
     return { match: s, rank: s };
   }
   if (score === 0 || text.section.length === 0) return { match: score, rank: score };
@@ -747,15 +742,14 @@ function sectionedOverlap(fact: Fact, text: FieldText): { match: number; rank: n
   if (!said.some((s) => section.has(s))) {
     // Unless the fact's context is in the label itself ("la période du certificat va du …" → "Période du").
     const label = new Set(text.all);
-    return { match: score, rank: fact.context.some((s) => label.has(s)) ? score : score - SECTION_PENALTY };
+    return { match: score, rank: fact.context.some((s) => label.has(s)) ? score : score - FILL_WEIGHTS.sectionPenalty };
   }
   const within = Math.max(score, sectionOverlap(fact, text.all, section));
-  return { match: within, rank: within + 0.05 };
+  return { match: within, rank: within + FILL_WEIGHTS.sectionNamed };
 }
 
 /** The abbreviation a fact gives in brackets, printed as a word in the label ("(FD)" → "5) FD"): a sure match. */
-const ACRONYM_SCORE = 0.8;
-const acronymMatch = (fact: Fact, text: FieldText) => (fact.acronyms.some((a) => text.acronyms.includes(a)) ? ACRONYM_SCORE : 0);
+const acronymMatch = (fact: Fact, text: FieldText) => (fact.acronyms.some((a) => text.acronyms.includes(a)) ? FILL_WEIGHTS.acronym : 0);
 
 /** A fact's name against a label and its section together: the section's words count as matched, not as the label's size. */
 function sectionOverlap(fact: Fact, label: string[], section: Set<string>): number {
@@ -765,7 +759,7 @@ function sectionOverlap(fact: Fact, label: string[], section: Set<string>): numb
   const inLabel = [...names].filter((s) => labelSet.has(s)).length;
   if (inLabel === 0) return 0;
   const inSection = [...names].filter((s) => !labelSet.has(s) && section.has(s)).length;
-  return 0.6 * ((inLabel + inSection) / names.size) + 0.4 * Math.min(1, inLabel / labelSet.size);
+  return FILL_WEIGHTS.recallShare * ((inLabel + inSection) / names.size) + FILL_WEIGHTS.precisionShare * Math.min(1, inLabel / labelSet.size);
 }
 
 function overlapOf(fact: Fact, name: string[], stems: string[], abbrevs: string[] = []): number {
@@ -774,25 +768,25 @@ function overlapOf(fact: Fact, name: string[], stems: string[], abbrevs: string[
   // Words run together ("Accounttype", as OCR may read it) still match.
   if (fact.name.join('') === stems.join('')) return 1;
   const set = new Set(stems);
-  const abbreviates = (s: string) => abbrevs.some((a) => s.length >= a.length + 2 && s.startsWith(a));
+  const abbreviates = (s: string) => abbrevs.some((a) => s.length >= a.length + FILL_WEIGHTS.abbreviationExtraLetters && s.startsWith(a));
   // The field's name abbreviating the fact's ("A.NAT1" for "nature") matches a short name the label does not say at all.
   const exactly = fact.name.filter((s) => set.has(s));
-  const matched = new Set(exactly.length === 0 && new Set(fact.name).size <= 2 ? fact.name.filter(abbreviates) : exactly);
+  const matched = new Set(exactly.length === 0 && new Set(fact.name).size <= FILL_WEIGHTS.abbreviatedNameWords ? fact.name.filter(abbreviates) : exactly);
   if (matched.size === 0) return 0;
   const contextMatched = fact.context.filter((s) => set.has(s) && !matched.has(s));
   // The field's words the fact accounts for: an abbreviation of the key ("nat") as well as the word ("nature").
-  const abbreviated = abbrevs.filter((a) => set.has(a) && !matched.has(a) && fact.name.some((s) => s.length >= a.length + 2 && s.startsWith(a)));
+  const abbreviated = abbrevs.filter((a) => set.has(a) && !matched.has(a) && fact.name.some((s) => s.length >= a.length + FILL_WEIGHTS.abbreviationExtraLetters && s.startsWith(a)));
   const recall = matched.size / new Set(fact.name).size;
   const exact = [...matched].filter((s) => set.has(s)).length;
   const precision = Math.min(1, (exact + new Set(contextMatched).size + abbreviated.length) / set.size);
-  return 0.6 * recall + 0.4 * precision;
+  return FILL_WEIGHTS.recallShare * recall + FILL_WEIGHTS.precisionShare * precision;
 }
 
 function ordinalsAgree(fact: Fact, field: FieldText): number | undefined {
-  if (fact.ordinal !== null && field.ordinal !== null) return fact.ordinal === field.ordinal ? 0.1 : undefined;
-  if (fact.ordinal !== null) return fact.ordinal === 1 ? -0.05 : undefined;
+  if (fact.ordinal !== null && field.ordinal !== null) return fact.ordinal === field.ordinal ? FILL_WEIGHTS.sameOrdinal : undefined;
+  if (fact.ordinal !== null) return fact.ordinal === 1 ? -FILL_WEIGHTS.factNumberedOne : undefined;
   // A number on a field without one in the fact may be a line number ("FD (ligne 11)"), not a row.
-  if (field.ordinal !== null) return field.ordinal === 1 ? -0.05 : -0.15;
+  if (field.ordinal !== null) return field.ordinal === 1 ? -FILL_WEIGHTS.fieldNumberedOne : -FILL_WEIGHTS.fieldNumbered;
   return 0;
 }
 
@@ -819,13 +813,13 @@ interface Candidate {
 /** The items of a list value ("German, English and French"), or the value alone. */
 function listItems(value: string): string[] {
   const items = value.split(LIST_SEPARATOR).map((v) => v.trim()).filter(Boolean);
-  return items.length >= 2 && items.every((v) => v.split(/\s+/).length <= 4) ? items : [value];
+  return items.length >= 2 && items.every((v) => v.split(/\s+/).length <= FILL_WEIGHTS.listItemWords) ? items : [value];
 }
 const LIST_SEPARATOR = new RegExp(`\\s*,\\s*|\\s+(?:${alternatives(ALL.flatMap((p) => p.conjunctions).concat(['or', 'ou', 'oder', 'o']))})\\s+`, 'iu');
 const itemsOf = (fact: Fact) => fact.values.flatMap(listItems);
 
 function candidatesFor(fact: Fact, factIndex: number, field: FillField, fieldIndex: number, text: FieldText): Candidate[] {
-  if (fact.target !== undefined) return fact.target === fieldIndex ? [{ fact: factIndex, field: fieldIndex, score: fact.targetScore ?? 0.9, value: fact.values[0]! }] : [];
+  if (fact.target !== undefined) return fact.target === fieldIndex ? [{ fact: factIndex, field: fieldIndex, score: fact.targetScore ?? FILL_WEIGHTS.statementTarget, value: fact.values[0]! }] : [];
   const bonus = ordinalsAgree(fact, text);
   if (bonus === undefined) return [];
   const exact = fact.path !== '' && fact.path === text.key ? 1 : 0;
@@ -833,15 +827,15 @@ function candidatesFor(fact: Fact, factIndex: number, field: FillField, fieldInd
     const out: Candidate[] = [];
     if (fact.bool !== null) {
       const score = exact ? { match: 1, rank: 1 } : overlapIn(fact, text);
-      if (score.match >= MATCH_THRESHOLD) out.push({ fact: factIndex, field: fieldIndex, score: score.rank + exact + bonus, value: String(fact.bool) });
+      if (score.match >= FILL_WEIGHTS.matchThreshold) out.push({ fact: factIndex, field: fieldIndex, score: score.rank + exact + bonus, value: String(fact.bool) });
     }
     // A value naming this box's option ticks it, when the fact's name fits the box's group (or the
     // box's name: "Languages: German, English" ticks "Language 1 Check Box: Deutsch").
     const optionScore = Math.max(...itemsOf(fact).map((v) => textSimilarity(v, text.option)));
-    if (optionScore >= 0.9) {
+    if (optionScore >= FILL_WEIGHTS.optionNamed) {
       const keyScore = text.keyGroup.length > 0 ? overlap(fact, text.keyGroup) : 0;
-      const groupScore = text.group.length > 0 ? Math.max(overlap(fact, text.group), fact.squash === text.groupSquash ? 1 : 0, keyScore) : overlap(fact, text.all) > 0 ? 1 : 0.5;
-      if (groupScore >= MATCH_THRESHOLD) out.push({ fact: factIndex, field: fieldIndex, score: groupScore + optionScore + bonus, value: 'true' });
+      const groupScore = text.group.length > 0 ? Math.max(overlap(fact, text.group), fact.squash === text.groupSquash ? 1 : 0, keyScore) : overlap(fact, text.all) > 0 ? 1 : FILL_WEIGHTS.ungroupedOption;
+      if (groupScore >= FILL_WEIGHTS.matchThreshold) out.push({ fact: factIndex, field: fieldIndex, score: groupScore + optionScore + bonus, value: 'true' });
     }
     return out;
   }
@@ -851,11 +845,11 @@ function candidatesFor(fact: Fact, factIndex: number, field: FillField, fieldInd
   const signature = [...fact.name, ...fact.context].some((s) => SIGNATURE_STEMS.includes(s)) && !fact.values.every((v) => DATE_ONLY.test(v.trim()));
   if (!exact && isSignatureBox(text) && !signature) return [];
   const score = exact ? { match: 1, rank: 1 } : overlapIn(fact, text);
-  if (score.match < MATCH_THRESHOLD) return [];
+  if (score.match < FILL_WEIGHTS.matchThreshold) return [];
   const value = fitted(formatValue(fact.values, field), field);
   if (value === null) return [];
   // A yes or a no is a box's answer before it is a text.
-  const answer = fact.bool !== null ? -0.3 : 0;
+  const answer = fact.bool !== null ? -FILL_WEIGHTS.yesNoAsText : 0;
   // A part of an unnumbered value (the street of an address line, the family name of a full name) is a
   // part of its first line: never for a field numbered 2 or more ("adresse (line 2)").
   if (fact.whole && fact.ordinal === null && text.ordinal !== null && text.ordinal > 1) return [];
@@ -886,24 +880,22 @@ function fitted(value: string | null, field: FillField): string | null {
 /** Among fields a number fits, the one whose length fits it closely (13 digits: the 13-box field, not a 16-box one). */
 function closeness(value: string, field: FillField): number {
   if (field.maxLength === undefined || !/^[\d\s./-]+$/.test(value)) return 0;
-  return 0.05 * (lengthIn(value, field) / field.maxLength);
+  return FILL_WEIGHTS.lengthFit * (lengthIn(value, field) / field.maxLength);
 }
 
 // ---- formatting ----
-
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 function parseDate(value: string, order?: string): { y: number; m: number; d: number } | undefined {
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:T.*)?$/.exec(value);
   if (m) return { y: Number(m[1]), m: Number(m[2]), d: Number(m[3]) };
   m = /^(\d{1,2})\s+([A-Za-z]+)\.?,?\s+(\d{4})$/.exec(value);
   if (m) {
-    const month = MONTHS.findIndex((name) => name.startsWith(m![2]!.toLowerCase().slice(0, 3)));
+    const month = ENGLISH_MONTHS.findIndex((name) => name.startsWith(m![2]!.toLowerCase().slice(0, 3)));
     if (month >= 0) return { y: Number(m[3]), m: month + 1, d: Number(m[1]) };
   }
   m = /^([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})$/.exec(value);
   if (m) {
-    const month = MONTHS.findIndex((name) => name.startsWith(m![1]!.toLowerCase().slice(0, 3)));
+    const month = ENGLISH_MONTHS.findIndex((name) => name.startsWith(m![1]!.toLowerCase().slice(0, 3)));
     if (month >= 0) return { y: Number(m[3]), m: month + 1, d: Number(m[2]) };
   }
   // 14/02/2020, 14.02.2020, 02/14/2020: the day is the number above 12; when both could be, a dotted
@@ -957,7 +949,7 @@ function formatValue(values: string[], field: FillField): string | null {
   if (unit && new RegExp(`(?:^|[\\s(\\[/])${escapeRe(unit[2]!)}(?:$|[\\s)\\]/.:])`, 'iu').test(field.description)) value = unit[1]!;
   if (field.options && field.options.length > 0) {
     let best: string | null = null;
-    let bestScore = 0.6;
+    let bestScore = FILL_WEIGHTS.optionMinSimilarity;
     for (const option of field.options) {
       const score = textSimilarity(value, option);
       if (score > bestScore) [best, bestScore] = [option, score];
@@ -995,8 +987,13 @@ function saidOf(text: string): Said {
 }
 
 /** Stems that are the same word: equal, or one long common beginning ("indemnis" / "indemnisee"). */
-const sameStem = (a: string, b: string) => a === b || (a.length >= 6 && b.length >= 6 && a.slice(0, 6) === b.slice(0, 6) && Math.abs(a.length - b.length) <= 3);
+const sameStem = (a: string, b: string) => {
+  const letters = FILL_WEIGHTS.sameStemLetters;
+  return a === b || (a.length >= letters && b.length >= letters && a.slice(0, letters) === b.slice(0, letters) && Math.abs(a.length - b.length) <= FILL_WEIGHTS.sameStemLengthDifference);
+};
 const hasStem = (list: string[], stem: string) => list.some((s) => sameStem(s, stem));
+/** How many of `n` words are most of them (FILL_WEIGHTS.mostShare, rounded up). */
+const mostOf = (n: number) => Math.ceil(n * FILL_WEIGHTS.mostShare);
 
 interface Choice {
   field: number;
@@ -1074,15 +1071,15 @@ function statementFacts(instructions: string, fields: FillField[], texts: FieldT
         if (yesNo) {
           // A question answered: its words said, and a yes or a no (or a statement, a negation).
           const label = group.label.filter((s) => s.length > 1);
-          if (label.length < 2 || label.filter((s) => hasStem(whole.stems, s)).length < Math.ceil((2 * label.length) / 3)) continue;
+          if (label.length < FILL_WEIGHTS.questionWords || label.filter((s) => hasStem(whole.stems, s)).length < mostOf(label.length)) continue;
           const answer = whole.yes ? true : whole.no || whole.negated ? false : whole.statement ? true : null;
           const choice = group.choices.find((c) => c.answer === answer);
-          if (answer !== null && choice) choose(group, choice, 0.95, `${sentence}|${choice.field}`);
+          if (answer !== null && choice) choose(group, choice, FILL_WEIGHTS.questionAnswered, `${sentence}|${choice.field}`);
           continue;
         }
         let previous = false;
         pieces.forEach((piece, k) => {
-          const named = group.choices.filter((c) => c.stems.length > 0 && c.stems.length <= 3 && c.stems.every((s) => hasStem(piece.stems, s)));
+          const named = group.choices.filter((c) => c.stems.length > 0 && c.stems.length <= FILL_WEIGHTS.optionWords && c.stems.every((s) => hasStem(piece.stems, s)));
           // The longest options only ("Backend developer", not also "developer").
           const chosen = named.filter((c) => !named.some((o) => o !== c && o.stems.length > c.stems.length && c.stems.every((s) => o.stems.includes(s))));
           if (chosen.length === 0 || piece.negated) {
@@ -1093,19 +1090,19 @@ function statementFacts(instructions: string, fields: FillField[], texts: FieldT
           const rest = piece.stems.filter((s) => !hasStem(used, s));
           const labelHit = rest.some((s) => hasStem(group.label, s));
           const covered = used.length / (used.length + rest.length);
-          const accepted = labelHit || (rest.length === 0 && (piece.statement || pieces.length === 1 || previous)) || (piece.statement && covered >= 2 / 3);
+          const accepted = labelHit || (rest.length === 0 && (piece.statement || pieces.length === 1 || previous)) || (piece.statement && covered >= FILL_WEIGHTS.mostShare);
           previous = accepted;
           if (!accepted) return;
           for (const choice of chosen) {
             const key = `${sentence}|${k}|${choice.stems.join(' ')}`;
-            claims.set(key, [...(claims.get(key) ?? []), { group, choice, score: labelHit ? 1 : 0.9, labelHit }]);
+            claims.set(key, [...(claims.get(key) ?? []), { group, choice, score: labelHit ? 1 : FILL_WEIGHTS.optionWithoutLabel, labelHit }]);
           }
         });
         // A box alone that states a fact ("Je suis un membre de la famille de l'assuré(e)"): most of its words in one sentence.
         if (group.label.length === 0 && group.choices.length === 1) {
           const choice = group.choices[0]!;
           const stems = [...new Set(choice.stems)];
-          if (stems.length >= 3 && !whole.negated && stems.filter((s) => hasStem(whole.stems, s)).length >= Math.ceil((2 * stems.length) / 3)) choose(group, choice, 0.9, `${sentence}|${choice.field}`);
+          if (stems.length >= FILL_WEIGHTS.statementWords && !whole.negated && stems.filter((s) => hasStem(whole.stems, s)).length >= mostOf(stems.length)) choose(group, choice, FILL_WEIGHTS.statementBox, `${sentence}|${choice.field}`);
         }
       }
     }
@@ -1117,7 +1114,7 @@ function statementFacts(instructions: string, fields: FillField[], texts: FieldT
     if (new Set(kept.map((c) => c.group)).size > 1) continue;
     for (const c of kept) choose(c.group, c.choice, c.score, '');
   }
-  for (const named of namedOptions(instructions, fields)) if (!found.has(named.field)) found.set(named.field, { value: named.value, score: NAMED_OPTION_SCORE, groups: new Set(), key: '' });
+  for (const named of namedOptions(instructions, fields)) if (!found.has(named.field)) found.set(named.field, { value: named.value, score: FILL_WEIGHTS.namedOption, groups: new Set(), key: '' });
   const facts: Fact[] = [];
   for (const [field, f] of found) {
     const fact = makeFact(['option'], [], [f.value]);
@@ -1143,7 +1140,7 @@ function positionFacts(instructions: string, fields: FillField[], texts: FieldTe
   const box = (i: number) => fields[i]!.box!;
   const sameRow = (a: number, b: number) => box(a).page === box(b).page && Math.abs(box(a).top + box(a).height / 2 - (box(b).top + box(b).height / 2)) < Math.max(box(a).height, box(b).height) / 2;
   const sameColumn = (a: number, b: number) => box(a).page === box(b).page && Math.abs(box(a).left + box(a).width / 2 - (box(b).left + box(b).width / 2)) < Math.max(box(a).width, box(b).width) / 2;
-  const alike = (a: number, b: number) => textSimilarity(texts[a]!.option, texts[b]!.option) >= 0.5;
+  const alike = (a: number, b: number) => textSimilarity(texts[a]!.option, texts[b]!.option) >= FILL_WEIGHTS.alikeOptions;
   const out: Array<{ fact: Fact; row: number[] }> = [];
   for (const line of instructions.split(/\r?\n/)) {
     for (const sentence of sentencesOf(line)) {
@@ -1151,7 +1148,7 @@ function positionFacts(instructions: string, fields: FillField[], texts: FieldTe
       // Where each button's printed text is said.
       const named = ticks.flatMap((i) => {
         const printed = spaced(texts[i]!.option);
-        if (printed.trim().length < 3) return [];
+        if (printed.trim().length < FILL_WEIGHTS.positionTextCharacters) return [];
         const at = said.indexOf(printed);
         return at < 0 ? [] : [{ field: i, from: at, to: at + printed.length }];
       });
@@ -1170,16 +1167,13 @@ function positionFacts(instructions: string, fields: FillField[], texts: FieldTe
           const chosen =
             where === 'left' ? pick((i) => box(i).left) : where === 'right' ? pick((i) => -box(i).left) : where === 'top' ? pick((i) => box(i).top) : pick((i) => -box(i).top);
           const fact = makeFact(['option'], [], ['true']);
-          if (fact && !out.some((o) => o.fact.target === chosen)) out.push({ fact: { ...fact, bool: true, target: chosen, targetScore: 0.95 }, row });
+          if (fact && !out.some((o) => o.fact.target === chosen)) out.push({ fact: { ...fact, bool: true, target: chosen, targetScore: FILL_WEIGHTS.positionChosen }, row });
         }
       }
     }
   }
   return out;
 }
-
-/** A list's option named as written, below what a label says. */
-const NAMED_OPTION_SCORE = 0.7;
 
 /**
  * A list's option written in the text exactly as the form prints it ("I'm Ingrid from Sweden" and a
@@ -1200,7 +1194,7 @@ function namedOptions(instructions: string, fields: FillField[]): Array<{ field:
   return out.filter((o) => lists.get(plain(o.value.trim())) === o.field);
 }
 
-const properOption = (option: string) => /\p{Lu}/u.test(option) && option.trim().replace(/[^\p{L}]/gu, '').length >= 4;
+const properOption = (option: string) => /\p{Lu}/u.test(option) && option.trim().replace(/[^\p{L}]/gu, '').length >= FILL_WEIGHTS.properNameLetters;
 
 /** The text holds the words as written, whole, and not first in a sentence (where any word has a capital). */
 function writtenInside(text: string, words: string): boolean {
@@ -1228,7 +1222,7 @@ export function fillForm(request: FillRequest): FillResult {
   });
   // A page printed again (the form's second copy, "volet 2"): its fields rank below the first copy's.
   const copies = repeatedFields(request.fields);
-  for (const c of candidates) if (copies.has(c.field)) c.score -= COPY_PENALTY;
+  for (const c of candidates) if (copies.has(c.field)) c.score -= FILL_WEIGHTS.copyPenalty;
   // Best first; ties go to the earlier field, then the earlier fact (reading order).
   candidates.sort((a, b) => b.score - a.score || a.field - b.field || a.fact - b.fact);
   dropAmbiguous(candidates, facts, texts);
@@ -1236,7 +1230,7 @@ export function fillForm(request: FillRequest): FillResult {
   // house number), the whole (the full name, the street line) is not written too, and the fill is redone.
   const banned = new Set<Fact>();
   let result = assign(request, facts, texts, candidates, banned);
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < FILL_WEIGHTS.refillRounds; round++) {
     const placed = new Set(result.placed);
     const wholes = new Set(facts.filter((f) => f.whole && placed.has(f) && placed.has(f.whole) && !banned.has(f.whole)).map((f) => f.whole!));
     if (wholes.size === 0) break;
@@ -1262,14 +1256,12 @@ function signingPlaces(fields: FillField[]): number[] {
     if (!box || field.type !== 'text' || words(label(field)).length > 0) return;
     const middle = box.top + box.height / 2;
     const next = fields
-      .filter((o) => o !== field && o.box && o.box.page === box.page && Math.abs(o.box.top + o.box.height / 2 - middle) < box.height / 2 && o.box.left >= box.left + box.width - 0.01)
+      .filter((o) => o !== field && o.box && o.box.page === box.page && Math.abs(o.box.top + o.box.height / 2 - middle) < box.height / 2 && o.box.left >= box.left + box.width - FILL_WEIGHTS.placeEdge)
       .sort((a, b) => a.box!.left - b.box!.left)[0];
-    if (next && next.box!.left - (box.left + box.width) < 0.15 && PLACE_THEN_DATE.test(label(next))) out.push(i);
+    if (next && next.box!.left - (box.left + box.width) < FILL_WEIGHTS.placeBeforeDate && PLACE_THEN_DATE.test(label(next))) out.push(i);
   });
   return out;
 }
-
-const COPY_PENALTY = 0.1;
 
 /** Fields printed as an earlier page prints one (the same label at the same place): a copy of the form. */
 function repeatedFields(fields: FillField[]): Set<number> {
@@ -1278,7 +1270,7 @@ function repeatedFields(fields: FillField[]): Set<number> {
     const box = field.box;
     if (!box || field.description === '') return;
     const earlier = fields.some(
-      (other, j) => j !== i && other.box !== undefined && other.box.page < box.page && other.description === field.description && Math.abs(other.box.left - box.left) < 0.02 && Math.abs(other.box.top - box.top) < 0.02,
+      (other, j) => j !== i && other.box !== undefined && other.box.page < box.page && other.description === field.description && Math.abs(other.box.left - box.left) < FILL_WEIGHTS.samePlace && Math.abs(other.box.top - box.top) < FILL_WEIGHTS.samePlace,
     );
     if (earlier) out.add(i);
   });
