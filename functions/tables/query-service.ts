@@ -86,16 +86,77 @@ async function delimiterOf(p: Platform, record: TableRecord, stored: string | un
   return sniffDelimiter(text.slice(0, Math.min(cut < 0 ? text.length : cut, 4 * 64 * 1024)));
 }
 
+/**
+ * Watches the bytes of a CSV for a quote DuckDB's reader reads otherwise than the table reader: a
+ * quote that neither opens a field (after a delimiter or a line end) nor is doubled nor closes one
+ * (before a delimiter or a line end), e.g. `"abc"def` or `"x"  `. A CSV with one is read by the table
+ * reader instead (slower, same cells). Quotes inside unquoted text (`say "hi"`) are flagged too,
+ * which costs time only.
+ */
+class QuoteWatch {
+  odd = false;
+  private previous = 10;
+  private pendingQuote = false;
+  constructor(private readonly delimiter: number) {}
+
+  private isEdge(b: number): boolean {
+    return b === this.delimiter || b === 10 || b === 13;
+  }
+
+  feed(chunk: Uint8Array): void {
+    if (this.odd) return;
+    let from = 0;
+    if (this.pendingQuote && chunk.length > 0) {
+      // A quote was the last byte of the previous chunk.
+      this.pendingQuote = false;
+      if (chunk[0] === 34) from = 1;
+      else if (!this.isEdge(chunk[0]!) && !this.isEdge(this.previous)) {
+        this.odd = true;
+        return;
+      }
+    }
+    for (let i = chunk.indexOf(34, from); i >= 0; i = chunk.indexOf(34, i + 1)) {
+      const before = i > 0 ? chunk[i - 1]! : this.previous;
+      if (i + 1 >= chunk.length) {
+        this.pendingQuote = true;
+        this.previous = before;
+        return;
+      }
+      const after = chunk[i + 1]!;
+      if (after === 34) {
+        i++;
+        continue;
+      }
+      if (!this.isEdge(before) && !this.isEdge(after)) {
+        this.odd = true;
+        return;
+      }
+    }
+    if (chunk.length > 0) this.previous = chunk[chunk.length - 1]!;
+  }
+}
+
 /** Makes the snapshot of `record`'s CSV: DuckDB reads it, checked against the table's row count. */
-async function makeSnapshot(p: Platform, record: TableRecord, columns: QueryColumn[], rowCount: number, delimiter: string | undefined, out: string): Promise<void> {
+async function makeSnapshot(p: Platform, record: TableRecord, columns: QueryColumn[], expected: { rowCount: number; sampleRows: Array<Record<string, string | null>> }, delimiter: string | undefined, out: string): Promise<void> {
   const csvPath = join(cacheDir(), `csv-${unique()}.csv`);
   try {
     const stream = await p.blobs.stream(record.snapshot_key);
     if (!stream) throw new Error(`The snapshot of table ${record.table.id} is missing`);
-    await pipeline(Readable.from(stream), createWriteStream(csvPath));
+    const sep = await delimiterOf(p, record, delimiter);
+    const quotes = new QuoteWatch(sep.charCodeAt(0));
+    await pipeline(
+      Readable.from(stream),
+      async function* (chunks: AsyncIterable<Uint8Array>) {
+        for await (const chunk of chunks) {
+          quotes.feed(chunk);
+          yield chunk;
+        }
+      },
+      createWriteStream(csvPath),
+    );
     const types = columns.map((c) => ({ type: c.type }));
-    const read = await buildSnapshot(csvPath, await delimiterOf(p, record, delimiter), types, out);
-    if (read !== rowCount) {
+    const read = quotes.odd ? -1 : await buildSnapshot(csvPath, sep, types, out);
+    if (read !== expected.rowCount || !(await sameRows(out, columns, expected.sampleRows))) {
       // DuckDB read the CSV otherwise than the table reader did: the table reader's rows it is.
       rmSync(out, { force: true });
       const { createReadStream } = await import('node:fs');
@@ -108,8 +169,15 @@ async function makeSnapshot(p: Platform, record: TableRecord, columns: QueryColu
   }
 }
 
+/** Whether the snapshot's first rows hold the texts the table reader read (its sample rows). */
+async function sameRows(file: string, columns: QueryColumn[], sampleRows: Array<Record<string, string | null>>): Promise<boolean> {
+  if (columns.length === 0) return true;
+  const { rows } = await runQuery(file, `SELECT ${columns.map((c) => `c${c.index}`).join(', ')} FROM {snapshot} ORDER BY pos LIMIT ${sampleRows.length}`, []);
+  return rows.length === sampleRows.length && rows.every((cells, r) => columns.every((c, i) => (cells[i] ?? null) === (sampleRows[r]![c.name] ?? null)));
+}
+
 /** The local path of the table's query snapshot: cached, else downloaded, else made and stored. */
-async function snapshotFile(p: Platform, scope: Scope, record: TableRecord, columns: QueryColumn[], rowCount: number, delimiter: string | undefined): Promise<string> {
+async function snapshotFile(p: Platform, scope: Scope, record: TableRecord, columns: QueryColumn[], summary: { row_count: number; sample_rows: Array<Record<string, string | null>>; delimiter?: string }): Promise<string> {
   const key = snapshotKeyOf(scope, record);
   const local = localPathOf(key);
   if (existsSync(local)) {
@@ -126,7 +194,7 @@ async function snapshotFile(p: Platform, scope: Scope, record: TableRecord, colu
         if (stored) {
           await pipeline(Readable.from([Buffer.from(stored)]), createWriteStream(partial));
         } else {
-          await makeSnapshot(p, record, columns, rowCount, delimiter, partial);
+          await makeSnapshot(p, record, columns, { rowCount: summary.row_count, sampleRows: summary.sample_rows }, summary.delimiter, partial);
           await p.blobs.put(key, readFileSync(partial), 'application/vnd.apache.parquet');
         }
         renameSync(partial, local);
@@ -201,7 +269,7 @@ export async function queryTable(p: Platform, scope: Scope, tableId: string, bod
     if (body.limit === undefined || body.limit === null) limit = cursor.l;
   }
 
-  const file = await snapshotFile(p, scope, record, columns, summary.row_count, summary.delimiter);
+  const file = await snapshotFile(p, scope, record, columns, summary);
   const filtered = await count(file, compiled.countSql, compiled.params);
 
   let rows: Array<Record<string, unknown>> = [];

@@ -262,6 +262,18 @@ function typed(c: QueryColumn): string {
 }
 const text = (c: QueryColumn) => `c${c.index}`;
 
+/**
+ * What groups and distinct values are told apart by: a typed column's value (`TRUE` and `true` are
+ * one boolean, `1.0` and `1` one number, two spellings of an instant one date-time), or the text of
+ * a cell its type does not fit; a text column's text.
+ */
+function groupKeys(c: QueryColumn): string[] {
+  return hasTypedValue(c.type) ? [`t${c.index}`, `(CASE WHEN t${c.index} IS NULL THEN c${c.index} END)`] : [`c${c.index}`];
+}
+function distinctKey(c: QueryColumn): string {
+  return hasTypedValue(c.type) ? `(CASE WHEN t${c.index} IS NULL THEN c${c.index} ELSE CAST(t${c.index} AS VARCHAR) END)` : `c${c.index}`;
+}
+
 const BLANK = `trim(c{i}, chr(32) || chr(9) || chr(10) || chr(13) || chr(11) || chr(12) || chr(160)) = ''`;
 function isBlank(c: QueryColumn): string {
   return `(c${c.index} IS NOT NULL AND ${BLANK.replace('{i}', String(c.index))})`;
@@ -442,7 +454,7 @@ export function compileQuery(columns: readonly QueryColumn[], body: QueryRequest
       switch (a.function) {
         case 'count':
         case 'count_distinct':
-          items.push(`${a.function === 'count' ? (column ? `count(${text(column)})` : 'count(*)') : `count(DISTINCT ${text(column!)})`} AS y${name}`);
+          items.push(`${a.function === 'count' ? (column ? `count(${text(column)})` : 'count(*)') : `count(DISTINCT ${distinctKey(column!)})`} AS y${name}`);
           r = { name: alias, typed: `y${name}`, prefer: 'typed', column: syntheticColumn(alias, { type: 'integer' }) };
           sortKeys.set(alias, [`y${name}`]);
           break;
@@ -475,7 +487,7 @@ export function compileQuery(columns: readonly QueryColumn[], body: QueryRequest
       result.push(r);
       explainAggregations.push({ function: a.function, column: column?.name ?? null, alias });
     });
-    if (groups.length > 0) fromSql = `{snapshot}${whereSql} GROUP BY ${groups.map((c) => text(c)).join(', ')}`;
+    if (groups.length > 0) fromSql = `{snapshot}${whereSql} GROUP BY ${groups.flatMap(groupKeys).join(', ')}`;
     sortRules.forEach((s, i) => {
       const keys = sortKeys.get(s.column);
       if (!keys) {
@@ -495,7 +507,7 @@ export function compileQuery(columns: readonly QueryColumn[], body: QueryRequest
       const g = columnItems(c, 'g0', (sql) => `any_value(${sql})`);
       items = g.items;
       result = [g.result];
-      fromSql = `{snapshot}${whereSql} GROUP BY ${text(c)}`;
+      fromSql = `{snapshot}${whereSql} GROUP BY ${groupKeys(c).join(', ')}`;
       let direction: 'asc' | 'desc' = 'asc';
       sortRules.forEach((s, i) => {
         if (s.column !== c.name) k.problems.add(sortLoc(i), `A distinct query sorts by its column, ${JSON.stringify(c.name)}`, s.column);
