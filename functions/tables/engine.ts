@@ -74,14 +74,24 @@ async function engine(): Promise<Instance> {
   }
 }
 
+/** Idle connections, reused (each was set up once); a connection serves one statement at a time. */
+const idle: Connection[] = [];
+
 async function withConnection<T>(work: (c: Connection) => Promise<T>): Promise<T> {
-  const connection = await (await engine()).connect();
-  try {
+  let connection = idle.pop();
+  if (!connection) {
+    connection = await (await engine()).connect();
     // Date-times without an offset are read as UTC (API §10), whatever the machine's zone.
     await connection.run("SET TimeZone = 'UTC'");
-    return await work(connection);
+  }
+  let healthy = false;
+  try {
+    const result = await work(connection);
+    healthy = true;
+    return result;
   } finally {
-    connection.closeSync();
+    if (healthy && idle.length < 4) idle.push(connection);
+    else connection.closeSync();
   }
 }
 
@@ -121,7 +131,8 @@ function snapshotSelect(columns: readonly SnapshotColumn[], source: (i: number) 
   const text = columns.map((_, i) => `CASE WHEN ${source(i)} IN ${NULL_TOKENS} THEN NULL ELSE ${source(i)} END AS c${i}`);
   const typed = columns.flatMap((column, i) => {
     const type = shadowType(column.type);
-    return type ? [`TRY_CAST(CASE WHEN ${source(i)} IN ${NULL_TOKENS} THEN NULL ELSE ${source(i)} END AS ${type}) AS t${i}`] : [];
+    // A null token casts to no value of any of these types: no need to test it again.
+    return type ? [`TRY_CAST(${source(i)} AS ${type}) AS t${i}`] : [];
   });
   return [...text, ...typed].join(', ');
 }
@@ -139,7 +150,7 @@ export async function buildSnapshot(csvPath: string, delimiter: string, columns:
     `allow_quoted_nulls = false, null_padding = true, strict_mode = false, parallel = false, max_line_size = 20000000)`;
   return withConnection(async (c) => {
     await c.run(
-      `COPY (SELECT (row_number() OVER ()) - 1 AS pos, ${snapshotSelect(columns, (i) => `x${i}`)} FROM ${csv}) TO ${pathLiteral(outPath)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+      `COPY (SELECT (row_number() OVER ()) - 1 AS pos, ${snapshotSelect(columns, (i) => `x${i}`)} FROM ${csv}) TO ${pathLiteral(outPath)} (FORMAT parquet, ROW_GROUP_SIZE 122880)`,
     );
     const rows = await c.runAndReadAll(`SELECT count(*) FROM read_parquet(${pathLiteral(outPath)})`);
     return Number(rows.getRows()[0]![0]);
@@ -187,7 +198,7 @@ export async function buildSnapshotFromRows(
       });
       flush();
       appender.closeSync();
-      await c.run(`COPY (SELECT pos, ${snapshotSelect(columns, (i) => `x${i}`)} FROM ${table} ORDER BY pos) TO ${pathLiteral(outPath)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
+      await c.run(`COPY (SELECT pos, ${snapshotSelect(columns, (i) => `x${i}`)} FROM ${table} ORDER BY pos) TO ${pathLiteral(outPath)} (FORMAT parquet, ROW_GROUP_SIZE 122880)`);
       return position;
     } finally {
       await c.run(`DROP TABLE IF EXISTS ${table}`);

@@ -252,9 +252,21 @@ async function count(file: string, sql: string, params: unknown[]): Promise<numb
   return toNumber(rows[0]?.[0]);
 }
 
+/** Summaries read lately, by key (a summary object never changes: a new CSV gets a new key). */
+const summaries = new Map<string, Awaited<ReturnType<typeof readSummary>>>();
+
+async function summaryOf(p: Platform, record: TableRecord): Promise<Awaited<ReturnType<typeof readSummary>>> {
+  const cached = summaries.get(record.summary_key);
+  if (cached) return cached;
+  const summary = await readSummary(p, record);
+  summaries.set(record.summary_key, summary);
+  if (summaries.size > 32) summaries.delete(summaries.keys().next().value!);
+  return summary;
+}
+
 export async function queryTable(p: Platform, scope: Scope, tableId: string, body: QueryRequest) {
   const record = await loadReady(p, scope, tableId);
-  const summary = await readSummary(p, record);
+  const summary = await summaryOf(p, record);
   const columns = queryColumnsOf(summary.columns);
   const compiled: CompiledQuery = compileQuery(columns, body);
   const query = fingerprint(body);
