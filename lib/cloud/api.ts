@@ -103,6 +103,8 @@ export class Api extends Construct {
       });
       props.storage.grantDataAccess(fn);
       props.runs.grantStartStop(fn);
+      // Deciding a review hands the waiting workflow run its task token back (functions/workflows/reviews.ts).
+      if (group === 'workflows' || isDashboard) props.runs.grantTaskResponse(fn);
       this.functions[group] = fn;
 
       // One integration per group, shared by its routes (each route still gets its own invoke

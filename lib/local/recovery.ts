@@ -31,9 +31,19 @@ export async function resumeUnfinishedRuns(endpoints: Endpoints, credentials: { 
       const page = await doc.send(
         new ScanCommand({
           TableName: endpoints.table,
-          FilterExpression: 'sk = :record AND #status IN (:queued, :pending, :running, :retrying, :workflowRunning)',
+          // A workflow run awaiting review is resumed too: its execution comes back to the review it waits
+          // for and registers a new task token there (it neither starts over nor loses the wait).
+          FilterExpression: 'sk = :record AND #status IN (:queued, :pending, :running, :retrying, :workflowRunning, :workflowAwaiting)',
           ExpressionAttributeNames: { '#status': 'status', '#type': 'type', '#id': 'id' },
-          ExpressionAttributeValues: { ':record': 'record', ':queued': 'queued', ':pending': 'pending', ':running': 'in_progress', ':retrying': 'retrying', ':workflowRunning': 'running' },
+          ExpressionAttributeValues: {
+            ':record': 'record',
+            ':queued': 'queued',
+            ':pending': 'pending',
+            ':running': 'in_progress',
+            ':retrying': 'retrying',
+            ':workflowRunning': 'running',
+            ':workflowAwaiting': 'awaiting_review',
+          },
           ProjectionExpression: 'pk, #type, #id, #status',
           ExclusiveStartKey: start,
         }),

@@ -104,7 +104,8 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
     stateMachines.set(arn, loadStateMachine(name, arn, definition as StateMachineDefinition));
   }
 
-  const service = new StepFunctionsService(region, stateMachines, options.invokeTask);
+  const tokens = new TaskTokens(options.invokeTask);
+  const service = new StepFunctionsService(region, stateMachines, tokens.invokeTask, tokens);
   const endpoint = await startAwsJsonEndpoint({
     host,
     port: options.port ?? 0,
@@ -113,7 +114,7 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
     maxRequestBytes: MAX_REQUEST_BYTES,
     unknownOperationType: 'UnknownOperationException',
     internalErrorType: 'InternalFailure',
-    operations: service.operations,
+    operations: { ...service.operations, ...tokens.operations },
   });
 
   let closing: Promise<void> | undefined;
@@ -150,6 +151,7 @@ class StepFunctionsService {
     private readonly region: string,
     private readonly stateMachines: Map<string, LoadedStateMachine>,
     private readonly invokeTask: LocalStepFunctionsOptions['invokeTask'],
+    private readonly tokens?: TaskTokens,
   ) {}
 
   readonly operations: Record<string, AwsJsonOperation> = {
@@ -279,6 +281,8 @@ class StepFunctionsService {
       context: {
         Execution: { Id: arn, Name: name, StartTime: startDate.toISOString() },
         StateMachine: { Id: stateMachine.arn, Name: stateMachine.name },
+        // `$$.Task.Token`: a stand-in naming the execution; TaskTokens gives each waiting task a real token.
+        Task: { Token: `${TASK_TOKEN_STAND_IN}${arn}` },
       },
     });
     execution.abort = run.abort;
@@ -351,6 +355,7 @@ class StepFunctionsService {
   private stop(execution: Execution, error: string | undefined, cause: string | undefined): void {
     // Record the outcome first: whatever the running task returns later is then ignored.
     this.finish(execution, 'ABORTED', { error, cause });
+    this.tokens?.drop(execution.arn);
     execution.abort();
   }
 
@@ -488,4 +493,99 @@ function polyfillPromiseWithResolvers(): void {
       return { promise, resolve, reject };
     },
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Task tokens (`.waitForTaskToken`): SendTaskSuccess and SendTaskFailure
+
+/** The Task resource of a Lambda invoke that waits for its task token (the only callback pattern Quire uses). */
+const WAIT_FOR_TASK_TOKEN = 'arn:aws:states:::lambda:invoke.waitForTaskToken';
+const TASK_TOKEN_STAND_IN = 'local-task-token-of:';
+
+/**
+ * aws-local-stepfunctions 3.0 has no callback pattern: it reads no `.waitForTaskToken` and has no
+ * `$$.Task.Token`. This adds what Quire uses of it, as Step Functions does it: a Task state whose
+ * Resource is `arn:aws:states:::lambda:invoke.waitForTaskToken` invokes `Parameters.FunctionName`
+ * with `Parameters.Payload`, where the `$$.Task.Token` stand-in (set in every execution's context)
+ * is replaced by a fresh token; the invoke's own answer is ignored and the state waits until
+ * SendTaskSuccess (its output becomes the state's result) or SendTaskFailure (its error), within
+ * the state's TimeoutSeconds. A stopped execution's tokens are dropped (TaskDoesNotExist after).
+ * Tokens live in memory, like executions: after a restart the waiting run's execution is started
+ * again (lib/local/recovery.ts) and its task registers a new token.
+ */
+class TaskTokens {
+  private readonly waiting = new Map<string, { executionArn: string; resolve(output: unknown): void; reject(error: Error): void }>();
+
+  constructor(private readonly invoke: LocalStepFunctionsOptions['invokeTask']) {}
+
+  readonly invokeTask = (async (resource: string, input: unknown, ...rest: unknown[]) => {
+    const call = this.invoke as unknown as (resource: string, input: unknown, ...rest: unknown[]) => Promise<unknown>;
+    if (resource !== WAIT_FOR_TASK_TOKEN) return call(resource, input, ...rest);
+    const { FunctionName: functionName, Payload: payload } = (input ?? {}) as { FunctionName?: unknown; Payload?: unknown };
+    if (typeof functionName !== 'string') throw new Error(`${WAIT_FOR_TASK_TOKEN} needs Parameters.FunctionName`);
+    const standIn = findStandIn(payload);
+    if (!standIn) throw new Error(`${WAIT_FOR_TASK_TOKEN} needs the task token in Parameters.Payload ("...": "$$.Task.Token")`);
+    const token = `${Buffer.from(standIn.slice(TASK_TOKEN_STAND_IN.length)).toString('base64url')}.${randomUUID()}`;
+    const answered = new Promise<unknown>((resolve, reject) => this.waiting.set(token, { executionArn: standIn.slice(TASK_TOKEN_STAND_IN.length), resolve, reject }));
+    answered.catch(() => {}); // awaited below; a drop before then is not an unhandled rejection
+    try {
+      await call(functionName, replaceStandIn(payload, standIn, token), ...rest);
+      return await answered;
+    } finally {
+      this.waiting.delete(token);
+    }
+  }) as LocalStepFunctionsOptions['invokeTask'];
+
+  /** Every waiting task of a stopped execution ends (its result would be ignored anyway). */
+  drop(executionArn: string): void {
+    for (const [token, waiter] of this.waiting) {
+      if (waiter.executionArn !== executionArn) continue;
+      this.waiting.delete(token);
+      waiter.reject(new UncatchableTaskError('States.Aborted', 'The execution was stopped'));
+    }
+  }
+
+  readonly operations: Record<string, AwsJsonOperation> = {
+    SendTaskSuccess: (body) => {
+      const waiter = this.take(body);
+      let output: unknown;
+      try {
+        output = JSON.parse(optionalString(body, 'output') ?? 'null');
+      } catch {
+        throw new ApiError('InvalidOutput', 'output is not valid JSON');
+      }
+      waiter.resolve(output);
+      return {};
+    },
+    SendTaskFailure: (body) => {
+      const waiter = this.take(body);
+      const error = new Error(optionalString(body, 'cause') ?? '');
+      error.name = optionalString(body, 'error') ?? 'States.TaskFailed';
+      waiter.reject(error);
+      return {};
+    },
+  };
+
+  private take(body: Record<string, unknown>) {
+    const token = optionalString(body, 'taskToken');
+    if (!token) throw new ApiError('InvalidToken', 'taskToken is required');
+    const waiter = this.waiting.get(token);
+    if (!waiter) throw new ApiError('TaskDoesNotExist', 'Task Does Not Exist');
+    this.waiting.delete(token);
+    return waiter;
+  }
+}
+
+function findStandIn(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.startsWith(TASK_TOKEN_STAND_IN) ? value : undefined;
+  if (Array.isArray(value)) return value.map(findStandIn).find(Boolean);
+  if (value && typeof value === 'object') return Object.values(value).map(findStandIn).find(Boolean);
+  return undefined;
+}
+
+function replaceStandIn(value: unknown, standIn: string, token: string): unknown {
+  if (value === standIn) return token;
+  if (Array.isArray(value)) return value.map((v) => replaceStandIn(v, standIn, token));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceStandIn(v, standIn, token)]));
+  return value;
 }
