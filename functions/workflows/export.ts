@@ -40,10 +40,15 @@ function flatten(value: unknown, prefix: string, into: Record<string, unknown>):
   else into[prefix || 'value'] = value;
 }
 
+/** The JSON a block passed on (its `output` handle) or got (its `input`), else every handle (files by name and id). */
 const dataOf = (handles: Handles) => {
+  for (const main of ['output', 'input']) {
+    const h = handles[main];
+    if (h?.type === 'json') return h.data;
+  }
   const out: Record<string, unknown> = {};
   for (const [name, h] of Object.entries(handles)) out[name] = h.type === 'json' ? h.data : { filename: h.document.filename, id: h.document.id };
-  return Object.keys(out).length === 1 && 'output' in out ? out.output : Object.keys(out).length === 1 && 'input' in out ? out.input : out;
+  return out;
 };
 
 export async function exportRuns(p: Platform, caller: Caller, body: ExportBody) {

@@ -299,7 +299,8 @@ export async function decideReview(
       submission = same(review) ? 'already_applied' : 'conflict';
     }
   }
-  if (submission === 'conflict') return { submission_status: submission, review: reviewToWire(review), resume_status: 'skipped', resume_error: null };
+  // Only the decision that was applied resumes the run; a replay or a conflicting one does nothing more.
+  if (submission !== 'accepted') return { submission_status: submission, review: reviewToWire(review), resume_status: 'skipped', resume_error: null };
   const resume = await resumeRun(p, caller, review);
   return { submission_status: submission, review: reviewToWire(review), ...resume };
 }
