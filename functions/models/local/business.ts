@@ -20,7 +20,7 @@
  */
 import { COUNTRIES, CURRENCIES, currencyNamesIn, MONEY_WORDS, WEAK_MARKS } from '../knowledge/currencies.ts';
 import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
-import { COMPANY_ENDINGS, COMPANY_OPENINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_WORDS } from '../knowledge/fields.ts';
+import { COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_WORDS } from '../knowledge/fields.ts';
 import { type DocIndex, meanOcrConfidence, normalizeToken, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
@@ -728,8 +728,6 @@ function rankedAmounts(lists: AmountLists, best: AmountChoice, totalAgreed: bool
 const listOf = (text: string) => text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
 const ENDINGS = listOf(COMPANY_ENDINGS);
 const OPENINGS = listOf(COMPANY_OPENINGS);
-/** Titles documents print at the top: not the issuer's name. */
-const TITLE_WORDS = /^(tax\s+|simplified\s+tax\s+|proforma\s+|pro\s+forma\s+|commercial\s+)?(invoice|receipt|official receipt|cash\s*(bill|sales?|receipt)|bill|statement|estimate|preliminary estimate|quotation|quote|credit note|debit note|guest check|check|order|purchase order|delivery (note|order)|packing slip|facture|rechnung|factuur|factura|fattura|fatura|recu|quittung|devis|angebot|offerte|presupuesto|preventivo|orcamento|avoir|gutschrift|creditnota|ticket|bon|nota|payment advice|remittance advice|tax invoice|outpatient|inpatient|patient statement|itemi[sz]ed (bill|statement)|explanation of benefits|claim form|repair order|work order)\b/i;
 /** A street word of the lexicon as a pattern: "st." matches "st" and "st.". */
 const STREET = listOf(STREET_WORDS)
   .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\.$/, '\\.?'))
@@ -750,7 +748,6 @@ function houseNumber(index: DocIndex, words: XWord[]): boolean {
   const line = index.lines[last.line]!;
   return STREET_AFTER.test([m[1] ?? '', ...line.words.slice(line.words.indexOf(last) + 1).map((w) => w.text)].join(' '));
 }
-const CONTACT_LIKE = /@|\bwww\b|https?:|\b(tel|phone|fax|mobile|hp|email|e-mail|website|gst|vat|tax|reg|co\.?\s*no|company no|abn|tin)\b/i;
 
 function lineHeight(segment: XSegment): number {
   const heights = segment.words.flatMap((w) => (w.box ? [w.box.height] : []));
@@ -828,7 +825,7 @@ function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun
   const runs: NameRun[] = [];
   const clean = (words: XWord[]) => {
     // A name ends where a label or a title starts ("AMNOSH ...... Invoice").
-    const cut = words.findIndex((w, i) => i > 0 && (w.text.endsWith(':') || TITLE_WORDS.test(w.text)));
+    const cut = words.findIndex((w, i) => i > 0 && (w.text.endsWith(':') || DOCUMENT_TITLE_START.test(w.text)));
     let kept = (cut > 0 ? words.slice(0, cut) : words).filter((w) => !/^[.…_\-|]+$/.test(w.text));
     // ... and at a registration number in brackets OCR ran into its last word ("RETAIL SB(306295-X) FKA …").
     const glued = kept.findIndex((w) => GLUED_REGISTRATION.test(w.text));
@@ -856,7 +853,7 @@ function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun
     const second = clean(below.flatMap((s) => s.words));
     const firstText = first.map((w) => w.text).join(' ');
     const nextText = second.map((w) => w.text).join(' ');
-    if (first.length === 0 || second.length === 0 || ADDRESS_LIKE.test(nextText) || CONTACT_LIKE.test(nextText) || PHONE_LIKE.test(nextText)) return;
+    if (first.length === 0 || second.length === 0 || ADDRESS_LIKE.test(nextText) || CONTACT_ANYWHERE.test(nextText) || PHONE_LIKE.test(nextText)) return;
     if (LEGAL_FORM_END.test(firstText) || firstText === firstText.toLowerCase() || wordlike(first) < 1 || wordlike(second) < ISSUER_WEIGHTS.secondLineWordlike) return;
     // One name is printed in one style: a line in capitals continues in capitals ("BREWERY TAP" is not
     // continued by "Owner by Castle Blue S/B"); and a date is no part of a name.
@@ -898,7 +895,7 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
   const top = firstPage.filter((l) => !l.box || !pageHeight || l.box.top < pageHeight * ISSUER_WEIGHTS.topShare).slice(0, ISSUER_WEIGHTS.topLines);
   // The document's title ("TAX INVOICE"): a letterhead printed above it is the issuer's, and the
   // names under it are mostly the customer's (an unlabelled bill-to block).
-  const title = top.findIndex((line) => line.segments.some((s) => s.words.length <= ISSUER_WEIGHTS.titleWords && TITLE_WORDS.test(s.words.map((w) => w.text).join(' '))));
+  const title = top.findIndex((line) => line.segments.some((s) => s.words.length <= ISSUER_WEIGHTS.titleWords && DOCUMENT_TITLE_START.test(s.words.map((w) => w.text).join(' '))));
   const orderOf = new Map<BusinessValue, number>();
   // Lines that are not candidates (addresses, titles, labels) do not push the name further down.
   let rank = 0;
@@ -907,7 +904,7 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
     const { words } = run;
     const text = words.map((w) => w.text).join(' ').replace(/[\s,.;:|]+$/, '');
     if (words.length === 0 || words.length > ISSUER_WEIGHTS.maxWords || !/\p{L}{2}/u.test(text) || isLabelText(words) || LEGAL_FORM_LINE.test(text)) continue;
-    if (TITLE_WORDS.test(text) || ADDRESS_LIKE.test(text) || CONTACT_LIKE.test(text) || PHONE_LIKE.test(text) || words.some((w) => w.text.endsWith(':'))) continue;
+    if (DOCUMENT_TITLE_START.test(text) || ADDRESS_LIKE.test(text) || CONTACT_ANYWHERE.test(text) || PHONE_LIKE.test(text) || words.some((w) => w.text.endsWith(':'))) continue;
     if (parseDate(text, 'mdy') || (text.match(/\d/g)?.length ?? 0) > text.length / ISSUER_WEIGHTS.digitsDivisor) continue;
     const size = run.height / median;
     // A short word alone ("URI", "Co") is a name only printed large.
@@ -1000,7 +997,7 @@ function customerCandidates(index: DocIndex): BusinessValue[] {
     const wholeLine = placement === 'below' && label.whole && index.segments[read.words[0]!.segment]!.words.every((w) => read.words.includes(w));
     out.push(wholeLine ? { ...read, score: Math.min(1, read.score * PARTY_NUMBER_DATE_WEIGHTS.customerWholeLine) } : read);
   }
-  return distinct(out.filter((v) => !ADDRESS_LIKE.test(String(v.value)) && !CONTACT_LIKE.test(String(v.value)) && !TITLE_WORDS.test(String(v.value))));
+  return distinct(out.filter((v) => !ADDRESS_LIKE.test(String(v.value)) && !CONTACT_ANYWHERE.test(String(v.value)) && !DOCUMENT_TITLE_START.test(String(v.value))));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@
  */
 import type { Box, Doc, Origin } from '../../documents/doc.ts';
 import type { ExtractRequest, ExtractResult, Extractor, Found, Tree } from '../engine.ts';
+import { CONTACT_LINE_START, DOCUMENT_TITLE_LINE } from '../knowledge/fields.ts';
 import { type ItemLeaf, type Items, type ItemsRead, type ItemValue, itemsFromLines, itemsFromTables, scalarItems } from './extract-arrays.ts';
 import { itemsFromPricedLines } from './extract-priced-lines.ts';
 import { blockBelow, contextOf, type DocIndex, indexDoc, type XSegment, type XWord } from './extract-index.ts';
@@ -258,10 +259,6 @@ function plan(root: FieldNode): Planned {
 // ---------------------------------------------------------------------------------------------
 // Candidates of scalar leaves (computed once, shared by every vote)
 
-/** Document titles: a letterhead line is the issuer's name, not these. */
-const DOCUMENT_TITLES = /^(tax\s+)?(invoice|receipt|statement|bank statement|account statement|statement of account|purchase order|quote|quotation|estimate|bill|credit note|debit note|remittance( advice)?|packing slip|delivery note|order confirmation|pro ?forma( invoice)?|sales order)$/i;
-/** Lines of contact details end an address block. */
-const CONTACT = /^(phone|tel|telephone|fax|mobile|e-?mail|www\.|web|website|vat|tax|reg|registration|company (no|number)|abn|gst|iban|swift|bic|attn)\b/i;
 
 /**
  * The issuer's letterhead: the first line of the first page that reads like a name (not a title, not
@@ -272,7 +269,7 @@ function letterhead(index: DocIndex, vocabulary: ReadonlySet<string>): XSegment[
   for (const line of lines) {
     for (const segment of line.segments) {
       const text = segment.words.map((w) => w.text).join(' ');
-      if (!/\p{L}{2}/u.test(text) || segment.words.some((w) => w.text.endsWith(':')) || DOCUMENT_TITLES.test(text.replace(/[^\p{L} ]/gu, '').trim())) continue;
+      if (!/\p{L}{2}/u.test(text) || segment.words.some((w) => w.text.endsWith(':')) || DOCUMENT_TITLE_LINE.test(text.replace(/[^\p{L} ]/gu, '').trim())) continue;
       if (isLabelText(segment.words, vocabulary)) continue;
       if (/\d/.test(segment.words[0]!.text) || segment.words.length > EXTRACT_WEIGHTS.letterheadWords) continue;
       return blockBelow(index, segment, EXTRACT_WEIGHTS.letterheadBlockLines);
@@ -286,7 +283,7 @@ function addressLines(block: XSegment[]): XWord[] {
   const words: XWord[] = [];
   for (const segment of block.slice(1)) {
     const text = segment.words.map((w) => w.text).join(' ');
-    if (CONTACT.test(text) || EMAIL.test(text)) break;
+    if (CONTACT_LINE_START.test(text) || EMAIL.test(text)) break;
     words.push(...segment.words);
   }
   return words;
