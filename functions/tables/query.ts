@@ -14,36 +14,12 @@
 import { isDateText, isDateTimeText, isNumberText } from './cells.ts';
 import { Invalid, type ValidationIssue } from '../platform/errors.ts';
 import type { Column, ColumnSchema } from './types.ts';
+import { DEFAULT_QUERY_LIMIT, type AggregationFunction, type FilterOperator } from './query-terms.ts';
+
+export { AGGREGATION_FUNCTIONS, DEFAULT_QUERY_LIMIT, FILTER_OPERATORS, MAX_QUERY_LIMIT, type AggregationFunction, type FilterOperator } from './query-terms.ts';
 
 export type QueryType = 'integer' | 'number' | 'boolean' | 'date' | 'date-time' | 'string';
 
-export const FILTER_OPERATORS = [
-  'eq',
-  'ne',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'contains',
-  'not_contains',
-  'starts_with',
-  'ends_with',
-  'in',
-  'not_in',
-  'between',
-  'is_empty',
-  'is_not_empty',
-  'is_null',
-  'is_not_null',
-] as const;
-export type FilterOperator = (typeof FILTER_OPERATORS)[number];
-
-export const AGGREGATION_FUNCTIONS = ['count', 'count_distinct', 'min', 'max', 'sum', 'avg'] as const;
-export type AggregationFunction = (typeof AGGREGATION_FUNCTIONS)[number];
-
-/** Rows a page holds at most, and by default. */
-export const MAX_QUERY_LIMIT = 1000;
-export const DEFAULT_QUERY_LIMIT = 100;
 /** Values an `in` / `not_in` list holds at most. */
 export const MAX_IN_VALUES = 1000;
 

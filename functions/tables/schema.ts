@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { FormFile } from '../platform/multipart.ts';
 import { DocumentInput, PrimitiveError } from '../platform/schemas.ts';
-import { AGGREGATION_FUNCTIONS, DEFAULT_QUERY_LIMIT, FILTER_OPERATORS, MAX_QUERY_LIMIT } from './query.ts';
+import { AGGREGATION_FUNCTIONS, DEFAULT_QUERY_LIMIT, FILTER_OPERATORS, MAX_QUERY_LIMIT } from './query-terms.ts';
 
 /** The biggest CSV a table takes (through a FileRef; inline uploads stop at the 6 MB request ceiling). */
 export const MAX_TABLE_BYTES = 1024 * 1024 * 1024;

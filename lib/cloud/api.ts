@@ -14,7 +14,8 @@ import { dirname, join } from 'node:path';
 import { routeGroups, routes } from '../../functions/features.ts';
 import { SIZES, type Route } from '../../functions/platform/route.ts';
 import { ASSETS as DASHBOARD_ASSETS, sourceDirs as dashboardSourceDirs } from '../../functions/dashboard/assets.ts';
-import { ENTRIES_DIR, writeRouteEntry } from './bundling.ts';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DUCKDB_RUNTIME_PACKAGES, ENTRIES_DIR, writeRouteEntry, type RuntimePackage } from './bundling.ts';
 import { QuireFunction, type BundledFile } from './function.ts';
 import type { Runs } from './runs.ts';
 import type { StageSettings } from './stage.ts';
@@ -54,6 +55,22 @@ export interface ApiProps {
   environment: Record<string, string>;
 }
 
+/**
+ * The API groups that ship runtime packages (bundling.ts RuntimePackage): tables queries run on
+ * DuckDB, a native addon whose linux-x64 binary is the one installed, so that Lambda runs on x86_64,
+ * with /tmp room for a CSV being read into its Parquet query snapshot and the snapshots it caches
+ * (functions/tables/query-service.ts; QUIRE_TABLES_CACHE_BYTES bounds the cache).
+ */
+const GROUP_RUNTIME: Record<string, { runtimePackages: readonly RuntimePackage[]; architecture: lambda.Architecture; ephemeralStorageMb: number; environment: Record<string, string> }> = {
+  tables: {
+    runtimePackages: DUCKDB_RUNTIME_PACKAGES,
+    architecture: lambda.Architecture.X86_64,
+    ephemeralStorageMb: 4096,
+    // Half of /tmp for cached snapshots; the rest for a CSV (up to 1 GB) and the snapshot made from it.
+    environment: { QUIRE_TABLES_CACHE_BYTES: String(2 * 1024 ** 3) },
+  },
+};
+
 export class Api extends Construct {
   readonly httpApi: apigw.HttpApi;
   readonly stage: apigw.HttpStage;
@@ -90,16 +107,18 @@ export class Api extends Construct {
           ? { ...props.environment, QUIRE_DASHBOARD_ASSETS_DIR: DASHBOARD_ASSETS_DIR }
           : props.environment;
 
+      const runtime = GROUP_RUNTIME[group];
       const fn = new QuireFunction(this, group, {
         entry: writeRouteEntry(ENTRIES_DIR, group),
         handler: 'handler',
         // The most demanding route of the group decides (document routes need memory for parsing).
         memoryMb: Math.max(...groupRoutes.map((route) => SIZES[route.size].memoryMb)),
         timeoutSeconds: Math.max(...groupRoutes.map((route) => SIZES[route.size].timeoutSeconds)),
-        environment,
+        environment: { ...environment, ...(runtime?.environment ?? {}) },
         settings: props.settings,
         description: `Quire API: ${group} routes`,
         files: isDocs ? docsAssetFiles() : isDashboard ? dashboardAssetFiles() : undefined,
+        ...(runtime ? { runtimePackages: runtime.runtimePackages, architecture: runtime.architecture, ephemeralStorageMb: runtime.ephemeralStorageMb } : {}),
       });
       props.storage.grantDataAccess(fn);
       props.runs.grantStartStop(fn);

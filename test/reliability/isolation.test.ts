@@ -126,6 +126,7 @@ const TABLE_ROUTES: Array<[string, string, unknown, number]> = [
   ['GET', '/schema', undefined, 200],
   ['POST', '/validate', { unique: [['id']] }, 200],
   ['GET', '/profile', undefined, 200],
+  ['POST', '/query', { filters: [{ column: 'id', operator: 'gte', value: 1 }] }, 200],
 ];
 const tableCases: Record<string, IdCase> = Object.fromEntries(
   TABLE_ROUTES.map(([method, suffix, body, expectStatus]) => [

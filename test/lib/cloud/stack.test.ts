@@ -152,7 +152,7 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     });
   });
 
-  it('runs every Lambda on nodejs22.x (API on arm64, tasks on x86_64), its handler exported by the bundle entry (index.mjs)', () => {
+  it('runs every Lambda on nodejs22.x (API on arm64 but tables, tasks on x86_64), its handler exported by the bundle entry (index.mjs)', () => {
     const stack = stacks[stage];
     const functions = templates[stage].findResources('AWS::Lambda::Function');
     // One per route group, one per task function, and the sweeper.
@@ -161,7 +161,8 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     for (const group of routeGroups()) {
       const fn = functions[logicalId(stack.api.functions[group]!.fn)]!;
       expect(fn.Properties.Handler, group).toBe('index.handler');
-      expect(fn.Properties.Architectures, group).toEqual(['arm64']);
+      // Tables ship DuckDB, whose native binary is installed for linux x64 only (api.ts GROUP_RUNTIME).
+      expect(fn.Properties.Architectures, group).toEqual([group === 'tables' ? 'x86_64' : 'arm64']);
     }
     for (const [name, task] of Object.entries(taskFunctions) as [string, TaskFunction][]) {
       const fn = functions[logicalId(stack.runs.taskFunctions[name]!.fn)]!;
@@ -179,7 +180,8 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
       const fn = template.findResources('AWS::Lambda::Function')[logicalId(stack.api.functions[group]!.fn)]!;
       expect(fn.Properties.MemorySize, group).toBe(Math.max(...groupRoutes.map((r) => SIZES[r.size].memoryMb)));
       expect(fn.Properties.Timeout, group).toBe(Math.max(...groupRoutes.map((r) => SIZES[r.size].timeoutSeconds)));
-      expect(fn.Properties.EphemeralStorage, group).toBeUndefined();
+      // Tables read CSVs into Parquet query snapshots and cache them in /tmp (api.ts GROUP_RUNTIME).
+      expect(fn.Properties.EphemeralStorage, group).toEqual(group === 'tables' ? { Size: 4096 } : undefined);
     }
     for (const [name, task] of Object.entries(taskFunctions) as [string, TaskFunction][]) {
       const fn = template.findResources('AWS::Lambda::Function')[logicalId(stack.runs.taskFunctions[name]!.fn)]!;
@@ -435,7 +437,7 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     }
   });
 
-  it('ships the runtime packages of the task Lambdas in their node_modules/; API Lambdas bundle everything', () => {
+  it('ships the runtime packages of the task Lambdas in their node_modules/; API Lambdas bundle everything but DuckDB for tables', () => {
     const stack = stacks[stage];
     const functions = templates[stage].findResources('AWS::Lambda::Function');
     for (const [name, task] of Object.entries(taskFunctions) as [string, TaskFunction][]) {
@@ -468,7 +470,12 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     }
     for (const group of routeGroups()) {
       const assetDir = assetDirOf(functions[logicalId(stack.api.functions[group]!.fn)]!);
-      expect(existsSync(join(assetDir, 'node_modules')), group).toBe(false);
+      if (group !== 'tables') {
+        expect(existsSync(join(assetDir, 'node_modules')), group).toBe(false);
+        continue;
+      }
+      // DuckDB (bundling.ts DUCKDB_RUNTIME_PACKAGES), with the binary of the Lambda's platform only.
+      expect(readdirSync(join(assetDir, 'node_modules', '@duckdb')).sort()).toEqual(['node-api', 'node-bindings', 'node-bindings-linux-x64']);
     }
   });
 
