@@ -1,21 +1,26 @@
 /**
- * One warm "Lambda container": imports handler modules on first use and runs one invocation at a time.
+ * One warm "Lambda container": loads the handler modules it is given at start (the API routes', or
+ * the task functions'), any other on first use, and runs one invocation at a time.
  * Like every Lambda entry, it first hands the platform its feature adapters (functions/wiring.ts).
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import '../../functions/wiring.ts';
 import { lambdaContext } from './invoker.ts';
 
 const modules = new Map<string, Promise<Record<string, unknown>>>();
 
+function load(module: string): Promise<Record<string, unknown>> {
+  let mod = modules.get(module);
+  if (!mod) {
+    mod = import(module) as Promise<Record<string, unknown>>;
+    modules.set(module, mod);
+  }
+  return mod;
+}
+
 parentPort!.on('message', async (message: { module: string; handler: string; event: unknown; timeoutMs: number }) => {
   try {
-    let mod = modules.get(message.module);
-    if (!mod) {
-      mod = import(message.module) as Promise<Record<string, unknown>>;
-      modules.set(message.module, mod);
-    }
-    const fn = (await mod)[message.handler];
+    const fn = (await load(message.module))[message.handler];
     if (typeof fn !== 'function') throw new Error(`${message.module} exports no function ${message.handler}`);
     const value = await (fn as (e: unknown, c: unknown) => Promise<unknown>)(message.event, lambdaContext(message.handler, message.timeoutMs));
     parentPort!.postMessage({ ok: true, value });
@@ -24,3 +29,10 @@ parentPort!.on('message', async (message: { module: string; handler: string; eve
     parentPort!.postMessage({ ok: false, error: { name: e?.name ?? 'Error', message: e?.message ?? String(error) } });
   }
 });
+
+// The modules this container will run are loaded before it says it is ready (lib/local/invoker.ts
+// gives it no job before): a request never waits for a cold start. A module that fails to load fails
+// its invocations, with its own error.
+const { preload } = workerData as { preload: string[] };
+await Promise.allSettled(preload.map(load));
+parentPort!.postMessage({ ready: true });
