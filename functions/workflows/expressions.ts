@@ -158,7 +158,8 @@ export function parseExpression(text: string): Node {
         const key = expression();
         expect(']');
         node = { k: 'member', object: node, key };
-      } else return node;
+      } else if (isOp('(')) throw new ExpressionError(`only the listed functions can be called (e.g. len(x)); "(" at ${peek().at} follows a value`);
+      else return node;
     }
   };
 
