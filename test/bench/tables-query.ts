@@ -10,9 +10,12 @@
  *   (b) DuckDB alone answering the same question from the CSV file (`read_csv`, types sniffed), as
  *       one would without Quire.
  * DuckDB runs one thread everywhere (the API's engine by default, QUIRE_TABLES_ENGINE_THREADS).
+ * Wall times on a shared machine mostly measure its scheduler, so each figure comes with CPU time
+ * too: the whole local stack process's (HTTP, key, records, engine, JSON) against this process's
+ * running DuckDB alone, summed over the five runs.
  * `npm run bench -- tables` (with the rest of the tables benchmark) or `-- tables-query` (alone).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSnapshot, runQuery } from '../../functions/tables/engine.ts';
@@ -21,6 +24,18 @@ import type { Column } from '../../functions/tables/types.ts';
 import type { BenchStack } from './stack.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** CPU time (user + system) a process has used, in ms (/proc, clock ticks of 10 ms). */
+function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU time of this process, in ms. */
+function ownCpuMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
@@ -84,7 +99,7 @@ async function csvReference(file: string, sql: string[]): Promise<number> {
 
 /** Runs the query part against a table made from `file` on the running stack; returns the printer. */
 export async function benchTableQueries(stack: BenchStack, tableId: string, file: string): Promise<() => void> {
-  const { base, headers } = stack;
+  const { base, headers, pid } = stack;
   const ask = async (body: unknown) => {
     const r = await fetch(`${base}/v1/tables/${tableId}/query`, { method: 'POST', headers, body: JSON.stringify(body) });
     const text = await r.text();
@@ -92,16 +107,20 @@ export async function benchTableQueries(stack: BenchStack, tableId: string, file
     return JSON.parse(text) as { rows: unknown[]; filtered_row_count: number };
   };
   const loadAtStart = loadavg()[0]!;
+  const firstCpu0 = processCpuMs(pid);
   const first = await timed(() => ask({ limit: 1 }));
+  const firstCpuMs = processCpuMs(pid) - firstCpu0;
 
   // The same snapshot made by DuckDB alone from the file on disk.
   const columns = ((await (await fetch(`${base}/v1/tables/${tableId}/schema`, { headers })).json()) as { columns: Column[] }).columns;
   const queryColumns = queryColumnsOf(columns);
   const dir = mkdtempSync(join(tmpdir(), 'quire-tables-query-'));
   const snapshot = join(dir, 'snapshot.parquet');
+  const madeCpu0 = ownCpuMs();
   const made = await timed(() => buildSnapshot(file, ',', queryColumns.map((c) => ({ type: c.type })), snapshot));
+  const madeCpuMs = ownCpuMs() - madeCpu0;
 
-  const results: Array<{ label: string; apiMs: number; parquetMs: number; csvMs: number; agree: boolean }> = [];
+  const results: Array<{ label: string; apiMs: number; parquetMs: number; csvMs: number; apiCpuMs: number; parquetCpuMs: number; agree: boolean }> = [];
   try {
     for (const q of QUERIES) {
       const compiled = compileQuery(queryColumns, q.body);
@@ -115,26 +134,43 @@ export async function benchTableQueries(stack: BenchStack, tableId: string, file
       const agree = answer.filtered_row_count === reference.filtered && answer.rows.length === Math.min(reference.rows, compiled.countOnly ? 0 : compiled.limit);
       const apiMs: number[] = [];
       const parquetMs: number[] = [];
+      let apiCpuMs = 0;
+      let parquetCpuMs = 0;
       for (let i = 0; i < 5; i++) {
+        const server0 = processCpuMs(pid);
         apiMs.push((await timed(() => ask(q.body))).ms);
+        apiCpuMs += processCpuMs(pid) - server0;
+        const own0 = ownCpuMs();
         parquetMs.push((await timed(direct)).ms);
+        parquetCpuMs += ownCpuMs() - own0;
       }
       const csvMs: number[] = [];
       for (let i = 0; i < 3; i++) csvMs.push(await csvReference(file, q.csvSql));
-      results.push({ label: q.label, apiMs: median(apiMs), parquetMs: median(parquetMs), csvMs: median(csvMs), agree });
+      results.push({ label: q.label, apiMs: median(apiMs), parquetMs: median(parquetMs), csvMs: median(csvMs), apiCpuMs: apiCpuMs / 5, parquetCpuMs: parquetCpuMs / 5, agree });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+  // What any request of a table costs the stack (HTTP, key, record) without a query: GET the table.
+  let getCpuMs = 0;
+  const getMs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const server0 = processCpuMs(pid);
+    getMs.push((await timed(async () => (await fetch(`${base}/v1/tables/${tableId}`, { headers })).text())).ms);
+    getCpuMs += processCpuMs(pid) - server0;
   }
   const loadAtEnd = loadavg()[0]!;
   return () => {
     const ms = (x: number) => `${x >= 1000 ? (x / 1000).toFixed(2) + ' s' : x.toFixed(0) + ' ms'}`.padStart(9);
     console.log(`\n  Queries (POST /v1/tables/{id}/query, DuckDB 1 thread; load average ${loadAtStart.toFixed(1)} → ${loadAtEnd.toFixed(1)})`);
-    console.log(`  ${'first query of the CSV version (makes the Parquet snapshot)'.padEnd(72)} ${ms(first.ms)}   DuckDB alone, CSV → Parquet from disk: ${ms(made.ms).trim()} (${(first.ms / made.ms).toFixed(2)}x)`);
-    console.log(`  ${'query'.padEnd(44)} ${'API'.padStart(9)} ${'DuckDB, same SQL, same Parquet'.padStart(31)} ${'DuckDB on the CSV'.padStart(19)}`);
+    console.log(
+      `  ${'first query of the CSV version (makes the Parquet snapshot)'.padEnd(60)} ${ms(first.ms)} (CPU ${ms(firstCpuMs).trim()})   DuckDB alone, CSV → Parquet from disk: ${ms(made.ms).trim()} (CPU ${ms(madeCpuMs).trim()}): ${(firstCpuMs / madeCpuMs).toFixed(2)}x in CPU`,
+    );
+    console.log(`  ${'query (wall: median of 5; CPU: mean of 5)'.padEnd(44)} ${'API wall'.padStart(9)} ${'API CPU'.padStart(9)}   ${'DuckDB alone, same SQL, same Parquet: wall, CPU'.padEnd(48)} ${'DuckDB on the CSV, wall'.padStart(24)}`);
+    console.log(`  ${'(GET /v1/tables/{id}: a request without a query)'.padEnd(44)} ${ms(median(getMs))} ${ms(getCpuMs / 5)}`);
     for (const r of results) {
       console.log(
-        `  ${r.label.padEnd(44)} ${ms(r.apiMs)} ${`${ms(r.parquetMs)} (${(r.apiMs / r.parquetMs).toFixed(2)}x)`.padStart(31)} ${`${ms(r.csvMs)} (${(r.apiMs / r.csvMs).toFixed(2)}x)`.padStart(19)}${r.agree ? '' : '   ANSWERS DIFFER'}`,
+        `  ${r.label.padEnd(44)} ${ms(r.apiMs)} ${ms(r.apiCpuMs)}   ${`${ms(r.parquetMs).trim()} (${(r.apiMs / r.parquetMs).toFixed(2)}x), ${ms(r.parquetCpuMs).trim()} (${(r.apiCpuMs / r.parquetCpuMs).toFixed(2)}x in CPU)`.padEnd(48)} ${`${ms(r.csvMs).trim()} (${(r.apiMs / r.csvMs).toFixed(2)}x)`.padStart(24)}${r.agree ? '' : '   ANSWERS DIFFER'}`,
       );
     }
   };
