@@ -61,7 +61,7 @@ describe('function, conditional, for_each, while_loop and note blocks', () => {
       [[{ container_id: 'each', iteration: 0, is_parallel: true, parallel_item_index: 0 }], 5, 10],
       [[{ container_id: 'each', iteration: 1, is_parallel: true, parallel_item_index: 1 }], 6, 12],
     ]);
-    expect(big.steps.find((s) => s.block_id === 'loop').lifecycle).toEqual({ status: 'skipped', reason: 'not on the path the run took' });
+    expect(big.steps.find((s) => s.block_id === 'loop')!.lifecycle).toEqual({ status: 'skipped', reason: 'not on the path the run took' });
     const evaluation = big.artifacts.find((a) => a.operation === 'conditional_evaluation')!;
     expect(evaluation).toMatchObject({ selected_handles: ['big'], matched_branch_id: 'big', evaluations: [{ branch_name: 'big', matched: true, actual: 11, operator: 'gt' }] });
     expect(big.artifacts.filter((a) => a.operation === 'function_invocation')).toHaveLength(3);
@@ -76,7 +76,7 @@ describe('function, conditional, for_each, while_loop and note blocks', () => {
     const bad = await run(workflowId, 'not a list');
     expect(bad.run.lifecycle).toMatchObject({ status: 'error', details: { block_id: 'sum', error_code: 'function_error' } });
     expect(bad.run.lifecycle.message).toMatch(/sum\(\) needs a number/);
-    expect(bad.steps.find((s) => s.block_id === 'sum').lifecycle).toMatchObject({ status: 'error' });
+    expect(bad.steps.find((s) => s.block_id === 'sum')!.lifecycle).toMatchObject({ status: 'error' });
   });
 
   it('are checked when the definition is saved, every problem named', async () => {
