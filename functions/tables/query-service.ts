@@ -15,7 +15,7 @@
  * 422, after the table's CSV was replaced a 409.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -159,7 +159,6 @@ async function makeSnapshot(p: Platform, record: TableRecord, columns: QueryColu
     if (read !== expected.rowCount || !(await sameRows(out, columns, expected.sampleRows))) {
       // DuckDB read the CSV otherwise than the table reader did: the table reader's rows it is.
       rmSync(out, { force: true });
-      const { createReadStream } = await import('node:fs');
       await buildSnapshotFromRows(types, out, async (append) => {
         await readCsv(createReadStream(csvPath, { highWaterMark: 1 << 20 }), { header() {}, row: (fields) => append(fields) });
       });
@@ -190,9 +189,9 @@ async function snapshotFile(p: Platform, scope: Scope, record: TableRecord, colu
     pending = (async () => {
       const partial = `${local}.${unique()}.part`;
       try {
-        const stored = await p.blobs.get(key);
+        const stored = await p.blobs.stream(key);
         if (stored) {
-          await pipeline(Readable.from([Buffer.from(stored)]), createWriteStream(partial));
+          await pipeline(Readable.from(stored), createWriteStream(partial));
         } else {
           await makeSnapshot(p, record, columns, { rowCount: summary.row_count, sampleRows: summary.sample_rows }, summary.delimiter, partial);
           await p.blobs.put(key, readFileSync(partial), 'application/vnd.apache.parquet');

@@ -4,14 +4,37 @@
  * cursors, bad input (422 naming the column, operator or value), isolation. The expected rows are
  * computed here from the generated cells, not by the engine.
  */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
+
+// The query snapshots this test's handlers cache (inline handlers: this process's environment).
+const CACHE_DIR = mkdtempSync(join(tmpdir(), 'quire-query-cache-'));
+process.env.QUIRE_TABLES_CACHE_DIR = CACHE_DIR;
 
 let cloud: TestCloud;
 beforeAll(async () => {
   cloud = await startTestCloud();
 });
-afterAll(() => cloud?.close());
+afterAll(async () => {
+  await cloud?.close();
+  rmSync(CACHE_DIR, { recursive: true, force: true });
+});
+
+/** The keys of the stored objects of a table. */
+async function objectsOf(id: string): Promise<string[]> {
+  const e = cloud.endpoints;
+  const s3 = new S3Client({ endpoint: e.s3, region: e.region, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, forcePathStyle: true });
+  try {
+    const page = await s3.send(new ListObjectsV2Command({ Bucket: e.bucket }));
+    return (page.Contents ?? []).map((o) => o.Key!).filter((k) => k.includes(`/tables/${id}/`));
+  } finally {
+    s3.destroy();
+  }
+}
 
 function mulberry32(seed: number) {
   return () => {
@@ -440,5 +463,33 @@ describe('reading the CSV as the table reader does', () => {
     // As text, "9" sorts after "100"; the data stays text.
     const r = await query({ sort: [{ column: 'code' }], filters: [{ column: 'code', operator: 'gt', value: '1' }] }, id);
     expect(r.body.rows.map((x: { data: { code: string } }) => x.data.code)).toEqual(['10', '100', '9']);
+  });
+});
+
+describe('the query snapshot', () => {
+  it('is made once, kept in S3 beside the summary, read back from S3 by a process without it, and deleted with the table', async () => {
+    const created = await cloud.api('POST', '/v1/tables', { body: { name: 'snap', document: { filename: 's.csv', url: dataUrl('text/csv', 'k,v\n1,a\n2,b\n') } } });
+    const id = created.body.tables[0].id;
+    expect((await objectsOf(id)).filter((k) => k.endsWith('.parquet'))).toEqual([]);
+    const first = await query({}, id);
+    expect(first.status, first.text).toBe(200);
+    const parquet = (await objectsOf(id)).filter((k) => k.endsWith('.parquet'));
+    expect(parquet).toHaveLength(1);
+    // Another container: nothing cached locally, the snapshot comes from S3.
+    for (const f of readdirSync(CACHE_DIR)) if (f.endsWith('.parquet')) rmSync(join(CACHE_DIR, f));
+    const again = await query({}, id);
+    expect(again.body.rows).toEqual(first.body.rows);
+    expect(readdirSync(CACHE_DIR).filter((f) => f.endsWith('.parquet')).length).toBeGreaterThan(0);
+    // A new CSV: a new snapshot, the old one gone.
+    const form = new FormData();
+    form.set('name', 'snap');
+    form.set('file', new Blob(['k,v\n3,c\n'], { type: 'text/csv' }), 's.csv');
+    expect((await fetch(`${cloud.url}/v1/tables/${id}`, { method: 'PUT', headers: { authorization: `Bearer ${cloud.keys.test}` }, body: form })).status).toBe(200);
+    expect((await query({}, id)).body.rows.map((x: { data: { k: number } }) => x.data.k)).toEqual([3]);
+    const after = (await objectsOf(id)).filter((k) => k.endsWith('.parquet'));
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(parquet[0]);
+    expect((await cloud.api('DELETE', `/v1/tables/${id}`)).status).toBe(204);
+    expect(await objectsOf(id)).toEqual([]);
   });
 });
