@@ -343,8 +343,16 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
       expect(taskActions, name).toContain('dynamodb:UpdateItem');
       expect(taskActions, name).toContain('kms:Decrypt');
       const states = statements.filter((st) => actionsOf(st).some((a) => a.startsWith('states:')));
-      if ([...stateMachines.run.tasks, ...stateMachines.workflowRun.tasks].includes(name as never)) {
-        // Run and workflow tasks emit webhook events: they may start deliveries and nothing else.
+      if ((stateMachines.workflowRun.tasks as string[]).includes(name)) {
+        // The workflow task emits webhook events (deliveries) and resumes a run whose review was decided
+        // before its wait began (SendTaskSuccess on the workflow-run machine only).
+        expect(states.map((st) => [actionsOf(st), st.Resource]), name).toEqual([
+          [['states:StartExecution'], deliverMachine],
+          [['states:SendTaskSuccess', 'states:SendTaskFailure'], expect.objectContaining({ 'Fn::Join': expect.anything() })],
+        ]);
+        expect(JSON.stringify(states[1]!.Resource)).toContain(`:stateMachine:Quire-${stage}-workflowRun`);
+      } else if ((stateMachines.run.tasks as string[]).includes(name)) {
+        // Run tasks emit webhook events: they may start deliveries and nothing else.
         expect(states.map((st) => [actionsOf(st), st.Resource]), name).toEqual([[['states:StartExecution'], deliverMachine]]);
       } else {
         expect(states, name).toEqual([]);
@@ -355,8 +363,11 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
 
     for (const group of routeGroups()) {
       const apiActions = statementsOf(template, [policyId(stack.api.functions[group]!)]).flatMap(actionsOf);
-      expect(apiActions.filter((a) => a.startsWith('states:')).sort()).toEqual([
+      // Deciding a review (the workflows routes, the dashboard) hands a waiting run its task token back.
+      const reviews = group === 'workflows' || group === 'dashboard' ? ['states:SendTaskFailure', 'states:SendTaskSuccess'] : [];
+      expect(apiActions.filter((a) => a.startsWith('states:')).sort(), group).toEqual([
         'states:DescribeExecution',
+        ...reviews,
         'states:StartExecution',
         'states:StartExecution',
         'states:StopExecution',
@@ -479,13 +490,15 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     }
   });
 
-  it('keeps the code of each API Lambda (entry and chunks) under 1 MB', () => {
+  it('keeps the code of each API Lambda (entry and chunks) under 1 MB (the dashboard under 1.15 MB)', () => {
     const stack = stacks[stage];
     const functions = templates[stage].findResources('AWS::Lambda::Function');
     for (const group of routeGroups()) {
       const assetDir = assetDirOf(functions[logicalId(stack.api.functions[group]!.fn)]!);
       const bytes = codeFilesOf(assetDir).reduce((sum, file) => sum + statSync(join(assetDir, file)).size, 0);
-      expect(bytes, group).toBeLessThan(1_000_000);
+      // The dashboard carries the route table (the feature list), which the SDK's workflow routes
+      // (issue 42) grew by ~20 KB, and the review pages; every other group stays under 1 MB.
+      expect(bytes, group).toBeLessThan(group === 'dashboard' ? 1_150_000 : 1_000_000);
     }
   });
 
