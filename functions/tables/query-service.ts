@@ -246,11 +246,6 @@ function toNumber(value: unknown): number {
   return typeof value === 'bigint' ? Number(value) : Number(value ?? 0);
 }
 
-async function count(file: string, sql: string, params: unknown[]): Promise<number> {
-  const { rows } = await runQuery(file, sql, params);
-  return toNumber(rows[0]?.[0]);
-}
-
 /** Summaries read lately, by key (a summary object never changes: a new CSV gets a new key). */
 const summaries = new Map<string, Awaited<ReturnType<typeof readSummary>>>();
 
@@ -280,8 +275,19 @@ export async function queryTable(p: Platform, scope: Scope, tableId: string, bod
     if (body.limit === undefined || body.limit === null) limit = cursor.l;
   }
 
-  const file = await snapshotFile(p, scope, record, columns, summary);
-  const filtered = await count(file, compiled.countSql, compiled.params);
+  let file = await snapshotFile(p, scope, record, columns, summary);
+  /** Runs a statement; a snapshot another process evicted from the shared cache meanwhile is fetched again, once. */
+  const run = async (sql: string): Promise<{ columns: string[]; rows: unknown[][] }> => {
+    try {
+      return await runQuery(file, sql, compiled.params);
+    } catch (error) {
+      if (existsSync(file)) throw error;
+      file = await snapshotFile(p, scope, record, columns, summary);
+      return runQuery(file, sql, compiled.params);
+    }
+  };
+  const count = async (sql: string) => toNumber((await run(sql)).rows[0]?.[0]);
+  const filtered = await count(compiled.countSql);
 
   let rows: Array<Record<string, unknown>> = [];
   let hasMore = false;
@@ -293,13 +299,13 @@ export async function queryTable(p: Platform, scope: Scope, tableId: string, bod
       pageSql = compiled.pageSql(0, limit);
     } else {
       if (compiled.tail !== null) {
-        const total = compiled.mode === 'rows' ? filtered : compiled.resultCountSql ? await count(file, compiled.resultCountSql, compiled.params) : 1;
+        const total = compiled.mode === 'rows' ? filtered : compiled.resultCountSql ? await count(compiled.resultCountSql) : 1;
         limit = compiled.tail;
         offset = Math.max(0, total - limit);
       }
       pageSql = compiled.pageSql(offset, limit + 1);
     }
-    const page = await runQuery(file, pageSql, compiled.params);
+    const page = await run(pageSql);
     hasMore = compiled.sample === null && compiled.tail === null && page.rows.length > limit;
     rows = page.rows.slice(0, limit).map((cells) => Object.fromEntries(page.columns.map((name, i) => [name, cells[i]])));
   }

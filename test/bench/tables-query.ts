@@ -3,7 +3,7 @@
  * reference measured in the same run:
  * - the first query of the CSV version, which makes the Parquet query snapshot (download from S3,
  *   one DuckDB pass, upload), next to DuckDB alone making the same Parquet from the file on disk;
- * - four queries through the API (`POST /v1/tables/{id}/query`, median of 5 after one warm-up: HTTP,
+ * - four queries through the API (`POST /v1/tables/{id}/query`, median of 7 after one warm-up: HTTP,
  *   key, table record, the two SQL statements, JSON), next to
  *   (a) DuckDB alone running the same two SQL statements (filtered count, page) on the same Parquet
  *       snapshot in this process: what the API adds to the engine;
@@ -12,7 +12,7 @@
  * DuckDB runs one thread everywhere (the API's engine by default, QUIRE_TABLES_ENGINE_THREADS).
  * Wall times on a shared machine mostly measure its scheduler, so each figure comes with CPU time
  * too: the whole local stack process's (HTTP, key, records, engine, JSON) against this process's
- * running DuckDB alone, summed over the five runs.
+ * running DuckDB alone, medians of the seven runs.
  * `npm run bench -- tables` (with the rest of the tables benchmark) or `-- tables-query` (alone).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -23,6 +23,8 @@ import { compileQuery, queryColumnsOf, type QueryRequest } from '../../functions
 import type { Column } from '../../functions/tables/types.ts';
 import type { BenchStack } from './stack.ts';
 
+/** Runs of each query, after one warm-up; every figure is the median. */
+const RUNS = 7;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** CPU time (user + system) a process has used, in ms (/proc, clock ticks of 10 ms). */
@@ -134,30 +136,30 @@ export async function benchTableQueries(stack: BenchStack, tableId: string, file
       const agree = answer.filtered_row_count === reference.filtered && answer.rows.length === Math.min(reference.rows, compiled.countOnly ? 0 : compiled.limit);
       const apiMs: number[] = [];
       const parquetMs: number[] = [];
-      let apiCpuMs = 0;
-      let parquetCpuMs = 0;
-      for (let i = 0; i < 5; i++) {
+      const apiCpuMs: number[] = [];
+      const parquetCpuMs: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
         const server0 = processCpuMs(pid);
         apiMs.push((await timed(() => ask(q.body))).ms);
-        apiCpuMs += processCpuMs(pid) - server0;
+        apiCpuMs.push(processCpuMs(pid) - server0);
         const own0 = ownCpuMs();
         parquetMs.push((await timed(direct)).ms);
-        parquetCpuMs += ownCpuMs() - own0;
+        parquetCpuMs.push(ownCpuMs() - own0);
       }
       const csvMs: number[] = [];
       for (let i = 0; i < 3; i++) csvMs.push(await csvReference(file, q.csvSql));
-      results.push({ label: q.label, apiMs: median(apiMs), parquetMs: median(parquetMs), csvMs: median(csvMs), apiCpuMs: apiCpuMs / 5, parquetCpuMs: parquetCpuMs / 5, agree });
+      results.push({ label: q.label, apiMs: median(apiMs), parquetMs: median(parquetMs), csvMs: median(csvMs), apiCpuMs: median(apiCpuMs), parquetCpuMs: median(parquetCpuMs), agree });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   // What any request of a table costs the stack (HTTP, key, record) without a query: GET the table.
-  let getCpuMs = 0;
+  const getCpuMs: number[] = [];
   const getMs: number[] = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < RUNS; i++) {
     const server0 = processCpuMs(pid);
     getMs.push((await timed(async () => (await fetch(`${base}/v1/tables/${tableId}`, { headers })).text())).ms);
-    getCpuMs += processCpuMs(pid) - server0;
+    getCpuMs.push(processCpuMs(pid) - server0);
   }
   const loadAtEnd = loadavg()[0]!;
   return () => {
@@ -166,8 +168,8 @@ export async function benchTableQueries(stack: BenchStack, tableId: string, file
     console.log(
       `  ${'first query of the CSV version (makes the Parquet snapshot)'.padEnd(60)} ${ms(first.ms)} (CPU ${ms(firstCpuMs).trim()})   DuckDB alone, CSV → Parquet from disk: ${ms(made.ms).trim()} (CPU ${ms(madeCpuMs).trim()}): ${(firstCpuMs / madeCpuMs).toFixed(2)}x in CPU`,
     );
-    console.log(`  ${'query (wall: median of 5; CPU: mean of 5)'.padEnd(44)} ${'API wall'.padStart(9)} ${'API CPU'.padStart(9)}   ${'DuckDB alone, same SQL, same Parquet: wall, CPU'.padEnd(48)} ${'DuckDB on the CSV, wall'.padStart(24)}`);
-    console.log(`  ${'(GET /v1/tables/{id}: a request without a query)'.padEnd(44)} ${ms(median(getMs))} ${ms(getCpuMs / 5)}`);
+    console.log(`  ${`query (medians of ${RUNS} runs)`.padEnd(44)} ${'API wall'.padStart(9)} ${'API CPU'.padStart(9)}   ${'DuckDB alone, same SQL, same Parquet: wall, CPU'.padEnd(48)} ${'DuckDB on the CSV, wall'.padStart(24)}`);
+    console.log(`  ${'(GET /v1/tables/{id}: a request without a query)'.padEnd(44)} ${ms(median(getMs))} ${ms(median(getCpuMs))}`);
     for (const r of results) {
       console.log(
         `  ${r.label.padEnd(44)} ${ms(r.apiMs)} ${ms(r.apiCpuMs)}   ${`${ms(r.parquetMs).trim()} (${(r.apiMs / r.parquetMs).toFixed(2)}x), ${ms(r.parquetCpuMs).trim()} (${(r.apiCpuMs / r.parquetCpuMs).toFixed(2)}x in CPU)`.padEnd(48)} ${`${ms(r.csvMs).trim()} (${(r.apiMs / r.csvMs).toFixed(2)}x)`.padStart(24)}${r.agree ? '' : '   ANSWERS DIFFER'}`,
