@@ -14,6 +14,7 @@ import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import type { Membership } from '../members/members.ts';
 import { addReviewVersion, decide, readReview, REVIEW_TYPE, snapshotOf, REVIEW_VERSION_TYPE, type Actor, type ReviewData, type ReviewVersionData } from '../workflows/reviews.ts';
+import { WORKFLOW_RUN_TYPE } from '../workflows/schema.ts';
 import { readArtifact, STEP_TYPE, type StepData } from '../workflows/steps.ts';
 import type { Environment } from './http.ts';
 import { sourcedValues, type SourcedValue } from './run-pages.ts';
@@ -23,9 +24,11 @@ export function canReview(membership: Membership, env: Environment): boolean {
   return membership.role === 'owner' || membership.role === 'admin' || (membership.role === 'developer' && env === 'test');
 }
 
+/** Pending reviews whose run still waits (a run cancelled while it waited leaves its review undecided), oldest first. */
 export async function reviewQueue(p: Platform, scope: Scope, after?: string) {
   const page = await p.store.listRecords<ReviewData>(scope, REVIEW_TYPE, { limit: 50, order: 'asc', status: 'awaiting_decision', ...(after ? { after } : {}) });
-  return { rows: page.items.map((r) => r.data), next: page.after };
+  const waiting = await Promise.all(page.items.map(async (r) => (await p.store.getRecord<{ lifecycle: { status: string } }>(scope, WORKFLOW_RUN_TYPE, r.data.run_id))?.data.lifecycle.status === 'awaiting_review'));
+  return { rows: page.items.filter((_, i) => waiting[i]).map((r) => r.data), next: page.after };
 }
 
 /** A leaf of the snapshot: its path, its value, and the box where the model read it (if it did). */
