@@ -4,15 +4,18 @@
  * are switched off). This is the only module that imports it, and it does so lazily, so a bundle that
  * never queries a table (the dashboard's) never loads it.
  *
- * Two jobs:
+ * Its jobs:
  * - `buildSnapshot`: a table's CSV → its query snapshot, a Parquet file with one row per CSV data row
  *   (`pos`, the row's 0-based position; `c<i>`, the cell's text, null for a null cell; `t<i>`, the typed
  *   value of a typed column). DuckDB reads the CSV single-threaded in the shape the table reader
  *   gives it (short rows padded with nulls, extra fields dropped, `""` an empty string, nothing between
  *   delimiters a null); the null tokens (`NA`, `N/A`, `null`, `NULL`) become nulls here.
- * - `query`: runs SQL over a snapshot with bound parameters.
+ * - `buildSnapshotFromRows`: the same snapshot from the rows the table reader gives, for a CSV DuckDB
+ *   would read otherwise (./query-service.ts decides);
+ * - `runQuery`: runs SQL over a snapshot with bound parameters.
  *
- * The SQL is written by ./query.ts from generated identifiers only (`c<i>`, `t<i>`, `a<i>`, `pos`):
+ * The SQL is written by ./query.ts from generated identifiers only (`c<i>`, `t<i>`, `x…`/`y…` result
+ * aliases, `pos`):
  * no name or value of a caller ever enters SQL text. The only paths written into SQL are the
  * engine's own temporary files, quoted.
  */
@@ -117,10 +120,6 @@ function shadowType(type: QueryType): string | undefined {
     default:
       return undefined;
   }
-}
-
-export function hasShadow(type: QueryType): boolean {
-  return shadowType(type) !== undefined;
 }
 
 /** The delimiters the table reader sniffs, as SQL literals (never the caller's text). */

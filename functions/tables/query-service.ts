@@ -4,7 +4,7 @@
  * of its CSV made once per CSV version:
  *
  * - in S3 beside the table's summary (`<org>/<env>/tables/<id>/<version>.parquet`), made on the first
- *   query of that version (one DuckDB pass over the CSV; ~1.5 s of CPU per million rows) and deleted
+ *   query of that version (one DuckDB pass over the CSV; 2.3-3.9 s of CPU per million rows, README) and deleted
  *   with the summary when the table is replaced or deleted;
  * - cached on the local disk of the process (a Lambda's /tmp, the local stack's temp dir) by key,
  *   bounded (QUIRE_TABLES_CACHE_BYTES, default 1 GB; least recently used files go first), so the
