@@ -15,7 +15,6 @@
  *   edges:
  *     - {id: edg_..., source: doc, target: fields}   # id optional; source_handle, target_handle
  */
-import { parse, stringify } from 'yaml';
 import type { Caller } from '../auth/service.ts';
 import { Invalid, type ValidationIssue } from '../platform/errors.ts';
 import { timestamp } from '../platform/ids.ts';
@@ -27,6 +26,8 @@ import { createWorkflow, patchWorkflow, readWorkflow, requireCapability, type Wo
 export const SPEC_FORMAT = 'quire.workflow.spec/v1';
 const PLAN_FORMAT = 'workflows-plan/v1';
 const MAX_YAML_BYTES = 2 * 1024 * 1024;
+/** The `yaml` package (~115 KB) is loaded by the spec routes only, not with the rest of the workflows Lambda. */
+const yamlPackage = () => import('yaml');
 
 interface Spec {
   id?: string;
@@ -37,7 +38,8 @@ interface Spec {
 
 // ── Export ──────────────────────────────────────────────────────────────────────────────────────
 
-function specText(workflow: WorkflowData, graph: Graph): string {
+async function specText(workflow: WorkflowData, graph: Graph): Promise<string> {
+  const { stringify } = await yamlPackage();
   const doc = {
     format: SPEC_FORMAT,
     id: workflow.id,
@@ -67,7 +69,7 @@ function specText(workflow: WorkflowData, graph: Graph): string {
 export async function exportSpec(p: Platform, caller: Caller, workflowId: string) {
   const workflow = await readWorkflow(p, caller, workflowId);
   requireCapability(caller, 'workflow:view');
-  return { workflow_id: workflow.id, yaml_definition: specText(workflow, draftGraph(workflow)) };
+  return { workflow_id: workflow.id, yaml_definition: await specText(workflow, draftGraph(workflow)) };
 }
 
 // ── Reading a spec ──────────────────────────────────────────────────────────────────────────────
@@ -75,7 +77,8 @@ export async function exportSpec(p: Platform, caller: Caller, workflowId: string
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The spec in a YAML text, or every problem found in it (loc under body.yaml_definition). */
-function readSpec(text: string, ids: () => string): { spec?: Spec; issues: ValidationIssue[] } {
+async function readSpec(text: string, ids: () => string): Promise<{ spec?: Spec; issues: ValidationIssue[] }> {
+  const { parse } = await yamlPackage();
   const at = ['body', 'yaml_definition'];
   const issues: ValidationIssue[] = [];
   const issue = (loc: Array<string | number>, msg: string) => issues.push({ loc: [...at, ...loc], msg, type: 'value_error' });
@@ -150,7 +153,7 @@ const diagnosticsOf = (issues: ValidationIssue[]) => ({ errors: issues.map((i) =
 
 export async function validateSpec(p: Platform, caller: Caller, body: { yaml_definition: string; project_id?: string | undefined }) {
   requireCapability(caller, 'workflow:view');
-  const { spec, issues } = readSpec(body.yaml_definition, () => p.ids.next('blk'));
+  const { spec, issues } = await readSpec(body.yaml_definition, () => p.ids.next('blk'));
   return {
     workflow_id: spec?.id ?? '',
     block_count: spec?.graph.blocks.length ?? 0,
@@ -251,15 +254,15 @@ async function targetOf(p: Platform, caller: Caller, workflowId: string | undefi
   return undefined;
 }
 
-function readOrThrow(p: Platform, text: string): Spec {
-  const { spec, issues } = readSpec(text, () => p.ids.next('blk'));
+async function readOrThrow(p: Platform, text: string): Promise<Spec> {
+  const { spec, issues } = await readSpec(text, () => p.ids.next('blk'));
   if (!spec) throw new Invalid(issues);
   return spec;
 }
 
 export async function planSpec(p: Platform, caller: Caller, body: { yaml_definition: string; project_id?: string | undefined }, workflowId?: string) {
   requireCapability(caller, 'workflow:view');
-  const spec = readOrThrow(p, body.yaml_definition);
+  const spec = await readOrThrow(p, body.yaml_definition);
   const workflow = await targetOf(p, caller, workflowId, spec, body.project_id);
   const plan = planOf(workflow, workflow ? draftGraph(workflow) : { blocks: [], edges: [] }, spec);
   return {
@@ -277,7 +280,7 @@ export async function planSpec(p: Platform, caller: Caller, body: { yaml_definit
 
 export async function applySpec(p: Platform, caller: Caller, body: { yaml_definition: string; project_id?: string | undefined }, workflowId?: string) {
   requireCapability(caller, 'workflow:edit');
-  const spec = readOrThrow(p, body.yaml_definition);
+  const spec = await readOrThrow(p, body.yaml_definition);
   const existing = await targetOf(p, caller, workflowId, spec, body.project_id);
   const plan = planOf(existing, existing ? draftGraph(existing) : { blocks: [], edges: [] }, spec);
   let id = existing?.id;

@@ -348,7 +348,7 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
         // before its wait began (SendTaskSuccess on the workflow-run machine only).
         expect(states.map((st) => [actionsOf(st), st.Resource]), name).toEqual([
           [['states:StartExecution'], deliverMachine],
-          [['states:SendTaskSuccess', 'states:SendTaskFailure'], expect.objectContaining({ 'Fn::Join': expect.anything() })],
+          [['states:SendTaskFailure', 'states:SendTaskSuccess'], expect.objectContaining({ 'Fn::Join': expect.anything() })],
         ]);
         expect(JSON.stringify(states[1]!.Resource)).toContain(`:stateMachine:Quire-${stage}-workflowRun`);
       } else if ((stateMachines.run.tasks as string[]).includes(name)) {
@@ -490,15 +490,16 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     }
   });
 
-  it('keeps the code of each API Lambda (entry and chunks) under 1 MB (the dashboard under 1.15 MB)', () => {
+  it('keeps the code of each API Lambda (entry and chunks) under 1 MB (the dashboard and workflows ones under 1.15 MB)', () => {
     const stack = stacks[stage];
     const functions = templates[stage].findResources('AWS::Lambda::Function');
     for (const group of routeGroups()) {
       const assetDir = assetDirOf(functions[logicalId(stack.api.functions[group]!.fn)]!);
       const bytes = codeFilesOf(assetDir).reduce((sum, file) => sum + statSync(join(assetDir, file)).size, 0);
       // The dashboard carries the route table (the feature list), which the SDK's workflow routes
-      // (issue 42) grew by ~20 KB, and the review pages; every other group stays under 1 MB.
-      expect(bytes, group).toBeLessThan(group === 'dashboard' ? 1_150_000 : 1_000_000);
+      // (issue 42) grew by ~20 KB, and the review pages; the workflows Lambda the `yaml` package
+      // (~115 KB, a chunk loaded by the YAML spec routes only). Every other group stays under 1 MB.
+      expect(bytes, group).toBeLessThan(group === 'dashboard' || group === 'workflows' ? 1_150_000 : 1_000_000);
     }
   });
 
