@@ -181,21 +181,21 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const kms = await startLocalKms({ host, port: 0, region: REGION, masterKeyFile: join(dataDir, 'kms-master.key') });
     closers.push(() => kms.close());
 
-    // Background tasks: a container per two cores, as a task reads a long PDF on two threads (its own
-    // and functions/documents/pdf-helper.ts's), so document work keeps within the cores
-    // (QUIRE_TASK_WORKERS). API requests: containers of their own, two loaded before the API listens,
-    // more when requests wait, up to QUIRE_REQUEST_WORKERS (lib/local/invoker.ts).
+    // Background tasks: a container per core (QUIRE_TASK_WORKERS), so document work keeps within the
+    // cores. API requests: containers of their own, one loaded before the API listens, more when
+    // requests wait, up to QUIRE_REQUEST_WORKERS (lib/local/invoker.ts says why).
     const routes = [...defaultRoutes, ...(options.extraRoutes ?? [])];
     const cores = availableParallelism();
     const invoker: Invoker =
       options.mode === 'inline'
         ? inlineInvoker()
         : workerPoolInvoker({
-            taskWorkers: Number(process.env.QUIRE_TASK_WORKERS ?? Math.max(1, Math.floor(cores / 2))),
+            taskWorkers: Number(process.env.QUIRE_TASK_WORKERS ?? cores),
+            cores,
             requestWorkers: Number(process.env.QUIRE_REQUEST_WORKERS ?? Math.max(8, 4 * cores)),
-            warmRequestWorkers: 2,
+            warmRequestWorkers: 1,
             requestModules: [...new Set(routes.map((route) => route.module))],
-            taskModules: [...new Set(Object.values(taskFunctions).map((fn) => fn.module))],
+            taskModules: [...new Set(Object.values(taskFunctions).map((fn) => fn.module)), join(REPO_ROOT, 'lib/local/worker-run-tasks.ts')],
           });
     const taskByArn = new Map(Object.entries(taskFunctions).map(([name, fn]) => [localTaskArn(name), fn]));
     const sfn = await startLocalStepFunctions({
@@ -229,7 +229,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     };
     applyEnvironment(environmentFor(endpoints, options.syncWaitMs, options.webhooks));
 
-    // The API's first requests find warm containers: it listens once they are loaded.
+    // The API's first requests find a warm container: it listens once one is loaded.
     await invoker.warmUp();
     const http = await startHttpServer({ routes, invoker, host, port: options.port ?? 3000 });
     closers.push(() => http.close());

@@ -169,6 +169,12 @@ export interface WorkerPoolOptions {
    */
   taskWorkers: number;
   /**
+   * The machine's cores. A task reads a long PDF on a second thread (functions/documents/pdf-helper.ts)
+   * only if, with it, the tasks running would still fit in half the cores (two threads each): on two
+   * cores, a task alone reads on both; two tasks read on one thread each.
+   */
+  cores: number;
+  /**
    * Containers for API requests, up to this many. A request mostly waits on the emulators, or for its
    * run (a sync create waits up to 25 s), so more of them than cores keeps requests from waiting for
    * each other.
@@ -271,7 +277,9 @@ export function workerPoolInvoker(options: WorkerPoolOptions): Invoker {
       job.reject(new InvocationTimeout(`Task timed out after ${job.timeoutMs} ms`));
     }, job.timeoutMs);
     job.started?.();
-    container.worker.postMessage({ module: moduleUrl(job.target.module), handler: job.target.handler, event: job.event, timeoutMs: job.timeoutMs });
+    const tasksRunning = [...sets.task.all].filter((c) => c.job).length;
+    const pdfHelper = container.set.kind === 'task' && tasksRunning * 2 <= options.cores;
+    container.worker.postMessage({ module: moduleUrl(job.target.module), handler: job.target.handler, event: job.event, timeoutMs: job.timeoutMs, pdfHelper });
   }
 
   /**

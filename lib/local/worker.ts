@@ -18,7 +18,14 @@ function load(module: string): Promise<Record<string, unknown>> {
   return mod;
 }
 
-parentPort!.on('message', async (message: { module: string; handler: string; event: unknown; timeoutMs: number }) => {
+/** QUIRE_PDF_HELPER as this container started (a worker thread has its own copy of the environment). */
+const pdfHelperSetting = process.env.QUIRE_PDF_HELPER;
+
+parentPort!.on('message', async (message: { module: string; handler: string; event: unknown; timeoutMs: number; pdfHelper: boolean }) => {
+  // Whether this invocation may read a long PDF on a second thread: the pool says (lib/local/invoker.ts).
+  if (!message.pdfHelper) process.env.QUIRE_PDF_HELPER = '0';
+  else if (pdfHelperSetting === undefined) delete process.env.QUIRE_PDF_HELPER;
+  else process.env.QUIRE_PDF_HELPER = pdfHelperSetting;
   try {
     const fn = (await load(message.module))[message.handler];
     if (typeof fn !== 'function') throw new Error(`${message.module} exports no function ${message.handler}`);

@@ -16,6 +16,8 @@ import { spawnLocalServer } from '../support/local-server.ts';
 import { freePort } from '../support/ports.ts';
 
 export const KEY = 'rt_test_responsive000000000000000000';
+/** A sync create's budget here (25 s in the API contract): short, so the test need not wait 25 s. */
+export const SYNC_WAIT_MS = 3_000;
 const TERMINAL = ['completed', 'failed', 'cancelled'];
 /** A request not answered within this long counts as unanswered (the issue saw none answered in 300 s). */
 export const UNANSWERED_AFTER_MS = 15_000;
@@ -67,7 +69,7 @@ export class Server {
 
   async start(): Promise<void> {
     const port = await freePort();
-    const server = await spawnLocalServer({ via: 'node', port, env: { QUIRE_DATA_DIR: this.dataDir, QUIRE_TEST_KEY: KEY, POWERTOOLS_LOG_LEVEL: 'ERROR', ...this.env } });
+    const server = await spawnLocalServer({ via: 'node', port, env: { QUIRE_DATA_DIR: this.dataDir, QUIRE_TEST_KEY: KEY, POWERTOOLS_LOG_LEVEL: 'ERROR', QUIRE_SYNC_WAIT_MS: String(SYNC_WAIT_MS), ...this.env } });
     this.child = server.child;
     this.base = server.url;
     this.output = server.output;
@@ -162,34 +164,42 @@ export interface CrashUnderLoadOptions {
   runs: number;
   /** Measuring clients. */
   clients: number;
-  /** Kill the server once at least this many big runs have ended (and some have not). */
+  /** Kill the server (SIGKILL) each time this many more big runs have ended (and some have not). */
   killAfterEnded: number;
-  /** How long all runs get to end after the restart. */
+  /** How many times (1 for the test; the soak's long form kills more often). */
+  kills?: number;
+  /** How long all runs get to end after the last restart. */
   settleMs: number;
+  /** More of the server's environment. */
+  env?: Record<string, string>;
   log?: (line: string) => void;
 }
 
 export interface CrashUnderLoadResult {
-  /** Before the kill, while the big runs kept the task containers busy. */
+  /** Before the first kill, while the big runs kept the task containers busy. */
   saturated: Phase;
-  /** From the restart's first second until every big run had ended. */
+  /** From each restart's first second until the next kill, or until every big run had ended. */
   recovery: Phase;
-  /** The big runs' statuses at the kill, and at the end. */
-  atKill: string[];
+  /** The big runs' statuses at each kill, and at the end. */
+  atKills: string[][];
   big: string[];
-  /** The statuses of the small runs the clients created (before and after the kill), at the end. */
+  /** The statuses of the small runs the clients created (in every life of the server), at the end. */
   small: string[];
   /** Every big create was answered (the issue saw two of eight never created). */
   bigCreated: number;
-  /** Seconds from the restart's start until it answered, and until every run had ended. */
-  restartSeconds: number;
+  /** A sync create while the big runs are queued: it answers with the run as it stands once its budget (SYNC_WAIT_MS) is spent. */
+  syncCreate: { status: number; ms: number; runStatus: string };
+  /** Seconds from each restart's start until it answered. */
+  restartSeconds: number[];
+  /** Seconds from the last restart until every run had ended. */
   settleSeconds: number;
 }
 
 export async function crashUnderLoad(options: CrashUnderLoadOptions): Promise<CrashUnderLoadResult> {
   const log = options.log ?? (() => undefined);
+  const kills = options.kills ?? 1;
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-responsive-'));
-  const server = new Server(dataDir);
+  const server = new Server(dataDir, options.env);
   try {
     await server.start();
     const pdf = Buffer.from(await manyPagesPdf(options.pages));
@@ -215,60 +225,73 @@ export async function crashUnderLoad(options: CrashUnderLoadOptions): Promise<Cr
     log(`${big.length} of ${options.runs} big runs created (${options.pages} pages each)`);
     if (big.length === 0) throw new Error('no big run was created');
 
-    // Saturated: the clients measure until enough big runs have ended, then the kill.
     const small: RunRef[] = [];
     const saturated = emptyPhase();
-    let killing = false;
-    const clients = Array.from({ length: options.clients }, () => client(server, big, small, saturated, () => killing));
-    let atKill: string[];
-    for (;;) {
-      atKill = await statuses(server, big);
-      const ended = atKill.filter((s) => TERMINAL.includes(s)).length;
-      if (ended >= options.killAfterEnded || ended === big.length) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    killing = true;
-    await Promise.all(clients);
-    log(`at the kill: ${atKill.join(', ')}`);
-    log(describePhase('saturated', saturated));
-    if (atKill.every((s) => TERMINAL.includes(s))) throw new Error('every big run ended before the kill: nothing to recover (use more runs or pages)');
-    await server.stop('SIGKILL');
-
-    // Recovery: the clients start with the restart's first answer and go on while big runs resume.
-    const restarting = performance.now();
-    await server.start();
-    const restartSeconds = (performance.now() - restarting) / 1000;
     const recovery = emptyPhase();
-    let recovered = false;
-    const again = Array.from({ length: options.clients }, () => client(server, big, small, recovery, () => recovered));
-    const deadline = Date.now() + options.settleMs;
     const ended = new Map<string, string>();
-    let bigStatuses: string[];
-    for (;;) {
-      bigStatuses = await statuses(server, big, ended);
-      if (bigStatuses.every((s) => TERMINAL.includes(s)) || Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 500));
+    const atKills: string[][] = [];
+    const restartSeconds: number[] = [];
+    let syncCreate: CrashUnderLoadResult['syncCreate'] | undefined;
+    let bigStatuses: string[] = [];
+    let restarted = 0;
+    for (let life = 0; ; life++) {
+      // The clients measure this life of the server: saturated before the first kill, then recovery.
+      let stop = false;
+      const clients = Array.from({ length: options.clients }, () => client(server, big, small, life === 0 ? saturated : recovery, () => stop));
+      if (life === 0) {
+        const sync = await server.call('POST', '/v1/parses', { document: { filename: 'sync.txt', url: `data:text/plain;base64,${Buffer.from('A sync parse behind the big runs').toString('base64')}` } });
+        syncCreate = { status: sync.status, ms: sync.ms, runStatus: sync.body?.status as string };
+        if (sync.status < 300) small.push({ path: '/v1/parses', id: sync.body.id });
+        log(`a sync create while saturated: ${sync.status} ${syncCreate.runStatus} after ${sync.ms.toFixed(0)} ms (budget ${SYNC_WAIT_MS} ms)`);
+      }
+      // This life ends at its kill (once enough more big runs have ended), or when every big run has.
+      const killAt = life < kills ? options.killAfterEnded * (life + 1) : big.length;
+      const deadline = Date.now() + options.settleMs;
+      for (;;) {
+        bigStatuses = await statuses(server, big, ended);
+        const done = bigStatuses.filter((s) => TERMINAL.includes(s)).length;
+        if (done >= killAt || done === big.length || Date.now() > deadline) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      stop = true;
+      await Promise.all(clients);
+      log(describePhase(life === 0 ? 'saturated' : `after restart ${life}`, life === 0 ? saturated : recovery));
+      if (life >= kills || bigStatuses.every((s) => TERMINAL.includes(s))) break;
+
+      atKills.push(bigStatuses);
+      log(`kill ${life + 1}: big runs ${bigStatuses.join(', ')}`);
+      await logFailures(server, big, ended, log);
+      await server.stop('SIGKILL');
+      const restarting = performance.now();
+      await server.start();
+      restartSeconds.push((performance.now() - restarting) / 1000);
+      restarted = performance.now();
     }
-    recovered = true;
-    await Promise.all(again);
+    if (atKills.length < kills) throw new Error(`every big run ended before kill ${atKills.length + 1}: nothing to recover (use more runs or pages)`);
+
     // Then the small runs (they wait behind the big ones for a task container) end too.
+    const deadline = Date.now() + options.settleMs;
     let smallStatuses: string[];
     for (;;) {
       smallStatuses = await statuses(server, small, ended);
       if (smallStatuses.every((s) => TERMINAL.includes(s)) || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    const settleSeconds = (performance.now() - restarting) / 1000;
-    log(describePhase('recovery', recovery));
-    log(`after the restart (answering after ${restartSeconds.toFixed(1)} s, all ended after ${settleSeconds.toFixed(1)} s): big runs ${bigStatuses.join(', ')}; small runs ${JSON.stringify(countOf(smallStatuses))}`);
-    const failed = [...big, ...small].filter((run) => ended.get(run.id) === 'failed');
-    for (const run of failed.slice(0, 5)) log(`failed: ${run.id} ${JSON.stringify((await server.call('GET', `${run.path}/${run.id}?include_output=false`)).body.error)}`);
+    const settleSeconds = (performance.now() - restarted) / 1000;
+    log(`after the last restart (answering after ${restartSeconds.map((s) => s.toFixed(1)).join(', ')} s, all ended after ${settleSeconds.toFixed(1)} s): big runs ${bigStatuses.join(', ')}; small runs ${JSON.stringify(countOf(smallStatuses))}`);
+    await logFailures(server, [...big, ...small], ended, log);
     await server.stop('SIGINT');
-    return { saturated, recovery, atKill, big: bigStatuses, small: smallStatuses, bigCreated: big.length, restartSeconds, settleSeconds };
+    return { saturated, recovery, atKills, big: bigStatuses, small: smallStatuses, bigCreated: big.length, syncCreate: syncCreate!, restartSeconds, settleSeconds };
   } finally {
     await server.stop('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** What a failed run says went wrong (the first few). */
+async function logFailures(server: Server, runs: RunRef[], ended: Map<string, string>, log: (line: string) => void): Promise<void> {
+  const failed = runs.filter((run) => ended.get(run.id) === 'failed');
+  for (const run of failed.slice(0, 5)) log(`failed: ${run.id} ${JSON.stringify((await server.call('GET', `${run.path}/${run.id}?include_output=false`)).body.error)}`);
 }
 
 export function countOf(values: string[]): Record<string, number> {

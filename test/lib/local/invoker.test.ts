@@ -17,7 +17,7 @@ interface Ran {
 }
 
 function pool(options: { taskWorkers: number; requestWorkers: number; warmRequestWorkers?: number }) {
-  const invoker = workerPoolInvoker({ ...options, requestModules: [target.module] });
+  const invoker = workerPoolInvoker({ ...options, cores: 2, requestModules: [target.module] });
   const call = (tag: string, kind: InvocationKind, ms: number, order?: TaskOrder) => invoker.invoke(target, { ms, tag }, 30_000, kind, order) as Promise<Ran>;
   return { invoker, call };
 }
