@@ -182,8 +182,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     closers.push(() => kms.close());
 
     // Background tasks: a container per core (QUIRE_TASK_WORKERS), so document work keeps within the
-    // cores. API requests: containers of their own, one loaded before the API listens, more when
-    // requests wait, up to QUIRE_REQUEST_WORKERS (lib/local/invoker.ts says why).
+    // cores. API requests: containers of their own, two loaded before the API listens, more when
+    // long requests hold them, up to QUIRE_REQUEST_WORKERS (lib/local/invoker.ts says why).
     const routes = [...defaultRoutes, ...(options.extraRoutes ?? [])];
     const cores = availableParallelism();
     const invoker: Invoker =
@@ -193,7 +193,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
             taskWorkers: Number(process.env.QUIRE_TASK_WORKERS ?? cores),
             cores,
             requestWorkers: Number(process.env.QUIRE_REQUEST_WORKERS ?? Math.max(8, 4 * cores)),
-            warmRequestWorkers: 1,
+            warmRequestWorkers: 2,
             requestModules: [...new Set(routes.map((route) => route.module))],
             taskModules: [...new Set(Object.values(taskFunctions).map((fn) => fn.module)), join(REPO_ROOT, 'lib/local/worker-run-tasks.ts')],
           });
@@ -229,7 +229,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     };
     applyEnvironment(environmentFor(endpoints, options.syncWaitMs, options.webhooks));
 
-    // The API's first requests find a warm container: it listens once one is loaded.
+    // The API's first requests find warm containers: it listens once they are loaded.
     await invoker.warmUp();
     const http = await startHttpServer({ routes, invoker, host, port: options.port ?? 3000 });
     closers.push(() => http.close());

@@ -123,8 +123,6 @@ interface Job {
   timeoutMs: number;
   /** Tasks: TaskOrder.priority; requests: 0 (first come, first served). */
   priority: number;
-  /** When it started waiting (Date.now()). */
-  since: number;
   started?(): void;
   resolve(value: unknown): void;
   reject(error: Error): void;
@@ -140,6 +138,8 @@ interface Container {
   loaded: Promise<void>;
   markLoaded(): void;
   job?: Job;
+  /** When its job started (Date.now()). */
+  jobStarted?: number;
   timer?: NodeJS.Timeout;
 }
 
@@ -150,9 +150,9 @@ interface ContainerSet {
   max: number;
   /** Modules every container of the set loads before it takes its first job. */
   preload: string[];
-  /** Another container is started once the first waiting job has waited this long. */
+  /** While jobs wait, another container is started once every container has been on its job this long. */
   growAfterMs: number;
-  /** The pump's call for when the first waiting job will have waited growAfterMs. */
+  /** The pump's next look, while jobs wait. */
   growTimer?: NodeJS.Timeout;
   all: Set<Container>;
   /** Ready and without a job. */
@@ -195,16 +195,16 @@ export interface WorkerPoolOptions {
   taskModules?: string[];
 }
 
-/** How long a request waits for a busy container before another one is started. */
-const REQUEST_GROW_AFTER_MS = 500;
+/** How long every request container must have been on its request before another one is started. */
+const REQUEST_GROW_AFTER_MS = 1_000;
 
 export function workerPoolInvoker(options: WorkerPoolOptions): Invoker {
   const newSet = (kind: InvocationKind, max: number, preload: string[], growAfterMs: number): ContainerSet => ({ kind, max: Math.max(1, max), preload, growAfterMs, all: new Set(), idle: [], waiting: [] });
   const sets: Record<InvocationKind, ContainerSet> = {
-    // A request waits a little for the next free container (most take tens of milliseconds, and a
-    // new container costs a second or two of CPU taken from the others) before another is started:
-    // when containers are held by long requests (a sync create waits up to 25 s for its run), or
-    // there are more requests at once than containers.
+    // Requests that are merely many wait for the next free container: most take tens of
+    // milliseconds, and a new container costs a second or two of CPU taken from them. Another one is
+    // started when every container has been on its request for a while: held by a sync create
+    // waiting for its run (up to 25 s), a big upload. No request waits behind those.
     request: newSet('request', options.requestWorkers, (options.requestModules ?? []).map(moduleUrl), REQUEST_GROW_AFTER_MS),
     // Tasks get a container at once, up to taskWorkers.
     task: newSet('task', options.taskWorkers, (options.taskModules ?? []).map(moduleUrl), 0),
@@ -272,6 +272,7 @@ export function workerPoolInvoker(options: WorkerPoolOptions): Invoker {
 
   function run(container: Container, job: Job) {
     container.job = job;
+    container.jobStarted = Date.now();
     container.timer = setTimeout(() => {
       discard(container);
       job.reject(new InvocationTimeout(`Task timed out after ${job.timeoutMs} ms`));
@@ -283,20 +284,21 @@ export function workerPoolInvoker(options: WorkerPoolOptions): Invoker {
   }
 
   /**
-   * Gives waiting jobs the set's free containers. Once a job has waited the set's growAfterMs, one
-   * more container is started (one at a time, up to the set's size). A job is never bound to a cold
-   * container: whichever is free first, the new one once loaded or one that finishes its job, takes
-   * the next.
+   * Gives waiting jobs the set's free containers. While jobs still wait and every container has been
+   * on its job for the set's growAfterMs, one more container is started (one at a time, up to the
+   * set's size). A job is never bound to a cold container: whichever is free first, the new one once
+   * loaded or one that finishes its job, takes the next.
    */
   function pump(set: ContainerSet) {
     if (closed) return;
     while (set.waiting.length > 0 && set.idle.length > 0) run(set.idle.pop()!, set.waiting.shift()!);
     clearTimeout(set.growTimer);
     if (set.waiting.length === 0 || set.all.size >= set.max) return;
-    if ([...set.all].some((c) => !c.ready)) return; // one is starting: it pumps when ready
-    const waited = Date.now() - Math.min(...set.waiting.map((job) => job.since));
-    if (waited >= set.growAfterMs) spawn(set);
-    else set.growTimer = setTimeout(() => pump(set), set.growAfterMs - waited);
+    const containers = [...set.all];
+    if (containers.some((c) => !c.ready)) return; // one is starting: it pumps when ready
+    const now = Date.now();
+    if (containers.every((c) => now - c.jobStarted! >= set.growAfterMs)) spawn(set);
+    else set.growTimer = setTimeout(() => pump(set), set.growAfterMs);
   }
 
   return {
@@ -308,7 +310,7 @@ export function workerPoolInvoker(options: WorkerPoolOptions): Invoker {
       if (closed) return Promise.reject(new Error('The local runtime is shutting down'));
       return new Promise((resolve, reject) => {
         const set = sets[kind];
-        const job: Job = { target, event, timeoutMs, priority: kind === 'task' ? (order?.priority ?? Date.now()) : 0, since: Date.now(), started: order?.started, resolve, reject };
+        const job: Job = { target, event, timeoutMs, priority: kind === 'task' ? (order?.priority ?? Date.now()) : 0, started: order?.started, resolve, reject };
         // Behind every job that goes before it (scanning from the end: most jobs come last).
         let at = set.waiting.length;
         while (at > 0 && set.waiting[at - 1]!.priority > job.priority) at--;
