@@ -46,7 +46,7 @@ export class BlockFailure extends Error {
   }
 }
 
-interface BlockResult {
+export interface BlockResult {
   output: unknown;
   /** The document flowing on from this block (start_document and the blocks that read it). */
   document?: FileRef | undefined;
@@ -482,6 +482,46 @@ async function runContainer(env: BlockEnvironment, definition: Definition, block
     }
   }
   return { output: value, document: entry.document, artifact: { operation: 'while_loop_termination', body: { termination_reason: reason, evaluations: evaluations.map((e) => ({ ...e, branch_name: '', details: e })) } } };
+}
+
+/** What reaches a block run alone: its input, the inputs of several sources (a merge), the document. */
+export interface BlockEntry {
+  input: unknown;
+  /** The outputs of several source blocks reaching it (the handles `input-<source>`), by source id. */
+  sources?: Array<readonly [string, unknown]>;
+  document?: FileRef | undefined;
+}
+
+/** The block types a block run alone can be (`runBlockAlone`). */
+export const RUNNABLE_ALONE = ['parse', 'split', 'classifier', 'extract', 'edit', 'function', 'conditional', 'merge_dicts', 'api_call'];
+
+/**
+ * Runs one block alone on what reaches it (evals and experiments, functions/evals/): the code a run
+ * uses for that block, without a step, an artifact record or a review gate — the caller keeps what
+ * it needs of the result (its output, document, handle, artifact body). Inputs (start_*), `end`,
+ * `note` and containers are not run alone (configuration_error).
+ */
+export async function runBlockAlone(env: BlockEnvironment, block: Block, entry: BlockEntry): Promise<BlockResult> {
+  const config = resolveSecrets(block.config, env.secrets);
+  const sources = (entry.sources ?? []).map(([id, output]) => [id, { output, document: entry.document }] as const);
+  switch (block.type) {
+    case 'api_call':
+      return apiCall(env, block, config, entry.input);
+    case 'merge_dicts':
+      return mergeDicts(block, sources.length > 0 ? sources : [['input', { output: entry.input, document: entry.document }] as const]);
+    case 'conditional':
+      return conditional(block, entry.input, entry.document);
+    case 'function':
+      return runFunction(block, entry.input, entry.document);
+    case 'parse':
+    case 'split':
+    case 'classifier':
+    case 'extract':
+    case 'edit':
+      return runDocumentBlock(env, block, config, entry.document, entry.input);
+    default:
+      throw new BlockFailure(block.id, 'configuration_error', `A ${block.type} block cannot run alone (blocks that can: ${RUNNABLE_ALONE.join(', ')})`);
+  }
 }
 
 export { CONTAINER_TYPES };
