@@ -12,10 +12,10 @@ import { Construct } from 'constructs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { routeGroups, routes } from '../../functions/features.ts';
-import { SIZES, type Route } from '../../functions/platform/route.ts';
+import { routeKey, SIZES, STREAM_TIMEOUT_SECONDS, type Route } from '../../functions/platform/route.ts';
 import { ASSETS as DASHBOARD_ASSETS, sourceDirs as dashboardSourceDirs } from '../../functions/dashboard/assets.ts';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { DUCKDB_RUNTIME_PACKAGES, ENTRIES_DIR, writeRouteEntry, type RuntimePackage } from './bundling.ts';
+import { DUCKDB_RUNTIME_PACKAGES, ENTRIES_DIR, writeRouteEntry, writeStreamEntry, type RuntimePackage } from './bundling.ts';
 import { QuireFunction, type BundledFile } from './function.ts';
 import type { Runs } from './runs.ts';
 import type { StageSettings } from './stage.ts';
@@ -75,6 +75,9 @@ export class Api extends Construct {
   readonly httpApi: apigw.HttpApi;
   readonly stage: apigw.HttpStage;
   readonly functions: Record<string, QuireFunction> = {};
+  /** The function URLs that stream the answers of streaming routes, and their functions, by route key. */
+  readonly streamUrls: Record<string, lambda.FunctionUrl> = {};
+  readonly streamFunctions: Record<string, QuireFunction> = {};
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -126,10 +129,13 @@ export class Api extends Construct {
       if (group === 'workflows' || isDashboard) props.runs.grantTaskResponse(fn);
       this.functions[group] = fn;
 
-      // One integration per group, shared by its routes (each route still gets its own invoke
-      // permission, scoped to its path).
+      // One integration per group, shared by its routes, and one invoke permission for it (API
+      // Gateway may call the group's Lambda on this API's routes): a permission per route would put
+      // the stack past CloudFormation's 500 resources (180 routes and as many permissions). The
+      // Lambda answers only its group's route keys (platform/dispatcher.ts: 404 for any other).
       const integration = new HttpLambdaIntegration(`${group}Integration`, fn.fn, {
         payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
+        scopePermissionToRoute: false,
       });
 
       for (const route of groupRoutes) {
@@ -150,7 +156,37 @@ export class Api extends Construct {
       }
     }
 
+    for (const route of routes.filter((r) => r.stream)) this.streamingUrl(route, props);
+
     new CfnOutput(this, 'Url', { value: this.stage.url, description: 'Base URL of the Quire HTTP API' });
+  }
+
+  /**
+   * A streaming route (functions/platform/response-stream.ts) is served twice. API Gateway's HTTP
+   * API cannot stream, so its route (above) answers the events buffered, all at once when the
+   * handler ends, within the 29 s every route has. And a Lambda function URL in RESPONSE_STREAM mode
+   * streams them as they are written, for up to 15 minutes: a function of its own (the route's
+   * handler alone, waiting on the run that does the work, hence the small memory), whose URL is a
+   * stack output. The URL is public like the API (auth type NONE): the handler checks the API key
+   * as every route does. A client streams by sending the same request to that URL (same path);
+   * one base URL for every route needs CloudFront in front of both (not built here).
+   */
+  private streamingUrl(route: Route, props: ApiProps): void {
+    const fn = new QuireFunction(this, `${route.handler}Stream`, {
+      entry: writeStreamEntry(ENTRIES_DIR, route),
+      handler: 'handler',
+      memoryMb: 1024,
+      timeoutSeconds: STREAM_TIMEOUT_SECONDS,
+      environment: props.environment,
+      settings: props.settings,
+      description: `Quire API: ${routeKey(route)}, streamed through a function URL`,
+    });
+    props.storage.grantDataAccess(fn);
+    props.runs.grantStartStop(fn);
+    const url = fn.fn.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE, invokeMode: lambda.InvokeMode.RESPONSE_STREAM });
+    this.streamFunctions[routeKey(route)] = fn;
+    this.streamUrls[routeKey(route)] = url;
+    new CfnOutput(this, `${route.handler}StreamUrl`, { value: url.url, description: `Streams ${routeKey(route)} as it goes: send the same request to this URL, path ${route.path}` });
   }
 }
 

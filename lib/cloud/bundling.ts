@@ -331,3 +331,30 @@ export function writeRouteEntry(dir: string, group: string): string {
   if (existing !== source) writeFileSync(file, source);
   return file;
 }
+
+/**
+ * The source of the generated entry of a streaming route's own Lambda (a route with `stream: true`,
+ * served by a function URL in RESPONSE_STREAM mode, lib/cloud/api.ts): the wiring, the route's
+ * handler alone, and the runtime's response streaming around it (functions/platform/response-stream.ts).
+ */
+export function streamEntrySource(route: { module: string; handler: string }): string {
+  const wiring = join(FUNCTIONS_DIR, 'wiring.ts');
+  const handlers = join(FUNCTIONS_DIR, route.module);
+  const adapter = join(FUNCTIONS_DIR, 'platform', 'response-stream.ts');
+  return [
+    `import '${wiring}';`,
+    `import { ${route.handler} } from '${handlers}';`,
+    `import { lambdaStreamingHandler } from '${adapter}';`,
+    `export const handler = lambdaStreamingHandler(${route.handler});`,
+    '',
+  ].join('\n');
+}
+
+/** Writes `<dir>/<group>-<handler>.stream.ts` (rewritten only when its content changes) and returns its path. */
+export function writeStreamEntry(dir: string, route: { module: string; handler: string }): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${route.module.split('/')[0]}-${route.handler}.stream.ts`);
+  const source = streamEntrySource(route);
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== source) writeFileSync(file, source);
+  return file;
+}

@@ -12,6 +12,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { DOCUMENT_YOUNG_GENERATION_MB } from '../../functions/documents/pdf-helper.ts';
+import type { ResponseSink } from '../../functions/platform/response-stream.ts';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -40,7 +41,12 @@ export interface TaskOrder {
 }
 
 export interface Invoker {
-  invoke(target: InvokeTarget, event: unknown, timeoutMs: number, kind?: InvocationKind, order?: TaskOrder): Promise<unknown>;
+  /**
+   * `stream`: the invocation streams its answer (a route with `stream: true`): the handler is called
+   * with this sink (functions/platform/response-stream.ts), its parts reach it as they are written,
+   * and the invocation resolves once the handler is done.
+   */
+  invoke(target: InvokeTarget, event: unknown, timeoutMs: number, kind?: InvocationKind, order?: TaskOrder, stream?: ResponseSink): Promise<unknown>;
   /**
    * Starts the containers the API needs before its first request, and resolves once they are loaded.
    * (Call it once the handlers' environment is set: a worker thread copies it when it starts.)
@@ -89,7 +95,7 @@ export function inlineInvoker(): Invoker {
   const running = new Set<Promise<unknown>>();
   return {
     warmUp: () => Promise.resolve(),
-    async invoke(target, event, timeoutMs, _kind, order) {
+    async invoke(target, event, timeoutMs, _kind, order, stream) {
       // Inline, every invocation runs at once: its time counts from now.
       order?.started?.();
       const mod = (await import(moduleUrl(target.module))) as Record<string, unknown>;
@@ -99,7 +105,8 @@ export function inlineInvoker(): Invoker {
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new InvocationTimeout(`Task timed out after ${timeoutMs} ms`)), timeoutMs);
       });
-      const run = Promise.resolve((fn as (e: unknown, c: unknown) => Promise<unknown>)(event, lambdaContext(target.handler, timeoutMs)));
+      const context = lambdaContext(target.handler, timeoutMs);
+      const run = Promise.resolve(stream ? (fn as (e: unknown, s: ResponseSink, c: unknown) => Promise<void>)(event, stream, context) : (fn as (e: unknown, c: unknown) => Promise<unknown>)(event, context));
       const tracked = run.catch(() => undefined).finally(() => running.delete(tracked));
       running.add(tracked);
       try {
@@ -124,6 +131,8 @@ interface Job {
   /** Tasks: TaskOrder.priority; requests: 0 (first come, first served). */
   priority: number;
   started?(): void;
+  /** A streamed answer: where its parts go, and its id in the messages of the container that runs it (./worker.ts). */
+  stream?: { sink: ResponseSink; id: string };
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -218,7 +227,16 @@ export function workerPoolInvoker(options: WorkerPoolOptions): Invoker {
     let markLoaded!: () => void;
     const loaded = new Promise<void>((resolve) => (markLoaded = resolve));
     const container: Container = { worker, set, ready: false, loaded, markLoaded };
-    worker.on('message', (message: { ready?: true; ok?: boolean; value?: unknown; error?: { name: string; message: string } }) => {
+    worker.on('message', (message: { ready?: true; ok?: boolean; value?: unknown; error?: { name: string; message: string }; stream?: string; head?: { statusCode: number; headers: Record<string, string> }; chunk?: string; end?: true }) => {
+      if (message.stream !== undefined) {
+        // A part of a streamed answer: on to its sink, the job goes on.
+        const stream = container.job?.stream;
+        if (stream?.id !== message.stream) return;
+        if (message.head) stream.sink.head(message.head.statusCode, message.head.headers);
+        else if (message.end) stream.sink.end();
+        else stream.sink.write(message.chunk ?? '');
+        return;
+      }
       if (message.ready) {
         container.ready = true;
         container.markLoaded();
@@ -280,7 +298,16 @@ export function workerPoolInvoker(options: WorkerPoolOptions): Invoker {
     job.started?.();
     const tasksRunning = [...sets.task.all].filter((c) => c.job).length;
     const pdfHelper = container.set.kind === 'task' && tasksRunning * 2 <= options.cores;
-    container.worker.postMessage({ module: moduleUrl(job.target.module), handler: job.target.handler, event: job.event, timeoutMs: job.timeoutMs, pdfHelper });
+    container.worker.postMessage({ module: moduleUrl(job.target.module), handler: job.target.handler, event: job.event, timeoutMs: job.timeoutMs, pdfHelper, stream: job.stream?.id });
+    // A client gone away (now or later) is told to the handler, which stops writing.
+    const stream = job.stream;
+    if (stream) {
+      const tell = () => {
+        if (container.job === job) container.worker.postMessage({ cut: stream.id });
+      };
+      if (stream.sink.cut.aborted) tell();
+      else stream.sink.cut.addEventListener('abort', tell, { once: true });
+    }
   }
 
   /**
@@ -306,11 +333,12 @@ export function workerPoolInvoker(options: WorkerPoolOptions): Invoker {
       const warm = Array.from({ length: Math.min(options.warmRequestWorkers ?? 0, sets.request.max) }, () => spawn(sets.request));
       await Promise.all(warm.map((c) => c.loaded));
     },
-    invoke(target, event, timeoutMs, kind = 'request', order) {
+    invoke(target, event, timeoutMs, kind = 'request', order, stream) {
       if (closed) return Promise.reject(new Error('The local runtime is shutting down'));
       return new Promise((resolve, reject) => {
         const set = sets[kind];
         const job: Job = { target, event, timeoutMs, priority: kind === 'task' ? (order?.priority ?? Date.now()) : 0, started: order?.started, resolve, reject };
+        if (stream) job.stream = { sink: stream, id: randomUUID() };
         // Behind every job that goes before it (scanning from the end: most jobs come last).
         let at = set.waiting.length;
         while (at > 0 && set.waiting[at - 1]!.priority > job.priority) at--;

@@ -143,6 +143,22 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
     }
   });
 
+  it('serves each streaming route through a function URL in RESPONSE_STREAM mode too (15 min), its URL an output', () => {
+    const stack = stacks[stage];
+    const template = templates[stage];
+    const streaming = routes.filter((r) => r.stream);
+    expect(streaming.map(routeKey)).toContain('POST /v1/extractions/stream');
+    const urls = template.findResources('AWS::Lambda::Url');
+    expect(Object.keys(urls)).toHaveLength(streaming.length);
+    for (const route of streaming) {
+      const fn = stack.api.streamFunctions[routeKey(route)]!;
+      template.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'NONE', InvokeMode: 'RESPONSE_STREAM', TargetFunctionArn: { 'Fn::GetAtt': [logicalId(fn.fn), 'Arn'] } });
+      template.hasResourceProperties('AWS::Lambda::Function', { FunctionName: Match.absent(), Timeout: 900, Handler: 'index.handler', Description: Match.stringLikeRegexp('streamed through a function URL') });
+      const outputs = template.findOutputs('*', { Value: { 'Fn::GetAtt': [Match.anyValue(), 'FunctionUrl'] } });
+      expect(Object.keys(outputs).length).toBeGreaterThanOrEqual(1);
+    }
+  });
+
   it('has access logging and throttling on the default stage', () => {
     templates[stage].hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
@@ -155,8 +171,8 @@ describe.each(STAGES)('Quire-%s stack', (stage) => {
   it('runs every Lambda on nodejs22.x (API on arm64 but tables, tasks on x86_64), its handler exported by the bundle entry (index.mjs)', () => {
     const stack = stacks[stage];
     const functions = templates[stage].findResources('AWS::Lambda::Function');
-    // One per route group, one per task function, and the sweeper.
-    expect(Object.keys(functions)).toHaveLength(routeGroups().length + Object.keys(taskFunctions).length + 1);
+    // One per route group, one per task function, the sweeper, and one per streaming route (its function URL).
+    expect(Object.keys(functions)).toHaveLength(routeGroups().length + Object.keys(taskFunctions).length + 1 + routes.filter((r) => r.stream).length);
     for (const fn of Object.values(functions)) expect(fn.Properties.Runtime).toBe('nodejs22.x');
     for (const group of routeGroups()) {
       const fn = functions[logicalId(stack.api.functions[group]!.fn)]!;
@@ -585,8 +601,8 @@ describe('the app', () => {
         taskDirs.add(assetDirOf(templates[stage].findResources('AWS::Lambda::Function')[logicalId(task.fn)]!));
       }
     }
-    // Both stacks share their bundles: one per group, one per task function, and the sweeper's.
-    expect(assetDirs.size).toBe(routeGroups().length + Object.keys(taskFunctions).length + 1);
+    // Both stacks share their bundles: one per group, one per task function, the sweeper's, and one per streaming route.
+    expect(assetDirs.size).toBe(routeGroups().length + Object.keys(taskFunctions).length + 1 + routes.filter((r) => r.stream).length);
     expect(taskDirs.size).toBe(Object.values(taskFunctions as Record<string, TaskFunction>).filter((t) => t.documents !== false).length);
     for (const dir of assetDirs) {
       // The chunks are what the entry loads on demand (dynamic import()): each must load on its own.
