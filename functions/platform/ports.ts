@@ -176,6 +176,24 @@ export interface UsageNote {
   operation: string;
   status: 'completed' | 'failed';
   usage: { credits: number; page_count?: number };
+  /**
+   * The store type of the run's record (its kind's `type`), when it has one: the ledger reads from it
+   * what else the usage breakdowns show of the run (model, documents, metadata, who started it).
+   */
+  type?: string;
+  /** A primitive run inside a workflow run (a document block): where it ran, and what it ran on. */
+  origin?: UsageOrigin;
+}
+
+/** Where a workflow block's primitive ran (usage breakdowns by block and by workflow run). */
+export interface UsageOrigin {
+  workflow_id: string;
+  workflow_run_id: string;
+  block_id: string;
+  block_type: string;
+  model?: string | null;
+  documents?: Array<{ file_id: string | null; filename: string | null }>;
+  started_at?: string;
 }
 
 /**

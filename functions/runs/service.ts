@@ -30,6 +30,8 @@ export interface RunData {
   _background?: boolean;
   /** The wire fields its task set on completion, kept for the result cache. */
   _completion_fields?: Record<string, unknown> | null;
+  /** Who started it: the API key of the request (usage breakdowns, functions/usage). */
+  _triggered_by?: { auth_method: 'api_key'; api_key_id: string; key_name: string | null; key_prefix: string | null } | null;
   [field: string]: unknown;
 }
 
@@ -289,11 +291,12 @@ export async function startRun(p: Platform, scope: Scope, kind: RunKind, input: 
     _input: input.input ?? null,
     _cache_key: input.cacheKey ?? null,
     _background: input.background,
+    _triggered_by: triggeredBy(scope),
   };
   const cached = input.cacheKey ? await answerFromCache(p, scope, kind, data, input.cacheKey) : undefined;
   if (cached) {
     await p.store.putRecord(scope, { type: kind.type, id, createdAt: cached.created_at, status: cached.status, filename: input.filename, attrs: input.attrs, data: cached });
-    await p.ledger.record(p, scope, { runId: id, operation: kind.name, status: 'completed', usage: cached.usage });
+    await p.ledger.record(p, scope, { runId: id, operation: kind.name, status: 'completed', usage: cached.usage, type: kind.type });
     if (input.background) await p.events.emit(p, scope, { type: `${kind.name}.completed`, data: runWithoutOutput(cached, kind) });
     return { id, status: cached.status, wire: renderRun(cached, await resultOf(p, kind, cached, true), kind) };
   }
@@ -308,6 +311,13 @@ export async function startRun(p: Platform, scope: Scope, kind: RunKind, input: 
     throw error;
   }
   return { id, status: data.status, wire: renderRun(data, emptyResult(kind), kind) };
+}
+
+/** Who started a run (the usage breakdowns show it): the API key of a request's caller; null for other scopes (the dashboard, a workflow). */
+function triggeredBy(scope: Scope): RunData['_triggered_by'] {
+  const key = (scope as { key?: { id?: unknown; name?: unknown; prefix?: unknown } }).key;
+  if (!key || typeof key.id !== 'string') return null;
+  return { auth_method: 'api_key', api_key_id: key.id, key_name: typeof key.name === 'string' ? key.name : null, key_prefix: typeof key.prefix === 'string' ? key.prefix : null };
 }
 
 /** How often `followRun` reads a run that has not ended, to see its status move (queued → in_progress). */

@@ -21,6 +21,7 @@ import { blockTypes, loadRunTask } from '../features.ts';
 import { ModelFailure } from '../models/engine.ts';
 import { RunFailure } from '../platform/errors.ts';
 import { timestamp } from '../platform/ids.ts';
+import { logger } from '../platform/logger.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import type { FileRef } from '../platform/schemas.ts';
@@ -140,6 +141,34 @@ async function runDocumentBlock(env: BlockEnvironment, block: Block, config: Rec
       throw new BlockFailure(block.id, error.code, error.message, transient ? 'transient' : 'permanent');
     }
     throw error;
+  }
+}
+
+/**
+ * A document block's primitive in the usage ledger (GET /v1/usage/blocks, /runs, /primitives):
+ * one entry per step, keyed by the step's id (a resumed execution writes the same entry again).
+ * A failure to write it is logged, never the block's.
+ */
+async function recordBlockUsage(
+  env: BlockEnvironment,
+  block: Block,
+  stepId: string,
+  operation: string,
+  status: 'completed' | 'failed',
+  usage: { credits: number; page_count?: number },
+  at: { document: FileRef | undefined; startedAt: string; model?: string | null },
+): Promise<void> {
+  const documents = at.document ? [{ file_id: at.document.id, filename: at.document.filename }] : [];
+  try {
+    await env.platform.ledger.record(env.platform, env.scope, {
+      runId: stepId,
+      operation,
+      status,
+      usage,
+      origin: { workflow_id: env.workflowId, workflow_run_id: env.runId, block_id: block.id, block_type: block.type, model: at.model ?? null, documents, started_at: at.startedAt },
+    });
+  } catch (error) {
+    logger.error('block usage could not be recorded', { run_id: env.runId, block_id: block.id, error_type: (error as Error).name });
   }
 }
 
@@ -377,6 +406,8 @@ async function runGraph(env: BlockEnvironment, definition: Definition, parentId:
     } catch (error) {
       const failure =
         error instanceof BlockFailure ? error : new BlockFailure(block.id, 'internal', `Block "${block.id}" failed unexpectedly (${(error as Error).name})`);
+      const operation = DOCUMENT_OPERATIONS[block.type];
+      if (operation) await recordBlockUsage(env, block, stepId, operation, 'failed', { credits: 0 }, { document, startedAt });
       await putStep(p, env.scope, step({ status: 'error', message: failure.message, stage: 'execution', category: failure.category, details: { block_id: block.id, error_code: failure.code } }, { started_at: startedAt, completed_at: now() }), {
         handle_inputs: handleInputs,
         handle_outputs: {},
@@ -390,6 +421,8 @@ async function runGraph(env: BlockEnvironment, definition: Definition, parentId:
     if (result.artifact) {
       artifact = { operation: result.artifact.operation, id: artifactIdOf(stepId, result.artifact.operation) };
       await putArtifact(p, env.scope, { ...artifact, run_id: env.runId, step_id: stepId, block_id: block.id }, result.artifact.body, result.artifact.hidden);
+      const usage = (result.artifact.body as { usage?: { credits: number; page_count?: number } }).usage;
+      if (usage) await recordBlockUsage(env, block, stepId, result.artifact.operation, 'completed', usage, { document, startedAt, model: result.model });
     }
     const done = { started_at: startedAt, completed_at: now(), model: result.model ?? null, artifact, _handle: result.handle ?? null };
 

@@ -70,8 +70,9 @@ export interface ReviewVersionData {
   created_at: string;
 }
 
-const short = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
-export const reviewIdOf = (stepId: string) => `rev_${short(stepId).slice(0, 24)}`;
+/** 26 characters, like every other id's random part (ULID length). */
+const short = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 26);
+export const reviewIdOf = (stepId: string) => `rev_${short(stepId)}`;
 /** Content-addressed: the review, the parent, the snapshot and the note make the id. */
 const versionIdOf = (reviewId: string, parentId: string | null, snapshot: unknown, note: string | null) => `rvv_${short(canonicalJson([reviewId, parentId, snapshot, note]))}`;
 

@@ -55,7 +55,8 @@ export interface StepData {
   _review_id?: string | null;
 }
 
-const short = (text: string, length = 24) => createHash('sha256').update(text).digest('hex').slice(0, length);
+/** 26 characters, like every other id's random part (ULID length). */
+const short = (text: string, length = 26) => createHash('sha256').update(text).digest('hex').slice(0, length);
 export const stepIdOf = (runId: string, blockId: string, iteration = '') => `stp_${short(`${runId}\u0000${blockId}\u0000${iteration}`)}`;
 export const artifactIdOf = (stepId: string, operation: string) => `art_${short(`${stepId}\u0000${operation}`)}`;
 const runPrefix = (scope: Scope, runId: string) => `${scope.orgId}/${scope.envId}/workflow-runs/${runId}`;
