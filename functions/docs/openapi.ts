@@ -12,9 +12,11 @@ function toSchema(schema: z.ZodType, io: 'input' | 'output', components: Record<
   delete json.$schema;
   const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
   delete json.$defs;
-  for (const [name, def] of Object.entries(defs)) components[name] = def;
-  // Local $defs become shared components.
-  return JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  // Local $defs become shared components, and every reference to one (in the schema or in another
+  // def) points there.
+  const shared = (value: JsonSchema) => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  for (const [name, def] of Object.entries(defs)) components[name] = shared(def);
+  return shared(json);
 }
 
 function queryParameters(schema: z.ZodType | undefined, components: Record<string, JsonSchema>) {

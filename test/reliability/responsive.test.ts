@@ -1,6 +1,6 @@
 /**
  * The API answers while the work runs (issue 45). Six background runs (parses and
- * classifications) of a 60-page PDF keep every task container of `npm start`'s entry busy while
+ * classifications) of a 100-page PDF keep every task container of `npm start`'s entry busy while
  * two clients time reads (the GET of a run, a list) and small creates; then the server is killed
  * with SIGKILL in the middle of the runs and started again on the same data, and the clients go on
  * from its first second while the runs resume. Long form: `npm run soak -- background`.
@@ -26,7 +26,7 @@ function expectResponsive(name: string, phase: Phase) {
 }
 
 it('answers reads and small creates while background runs saturate the tasks, and from the first second after a kill -9', async () => {
-  const result = await crashUnderLoad({ pages: 60, runs: 6, clients: 2, killAfterEnded: 2, settleMs: 120_000, log: (line) => console.log(line) });
+  const result = await crashUnderLoad({ pages: 100, runs: 6, clients: 2, killAfterEnded: 2, settleMs: 120_000, log: (line) => console.log(line) });
   console.log(describePhase('saturated', result.saturated));
   console.log(describePhase('recovery', result.recovery));
 

@@ -4,7 +4,9 @@
  * counts them for a sync parse of a document already stored, so no change adds one unnoticed: on
  * the code before it was 20 here (the waiting request polled the run record, 5 reads here, and read
  * the output back; the task read the record back twice and the lookup and the bytes' check went one
- * after the other); it is 12, of which 10 one after the other.
+ * after the other); it is 13, of which 11 one after the other. The 13th: the usage entry reads the run's
+ * record for the usage breakdowns (its model, documents, metadata, the key that started it), which the
+ * finish step, a Lambda invocation of its own, does not hold.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { platform, setPlatform, type Platform } from '../../../functions/platform/platform.ts';
@@ -37,7 +39,7 @@ function counted(p: Platform, calls: string[]): Platform {
   return { ...p, store: wrap('store', p.store), blobs: wrap('blobs', p.blobs), runner: wrap('runner', p.runner) };
 }
 
-it('a sync parse of a stored document makes 12 calls to the emulators: none reads back what the other side already knows', async () => {
+it('a sync parse of a stored document makes 13 calls to the emulators: none reads back what the other side already knows', async () => {
   const body = { document: { filename: 'note.txt', url: dataUrl('text/plain', 'Quarterly report: revenue grew by 12 percent.\n') }, bust_cache: true };
   // Once to store the document and its File, and to warm every module.
   expect((await cloud.api('POST', '/v1/parses', { body })).status).toBe(201);
@@ -61,7 +63,8 @@ it('a sync parse of a stored document makes 12 calls to the emulators: none read
       'store.moveStatus', // start: queued → in_progress (the record kept for execute)
       'blobs.get', // execute: the document
       'blobs.put', // the output…
-      'store.putRecord', // …while the usage entry is written
+      'store.getRecord', // …while the usage entry reads the run for what it shows of it…
+      'store.putRecord', // …and is written
       'store.moveStatus', // in_progress → completed, announced with the record and the output
       'store.getItem', // the API key, checked again before the answer
     ].sort(),
