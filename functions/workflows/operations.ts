@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { operation } from '../platform/operation.ts';
-import { listEnvelope } from '../platform/schemas.ts';
+import { listEnvelope, ListQueryParams } from '../platform/schemas.ts';
 import {
   CancelRunResponse,
   CreateRunBody,
@@ -52,12 +52,8 @@ export const workflowOperations = {
 
 // ── The graph, versions, spec, steps, artifacts and reviews (the Retab SDK's workflow routes) ───
 
-const Page = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(10),
-  order: z.enum(['asc', 'desc']).default('desc'),
-  before: z.string().optional(),
-  after: z.string().optional(),
-});
+/** Every list's paging, and its creation-date bounds (checked: a date that is none is a 422). */
+const Page = ListQueryParams.omit({ filename: true });
 const Obj = z.record(z.string(), z.unknown());
 const WorkflowScope = z.object({ workflow_id: z.string().optional() });
 const id = (name: string) => z.object({ [name]: z.string() });

@@ -154,6 +154,10 @@ const diagnosticsOf = (issues: ValidationIssue[]) => ({ errors: issues.map((i) =
 export async function validateSpec(p: Platform, caller: Caller, body: { yaml_definition: string; project_id?: string | undefined }) {
   requireCapability(caller, 'workflow:view');
   const { spec, issues } = await readSpec(body.yaml_definition, () => p.ids.next('blk'));
+  // A text that is no spec at all (too large, not YAML, not a mapping) is a bad request; a spec's
+  // own problems are the diagnostics validation answers with.
+  const notASpec = issues.filter((issue) => issue.loc.length === 2);
+  if (notASpec.length > 0) throw new Invalid(notASpec);
   return {
     workflow_id: spec?.id ?? '',
     block_count: spec?.graph.blocks.length ?? 0,
