@@ -70,6 +70,16 @@ export async function workflowFor(p: Platform, caller: Caller, workflowId: strin
   return { workflow, graph: draftGraph(workflow) };
 }
 
+/** The draft of an eval's or experiment's workflow, or undefined when the workflow is gone (reads then show it broken). */
+export async function draftIfAny(p: Platform, scope: Scope, workflowId: string): Promise<Graph | undefined> {
+  try {
+    return draftGraph(await readWorkflow(p, scope, workflowId));
+  } catch (error) {
+    if (error instanceof NotFound) return undefined;
+    throw error;
+  }
+}
+
 /** The block of a draft graph, or a 422 at `loc` naming the blocks there are. */
 export function blockOf(graph: Graph, blockId: string, loc: Array<string | number>, workflowId: string): GraphBlock {
   const block = graph.blocks.find((b) => b.id === blockId);

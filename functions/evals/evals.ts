@@ -10,10 +10,10 @@ import { timestamp } from '../platform/ids.ts';
 import { toListQuery } from '../platform/pagination.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
-import { draftGraph, type Graph, type GraphBlock } from '../workflows/graph.ts';
-import { readWorkflow, requireCapability, requireReady } from '../workflows/service.ts';
+import type { Graph, GraphBlock } from '../workflows/graph.ts';
+import { requireCapability, requireReady } from '../workflows/service.ts';
 import { assertionOf, type Assertion, type TargetInfo } from './assertions.ts';
-import { blockExecutionFingerprint, blockOf, capturedHandles, fingerprintOf, outputHandlesOf, storedHandles, workflowFor } from './common.ts';
+import { blockExecutionFingerprint, blockOf, capturedHandles, draftIfAny, fingerprintOf, outputHandlesOf, storedHandles, workflowFor } from './common.ts';
 import type { Source, StoredHandles } from './schema.ts';
 
 export const EVAL_TYPE = 'workflow_eval';
@@ -131,17 +131,7 @@ export async function createEval(p: Platform, caller: Caller, body: { workflow_i
 export async function getEval(p: Platform, caller: Caller, id: string) {
   const data = await readEval(p, caller, id);
   requireCapability(caller, 'workflow:view');
-  return evalToWire(data, await graphOf(p, caller, data.workflow_id));
-}
-
-/** The draft of an eval's workflow, or undefined when the workflow is gone (its evals then read as broken). */
-async function graphOf(p: Platform, scope: Scope, workflowId: string): Promise<Graph | undefined> {
-  try {
-    return draftGraph(await readWorkflow(p, scope, workflowId));
-  } catch (error) {
-    if (error instanceof NotFound) return undefined;
-    throw error;
-  }
+  return evalToWire(data, await draftIfAny(p, caller, data.workflow_id));
 }
 
 export async function listEvals(p: Platform, caller: Caller, q: { limit: number; order: 'asc' | 'desc'; before?: string | undefined; after?: string | undefined; workflow_id: string; target_block_id?: string | undefined }) {

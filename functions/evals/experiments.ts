@@ -14,9 +14,9 @@ import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { ACTIVE_STATUSES } from '../platform/schemas.ts';
 import type { RunData } from '../runs/service.ts';
-import { canonicalJson, draftGraph, type Graph, type GraphBlock } from '../workflows/graph.ts';
-import { readWorkflow, requireCapability, requireReady } from '../workflows/service.ts';
-import { blockExecutionFingerprint, blockOf, capturedHandles, checkInputsFit, fingerprintOf, sha, storedHandles, workflowFor } from './common.ts';
+import { canonicalJson, type Graph, type GraphBlock } from '../workflows/graph.ts';
+import { requireCapability, requireReady } from '../workflows/service.ts';
+import { blockExecutionFingerprint, blockOf, capturedHandles, checkInputsFit, draftIfAny, fingerprintOf, sha, storedHandles, workflowFor } from './common.ts';
 import { EXPERIMENT_RUN_TYPE } from './kind.ts';
 import type { StoredHandles } from './schema.ts';
 
@@ -156,16 +156,7 @@ export async function createExperiment(
 export async function getExperiment(p: Platform, caller: Caller, id: string) {
   const data = await readExperiment(p, caller, id);
   requireCapability(caller, 'workflow:view');
-  return experimentToWire(p, caller, data, await draftOf(p, caller, data.workflow_id));
-}
-
-async function draftOf(p: Platform, scope: Scope, workflowId: string): Promise<Graph | undefined> {
-  try {
-    return draftGraph(await readWorkflow(p, scope, workflowId));
-  } catch (error) {
-    if (error instanceof NotFound) return undefined;
-    throw error;
-  }
+  return experimentToWire(p, caller, data, await draftIfAny(p, caller, data.workflow_id));
 }
 
 export async function listExperiments(p: Platform, caller: Caller, q: { limit: number; order: 'asc' | 'desc'; before?: string | undefined; after?: string | undefined; workflow_id: string; block_id?: string | undefined }) {

@@ -29,10 +29,10 @@ export const deleteWorkflowExperiment = api(x.delete, async ({ platform, caller,
   await deleteExperiment(platform, caller, params.experiment_id, (run) => deleteExperimentRun(platform, caller, run));
   return undefined;
 });
-export const listExperimentRunsHandler = api(x.listRuns, ({ platform, caller, query }) => listExperimentRuns(platform, caller, query));
-export const createExperimentRunHandler = api(x.createRun, ({ platform, caller, body }) => createExperimentRun(platform, caller, body));
-export const getExperimentRunHandler = api(x.getRun, ({ platform, caller, params }) => getExperimentRun(platform, caller, params.run_id));
-export const cancelExperimentRunHandler = api(x.cancelRun, ({ platform, caller, params }) => cancelExperimentRun(platform, caller, params.run_id));
-export const listExperimentResultsHandler = api(x.listResults, ({ platform, caller, query }) => listExperimentResults(platform, caller, query));
-export const getExperimentResultHandler = api(x.getResult, ({ platform, caller, params }) => getExperimentResult(platform, caller, params.result_id));
-export const getExperimentMetrics = api(x.metrics, ({ platform, caller, query }) => experimentMetrics(platform, caller, query));
+export const listWorkflowExperimentRuns = api(x.listRuns, ({ platform, caller, query }) => listExperimentRuns(platform, caller, query));
+export const createWorkflowExperimentRun = api(x.createRun, ({ platform, caller, body }) => createExperimentRun(platform, caller, body));
+export const getWorkflowExperimentRun = api(x.getRun, ({ platform, caller, params }) => getExperimentRun(platform, caller, params.run_id));
+export const cancelWorkflowExperimentRun = api(x.cancelRun, ({ platform, caller, params }) => cancelExperimentRun(platform, caller, params.run_id));
+export const listWorkflowExperimentResults = api(x.listResults, ({ platform, caller, query }) => listExperimentResults(platform, caller, query));
+export const getWorkflowExperimentResult = api(x.getResult, ({ platform, caller, params }) => getExperimentResult(platform, caller, params.result_id));
+export const getWorkflowExperimentMetrics = api(x.metrics, ({ platform, caller, query }) => experimentMetrics(platform, caller, query));

@@ -164,10 +164,10 @@ export async function experimentMetrics(
   const priorScore = priorRunId ? meanScore([...prior.values()]) : null;
   const confusable = blockType === 'classifier' || blockType === 'split';
 
-  const documentOf = (loc: string) => {
+  const documentOf = () => {
     if (!q.document_id) throw Invalid.at(['query', 'document_id'], `The ${q.view} view is of one document: give document_id (this run's: ${results.map((r) => r.document_id).slice(0, 10).join(', ')})`, 'missing');
     const result = results.find((r) => r.document_id === q.document_id);
-    if (!result) throw Invalid.at(['query', 'document_id'], `Document ${q.document_id} is not a document of run ${run.id}${loc}`, 'value_error', q.document_id);
+    if (!result) throw Invalid.at(['query', 'document_id'], `Document ${q.document_id} is not a document of run ${run.id}`, 'value_error', q.document_id);
     const found = scored.find((s) => s.result.id === result.id);
     if (!found) throw Invalid.at(['query', 'document_id'], `Document ${q.document_id} has no metrics in run ${run.id}: it is ${result.lifecycle.status}`, 'value_error', q.document_id);
     return found;
@@ -204,7 +204,7 @@ export async function experimentMetrics(
       };
     }
     case 'by_document': {
-      const s = documentOf('');
+      const s = documentOf();
       const before = prior.get(s.result.document_id);
       return {
         run_id: run.id,
@@ -250,7 +250,7 @@ export async function experimentMetrics(
       };
     }
     case 'votes': {
-      const s = documentOf('');
+      const s = documentOf();
       const target = targetPath();
       const t = targetScore(s.metrics, target);
       if (!t) {

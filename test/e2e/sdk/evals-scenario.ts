@@ -13,7 +13,8 @@ type Client = any;
 
 const SCHEMA = { type: 'object', properties: { invoice_number: { type: ['string', 'null'] }, total_due: { type: ['string', 'null'] } } };
 
-async function ended<T extends { lifecycle: { status: string } }>(get: () => Promise<T>): Promise<T> {
+/** Polls a run (as the SDK deserializes it) until it ends. */
+async function ended(get: () => Promise<Client>): Promise<Client> {
   for (let i = 0; i < 1200; i++) {
     const run = await get();
     if (['completed', 'error', 'cancelled'].includes(run.lifecycle.status)) return run;
