@@ -250,3 +250,37 @@ describe('eval runs', () => {
     expect((await cloud.api('GET', '/v1/workflows/evals/runs/evr_01m7z0qenejn1pv4p44vpcbwww')).status).toBe(404);
   });
 });
+
+describe('odd input never answers a 500', () => {
+  it('answers each malformed request with a 4xx', async () => {
+    const workflowId = await workflow();
+    const requests: Array<[string, string, unknown]> = [
+      ['POST', '/v1/workflows/evals', { workflow_id: workflowId, target: { block_id: 'fields' }, source: { type: 'manual', handle_inputs: { document: { type: 'file', document: { id: 'file_01m7z0qenejn1pv4p44vpcbwww' } } } }, assertion: equalsAssertion('x', 1) }],
+      ['POST', '/v1/workflows/evals', { workflow_id: workflowId, target: { block_id: 'fields' }, source: { type: 'manual', handle_inputs: { document: { type: 'file', document: { filename: 'x.txt', url: 'data:nonsense' } } } }, assertion: equalsAssertion('x', 1) }],
+      ['POST', '/v1/workflows/evals', { workflow_id: workflowId, target: { block_id: 'fields' }, source: { type: 'manual', handle_inputs: { document: { type: 'folder' } } }, assertion: equalsAssertion('x', 1) }],
+      ['POST', '/v1/workflows/evals', { workflow_id: workflowId, target: { block_id: 'fields' }, source: { type: 'manual', handle_inputs: invoiceInputs() }, assertion: null }],
+      ['POST', '/v1/workflows/evals', { workflow_id: workflowId, target: { block_id: 'fields' }, source: { type: 'manual', handle_inputs: invoiceInputs() }, assertion: { target: { output_handle_id: 'output' }, condition: { kind: 'all_items_match', condition: { kind: 'all_items_match', condition: { kind: 'all_items_match', condition: { kind: 'all_items_match', condition: { kind: 'all_items_match', condition: { kind: 'exists' } } } } } } } }],
+      ['POST', '/v1/workflows/evals', { workflow_id: workflowId, target: { block_id: 'fields' }, source: { type: 'manual', handle_inputs: invoiceInputs() }, assertion: { target: { output_handle_id: 'output', path: 'a..b' }, condition: { kind: 'exists' } } }],
+      ['POST', '/v1/workflows/evals', { workflow_id: workflowId, target: { block_id: 'fields' }, source: { type: 'manual', handle_inputs: invoiceInputs() }, assertion: { target: { output_handle_id: 'output' }, condition: { kind: 'json_schema_valid', schema: { type: 'strin' } } } }],
+      ['POST', '/v1/workflows/evals', [1, 2]],
+      ['POST', '/v1/workflows/evals/runs', { workflow_id: 5 }],
+      ['POST', '/v1/workflows/experiments', { workflow_id: workflowId, block_id: 'fields', documents: 'all of them' }],
+      ['POST', '/v1/workflows/experiments', { workflow_id: workflowId, block_id: 'fields', documents: Array.from({ length: 201 }, () => ({ handle_inputs: {} })) }],
+      ['POST', '/v1/workflows/experiments/runs', {}],
+      ['PATCH', '/v1/workflows/experiments/exp_01m7z0qenejn1pv4p44vpcbwww', { n_consensus: 'many' }],
+      ['GET', '/v1/workflows/evals/runs?limit=0', undefined],
+      ['GET', '/v1/workflows/evals/runs?from_date=yesterday', undefined],
+      ['GET', '/v1/workflows/experiments/runs?order=sideways', undefined],
+      ['GET', '/v1/workflows/experiments/runs?trigger_type=carrier_pigeon', undefined],
+      ['GET', '/v1/workflows/experiments/metrics?run_id=expr_01m7z0qenejn1pv4p44vpcbwww&include_prior=maybe', undefined],
+    ];
+    for (const [method, path, body] of requests) {
+      const r = await cloud.api(method, path, { body });
+      expect(r.status, `${method} ${path} ${JSON.stringify(body)?.slice(0, 200)}: ${r.text}`).toBeGreaterThanOrEqual(400);
+      expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(500);
+      expect(JSON.stringify(r.body.detail).length, r.text).toBeGreaterThan(10);
+    }
+    const raw = await cloud.api('POST', '/v1/workflows/evals', { rawBody: '{"workflow_id": ', headers: { 'content-type': 'application/json' } });
+    expect(raw.status).toBe(422);
+  });
+});
