@@ -36,6 +36,7 @@ import { consensusFeature } from './consensus/feature.ts';
 import { dashboardFeature } from './dashboard/feature.ts';
 import { docsFeature } from './docs/feature.ts';
 import { editsFeature } from './edits/feature.ts';
+import { evalsFeature } from './evals/feature.ts';
 import { extractionsFeature } from './extractions/feature.ts';
 import { filesFeature } from './files/feature.ts';
 import { modelCatalogFeature } from './model-catalog/feature.ts';
@@ -65,6 +66,7 @@ export const features: readonly Feature[] = [
   schemasFeature,
   projectsFeature,
   workflowsFeature,
+  evalsFeature,
   secretsFeature,
   webhooksFeature,
   usageFeature,

@@ -64,8 +64,6 @@ export const workflowsFeature: Feature = {
     { method: 'GET', path: '/v1/workflows/reviews/versions', handler: 'listReviewVersions', size: 'small', op: g.listReviewVersions },
     { method: 'POST', path: '/v1/workflows/reviews/versions', handler: 'createReviewVersion', size: 'small', op: g.createReviewVersion },
     { method: 'GET', path: '/v1/workflows/reviews/versions/{version_id}', handler: 'getReviewVersion', size: 'small', op: g.getReviewVersion },
-    { method: 'GET', path: '/v1/workflows/evals', handler: 'listEvals', size: 'small', op: g.listEvals },
-    { method: 'GET', path: '/v1/workflows/experiments', handler: 'listExperiments', size: 'small', op: g.listExperiments },
     { method: 'GET', path: '/v1/workflows/reviews/{review_id}', handler: 'getReview', size: 'small', op: g.getReview },
     { method: 'POST', path: '/v1/workflows/reviews/{review_id}/approve', handler: 'approveReview', size: 'small', op: g.approveReview },
     { method: 'POST', path: '/v1/workflows/reviews/{review_id}/reject', handler: 'rejectReview', size: 'small', op: g.rejectReview },

@@ -127,14 +127,3 @@ export const listReviewVersions = api(g.listReviewVersions, ({ platform, caller,
 export const createReviewVersion = api(g.createReviewVersion, ({ platform, caller, body }) => reviews.createReviewVersion(platform, caller, body));
 export const getReviewVersion = api(g.getReviewVersion, ({ platform, caller, params }) => reviews.getReviewVersion(platform, caller, params.version_id!));
 
-/**
- * Evals and experiments are not built (API §9.3 says so): none can exist, so their lists are empty,
- * after the same checks as any list (the key may view workflows; a named workflow exists).
- */
-const noneYet = (workflowId: string | undefined) => async (platform: Parameters<typeof workflows.getWorkflow>[0], caller: Parameters<typeof workflows.getWorkflow>[1]) => {
-  workflows.requireCapability(caller, 'workflow:view');
-  if (workflowId !== undefined) await workflows.readWorkflow(platform, caller, workflowId);
-  return { data: [], list_metadata: { before: null, after: null } };
-};
-export const listEvals = api(g.listEvals, ({ platform, caller, query }) => noneYet(query.workflow_id)(platform, caller));
-export const listExperiments = api(g.listExperiments, ({ platform, caller, query }) => noneYet(query.workflow_id)(platform, caller));

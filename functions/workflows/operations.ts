@@ -148,7 +148,5 @@ export const graphOperations = {
   rejectReview: operation({ summary: 'Reject a version, with a reason: the run ends', auth: 'api_key', params: id('review_id'), body: z.object({ version_id: z.string(), reason: z.string().trim().min(1, 'a rejection needs a reason').max(5000) }), status: 200, response: Decision, tags }),
   listReviewVersions: operation({ summary: "List a review's versions", auth: 'api_key', query: Page.extend({ review_id: z.string() }), status: 200, response: list(ReviewVersion), tags }),
   createReviewVersion: operation({ summary: 'Correct a review: a new immutable version', auth: 'api_key', body: z.object({ review_id: z.string(), parent_id: z.string(), snapshot: Obj, note: z.string().max(5000).optional() }), status: 201, response: ReviewVersion, tags }),
-  listEvals: operation({ summary: 'Saved evals: not built in Quire, so none exist (always an empty list)', auth: 'api_key', query: Page.extend({ workflow_id: z.string().optional() }), status: 200, response: list(z.object({ id: z.string() })), tags }),
-  listExperiments: operation({ summary: 'Experiments: not built in Quire, so none exist (always an empty list)', auth: 'api_key', query: Page.extend({ workflow_id: z.string().optional() }), status: 200, response: list(z.object({ id: z.string() })), tags }),
   getReviewVersion: operation({ summary: 'Get a review version', auth: 'api_key', params: id('version_id'), status: 200, response: ReviewVersion, tags }),
 };

@@ -181,6 +181,7 @@ const idCases: Record<string, IdCase> = {
   },
   ...workflowCases(),
   ...graphCases(),
+  ...evalCases(),
   ...secretCases(),
   'GET /v1/webhooks/deliveries/{delivery_id}': {
     make: async (key) => ({ method: 'GET', path: `/v1/webhooks/deliveries/${await makeDelivery(key)}`, expectStatus: 200 }),
@@ -355,8 +356,93 @@ async function makeWorkflowRun(key: string): Promise<string> {
   return r.body.id;
 }
 
+/** Evals and experiments: one workflow per key (an extract block), evals, eval runs, experiments and their runs in it. */
+const EVAL_DRAFT = {
+  blocks: [
+    { id: 'document', type: 'start_document', config: {} },
+    { id: 'fields', type: 'extract', config: { json_schema: { type: 'object', properties: { invoice_number: { type: ['string', 'null'] } } } } },
+    { id: 'done', type: 'end', config: {} },
+  ],
+  edges: [
+    { source: 'document', target: 'fields' },
+    { source: 'fields', target: 'done' },
+  ],
+};
+const evalWorkflows = new Map<string, Promise<string>>();
+function evalWorkflow(key: string): Promise<string> {
+  if (!evalWorkflows.has(key)) {
+    evalWorkflows.set(key, (async () => {
+      const id = await makeWorkflow(key);
+      expect((await cloud.api('PUT', `/v1/workflows/${id}/draft`, { key, body: EVAL_DRAFT })).status).toBe(200);
+      return id;
+    })());
+  }
+  return evalWorkflows.get(key)!;
+}
+const evalDocument = () => ({ type: 'file', document: { filename: 'i.txt', url: dataUrl('text/plain', `Invoice number INV-${Math.random()}`) } });
+const EVAL_ASSERTION = { target: { output_handle_id: 'output', path: 'invoice_number' }, condition: { kind: 'exists' } };
+async function makeEval(key: string): Promise<string> {
+  const r = await cloud.api('POST', '/v1/workflows/evals', { key, body: { workflow_id: await evalWorkflow(key), target: { type: 'block', block_id: 'fields' }, source: { type: 'manual', handle_inputs: { document: evalDocument() } }, assertion: EVAL_ASSERTION } });
+  expect(r.status, r.text).toBe(201);
+  return r.body.id;
+}
+async function makeEvalRun(key: string): Promise<string> {
+  const evalId = await makeEval(key);
+  const r = await cloud.api('POST', '/v1/workflows/evals/runs', { key, body: { workflow_id: await evalWorkflow(key), scope: { type: 'single', eval_id: evalId } } });
+  expect(r.status, r.text).toBe(201);
+  return r.body.id;
+}
+/** A result is written for each eval as soon as its run exists. */
+const lastEvalRun = new Map<string, string>();
+async function makeEvalResult(key: string): Promise<string> {
+  const runId = await makeEvalRun(key);
+  lastEvalRun.set(key, runId);
+  return (await cloud.api('GET', `/v1/workflows/evals/results?run_id=${runId}`, { key })).body.data[0].id;
+}
+async function makeExperiment(key: string): Promise<string> {
+  const r = await cloud.api('POST', '/v1/workflows/experiments', { key, body: { workflow_id: await evalWorkflow(key), block_id: 'fields', n_consensus: 1, documents: [{ handle_inputs: { document: evalDocument() } }] } });
+  expect(r.status, r.text).toBe(201);
+  return r.body.id;
+}
+async function makeExperimentRun(key: string): Promise<string> {
+  const r = await cloud.api('POST', '/v1/workflows/experiments/runs', { key, body: { experiment_id: await makeExperiment(key) } });
+  expect(r.status, r.text).toBe(201);
+  return r.body.id;
+}
+const lastExperimentRun = new Map<string, string>();
+async function makeExperimentResult(key: string): Promise<string> {
+  const runId = await makeExperimentRun(key);
+  lastExperimentRun.set(key, runId);
+  return (await cloud.api('GET', `/v1/workflows/experiments/results?run_id=${runId}`, { key })).body.data[0].id;
+}
+
+/** Every eval and experiment route with an id. Result ids are 24 characters after their prefix. */
+function evalCases(): Record<string, IdCase> {
+  const cases: Array<[string, string, (key: string) => Promise<string>, string, unknown, number]> = [
+    ['GET', '/v1/workflows/evals/{eval_id}', makeEval, 'evl_01m7z0qenejn1pv4p44vpcbwww', undefined, 200],
+    ['PATCH', '/v1/workflows/evals/{eval_id}', makeEval, 'evl_01m7z0qenejn1pv4p44vpcbwww', { name: 'renamed' }, 200],
+    ['DELETE', '/v1/workflows/evals/{eval_id}', makeEval, 'evl_01m7z0qenejn1pv4p44vpcbwww', undefined, 204],
+    ['GET', '/v1/workflows/evals/runs/{run_id}', makeEvalRun, 'evr_01m7z0qenejn1pv4p44vpcbwww', undefined, 200],
+    ['POST', '/v1/workflows/evals/runs/{run_id}/cancel', makeEvalRun, 'evr_01m7z0qenejn1pv4p44vpcbwww', undefined, 200],
+    ['GET', '/v1/workflows/evals/results/{result_id}', makeEvalResult, 'evres_000000000000000000000000', undefined, 200],
+    ['GET', '/v1/workflows/experiments/{experiment_id}', makeExperiment, 'exp_01m7z0qenejn1pv4p44vpcbwww', undefined, 200],
+    ['PATCH', '/v1/workflows/experiments/{experiment_id}', makeExperiment, 'exp_01m7z0qenejn1pv4p44vpcbwww', { name: 'renamed' }, 200],
+    ['DELETE', '/v1/workflows/experiments/{experiment_id}', makeExperiment, 'exp_01m7z0qenejn1pv4p44vpcbwww', undefined, 204],
+    ['GET', '/v1/workflows/experiments/runs/{run_id}', makeExperimentRun, 'expr_01m7z0qenejn1pv4p44vpcbwww', undefined, 200],
+    ['POST', '/v1/workflows/experiments/runs/{run_id}/cancel', makeExperimentRun, 'expr_01m7z0qenejn1pv4p44vpcbwww', undefined, 200],
+    ['GET', '/v1/workflows/experiments/results/{result_id}', makeExperimentResult, 'exres_000000000000000000000000', undefined, 200],
+  ];
+  const pathOf = (route: string, id: string) => route.replace(/\{[a-z_]+\}/, id);
+  return Object.fromEntries(
+    cases.map(([method, route, make, unknownId, body, expectStatus]) => [
+      `${method} ${route}`,
+      { make: async (key: string) => ({ method, path: pathOf(route, await make(key)), body, expectStatus }), unknown: { method, path: pathOf(route, unknownId), body } },
+    ]),
+  );
+}
+
 /** List routes and how to make an item that must not appear in the other environment's list. */
-const listCases: Record<string, { make(key: string): Promise<string>; path: string; field?: string }> = {
+const listCases: Record<string, { make(key: string): Promise<string>; path: string | ((key: string) => Promise<string>); field?: string }> = {
   ...generated.lists,
   'GET /v1/files': { make: uploadFile, path: '/v1/files?limit=100' },
   'GET /v1/projects': { make: makeProject, path: '/v1/projects?limit=100' },
@@ -364,6 +450,14 @@ const listCases: Record<string, { make(key: string): Promise<string>; path: stri
   'GET /v1/workflows/runs': { make: makeWorkflowRun, path: '/v1/workflows/runs?limit=100' },
   'GET /v1/webhooks/deliveries': { make: makeDelivery, path: '/v1/webhooks/deliveries?limit=100' },
   'GET /v1/edits/templates': { make: createTemplate, path: '/v1/edits/templates?limit=100' },
+  'GET /v1/workflows/evals/runs': { make: makeEvalRun, path: '/v1/workflows/evals/runs?limit=100' },
+  'GET /v1/workflows/experiments/runs': { make: makeExperimentRun, path: '/v1/workflows/experiments/runs?limit=100' },
+  // Lists scoped by a query id: each key lists its own workflow's (run's) items; the scoping id of
+  // another environment is answered like an unknown one (the describe below).
+  'GET /v1/workflows/evals': { make: makeEval, path: (key) => evalWorkflow(key).then((id) => `/v1/workflows/evals?workflow_id=${id}&limit=100`) },
+  'GET /v1/workflows/experiments': { make: makeExperiment, path: (key) => evalWorkflow(key).then((id) => `/v1/workflows/experiments?workflow_id=${id}&limit=100`) },
+  'GET /v1/workflows/evals/results': { make: makeEvalResult, path: async (key) => `/v1/workflows/evals/results?run_id=${lastEvalRun.get(key)}&limit=100` },
+  'GET /v1/workflows/experiments/results': { make: makeExperimentResult, path: async (key) => `/v1/workflows/experiments/results?run_id=${lastExperimentRun.get(key)}&limit=100` },
   'GET /v1/probes': { make: async (key) => (await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id, path: '/v1/probes?limit=100' },
   'GET /v1/workflows/reviews': { make: async (key) => (await makeReview(key)).reviewId, path: '/v1/workflows/reviews?limit=100' },
   // Usage breakdowns name their items by what ran: a primitive run, a workflow block, a workflow run.
@@ -374,8 +468,8 @@ const listCases: Record<string, { make(key: string): Promise<string>; path: stri
 
 /**
  * Lists of the SDK's workflow routes scoped by a parent id that the caller must be able to see (a
- * workflow, a run, a review): their isolation is the parent's (tested just below); evals and
- * experiments hold nothing (not built).
+ * workflow, a run, a review): their isolation is the parent's (tested just below). Evals and
+ * experiments have list cases above and their own query-scoped cases below.
  */
 const scopedLists: Record<string, (key: string) => Promise<string>> = {
   'GET /v1/workflows/blocks': async (key) => `/v1/workflows/blocks?workflow_id=${(await makeGraph(key)).workflowId}`,
@@ -386,8 +480,6 @@ const scopedLists: Record<string, (key: string) => Promise<string>> = {
   'GET /v1/workflows/steps': async (key) => `/v1/workflows/steps?run_id=${await makeWorkflowRun(key)}`,
   'GET /v1/workflows/artifacts': async (key) => `/v1/workflows/artifacts?run_id=${(await makeReview(key)).runId}`,
   'GET /v1/workflows/reviews/versions': async (key) => `/v1/workflows/reviews/versions?review_id=${(await makeReview(key)).reviewId}`,
-  'GET /v1/workflows/evals': async (key) => `/v1/workflows/evals?workflow_id=${await makeWorkflow(key)}`,
-  'GET /v1/workflows/experiments': async (key) => `/v1/workflows/experiments?workflow_id=${await makeWorkflow(key)}`,
 };
 
 const allRoutes: Route[] = [...routes, ...probeRoutes];
@@ -417,7 +509,7 @@ it('every route that takes an id, and every list route, has an isolation case', 
 });
 
 /** A 404 body with the id replaced, so bodies for different ids compare. */
-const shape = (body: unknown) => JSON.stringify(body).replace(/[a-z]+_[0-9a-z]{26}/g, '<id>');
+const shape = (body: unknown) => JSON.stringify(body).replace(/[a-z]+_[0-9a-z]{24,26}/g, '<id>');
 
 describe.each(withId.filter((r) => r.op.auth === 'api_key' && !ownTests[routeKey(r)]).map(routeKey))('%s', (key) => {
   it('answers the owner, and every other environment and organization exactly like an unknown id', async () => {
@@ -445,7 +537,7 @@ describe.each(lists.map(routeKey).filter((k) => !scopedLists[k]))('%s', (key) =>
     const testId = await c.make(cloud.keys.test);
     const liveId = await c.make(cloud.keys.live);
     const otherId = await c.make(cloud.keys.otherOrgTest);
-    const ids = async (k: string) => ((await cloud.api('GET', c.path, { key: k })).body.data as Array<Record<string, string>>).map((d) => d[c.field ?? 'id']);
+    const ids = async (k: string) => ((await cloud.api('GET', typeof c.path === 'string' ? c.path : await c.path(k), { key: k })).body.data as Array<Record<string, string>>).map((d) => d[c.field ?? 'id']);
     const asTest = await ids(cloud.keys.test);
     const asLive = await ids(cloud.keys.live);
     expect(asTest).toContain(testId);
@@ -453,6 +545,27 @@ describe.each(lists.map(routeKey).filter((k) => !scopedLists[k]))('%s', (key) =>
     expect(asTest).not.toContain(otherId);
     expect(asLive).toContain(liveId);
     expect(asLive).not.toContain(testId);
+  });
+});
+
+/** Routes that name their resource in the query (a list of one workflow's or run's items, a run's metrics). */
+describe.each([
+  ['GET /v1/workflows/evals?workflow_id', evalWorkflow, (id: string) => `/v1/workflows/evals?workflow_id=${id}`, 'wrk_01m7z0qenejn1pv4p44vpcbwww'],
+  ['GET /v1/workflows/experiments?workflow_id', evalWorkflow, (id: string) => `/v1/workflows/experiments?workflow_id=${id}`, 'wrk_01m7z0qenejn1pv4p44vpcbwww'],
+  ['GET /v1/workflows/evals/results?run_id', makeEvalRun, (id: string) => `/v1/workflows/evals/results?run_id=${id}`, 'evr_01m7z0qenejn1pv4p44vpcbwww'],
+  ['GET /v1/workflows/experiments/results?run_id', makeExperimentRun, (id: string) => `/v1/workflows/experiments/results?run_id=${id}`, 'expr_01m7z0qenejn1pv4p44vpcbwww'],
+  ['GET /v1/workflows/experiments/metrics?run_id', makeExperimentRun, (id: string) => `/v1/workflows/experiments/metrics?run_id=${id}`, 'expr_01m7z0qenejn1pv4p44vpcbwww'],
+] as const)('%s', (_name, make, pathOf, unknownId) => {
+  it('answers the owner, and every other environment and organization exactly like an unknown id', async () => {
+    const id = await make(cloud.keys.test);
+    for (const strangerKey of [cloud.keys.live, cloud.keys.otherOrgTest, cloud.keys.otherOrgLive]) {
+      const unknown = await cloud.api('GET', pathOf(unknownId), { key: strangerKey });
+      const foreign = await cloud.api('GET', pathOf(id), { key: strangerKey });
+      expect(unknown.status).toBe(404);
+      expect(foreign.status).toBe(404);
+      expect(shape(foreign.body)).toBe(shape(unknown.body));
+    }
+    expect((await cloud.api('GET', pathOf(id), { key: cloud.keys.test })).status).toBe(200);
   });
 });
 

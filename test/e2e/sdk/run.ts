@@ -4,7 +4,8 @@
  *      $QUIRE_SDK_DIR, default node_modules/.cache/retab-node-sdk, and rebuilt when the vendored
  *      package-lock.json changes);
  *   2. starts `npm start` on a free port, in a fresh data dir, with a known test key;
- *   3. runs issue 42's scenario through the SDK (./scenario.ts);
+ *   3. runs issue 42's scenario through the SDK (./scenario.ts), then issue 43's evals and experiments
+ *      (./evals-scenario.ts);
  *   4. runs the SDK's own workflow e2e suites (tests/workflows/) under bun (npm package bun@1).
  * Exit code 0 only when all passed. Not part of `npm test` (no network there): the same scenario
  * runs in test/functions/workflows/sdk-scenario.test.ts with the SDK's exact requests.
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { textPdf } from '../../support/text-pdf.ts';
+import { sdkEvalsScenario } from './evals-scenario.ts';
 import { sdkScenario } from './scenario.ts';
 
 const REPO = resolve(import.meta.dirname, '../../..');
@@ -65,6 +67,7 @@ async function main(): Promise<number> {
     const client = new Retab({ apiKey: key, baseUrl: url });
     const pdf = `data:application/pdf;base64,${Buffer.from(await textPdf([['INVOICE', 'Invoice number: INV-3301', 'Total due: 980.00 EUR']])).toString('base64')}`;
     await sdkScenario(client, { url, key }, pdf, (line) => console.log(`  ✓ ${line}`));
+    await sdkEvalsScenario(client, { url, key }, (line) => console.log(`  ✓ ${line}`));
     console.log('The SDK scenario passed.\nThe SDK\'s own workflow e2e suites (bun test tests/workflows/):');
     execFileSync('npx', ['-y', 'bun@1', 'test', 'tests/workflows/'], {
       cwd: SDK_DIR,
