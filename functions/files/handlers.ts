@@ -1,7 +1,10 @@
 import { api } from '../platform/http.ts';
 import { listEnvelopeOf, toListQuery } from '../platform/pagination.ts';
 import { checkDocument } from './check.ts';
-import { fileOperations as ops } from './operations.ts';
+import { cancelRun, getRun } from '../runs/service.ts';
+import { createBlueprint as startBlueprint } from './blueprints.ts';
+import { fileBlueprintKind } from './kind.ts';
+import { blueprintOperations as blueprints, fileOperations as ops } from './operations.ts';
 import type { File } from './schema.ts';
 import { completeUpload as complete, createUpload as startUpload, downloadLink, FILE_TYPE, getFile as readFile, uploadFile } from './service.ts';
 
@@ -19,3 +22,9 @@ export const listFiles = api(ops.listFiles, async ({ platform, caller, query }) 
 export const getFile = api(ops.getFile, ({ platform, caller, params }) => readFile(platform, caller, params.file_id));
 
 export const getDownloadLink = api(ops.getDownloadLink, ({ platform, caller, params }) => downloadLink(platform, caller, params.file_id));
+
+export const createBlueprint = api(blueprints.create, ({ platform, caller, body }) => startBlueprint(platform, caller, body));
+
+export const getBlueprint = api(blueprints.get, ({ platform, caller, params, query }) => getRun(platform, caller, fileBlueprintKind, params.blueprint_id!, query.include_output));
+
+export const cancelBlueprint = api(blueprints.cancel, ({ platform, caller, params }) => cancelRun(platform, caller, fileBlueprintKind, params.blueprint_id!));

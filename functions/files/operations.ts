@@ -1,7 +1,10 @@
 import { operation } from '../platform/operation.ts';
 import { listEnvelope, MIMEData } from '../platform/schemas.ts';
+import { runOperations } from '../runs/schema.ts';
 import {
   CompleteUploadBody,
+  CreateBlueprintBody,
+  FileBlueprint,
   CreateFileBody,
   CreateUploadBody,
   DownloadLink,
@@ -55,3 +58,6 @@ export const fileOperations = {
     tags: ['files'],
   }),
 };
+
+/** File blueprints: the create, get and cancel of a run resource (no list or delete: the SDK has none; its runs are not listed). */
+export const blueprintOperations = runOperations({ resource: 'file blueprint', plural: 'file blueprints', idParam: 'blueprint_id', createBody: CreateBlueprintBody, record: FileBlueprint, tag: 'files' });

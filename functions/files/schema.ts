@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ListQueryParams, MIMEData } from '../platform/schemas.ts';
+import { FileRef, ListQueryParams, MIMEData, PrimitiveError, RunStatus } from '../platform/schemas.ts';
 
 export const File = z
   .object({
@@ -62,3 +62,31 @@ export const ListFilesQuery = ListQueryParams.extend({ mime_type: z.string().opt
 export const DownloadLink = z
   .object({ download_url: z.string(), expires_in: z.string(), filename: z.string(), mime_data: MIMEData })
   .meta({ id: 'DownloadLink' });
+
+// ── File blueprints (the Retab SDK's files.create_blueprint / get_blueprint / create_blueprint_cancel) ──
+
+export const CreateBlueprintBody = z.object({
+  file_id: z.string().min(1).describe('An uploaded File (file_...) of this environment'),
+  intent: z.string().max(10_000).optional().describe('What the blueprint is for, in words: guides the document type, the split and the suggested schema'),
+  mode: z.enum(['instant', 'reasoning']).optional().describe('Accepted and echoed (Retab: a legacy field); the analysis is one pass either way'),
+  background: z.boolean().default(false),
+});
+export type CreateBlueprintBody = z.infer<typeof CreateBlueprintBody>;
+
+export const FileBlueprint = z
+  .object({
+    object: z.literal('file.blueprint'),
+    id: z.string(),
+    file: FileRef,
+    intent: z.string().nullable(),
+    mode: z.enum(['instant', 'reasoning']).nullable(),
+    output: z.record(z.string(), z.unknown()).describe('The document blueprint (README "File blueprints"); {} until completed'),
+    status: RunStatus,
+    error: PrimitiveError.nullable(),
+    model: z.string(),
+    usage: z.object({ credits: z.number(), page_count: z.number().int().optional() }),
+    created_at: z.string(),
+    started_at: z.string().nullable(),
+    completed_at: z.string().nullable(),
+  })
+  .meta({ id: 'FileBlueprint' });

@@ -86,6 +86,14 @@ async function uploadFile(key: string): Promise<string> {
   return r.body.id;
 }
 
+/** A file blueprint (its file given by id, in the body) of the key's environment. */
+async function createBlueprint(key: string): Promise<string> {
+  const r = await cloud.api('POST', '/v1/files/blueprints', { key, body: { file_id: await uploadFile(key) } });
+  expect(r.status, r.text).toBe(201);
+  return r.body.id;
+}
+const UNKNOWN_BLUEPRINT = 'fbp_01m7z0qenejn1pv4p44vpcbwww';
+
 /** Secrets are addressed by name; names shaped like ids so the 404 bodies compare (`shape` below). */
 function secretCases(): Record<string, IdCase> {
   const makeSecret = async (key: string) => {
@@ -158,6 +166,14 @@ const idCases: Record<string, IdCase> = {
       return { method: 'POST', path: `/v1/files/upload/${ticket.body.fileId}/complete`, body: {}, expectStatus: 200 };
     },
     unknown: { method: 'POST', path: `/v1/files/upload/${UNKNOWN.file}/complete`, body: {} },
+  },
+  'GET /v1/files/blueprints/{blueprint_id}': {
+    make: async (key) => ({ method: 'GET', path: `/v1/files/blueprints/${await createBlueprint(key)}`, expectStatus: 200 }),
+    unknown: { method: 'GET', path: `/v1/files/blueprints/${UNKNOWN_BLUEPRINT}` },
+  },
+  'POST /v1/files/blueprints/{blueprint_id}/cancel': {
+    make: async (key) => ({ method: 'POST', path: `/v1/files/blueprints/${await createBlueprint(key)}/cancel`, expectStatus: 200 }),
+    unknown: { method: 'POST', path: `/v1/files/blueprints/${UNKNOWN_BLUEPRINT}/cancel` },
   },
   'GET /v1/probes/{probe_id}': {
     make: async (key) => ({ method: 'GET', path: `/v1/probes/${(await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id}`, expectStatus: 200 }),
