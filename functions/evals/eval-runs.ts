@@ -1,6 +1,6 @@
 /**
  * Eval runs (API §9.5): a batch of a workflow's evals — all of them, those of one block, or one —
- * run in the background as a run of the run kit (kind `workflow.eval_run`, ./task.ts), against the
+ * run in the background as a run of the run kit (kind `workflow_eval_run`, ./task.ts), against the
  * draft as it was when the run was created (its graph version). Each eval gets a result record as
  * soon as the run exists (queued), which the task moves to running and then completed (with a
  * verdict) or error; the run's `counts` move with them, so a run of N evals shows its progress.

@@ -1,6 +1,6 @@
 /**
  * Experiment runs (API §9.5): the experiment's block over each of its documents, `n_consensus`
- * votes at once, in the background as a run of the run kit (kind `workflow.experiment_run`,
+ * votes at once, in the background as a run of the run kit (kind `workflow_experiment_run`,
  * ./task.ts), on the draft as it was when the run was created (its graph version). Each document
  * gets a result (queued → running → completed | error) and, once completed, its metrics: how far
  * the votes agree with their consensus (./metrics.ts). The run shows its progress as documents end.

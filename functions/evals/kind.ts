@@ -64,7 +64,7 @@ export function experimentRunWire(w: Wire): Record<string, unknown> {
 }
 
 export const evalRunKind: RunKind = {
-  name: 'workflow.eval_run',
+  name: EVAL_RUN_TYPE,
   type: EVAL_RUN_TYPE,
   idPrefix: 'evr',
   resource: 'Workflow eval run',
@@ -73,7 +73,7 @@ export const evalRunKind: RunKind = {
 };
 
 export const experimentRunKind: RunKind = {
-  name: 'workflow.experiment_run',
+  name: EXPERIMENT_RUN_TYPE,
   type: EXPERIMENT_RUN_TYPE,
   idPrefix: 'expr',
   resource: 'Experiment run',

@@ -627,7 +627,7 @@ describe('the app', () => {
         `process.stdout.write(typeof m[${JSON.stringify(handlerOf.get(dir))}] + (outside.length ? ' resolved elsewhere: ' + outside : ''));`;
       expect(runNode(script), dir).toBe('function');
     }
-  });
+  }, 180_000); // a Node process per bundle (about 30), each loading its every chunk
 
   it('makes task bundles that read documents: PDF text and OCR of an image (built as the stack builds them)', async () => {
     // The document reader bundled with the task Lambdas' options and runtime packages, so its code
