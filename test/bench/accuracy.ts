@@ -11,7 +11,8 @@
  */
 import { corpusAvailable, extractionTruths, FOLDS, manifest, splitTruths } from '../support/corpus.ts';
 import { evaluateBundles, evaluateClassification, evaluateCorpusBundles, evaluateExtraction, evaluateLocate, pageAccuracy, readingCeiling, summarizeExtraction } from '../support/corpus-eval.ts';
-import { makeBundles, SCHEMA_VARIANTS, type Tally, tallyTotal } from '../support/corpus-score.ts';
+import { type FieldResult, makeBundles, SCHEMA_VARIANTS, type Tally, tallyTotal } from '../support/corpus-score.ts';
+import { leaveOneSourceOut, trainingSet } from '../train/candidates.ts';
 
 const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFixed(1)}%`);
 const row = (name: string, t: Tally) => `| ${name} | ${tallyTotal(t)} | ${t.right} (${pct(t.right, tallyTotal(t))}) | ${t.missing} | ${t.wrong} (${pct(t.wrong, tallyTotal(t))}) |`;
@@ -62,6 +63,7 @@ export async function benchAccuracy(): Promise<void> {
     console.log('\n' + HEAD);
     console.log(row('**line items, all fields**', s.items.fields));
     for (const [name, t] of s.items.byField) console.log(row(`item ${name}`, t));
+    printReliability(results.flatMap((r) => r.fields), 'the engine as shipped, every source');
     console.log(`\nline items: ${s.items.found} found, ${s.items.missed} missed, ${s.items.spurious} spurious`);
     const c = await readingCeiling(extractionTruths());
     console.log(
@@ -80,6 +82,24 @@ export async function benchAccuracy(): Promise<void> {
         if (items.extra.length > 0) console.log(`   spurious items: ${items.extra.map((d) => JSON.stringify(d)).join(', ')}`);
       }
     }
+  }
+  if (!only || only === 'extract' || only === 'held-out') {
+    // The learned candidate scoring, each source scored by the model fitted without it.
+    const started = performance.now();
+    const truths = extractionTruths();
+    const models = leaveOneSourceOut(await trainingSet(truths, SCHEMA_VARIANTS));
+    const results = await evaluateExtraction(truths, SCHEMA_VARIANTS, { modelFor: (source) => models.get(source) ?? null });
+    const s = summarizeExtraction(results);
+    console.log(`\n## Extraction with the learned scoring, every source held out of its fitting (${models.size} models, ${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
+    console.log(HEAD);
+    console.log(row('**all header fields, held out**', s.fields));
+    console.log(row('printed in the document', s.present));
+    console.log(row('not printed (right = null)', s.absent));
+    for (const fold of FOLDS) if (s.byFold.has(fold)) console.log(row(`fold ${fold}`, s.byFold.get(fold)!));
+    for (const [name, t] of s.byField) console.log(row(name, t));
+    for (const [name, t] of s.byType) console.log(row(`type ${name}`, t));
+    for (const [name, t] of s.byVariant) console.log(row(`schema ${name}`, t));
+    printReliability(results.flatMap((r) => r.fields), 'held out');
   }
   if (!only || only === 'locate') {
     const r = await evaluateLocate(extractionTruths());
@@ -115,4 +135,18 @@ export async function benchAccuracy(): Promise<void> {
       if (ok < c.expected.length || detail) console.log(`   ${ok}/${c.expected.length} ${c.name}\n      want ${c.expected.join(' ')}\n      got  ${c.got.join(' ')}`);
     }
   }
+}
+
+/** Likelihood bins → share of the values given in the bin that are right (a value given is right or wrong; null is neither). */
+function printReliability(fields: readonly FieldResult[], what: string): void {
+  const bins = [0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0001];
+  const given = fields.filter((f) => f.verdict !== 'missing' && f.value !== null && f.value !== undefined && typeof f.likelihood === 'number');
+  console.log(`\nReliability (${what}): the values given, by the likelihood given with them\n\n| likelihood | values | right | share right |\n|---|---:|---:|---:|`);
+  for (let i = 0; i + 1 < bins.length; i++) {
+    const inBin = given.filter((f) => f.likelihood! >= bins[i]! && f.likelihood! < bins[i + 1]!);
+    const right = inBin.filter((f) => f.verdict === 'right').length;
+    console.log(`| ${bins[i]!.toFixed(2)}–${Math.min(1, bins[i + 1]!).toFixed(2)} | ${inBin.length} | ${right} | ${pct(right, inBin.length)} |`);
+  }
+  const high = given.filter((f) => f.likelihood! >= 0.9);
+  console.log(`\nabove 0.9: ${high.filter((f) => f.verdict === 'right').length}/${high.length} right (${pct(high.filter((f) => f.verdict === 'right').length, high.length)}; goal ≥ 98%)`);
 }

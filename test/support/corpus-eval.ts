@@ -4,7 +4,8 @@
  */
 import type { Doc } from '../../functions/documents/doc.ts';
 import { localEngine } from '../../functions/models/local/index.ts';
-import { localExtractor } from '../../functions/models/local/extract.ts';
+import { extract, localExtractor } from '../../functions/models/local/extract.ts';
+import type { CandidateModel } from '../../functions/models/local/learned.ts';
 import { locateValues } from '../../functions/models/locate.ts';
 import { parseDate } from '../../functions/models/local/extract-values.ts';
 import { secondReading } from '../../functions/models/local/two-readings.ts';
@@ -40,7 +41,15 @@ export interface DocExtraction {
   ms: number;
 }
 
-export async function evaluateExtraction(truths: readonly ExtractionTruth[], variants: readonly SchemaVariant[]): Promise<DocExtraction[]> {
+/**
+ * `modelFor`: the learned candidate model to score each source's documents with (the benchmark's
+ * held-out measurement gives each source the model fitted without it); by default the engine's own.
+ */
+export async function evaluateExtraction(
+  truths: readonly ExtractionTruth[],
+  variants: readonly SchemaVariant[],
+  options: { modelFor?: (source: string) => CandidateModel | null } = {},
+): Promise<DocExtraction[]> {
   const entries = new Map(manifest().map((e) => [e.path, e]));
   const out: DocExtraction[] = [];
   for (const truth of truths) {
@@ -49,7 +58,8 @@ export async function evaluateExtraction(truths: readonly ExtractionTruth[], var
     const doc = await corpusDoc(truth.path);
     for (const variant of variants) {
       const started = performance.now();
-      const result = await localExtractor.extract({ doc, schema: variant.schema, instructions: null, nConsensus: 1, seed: 'corpus' });
+      const request = { doc, schema: variant.schema, instructions: null, nConsensus: 1, seed: 'corpus' };
+      const result = options.modelFor ? extract(request, { model: options.modelFor(entry.source.repo) }) : await localExtractor.extract(request);
       out.push({
         path: truth.path,
         type: entry.type,
@@ -57,7 +67,7 @@ export async function evaluateExtraction(truths: readonly ExtractionTruth[], var
         fold: foldOf(entry.source.repo),
         language: entry.language,
         variant: variant.name,
-        fields: scoreFields(truth, variant, result.output),
+        fields: scoreFields(truth, variant, result.output, result.likelihoods),
         items: scoreItems(truth.line_items, variant, result.output),
         ms: performance.now() - started,
       });

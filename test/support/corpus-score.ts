@@ -415,6 +415,8 @@ export interface FieldResult {
   verdict: Verdict;
   truth: unknown;
   value: unknown;
+  /** The likelihood the extraction gave the value (when asked for). */
+  likelihood?: number;
 }
 
 export interface ItemsResult {
@@ -430,18 +432,25 @@ export interface ItemsResult {
   extra: unknown[];
 }
 
-export function scoreFields(truth: ExtractionTruth, variant: SchemaVariant, output: unknown): FieldResult[] {
-  const out: FieldResult[] = [];
-  for (const field of Object.keys(FIELD_KIND) as TruthField[]) {
-    if (!(field in truth.fields)) continue;
-    const expected = truth.fields[field] ?? null;
+/** What a value given for one truth field of a document is worth. */
+export function judgeField(truth: ExtractionTruth, field: TruthField, value: unknown): Verdict {
+  const expected = truth.fields[field] ?? null;
+  const kind = FIELD_KIND[field];
+  return kind === 'text' ? judgeText(expected as TextTruth, value) : kind === 'number' ? judgeNumber(expected as number | null, value) : judgeExact(expected as string | null, value);
+}
+
+/** The truth fields a document's truth gives. */
+export function truthFieldsOf(truth: ExtractionTruth): TruthField[] {
+  return (Object.keys(FIELD_KIND) as TruthField[]).filter((field) => field in truth.fields);
+}
+
+/** `likelihoods`: the extraction's likelihoods tree, to keep each value's likelihood beside its verdict. */
+export function scoreFields(truth: ExtractionTruth, variant: SchemaVariant, output: unknown, likelihoods?: unknown): FieldResult[] {
+  return truthFieldsOf(truth).map((field) => {
     const value = at(output, variant.fields[field]);
-    const kind = FIELD_KIND[field];
-    const verdict =
-      kind === 'text' ? judgeText(expected as TextTruth, value) : kind === 'number' ? judgeNumber(expected as number | null, value) : judgeExact(expected as string | null, value);
-    out.push({ field, verdict, truth: expected, value });
-  }
-  return out;
+    const likelihood = likelihoods === undefined ? undefined : at(likelihoods, variant.fields[field]);
+    return { field, verdict: judgeField(truth, field, value), truth: truth.fields[field] ?? null, value, ...(typeof likelihood === 'number' ? { likelihood } : {}) };
+  });
 }
 
 /** How alike two descriptions are: the share of the truth's words the output has (0..1). */

@@ -29,6 +29,7 @@ import { conceptOfField } from './concepts.ts';
 import { type ArrayNode, compileSchema, type FieldInfo, type FieldNode, type LeafNode, leafAccepts, type ObjectNode } from './extract-schema.ts';
 import { booleanOf, currencyOf, EMAIL, type LeafTraits, type Read, readValue, traitsOf } from './extract-values.ts';
 import { fieldPhrases, type Phrase, type PhraseSource, textStems } from './extract-words.ts';
+import { type CandidateFacts, type CandidateModel, featuresOf, probability, shippedModel } from './learned.ts';
 import { jitteredWeight } from './random.ts';
 import { agreeReadings, secondReading } from './two-readings.ts';
 import { EXTRACT_WEIGHTS } from './weights/extract.ts';
@@ -87,6 +88,8 @@ interface Candidate {
   labelKey: string | undefined;
   /** Whether the value's words can back only this leaf. */
   exclusive: boolean;
+  /** From the business reading: its score, its rank in the concept's list, whether other amounts confirm it. */
+  business?: { score: number; rank: number; corroborated: boolean };
 }
 
 interface ScalarField {
@@ -511,29 +514,86 @@ interface Vote {
   arrays: Map<number, Items | ItemValue[]>;
 }
 
-function runVote(index: DocIndex, planned: Planned, weights: Weights): Vote {
+/**
+ * How candidates are scored: by the learned model (./learned.ts) when there is one — its
+ * probability orders them, is compared with its threshold and is the likelihood — else by the
+ * hand-set score against the hand-set threshold. `trace` sees every scored candidate (training and
+ * the benchmark, test/train/).
+ */
+export interface Scoring {
+  model: CandidateModel | null;
+  trace?: (row: TracedCandidate) => void;
+}
+
+export interface TracedCandidate {
+  /** The leaf's path in the output (object keys). */
+  path: string[];
+  value: unknown;
+  features: number[];
+  /** The score it competed with (the model's probability, or the hand-set score). */
+  score: number;
+  /** Whether the vote gave the leaf this candidate. */
+  chosen: boolean;
+}
+
+/** What the model is told of a candidate of `field`, given the hand-set scores of all of its candidates. */
+function factsOf(field: ScalarField, candidate: Candidate, bases: readonly number[], i: number): CandidateFacts {
+  const base = bases[i]!;
+  const rank = bases.filter((b, j) => b > base || (b === base && j < i)).length;
+  const bestOther = Math.max(0, ...bases.filter((_, j) => j !== i));
+  const { node, traits } = field;
+  return {
+    base,
+    similarity: candidate.similarity,
+    fit: candidate.read.fit,
+    factor: candidate.factor,
+    placement: candidate.placement,
+    source: candidate.source,
+    ...(candidate.business ? { business: candidate.business } : {}),
+    concept: field.concept,
+    kind: { number: node.type === 'number' || node.type === 'integer', date: traits.date, enum: (node.enum?.length ?? 0) > 0, identifier: traits.identifier, name: traits.name },
+    rank,
+    bestOther,
+    count: bases.length,
+    text: candidate.read.words.map((w) => w.text).join(' '),
+  };
+}
+
+function runVote(index: DocIndex, planned: Planned, weights: Weights, scoring: Scoring, paths: ReadonlyMap<number, string[]>): Vote {
   const weightOf = (source: PhraseSource) => weights.phrase[source];
   // Scalars: every candidate above the threshold, best first; a leaf, a label and a value's words
   // are each used once.
-  const ranked: Array<{ field: number; candidate: Candidate; score: number; order: number }> = [];
+  const ranked: Array<{ field: number; candidate: Candidate; score: number; order: number; features?: number[] }> = [];
   let order = 0;
+  const threshold = scoring.model ? scoring.model.threshold : weights.threshold;
+  const scored: typeof ranked = [];
   for (const field of planned.scalars) {
-    for (const candidate of field.candidates) {
-      const score = baseScore(candidate, weights);
-      if (score >= weights.threshold) ranked.push({ field: field.ref, candidate, score, order: order++ });
-    }
+    const bases = field.candidates.map((candidate) => baseScore(candidate, weights));
+    field.candidates.forEach((candidate, i) => {
+      const features = scoring.model || scoring.trace ? featuresOf(factsOf(field, candidate, bases, i)) : undefined;
+      const score = scoring.model ? probability(scoring.model, features!) : bases[i]!;
+      const entry = { field: field.ref, candidate, score, order: order++, ...(features ? { features } : {}) };
+      scored.push(entry);
+      if (score >= threshold) ranked.push(entry);
+    });
   }
   ranked.sort((a, b) => b.score - a.score || a.order - b.order);
   const scalars = new Map<number, Chosen>();
+  const taken = new Set<(typeof ranked)[number]>();
   const labels = new Set<string>();
   const words = new Set<number>();
-  for (const { field, candidate, score } of ranked) {
+  for (const entry of ranked) {
+    const { field, candidate, score } = entry;
     if (scalars.has(field)) continue;
     if (candidate.labelKey && labels.has(candidate.labelKey)) continue;
     if (candidate.exclusive && candidate.read.words.some((w) => words.has(w.id))) continue;
     scalars.set(field, { read: candidate.read, likelihood: score });
+    taken.add(entry);
     if (candidate.labelKey) labels.add(candidate.labelKey);
     if (candidate.exclusive) for (const w of candidate.read.words) words.add(w.id);
+  }
+  if (scoring.trace) {
+    for (const entry of scored) scoring.trace({ path: paths.get(entry.field)!, value: entry.candidate.read.value, features: entry.features!, score: entry.score, chosen: taken.has(entry) });
   }
 
   // Arrays in schema order; a table gives the items of one array only.
@@ -789,22 +849,31 @@ function adapt(found: BusinessValue, field: ScalarField, index: DocIndex): Read 
 /** Candidates of a leaf that asks for a business field: what ./business.ts read for it, nothing else. */
 function businessCandidates(business: BusinessReading, field: ScalarField, index: DocIndex): Candidate[] {
   const out: Candidate[] = [];
-  for (const found of business.candidates(field.concept!).slice(0, EXTRACT_WEIGHTS.maxCandidates)) {
+  for (const [rank, found] of business.candidates(field.concept!).slice(0, EXTRACT_WEIGHTS.maxCandidates).entries()) {
     const read = adapt(found, field, index);
     // A currency is often read off the total's own word ("$1,155.00"): that word backs both.
-    if (read) out.push({ read, placement: 'colon', factor: 1, similarity: found.score, source: 'key', labelKey: undefined, exclusive: field.concept !== 'currency' });
+    const facts = { score: found.score, rank, corroborated: found.corroborated === true };
+    if (read) out.push({ read, placement: 'colon', factor: 1, similarity: found.score, source: 'key', labelKey: undefined, exclusive: field.concept !== 'currency', business: facts });
   }
   return out;
 }
 
 /** Extraction; a document OCRed by two readers is read both ways and their answers agreed (./two-readings.ts). */
-export function extract(request: ExtractRequest): ExtractResult {
-  const first = extractReading(request, request.doc);
+/** `scoring`: the shipped learned model by default; training and the benchmark give their own, and a trace. */
+export function extract(request: ExtractRequest, scoring: Scoring = { model: shippedModel() }): ExtractResult {
+  const first = extractReading(request, request.doc, scoring);
   const second = secondReading(request.doc);
-  return second ? agreeReadings(first, extractReading(request, second), request.doc) : first;
+  return second ? agreeReadings(first, extractReading(request, second, scoring), request.doc) : first;
 }
 
-function extractReading(request: ExtractRequest, doc: Doc): ExtractResult {
+/** Each scalar leaf's path in the output, by its number. */
+function leafPaths(p: Plan, path: string[] = [], out = new Map<number, string[]>()): Map<number, string[]> {
+  if (p.kind === 'leaf') out.set(p.ref, path);
+  if (p.kind === 'object') for (const child of p.children) leafPaths(child.plan, [...path, child.key], out);
+  return out;
+}
+
+function extractReading(request: ExtractRequest, doc: Doc, scoring: Scoring): ExtractResult {
   const { root } = compileSchema(request.schema);
   const index = indexDoc(doc);
   const planned = plan(root);
@@ -816,7 +885,8 @@ function extractReading(request: ExtractRequest, doc: Doc): ExtractResult {
 
   const n = Math.max(1, Math.min(16, Math.floor(request.nConsensus) || 1));
   const votes: Out[] = [];
-  for (let v = 0; v < n; v++) votes.push(buildVote(index, planned, runVote(index, planned, weightsFor(request.seed, v, n))));
+  const paths = leafPaths(planned.root);
+  for (let v = 0; v < n; v++) votes.push(buildVote(index, planned, runVote(index, planned, weightsFor(request.seed, v, n), v === 0 ? scoring : { model: scoring.model }, paths)));
   const result = n === 1 ? votes[0]! : consolidate(planned.root, votes, n);
 
   const asObject = (value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});

@@ -1,0 +1,125 @@
+/**
+ * Fitting the learned scoring of extraction candidates (functions/models/local/learned.ts) on the
+ * corpus truth, and measuring it on sources held out of fitting.
+ *
+ * Rows: every candidate the engine considers for a header field (with the hand-set scoring, so what
+ * it sees does not depend on an earlier model), on every truth document × schema wording; a row is
+ * positive when the candidate's value is right for the field by the benchmark's own judgement
+ * (test/support/corpus-score.ts). A field the document does not print has no right candidate: every
+ * value there is wrong, which is what teaches the model to leave such fields null.
+ *
+ * Held out: for each source (repository), a model fitted on the rows of every other source scores
+ * that source's documents, through the whole engine. Those figures are the ones reported.
+ */
+import type { Doc } from '../../functions/documents/doc.ts';
+import { extract, type TracedCandidate } from '../../functions/models/local/extract.ts';
+import { type CandidateModel, FEATURE_NAMES } from '../../functions/models/local/learned.ts';
+import { corpusDoc, type ExtractionTruth, manifest } from '../support/corpus.ts';
+import { judgeField, type SchemaVariant, type TruthField, truthFieldsOf } from '../support/corpus-score.ts';
+import { fitLogistic } from './logistic.ts';
+
+/** A field's best value may be wrong for at most this share of fields (on the rows it is fitted on). */
+export const MAX_WRONG = 0.02;
+/** The L2 penalty of the fit: chosen once (not tuned on held-out figures). */
+export const LAMBDA = 1;
+
+export interface Row {
+  source: string;
+  /** Document × wording × field: the candidates of one field compete within their group. */
+  group: string;
+  features: number[];
+  right: boolean;
+}
+
+export interface Group {
+  source: string;
+  /** Whether the document prints the field (else the only right answer is null). */
+  printed: boolean;
+}
+
+export interface TrainingSet {
+  rows: Row[];
+  /** Every field of every document × wording, with or without candidates. */
+  groups: Map<string, Group>;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((k, i) => k === b[i]);
+}
+
+/** The rows of one document under one wording. */
+function rowsOf(doc: Doc, truth: ExtractionTruth, variant: SchemaVariant, source: string, set: TrainingSet): void {
+  const traced: TracedCandidate[] = [];
+  extract({ doc, schema: variant.schema, instructions: null, nConsensus: 1, seed: 'corpus' }, { model: null, trace: (row) => traced.push(row) });
+  for (const field of truthFieldsOf(truth)) {
+    const group = `${truth.path}|${variant.name}|${field}`;
+    set.groups.set(group, { source, printed: truth.fields[field] !== null && truth.fields[field] !== undefined });
+    for (const row of traced) {
+      if (!sameKeys(row.path, variant.fields[field as TruthField])) continue;
+      set.rows.push({ source, group, features: row.features, right: judgeField(truth, field, row.value) === 'right' });
+    }
+  }
+}
+
+export async function trainingSet(truths: readonly ExtractionTruth[], variants: readonly SchemaVariant[]): Promise<TrainingSet> {
+  const sources = new Map(manifest().map((e) => [e.path, e.source.repo]));
+  const set: TrainingSet = { rows: [], groups: new Map() };
+  for (const truth of truths) {
+    const doc = await corpusDoc(truth.path);
+    for (const variant of variants) rowsOf(doc, truth, variant, sources.get(truth.path)!, set);
+  }
+  return set;
+}
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+/**
+ * The threshold: the lowest probability at which a field's best candidate is kept such that, over
+ * the fields of `groups`, at most MAX_WRONG get a wrong value. (Each field's best candidate by the
+ * model stands for what the engine would give it; the engine also keeps labels and words to one
+ * field each, so it gives a little less.)
+ */
+export function chooseThreshold(rows: readonly Row[], groups: ReadonlyMap<string, Group>, score: (x: number[]) => number): number {
+  const best = new Map<string, { p: number; right: boolean }>();
+  for (const row of rows) {
+    const p = score(row.features);
+    const current = best.get(row.group);
+    if (!current || p > current.p) best.set(row.group, { p, right: row.right });
+  }
+  // Keep the fields best first; the threshold is where the wrong ones kept would pass the budget.
+  const kept = [...best.values()].sort((a, b) => b.p - a.p);
+  const budget = MAX_WRONG * groups.size;
+  let wrong = 0;
+  let threshold = 1;
+  for (let i = 0; i < kept.length; i++) {
+    if (!kept[i]!.right) wrong++;
+    if (wrong > budget) break;
+    // Fields at the same probability are kept or dropped together.
+    if (i + 1 === kept.length || kept[i + 1]!.p < kept[i]!.p) threshold = kept[i]!.p;
+  }
+  return threshold;
+}
+
+/** Fits the model on these rows (every field of `groups` counts for the threshold). */
+export function fitModel(rows: readonly Row[], groups: ReadonlyMap<string, Group>, fitted: Record<string, unknown>): CandidateModel {
+  const { weights, bias } = fitLogistic(
+    rows.map((r) => r.features),
+    rows.map((r) => (r.right ? 1 : 0)),
+    LAMBDA,
+  );
+  const score = (x: number[]) => sigmoid(bias + x.reduce((s, v, i) => s + v * weights[i]!, 0));
+  const threshold = chooseThreshold(rows, groups, score);
+  return { features: [...FEATURE_NAMES], weights, bias: Math.round(bias * 1e6) / 1e6, threshold: Math.round(threshold * 1e6) / 1e6, fitted };
+}
+
+/** One model per source, each fitted on the rows of every other source. */
+export function leaveOneSourceOut(set: TrainingSet): Map<string, CandidateModel> {
+  const sources = [...new Set([...set.groups.values()].map((g) => g.source))].sort();
+  const models = new Map<string, CandidateModel>();
+  for (const source of sources) {
+    const rows = set.rows.filter((r) => r.source !== source);
+    const groups = new Map([...set.groups].filter(([, g]) => g.source !== source));
+    models.set(source, fitModel(rows, groups, { held_out: source, rows: rows.length, fields: groups.size }));
+  }
+  return models;
+}
