@@ -3,6 +3,7 @@
  * `npm run bench -- accuracy` prints and what the floors in `npm test` check.
  */
 import type { Doc } from '../../functions/documents/doc.ts';
+import { DocumentProblem } from '../../functions/documents/sniff.ts';
 import { localEngine } from '../../functions/models/local/index.ts';
 import { extract, localExtractor } from '../../functions/models/local/extract.ts';
 import type { CandidateModel } from '../../functions/models/local/learned.ts';
@@ -147,7 +148,15 @@ export async function evaluateClassification(paths: readonly string[], categorie
   const entries = new Map(manifest().map((e) => [e.path, e]));
   const out: ClassificationResult[] = [];
   for (const path of paths) {
-    const doc = await corpusDoc(path);
+    let doc: Doc;
+    try {
+      doc = await corpusDoc(path);
+    } catch (error) {
+      // A document Quire cannot read (an EPUB) is counted, as wrong: a user gets a 422 for it.
+      if (!(error instanceof DocumentProblem)) throw error;
+      out.push({ path, fold: foldOf(entries.get(path)!.source.repo), expected: entries.get(path)!.type, got: `(unreadable: ${error.code})`, likelihood: 0, reasoning: error.message });
+      continue;
+    }
     const result = await localEngine.classify({ doc, categories: [...categories], instructions: null, firstNPages: undefined, nConsensus: 1, seed: 'corpus' });
     out.push({ path, fold: foldOf(entries.get(path)!.source.repo), expected: entries.get(path)!.type, got: result.output.category, likelihood: result.consensus.likelihoods, reasoning: result.output.reasoning });
   }

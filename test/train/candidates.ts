@@ -2,11 +2,12 @@
  * Fitting the learned scoring of extraction candidates (functions/models/local/learned.ts) on the
  * corpus truth, and measuring it on sources held out of fitting.
  *
- * Rows: every candidate the engine considers for a header field (with the hand-set scoring, so what
- * it sees does not depend on an earlier model), on every truth document × schema wording; a row is
- * positive when the candidate's value is right for the field by the benchmark's own judgement
- * (test/support/corpus-score.ts). A field the document does not print has no right candidate: every
- * value there is wrong, which is what teaches the model to leave such fields null.
+ * Rows: the value the engine gives each header field (its hand-set choice, with no model: what it
+ * chooses does not depend on the model), on every truth document × schema wording; a row is
+ * positive when the value is right for the field by the benchmark's own judgement
+ * (test/support/corpus-score.ts). A field the document does not print has no right value: any value
+ * there is wrong, which is what teaches the model to leave such fields null. A field given no value
+ * has no row (there is nothing to judge), but counts among the fields the threshold's budget is of.
  *
  * Held out: for each source (repository), a model fitted on the rows of every other source scores
  * that source's documents, through the whole engine. Those figures are the ones reported.
@@ -25,7 +26,7 @@ export const LAMBDA = 1;
 
 export interface Row {
   source: string;
-  /** Document × wording × field: the candidates of one field compete within their group. */
+  /** Document × wording × field (a scan's two readings each give a row). */
   group: string;
   features: number[];
   right: boolean;
@@ -55,7 +56,7 @@ function rowsOf(doc: Doc, truth: ExtractionTruth, variant: SchemaVariant, source
     const group = `${truth.path}|${variant.name}|${field}`;
     set.groups.set(group, { source, printed: truth.fields[field] !== null && truth.fields[field] !== undefined });
     for (const row of traced) {
-      if (!sameKeys(row.path, variant.fields[field as TruthField])) continue;
+      if (!row.kept || !sameKeys(row.path, variant.fields[field as TruthField])) continue;
       set.rows.push({ source, group, features: row.features, right: judgeField(truth, field, row.value) === 'right' });
     }
   }
@@ -74,19 +75,17 @@ export async function trainingSet(truths: readonly ExtractionTruth[], variants: 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 /**
- * The threshold: the lowest probability at which a field's best candidate is kept such that, over
- * the fields of `groups`, at most MAX_WRONG get a wrong value. (Each field's best candidate by the
- * model stands for what the engine would give it; the engine also keeps labels and words to one
- * field each, so it gives a little less.)
+ * The threshold: the lowest probability at which a field's value is kept such that, over the
+ * fields of `groups`, at most MAX_WRONG get a wrong value. `scores`: each row's probability.
  */
-export function chooseThreshold(rows: readonly Row[], groups: ReadonlyMap<string, Group>, score: (x: number[]) => number): number {
+export function chooseThreshold(rows: readonly Row[], scores: readonly number[], groups: ReadonlyMap<string, Group>): number {
+  // A scan's two readings each give a row: the field keeps the likelier.
   const best = new Map<string, { p: number; right: boolean }>();
-  for (const row of rows) {
-    const p = score(row.features);
+  rows.forEach((row, i) => {
     const current = best.get(row.group);
-    if (!current || p > current.p) best.set(row.group, { p, right: row.right });
-  }
-  // Keep the fields best first; the threshold is where the wrong ones kept would pass the budget.
+    if (!current || scores[i]! > current.p) best.set(row.group, { p: scores[i]!, right: row.right });
+  });
+  // Keep the fields likeliest first; the threshold is where the wrong ones kept would pass the budget.
   const kept = [...best.values()].sort((a, b) => b.p - a.p);
   const budget = MAX_WRONG * groups.size;
   let wrong = 0;
@@ -100,16 +99,45 @@ export function chooseThreshold(rows: readonly Row[], groups: ReadonlyMap<string
   return threshold;
 }
 
-/** Fits the model on these rows (every field of `groups` counts for the threshold). */
+function fitRows(rows: readonly Row[]): (x: readonly number[]) => number {
+  const { weights, bias } = fitLogistic(
+    rows.map((r) => r.features),
+    rows.map((r) => (r.right ? 1 : 0)),
+    LAMBDA,
+  );
+  return (x) => sigmoid(bias + x.reduce((s, v, i) => s + v * weights[i]!, 0));
+}
+
+/**
+ * Fits the model on these rows. Its threshold is chosen on out-of-fold probabilities — each source's
+ * rows scored by a model fitted without that source — so that it holds on documents of a new
+ * source, not only on the ones the weights were fitted on (which a model always finds easier).
+ */
 export function fitModel(rows: readonly Row[], groups: ReadonlyMap<string, Group>, fitted: Record<string, unknown>): CandidateModel {
   const { weights, bias } = fitLogistic(
     rows.map((r) => r.features),
     rows.map((r) => (r.right ? 1 : 0)),
     LAMBDA,
   );
-  const score = (x: number[]) => sigmoid(bias + x.reduce((s, v, i) => s + v * weights[i]!, 0));
-  const threshold = chooseThreshold(rows, groups, score);
-  return { features: [...FEATURE_NAMES], weights, bias: Math.round(bias * 1e6) / 1e6, threshold: Math.round(threshold * 1e6) / 1e6, fitted };
+  const outOfFold = new Array<number>(rows.length).fill(0);
+  for (const source of new Set(rows.map((r) => r.source))) {
+    const score = fitRows(rows.filter((r) => r.source !== source));
+    rows.forEach((r, i) => {
+      if (r.source === source) outOfFold[i] = score(r.features);
+    });
+  }
+  // Platt scaling: how the out-of-fold probabilities relate to being right on a new source, fitted
+  // once more (a fit on a source's own rows is surer of itself than it should be).
+  const logit = (p: number) => Math.log(Math.max(1e-6, p) / Math.max(1e-6, 1 - p));
+  const platt = fitLogistic(
+    outOfFold.map((p) => [logit(p)]),
+    rows.map((r) => (r.right ? 1 : 0)),
+    0,
+  );
+  const calibration = { scale: platt.weights[0]!, shift: Math.round(platt.bias * 1e6) / 1e6 };
+  const calibrated = outOfFold.map((p) => sigmoid(calibration.shift + calibration.scale * logit(p)));
+  const threshold = chooseThreshold(rows, calibrated, groups);
+  return { features: [...FEATURE_NAMES], weights, bias: Math.round(bias * 1e6) / 1e6, calibration, threshold: Math.round(threshold * 1e6) / 1e6, fitted };
 }
 
 /** One model per source, each fitted on the rows of every other source. */

@@ -24,8 +24,8 @@ const model = fitModel(set.rows, set.groups, {
   documents: truths.length,
   wordings: SCHEMA_VARIANTS.length,
   fields: set.groups.size,
-  candidates: set.rows.length,
-  right_candidates: positives,
+  values: set.rows.length,
+  right_values: positives,
   lambda: LAMBDA,
   max_wrong: MAX_WRONG,
 });
@@ -40,7 +40,7 @@ import type { CandidateModel } from '../learned.ts';
 export const CANDIDATE_MODEL: CandidateModel | null = ${JSON.stringify(model, null, 2)};
 `;
 writeFileSync(file, source);
-console.log(`candidates: ${set.rows.length} candidates (${positives} right) of ${set.groups.size} fields, ${((performance.now() - started) / 1000).toFixed(0)} s; threshold ${model.threshold}`);
+console.log(`candidates: ${set.rows.length} values given by the hand-set choice (${positives} right) of ${set.groups.size} fields, ${((performance.now() - started) / 1000).toFixed(0)} s; threshold ${model.threshold}`);
 const ranked = FEATURE_NAMES.map((name, i) => [name, model.weights[i]!] as const).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
 for (const [name, w] of ranked.slice(0, 12)) console.log(`   ${w >= 0 ? '+' : ''}${w.toFixed(3)}  ${name}`);
 console.log(`wrote ${file}`);

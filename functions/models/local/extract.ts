@@ -515,10 +515,11 @@ interface Vote {
 }
 
 /**
- * How candidates are scored: by the learned model (./learned.ts) when there is one — its
- * probability orders them, is compared with its threshold and is the likelihood — else by the
- * hand-set score against the hand-set threshold. `trace` sees every scored candidate (training and
- * the benchmark, test/train/).
+ * How a field's value is kept and how sure it is (./learned.ts): the candidates compete by the
+ * hand-set score, best first, as always; the one a field gets is then judged by the learned model —
+ * its probability of being right is the likelihood, and below the model's threshold the field is
+ * left null. Without a model the hand-set score is the likelihood. `trace` sees every candidate a
+ * field got (training and the benchmark, test/train/).
  */
 export interface Scoring {
   model: CandidateModel | null;
@@ -530,14 +531,14 @@ export interface TracedCandidate {
   path: string[];
   value: unknown;
   features: number[];
-  /** The score it competed with (the model's probability, or the hand-set score). */
-  score: number;
-  /** Whether the vote gave the leaf this candidate. */
-  chosen: boolean;
+  /** The likelihood it was given (the model's probability, or the hand-set score). */
+  likelihood: number;
+  /** Whether it was kept (false: the model left the field null). */
+  kept: boolean;
 }
 
 /** What the model is told of a candidate of `field`, given the hand-set scores of all of its candidates. */
-function factsOf(field: ScalarField, candidate: Candidate, bases: readonly number[], i: number): CandidateFacts {
+function factsOf(index: DocIndex, planned: Planned, field: ScalarField, candidate: Candidate, bases: readonly number[], i: number): CandidateFacts {
   const base = bases[i]!;
   const rank = bases.filter((b, j) => b > base || (b === base && j < i)).length;
   const bestOther = Math.max(0, ...bases.filter((_, j) => j !== i));
@@ -556,44 +557,50 @@ function factsOf(field: ScalarField, candidate: Candidate, bases: readonly numbe
     bestOther,
     count: bases.length,
     text: candidate.read.words.map((w) => w.text).join(' '),
+    where: whereOf(index, candidate.read.words[0]),
+    labelWords: share(candidate.read.words, (w) => w.stems.length > 0 && w.stems.every((s) => planned.vocabulary.has(s))),
+    agreement: share(field.candidates, (c) => JSON.stringify(c.read.value) === JSON.stringify(candidate.read.value)),
   };
+}
+
+const share = <T>(items: readonly T[], test: (item: T) => boolean) => (items.length === 0 ? 0 : items.filter(test).length / items.length);
+
+function whereOf(index: DocIndex, word: XWord | undefined): CandidateFacts['where'] {
+  const page = word ? index.doc.pages[word.page] : undefined;
+  const top = word?.box && page && page.height > 0 ? Math.min(1, Math.max(0, word.box.top / page.height)) : undefined;
+  return { ocr: page?.ocr === true, firstPage: word?.page === 0, top };
 }
 
 function runVote(index: DocIndex, planned: Planned, weights: Weights, scoring: Scoring, paths: ReadonlyMap<number, string[]>): Vote {
   const weightOf = (source: PhraseSource) => weights.phrase[source];
   // Scalars: every candidate above the threshold, best first; a leaf, a label and a value's words
   // are each used once.
-  const ranked: Array<{ field: number; candidate: Candidate; score: number; order: number; features?: number[] }> = [];
+  const ranked: Array<{ field: ScalarField; at: number; candidate: Candidate; score: number; bases: number[]; order: number }> = [];
   let order = 0;
-  const threshold = scoring.model ? scoring.model.threshold : weights.threshold;
-  const scored: typeof ranked = [];
   for (const field of planned.scalars) {
     const bases = field.candidates.map((candidate) => baseScore(candidate, weights));
-    field.candidates.forEach((candidate, i) => {
-      const features = scoring.model || scoring.trace ? featuresOf(factsOf(field, candidate, bases, i)) : undefined;
-      const score = scoring.model ? probability(scoring.model, features!) : bases[i]!;
-      const entry = { field: field.ref, candidate, score, order: order++, ...(features ? { features } : {}) };
-      scored.push(entry);
-      if (score >= threshold) ranked.push(entry);
+    field.candidates.forEach((candidate, at) => {
+      if (bases[at]! >= weights.threshold) ranked.push({ field, at, candidate, score: bases[at]!, bases, order: order++ });
     });
   }
   ranked.sort((a, b) => b.score - a.score || a.order - b.order);
   const scalars = new Map<number, Chosen>();
-  const taken = new Set<(typeof ranked)[number]>();
   const labels = new Set<string>();
   const words = new Set<number>();
-  for (const entry of ranked) {
-    const { field, candidate, score } = entry;
-    if (scalars.has(field)) continue;
+  const decided = new Set<number>();
+  for (const { field, at, candidate, score, bases } of ranked) {
+    if (decided.has(field.ref)) continue;
     if (candidate.labelKey && labels.has(candidate.labelKey)) continue;
     if (candidate.exclusive && candidate.read.words.some((w) => words.has(w.id))) continue;
-    scalars.set(field, { read: candidate.read, likelihood: score });
-    taken.add(entry);
+    decided.add(field.ref);
     if (candidate.labelKey) labels.add(candidate.labelKey);
     if (candidate.exclusive) for (const w of candidate.read.words) words.add(w.id);
-  }
-  if (scoring.trace) {
-    for (const entry of scored) scoring.trace({ path: paths.get(entry.field)!, value: entry.candidate.read.value, features: entry.features!, score: entry.score, chosen: taken.has(entry) });
+    // The value it took is judged: kept with the model's probability, or left null below its threshold.
+    const features = scoring.model || scoring.trace ? featuresOf(factsOf(index, planned, field, candidate, bases, at)) : undefined;
+    const likelihood = scoring.model ? probability(scoring.model, features!) : score;
+    const kept = !scoring.model || likelihood >= scoring.model.threshold;
+    if (kept) scalars.set(field.ref, { read: candidate.read, likelihood });
+    scoring.trace?.({ path: paths.get(field.ref)!, value: candidate.read.value, features: features!, likelihood, kept });
   }
 
   // Arrays in schema order; a table gives the items of one array only.

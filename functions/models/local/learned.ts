@@ -1,19 +1,19 @@
 /**
- * Learned scoring of extraction candidates (issue 41). Where several values compete for one field
- * (./extract.ts: the values near its labels, and the business reading's candidates for the fields it
- * reads), each candidate is described by general features — how well its label matches the field's
- * words, where the value sits from the label, what the business reading thought of it, the field's
- * kind and concept, how it ranks among the field's other candidates, what the value looks like — and
- * a logistic model turns them into the probability that the value is right for the field.
+ * How sure the built-in engine is of a value it extracted (issue 41). A field's candidates compete
+ * by the hand-set score (./extract.ts); the value a field gets is then described by general
+ * features — how well its label matches the field's words, where the value sits from the label,
+ * what the business reading thought of it, the field's kind and concept, how far it led the field's
+ * other candidates, what the value looks like — and a logistic model, fitted on exactly such chosen
+ * values of the corpus, turns them into the probability that the value is right.
  *
- * That probability orders the candidates and is the likelihood the API returns: it is calibrated on
- * the corpus (the benchmark prints the reliability table on sources held out of fitting). A field
- * whose best candidate is below the model's threshold is null: the threshold is chosen so that, on
- * the sources it was fitted on, at most MAX_WRONG of the fields get a wrong value.
+ * That probability is the likelihood the API returns (the benchmark prints the reliability table on
+ * sources held out of fitting). Below the model's threshold the field is null: the threshold is
+ * chosen so that, on the sources it was fitted on, at most MAX_WRONG of the fields get a wrong value.
  *
  * The weights are data (./weights/candidates.ts), written by `npm run train` (test/train/), never
  * by hand. Without a model there the engine scores candidates as before (the hand-set weights).
  */
+import { COMPANY_ENDINGS } from '../knowledge/fields.ts';
 import { CANDIDATE_MODEL } from './weights/candidates.ts';
 import type { PhraseSource } from './extract-words.ts';
 import type { Placement } from './extract-labels.ts';
@@ -38,6 +38,12 @@ export interface CandidateFacts {
   count: number;
   /** The value as printed. */
   text: string;
+  /** Where the value is: read by OCR, on the first page, how far down its page (0 top … 1 bottom; undefined without geometry). */
+  where: { ocr: boolean; firstPage: boolean; top: number | undefined };
+  /** The share of the value's words that are label words of the schema or the lexicon ("Bill To", "Invoice"). */
+  labelWords: number;
+  /** The share of the field's candidates that read the same value. */
+  agreement: number;
 }
 
 /** The concepts the business reading reads, each a feature of its own. */
@@ -71,6 +77,14 @@ export const FEATURE_NAMES: readonly string[] = [
   'value:chars',
   'value:digits',
   'value:words',
+  'value:company_ending',
+  'value:upper',
+  'value:label_words',
+  'where:ocr',
+  'where:first_page',
+  'where:top',
+  'where:no_geometry',
+  'agreement',
 ];
 
 export function featuresOf(f: CandidateFacts): number[] {
@@ -103,8 +117,25 @@ export function featuresOf(f: CandidateFacts): number[] {
     Math.min(chars, 60) / 60,
     chars === 0 ? 0 : digits / chars,
     Math.min(words, 10) / 10,
+    one(COMPANY_ENDING.test(f.text.trim())),
+    chars === 0 ? 0 : f.text.replace(/[^\p{Lu}]/gu, '').length / chars,
+    f.labelWords,
+    one(f.where.ocr),
+    one(f.where.firstPage),
+    f.where.top ?? 0,
+    one(f.where.top === undefined),
+    f.agreement,
   ];
 }
+
+/** A name ending like a company's ("… GmbH", "… Sdn Bhd", "… Trading"): ../knowledge/fields.ts COMPANY_ENDINGS. */
+const COMPANY_ENDING = new RegExp(
+  `(^|\\s)(${COMPANY_ENDINGS.split(',')
+    .map((w) => w.trim().replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .filter(Boolean)
+    .join('|')})$`,
+  'i',
+);
 
 /** A fitted logistic model (./weights/candidates.ts). */
 export interface CandidateModel {
@@ -112,16 +143,24 @@ export interface CandidateModel {
   features: string[];
   weights: number[];
   bias: number;
-  /** A field's best candidate below this probability leaves the field null. */
+  /**
+   * Platt scaling of the model's probability to what it is worth on a new source: p' = sigmoid(shift
+   * + scale × logit(p)), fitted on out-of-fold probabilities (a model is surer on the sources it was
+   * fitted on than it should be).
+   */
+  calibration: { scale: number; shift: number };
+  /** A field's value below this (calibrated) probability leaves the field null. */
   threshold: number;
   /** What it was fitted on, for whoever reads the file. */
   fitted: Record<string, unknown>;
 }
 
+/** The calibrated probability that a value with these features is right. */
 export function probability(model: CandidateModel, x: readonly number[]): number {
   let z = model.bias;
   for (let i = 0; i < x.length; i++) z += model.weights[i]! * x[i]!;
-  return 1 / (1 + Math.exp(-z));
+  // logit(sigmoid(z)) = z
+  return 1 / (1 + Math.exp(-(model.calibration.shift + model.calibration.scale * z)));
 }
 
 /** The model fitted on the whole corpus (null when none was trained, or when it no longer fits the features). */
