@@ -19,8 +19,12 @@ import { corpusDoc, type ExtractionTruth, manifest } from '../support/corpus.ts'
 import { judgeField, type SchemaVariant, type TruthField, truthFieldsOf } from '../support/corpus-score.ts';
 import { fitLogistic } from './logistic.ts';
 
-/** A field's best value may be wrong for at most this share of fields (on the rows it is fitted on). */
-export const MAX_WRONG = 0.02;
+/**
+ * What a wrong value costs, in missing ones: a confident wrong value is worse than an honest null
+ * (a user trusts it), so the threshold keeps a value only where, out of fold, keeping values that
+ * likely gains more right ones than WRONG_COST times the wrong ones it lets through.
+ */
+export const WRONG_COST = 2;
 /** The L2 penalty of the fit: chosen once (not tuned on held-out figures). */
 export const LAMBDA = 1;
 
@@ -75,26 +79,31 @@ export async function trainingSet(truths: readonly ExtractionTruth[], variants: 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 /**
- * The threshold: the lowest probability at which a field's value is kept such that, over the
- * fields of `groups`, at most MAX_WRONG get a wrong value. `scores`: each row's probability.
+ * The threshold: the probability above which a field keeps its value, chosen where the fields of
+ * `groups` score best, one point for each right answer (a right value, or null where the document
+ * prints nothing) and WRONG_COST off for each wrong value. `scores`: each row's probability.
  */
 export function chooseThreshold(rows: readonly Row[], scores: readonly number[], groups: ReadonlyMap<string, Group>): number {
   // A scan's two readings each give a row: the field keeps the likelier.
-  const best = new Map<string, { p: number; right: boolean }>();
+  const best = new Map<string, { p: number; right: boolean; printed: boolean }>();
   rows.forEach((row, i) => {
     const current = best.get(row.group);
-    if (!current || scores[i]! > current.p) best.set(row.group, { p: scores[i]!, right: row.right });
+    if (!current || scores[i]! > current.p) best.set(row.group, { p: scores[i]!, right: row.right, printed: groups.get(row.group)?.printed ?? true });
   });
-  // Keep the fields likeliest first; the threshold is where the wrong ones kept would pass the budget.
+  // Keep the fields likeliest first: what keeping each one gains over leaving it null.
   const kept = [...best.values()].sort((a, b) => b.p - a.p);
-  const budget = MAX_WRONG * groups.size;
-  let wrong = 0;
+  const gain = (f: { right: boolean; printed: boolean }) => (f.right ? 1 : -WRONG_COST - (f.printed ? 0 : 1));
+  let score = 0;
+  let bestScore = 0;
   let threshold = 1;
   for (let i = 0; i < kept.length; i++) {
-    if (!kept[i]!.right) wrong++;
-    if (wrong > budget) break;
+    score += gain(kept[i]!);
     // Fields at the same probability are kept or dropped together.
-    if (i + 1 === kept.length || kept[i + 1]!.p < kept[i]!.p) threshold = kept[i]!.p;
+    const last = i + 1 === kept.length || kept[i + 1]!.p < kept[i]!.p;
+    if (last && score > bestScore) {
+      bestScore = score;
+      threshold = kept[i]!.p;
+    }
   }
   return threshold;
 }

@@ -12,7 +12,7 @@ import { FEATURE_NAMES } from '../../functions/models/local/learned.ts';
 import { REPO_ROOT } from '../../lib/local/invoker.ts';
 import { corpusAvailable, extractionTruths } from '../support/corpus.ts';
 import { SCHEMA_VARIANTS } from '../support/corpus-score.ts';
-import { fitModel, LAMBDA, MAX_WRONG, trainingSet } from './candidates.ts';
+import { fitModel, LAMBDA, WRONG_COST, trainingSet } from './candidates.ts';
 
 if (!corpusAvailable()) throw new Error('npm run train needs ../shared/corpus');
 
@@ -27,7 +27,7 @@ const model = fitModel(set.rows, set.groups, {
   values: set.rows.length,
   right_values: positives,
   lambda: LAMBDA,
-  max_wrong: MAX_WRONG,
+  wrong_cost: WRONG_COST,
 });
 
 const file = join(REPO_ROOT, 'functions/models/local/weights/candidates.ts');

@@ -12,8 +12,9 @@ import { evaluateBundles, evaluateClassification, evaluateCorpusBundles, evaluat
 import { type Bundle, SCHEMA_VARIANTS, tallyTotal, TUNED_CATEGORIES, TUNED_VARIANTS } from '../../support/corpus-score.ts';
 
 /** The header fields Quire reads on one corpus document (English wording), by field. */
-async function fieldsOf(path: string) {
-  const [result] = await evaluateExtraction(extractionTruths().filter((t) => t.path === path), [SCHEMA_VARIANTS[0]!]);
+/** The fields of one document in the first wording; `options.modelFor: () => null` for the engine's choice before its learned likelihood decides what to keep. */
+async function fieldsOf(path: string, options: Parameters<typeof evaluateExtraction>[2] = {}) {
+  const [result] = await evaluateExtraction(extractionTruths().filter((t) => t.path === path), [SCHEMA_VARIANTS[0]!], options);
   return new Map(result!.fields.map((f) => [f.field, f]));
 }
 
@@ -153,8 +154,11 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect((await fieldsOf('documents/receipt/X51005361950.jpg')).get('document_number')).toMatchObject({ verdict: 'right' });
     // 60.50 + 3.63 = 64.13, rounded to 64.15: each read by OCR at under 60.
     expect((await fieldsOf('documents/receipt/X51005441407.jpg')).get('subtotal')).toMatchObject({ verdict: 'right', value: 60.5 });
-    // A hardware shop whose name starts with the Malay trade word "Perniagaan".
-    expect((await fieldsOf('documents/receipt/X51005200938.jpg')).get('vendor_name')).toMatchObject({ verdict: 'right' });
+    // A hardware shop whose name starts with the Malay trade word "Perniagaan": the reading finds it;
+    // the shipped engine, unsure of a name read through OCR noise, may leave it null, never another.
+    const hardware = 'documents/receipt/X51005200938.jpg';
+    expect((await fieldsOf(hardware, { modelFor: () => null })).get('vendor_name')).toMatchObject({ verdict: 'right' });
+    expect((await fieldsOf(hardware)).get('vendor_name')?.verdict).not.toBe('wrong');
   });
 
   it('reads an estimate\'s "Claim #" when it prints no estimate number, its letterhead over its address, and a receipt\'s "Do: No"', { timeout: 120_000 }, async () => {

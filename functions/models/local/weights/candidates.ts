@@ -124,7 +124,7 @@ export const CANDIDATE_MODEL: CandidateModel | null = {
     "scale": 0.788227,
     "shift": 0.621867
   },
-  "threshold": 0.897592,
+  "threshold": 0.760821,
   "fitted": {
     "documents": 100,
     "wordings": 11,
@@ -132,6 +132,6 @@ export const CANDIDATE_MODEL: CandidateModel | null = {
     "values": 8894,
     "right_values": 7547,
     "lambda": 1,
-    "max_wrong": 0.02
+    "wrong_cost": 2
   }
 };
