@@ -32,6 +32,7 @@ import { sweeperHandler, type SweptRecords } from './runs/sweeper.ts';
 import { runTaskHandler } from './runs/task.ts';
 import { authFeature } from './auth/feature.ts';
 import { classificationsFeature } from './classifications/feature.ts';
+import { consensusFeature } from './consensus/feature.ts';
 import { dashboardFeature } from './dashboard/feature.ts';
 import { docsFeature } from './docs/feature.ts';
 import { editsFeature } from './edits/feature.ts';
@@ -60,6 +61,7 @@ export const features: readonly Feature[] = [
   splitsFeature,
   partitionsFeature,
   extractionsFeature,
+  consensusFeature,
   schemasFeature,
   projectsFeature,
   workflowsFeature,

@@ -16,3 +16,4 @@ export * from './handlers/members.ts';
 export * from './handlers/settings.ts';
 export * from './handlers/webhooks.ts';
 export * from './handlers/workspace.ts';
+export * from './handlers/reviews.ts';

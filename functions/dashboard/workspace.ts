@@ -79,7 +79,8 @@ export interface WorkflowRunRow {
 export async function workflowsOf(p: Platform, scope: Scope): Promise<{ workflows: WorkflowRow[]; runs: WorkflowRunRow[] }> {
   const [workflows, versions, runs] = await Promise.all([
     p.store.listRecords<WorkflowData>(scope, WORKFLOW_TYPE, { limit: 100, order: 'desc' }),
-    p.store.listRecords<VersionData>(scope, VERSION_TYPE, { limit: 100, order: 'desc' }),
+    // Published versions only: every change of a graph is a version too (functions/workflows/versions.ts).
+    p.store.listRecords<VersionData>(scope, VERSION_TYPE, { limit: 100, order: 'desc', attrs: { published: 'true' } }),
     p.store.listRecords<WorkflowRunData>(scope, WORKFLOW_RUN_TYPE, { limit: 50, order: 'desc' }),
   ]);
   return {

@@ -21,6 +21,8 @@ import { judgeToken, looksGarbled } from './text-sense.ts';
 export interface ReadPdfOptions {
   /** Epoch ms; reading stops with ReadFailure(…, 'timeout') once past it (checked between pages). */
   deadline: number;
+  /** Reading stops with the signal's reason once it is aborted (checked between pages): its run is no longer wanted. */
+  signal?: AbortSignal;
   /**
    * OCR of scanned pages (no usable text layer). `rasterize` needs the live page, so pages are
    * rasterized one by one; `recognize` does not, so up to `concurrency` pages are recognized while
@@ -295,15 +297,24 @@ async function readPages(
   const pages: Array<Promise<void>> = [];
   const reading = new Set<Promise<unknown>>();
   const recognizing = new Set<Promise<unknown>>();
+  // Once the signal aborts, the wait for a page in flight ends at once (an OCRed page can take
+  // seconds; the pages in flight finish on their own, unread).
+  const { signal } = options;
+  const aborted = signal && new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  const settled = async (work: Iterable<Promise<unknown>>) => {
+    await Promise.race(aborted ? [...work, aborted] : work);
+    signal?.throwIfAborted();
+  };
   for (;;) {
     // A few pages are read at once: pdf.js answers through message passing even in-process, and
     // laying out one page while the next is parsed fills that idle time. Scanned pages being
     // recognized are bounded too (each holds a raster), so a long document stays within memory.
-    while (reading.size >= PAGES_READ_AT_ONCE) await Promise.race(reading);
-    while (recognizing.size >= (options.ocr?.concurrency ?? 1)) await Promise.race(recognizing);
+    while (reading.size >= PAGES_READ_AT_ONCE) await settled(reading);
+    while (recognizing.size >= (options.ocr?.concurrency ?? 1)) await settled(recognizing);
     const n = take();
     if (n === undefined) break;
     checkDeadline(options.deadline, `at page ${n} of ${pdf.numPages}`);
+    signal?.throwIfAborted();
     const read = readPageNumber(pdf, n, options);
     track(reading, read);
     const page = read.then(async (result) => {
@@ -315,7 +326,7 @@ async function readPages(
     page.catch(() => undefined);
     pages.push(page);
   }
-  await Promise.all(pages);
+  await settled([Promise.all(pages)]);
 }
 
 /** Pages parsed concurrently by pdf.js. */

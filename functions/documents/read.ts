@@ -27,6 +27,8 @@ export interface ReadOptions {
   dpi: number;
   /** Epoch ms by which reading must end; readers throw ReadFailure('…', 'timeout') past it. */
   deadline: number;
+  /** Once aborted, a PDF's reading stops between pages with the signal's reason (its run was cancelled or deleted). */
+  signal?: AbortSignal;
   /** Scanned PDF pages are read as forms: their lines kept as rules and erased before OCR (form filling). */
   forms?: boolean;
   /**
@@ -82,7 +84,7 @@ export async function readDocument(bytes: Uint8Array, options: ReadOptions): Pro
         concurrency: OCR_PAGES_IN_FLIGHT,
         forms: options.forms ?? false,
       };
-      pages = dropRepeatedHeadersFooters(await readPdf(bytes, { deadline, ocr }));
+      pages = dropRepeatedHeadersFooters(await readPdf(bytes, { deadline, signal: options.signal, ocr }));
       pages = pages.map((page) => (second.has(page.number) ? { ...page, secondWords: second.get(page.number)! } : page));
       break;
     }

@@ -8,6 +8,7 @@ export const extractionsFeature: Feature = {
   name: 'extractions',
   routes: routesOf('extractions', [
     { method: 'POST', path: '/v1/extractions', handler: 'createExtraction', size: 'document', op: ops.create },
+    { method: 'POST', path: '/v1/extractions/stream', handler: 'streamExtractionRun', size: 'document', op: ops.stream, stream: true },
     { method: 'GET', path: '/v1/extractions', handler: 'listExtractions', size: 'small', op: ops.list },
     { method: 'GET', path: '/v1/extractions/{extraction_id}', handler: 'getExtraction', size: 'small', op: ops.get },
     { method: 'DELETE', path: '/v1/extractions/{extraction_id}', handler: 'deleteExtraction', size: 'small', op: ops.delete },

@@ -13,6 +13,14 @@ export const extractionOperations = {
     tag: 'extractions',
     listQuery: ListExtractionsQuery,
   }),
+  stream: operation({
+    summary: 'Create an extraction and stream it: JSON events, one per line (started, status, delta per value, done with the whole extraction)',
+    auth: 'api_key',
+    body: CreateExtractionBody,
+    status: 200,
+    contentType: 'application/stream+json',
+    tags: ['extractions'],
+  }),
   sources: operation({
     summary: "Where every value of an extraction's output was read in the document",
     auth: 'api_key',

@@ -35,13 +35,22 @@ function describesObject(schema: Record<string, unknown>): boolean {
   return type === 'object' || (Array.isArray(type) && type.includes('object')) || (type === undefined && typeof schema.properties === 'object');
 }
 
+/**
+ * Schemas whose shape was found sound. The API checks a request's schema whole (./json-schema.ts
+ * checkSchema: shape, then compiled) before the run is prepared here, where the dashboard's requests
+ * have only their shape checked: the same schema object is walked once.
+ */
+const soundShapes = new WeakSet<Record<string, unknown>>();
+
 /** Throws a 422 at body.json_schema when the schema is not of an object or is too large. */
 export function checkSchemaShape(schema: Record<string, unknown>): void {
+  if (soundShapes.has(schema)) return;
   const loc = ['body', 'json_schema'];
   if (!describesObject(schema)) throw Invalid.at(loc, 'json_schema must describe an object (type "object" with properties)', 'schema_invalid');
   const budget = { left: MAX_SCHEMA_PROPERTIES };
   countProperties(schema, budget);
   if (budget.left < 0) throw Invalid.at(loc, `json_schema has more than ${MAX_SCHEMA_PROPERTIES} properties`, 'schema_too_large');
+  soundShapes.add(schema);
 }
 
 /** The run to create: the document stored, the options kept, metadata as list filters. The schema's shape is checked; it is not compiled here. */

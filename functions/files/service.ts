@@ -102,7 +102,7 @@ export async function recordPageCount(p: Platform, scope: Scope, fileId: string,
 async function fileFor(
   p: Platform,
   scope: Scope,
-  stored: { sha256: string; sizeBytes: number; filename: string; sniffed: Sniffed; pageCount: number | null },
+  stored: { sha256: string; sizeBytes: number; filename: string; sniffed: Pick<Sniffed, 'mimeType'>; pageCount: number | null },
   preferredId?: string,
   lookedUp?: Promise<string | undefined>,
 ): Promise<File> {
@@ -267,6 +267,36 @@ export async function completeUpload(p: Platform, scope: Scope, fileId: string, 
   }
 }
 
+/**
+ * What a completed upload is (issue 43): the upload stores what was sent, whatever it is. Its type
+ * is sniffed and it is checked as a parse would open it, only to give the File its MIME type and
+ * page count: bytes of no supported type keep the declared content type, and a document the check
+ * refuses (a PDF cut short, a DOCX without its body) keeps `page_count: null`. A run given the File
+ * judges it then, with the clear 422 a document that cannot be read always gets (resolveDocument
+ * sniffs a File of an unsupported type again; a read that fails answers the read's own message).
+ */
+async function judgeUpload(p: Platform, uploadKey: string, sizeBytes: number, upload: Upload, check: DocumentCheck): Promise<{ sniffed: Pick<Sniffed, 'mimeType'>; pageCount: number | null }> {
+  let sniffed: Sniffed;
+  try {
+    sniffed = await sniffStored(p, uploadKey, sizeBytes, upload.filename, upload.content_type);
+  } catch (error) {
+    if (!(error instanceof DocumentProblem)) throw error;
+    return { sniffed: { mimeType: declaredMimeOf(upload.content_type) }, pageCount: null };
+  }
+  try {
+    return { sniffed, pageCount: (await check(sniffed.kind, () => storedBytes(p, uploadKey))).pageCount };
+  } catch (error) {
+    if (!(error instanceof DocumentProblem)) throw error;
+    return { sniffed, pageCount: null };
+  }
+}
+
+/** The declared content type without its parameters, as a File's `mime_type` (`application/octet-stream` when none was). */
+function declaredMimeOf(contentType: string): string {
+  const mime = contentType.split(';')[0]!.trim().toLowerCase();
+  return /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(mime) ? mime : 'application/octet-stream';
+}
+
 async function finishUpload(p: Platform, scope: Scope, fileId: string, upload: Upload, input: { sha256?: string | undefined }, check: DocumentCheck): Promise<MIMEData> {
   const uploadKey = uploadKeyOf(scope, fileId);
   const head = await p.blobs.head(uploadKey);
@@ -280,13 +310,7 @@ async function finishUpload(p: Platform, scope: Scope, fileId: string, upload: U
   if (expected && expected !== actual) {
     throw Invalid.at(['body', 'sha256'], `Checksum mismatch: the uploaded bytes have sha256 ${actual}, expected ${expected}`, 'checksum_mismatch');
   }
-  let sniffed: Sniffed;
-  try {
-    sniffed = await sniffStored(p, uploadKey, head.sizeBytes, upload.filename, upload.content_type);
-  } catch (error) {
-    problemAt(['body'], error);
-  }
-  const pageCount = await pageCountOf(sniffed, () => storedBytes(p, uploadKey), check, ['body']);
+  const { sniffed, pageCount } = await judgeUpload(p, uploadKey, head.sizeBytes, upload, check);
   const blobKey = blobKeyOf(scope, actual);
   if (!(await p.blobs.head(blobKey))) await p.blobs.copy(uploadKey, blobKey);
   const file = await fileFor(p, scope, { sha256: actual, sizeBytes: head.sizeBytes, filename: upload.filename, sniffed, pageCount }, fileId);
@@ -349,7 +373,18 @@ export async function resolveDocument(p: Platform, scope: Scope, input: Document
   const id = (input as { id: string }).id;
   const record = await p.store.getRecord<File>(scope, FILE_TYPE, id);
   if (!record) throw Invalid.at([...loc, 'id'], `File ${id} not found`, 'file_not_found', id);
-  return { file: record.data, blobKey: blobKeyOf(scope, record.data.sha256) };
+  const file = record.data;
+  const blobKey = blobKeyOf(scope, file.sha256);
+  // A File of no supported type (an upload stores whatever was sent): the sniffer says why, as a 422.
+  if (!kindOfMime(file.mime_type)) {
+    try {
+      const sniffed = await sniffStored(p, blobKey, file.size_bytes, file.filename, file.mime_type);
+      return { file: { ...file, mime_type: sniffed.mimeType }, blobKey };
+    } catch (error) {
+      problemAt([...loc, 'id'], error);
+    }
+  }
+  return { file, blobKey };
 }
 
 /** The one-shot upload (API §2.2): the document resolved as any input is, and checked as a parse would open it. */

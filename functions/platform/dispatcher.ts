@@ -6,6 +6,7 @@
  * about 40 KB of each bundle). functions/features.ts `routeDispatcher` builds the same dispatcher from the route table.
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { bufferedStream, isStreamingHandler } from './response-stream.ts';
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
 
@@ -21,6 +22,8 @@ export function dispatcherOf(group: string, handlers: Record<string, unknown>, h
   return async (event, context) => {
     const fn = byKey.get(event.routeKey);
     if (!fn) return { statusCode: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: 'Not Found' }) };
+    // API Gateway's HTTP API cannot stream: a streaming route's answer is collected and sent whole (./response-stream.ts).
+    if (isStreamingHandler(fn)) return bufferedStream(fn, event, context);
     return fn(event, context);
   };
 }

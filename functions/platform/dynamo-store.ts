@@ -117,7 +117,7 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
       values[`:a${i}`] = value;
       filters.push(`#attrs.#a${i} = :a${i}`);
     }
-    const hasFilter = filters.length > 0;
+    const hasFilter = filters.length > 0 || query.where !== undefined;
     const found: RecordItem[] = [];
     let exclusiveStartKey: Record<string, unknown> | undefined;
     if (startAfter) {
@@ -139,10 +139,10 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
         Limit: hasFilter ? Math.max(50, (want - found.length) * 4) : want - found.length,
         ExclusiveStartKey: exclusiveStartKey,
       };
-      if (hasFilter) input.FilterExpression = filters.join(' AND ');
+      if (filters.length > 0) input.FilterExpression = filters.join(' AND ');
       const out = await doc.send(new QueryCommand(input));
       for (const item of (out.Items ?? []) as RecordItem[]) {
-        if (found.length < want) found.push(item);
+        if (found.length < want && (!query.where || query.where(toRecord(item)))) found.push(item);
       }
       exclusiveStartKey = out.LastEvaluatedKey;
     } while (exclusiveStartKey && found.length < want);

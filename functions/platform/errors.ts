@@ -56,6 +56,11 @@ abstract class DetailError extends AppError {
   }
 }
 
+/** 400: a request the route refuses as a whole (e.g. a list that must be scoped, API §9.3). */
+export class BadRequest extends DetailError {
+  readonly status = 400;
+  override name = 'BadRequest';
+}
 export class Unauthorized extends DetailError {
   readonly status = 401;
   override name = 'Unauthorized';

@@ -248,7 +248,7 @@ export function api<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodTyp
         internal.query = validate(op.query, 'query', parseQuery(event));
         const contentType = event.headers?.['content-type'] ?? event.headers?.['Content-Type'];
         if (op.multipart && isMultipart(contentType)) internal.body = validate(op.multipart, 'body', parseMultipart(rawBody(event) ?? Buffer.alloc(0), contentType!));
-        else if (op.body) internal.body = validate(op.body, 'body', dropNulls(parseBody(event)));
+        else if (op.body) internal.body = validate(op.body, 'body', op.keepNulls ? parseBody(event) : dropNulls(parseBody(event)));
       },
       after: async (request) => {
         const internal = (request.context as unknown as { quire: Internal }).quire;

@@ -31,8 +31,12 @@ export interface Operation<
   response?: z.ZodType;
   /** Body media type when it is not JSON. */
   contentType?: string;
-  /** Request bodies of this route are not null-stripped or otherwise reshaped. */
   tags?: string[];
+  /**
+   * Keeps the nulls of the request body (by default a null means "not given", API §0.1): for a route
+   * where a null says something (a block PATCH's config merge, where `null` deletes a key).
+   */
+  keepNulls?: boolean;
 }
 
 export function operation<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(

@@ -39,6 +39,12 @@ export interface ListQuery {
   filenameContains?: string;
   status?: string;
   attrs?: Record<string, string>;
+  /**
+   * A further test of each record that the table cannot express (a regular expression, a computed
+   * duration, one of several statuses): applied after the table's filters, before the page is cut,
+   * so pages and cursors stay exact. It reads more items per page: keep the other filters too.
+   */
+  where?: (record: StoredRecord<any>) => boolean;
 }
 
 export interface ListPage<T> {
@@ -150,6 +156,12 @@ export interface Runner {
   stop(executionArn: string, cause: string): Promise<void>;
   /** The status of the execution of `machine` named `name` (executions are named after the record id). */
   executionStatus(machine: MachineName, name: string): Promise<ExecutionStatus>;
+  /**
+   * Completes the task state waiting on `token` (`.waitForTaskToken`) with `output`, or fails it;
+   * false when no task waits on that token any more (it ended, timed out, or its execution stopped).
+   */
+  sendTaskSuccess(token: string, output: unknown): Promise<boolean>;
+  sendTaskFailure(token: string, error: string, cause: string): Promise<boolean>;
 }
 
 /** A webhook event of one environment (API §12), before it gets its id and envelope. */
@@ -164,6 +176,24 @@ export interface UsageNote {
   operation: string;
   status: 'completed' | 'failed';
   usage: { credits: number; page_count?: number };
+  /**
+   * The store type of the run's record (its kind's `type`), when it has one: the ledger reads from it
+   * what else the usage breakdowns show of the run (model, documents, metadata, who started it).
+   */
+  type?: string;
+  /** A primitive run inside a workflow run (a document block): where it ran, and what it ran on. */
+  origin?: UsageOrigin;
+}
+
+/** Where a workflow block's primitive ran (usage breakdowns by block and by workflow run). */
+export interface UsageOrigin {
+  workflow_id: string;
+  workflow_run_id: string;
+  block_id: string;
+  block_type: string;
+  model?: string | null;
+  documents?: Array<{ file_id: string | null; filename: string | null }>;
+  started_at?: string;
 }
 
 /**

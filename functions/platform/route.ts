@@ -23,7 +23,17 @@ export interface Route {
   /** Picks memory and timeout (see `SIZES`). */
   size: SizeClass;
   op: Operation;
+  /**
+   * Streams its answer (./streaming.ts: the handler writes it as it goes, e.g. one JSON event per
+   * line). Locally the HTTP server writes each chunk as it comes; on AWS the route is also served by
+   * a Lambda function URL in RESPONSE_STREAM mode (lib/cloud/api.ts), and API Gateway's route
+   * answers the same events buffered, all at once.
+   */
+  stream?: boolean;
 }
+
+/** How long a streamed answer may last: a Lambda's longest run (a function URL streams up to it). */
+export const STREAM_TIMEOUT_SECONDS = 900;
 
 /** Memory (MB) and timeout (s) of each size class; API Gateway ends requests at 29 s anyway. */
 export const SIZES: Record<SizeClass, { memoryMb: number; timeoutSeconds: number }> = {

@@ -2,7 +2,15 @@
  * The Runner port on Step Functions. Executions are named after the run id; Standard workflows make
  * a repeated start with the same name and input idempotent.
  */
-import { DescribeExecutionCommand, ExecutionAlreadyExists, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  DescribeExecutionCommand,
+  ExecutionAlreadyExists,
+  SendTaskFailureCommand,
+  SendTaskSuccessCommand,
+  SFNClient,
+  StartExecutionCommand,
+  StopExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import type { ExecutionStatus, MachineName, Runner } from './ports.ts';
 
 export function executionArnOf(stateMachineArn: string, name: string): string {
@@ -46,5 +54,26 @@ export function sfnRunner(client: SFNClient, stateMachines: Record<MachineName, 
         throw error;
       }
     },
+
+    async sendTaskSuccess(token, output) {
+      return taskGone(() => client.send(new SendTaskSuccessCommand({ taskToken: token, output: JSON.stringify(output ?? null) })));
+    },
+
+    async sendTaskFailure(token, error, cause) {
+      return taskGone(() => client.send(new SendTaskFailureCommand({ taskToken: token, error, cause })));
+    },
   };
+}
+
+/** Errors saying that no task waits on a token any more: the answer is false, not an error. */
+const GONE_TASK_ERRORS = new Set(['TaskDoesNotExist', 'TaskTimedOut', 'InvalidToken']);
+
+async function taskGone(send: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await send();
+    return true;
+  } catch (error) {
+    if (GONE_TASK_ERRORS.has((error as { name?: string }).name ?? '')) return false;
+    throw error;
+  }
 }

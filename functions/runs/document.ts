@@ -26,16 +26,32 @@ export interface DocumentInputRef {
 /** The resolution pages are rendered at when a run does not say (API §3 image_resolution_dpi's default). */
 export const DEFAULT_DPI = 192;
 
-/** `secondReading`: OCRed pages read twice, for the built-in engine's extraction (ReadOptions). */
+/** How often a run's read asks whether the run is still wanted (a store read each time). */
+const STILL_WANTED_EVERY_MS = 1_000;
+
+/**
+ * `secondReading`: OCRed pages read twice, for the built-in engine's extraction (ReadOptions).
+ * A run cancelled or deleted while its document is read stops reading at the next page (a long
+ * scan would otherwise hold its task container for minutes): the run's end is then not written.
+ */
 export async function readRunDocument(ctx: RunContext, input: DocumentInputRef, dpi = DEFAULT_DPI, options: { secondReading?: boolean } = {}): Promise<Doc> {
   const bytes = await ctx.platform.blobs.get(input.blobKey);
   if (!bytes) throw new RunFailure('document_invalid', 'The stored document is missing');
+  const unwanted = new AbortController();
+  const watch = setInterval(() => {
+    ctx.stillWanted().then(
+      (wanted) => wanted || unwanted.abort(new RunFailure('internal', 'The run was cancelled or deleted while its document was read')),
+      () => undefined, // a failed look is no answer: the next one asks again
+    );
+  }, STILL_WANTED_EVERY_MS);
   let doc: Doc;
   try {
-    doc = await readDocument(bytes, { kind: input.kind, dpi, deadline: ctx.deadline, secondReading: options.secondReading });
+    doc = await readDocument(bytes, { kind: input.kind, dpi, deadline: ctx.deadline, signal: unwanted.signal, secondReading: options.secondReading });
   } catch (error) {
     if (error instanceof ReadFailure) throw new RunFailure(error.code, error.message);
     throw error;
+  } finally {
+    clearInterval(watch);
   }
   // Pages as a parse counts them: what POST /v1/files records for the same document.
   if (input.countPagesOf) await recordPageCount(ctx.platform, ctx.scope, input.countPagesOf, doc.pages.length);

@@ -30,6 +30,8 @@ export interface RunData {
   _background?: boolean;
   /** The wire fields its task set on completion, kept for the result cache. */
   _completion_fields?: Record<string, unknown> | null;
+  /** Who started it: the API key of the request (usage breakdowns, functions/usage). */
+  _triggered_by?: { auth_method: 'api_key'; api_key_id: string; key_name: string | null; key_prefix: string | null } | null;
   [field: string]: unknown;
 }
 
@@ -256,6 +258,27 @@ const HEARD_SAFETY_READ_MS = 1_000;
 
 export async function createRun(p: Platform, scope: Scope, kind: RunKind, input: CreateRunInput): Promise<Record<string, unknown>> {
   const started = Date.now();
+  const run = await startRun(p, scope, kind, input);
+  if (run.status !== 'queued' || input.background) return run.wire;
+  const { id } = run;
+  const { data: settled, result } = await waitForTerminal(p, scope, kind, id, started + p.config.syncWaitMs);
+  const error = settled.error as { code?: string; message?: string } | null;
+  if (settled.status === 'failed' && (error?.code === 'document_invalid' || error?.code === 'document_unsupported')) {
+    // A document that cannot be opened is a bad request (API §0.2), answered 422 and not kept as a
+    // run. A background create learns it later, as a failed run.
+    await p.store.deleteRecord(scope, kind.type, id);
+    await p.ledger.forget(p, scope, id);
+    throw Invalid.at(['body', 'document'], error.message ?? 'The document cannot be read', error.code);
+  }
+  return renderRun(settled, result ?? (await resultOf(p, kind, settled, true)), kind);
+}
+
+/**
+ * Stores a run and starts its execution without waiting for it: `queued`, or `completed` at once
+ * when the result cache answers. (A create that waits is `createRun`; a caller that reports on the
+ * run as it goes, e.g. a streamed extraction, follows it with `followRun`.)
+ */
+export async function startRun(p: Platform, scope: Scope, kind: RunKind, input: CreateRunInput): Promise<{ id: string; status: RunStatus; wire: Record<string, unknown> }> {
   const id = p.ids.next(kind.idPrefix);
   const data: RunData = {
     id,
@@ -268,13 +291,14 @@ export async function createRun(p: Platform, scope: Scope, kind: RunKind, input:
     _input: input.input ?? null,
     _cache_key: input.cacheKey ?? null,
     _background: input.background,
+    _triggered_by: triggeredBy(scope),
   };
   const cached = input.cacheKey ? await answerFromCache(p, scope, kind, data, input.cacheKey) : undefined;
   if (cached) {
     await p.store.putRecord(scope, { type: kind.type, id, createdAt: cached.created_at, status: cached.status, filename: input.filename, attrs: input.attrs, data: cached });
-    await p.ledger.record(p, scope, { runId: id, operation: kind.name, status: 'completed', usage: cached.usage });
+    await p.ledger.record(p, scope, { runId: id, operation: kind.name, status: 'completed', usage: cached.usage, type: kind.type });
     if (input.background) await p.events.emit(p, scope, { type: `${kind.name}.completed`, data: runWithoutOutput(cached, kind) });
-    return renderRun(cached, await resultOf(p, kind, cached, true), kind);
+    return { id, status: cached.status, wire: renderRun(cached, await resultOf(p, kind, cached, true), kind) };
   }
   await p.store.putRecord(scope, { type: kind.type, id, createdAt: data.created_at, status: data.status, filename: input.filename, attrs: input.attrs, data });
   try {
@@ -286,17 +310,54 @@ export async function createRun(p: Platform, scope: Scope, kind: RunKind, input:
     });
     throw error;
   }
-  if (input.background) return renderRun(data, emptyResult(kind), kind);
-  const { data: settled, result } = await waitForTerminal(p, scope, kind, id, started + p.config.syncWaitMs);
-  const error = settled.error as { code?: string; message?: string } | null;
-  if (settled.status === 'failed' && (error?.code === 'document_invalid' || error?.code === 'document_unsupported')) {
-    // A document that cannot be opened is a bad request (API §0.2), answered 422 and not kept as a
-    // run. A background create learns it later, as a failed run.
-    await p.store.deleteRecord(scope, kind.type, id);
-    await p.ledger.forget(p, scope, id);
-    throw Invalid.at(['body', 'document'], error.message ?? 'The document cannot be read', error.code);
+  return { id, status: data.status, wire: renderRun(data, emptyResult(kind), kind) };
+}
+
+/** Who started a run (the usage breakdowns show it): the API key of a request's caller; null for other scopes (the dashboard, a workflow). */
+function triggeredBy(scope: Scope): RunData['_triggered_by'] {
+  const key = (scope as { key?: { id?: unknown; name?: unknown; prefix?: unknown } }).key;
+  if (!key || typeof key.id !== 'string') return null;
+  return { auth_method: 'api_key', api_key_id: key.id, key_name: typeof key.name === 'string' ? key.name : null, key_prefix: typeof key.prefix === 'string' ? key.prefix : null };
+}
+
+/** How often `followRun` reads a run that has not ended, to see its status move (queued → in_progress). */
+const FOLLOW_READ_MS = 250;
+
+/**
+ * Follows a started run until it ends, `until` passes or `signal` aborts (whichever first), telling
+ * `onStatus` each status it sees; answers the run as it then stands, its result read when it
+ * completed. Where run ends are announced (the local runtime) the end is heard at once.
+ */
+export async function followRun(
+  p: Platform,
+  scope: Scope,
+  kind: RunKind,
+  id: string,
+  options: { until: number; signal?: AbortSignal; onStatus?(data: RunData): void },
+): Promise<{ data: RunData; wire: Record<string, unknown>; result: StoredResult }> {
+  let data = await readRun(p, scope, kind, id);
+  let seen: string | undefined;
+  for (;;) {
+    if (data.status !== seen) {
+      seen = data.status;
+      options.onStatus?.(data);
+    }
+    if (isTerminal(data.status) || Date.now() >= options.until || options.signal?.aborted) break;
+    const news = await p.runEnds.wait(id, Math.min(FOLLOW_READ_MS, Math.max(0, options.until - Date.now())));
+    const heard = news?.record as RunData | undefined;
+    if (heard?.id === id && isTerminal(heard.status)) {
+      data = heard;
+      if (heard.status === 'completed' && news!.stored !== undefined) {
+        const result = storedResultOf(kind, news!.stored);
+        options.onStatus?.(data);
+        return { data, wire: renderRun(data, result, kind), result };
+      }
+      continue;
+    }
+    data = await readRun(p, scope, kind, id);
   }
-  return renderRun(settled, result ?? (await resultOf(p, kind, settled, true)), kind);
+  const result = await resultOf(p, kind, data, true);
+  return { data, wire: renderRun(data, result, kind), result };
 }
 
 export async function getRun(p: Platform, scope: Scope, kind: RunKind, id: string, includeOutput: boolean) {

@@ -41,14 +41,14 @@ export async function settle(
   usage: RunUsage,
   { also, stored }: { also?: Promise<unknown>; stored?: string } = {},
 ): Promise<RunData | undefined> {
-  await Promise.all([p.ledger.record(p, scope, { runId: id, operation: kind.name, status: to, usage }), also]);
+  await Promise.all([p.ledger.record(p, scope, { runId: id, operation: kind.name, status: to, usage, type: kind.type }), also]);
   const moved = await p.store.moveStatus<RunData>(scope, kind.type, id, from, to, patch);
   if (!moved) {
     // Cancelled or deleted meanwhile: no usage. Already finished by an earlier step (a Fail after a
     // Finish that moved the status, then threw): the entry must say what that step recorded.
     const current = (await p.store.getRecord<RunData>(scope, kind.type, id))?.data;
     if (current?.status === 'completed' || current?.status === 'failed') {
-      await p.ledger.record(p, scope, { runId: id, operation: kind.name, status: current.status, usage: current.usage });
+      await p.ledger.record(p, scope, { runId: id, operation: kind.name, status: current.status, usage: current.usage, type: kind.type });
     } else {
       await p.ledger.forget(p, scope, id);
     }

@@ -1,6 +1,8 @@
+import { api } from '../platform/http.ts';
 import { runHandlers } from '../runs/handlers-kit.ts';
 import { splitKind } from './kind.ts';
-import { splitOperations } from './operations.ts';
+import { reconstructOperation, splitOperations } from './operations.ts';
+import { reconstructSplit } from './reconstruct.ts';
 import { prepareSplit } from './service.ts';
 
 const handlers = runHandlers(splitKind, splitOperations, 'split_id', ({ platform, caller, body }) => prepareSplit(platform, caller, body));
@@ -10,3 +12,4 @@ export const getSplit = handlers.get;
 export const listSplits = handlers.list;
 export const deleteSplit = handlers.delete;
 export const cancelSplit = handlers.cancel;
+export const reconstructSplitTables = api(reconstructOperation, ({ platform, caller, body }) => reconstructSplit(platform, caller, body));

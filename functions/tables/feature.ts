@@ -17,6 +17,7 @@ export const tablesFeature: Feature = {
     { method: 'GET', path: '/v1/tables/{table_id}/download', handler: 'downloadTable', size: 'small', op: ops.download },
     { method: 'GET', path: '/v1/tables/{table_id}/schema', handler: 'getTableSchema', size: 'small', op: ops.schema },
     { method: 'POST', path: '/v1/tables/{table_id}/validate', handler: 'validateTable', size: 'document', op: ops.validate },
+    { method: 'POST', path: '/v1/tables/{table_id}/query', handler: 'queryTable', size: 'document', op: ops.query },
     { method: 'GET', path: '/v1/tables/{table_id}/profile', handler: 'profileTable', size: 'small', op: ops.profile },
   ]),
   runs: [

@@ -1,5 +1,6 @@
 import { api } from '../platform/http.ts';
 import { tableOperations as ops } from './operations.ts';
+import { queryTable as query } from './query-service.ts';
 import type { TableUpload } from './schema.ts';
 import { createTable as create, deleteTable as remove, downloadTable as download, getTable as read, listTables as list, patchTable as patch, profileTable as profile, replaceTable as replace, tableSchema as schema, validateTable as validate } from './service.ts';
 
@@ -14,3 +15,4 @@ export const downloadTable = api(ops.download, ({ platform, caller, params }) =>
 export const getTableSchema = api(ops.schema, ({ platform, caller, params }) => schema(platform, caller, params.table_id));
 export const validateTable = api(ops.validate, ({ platform, caller, params, body }) => validate(platform, caller, params.table_id, body));
 export const profileTable = api(ops.profile, ({ platform, caller, params, query }) => profile(platform, caller, params.table_id, query.select));
+export const queryTable = api(ops.query, ({ platform, caller, params, body }) => query(platform, caller, params.table_id, body));

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { FormFile } from '../platform/multipart.ts';
 import { DocumentInput, PrimitiveError } from '../platform/schemas.ts';
+import { AGGREGATION_FUNCTIONS, DEFAULT_QUERY_LIMIT, FILTER_OPERATORS, MAX_QUERY_LIMIT } from './query-terms.ts';
 
 /** The biggest CSV a table takes (through a FileRef; inline uploads stop at the 6 MB request ceiling). */
 export const MAX_TABLE_BYTES = 1024 * 1024 * 1024;
@@ -169,3 +170,87 @@ export const ProfileQuery = z.object({
     .optional()
     .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v])),
 });
+
+// ---- POST /v1/tables/{table_id}/query (./query.ts) ----
+
+const FilterOperator = z.enum(FILTER_OPERATORS).describe('How a cell is compared with `value` (API §10)');
+const SortDirection = z.enum(['asc', 'desc']);
+
+const FilterRule = z
+  .object({
+    column: z.string(),
+    operator: FilterOperator,
+    value: z.unknown().optional().describe('A value of the column\'s type; a list for in / not_in; [low, high] for between; none for is_null, is_not_null, is_empty, is_not_empty'),
+  })
+  .meta({ id: 'TableFilterRule' });
+
+const SortRule = z.object({ column: z.string(), direction: SortDirection.nullish() }).meta({ id: 'TableSortRule' });
+
+const Aggregation = z
+  .object({
+    function: z.enum(AGGREGATION_FUNCTIONS),
+    column: z.string().nullish().describe('Required except for count (count without a column counts rows)'),
+    alias: z.string().min(1).max(128).nullish().describe('The result column\'s name; default <function>_<column>, or count'),
+  })
+  .meta({ id: 'TableAggregation' });
+
+const Size = z.object({ size: z.number().int().min(1).max(MAX_QUERY_LIMIT) });
+
+export const QueryTableBody = z
+  .object({
+    filters: z.array(FilterRule).max(100).nullish(),
+    search: z.object({ query: z.string().max(1000), columns: z.array(z.string()).nullish() }).nullish(),
+    case_sensitive: z.boolean().nullish().describe('For search and the text operators (contains, not_contains, starts_with, ends_with); default false'),
+    select: z.array(z.string()).max(10_000).nullish(),
+    distinct: z.object({ column: z.string() }).nullish(),
+    group_by: z.array(z.string()).max(32).nullish(),
+    aggregations: z.array(Aggregation).max(64).nullish(),
+    sort: z.array(SortRule).max(32).nullish(),
+    sample: Size.nullish().describe('A fixed pseudo-random sample of the filtered rows, answered in table order'),
+    tail: Size.nullish().describe('The last rows of the result'),
+    count_only: z.boolean().nullish(),
+    include_explain: z.boolean().nullish(),
+    sort_column: z.string().nullish(),
+    sort_direction: SortDirection.nullish(),
+    viewer_mode: z.literal('windowed').nullish(),
+    offset: z.number().int().min(0).max(1_000_000_000).nullish(),
+    limit: z.number().int().min(1).max(MAX_QUERY_LIMIT).nullish().describe(`Rows per page: 1..${MAX_QUERY_LIMIT}, default ${DEFAULT_QUERY_LIMIT}`),
+    cursor: z.string().max(2048).nullish().describe('next_cursor or previous_cursor of an earlier answer to the same query'),
+  })
+  .default({});
+
+const TableRow = z
+  .object({ id: z.string(), data: z.record(z.string(), z.unknown()), position: z.number().int().describe('0-based data row of the CSV; for distinct and grouped results, the 0-based place in the result') })
+  .meta({ id: 'TableRow' });
+
+const Explain = z
+  .object({
+    table_id: z.string(),
+    snapshot_file_id: z.string(),
+    selected_columns: z.array(z.string()),
+    filters: z.array(z.object({ column: z.string(), operator: FilterOperator, value: z.unknown() })),
+    search: z.object({ query: z.string(), columns: z.array(z.string()) }).nullable(),
+    sort: z.array(z.object({ column: z.string(), direction: SortDirection })),
+    offset: z.number().int(),
+    limit: z.number().int().nullable(),
+    distinct: z.object({ column: z.string() }).nullable(),
+    group_by: z.array(z.string()),
+    aggregations: z.array(z.object({ function: z.enum(AGGREGATION_FUNCTIONS), column: z.string().nullable(), alias: z.string() })),
+  })
+  .meta({ id: 'TableQueryExplain' });
+
+export const TableRows = z
+  .object({
+    table_id: z.string(),
+    columns: z.array(Column),
+    rows: z.array(TableRow),
+    row_count: z.number().int(),
+    filtered_row_count: z.number().int().nullable(),
+    offset: z.number().int(),
+    limit: z.number().int().nullable(),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable(),
+    previous_cursor: z.string().nullable(),
+    explain: Explain.nullable(),
+  })
+  .meta({ id: 'TableRows' });

@@ -46,7 +46,7 @@ function backgroundReadBytes(): number {
   return Number.isFinite(configured) && configured > 0 ? configured : BACKGROUND_READ_BYTES;
 }
 
-interface TableRecord {
+export interface TableRecord {
   table: Table;
   /**
    * The snapshot version (a new one on every replace), also kept as the record's status: every change
@@ -83,6 +83,8 @@ function statusOf(table: Table): TableStatus {
 /** What the summary object in S3 holds. */
 interface StoredSummary {
   row_count: number;
+  /** The delimiter the reader found (absent in summaries stored before queries). */
+  delimiter?: string;
   columns: Table['columns'];
   sample_rows: Table['sample_rows'];
   profile: ColumnProfile[];
@@ -90,6 +92,17 @@ interface StoredSummary {
 
 function summaryKeyOf(scope: Scope, tableId: string, version: string): string {
   return `${scope.orgId}/${scope.envId}/tables/${tableId}/${version}.json`;
+}
+
+/** The query snapshot (Parquet, ./query-service.ts) of a record's CSV version, beside its summary. */
+export function snapshotKeyOf(scope: Scope, record: Pick<TableRecord, 'table' | 'version'>): string {
+  return `${scope.orgId}/${scope.envId}/tables/${record.table.id}/${record.version}.parquet`;
+}
+
+/** Deletes what a record version keeps of its own in S3: its summary and its query snapshot. */
+async function deleteVersionObjects(p: Platform, scope: Scope, record: Pick<TableRecord, 'table' | 'version' | 'summary_key'>): Promise<void> {
+  await p.blobs.delete(record.summary_key);
+  await p.blobs.delete(snapshotKeyOf(scope, record));
 }
 
 // ---- reading a CSV once: the summary ----
@@ -202,7 +215,7 @@ function summaryFields(summary: TableSummary): Pick<Table, 'row_count' | 'column
 }
 
 async function writeSummary(p: Platform, key: string, summary: TableSummary): Promise<void> {
-  const stored: StoredSummary = { row_count: summary.row_count, columns: summary.columns, sample_rows: summary.sample_rows, profile: summary.profile };
+  const stored: StoredSummary = { row_count: summary.row_count, delimiter: summary.delimiter, columns: summary.columns, sample_rows: summary.sample_rows, profile: summary.profile };
   await p.blobs.put(key, JSON.stringify(stored), 'application/json');
 }
 
@@ -213,7 +226,7 @@ async function storeSummary(p: Platform, scope: Scope, tableId: string, summary:
   return { key, version };
 }
 
-async function readSummary(p: Platform, record: TableRecord): Promise<StoredSummary> {
+export async function readSummary(p: Platform, record: TableRecord): Promise<StoredSummary> {
   const bytes = await p.blobs.get(record.summary_key);
   if (!bytes) throw new Error(`The summary ${record.summary_key} of table ${record.table.id} is missing`);
   return JSON.parse(Buffer.from(bytes).toString('utf8')) as StoredSummary;
@@ -272,7 +285,7 @@ async function tableOf(p: Platform, record: TableRecord): Promise<Table> {
 }
 
 /** Profile, validate, download and schema need a table whose CSV has been read. */
-async function loadReady(p: Platform, scope: Scope, tableId: string): Promise<TableRecord> {
+export async function loadReady(p: Platform, scope: Scope, tableId: string): Promise<TableRecord> {
   const { data } = await loadSettled(p, scope, tableId);
   const status = statusOf(data.table);
   if (status === 'processing') {
@@ -334,7 +347,7 @@ export async function summariseStoredTable(p: Platform, scope: Scope, input: Tab
     const moved = await p.store.moveStatus<TableRecord>(scope, TABLE_TYPE, input.tableId, [record.status ?? current.version], p.ids.next('tblv'), next);
     if (moved) {
       // The replaced snapshot's summary goes once the new one is in place (a failure keeps it, for the rollback).
-      if (summary && current.previous) await p.blobs.delete(current.previous.summary_key);
+      if (summary && current.previous) await deleteVersionObjects(p, scope, current.previous);
       return statusOf(next.table);
     }
   }
@@ -428,7 +441,7 @@ async function replaceInBackground(p: Platform, scope: Scope, before: Loaded, up
     throw new Conflict(`Table ${tableId} changed while its new CSV was checked; send the request again`);
   }
   // A failed table's own previous record is superseded now.
-  if (before.data.previous) await p.blobs.delete(before.data.previous.summary_key);
+  if (before.data.previous) await deleteVersionObjects(p, scope, before.data.previous);
   let loaded = await readInBackground(p, scope, { tableId, version, blobKey: source.blobKey, overrides: upload.column_schema_overrides });
   const refused = refusal(loaded.data.table);
   if (!refused) return tableOf(p, loaded.data);
@@ -499,8 +512,8 @@ export async function replaceTable(p: Platform, scope: Scope, tableId: string, u
     await loadRecord(p, scope, tableId);
     throw new Conflict(`Table ${tableId} changed while its new CSV was read; send the request again`);
   }
-  await p.blobs.delete(before.data.summary_key);
-  if (before.data.previous) await p.blobs.delete(before.data.previous.summary_key);
+  await deleteVersionObjects(p, scope, before.data);
+  if (before.data.previous) await deleteVersionObjects(p, scope, before.data.previous);
   return { tables: [table] };
 }
 
@@ -526,8 +539,8 @@ export async function deleteTable(p: Platform, scope: Scope, tableId: string): P
   const { data } = await loadRecord(p, scope, tableId);
   if (!(await p.store.deleteRecord(scope, TABLE_TYPE, tableId))) throw NotFound.of('Table', tableId);
   // The snapshot is a File (shared, content-addressed) and stays; the summaries are the table's own.
-  await p.blobs.delete(data.summary_key);
-  if (data.previous) await p.blobs.delete(data.previous.summary_key);
+  await deleteVersionObjects(p, scope, data);
+  if (data.previous) await deleteVersionObjects(p, scope, data.previous);
   if (statusOf(data.table) === 'processing') {
     // Stop the background read (it would find no table and keep nothing anyway).
     const run = await summaryRunOf(p, scope, data.version);

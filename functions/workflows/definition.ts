@@ -3,7 +3,44 @@
  * which its blocks run; and the secrets it references (`secret://NAME` in any config string).
  */
 import type { ValidationIssue } from '../platform/errors.ts';
-import { BLOCK_TYPES, type Block, type BlockType, type Definition } from './schema.ts';
+import { conditionProblems } from './conditions.ts';
+import { expressionProblem } from './expressions.ts';
+import { predicateProblems, REVIEWABLE_TYPES } from './predicates.ts';
+import { BLOCK_TYPES, type BlockType } from './schema.ts';
+
+/** What runs and validation need of a definition: the legacy one (PUT draft) and the graph (./graph.ts) both are. */
+export interface RunBlock {
+  id: string;
+  type: string;
+  name?: string | undefined;
+  label?: string;
+  config: Record<string, unknown>;
+  parent_id?: string | null;
+}
+export interface RunEdge {
+  id?: string;
+  source: string;
+  target: string;
+  source_handle?: string | null | undefined;
+  target_handle?: string | null | undefined;
+}
+export interface RunDefinition {
+  blocks: RunBlock[];
+  edges: RunEdge[];
+}
+type Block = RunBlock;
+type Definition = RunDefinition;
+
+/** Container blocks: their children (parent_id) run inside them. */
+export const CONTAINER_TYPES = ['while_loop', 'for_each'];
+/** The output handles of a block that routes (a classifier's categories, a conditional's branches), or undefined. */
+export function outputHandles(block: RunBlock): string[] | undefined {
+  const names = (list: unknown) => (Array.isArray(list) ? list.map((c) => (isObject(c) ? c.name : undefined)).filter((n): n is string => typeof n === 'string') : []);
+  if (block.type === 'classifier') return names(block.config.categories);
+  if (block.type === 'conditional') return [...names(block.config.branches), conditionalDefault(block)];
+  return undefined;
+}
+export const conditionalDefault = (block: RunBlock) => (typeof block.config.default_branch === 'string' && block.config.default_branch ? block.config.default_branch : 'else');
 
 export const SECRET_REFERENCE = /secret:\/\/([A-Za-z_][A-Za-z0-9_]{0,127})/g;
 
@@ -43,10 +80,36 @@ function configProblems(block: Block): Array<[Array<string | number>, string]> {
       if (c.headers !== undefined && (!isObject(c.headers) || Object.values(c.headers).some((v) => typeof v !== 'string'))) problems.push([['headers'], 'must be an object of strings']);
       break;
     }
+    case 'conditional':
+      named('branches', 1);
+      if (Array.isArray(c.branches)) c.branches.forEach((branch, i) => isObject(branch) && problems.push(...conditionProblems(branch.condition, ['branches', i, 'condition'])));
+      if (c.default_branch !== undefined && typeof c.default_branch !== 'string') problems.push([['default_branch'], 'must be a string (the handle taken when no branch matches)']);
+      break;
+    case 'function': {
+      const problem = expressionProblem(c.expression);
+      if (problem) problems.push([['expression'], `a function block needs config.expression, an expression over \`input\`: ${problem}`]);
+      break;
+    }
+    case 'while_loop':
+      problems.push(...conditionProblems(c.condition, ['condition']));
+      if (!Number.isInteger(c.max_iterations) || (c.max_iterations as number) < 1 || (c.max_iterations as number) > 100) problems.push([['max_iterations'], 'must be an integer from 1 to 100']);
+      break;
+    case 'for_each':
+      if (c.items_path !== undefined && typeof c.items_path !== 'string') problems.push([['items_path'], 'must be a string (a dotted path to the list in the input; "" for the input itself)']);
+      if (c.max_items !== undefined && (!Number.isInteger(c.max_items) || (c.max_items as number) < 1 || (c.max_items as number) > 500)) problems.push([['max_items'], 'must be an integer from 1 to 500']);
+      break;
+    case 'merge_dicts':
+      if (c.strategy !== undefined && c.strategy !== 'shallow' && c.strategy !== 'deep') problems.push([['strategy'], 'must be shallow or deep']);
+      break;
     case 'edit':
       if (c.color !== undefined && (typeof c.color !== 'string' || !/^#[0-9A-Fa-f]{6}$/.test(c.color))) problems.push([['color'], 'must be #RRGGBB']);
       if (c.instructions !== undefined && typeof c.instructions !== 'string') problems.push([['instructions'], 'must be a string']);
       break;
+  }
+  if (c.review !== undefined && c.review !== null) {
+    if (!(REVIEWABLE_TYPES as readonly string[]).includes(block.type)) problems.push([['review'], `only ${REVIEWABLE_TYPES.join(', ')} blocks can wait for a review`]);
+    else if (!isObject(c.review)) problems.push([['review'], 'must be an object: {"predicate": {"kind": ...}}']);
+    else problems.push(...predicateProblems(c.review.predicate, ['review', 'predicate']));
   }
   return problems;
 }
@@ -62,6 +125,12 @@ export function definitionProblems(definition: Definition, at: Array<string | nu
     if (!isType(block.type)) issue(['blocks', i, 'type'], `unknown block type "${block.type}" (known: ${BLOCK_TYPES.join(', ')})`);
     else for (const [path, msg] of configProblems(block)) issue(['blocks', i, 'config', ...path], msg);
   });
+  definition.blocks.forEach((block, i) => {
+    if (!block.parent_id) return;
+    const parent = byId.get(block.parent_id);
+    if (!parent || !CONTAINER_TYPES.includes(parent.type)) issue(['blocks', i, 'parent_id'], `"${block.parent_id}" is not a while_loop or for_each block of this workflow`);
+    else if (block.type === 'start_document' || block.type === 'start_json' || CONTAINER_TYPES.includes(block.type)) issue(['blocks', i, 'parent_id'], `a ${block.type} block cannot be inside a container`);
+  });
   definition.edges.forEach((edge, i) => {
     const source = byId.get(edge.source);
     const target = byId.get(edge.target);
@@ -69,10 +138,12 @@ export function definitionProblems(definition: Definition, at: Array<string | nu
     if (!target) issue(['edges', i, 'target'], `no block "${edge.target}"`);
     if (target && (target.type === 'start_document' || target.type === 'start_json')) issue(['edges', i, 'target'], `a ${target.type} block takes no incoming edge`);
     if (source?.type === 'end') issue(['edges', i, 'source'], 'an end block has no outgoing edge');
-    if (edge.source_handle !== undefined && source) {
-      const categories = Array.isArray(source.config.categories) ? source.config.categories.map((c) => (isObject(c) ? c.name : undefined)) : [];
-      if (source.type !== 'classifier') issue(['edges', i, 'source_handle'], `only classifier edges carry a source_handle ("${edge.source}" is a ${source.type})`);
-      else if (!categories.includes(edge.source_handle)) issue(['edges', i, 'source_handle'], `"${edge.source_handle}" is not a category of "${edge.source}"`);
+    if (source?.type === 'note' || target?.type === 'note') issue(['edges', i], 'a note block takes no edges');
+    if (source && target && (source.parent_id ?? null) !== (target.parent_id ?? null)) issue(['edges', i], `"${edge.source}" and "${edge.target}" are not in the same container: connect the container itself`);
+    if (edge.source_handle !== undefined && edge.source_handle !== null && source) {
+      const handles = outputHandles(source);
+      if (!handles) issue(['edges', i, 'source_handle'], `only classifier and conditional edges carry a source_handle ("${edge.source}" is a ${source.type})`);
+      else if (!handles.includes(edge.source_handle)) issue(['edges', i, 'source_handle'], `"${edge.source_handle}" is not an output of "${edge.source}" (${handles.join(', ')})`);
     }
   });
   if (!issues.length) {

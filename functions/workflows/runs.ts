@@ -5,14 +5,19 @@
  */
 import type { Caller } from '../auth/service.ts';
 import { fileRefOf, resolveDocument } from '../files/service.ts';
-import { Invalid, NotFound } from '../platform/errors.ts';
+import { Conflict, Invalid, NotFound } from '../platform/errors.ts';
 import { timestamp } from '../platform/ids.ts';
 import { logger } from '../platform/logger.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { ExecutionStatus, Scope } from '../platform/ports.ts';
+import type { ExecutionStatus, Scope, StoredRecord } from '../platform/ports.ts';
+import { toListQuery } from '../platform/pagination.ts';
 import type { FileRef } from '../platform/schemas.ts';
 import { emitEvent } from '../webhooks/events.ts';
-import { ACTIVE, WORKFLOW_RUN_TYPE, type Definition, type RunLifecycleStatus, type WorkflowRun } from './schema.ts';
+import type { RunDefinition as Definition } from './definition.ts';
+import { deleteReviewsOfRun } from './reviews.ts';
+import { ACTIVE, statusOfFilter, WORKFLOW_RUN_TYPE, type RunLifecycleStatus, type RunStatusFilter, type WorkflowRun } from './schema.ts';
+import { deleteStepsOfRun } from './steps.ts';
+import type { z } from 'zod';
 import { definitionFor, readWorkflow, requireCapability, requireReady } from './service.ts';
 
 export interface WorkflowRunData extends WorkflowRun {
@@ -29,7 +34,7 @@ export const outputsKeyOf = (scope: Scope, id: string) => `${runPrefix(scope, id
 
 /** The wire form: private fields dropped, outputs read from storage once the run completed. */
 export async function toWireRun(p: Platform, data: WorkflowRunData, withOutputs = true): Promise<WorkflowRun> {
-  const { _definition_key: _d, _outputs_key: outputsKey, _execution_arn: _e, ...wire } = data;
+  const { _definition_key: _d, _outputs_key: outputsKey, _execution_arn: _e, status: _s, ...wire } = data as WorkflowRunData & { status?: string };
   if (!withOutputs || !outputsKey) return wire;
   const bytes = await p.blobs.get(outputsKey);
   return { ...wire, outputs: bytes ? (JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>) : {} };
@@ -54,7 +59,7 @@ export async function endWorkflowRun(p: Platform, scope: Scope, id: string, life
     timing: { ...current.timing, completed_at: timestamp(p.clock.now()) },
   });
   if (!moved) return false;
-  const type = lifecycle.status === 'completed' ? 'workflow.run.completed' : 'workflow.run.failed';
+  const type = lifecycle.status === 'completed' ? 'workflow.run.completed' : lifecycle.status === 'cancelled' ? 'workflow.run.cancelled' : 'workflow.run.failed';
   try {
     await emitEvent(p, scope, { type, data: await toWireRun(p, moved.data) });
   } catch (error) {
@@ -122,10 +127,107 @@ export async function createWorkflowRun(
     _outputs_key: null,
     _execution_arn: null,
   };
-  await p.store.putRecord(caller, { type: WORKFLOW_RUN_TYPE, id, createdAt: now, status: 'pending', attrs: { workflow_id: workflow.id }, data });
+  await p.store.putRecord(caller, {
+    type: WORKFLOW_RUN_TYPE,
+    id,
+    createdAt: now,
+    status: 'pending',
+    attrs: { workflow_id: workflow.id, trigger_type: 'api', ...Object.fromEntries(Object.entries(body.metadata).map(([k, v]) => [`${METADATA_ATTR}${k}`, v])) },
+    data,
+  });
   const arn = await p.runner.start('workflowRun', { name: id, input: { run: { orgId: caller.orgId, envId: caller.envId, id } } });
   const started = await p.store.updateRecord<WorkflowRunData>(caller, WORKFLOW_RUN_TYPE, id, { _execution_arn: arn });
   return toWireRun(p, started?.data ?? data, false);
+}
+
+const METADATA_ATTR = 'meta.';
+
+/** The list's `metadata` query: a JSON-encoded object of strings; every entry must match. */
+function metadataFilter(text: string | undefined): Record<string, string> {
+  if (text === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw Invalid.at(['query', 'metadata'], 'metadata must be a JSON-encoded object, e.g. {"batch":"7"}', 'json_invalid', text);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== 'string')) {
+    throw Invalid.at(['query', 'metadata'], 'metadata must be a JSON object whose values are strings', 'value_error', text);
+  }
+  return Object.fromEntries(Object.entries(parsed as Record<string, string>).map(([k, v]) => [`${METADATA_ATTR}${k}`, v]));
+}
+
+/** How long a run took (or has taken so far), in ms: from its start (or creation) to its end (or now). */
+export function durationMs(run: WorkflowRun, now: number): number {
+  const start = Date.parse(run.timing.started_at ?? run.timing.created_at);
+  const end = run.timing.completed_at ? Date.parse(run.timing.completed_at) : now;
+  return Math.max(0, end - start);
+}
+
+type StatusFilter = z.infer<typeof RunStatusFilter>;
+export interface RunFilters {
+  limit: number;
+  order: 'asc' | 'desc';
+  before?: string | undefined;
+  after?: string | undefined;
+  from_date?: string | undefined;
+  to_date?: string | undefined;
+  workflow_id?: string | undefined;
+  status?: StatusFilter | undefined;
+  exclude_status?: StatusFilter | undefined;
+  trigger_type?: string | undefined;
+  min_duration_ms?: number | undefined;
+  max_duration_ms?: number | undefined;
+  search?: string | undefined;
+  metadata?: string | undefined;
+}
+
+/** Every filter the SDK sends (API §9.3): the table filters what it can, the rest is tested per record. */
+export async function listWorkflowRuns(p: Platform, caller: Caller, q: RunFilters) {
+  requireCapability(caller, 'workflow:view');
+  if (q.min_duration_ms !== undefined && q.max_duration_ms !== undefined && q.max_duration_ms < q.min_duration_ms) {
+    throw Invalid.at(['query', 'max_duration_ms'], 'max_duration_ms is below min_duration_ms', 'value_error', q.max_duration_ms);
+  }
+  const excluded = q.exclude_status ? statusOfFilter(q.exclude_status) : undefined;
+  const search = q.search?.trim().toLowerCase();
+  const now = p.clock.now().getTime();
+  const where = (r: StoredRecord<WorkflowRunData>) => {
+    const run = r.data;
+    if (excluded && run.lifecycle.status === excluded) return false;
+    if (q.min_duration_ms !== undefined || q.max_duration_ms !== undefined) {
+      const ms = durationMs(run, now);
+      if (q.min_duration_ms !== undefined && ms < q.min_duration_ms) return false;
+      if (q.max_duration_ms !== undefined && ms > q.max_duration_ms) return false;
+    }
+    if (search) {
+      const texts = [run.id, run.workflow_id, ...Object.values(run.metadata ?? {}), ...Object.values(run.inputs.documents).map((d) => d.filename)];
+      if (!texts.some((t) => t.toLowerCase().includes(search))) return false;
+    }
+    return true;
+  };
+  const attrs = { workflow_id: q.workflow_id, ...(q.trigger_type ? { trigger_type: q.trigger_type } : {}), ...metadataFilter(q.metadata) };
+  const query = { ...toListQuery({ ...q, status: q.status ? statusOfFilter(q.status) : undefined }, attrs), ...(excluded || search || q.min_duration_ms !== undefined || q.max_duration_ms !== undefined ? { where } : {}) };
+  // Runs stored before trigger types were recorded are all API runs.
+  if (q.trigger_type === 'api') {
+    delete query.attrs!.trigger_type;
+    const inner = query.where;
+    query.where = (r: StoredRecord<WorkflowRunData>) => (r.attrs?.trigger_type ?? 'api') === 'api' && (!inner || inner(r));
+  }
+  const page = await p.store.listRecords<WorkflowRunData>(caller, WORKFLOW_RUN_TYPE, query);
+  // List items carry no outputs (they live in storage): GET one run for them.
+  return { data: await Promise.all(page.items.map((r) => toWireRun(p, r.data, false))), list_metadata: { before: page.before, after: page.after } };
+}
+
+/** Deletes an ended run with its steps, artifacts, reviews and stored payloads (an active run: cancel it first). */
+export async function deleteWorkflowRun(p: Platform, caller: Caller, id: string): Promise<void> {
+  const run = await readWorkflowRun(p, caller, id);
+  requireCapability(caller, 'workflow:run');
+  if (ACTIVE.includes(run.lifecycle.status)) throw new Conflict(`Workflow run ${id} is ${run.lifecycle.status}: cancel it before deleting it`);
+  await deleteStepsOfRun(p, caller, id);
+  await deleteReviewsOfRun(p, caller, id);
+  await p.blobs.delete(run._definition_key);
+  if (run._outputs_key) await p.blobs.delete(run._outputs_key);
+  await p.store.deleteRecord(caller, WORKFLOW_RUN_TYPE, id);
 }
 
 export async function getWorkflowRun(p: Platform, caller: Caller, id: string): Promise<WorkflowRun> {

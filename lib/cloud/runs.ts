@@ -158,6 +158,26 @@ export class Runs extends Construct {
 
     // Run and workflow tasks announce the end of runs (webhook events): they may start deliveries, nothing else.
     for (const task of [...stateMachines.run.tasks, ...stateMachines.workflowRun.tasks]) this.grantStartDelivery(this.taskFunctions[task]!);
+    // The workflow task resumes a run whose review was decided before its wait began (functions/workflows/reviews.ts).
+    this.workflowRunStateMachineArn = workflowRunStateMachineArn;
+    for (const task of stateMachines.workflowRun.tasks) this.grantTaskResponse(this.taskFunctions[task]!);
+  }
+
+  private readonly workflowRunStateMachineArn: string;
+
+  /**
+   * SendTaskSuccess / SendTaskFailure on the workflow-run state machine: a review decision completes
+   * the AwaitReview state waiting on its task token (`.waitForTaskToken`). The ARN is spelled out
+   * from the machine's fixed name (the task functions are referenced by the machine).
+   */
+  grantTaskResponse(target: QuireFunction): void {
+    target.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'ReviewTaskResponse',
+        actions: ['states:SendTaskSuccess', 'states:SendTaskFailure'],
+        resources: [this.workflowRunStateMachineArn],
+      }),
+    );
   }
 
   /** StartExecution on the deliver-webhook state machine only (the Events port, functions/webhooks/events.ts). */

@@ -22,8 +22,7 @@ import { startHttpServer } from './http-server.ts';
 import { inlineInvoker, REPO_ROOT, workerPoolInvoker, type Invoker } from './invoker.ts';
 import { startLocalKms } from './kms.ts';
 import { startLocalStepFunctions } from './stepfunctions.ts';
-import { resumeUnfinishedRuns } from './recovery.ts';
-import { startPeriodicSweeper } from './sweeper.ts';
+import { recoverBehindTheApi } from './recovery.ts';
 
 export const REGION = 'us-east-1';
 export const TABLE = 'quire';
@@ -182,17 +181,32 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const kms = await startLocalKms({ host, port: 0, region: REGION, masterKeyFile: join(dataDir, 'kms-master.key') });
     closers.push(() => kms.close());
 
-    const invoker: Invoker = options.mode === 'inline' ? inlineInvoker() : workerPoolInvoker({ maxWorkers: Number(process.env.QUIRE_WORKERS ?? Math.max(4, availableParallelism() * 2)) });
+    // Background tasks: a container per core (QUIRE_TASK_WORKERS), so document work keeps within the
+    // cores. API requests: containers of their own, two loaded before the API listens, more when
+    // long requests hold them, up to QUIRE_REQUEST_WORKERS (lib/local/invoker.ts says why).
+    const routes = [...defaultRoutes, ...(options.extraRoutes ?? [])];
+    const cores = availableParallelism();
+    const invoker: Invoker =
+      options.mode === 'inline'
+        ? inlineInvoker()
+        : workerPoolInvoker({
+            taskWorkers: Number(process.env.QUIRE_TASK_WORKERS ?? cores),
+            cores,
+            requestWorkers: Number(process.env.QUIRE_REQUEST_WORKERS ?? Math.max(8, 4 * cores)),
+            warmRequestWorkers: 2,
+            requestModules: [...new Set(routes.map((route) => route.module))],
+            taskModules: [...new Set(Object.values(taskFunctions).map((fn) => fn.module)), join(REPO_ROOT, 'lib/local/worker-run-tasks.ts')],
+          });
     const taskByArn = new Map(Object.entries(taskFunctions).map(([name, fn]) => [localTaskArn(name), fn]));
     const sfn = await startLocalStepFunctions({
       host,
       port: 0,
       region: REGION,
       stateMachines: localDefinitions(),
-      invokeTask: (arn, input) => {
+      invokeTask: (arn, input, order) => {
         const fn = taskByArn.get(arn);
         if (!fn) return Promise.reject(new Error(`No local task function for ${arn}`));
-        return invoker.invoke({ module: fn.module, handler: fn.handler }, input, fn.timeoutSeconds * 1000, 'task');
+        return invoker.invoke({ module: fn.module, handler: fn.handler }, input, fn.timeoutSeconds * 1000, 'task', order);
       },
     });
     // Executions first (they call the invoker), then the containers.
@@ -214,14 +228,16 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       workflowRunStateMachineArn: sfn.stateMachineArn('workflowRun'),
     };
     applyEnvironment(environmentFor(endpoints, options.syncWaitMs, options.webhooks));
-    // Runs left unfinished by a previous process (executions are in memory) start again.
-    await resumeUnfinishedRuns(endpoints, CREDENTIALS);
-    // Then runs whose execution is gone anyway (stopped, timed out) end as failed, now and periodically.
-    const sweeper = await startPeriodicSweeper(options.sweeper);
-    closers.push(() => sweeper.stop());
 
-    const http = await startHttpServer({ routes: [...defaultRoutes, ...(options.extraRoutes ?? [])], invoker, host, port: options.port ?? 3000 });
+    // The API's first requests find warm containers: it listens once they are loaded.
+    await invoker.warmUp();
+    const http = await startHttpServer({ routes, invoker, host, port: options.port ?? 3000 });
     closers.push(() => http.close());
+    // Runs left unfinished by a previous process (executions are in memory) start again, then runs
+    // whose execution is gone anyway (stopped, timed out) end as failed, now and periodically: behind
+    // the API, which answers meanwhile.
+    const recovery = recoverBehindTheApi(endpoints, CREDENTIALS, options.sweeper);
+    closers.push(() => recovery.stop());
     endpoints.api = http.url;
     writeFileSync(join(dataDir, 'endpoints.json'), `${JSON.stringify(endpoints, null, 2)}\n`);
     return { url: http.url, endpoints, close };

@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { routeKey, SIZES, type Route } from '../../functions/platform/route.ts';
+import type { ResponseSink } from '../../functions/platform/response-stream.ts';
+import { routeKey, SIZES, STREAM_TIMEOUT_SECONDS, type Route } from '../../functions/platform/route.ts';
 import { InvocationTimeout, type Invoker } from './invoker.ts';
 
 const PAYLOAD_LIMIT_BYTES = 6 * 1024 * 1024;
@@ -113,6 +114,48 @@ function writeResult(res: ServerResponse, result: unknown) {
   res.end(body);
 }
 
+/**
+ * A streaming route (functions/platform/response-stream.ts): each part the handler writes goes out
+ * as it comes (chunked), for up to a function URL's 15 minutes. A client that goes away before the
+ * end aborts the sink's `cut`, which the handler hears (in its worker thread too, lib/local/invoker.ts);
+ * nothing else stops. A handler that fails after its answer began ends the answer where it was.
+ */
+async function serveStream(res: ServerResponse, invoker: Invoker, route: Route, event: APIGatewayProxyEventV2): Promise<void> {
+  const cut = new AbortController();
+  let ended = false;
+  res.on('close', () => {
+    if (!ended) cut.abort();
+  });
+  const sink: ResponseSink = {
+    head(statusCode, headers) {
+      if (res.headersSent || res.destroyed) return;
+      res.writeHead(statusCode, headers);
+      res.flushHeaders();
+    },
+    write(chunk) {
+      if (!res.destroyed) res.write(chunk);
+    },
+    end() {
+      ended = true;
+      if (!res.destroyed && !res.writableEnded) res.end();
+    },
+    cut: cut.signal,
+  };
+  try {
+    await invoker.invoke({ module: route.module, handler: route.handler }, event, STREAM_TIMEOUT_SECONDS * 1000, 'request', undefined, sink);
+    if (!res.headersSent) sendJson(res, 500, { detail: 'Internal error' });
+    else sink.end();
+  } catch (error) {
+    if (res.headersSent) {
+      sink.end();
+      return;
+    }
+    if (error instanceof InvocationTimeout || (error as Error).name === 'Sandbox.Timedout') return sendJson(res, 504, { detail: 'The request timed out' });
+    console.error('handler invocation failed', (error as Error).name, (error as Error).message);
+    sendJson(res, 500, { detail: 'Internal error' });
+  }
+}
+
 export interface LocalHttpServer {
   url: string;
   server: Server;
@@ -143,6 +186,7 @@ export async function startHttpServer(options: { routes: Route[]; invoker: Invok
       return sendJson(res, 413, { detail: 'Request body is over 6 MB. Upload the file with POST /v1/files/upload and pass a FileRef instead.' });
     }
     const event = toEvent(req, url, matched, params, body);
+    if (matched.route.stream) return serveStream(res, options.invoker, matched.route, event);
     try {
       const result = await options.invoker.invoke({ module: matched.route.module, handler: matched.route.handler }, event, SIZES[matched.route.size].timeoutSeconds * 1000);
       writeResult(res, result);

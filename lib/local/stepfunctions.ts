@@ -4,8 +4,13 @@
  * It speaks the wire protocol of `@aws-sdk/client-sfn` (awsJson1_0: `POST /`,
  * `X-Amz-Target: AWSStepFunctions.<Op>`, errors as `{"__type", "message"}`) for StartExecution,
  * DescribeExecution, StopExecution and ListExecutions, and runs the same ASL definitions as on AWS
- * with aws-local-stepfunctions. Every Task state is mapped to `invokeTask(resource, input)`, which
- * stands in for the Lambda invoke.
+ * with aws-local-stepfunctions. Every Task state is mapped to `invokeTask(resource, input, order)`,
+ * which stands in for the Lambda invoke.
+ *
+ * A task may wait for a container (the local runtime runs as many tasks at once as it has cores), a
+ * wait Lambda does not have on AWS. So a Task state's TimeoutSeconds counts from when its task gets
+ * its container (`order.started`), not from when the state began: a run waiting its turn never times
+ * out for having waited.
  *
  * Executions live in memory only: a restart forgets them, which is what a restart of the whole local
  * runtime means anyway.
@@ -28,8 +33,12 @@ export interface LocalStepFunctionsOptions {
   region?: string; // default 'us-east-1'
   /** State machines by name; definitions have their ${...} substitutions already applied. */
   stateMachines: Record<string, object>;
-  /** Runs a Task state's Resource (a Lambda ARN) with the state's input; resolves to the task result. */
-  invokeTask(resourceArn: string, input: unknown): Promise<unknown>;
+  /**
+   * Runs a Task state's Resource (a Lambda ARN) with the state's input; resolves to the task result.
+   * `order.priority` is the execution's start time (earlier executions' tasks first); `order.started`
+   * must be called when the task starts running (its state's timeout counts from then).
+   */
+  invokeTask(resourceArn: string, input: unknown, order: { priority: number; started(): void }): Promise<unknown>;
 }
 
 export interface LocalStepFunctions {
@@ -57,8 +66,14 @@ interface LoadedStateMachine {
   name: string;
   arn: string;
   machine: StateMachine;
-  /** Task state name -> its Resource, over the whole definition (Parallel branches and Map processors too). */
-  taskResources: Map<string, string>;
+  /** Task state name -> its Resource and TimeoutSeconds, over the whole definition (Parallel branches and Map processors too). */
+  taskStates: Map<string, TaskState>;
+}
+
+interface TaskState {
+  resource: string;
+  /** The state's TimeoutSeconds in ms (Step Functions' default: 60 s), counted from when its task starts. */
+  timeoutMs: number;
 }
 
 interface Execution {
@@ -77,6 +92,18 @@ interface Execution {
   ended: Promise<void>;
   /** Task invocations still running; an aborted or timed-out task keeps running until it returns. */
   runningTasks: Set<Promise<unknown>>;
+}
+
+/**
+ * A Task state that ran past its TimeoutSeconds: the error Step Functions reports (States.Timeout).
+ * (The library's own class is not exported. Unlike it, this one is matched by States.TaskFailed,
+ * which none of the state machines names.)
+ */
+class StateTimeout extends Error {
+  constructor() {
+    super('States.Timeout');
+    this.name = 'States.Timeout';
+  }
 }
 
 /**
@@ -104,7 +131,8 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
     stateMachines.set(arn, loadStateMachine(name, arn, definition as StateMachineDefinition));
   }
 
-  const service = new StepFunctionsService(region, stateMachines, options.invokeTask);
+  const tokens = new TaskTokens(options.invokeTask);
+  const service = new StepFunctionsService(region, stateMachines, tokens.invokeTask, tokens);
   const endpoint = await startAwsJsonEndpoint({
     host,
     port: options.port ?? 0,
@@ -113,7 +141,7 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
     maxRequestBytes: MAX_REQUEST_BYTES,
     unknownOperationType: 'UnknownOperationException',
     internalErrorType: 'InternalFailure',
-    operations: service.operations,
+    operations: { ...service.operations, ...tokens.operations },
   });
 
   let closing: Promise<void> | undefined;
@@ -150,6 +178,7 @@ class StepFunctionsService {
     private readonly region: string,
     private readonly stateMachines: Map<string, LoadedStateMachine>,
     private readonly invokeTask: LocalStepFunctionsOptions['invokeTask'],
+    private readonly tokens?: TaskTokens,
   ) {}
 
   readonly operations: Record<string, AwsJsonOperation> = {
@@ -269,8 +298,8 @@ class StepFunctionsService {
     this.executions.set(arn, execution);
 
     const handlers: TaskHandlers = {};
-    for (const [stateName, resource] of stateMachine.taskResources) {
-      handlers[stateName] = (taskInput) => this.runTask(execution, resource, taskInput) as Promise<JsonValue>;
+    for (const [stateName, state] of stateMachine.taskStates) {
+      handlers[stateName] = (taskInput) => this.runTask(execution, state, taskInput) as Promise<JsonValue>;
     }
     const run = stateMachine.machine.run(parsedInput, {
       overrides: { taskResourceLocalHandlers: handlers },
@@ -279,6 +308,8 @@ class StepFunctionsService {
       context: {
         Execution: { Id: arn, Name: name, StartTime: startDate.toISOString() },
         StateMachine: { Id: stateMachine.arn, Name: stateMachine.name },
+        // `$$.Task.Token`: a stand-in naming the execution; TaskTokens gives each waiting task a real token.
+        Task: { Token: `${TASK_TOKEN_STAND_IN}${arn}` },
       },
     });
     execution.abort = run.abort;
@@ -295,21 +326,32 @@ class StepFunctionsService {
   }
 
   /** Stands in for the Lambda invoke of a Task state. */
-  private async runTask(execution: Execution, resource: string, input: unknown): Promise<unknown> {
+  private async runTask(execution: Execution, state: TaskState, input: unknown): Promise<unknown> {
+    const { resource } = state;
     // A running task is not interrupted by an abort, but a Retry after it must not invoke again.
     if (execution.status !== 'RUNNING') {
       throw new UncatchableTaskError('States.Aborted', 'The execution was stopped');
     }
+    // The state's timeout starts with its task (not while the task waits for a container). Like on
+    // AWS, a task that outlives its state goes on running (until its function's own timeout).
+    let timer: NodeJS.Timeout | undefined;
+    let timeOut!: (error: Error) => void;
+    const timedOut = new Promise<never>((_, reject) => (timeOut = reject));
+    const started = () => (timer = setTimeout(() => timeOut(new StateTimeout()), state.timeoutMs));
     // Through a promise constructor, so a synchronous throw is shaped like any other task error.
-    const invocation = new Promise<unknown>((resolve) => resolve(this.invokeTask(resource, input)));
+    const invocation = new Promise<unknown>((resolve) => resolve(this.invokeTask(resource, input, { priority: execution.startDate.getTime(), started })));
+    // Tracked until it returns, even past its state's timeout (whenSettled waits for it).
     execution.runningTasks.add(invocation);
+    const untrack = () => execution.runningTasks.delete(invocation);
+    invocation.then(untrack, untrack);
     let result: unknown;
     try {
-      result = await invocation;
+      result = await Promise.race([invocation, timedOut]);
     } catch (error) {
+      if (error instanceof StateTimeout) throw error;
       throw asLambdaError(error);
     } finally {
-      execution.runningTasks.delete(invocation);
+      clearTimeout(timer);
     }
     // Round-trip through JSON as the Lambda wire would (undefined -> null, Dates -> strings).
     const json = JSON.stringify(result ?? null);
@@ -351,6 +393,7 @@ class StepFunctionsService {
   private stop(execution: Execution, error: string | undefined, cause: string | undefined): void {
     // Record the outcome first: whatever the running task returns later is then ignored.
     this.finish(execution, 'ABORTED', { error, cause });
+    this.tokens?.drop(execution.arn);
     execution.abort();
   }
 
@@ -393,37 +436,52 @@ class StepFunctionsService {
 // State machine definitions
 
 function loadStateMachine(name: string, arn: string, given: StateMachineDefinition): LoadedStateMachine {
-  // A copy: the library's validator writes into the definition (a QueryLanguage on every state).
+  // A copy: the library's validator writes into the definition (a QueryLanguage on every state), and
+  // so does collectTaskStates.
   const definition = structuredClone(given);
-  const taskResources = new Map<string, string>();
-  collectTaskResources(definition, taskResources);
+  const taskStates = new Map<string, TaskState>();
+  collectTaskStates(definition, taskStates);
   // Validates the definition; costs ~0.1-0.6 s per machine (asl-validator compiles its JSON schemas each time).
-  return { name, arn, machine: new StateMachine(definition), taskResources };
+  return { name, arn, machine: new StateMachine(definition), taskStates };
 }
+
+/** Step Functions' default TimeoutSeconds of a Task state. */
+const DEFAULT_TASK_TIMEOUT_SECONDS = 60;
+/**
+ * What the library's own timer of a Task state is set to (runTask times the state instead, from when
+ * its task starts): far beyond any wait, within what a Node timer can count (2^31 ms, ~24 days).
+ */
+const LIBRARY_TASK_TIMEOUT_SECONDS = 2_000_000;
 
 /**
  * The library looks local task handlers up by *state name*, for nested state machines too, so one
- * name must mean one Resource across the whole definition.
+ * name must mean one Resource (and one timeout) across the whole definition. Each Task state's
+ * TimeoutSeconds is taken over by runTask; the library's timer is pushed out of the way.
  */
-function collectTaskResources(definition: { States: Record<string, unknown> }, into: Map<string, string>): void {
+function collectTaskStates(definition: { States: Record<string, unknown> }, into: Map<string, TaskState>): void {
   for (const [stateName, state] of Object.entries(definition.States)) {
     const s = state as {
       Type?: string;
       Resource?: string;
+      TimeoutSeconds?: number;
+      TimeoutSecondsPath?: string;
       Branches?: { States: Record<string, unknown> }[];
       ItemProcessor?: { States: Record<string, unknown> };
       Iterator?: { States: Record<string, unknown> };
     };
     if (s.Type === 'Task' && typeof s.Resource === 'string') {
+      if (s.TimeoutSecondsPath !== undefined) throw new Error(`Task state '${stateName}': TimeoutSecondsPath is not supported by the local Step Functions`);
+      const task = { resource: s.Resource, timeoutMs: (s.TimeoutSeconds ?? DEFAULT_TASK_TIMEOUT_SECONDS) * 1000 };
       const known = into.get(stateName);
-      if (known !== undefined && known !== s.Resource) {
-        throw new Error(`Task state name '${stateName}' is used for two resources (${known}, ${s.Resource})`);
+      if (known !== undefined && (known.resource !== task.resource || known.timeoutMs !== task.timeoutMs)) {
+        throw new Error(`Task state name '${stateName}' is used for two resources or timeouts (${known.resource}, ${task.resource})`);
       }
-      into.set(stateName, s.Resource);
+      into.set(stateName, task);
+      s.TimeoutSeconds = LIBRARY_TASK_TIMEOUT_SECONDS;
     }
-    for (const branch of s.Branches ?? []) collectTaskResources(branch, into);
+    for (const branch of s.Branches ?? []) collectTaskStates(branch, into);
     const processor = s.ItemProcessor ?? s.Iterator;
-    if (processor) collectTaskResources(processor, into);
+    if (processor) collectTaskStates(processor, into);
   }
 }
 
@@ -488,4 +546,99 @@ function polyfillPromiseWithResolvers(): void {
       return { promise, resolve, reject };
     },
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Task tokens (`.waitForTaskToken`): SendTaskSuccess and SendTaskFailure
+
+/** The Task resource of a Lambda invoke that waits for its task token (the only callback pattern Quire uses). */
+const WAIT_FOR_TASK_TOKEN = 'arn:aws:states:::lambda:invoke.waitForTaskToken';
+const TASK_TOKEN_STAND_IN = 'local-task-token-of:';
+
+/**
+ * aws-local-stepfunctions 3.0 has no callback pattern: it reads no `.waitForTaskToken` and has no
+ * `$$.Task.Token`. This adds what Quire uses of it, as Step Functions does it: a Task state whose
+ * Resource is `arn:aws:states:::lambda:invoke.waitForTaskToken` invokes `Parameters.FunctionName`
+ * with `Parameters.Payload`, where the `$$.Task.Token` stand-in (set in every execution's context)
+ * is replaced by a fresh token; the invoke's own answer is ignored and the state waits until
+ * SendTaskSuccess (its output becomes the state's result) or SendTaskFailure (its error), within
+ * the state's TimeoutSeconds. A stopped execution's tokens are dropped (TaskDoesNotExist after).
+ * Tokens live in memory, like executions: after a restart the waiting run's execution is started
+ * again (lib/local/recovery.ts) and its task registers a new token.
+ */
+class TaskTokens {
+  private readonly waiting = new Map<string, { executionArn: string; resolve(output: unknown): void; reject(error: Error): void }>();
+
+  constructor(private readonly invoke: LocalStepFunctionsOptions['invokeTask']) {}
+
+  readonly invokeTask = (async (resource: string, input: unknown, ...rest: unknown[]) => {
+    const call = this.invoke as unknown as (resource: string, input: unknown, ...rest: unknown[]) => Promise<unknown>;
+    if (resource !== WAIT_FOR_TASK_TOKEN) return call(resource, input, ...rest);
+    const { FunctionName: functionName, Payload: payload } = (input ?? {}) as { FunctionName?: unknown; Payload?: unknown };
+    if (typeof functionName !== 'string') throw new Error(`${WAIT_FOR_TASK_TOKEN} needs Parameters.FunctionName`);
+    const standIn = findStandIn(payload);
+    if (!standIn) throw new Error(`${WAIT_FOR_TASK_TOKEN} needs the task token in Parameters.Payload ("...": "$$.Task.Token")`);
+    const token = `${Buffer.from(standIn.slice(TASK_TOKEN_STAND_IN.length)).toString('base64url')}.${randomUUID()}`;
+    const answered = new Promise<unknown>((resolve, reject) => this.waiting.set(token, { executionArn: standIn.slice(TASK_TOKEN_STAND_IN.length), resolve, reject }));
+    answered.catch(() => {}); // awaited below; a drop before then is not an unhandled rejection
+    try {
+      await call(functionName, replaceStandIn(payload, standIn, token), ...rest);
+      return await answered;
+    } finally {
+      this.waiting.delete(token);
+    }
+  }) as LocalStepFunctionsOptions['invokeTask'];
+
+  /** Every waiting task of a stopped execution ends (its result would be ignored anyway). */
+  drop(executionArn: string): void {
+    for (const [token, waiter] of this.waiting) {
+      if (waiter.executionArn !== executionArn) continue;
+      this.waiting.delete(token);
+      waiter.reject(new UncatchableTaskError('States.Aborted', 'The execution was stopped'));
+    }
+  }
+
+  readonly operations: Record<string, AwsJsonOperation> = {
+    SendTaskSuccess: (body) => {
+      const waiter = this.take(body);
+      let output: unknown;
+      try {
+        output = JSON.parse(optionalString(body, 'output') ?? 'null');
+      } catch {
+        throw new ApiError('InvalidOutput', 'output is not valid JSON');
+      }
+      waiter.resolve(output);
+      return {};
+    },
+    SendTaskFailure: (body) => {
+      const waiter = this.take(body);
+      const error = new Error(optionalString(body, 'cause') ?? '');
+      error.name = optionalString(body, 'error') ?? 'States.TaskFailed';
+      waiter.reject(error);
+      return {};
+    },
+  };
+
+  private take(body: Record<string, unknown>) {
+    const token = optionalString(body, 'taskToken');
+    if (!token) throw new ApiError('InvalidToken', 'taskToken is required');
+    const waiter = this.waiting.get(token);
+    if (!waiter) throw new ApiError('TaskDoesNotExist', 'Task Does Not Exist');
+    this.waiting.delete(token);
+    return waiter;
+  }
+}
+
+function findStandIn(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.startsWith(TASK_TOKEN_STAND_IN) ? value : undefined;
+  if (Array.isArray(value)) return value.map(findStandIn).find(Boolean);
+  if (value && typeof value === 'object') return Object.values(value).map(findStandIn).find(Boolean);
+  return undefined;
+}
+
+function replaceStandIn(value: unknown, standIn: string, token: string): unknown {
+  if (value === standIn) return token;
+  if (Array.isArray(value)) return value.map((v) => replaceStandIn(v, standIn, token));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceStandIn(v, standIn, token)]));
+  return value;
 }

@@ -144,6 +144,8 @@ export function printMix(result: MixResult, clients: number): void {
     const sorted = [...result.latencies[op]].sort((a, b) => a - b);
     console.log(`| ${op} | ${sorted.length} | ${(sorted.length / result.seconds).toFixed(1)} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${(sorted[sorted.length - 1] ?? NaN).toFixed(1)} |`);
   }
+  const reads = [...result.latencies.get, ...result.latencies.list].sort((a, b) => a - b);
+  console.log(`reads (gets and lists): p50 ${percentile(reads, 50).toFixed(1)} ms, p99 ${percentile(reads, 99).toFixed(1)} ms`);
   console.log(`statuses: ${JSON.stringify(result.statuses)}`);
   if (result.errors.length > 0) console.log(`first errors:\n  ${result.errors.slice(0, 10).join('\n  ')}`);
 }

@@ -48,6 +48,11 @@ if (!only || only === 'tables') {
   const { benchTables } = await import('./tables.ts');
   await benchTables();
 }
+// The query part of `tables` alone: POST /v1/tables/{id}/query against DuckDB alone, 1M rows.
+if (only === 'tables-query') {
+  const { benchTablesQuery } = await import('./tables.ts');
+  await benchTablesQuery();
+}
 // Not in the default run: tables on real corpus pages against hand-written truth (needs ../shared/corpus).
 if (only === 'tables-real') {
   const { benchTablesReal } = await import('./tables-real.ts');

@@ -8,9 +8,38 @@
  *
  *   npm run soak                      # 10 minutes
  *   SOAK_SECONDS=180 npm run soak     # 3 minutes
+ *
+ * `npm run soak -- background` is the long form of test/reliability/responsive.test.ts (issue 45):
+ * SOAK_RUNS background runs (default 32, half parses, half classifications) of a SOAK_PAGES-page PDF
+ * (default 120) keep the task containers busy while SOAK_CLIENTS clients (default 4) time reads and
+ * small creates; the server is killed with SIGKILL each time SOAK_KILL_EVERY more runs have ended
+ * (default 6), SOAK_KILLS times (default 3), and started again on the same data. It prints the
+ * latencies before the first kill and after the restarts, and every run's end.
  */
+import { crashUnderLoad, describePhase, summarize } from '../reliability/background-load.ts';
 import { drain, printMix, rssBytes, runMix } from './load.ts';
 import { withLocalStack } from './stack.ts';
+
+if (process.argv[2] === 'background') {
+  const result = await crashUnderLoad({
+    pages: Number(process.env.SOAK_PAGES ?? 120),
+    runs: Number(process.env.SOAK_RUNS ?? 32),
+    clients: Number(process.env.SOAK_CLIENTS ?? 4),
+    killAfterEnded: Number(process.env.SOAK_KILL_EVERY ?? 6),
+    kills: Number(process.env.SOAK_KILLS ?? 3),
+    settleMs: 30 * 60_000,
+    log: (line) => console.log(line),
+  });
+  console.log(`\n${describePhase('saturated', result.saturated)}\n${describePhase('after the restarts', result.recovery)}`);
+  const reads = [...result.saturated.reads, ...result.recovery.reads];
+  const creates = [...result.saturated.creates, ...result.recovery.creates];
+  const unanswered = result.saturated.unanswered.length + result.recovery.unanswered.length;
+  const notCompleted = [...result.big, ...result.small].filter((s) => s !== 'completed').length;
+  console.log(`all: read p99 ${summarize(reads).p99.toFixed(0)} ms, small create p99 ${summarize(creates).p99.toFixed(0)} ms, unanswered ${unanswered}; runs not completed ${notCompleted} of ${result.big.length + result.small.length}`);
+  const ok = summarize(reads).p99 <= 500 && summarize(creates).p99 <= 2_000 && unanswered === 0 && notCompleted === 0;
+  console.log(ok ? 'SOAK PASSED' : 'SOAK FAILED: goals (reads p99 ≤ 500 ms, small creates p99 ≤ 2 s, none unanswered, every run completed) not met');
+  process.exit(ok ? 0 : 1);
+}
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 50);

@@ -104,6 +104,11 @@ describe('dashboard in a browser', () => {
       await page.getByRole('button', { name: 'Create key' }).click();
       const key = (await page.getByTestId('new-key').textContent())!.trim();
       expect(key.startsWith(prefix), key).toBe(true);
+      // The POST redirected: reloading the page neither shows the key again nor creates a second one.
+      expect(page.url()).toMatch(new RegExp(`/dashboard/keys\\?env=${env}$`));
+      await page.reload();
+      expect(await page.getByTestId('new-key').count()).toBe(0);
+      expect(await page.locator('tr', { hasText: `browser ${env} key` }).count()).toBe(1);
       await expect.poll(() => status(key)).toBe(200);
       const who = await cloud.api('GET', '/v1/auth/status', { key });
       expect(who.body).toMatchObject({ environment_slug: env, key: { name: `browser ${env} key`, role: 'operator', last4: key.slice(-4) } });

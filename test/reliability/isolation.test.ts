@@ -9,7 +9,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { routes } from '../../functions/features.ts';
 import { routeKey, type Route } from '../../functions/platform/route.ts';
 import { probeRoutes } from '../support/probe.ts';
-import { dataUrl, startTestCloud, type TestCloud } from '../support/cloud.ts';
+import { dataUrl, startTestCloud, until, type TestCloud } from '../support/cloud.ts';
 
 let cloud: TestCloud;
 beforeAll(async () => {
@@ -126,6 +126,7 @@ const TABLE_ROUTES: Array<[string, string, unknown, number]> = [
   ['GET', '/schema', undefined, 200],
   ['POST', '/validate', { unique: [['id']] }, 200],
   ['GET', '/profile', undefined, 200],
+  ['POST', '/query', { filters: [{ column: 'id', operator: 'gte', value: 1 }] }, 200],
 ];
 const tableCases: Record<string, IdCase> = Object.fromEntries(
   TABLE_ROUTES.map(([method, suffix, body, expectStatus]) => [
@@ -179,6 +180,7 @@ const idCases: Record<string, IdCase> = {
     unknown: { method: 'GET', path: '/v1/projects/proj_01m7z0qenejn1pv4p44vpcbwww' },
   },
   ...workflowCases(),
+  ...graphCases(),
   ...secretCases(),
   'GET /v1/webhooks/deliveries/{delivery_id}': {
     make: async (key) => ({ method: 'GET', path: `/v1/webhooks/deliveries/${await makeDelivery(key)}`, expectStatus: 200 }),
@@ -248,6 +250,101 @@ function workflowCases(): Record<string, IdCase> {
   };
 }
 
+/**
+ * The Retab SDK's workflow routes with an id (API §9.2, §9.3): blocks, edges and their versions,
+ * graph versions, the spec, run delete, steps, artifacts, reviews and review versions. Each case
+ * makes what it needs in the key's environment; ids of other environments are unknown ids.
+ */
+async function makeGraph(key: string) {
+  const workflowId = await makeWorkflow(key);
+  const blocks = (await cloud.api('GET', `/v1/workflows/blocks?workflow_id=${workflowId}`, { key })).body.data;
+  const json = await cloud.api('POST', '/v1/workflows/blocks', { key, body: { workflow_id: workflowId, type: 'function', config: { expression: 'input' } } });
+  expect(json.status, json.text).toBe(201);
+  const edge = await cloud.api('POST', '/v1/workflows/edges', { key, body: { workflow_id: workflowId, source_block: blocks[0].id, target_block: json.body.id } });
+  expect(edge.status, edge.text).toBe(201);
+  const versions = await cloud.api('GET', `/v1/workflows/blocks/versions?workflow_id=${workflowId}&block_id=${json.body.id}`, { key });
+  const edgeVersions = await cloud.api('GET', `/v1/workflows/edges/versions?workflow_id=${workflowId}`, { key });
+  const graphVersions = await cloud.api('GET', `/v1/workflows/versions?workflow_id=${workflowId}`, { key });
+  return { workflowId, blockId: json.body.id as string, edgeId: edge.body.id as string, blockVersionId: versions.body.data[0].id as string, edgeVersionId: edgeVersions.body.data[0].id as string, graphVersionId: graphVersions.body.data[0].id as string };
+}
+
+/** A run waiting for review (an extract gated `always`), its step, artifact, review and the review's first version. */
+async function makeReview(key: string) {
+  const workflowId = await makeWorkflow(key);
+  const start = (await cloud.api('GET', `/v1/workflows/blocks?workflow_id=${workflowId}`, { key })).body.data[0].id;
+  const extract = await cloud.api('POST', '/v1/workflows/blocks', { key, body: { workflow_id: workflowId, type: 'extract', config: { json_schema: { type: 'object', properties: { n: { type: ['string', 'null'] } } }, review: { predicate: { kind: 'always' } } } } });
+  await cloud.api('POST', '/v1/workflows/edges', { key, body: { workflow_id: workflowId, source_block: start, target_block: extract.body.id } });
+  const run = await cloud.api('POST', '/v1/workflows/runs', { key, body: { workflow_id: workflowId, version: 'draft', documents: { [start]: { filename: 'n.txt', url: dataUrl('text/plain', `n: ${Math.random()}`) } } } });
+  expect(run.status, run.text).toBe(201);
+  const review = await until(async () => (await cloud.api('GET', `/v1/workflows/reviews?run_id=${run.body.id}`, { key })).body.data[0], 30_000, 'a review');
+  const version = (await cloud.api('GET', `/v1/workflows/reviews/versions?review_id=${review.id}`, { key })).body.data[0];
+  const step = (await cloud.api('GET', `/v1/workflows/steps?run_id=${run.body.id}&block_id=${extract.body.id}`, { key })).body.data[0];
+  return { runId: run.body.id as string, blockId: extract.body.id as string, reviewId: review.id as string, versionId: version.id as string, stepId: step.step_id as string, artifactId: step.artifact.id as string };
+}
+
+function graphCases(): Record<string, IdCase> {
+  const unknownWorkflow = 'wrk_01m7z0qenejn1pv4p44vpcbwww';
+  const yaml = 'name: iso\nblocks:\n  - {id: doc, type: start_document}\nedges: []\n';
+  const c = (method: string, unknownPath: string, path: (g: Awaited<ReturnType<typeof makeGraph>>) => string, expectStatus: number, body?: unknown): IdCase => ({
+    make: async (key) => ({ method, path: path(await makeGraph(key)), body, expectStatus }),
+    unknown: { method, path: unknownPath, body },
+  });
+  const r = (method: string, unknownPath: string, path: (x: Awaited<ReturnType<typeof makeReview>>) => string, expectStatus: number, body?: (x: Awaited<ReturnType<typeof makeReview>>) => unknown, unknownBody?: unknown): IdCase => ({
+    make: async (key) => {
+      const x = await makeReview(key);
+      return { method, path: path(x), body: body?.(x), expectStatus };
+    },
+    unknown: { method, path: unknownPath, body: unknownBody },
+  });
+  return {
+    'GET /v1/workflows/blocks/{block_id}': c('GET', '/v1/workflows/blocks/blk_01m7z0qenejn1pv4p44vpcbwww', (g) => `/v1/workflows/blocks/${g.blockId}`, 200),
+    'PATCH /v1/workflows/blocks/{block_id}': c('PATCH', '/v1/workflows/blocks/blk_01m7z0qenejn1pv4p44vpcbwww', (g) => `/v1/workflows/blocks/${g.blockId}`, 200, { label: 'x' }),
+    'DELETE /v1/workflows/blocks/{block_id}': c('DELETE', '/v1/workflows/blocks/blk_01m7z0qenejn1pv4p44vpcbwww', (g) => `/v1/workflows/blocks/${g.blockId}`, 204),
+    'POST /v1/workflows/blocks/{block_id}/validate-config': c('POST', '/v1/workflows/blocks/blk_01m7z0qenejn1pv4p44vpcbwww/validate-config', (g) => `/v1/workflows/blocks/${g.blockId}/validate-config`, 200, { config: {} }),
+    'GET /v1/workflows/blocks/versions/{block_version_id}': c('GET', '/v1/workflows/blocks/versions/bver_01m7z0qenejn1pv4p44vpcbwww', (g) => `/v1/workflows/blocks/versions/${g.blockVersionId}`, 200),
+    'POST /v1/workflows/blocks/versions/{block_version_id}/restore': c('POST', '/v1/workflows/blocks/versions/bver_01m7z0qenejn1pv4p44vpcbwww/restore', (g) => `/v1/workflows/blocks/versions/${g.blockVersionId}/restore`, 200),
+    'GET /v1/workflows/edges/{edge_id}': c('GET', '/v1/workflows/edges/edg_01m7z0qenejn1pv4p44vpcbwww', (g) => `/v1/workflows/edges/${g.edgeId}`, 200),
+    'DELETE /v1/workflows/edges/{edge_id}': c('DELETE', '/v1/workflows/edges/edg_01m7z0qenejn1pv4p44vpcbwww', (g) => `/v1/workflows/edges/${g.edgeId}`, 204),
+    'GET /v1/workflows/edges/versions/{edge_version_id}': c('GET', '/v1/workflows/edges/versions/ever_01m7z0qenejn1pv4p44vpcbwww', (g) => `/v1/workflows/edges/versions/${g.edgeVersionId}`, 200),
+    'POST /v1/workflows/edges/versions/{edge_version_id}/restore': c('POST', '/v1/workflows/edges/versions/ever_01m7z0qenejn1pv4p44vpcbwww/restore', (g) => `/v1/workflows/edges/versions/${g.edgeVersionId}/restore`, 200),
+    'GET /v1/workflows/versions/{workflow_version_id}': c('GET', `/v1/workflows/versions/ver_01m7z0qenejn1pv4p44vpcbwww?workflow_id=${unknownWorkflow}`, (g) => `/v1/workflows/versions/${g.graphVersionId}?workflow_id=${g.workflowId}`, 200),
+    'POST /v1/workflows/versions/{workflow_version_id}/restore': c('POST', `/v1/workflows/versions/ver_01m7z0qenejn1pv4p44vpcbwww/restore?workflow_id=${unknownWorkflow}`, (g) => `/v1/workflows/versions/${g.graphVersionId}/restore?workflow_id=${g.workflowId}`, 200),
+    'GET /v1/workflows/{workflow_id}/spec': c('GET', `/v1/workflows/${unknownWorkflow}/spec`, (g) => `/v1/workflows/${g.workflowId}/spec`, 200),
+    'POST /v1/workflows/{workflow_id}/spec/plan': c('POST', `/v1/workflows/${unknownWorkflow}/spec/plan`, (g) => `/v1/workflows/${g.workflowId}/spec/plan`, 200, { yaml_definition: yaml }),
+    'POST /v1/workflows/{workflow_id}/spec/apply': c('POST', `/v1/workflows/${unknownWorkflow}/spec/apply`, (g) => `/v1/workflows/${g.workflowId}/spec/apply`, 200, { yaml_definition: yaml }),
+    'POST /v1/workflows/{workflow_id}/discard-draft': {
+      make: async (key) => {
+        const g = await makeGraph(key);
+        expect((await cloud.api('POST', `/v1/workflows/${g.workflowId}/publish`, { key, body: {} })).status).toBe(200);
+        return { method: 'POST', path: `/v1/workflows/${g.workflowId}/discard-draft`, expectStatus: 200 };
+      },
+      unknown: { method: 'POST', path: `/v1/workflows/${unknownWorkflow}/discard-draft` },
+    },
+    'DELETE /v1/workflows/runs/{run_id}': {
+      make: async (key) => {
+        const runId = await makeWorkflowRun(key);
+        await until(async () => (['completed', 'error'].includes((await cloud.api('GET', `/v1/workflows/runs/${runId}`, { key })).body.lifecycle.status) ? true : undefined), 30_000, 'the run to end');
+        return { method: 'DELETE', path: `/v1/workflows/runs/${runId}`, expectStatus: 204 };
+      },
+      unknown: { method: 'DELETE', path: '/v1/workflows/runs/run_01m7z0qenejn1pv4p44vpcbwww' },
+    },
+    'GET /v1/workflows/steps/{step_id}': r('GET', '/v1/workflows/steps/stp_0123456789abcdef0123456789', (x) => `/v1/workflows/steps/${x.stepId}`, 200),
+    'GET /v1/workflows/artifacts/{artifact_id}': r('GET', '/v1/workflows/artifacts/art_0123456789abcdef0123456789', (x) => `/v1/workflows/artifacts/${x.artifactId}`, 200),
+    'GET /v1/workflows/reviews/{review_id}': r('GET', '/v1/workflows/reviews/rev_0123456789abcdef0123456789', (x) => `/v1/workflows/reviews/${x.reviewId}`, 200),
+    'POST /v1/workflows/reviews/{review_id}/approve': r('POST', '/v1/workflows/reviews/rev_0123456789abcdef0123456789/approve', (x) => `/v1/workflows/reviews/${x.reviewId}/approve`, 200, (x) => ({ version_id: x.versionId }), { version_id: 'rvv_0123456789abcdef0123456789' }),
+    'POST /v1/workflows/reviews/{review_id}/reject': r('POST', '/v1/workflows/reviews/rev_0123456789abcdef0123456789/reject', (x) => `/v1/workflows/reviews/${x.reviewId}/reject`, 200, (x) => ({ version_id: x.versionId, reason: 'no' }), { version_id: 'rvv_0123456789abcdef0123456789', reason: 'no' }),
+    'GET /v1/workflows/reviews/versions/{version_id}': r('GET', '/v1/workflows/reviews/versions/rvv_0123456789abcdef0123456789', (x) => `/v1/workflows/reviews/versions/${x.versionId}`, 200),
+  };
+}
+
+/** A finished extraction of a small text, in the key's environment. */
+async function makeExtraction(key: string): Promise<string> {
+  const body = { document: { filename: 'n.txt', url: dataUrl('text/plain', `n: ${Math.random()}`) }, json_schema: { type: 'object', properties: { n: { type: ['string', 'null'] } } }, bust_cache: true };
+  const r = await cloud.api('POST', '/v1/extractions', { key, body });
+  expect(r.status, r.text).toBe(201);
+  return r.body.id;
+}
+
 /** A run of a one-block-to-end workflow (its draft), in the key's environment. */
 async function makeWorkflowRun(key: string): Promise<string> {
   const workflowId = await makeWorkflow(key);
@@ -259,7 +356,7 @@ async function makeWorkflowRun(key: string): Promise<string> {
 }
 
 /** List routes and how to make an item that must not appear in the other environment's list. */
-const listCases: Record<string, { make(key: string): Promise<string>; path: string }> = {
+const listCases: Record<string, { make(key: string): Promise<string>; path: string; field?: string }> = {
   ...generated.lists,
   'GET /v1/files': { make: uploadFile, path: '/v1/files?limit=100' },
   'GET /v1/projects': { make: makeProject, path: '/v1/projects?limit=100' },
@@ -268,6 +365,29 @@ const listCases: Record<string, { make(key: string): Promise<string>; path: stri
   'GET /v1/webhooks/deliveries': { make: makeDelivery, path: '/v1/webhooks/deliveries?limit=100' },
   'GET /v1/edits/templates': { make: createTemplate, path: '/v1/edits/templates?limit=100' },
   'GET /v1/probes': { make: async (key) => (await cloud.api('POST', '/v1/probes', { key, body: {} })).body.id, path: '/v1/probes?limit=100' },
+  'GET /v1/workflows/reviews': { make: async (key) => (await makeReview(key)).reviewId, path: '/v1/workflows/reviews?limit=100' },
+  // Usage breakdowns name their items by what ran: a primitive run, a workflow block, a workflow run.
+  'GET /v1/usage/primitives': { make: makeExtraction, path: '/v1/usage/primitives?limit=100', field: 'primitive_execution_id' },
+  'GET /v1/usage/blocks': { make: async (key) => (await makeReview(key)).blockId, path: '/v1/usage/blocks?limit=100', field: 'block_id' },
+  'GET /v1/usage/runs': { make: async (key) => (await makeReview(key)).runId, path: '/v1/usage/runs?limit=100', field: 'run_id' },
+};
+
+/**
+ * Lists of the SDK's workflow routes scoped by a parent id that the caller must be able to see (a
+ * workflow, a run, a review): their isolation is the parent's (tested just below); evals and
+ * experiments hold nothing (not built).
+ */
+const scopedLists: Record<string, (key: string) => Promise<string>> = {
+  'GET /v1/workflows/blocks': async (key) => `/v1/workflows/blocks?workflow_id=${(await makeGraph(key)).workflowId}`,
+  'GET /v1/workflows/edges': async (key) => `/v1/workflows/edges?workflow_id=${(await makeGraph(key)).workflowId}`,
+  'GET /v1/workflows/blocks/versions': async (key) => `/v1/workflows/blocks/versions?workflow_id=${(await makeGraph(key)).workflowId}`,
+  'GET /v1/workflows/edges/versions': async (key) => `/v1/workflows/edges/versions?workflow_id=${(await makeGraph(key)).workflowId}`,
+  'GET /v1/workflows/versions': async (key) => `/v1/workflows/versions?workflow_id=${(await makeGraph(key)).workflowId}`,
+  'GET /v1/workflows/steps': async (key) => `/v1/workflows/steps?run_id=${await makeWorkflowRun(key)}`,
+  'GET /v1/workflows/artifacts': async (key) => `/v1/workflows/artifacts?run_id=${(await makeReview(key)).runId}`,
+  'GET /v1/workflows/reviews/versions': async (key) => `/v1/workflows/reviews/versions?review_id=${(await makeReview(key)).reviewId}`,
+  'GET /v1/workflows/evals': async (key) => `/v1/workflows/evals?workflow_id=${await makeWorkflow(key)}`,
+  'GET /v1/workflows/experiments': async (key) => `/v1/workflows/experiments?workflow_id=${await makeWorkflow(key)}`,
 };
 
 const allRoutes: Route[] = [...routes, ...probeRoutes];
@@ -279,9 +399,21 @@ const ownTests: Record<string, string> = {
   'PUT /v1/secrets/{name}': "an upsert by name: a stranger's PUT makes the stranger's own secret",
 };
 
+describe.each(Object.keys(scopedLists).filter((k) => lists.some((r) => routeKey(r) === k)))('%s', (key) => {
+  it("lists nothing of a parent of another environment or organization: 404, or an empty page", async () => {
+    const path = await scopedLists[key]!(cloud.keys.test);
+    expect((await cloud.api('GET', path, { key: cloud.keys.test })).status).toBe(200);
+    for (const stranger of [cloud.keys.live, cloud.keys.otherOrgTest, cloud.keys.otherOrgLive]) {
+      const r = await cloud.api('GET', path, { key: stranger });
+      if (r.status === 200) expect(r.body.data, path).toEqual([]);
+      else expect(r.status, path).toBe(404);
+    }
+  });
+});
+
 it('every route that takes an id, and every list route, has an isolation case', () => {
   expect(withId.map(routeKey).filter((k) => !idCases[k] && !ownTests[k])).toEqual([]);
-  expect(lists.map(routeKey).filter((k) => !listCases[k])).toEqual([]);
+  expect(lists.map(routeKey).filter((k) => !listCases[k] && !scopedLists[k])).toEqual([]);
 });
 
 /** A 404 body with the id replaced, so bodies for different ids compare. */
@@ -307,13 +439,13 @@ describe.each(withId.filter((r) => r.op.auth === 'api_key' && !ownTests[routeKey
   });
 });
 
-describe.each(lists.map(routeKey))('%s', (key) => {
+describe.each(lists.map(routeKey).filter((k) => !scopedLists[k]))('%s', (key) => {
   it("never shows the other environment's or organization's items", async () => {
     const c = listCases[key]!;
     const testId = await c.make(cloud.keys.test);
     const liveId = await c.make(cloud.keys.live);
     const otherId = await c.make(cloud.keys.otherOrgTest);
-    const ids = async (k: string) => ((await cloud.api('GET', c.path, { key: k })).body.data as Array<{ id: string }>).map((d) => d.id);
+    const ids = async (k: string) => ((await cloud.api('GET', c.path, { key: k })).body.data as Array<Record<string, string>>).map((d) => d[c.field ?? 'id']);
     const asTest = await ids(cloud.keys.test);
     const asLive = await ids(cloud.keys.live);
     expect(asTest).toContain(testId);

@@ -146,7 +146,9 @@ export function fitModel(rows: readonly Row[], groups: ReadonlyMap<string, Group
   const calibration = { scale: platt.weights[0]!, shift: Math.round(platt.bias * 1e6) / 1e6 };
   const calibrated = outOfFold.map((p) => sigmoid(calibration.shift + calibration.scale * logit(p)));
   const threshold = chooseThreshold(rows, calibrated, groups);
-  return { features: [...FEATURE_NAMES], weights, bias: Math.round(bias * 1e6) / 1e6, calibration, threshold: Math.round(threshold * 1e6) / 1e6, fitted };
+  // The business fields it has seen values of: the only ones it judges.
+  const concepts = FEATURE_NAMES.flatMap((name, i) => (name.startsWith('concept:') && name !== 'concept:none' && rows.some((r) => r.features[i] === 1) ? [name.slice('concept:'.length)] : []));
+  return { features: [...FEATURE_NAMES], weights, bias: Math.round(bias * 1e6) / 1e6, calibration, threshold: Math.round(threshold * 1e6) / 1e6, concepts, fitted };
 }
 
 /** One model per source, each fitted on the rows of every other source. */

@@ -1,7 +1,7 @@
 /** Handlers of the API keys page: list, create (shown once), revoke. */
 import { Role } from '../../auth/schema.ts';
 import { Invalid } from '../../platform/errors.ts';
-import { dashboard, environmentOf, jsonReply, page, redirect, type MemberRequest, type Reply } from '../http.ts';
+import { cookieName, dashboard, environmentOf, jsonReply, page, redirect, setCookie, type MemberRequest, type Reply } from '../http.ts';
 import { canManageKeys, createKey, listKeys, revokeKey } from '../keys.ts';
 import { keysView } from '../views/keys.ts';
 import { withEnv } from '../views/layout.ts';
@@ -12,7 +12,26 @@ async function keysPageOf(req: MemberRequest, extra: { created?: Awaited<ReturnT
   return page(keysView(req, { env, keys, canManage: canManageKeys(req.member.membership, env), ...extra }), status);
 }
 
-export const keysPage = dashboard({ auth: 'member' }, async (req) => keysPageOf(req));
+/**
+ * A created key is shown once, on the page the POST redirects to (so reloading that page creates no
+ * second key): the POST hands it over in a short-lived HttpOnly, SameSite=Strict cookie scoped to
+ * this page's path, which the page reads and clears at once.
+ */
+const NEW_KEY_COOKIE = 'quire_new_key';
+
+export const keysPage = dashboard({ auth: 'member' }, async (req) => {
+  const env = environmentOf(req);
+  const handed = req.cookies[cookieName(NEW_KEY_COOKIE, req.secure)];
+  if (!handed) return keysPageOf(req);
+  setCookie(req, NEW_KEY_COOKIE, '', 0);
+  try {
+    const created = JSON.parse(Buffer.from(handed, 'base64url').toString('utf8')) as Awaited<ReturnType<typeof createKey>> & { env: string; org: string };
+    if (created.env === env && created.org === req.member.org.id) return keysPageOf(req, { created });
+  } catch {
+    // Not ours or damaged: show nothing.
+  }
+  return keysPageOf(req);
+});
 
 export const createKeyPost = dashboard({ auth: 'member', csrf: 'session' }, async (req) => {
   const env = environmentOf(req);
@@ -20,7 +39,8 @@ export const createKeyPost = dashboard({ auth: 'member', csrf: 'session' }, asyn
   if (!role.success) throw Invalid.at(['body', 'role'], 'role must be admin, operator or viewer');
   try {
     const created = await createKey(req.platform, req.member.membership, env, { name: req.form.get('name') ?? '', role: role.data });
-    return keysPageOf(req, { created });
+    setCookie(req, NEW_KEY_COOKIE, Buffer.from(JSON.stringify({ ...created, env, org: req.member.org.id })).toString('base64url'), 300);
+    return redirect(withEnv('/dashboard/keys', env));
   } catch (error) {
     if (error instanceof Invalid) return keysPageOf(req, { error: error.issues[0]?.msg }, 422);
     throw error;

@@ -12,6 +12,7 @@ export const SECTIONS = {
   keys: { path: '/dashboard/keys', label: 'API keys' },
   tables: { path: '/dashboard/tables', label: 'Tables' },
   workflows: { path: '/dashboard/workflows', label: 'Workflows' },
+  reviews: { path: '/dashboard/reviews', label: 'Reviews' },
   webhooks: { path: '/dashboard/webhooks', label: 'Webhooks' },
   secrets: { path: '/dashboard/secrets', label: 'Secrets' },
   usage: { path: '/dashboard/usage', label: 'Usage' },

@@ -508,3 +508,22 @@ export const TAX_QUALIFIERS = {
   /** A name with one of these words is about the tax's rate, code or number, not an amount. */
   notAmount: 'rate, percent, percentage, id, #, code, registration, regime, category, exemption, exempt, scheme, type',
 };
+
+/**
+ * Titles documents print at their top ("TAX INVOICE", "Statement of Account", "Rechnung"): a name is
+ * not one of these. Two readers use them, each its own way, with lists that overlap without being
+ * equal (making them one list changes answers, so it is left to a change measured on the corpus):
+ * - DOCUMENT_TITLE_LINE, a whole line that is a title (English), is no letterhead (../local/extract.ts);
+ * - DOCUMENT_TITLE_START, a text that starts with a title word (in the engine's languages), is no
+ *   issuer's or customer's name, and a name ends where one starts (../local/business.ts).
+ */
+export const DOCUMENT_TITLE_LINE = /^(tax\s+)?(invoice|receipt|statement|bank statement|account statement|statement of account|purchase order|quote|quotation|estimate|bill|credit note|debit note|remittance( advice)?|packing slip|delivery note|order confirmation|pro ?forma( invoice)?|sales order)$/i;
+export const DOCUMENT_TITLE_START = /^(tax\s+|simplified\s+tax\s+|proforma\s+|pro\s+forma\s+|commercial\s+)?(invoice|receipt|official receipt|cash\s*(bill|sales?|receipt)|bill|statement|estimate|preliminary estimate|quotation|quote|credit note|debit note|guest check|check|order|purchase order|delivery (note|order)|packing slip|facture|rechnung|factuur|factura|fattura|fatura|recu|quittung|devis|angebot|offerte|presupuesto|preventivo|orcamento|avoir|gutschrift|creditnota|ticket|bon|nota|payment advice|remittance advice|tax invoice|outpatient|inpatient|patient statement|itemi[sz]ed (bill|statement)|explanation of benefits|claim form|repair order|work order)\b/i;
+
+/**
+ * Contact details ("Tel:", "Fax", "www.", "GST Reg No"), as the two readers look for them:
+ * - CONTACT_LINE_START, a line that starts with a contact label, ends an address block (../local/extract.ts);
+ * - CONTACT_ANYWHERE, a text holding a contact word anywhere, is no name (../local/business.ts).
+ */
+export const CONTACT_LINE_START = /^(phone|tel|telephone|fax|mobile|e-?mail|www\.|web|website|vat|tax|reg|registration|company (no|number)|abn|gst|iban|swift|bic|attn)\b/i;
+export const CONTACT_ANYWHERE = /@|\bwww\b|https?:|\b(tel|phone|fax|mobile|hp|email|e-mail|website|gst|vat|tax|reg|co\.?\s*no|company no|abn|tin)\b/i;

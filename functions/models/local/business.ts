@@ -20,7 +20,7 @@
  */
 import { COUNTRIES, CURRENCIES, currencyNamesIn, MONEY_WORDS, WEAK_MARKS } from '../knowledge/currencies.ts';
 import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
-import { COMPANY_ENDINGS, COMPANY_OPENINGS, type FieldConcept, FIELD_CONCEPTS, type FieldKind, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_WORDS } from '../knowledge/fields.ts';
+import { COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_WORDS } from '../knowledge/fields.ts';
 import { type DocIndex, meanOcrConfidence, normalizeToken, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
@@ -480,7 +480,45 @@ function taxSummary(index: DocIndex): { subtotal: BusinessValue[]; tax: Business
 
 /** Two amounts in one block of amounts, a few lines apart. */
 const nearLines = (a: BusinessValue, b: BusinessValue) => Math.abs(a.words[0]!.line - b.words[0]!.line) <= AMOUNT_WEIGHTS.blockLines;
-function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue[]): Record<AmountField | 'balance_due', BusinessValue[]> {
+/** The readings of each amount, and of what is due. */
+type AmountLists = Record<AmountField | 'balance_due', BusinessValue[]>;
+
+/** A choice of total, subtotal and tax (each may be missing), how good it is, and whether they add up. */
+interface AmountChoice {
+  total?: BusinessValue;
+  subtotal?: BusinessValue;
+  tax?: BusinessValue;
+  score: number;
+  consistent: boolean;
+}
+
+/** Whether a tax is at a standard rate or a rate printed on the document of its base (106.10 × 6% = 6.37). */
+type TaxAtRate = (base: number, tax: BusinessValue) => boolean;
+
+/**
+ * The total, subtotal and tax chosen together, in steps: the labelled readings of each; the best
+ * combination of them (they add up, the tax is at a rate of its base, they sit in one block); the
+ * amounts the chosen ones imply where the document prints them (a rounded total, a missing
+ * subtotal, total or tax); the total from what was paid less the change; then each field's readings
+ * ranked, the chosen first, surer when other printed amounts agree with it.
+ */
+function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue[]): AmountLists {
+  const lists = amountReadings(index, labelled);
+  const taxAtRate = taxAtRateOf(index);
+  const best = bestCombination(lists, labelled, taxAtRate);
+  // An amount the others imply, where the document prints it (a tax summary's net amount, say).
+  // (Never what was paid or given back: "CASH 112.48" is no total.)
+  const payments = new Set(['amount_paid', 'change_given'].flatMap((id) => labelled(id).flatMap((v) => v.words.map((w) => w.id))));
+  const printed = printedAmounts(index).filter((p) => !payments.has(p.word.id));
+  const used = new Set([best.total, best.subtotal, best.tax].flatMap((v) => v?.words.map((w) => w.id) ?? []));
+  roundTotal(index, best, labelled, printed, used);
+  impliedAmounts(best, printed, used);
+  totalFromPayment(best, labelled, printed, used);
+  return rankedAmounts(lists, best, totalAgrees(best, labelled), rateAgrees(index, best, taxAtRate));
+}
+
+/** Each amount's labelled readings, checked against how the document prints its amounts, best first. */
+function amountReadings(index: DocIndex, labelled: (id: string) => BusinessValue[]): AmountLists {
   const cents = printsCents(index);
   const dotThousands = dotBeforeThreeDigits(index);
   const asPrinted = (v: BusinessValue) => v.words.map((w) => w.text).join('');
@@ -504,79 +542,103 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   // Nothing was paid: what is due is the total, and the total is what is due.
   if (!paid && lists.total.length === 0) lists.total = lists.balance_due.map((v) => ({ ...v, concept: 'total', score: v.score * AMOUNT_WEIGHTS.dueAsTotal }));
   if (!paid && lists.balance_due.length === 0) lists.balance_due = lists.total.map((v) => ({ ...v, concept: 'balance_due', score: v.score * AMOUNT_WEIGHTS.dueAsTotal }));
+  return lists;
+}
 
-  // A tax that is a standard rate or one printed on the document of its base (106.10 × 6% = 6.37).
-  // (Service charges, tips and the like are charged at rates too: a tax on a line naming one is none.)
+/**
+ * A tax that is a standard rate or one printed on the document of its base (106.10 × 6% = 6.37).
+ * (Service charges, tips and the like are charged at rates too: a tax on a line naming one is none.)
+ */
+function taxAtRateOf(index: DocIndex): TaxAtRate {
   const rates = [...STANDARD_TAX_RATES, ...printedRates(index)];
   const otherLines = new Set(labelsOf(index, 'other_amount').map((l) => l.words[0]!.line));
-  const taxAtRate = (base: number, tax: BusinessValue) => {
+  return (base, tax) => {
     const x = tax.value as number;
     return x > 0 && !otherLines.has(tax.words[0]!.line) && rates.some((rate) => near((base * rate) / 100, x, AMOUNT_WEIGHTS.taxAtRate));
   };
+}
+
+/** Every combination of the best few readings of each amount (or none), scored; the best one. */
+function bestCombination(lists: AmountLists, labelled: (id: string) => BusinessValue[], taxAtRate: TaxAtRate): AmountChoice {
   const top = (list: BusinessValue[]) => list.slice(0, AMOUNT_WEIGHTS.candidates);
   const charges = top(labelled('other_amount')).map((v) => v.value as number).filter((v) => v > 0);
   const none = undefined;
-  let best: { total?: BusinessValue; subtotal?: BusinessValue; tax?: BusinessValue; score: number; consistent: boolean } = { score: -1, consistent: false };
+  let best: AmountChoice = { score: -1, consistent: false };
   for (const total of [...top(lists.total), none]) {
     for (const subtotal of [...top(lists.subtotal), none]) {
       for (const tax of [...top(lists.tax), none]) {
-        const t = total?.value as number | undefined;
-        const s = subtotal?.value as number | undefined;
-        const x = tax?.value as number | undefined;
-        let score = (total?.score ?? 0) + (subtotal?.score ?? 0) * AMOUNT_WEIGHTS.subtotalShare + (tax?.score ?? 0) * AMOUNT_WEIGHTS.taxShare;
-        // A subtotal and a tax are printed in the total's block, a few lines from it: between readings
-        // otherwise alike ("SUBTOTALS" of a parts table, "Subtotal" over the total), the nearer wins.
-        if (total && subtotal && nearLines(total, subtotal)) score += AMOUNT_WEIGHTS.inTotalsBlock;
-        if (total && tax && nearLines(total, tax)) score += AMOUNT_WEIGHTS.inTotalsBlock;
-        let consistent = false;
-        if (t !== undefined && s !== undefined && x !== undefined) {
-          if (near(s + x, t)) (score += AMOUNT_WEIGHTS.addsUp), (consistent = true);
-          else if (near(s + x, t, AMOUNT_WEIGHTS.rounding)) (score += AMOUNT_WEIGHTS.addsUpRounded), (consistent = true);
-          // With a charge or a discount between them ("Service charge 10%  15.00", "Shipping 4.95").
-          else if (charges.some((c) => near(s + x + c, t) || near(s + x - c, t))) (score += AMOUNT_WEIGHTS.addsUpWithCharge), (consistent = true);
-          else score -= AMOUNT_WEIGHTS.doesNotAddUp;
-        }
-        // The tax at a rate of the subtotal, or of the total less it where no subtotal is read.
-        if (tax && (subtotal ? taxAtRate(s!, tax) : t !== undefined && taxAtRate(t - x!, tax))) score += AMOUNT_WEIGHTS.rateAgrees;
-        // A part is never more than the whole; no tax is more than the amount it is charged on (such a
-        // pair is the two read the wrong way round), so never half the total it is in.
-        if (t !== undefined && s !== undefined && s > t + AMOUNT_WEIGHTS.rounding && t > 0) score -= AMOUNT_WEIGHTS.partOverWhole;
-        if (t !== undefined && x !== undefined && x * 2 > t && t > 0) score -= AMOUNT_WEIGHTS.partOverWhole;
-        if (s !== undefined && x !== undefined && x * 2 > s && s > 0) continue;
-        // The same printed number read for two fields: one of them is wrong.
-        const ids = [total, subtotal, tax].filter(Boolean).map((v) => v!.words[0]!.id);
-        if (new Set(ids).size < ids.length) continue;
-        if (score > best.score) best = { ...(total ? { total } : {}), ...(subtotal ? { subtotal } : {}), ...(tax ? { tax } : {}), score, consistent };
+        const scored = scoreCombination(total, subtotal, tax, charges, taxAtRate);
+        if (scored && scored.score > best.score) best = { ...(total ? { total } : {}), ...(subtotal ? { subtotal } : {}), ...(tax ? { tax } : {}), ...scored };
       }
     }
   }
+  return best;
+}
 
-  // An amount the others imply, where the document prints it (a tax summary's net amount, say).
-  // (Never what was paid or given back: "CASH 112.48" is no total.)
-  const payments = new Set(['amount_paid', 'change_given'].flatMap((id) => labelled(id).flatMap((v) => v.words.map((w) => w.id))));
-  const printed = printedAmounts(index).filter((p) => !payments.has(p.word.id));
-  const used = new Set([best.total, best.subtotal, best.tax].flatMap((v) => v?.words.map((w) => w.id) ?? []));
+/** How good a combination of total, subtotal and tax is, and whether they add up; undefined when it cannot be. */
+function scoreCombination(
+  total: BusinessValue | undefined,
+  subtotal: BusinessValue | undefined,
+  tax: BusinessValue | undefined,
+  charges: number[],
+  taxAtRate: TaxAtRate,
+): { score: number; consistent: boolean } | undefined {
+  const t = total?.value as number | undefined;
+  const s = subtotal?.value as number | undefined;
+  const x = tax?.value as number | undefined;
+  let score = (total?.score ?? 0) + (subtotal?.score ?? 0) * AMOUNT_WEIGHTS.subtotalShare + (tax?.score ?? 0) * AMOUNT_WEIGHTS.taxShare;
+  // A subtotal and a tax are printed in the total's block, a few lines from it: between readings
+  // otherwise alike ("SUBTOTALS" of a parts table, "Subtotal" over the total), the nearer wins.
+  if (total && subtotal && nearLines(total, subtotal)) score += AMOUNT_WEIGHTS.inTotalsBlock;
+  if (total && tax && nearLines(total, tax)) score += AMOUNT_WEIGHTS.inTotalsBlock;
+  let consistent = false;
+  if (t !== undefined && s !== undefined && x !== undefined) {
+    if (near(s + x, t)) (score += AMOUNT_WEIGHTS.addsUp), (consistent = true);
+    else if (near(s + x, t, AMOUNT_WEIGHTS.rounding)) (score += AMOUNT_WEIGHTS.addsUpRounded), (consistent = true);
+    // With a charge or a discount between them ("Service charge 10%  15.00", "Shipping 4.95").
+    else if (charges.some((c) => near(s + x + c, t) || near(s + x - c, t))) (score += AMOUNT_WEIGHTS.addsUpWithCharge), (consistent = true);
+    else score -= AMOUNT_WEIGHTS.doesNotAddUp;
+  }
+  // The tax at a rate of the subtotal, or of the total less it where no subtotal is read.
+  if (tax && (subtotal ? taxAtRate(s!, tax) : t !== undefined && taxAtRate(t - x!, tax))) score += AMOUNT_WEIGHTS.rateAgrees;
+  // A part is never more than the whole; no tax is more than the amount it is charged on (such a
+  // pair is the two read the wrong way round), so never half the total it is in.
+  if (t !== undefined && s !== undefined && s > t + AMOUNT_WEIGHTS.rounding && t > 0) score -= AMOUNT_WEIGHTS.partOverWhole;
+  if (t !== undefined && x !== undefined && x * 2 > t && t > 0) score -= AMOUNT_WEIGHTS.partOverWhole;
+  if (s !== undefined && x !== undefined && x * 2 > s && s > 0) return undefined;
+  // The same printed number read for two fields: one of them is wrong.
+  const ids = [total, subtotal, tax].filter(Boolean).map((v) => v!.words[0]!.id);
+  if (new Set(ids).size < ids.length) return undefined;
+  return { score, consistent };
+}
+
+/**
+ * A total printed before its rounding ("TOTAL 60.31", "ROUNDING ADJ -0.01", then "60.30"): the total
+ * is the rounded amount, a whole number of 5 cents printed below the rounding line (the sign of a
+ * rounding is often lost to OCR, so either way).
+ */
+function roundTotal(index: DocIndex, best: AmountChoice, labelled: (id: string) => BusinessValue[], printed: Array<{ value: number; word: XWord }>, used: Set<number>): void {
+  if (!best.total) return;
+  const t = best.total.value as number;
+  const roundings = labelled('other_amount').filter((v) => /round/i.test(index.lines[v.words[0]!.line]!.text) && v.value !== 0 && Math.abs(v.value as number) <= AMOUNT_WEIGHTS.rounding);
+  for (const rounding of roundings) {
+    const r = Math.abs(rounding.value as number);
+    const below = rounding.words[0]!.line;
+    const hit = printed.find((p) => p.word.line > below && !used.has(p.word.id) && (near(p.value, t - r) || near(p.value, t + r)) && Math.round(p.value * 100) % AMOUNT_WEIGHTS.roundedToCents === 0);
+    if (hit) {
+      best.total = { ...best.total, value: hit.value, words: [hit.word] };
+      break;
+    }
+  }
+}
+
+/** The amount two chosen ones imply (a subtotal, a total, a tax), where the document prints it: then they are consistent. */
+function impliedAmounts(best: AmountChoice, printed: Array<{ value: number; word: XWord }>, used: Set<number>): void {
   const implied = (field: AmountField, value: number, base: number): BusinessValue | undefined => {
     if (!(value > 0)) return undefined;
     const hit = printed.find((p) => near(p.value, value) && !used.has(p.word.id));
     return hit ? { concept: field, value: hit.value, words: [hit.word], score: Math.min(AMOUNT_WEIGHTS.impliedMax, base) } : undefined;
   };
-  // A total printed before its rounding ("TOTAL 60.31", "ROUNDING ADJ -0.01", then "60.30"): the total
-  // is the rounded amount, a whole number of 5 cents printed below the rounding line (the sign of a
-  // rounding is often lost to OCR, so either way).
-  if (best.total) {
-    const t = best.total.value as number;
-    const roundings = labelled('other_amount').filter((v) => /round/i.test(index.lines[v.words[0]!.line]!.text) && v.value !== 0 && Math.abs(v.value as number) <= AMOUNT_WEIGHTS.rounding);
-    for (const rounding of roundings) {
-      const r = Math.abs(rounding.value as number);
-      const below = rounding.words[0]!.line;
-      const hit = printed.find((p) => p.word.line > below && !used.has(p.word.id) && (near(p.value, t - r) || near(p.value, t + r)) && Math.round(p.value * 100) % AMOUNT_WEIGHTS.roundedToCents === 0);
-      if (hit) {
-        best.total = { ...best.total, value: hit.value, words: [hit.word] };
-        break;
-      }
-    }
-  }
   // (No tax is more than the amount it is charged on.)
   if (best.total && best.tax && !best.subtotal && (best.tax.value as number) * 2 <= (best.total.value as number)) {
     const s = implied('subtotal', (best.total.value as number) - (best.tax.value as number), Math.min(best.total.score, best.tax.score) * AMOUNT_WEIGHTS.impliedPart);
@@ -591,49 +653,68 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
     const x = implied('tax', (best.total.value as number) - (best.subtotal.value as number), Math.min(best.total.score, best.subtotal.score) * AMOUNT_WEIGHTS.impliedPart);
     if (x) (best.tax = x), (best.consistent = true);
   }
+}
 
-  // What was paid less the change, printed as an amount elsewhere ("2 x 95.00  190.00", CASH 200.00,
-  // CHANGE 10.00): the total, where no total was read surely enough (its amount faded or misread).
+/**
+ * What was paid less the change, printed as an amount elsewhere ("2 x 95.00  190.00", CASH 200.00,
+ * CHANGE 10.00): the total, where no total was read surely enough (its amount faded or misread).
+ */
+function totalFromPayment(best: AmountChoice, labelled: (id: string) => BusinessValue[], printed: Array<{ value: number; word: XWord }>, used: Set<number>): void {
   const paidAmount = labelled('amount_paid')[0]?.value;
   const change = labelled('change_given')[0]?.value;
-  if (typeof paidAmount === 'number' && typeof change === 'number' && paidAmount > change) {
-    const settled = paidAmount - change;
-    const hit = printed.find((p) => near(p.value, settled, CENT / 2) && !used.has(p.word.id));
-    if (!best.total || best.total.score < FIELD_FLOORS.total!) {
-      if (best.total && near(best.total.value as number, settled)) best.total = { ...best.total, score: Math.max(best.total.score, AMOUNT_WEIGHTS.paidLessChange) };
-      else if (hit) best.total = { concept: 'total', value: hit.value, words: [hit.word], score: AMOUNT_WEIGHTS.paidLessChange };
-    } else if (hit && !near(best.total.value as number, settled, CENT / 2) && near(best.total.value as number, settled, AMOUNT_WEIGHTS.rounding)) {
-      // A total a rounding away from what was paid less the change ("32.69", CASH 40.00, CHANGE
-      // 7.30): the total paid is the rounded amount printed ("32.70").
-      best.total = { ...best.total, value: hit.value, words: [hit.word] };
-    }
+  if (!(typeof paidAmount === 'number' && typeof change === 'number' && paidAmount > change)) return;
+  const settled = paidAmount - change;
+  const hit = printed.find((p) => near(p.value, settled, CENT / 2) && !used.has(p.word.id));
+  if (!best.total || best.total.score < FIELD_FLOORS.total!) {
+    if (best.total && near(best.total.value as number, settled)) best.total = { ...best.total, score: Math.max(best.total.score, AMOUNT_WEIGHTS.paidLessChange) };
+    else if (hit) best.total = { concept: 'total', value: hit.value, words: [hit.word], score: AMOUNT_WEIGHTS.paidLessChange };
+  } else if (hit && !near(best.total.value as number, settled, CENT / 2) && near(best.total.value as number, settled, AMOUNT_WEIGHTS.rounding)) {
+    // A total a rounding away from what was paid less the change ("32.69", CASH 40.00, CHANGE
+    // 7.30): the total paid is the rounded amount printed ("32.70").
+    best.total = { ...best.total, value: hit.value, words: [hit.word] };
   }
+}
 
-  // Other readings that agree with the total: what was paid less the change, or a subtotal equal to
-  // it where no tax is printed. Independent printings agreeing are read right.
+/**
+ * Other readings that agree with the total: what was paid less the change, or a subtotal equal to it
+ * where no tax is printed. Independent printings agreeing are read right.
+ */
+function totalAgrees(best: AmountChoice, labelled: (id: string) => BusinessValue[]): boolean {
+  const paidAmount = labelled('amount_paid')[0]?.value;
+  const change = labelled('change_given')[0]?.value;
   const total = best.total?.value as number | undefined;
-  const totalAgrees =
+  return (
     best.consistent ||
     (total !== undefined && typeof paidAmount === 'number' && typeof change === 'number' && near(paidAmount - change, total)) ||
-    (total !== undefined && !best.tax && best.subtotal !== undefined && near(best.subtotal.value as number, total));
+    (total !== undefined && !best.tax && best.subtotal !== undefined && near(best.subtotal.value as number, total))
+  );
+}
 
-  // A tax at a rate of the subtotal confirms both, where no total adds them up (its amount misread);
-  // with no subtotal read, a tax at the rate printed on its line of the total less it ("TOTAL
-  // INCLUDES 6% GST 1.51" under 26.60) confirms the tax.
+/**
+ * A tax at a rate of the subtotal confirms both, where no total adds them up (its amount misread);
+ * with no subtotal read, a tax at the rate printed on its line of the total less it ("TOTAL
+ * INCLUDES 6% GST 1.51" under 26.60) confirms the tax.
+ */
+function rateAgrees(index: DocIndex, best: AmountChoice, taxAtRate: TaxAtRate): boolean {
   const base = best.subtotal?.value as number | undefined;
   const included = !best.subtotal && best.total && best.tax ? (best.total.value as number) - (best.tax.value as number) : undefined;
-  const rateAgrees =
+  return (
     !best.consistent &&
     best.tax !== undefined &&
-    (base !== undefined ? taxAtRate(base, best.tax) : included !== undefined && printedRates(index, index.lines[best.tax.words[0]!.line]!).some((rate) => near((included * rate) / 100, best.tax!.value as number, AMOUNT_WEIGHTS.taxAtRate)));
+    (base !== undefined
+      ? taxAtRate(base, best.tax)
+      : included !== undefined && printedRates(index, index.lines[best.tax.words[0]!.line]!).some((rate) => near((included * rate) / 100, best.tax!.value as number, AMOUNT_WEIGHTS.taxAtRate)))
+  );
+}
 
-  // The chosen ones first (surer when they add up), the others after them.
+/** Each field's readings: the chosen one first (surer when they add up), the others after it. */
+function rankedAmounts(lists: AmountLists, best: AmountChoice, totalAgreed: boolean, rateAgreed: boolean): AmountLists {
   const ranked = (field: AmountField): BusinessValue[] => {
     const chosen = best[field];
     const rest = lists[field].filter((v) => v !== chosen).map((v) => ({ ...v, score: v.score * AMOUNT_WEIGHTS.notChosen }));
     if (!chosen) return rest.filter((v) => v.score >= AMOUNT_WEIGHTS.notChosenMin);
-    const rated = rateAgrees && field !== 'total';
-    const corroborated = best.consistent || rated || (field !== 'tax' && totalAgrees);
+    const rated = rateAgreed && field !== 'total';
+    const corroborated = best.consistent || rated || (field !== 'tax' && totalAgreed);
     const score = best.consistent || rated ? Math.max(AMOUNT_WEIGHTS.consistentScore, chosen.score * AMOUNT_WEIGHTS.consistentBoost) : chosen.score;
     return [{ ...chosen, score: Math.min(1, score), corroborated }, ...rest];
   };
@@ -647,8 +728,6 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
 const listOf = (text: string) => text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
 const ENDINGS = listOf(COMPANY_ENDINGS);
 const OPENINGS = listOf(COMPANY_OPENINGS);
-/** Titles documents print at the top: not the issuer's name. */
-const TITLE_WORDS = /^(tax\s+|simplified\s+tax\s+|proforma\s+|pro\s+forma\s+|commercial\s+)?(invoice|receipt|official receipt|cash\s*(bill|sales?|receipt)|bill|statement|estimate|preliminary estimate|quotation|quote|credit note|debit note|guest check|check|order|purchase order|delivery (note|order)|packing slip|facture|rechnung|factuur|factura|fattura|fatura|recu|quittung|devis|angebot|offerte|presupuesto|preventivo|orcamento|avoir|gutschrift|creditnota|ticket|bon|nota|payment advice|remittance advice|tax invoice|outpatient|inpatient|patient statement|itemi[sz]ed (bill|statement)|explanation of benefits|claim form|repair order|work order)\b/i;
 /** A street word of the lexicon as a pattern: "st." matches "st" and "st.". */
 const STREET = listOf(STREET_WORDS)
   .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\.$/, '\\.?'))
@@ -669,7 +748,6 @@ function houseNumber(index: DocIndex, words: XWord[]): boolean {
   const line = index.lines[last.line]!;
   return STREET_AFTER.test([m[1] ?? '', ...line.words.slice(line.words.indexOf(last) + 1).map((w) => w.text)].join(' '));
 }
-const CONTACT_LIKE = /@|\bwww\b|https?:|\b(tel|phone|fax|mobile|hp|email|e-mail|website|gst|vat|tax|reg|co\.?\s*no|company no|abn|tin)\b/i;
 
 function lineHeight(segment: XSegment): number {
   const heights = segment.words.flatMap((w) => (w.box ? [w.box.height] : []));
@@ -747,7 +825,7 @@ function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun
   const runs: NameRun[] = [];
   const clean = (words: XWord[]) => {
     // A name ends where a label or a title starts ("AMNOSH ...... Invoice").
-    const cut = words.findIndex((w, i) => i > 0 && (w.text.endsWith(':') || TITLE_WORDS.test(w.text)));
+    const cut = words.findIndex((w, i) => i > 0 && (w.text.endsWith(':') || DOCUMENT_TITLE_START.test(w.text)));
     let kept = (cut > 0 ? words.slice(0, cut) : words).filter((w) => !/^[.…_\-|]+$/.test(w.text));
     // ... and at a registration number in brackets OCR ran into its last word ("RETAIL SB(306295-X) FKA …").
     const glued = kept.findIndex((w) => GLUED_REGISTRATION.test(w.text));
@@ -775,7 +853,7 @@ function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun
     const second = clean(below.flatMap((s) => s.words));
     const firstText = first.map((w) => w.text).join(' ');
     const nextText = second.map((w) => w.text).join(' ');
-    if (first.length === 0 || second.length === 0 || ADDRESS_LIKE.test(nextText) || CONTACT_LIKE.test(nextText) || PHONE_LIKE.test(nextText)) return;
+    if (first.length === 0 || second.length === 0 || ADDRESS_LIKE.test(nextText) || CONTACT_ANYWHERE.test(nextText) || PHONE_LIKE.test(nextText)) return;
     if (LEGAL_FORM_END.test(firstText) || firstText === firstText.toLowerCase() || wordlike(first) < 1 || wordlike(second) < ISSUER_WEIGHTS.secondLineWordlike) return;
     // One name is printed in one style: a line in capitals continues in capitals ("BREWERY TAP" is not
     // continued by "Owner by Castle Blue S/B"); and a date is no part of a name.
@@ -817,7 +895,7 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
   const top = firstPage.filter((l) => !l.box || !pageHeight || l.box.top < pageHeight * ISSUER_WEIGHTS.topShare).slice(0, ISSUER_WEIGHTS.topLines);
   // The document's title ("TAX INVOICE"): a letterhead printed above it is the issuer's, and the
   // names under it are mostly the customer's (an unlabelled bill-to block).
-  const title = top.findIndex((line) => line.segments.some((s) => s.words.length <= ISSUER_WEIGHTS.titleWords && TITLE_WORDS.test(s.words.map((w) => w.text).join(' '))));
+  const title = top.findIndex((line) => line.segments.some((s) => s.words.length <= ISSUER_WEIGHTS.titleWords && DOCUMENT_TITLE_START.test(s.words.map((w) => w.text).join(' '))));
   const orderOf = new Map<BusinessValue, number>();
   // Lines that are not candidates (addresses, titles, labels) do not push the name further down.
   let rank = 0;
@@ -826,7 +904,7 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
     const { words } = run;
     const text = words.map((w) => w.text).join(' ').replace(/[\s,.;:|]+$/, '');
     if (words.length === 0 || words.length > ISSUER_WEIGHTS.maxWords || !/\p{L}{2}/u.test(text) || isLabelText(words) || LEGAL_FORM_LINE.test(text)) continue;
-    if (TITLE_WORDS.test(text) || ADDRESS_LIKE.test(text) || CONTACT_LIKE.test(text) || PHONE_LIKE.test(text) || words.some((w) => w.text.endsWith(':'))) continue;
+    if (DOCUMENT_TITLE_START.test(text) || ADDRESS_LIKE.test(text) || CONTACT_ANYWHERE.test(text) || PHONE_LIKE.test(text) || words.some((w) => w.text.endsWith(':'))) continue;
     if (parseDate(text, 'mdy') || (text.match(/\d/g)?.length ?? 0) > text.length / ISSUER_WEIGHTS.digitsDivisor) continue;
     const size = run.height / median;
     // A short word alone ("URI", "Co") is a name only printed large.
@@ -919,7 +997,7 @@ function customerCandidates(index: DocIndex): BusinessValue[] {
     const wholeLine = placement === 'below' && label.whole && index.segments[read.words[0]!.segment]!.words.every((w) => read.words.includes(w));
     out.push(wholeLine ? { ...read, score: Math.min(1, read.score * PARTY_NUMBER_DATE_WEIGHTS.customerWholeLine) } : read);
   }
-  return distinct(out.filter((v) => !ADDRESS_LIKE.test(String(v.value)) && !CONTACT_LIKE.test(String(v.value)) && !TITLE_WORDS.test(String(v.value))));
+  return distinct(out.filter((v) => !ADDRESS_LIKE.test(String(v.value)) && !CONTACT_ANYWHERE.test(String(v.value)) && !DOCUMENT_TITLE_START.test(String(v.value))));
 }
 
 // ---------------------------------------------------------------------------------------------

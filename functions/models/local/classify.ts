@@ -8,30 +8,12 @@
  */
 import type { ClassifyRequest, ClassifyResult } from '../engine.ts';
 import { type ClassificationVote, consolidateClassification } from '../shared/consensus.ts';
-import { buildQueries, cueScores, decisiveQuotes, formatQuotes, labelScores, type Queries, type TextEvidence, textEvidence, TITLE_WEIGHT, titleLines } from './evidence.ts';
+import { buildQueries, cueScores, decisiveQuotes, formatQuotes, labelScores, type Queries, type TextEvidence, textEvidence, titleLines } from './evidence.ts';
 import { baggedWeights, jitteredWeight } from './random.ts';
 import { type Cue, layoutCues } from './cues.ts';
 import { docPages, pageLines, scoreShares } from './text.ts';
-
-/** Content tokens of an ordinary page: the BM25 length a page is measured against. */
-export const AVERAGE_PAGE_TOKENS = 180;
-
-/**
- * Evidence every category has before reading (so thin evidence gives a low confidence) and how
- * sharply evidence separates categories. With these, one title word against nothing gives about
- * 0.4 among 5 categories, a typical invoice against receipt-like distractors 0.8–0.95.
- */
-const PRIOR = 2;
-const POWER = 2;
-
-/** How many phrases a reasoning quotes for the chosen category, and for the runner-up. */
-const QUOTES = 5;
-const RUNNER_UP_QUOTES = 2;
-
-/** How much a vote may move the weight of a layout cue, or of the first page's title (relative). */
-const CUE_SPREAD = 0.5;
-/** Pages read for layout cues and for the text (a long document says what it is in its first pages). */
-const CUE_PAGES = 12;
+import { CLASSIFY_WEIGHTS } from './weights/classify.ts';
+import { EVIDENCE_WEIGHTS } from './weights/evidence.ts';
 
 interface Read {
   queries: Queries;
@@ -48,9 +30,9 @@ export function classify(request: ClassifyRequest): ClassifyResult {
   const lines = pageTexts.flat();
   const queries = buildQueries(request.categories, request.instructions);
   const pagesWithText = Math.max(1, pages.filter((p) => p.words.length > 0 || p.blocks.length > 0).length);
-  const evidence = textEvidence(queries, lines, AVERAGE_PAGE_TOKENS * pagesWithText);
-  const title = textEvidence(queries, titleLines(pageTexts[0] ?? []), AVERAGE_PAGE_TOKENS);
-  const cues = layoutCues(pages.slice(0, CUE_PAGES), pageTexts.slice(0, CUE_PAGES));
+  const evidence = textEvidence(queries, lines, CLASSIFY_WEIGHTS.averagePageTokens * pagesWithText);
+  const title = textEvidence(queries, titleLines(pageTexts[0] ?? []), CLASSIFY_WEIGHTS.averagePageTokens);
+  const cues = layoutCues(pages.slice(0, CLASSIFY_WEIGHTS.cuePages), pageTexts.slice(0, CLASSIFY_WEIGHTS.cuePages));
   const read: Read = { queries, evidence, title, cues };
 
   const n = Math.max(1, Math.floor(request.nConsensus));
@@ -58,8 +40,8 @@ export function classify(request: ClassifyRequest): ClassifyResult {
   for (let v = 0; v < n; v++) {
     const bag = n === 1 ? null : baggedWeights(queries.features, request.seed, v, n);
     // A vote weighs the layout cues as it weighs words: each a little differently.
-    const cueWeight = (cue: string) => (n === 1 ? 1 : jitteredWeight(request.seed, v, n, `cue:${cue}`, CUE_SPREAD));
-    const titleWeight = TITLE_WEIGHT * (n === 1 ? 1 : jitteredWeight(request.seed, v, n, 'title', CUE_SPREAD));
+    const cueWeight = (cue: string) => (n === 1 ? 1 : jitteredWeight(request.seed, v, n, `cue:${cue}`, CLASSIFY_WEIGHTS.cueSpread));
+    const titleWeight = EVIDENCE_WEIGHTS.title * (n === 1 ? 1 : jitteredWeight(request.seed, v, n, 'title', CLASSIFY_WEIGHTS.cueSpread));
     votes.push(vote(read, bag, titleWeight, cueScores(queries, cues, cueWeight), names, lines.length === 0));
   }
   return consolidateClassification(votes, names);
@@ -70,7 +52,7 @@ function vote(read: Read, bag: Float64Array | null, titleWeight: number, cues: F
   const raw = labelScores(queries, evidence, bag);
   const titled = labelScores(queries, read.title, bag);
   for (let l = 0; l < raw.length; l++) raw[l] += titleWeight * titled[l]! + cues[l]!;
-  const shares = scoreShares([...raw], PRIOR, POWER);
+  const shares = scoreShares([...raw], CLASSIFY_WEIGHTS.prior, CLASSIFY_WEIGHTS.power);
   // The best share; equal shares go to the category given first (deterministic).
   let chosen = 0;
   for (let c = 1; c < names.length; c++) if (shares[c]! > shares[chosen]!) chosen = c;
@@ -96,12 +78,12 @@ function explain(read: Read, bag: Float64Array | null, raw: Float64Array, shares
     const why = noText ? 'The document has no readable text' : "None of the categories' words or phrases appear in the document";
     return `${why}, so there is no evidence for any category; "${name}" (the first category) is only a default, with low confidence (${pct(shares[chosen]!)}).`;
   }
-  let text = `Classified as "${name}" (score ${pct(shares[chosen]!)}) ${because(read, bag, chosen, QUOTES)}.`;
+  let text = `Classified as "${name}" (score ${pct(shares[chosen]!)}) ${because(read, bag, chosen, CLASSIFY_WEIGHTS.quotes)}.`;
   let runnerUp = -1;
   for (let c = 0; c < raw.length; c++) if (c !== chosen && (runnerUp < 0 || raw[c]! > raw[runnerUp]!)) runnerUp = c;
   if (runnerUp >= 0 && raw[runnerUp]! > 0) {
-    text += ` Next best "${queries.labels[runnerUp]}" (${pct(shares[runnerUp]!)}) ${because(read, bag, runnerUp, RUNNER_UP_QUOTES)}.`;
+    text += ` Next best "${queries.labels[runnerUp]}" (${pct(shares[runnerUp]!)}) ${because(read, bag, runnerUp, CLASSIFY_WEIGHTS.runnerUpQuotes)}.`;
   }
-  if (shares[chosen]! < 0.5) text += ' Low confidence: the evidence is thin or shared with other categories.';
+  if (shares[chosen]! < CLASSIFY_WEIGHTS.lowConfidence) text += ' Low confidence: the evidence is thin or shared with other categories.';
   return text;
 }

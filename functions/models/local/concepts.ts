@@ -6,6 +6,7 @@
  */
 import { FIELD_CONCEPTS, type FieldConcept, TAX_QUALIFIERS } from '../knowledge/fields.ts';
 import type { FieldInfo, LeafType } from './extract-schema.ts';
+import { CONCEPT_WEIGHTS } from './weights/concepts.ts';
 
 /** Words that stand for "number" in names and labels. */
 const NUMBER_WORDS = new Set(['no', 'nr', 'num', 'number', 'numero', 'nummer', 'n', 'nº', '#', 'id', 'nbr']);
@@ -31,7 +32,7 @@ export function nameTokens(text: string): string[] {
     if (STOP.has(word)) continue;
     if (NUMBER_WORDS.has(word)) word = '#';
     word = EXPAND[word] ?? word;
-    if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) word = word.slice(0, -1);
+    if (word.length > CONCEPT_WEIGHTS.pluralLetters && word.endsWith('s') && !word.endsWith('ss')) word = word.slice(0, -1);
     out.push(word);
   }
   return out;
@@ -54,9 +55,9 @@ const TERMS: Term[] = FIELD_CONCEPTS.flatMap((concept) => {
       }
     }
   };
-  add(concept.labels, 1);
-  add(concept.names, 1);
-  add(concept.weak, 0.6);
+  add(concept.labels, CONCEPT_WEIGHTS.label);
+  add(concept.names, CONCEPT_WEIGHTS.label);
+  add(concept.weak, CONCEPT_WEIGHTS.weakLabel);
   return terms;
 });
 
@@ -80,7 +81,7 @@ function occurrences(tokens: string[]): Array<{ term: Term; at: number[] }> {
       if (i + n <= tokens.length && term.tokens.every((t, j) => tokens[i + j] === t)) out.push({ term, at: Array.from({ length: n }, (_, j) => i + j) });
     }
     let joined = '';
-    for (let j = i; j < Math.min(tokens.length, i + 3); j++) {
+    for (let j = i; j < Math.min(tokens.length, i + CONCEPT_WEIGHTS.joinedWords); j++) {
       joined += tokens[j];
       for (const term of BY_JOINED.get(joined) ?? []) if (term.tokens.length !== j - i + 1) out.push({ term, at: Array.from({ length: j - i + 1 }, (_, k) => i + k) });
     }
@@ -158,9 +159,6 @@ function taxQualified(tokens: string[]): FieldConcept | undefined {
   return taxAt.length > 0 ? CONCEPT_BY_ID.get('tax') : undefined;
 }
 
-/** A match must explain at least this much of the name. */
-const MIN_SCORE = 0.6;
-
 /**
  * The concept a leaf asks for, or undefined. `parent` is the object holding the leaf (its name
  * qualifies a generic key: `seller.name`, `document.number`); `inItem` says the leaf is a field of an
@@ -181,16 +179,16 @@ function matchField(info: FieldInfo, parent: FieldInfo | undefined, type: LeafTy
   const key = nameTokens(info.key);
   const title = info.title ? nameTokens(info.title) : [];
   const parentWords = parent ? [...nameTokens(parent.key), ...(parent.title ? nameTokens(parent.title) : [])] : [];
-  const description = info.description ? nameTokens(info.description.split(/[.;,(]/)[0] ?? '').slice(0, 8) : [];
+  const description = info.description ? nameTokens(info.description.split(/[.;,(]/)[0] ?? '').slice(0, CONCEPT_WEIGHTS.descriptionWords) : [];
   // German written without umlauts spells them out ("faelligkeitsdatum"): the lexicon has the plain letter.
   const folded = key.map((t) => t.replace(/ae/g, 'a').replace(/oe/g, 'o').replace(/ue/g, 'u'));
   const candidates: Array<{ tokens: string[]; weight: number }> = [
-    { tokens: key, weight: 1 },
-    { tokens: folded.join() === key.join() ? [] : folded, weight: 0.95 },
-    { tokens: title, weight: 0.95 },
-    { tokens: [...parentWords, ...key], weight: 0.97 },
-    { tokens: [...parentWords, ...title], weight: 0.93 },
-    { tokens: description, weight: 0.8 },
+    { tokens: key, weight: CONCEPT_WEIGHTS.key },
+    { tokens: folded.join() === key.join() ? [] : folded, weight: CONCEPT_WEIGHTS.foldedKey },
+    { tokens: title, weight: CONCEPT_WEIGHTS.title },
+    { tokens: [...parentWords, ...key], weight: CONCEPT_WEIGHTS.parentAndKey },
+    { tokens: [...parentWords, ...title], weight: CONCEPT_WEIGHTS.parentAndTitle },
+    { tokens: description, weight: CONCEPT_WEIGHTS.description },
   ];
   let best: ConceptMatch | undefined;
   for (const { tokens, weight } of candidates) {
@@ -200,5 +198,5 @@ function matchField(info: FieldInfo, parent: FieldInfo | undefined, type: LeafTy
     const match = byTax ? { concept: byTax, score: 1 } : bestFor(tokens, inItem, type);
     if (match && match.score * weight > (best?.score ?? 0)) best = { concept: match.concept, score: match.score * weight };
   }
-  return best && best.score >= MIN_SCORE ? best : undefined;
+  return best && best.score >= CONCEPT_WEIGHTS.minScore ? best : undefined;
 }

@@ -8,6 +8,7 @@
 import type { Page } from '../../documents/doc.ts';
 import type { LayoutCue } from '../knowledge/document-types.ts';
 import type { PageLine } from './text.ts';
+import { CUE_SETTINGS } from './weights/cues.ts';
 
 export interface Cue {
   cue: LayoutCue;
@@ -35,49 +36,49 @@ export function layoutCues(pages: readonly Page[], lines: readonly PageLine[][])
   const all = lines.flat();
   const texts = all.map((l) => l.text.trim());
 
-  const salutation = texts.find((t) => SALUTATION.test(t) && t.length < 80);
-  const closing = texts.find((t) => CLOSING.test(t) && t.length < 60);
-  if (salutation && closing) cues.push({ cue: 'letter', strength: 1, evidence: `salutation "${salutation.slice(0, 30)}" and closing "${closing.slice(0, 30)}"` });
-  else if (salutation && texts.indexOf(salutation) < 25) cues.push({ cue: 'letter', strength: 1, evidence: `salutation "${salutation.slice(0, 30)}"` });
+  const salutation = texts.find((t) => SALUTATION.test(t) && t.length < CUE_SETTINGS.salutationCharacters);
+  const closing = texts.find((t) => CLOSING.test(t) && t.length < CUE_SETTINGS.closingCharacters);
+  if (salutation && closing) cues.push({ cue: 'letter', strength: CUE_SETTINGS.strength, evidence: `salutation "${salutation.slice(0, 30)}" and closing "${closing.slice(0, 30)}"` });
+  else if (salutation && texts.indexOf(salutation) < CUE_SETTINGS.salutationAloneLines) cues.push({ cue: 'letter', strength: CUE_SETTINGS.strength, evidence: `salutation "${salutation.slice(0, 30)}"` });
 
-  const abstract = texts.findIndex((t) => ABSTRACT.test(t) && t.split(' ').length <= 12);
-  const references = texts.findIndex((t) => REFERENCES.test(t) && t.split(' ').length <= 3);
-  if (abstract >= 0 && abstract < 60 && references > abstract) cues.push({ cue: 'paper', strength: 1, evidence: 'an abstract and references' });
+  const abstract = texts.findIndex((t) => ABSTRACT.test(t) && t.split(' ').length <= CUE_SETTINGS.abstractWords);
+  const references = texts.findIndex((t) => REFERENCES.test(t) && t.split(' ').length <= CUE_SETTINGS.referencesWords);
+  if (abstract >= 0 && abstract < CUE_SETTINGS.abstractLines && references > abstract) cues.push({ cue: 'paper', strength: CUE_SETTINGS.strength, evidence: 'an abstract and references' });
 
   const clauses = texts.filter((t) => CLAUSE.test(t)).length;
-  if (clauses >= 6 && clauses >= texts.length * 0.04) cues.push({ cue: 'clauses', strength: 1, evidence: `${clauses} numbered clauses` });
+  if (clauses >= CUE_SETTINGS.clauses && clauses >= texts.length * CUE_SETTINGS.clauseShare) cues.push({ cue: 'clauses', strength: CUE_SETTINGS.strength, evidence: `${clauses} numbered clauses` });
 
-  const contentsTitle = texts.find((t) => CONTENTS.test(t) && t.split(' ').length <= 5);
+  const contentsTitle = texts.find((t) => CONTENTS.test(t) && t.split(' ').length <= CUE_SETTINGS.contentsTitleWords);
   const leaders = texts.filter((t) => /(\.\s?){4,}\s*\d{1,3}$/.test(t)).length;
-  if (contentsTitle || leaders >= 5) cues.push({ cue: 'contents', strength: 1, evidence: contentsTitle ? `"${contentsTitle}"` : `${leaders} lines of a table of contents` });
+  if (contentsTitle || leaders >= CUE_SETTINGS.contentsLeaders) cues.push({ cue: 'contents', strength: CUE_SETTINGS.strength, evidence: contentsTitle ? `"${contentsTitle}"` : `${leaders} lines of a table of contents` });
 
   const totals = texts.filter((t) => TOTAL_LINE.test(t)).length;
-  if (totals >= 1) cues.push({ cue: 'totals', strength: 1, evidence: 'a block of totals' });
+  if (totals >= 1) cues.push({ cue: 'totals', strength: CUE_SETTINGS.strength, evidence: 'a block of totals' });
 
   const tendered = texts.findIndex((t) => TENDERED.test(t));
-  if (tendered >= 0 && texts.slice(tendered + 1, tendered + 4).some((t) => CHANGE_GIVEN.test(t))) cues.push({ cue: 'till', strength: 1, evidence: 'money tendered and change given' });
+  if (tendered >= 0 && texts.slice(tendered + 1, tendered + 1 + CUE_SETTINGS.changeLines).some((t) => CHANGE_GIVEN.test(t))) cues.push({ cue: 'till', strength: CUE_SETTINGS.strength, evidence: 'money tendered and change given' });
 
   const fields = pages.reduce((sum, p) => sum + (p.formFields ?? 0), 0);
   const blanks = texts.filter((t) => BLANK_FIELD.test(t)).length;
-  if (fields > 0) cues.push({ cue: 'form', strength: 3 + Math.log2(fields), evidence: `${fields} fillable form fields` });
-  else if (blanks >= 5) cues.push({ cue: 'form', strength: 1, evidence: `${blanks} blanks to fill in` });
+  if (fields > 0) cues.push({ cue: 'form', strength: CUE_SETTINGS.formFieldsStrength + Math.log2(fields), evidence: `${fields} fillable form fields` });
+  else if (blanks >= CUE_SETTINGS.formBlanks) cues.push({ cue: 'form', strength: CUE_SETTINGS.strength, evidence: `${blanks} blanks to fill in` });
 
   const first = pages[0];
   if (first) {
     const ratio = first.width / Math.max(1, first.height);
     const words = first.words.length;
     // ID-1 cards are 85.6 × 54 mm (1.59): a single picture of about that shape with a few words.
-    if (pages.length === 1 && first.ocr && ratio > 1.4 && ratio < 1.75 && words >= 8 && words < 150) cues.push({ cue: 'card', strength: 1, evidence: 'a card-shaped picture' });
+    if (pages.length === 1 && first.ocr && ratio > CUE_SETTINGS.cardMinRatio && ratio < CUE_SETTINGS.cardMaxRatio && words >= CUE_SETTINGS.cardMinWords && words < CUE_SETTINGS.cardMaxWords) cues.push({ cue: 'card', strength: CUE_SETTINGS.strength, evidence: 'a card-shaped picture' });
     // A tall narrow column of print (a till receipt), however much blank paper the scan has around it.
     const extent = extentOf(first);
-    if (first.ocr && extent && extent.height / Math.max(1, extent.width) > 1.3 && words < 400) cues.push({ cue: 'receipt_strip', strength: 1, evidence: 'a narrow strip of print' });
+    if (first.ocr && extent && extent.height / Math.max(1, extent.width) > CUE_SETTINGS.stripRatio && words < CUE_SETTINGS.stripMaxWords) cues.push({ cue: 'receipt_strip', strength: CUE_SETTINGS.strength, evidence: 'a narrow strip of print' });
   }
-  const landscape = pages.filter((p) => p.width > p.height * 1.2).length;
-  const sparse = pages.filter((p) => p.words.length < 120).length;
-  if (pages.length >= 3 && landscape >= pages.length * 0.8 && sparse >= pages.length * 0.6) cues.push({ cue: 'slides', strength: 1, evidence: 'landscape slides with little text' });
+  const landscape = pages.filter((p) => p.width > p.height * CUE_SETTINGS.landscapeRatio).length;
+  const sparse = pages.filter((p) => p.words.length < CUE_SETTINGS.sparseWords).length;
+  if (pages.length >= CUE_SETTINGS.slidesPages && landscape >= pages.length * CUE_SETTINGS.landscapeShare && sparse >= pages.length * CUE_SETTINGS.sparseShare) cues.push({ cue: 'slides', strength: CUE_SETTINGS.strength, evidence: 'landscape slides with little text' });
 
   const tabled = pages.filter((p) => p.tables.length > 0).length;
-  if (pages.length > 0 && tabled >= Math.max(1, pages.length * 0.5)) cues.push({ cue: 'table_heavy', strength: 1, evidence: 'pages of tables' });
+  if (pages.length > 0 && tabled >= Math.max(1, pages.length * CUE_SETTINGS.tabledShare)) cues.push({ cue: 'table_heavy', strength: CUE_SETTINGS.strength, evidence: 'pages of tables' });
   return cues;
 }
 

@@ -16,29 +16,13 @@ import type { LayoutCue } from '../knowledge/document-types.ts';
 import { isPhrase, phraseKey, stemOf, textFeatures, tokenize } from '../shared/words.ts';
 import { LEXICON, type LexiconEntry } from './lexicon.ts';
 import type { Cue } from './cues.ts';
-import { categoryIdf, type CountedText, countFeatures, type FeatureCount, type PageLine, saturatedTf, TITLE_BOOST } from './text.ts';
+import { categoryIdf, type CountedText, countFeatures, type FeatureCount, type PageLine, saturatedTf } from './text.ts';
+import { BM25_SETTINGS, EVIDENCE_WEIGHTS } from './weights/evidence.ts';
 
 export interface Label {
   name: string;
   description: string;
 }
-
-/** Query weights by source; the largest source of a feature wins (sources do not add up). */
-const WEIGHT = {
-  nameStem: 2,
-  namePhrase: 3,
-  descriptionStem: 1,
-  descriptionPhrase: 1.5,
-  lexiconStem: 0.7,
-  lexiconPhrase: 1.1,
-  /** Lexicon entries triggered only by the description count this much of the above. */
-  lexiconFromDescription: 0.5,
-  /** …and entries named only inside a longer name of another entry ("bill" of "medical bill") this much. */
-  lexiconSubsumed: 0.4,
-  instructionStem: 1.5,
-  instructionPhrase: 2,
-  instructionQuote: 3,
-} as const;
 
 /** Words that describe any document, not a kind of document ("a document showing ..."). */
 const GENERIC = new Set(
@@ -133,9 +117,9 @@ export function buildQueries(labels: readonly Label[], instructions: string | nu
   const addName = (l: number, stems: readonly string[], own: boolean) => {
     // One word of a longer name says less than the name ("power" of "power purchase agreement"), and a
     // generic one ("document" of "policy document") nothing.
-    if (stems.length === 1) put(l, stems[0]!, WEIGHT.nameStem, true);
-    else if (own) for (const stem of stems) if (!GENERIC.has(stem)) put(l, stem, WEIGHT.nameStem / 2, true);
-    for (let i = 1; i < stems.length; i++) put(l, phraseKey(stems[i - 1]!, stems[i]!), WEIGHT.namePhrase, true);
+    if (stems.length === 1) put(l, stems[0]!, EVIDENCE_WEIGHTS.nameStem, true);
+    else if (own) for (const stem of stems) if (!GENERIC.has(stem)) put(l, stem, EVIDENCE_WEIGHTS.nameStem * EVIDENCE_WEIGHTS.wordOfLongerName, true);
+    for (let i = 1; i < stems.length; i++) put(l, phraseKey(stems[i - 1]!, stems[i]!), EVIDENCE_WEIGHTS.namePhrase, true);
     if (stems.length === 1 && !/^\d+$/.test(stems[0]!)) nameFeatures[l]!.add(idOf(stems[0]!));
     for (let i = 1; i < stems.length; i++) nameFeatures[l]!.add(idOf(phraseKey(stems[i - 1]!, stems[i]!)));
   };
@@ -143,14 +127,14 @@ export function buildQueries(labels: readonly Label[], instructions: string | nu
     const name = textFeatures(label.name);
     addName(l, name.stems, true);
     const description = textFeatures(label.description);
-    for (const stem of description.stems) put(l, stem, WEIGHT.descriptionStem);
-    for (const phrase of description.phrases) put(l, phrase, WEIGHT.descriptionPhrase);
+    for (const stem of description.stems) put(l, stem, EVIDENCE_WEIGHTS.descriptionStem);
+    for (const phrase of description.phrases) put(l, phrase, EVIDENCE_WEIGHTS.descriptionPhrase);
 
     // The lexicon: entries the name names count fully, entries only the description names count less.
     for (const { entry, byName, subsumed, endsName } of calledOn(name.stems, description.stems)) {
       triggered.add(LEXICON.indexOf(entry));
-      const factor = (byName ? 1 : WEIGHT.lexiconFromDescription) * (subsumed ? WEIGHT.lexiconSubsumed : 1);
-      for (const feature of entry.features) put(l, feature, factor * (isPhrase(feature) ? WEIGHT.lexiconPhrase : WEIGHT.lexiconStem));
+      const factor = (byName ? 1 : EVIDENCE_WEIGHTS.lexiconFromDescription) * (subsumed ? EVIDENCE_WEIGHTS.lexiconSubsumed : 1);
+      for (const feature of entry.features) put(l, feature, factor * (isPhrase(feature) ? EVIDENCE_WEIGHTS.lexiconPhrase : EVIDENCE_WEIGHTS.lexiconStem));
       // The type's other names are synonyms of the label's name ("pay slip", "statement of account").
       // (Of a kind only part of the name calls on, only when that part ends the name, as the noun it
       // qualifies: a "medical bill" is a bill, a "book listing" is no booking.)
@@ -163,12 +147,12 @@ export function buildQueries(labels: readonly Label[], instructions: string | nu
   for (const { label, clause } of instructionClauses(instructions, nameStems)) {
     const own = new Set(nameStems[label]);
     const { stems, phrases } = textFeatures(clause);
-    for (const stem of stems) if (!own.has(stem)) put(label, stem, WEIGHT.instructionStem);
-    for (const phrase of phrases) if (!phrase.split(' ').every((s) => own.has(s))) put(label, phrase, WEIGHT.instructionPhrase);
+    for (const stem of stems) if (!own.has(stem)) put(label, stem, EVIDENCE_WEIGHTS.instructionStem);
+    for (const phrase of phrases) if (!phrase.split(' ').every((s) => own.has(s))) put(label, phrase, EVIDENCE_WEIGHTS.instructionPhrase);
     for (const quoted of clause.matchAll(/["“‘'`]([^"”’'`]{2,60})["”’'`]/g)) {
       const q = textFeatures(quoted[1]!);
-      if (q.stems.length === 1) put(label, q.stems[0]!, WEIGHT.instructionQuote);
-      for (const phrase of q.phrases) put(label, phrase, WEIGHT.instructionQuote);
+      if (q.stems.length === 1) put(label, q.stems[0]!, EVIDENCE_WEIGHTS.instructionQuote);
+      for (const phrase of q.phrases) put(label, phrase, EVIDENCE_WEIGHTS.instructionQuote);
     }
   }
 
@@ -184,7 +168,7 @@ export function buildQueries(labels: readonly Label[], instructions: string | nu
       cues.push(new Map(entry.cues));
       const l = raw.length - 1;
       for (const stems of entry.triggers) addName(l, stems, false);
-      for (const feature of entry.features) put(l, feature, isPhrase(feature) ? WEIGHT.lexiconPhrase : WEIGHT.lexiconStem);
+      for (const feature of entry.features) put(l, feature, isPhrase(feature) ? EVIDENCE_WEIGHTS.lexiconPhrase : EVIDENCE_WEIGHTS.lexiconStem);
     });
   }
 
@@ -251,7 +235,7 @@ function weigh({ counts, length }: CountedText, averageLength: number): TextEvid
   ids.forEach((id, i) => {
     const count = counts.get(id)!;
     list.push(count);
-    strength[i] = saturatedTf(count.tf + (TITLE_BOOST - 1) * count.titleTf, length, averageLength);
+    strength[i] = saturatedTf(count.tf + (BM25_SETTINGS.titleBoost - 1) * count.titleTf, length, averageLength);
   });
   return { ids, strength, counts: list, length };
 }
@@ -309,9 +293,6 @@ export function formatQuotes(quotes: readonly Quote[]): string {
 // ---------------------------------------------------------------------------------------------
 // Layout and titles
 
-/** A layout cue is worth this much evidence for a kind that has it (scaled down when many labels share it). */
-const CUE_WEIGHT = 3;
-
 /** What a text's layout cues (./cues.ts) add to each label: a cue many labels share separates them less. */
 export function cueScores(queries: Queries, cues: readonly Cue[], weightOf: (cue: LayoutCue) => number = () => 1): Float64Array {
   const scores = new Float64Array(queries.labels.length);
@@ -321,18 +302,12 @@ export function cueScores(queries: Queries, cues: readonly Cue[], weightOf: (cue
     if (having === 0) continue;
     const idf = categoryIdf(having, queries.labels.length);
     queries.cues.forEach((c, l) => {
-      scores[l] += CUE_WEIGHT * strength * idf * (c.get(cue) ?? 0);
+      scores[l] += EVIDENCE_WEIGHTS.cue * strength * idf * (c.get(cue) ?? 0);
     });
   }
   return scores;
 }
 
-/** A document names itself in the first lines of its first page: those count this many times more again. */
-export const TITLE_WEIGHT = 1.5;
-const TITLE_LINES = 6;
-
-/** Lines further down the top of a page where a line naming a kind of document is still its title. */
-const NAMING_LINES = 16;
 /** A name of a kind as a key: its content stems in order ("credit note" → "credit not"). */
 const nameKey = (stems: readonly string[]) => stems.join(' ');
 /** Whether `entry` prints a name as one of its features: the stem alone, or every phrase of it. */
@@ -349,7 +324,7 @@ function printsName(entry: LexiconEntry, stems: readonly string[]): boolean {
 const KIND_NAMES: ReadonlySet<string> = new Set(
   LEXICON.flatMap((entry) =>
     entry.triggers
-      .filter((name) => nameKey(name).length > 2 && !LEXICON.some((other) => other !== entry && (other.triggers.some((t) => nameKey(t) === nameKey(name)) || printsName(other, name))))
+      .filter((name) => nameKey(name).length > EVIDENCE_WEIGHTS.kindNameCharacters && !LEXICON.some((other) => other !== entry && (other.triggers.some((t) => nameKey(t) === nameKey(name)) || printsName(other, name))))
       .map(nameKey),
   ),
 );
@@ -359,7 +334,7 @@ const KIND_NAMES: ReadonlySet<string> = new Set(
  * a kind of document ("CREDIT NOTE" under a receipt's seven lines of letterhead).
  */
 export function titleLines(lines: readonly PageLine[]): PageLine[] {
-  const first = lines.slice(0, TITLE_LINES).filter((l) => l.text.split(' ').length <= 12);
-  const naming = lines.slice(TITLE_LINES, NAMING_LINES).filter((l) => KIND_NAMES.has(nameKey(textFeatures(l.text).stems)));
+  const first = lines.slice(0, EVIDENCE_WEIGHTS.titleLines).filter((l) => l.text.split(' ').length <= EVIDENCE_WEIGHTS.titleLineWords);
+  const naming = lines.slice(EVIDENCE_WEIGHTS.titleLines, EVIDENCE_WEIGHTS.namingLines).filter((l) => KIND_NAMES.has(nameKey(textFeatures(l.text).stems)));
   return [...first, ...naming];
 }

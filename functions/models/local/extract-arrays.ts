@@ -13,6 +13,7 @@ import { findLabels, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
 import { type LeafTraits, type Read, readValue, withSplitCents } from './extract-values.ts';
 import { bestPhrase, type Phrase, type PhraseSource } from './extract-words.ts';
+import { ARRAY_WEIGHTS } from './weights/extract-arrays.ts';
 
 export interface ItemLeaf {
   /** Path inside the item ("price.amount" → ["price", "amount"]). */
@@ -63,7 +64,7 @@ function assignColumns(headers: Array<string[] | undefined>, leaves: readonly It
   return columns;
 }
 
-const enoughColumns = (mapped: number, leaves: number) => mapped >= Math.min(2, leaves);
+const enoughColumns = (mapped: number, leaves: number) => mapped >= Math.min(ARRAY_WEIGHTS.minColumns, leaves);
 /** How well a header names the properties: strong matches count more than many weak ones ("Line" for a line total). */
 const sumSimilarity = (columns: Map<number, { similarity: number }>) => [...columns.values()].reduce((s, c) => s + c.similarity ** 2, 0);
 
@@ -90,7 +91,7 @@ function headerStems(table: XTable, row: number): Array<string[] | undefined> {
 function headerAbove(index: DocIndex, table: XTable): Array<string[] | undefined> | undefined {
   const first = table.grid[0]?.find((cell) => cell && cell.words.length > 0)?.words[0];
   if (!first) return undefined;
-  for (const id of [first.line - 1, first.line - 2]) {
+  for (const id of Array.from({ length: ARRAY_WEIGHTS.headerLinesAbove }, (_, k) => first.line - 1 - k)) {
     const line = index.lines[id];
     if (!line || line.page !== table.page || line.inCell) continue;
     // (Column names only: a line with figures, "No. Qtys: 2  No. Items: 2", is no header.)
@@ -103,7 +104,7 @@ function mapTable(index: DocIndex, table: XTable, leaves: readonly ItemLeaf[], t
   let best: TableMapping | undefined;
   // The header is one of the first rows (a title row may come first in spreadsheets), or the line
   // above the table (row -1).
-  for (let header = -1; header < Math.min(3, table.rowCount - 1); header++) {
+  for (let header = -1; header < Math.min(ARRAY_WEIGHTS.headerRows, table.rowCount - 1); header++) {
     const stems = header < 0 ? headerAbove(index, table) : headerStems(table, header);
     if (!stems) continue;
     const columns = assignColumns(stems, leaves, threshold, weightOf);
@@ -113,7 +114,7 @@ function mapTable(index: DocIndex, table: XTable, leaves: readonly ItemLeaf[], t
     if (shared) columns.set(table.columnCount, shared);
     // The reader's own header row is a little more believable than another row (and the line above,
     // when the reader found no header row in the table: headerRows 0).
-    const score = sumSimilarity(columns) + (header === table.headerRows - 1 ? 0.1 : 0);
+    const score = sumSimilarity(columns) + (header === table.headerRows - 1 ? ARRAY_WEIGHTS.ownHeaderRow : 0);
     if (!best || score > best.score) best = { table, header, columns, score };
   }
   return best;
@@ -214,7 +215,7 @@ function pastOtherHeaders(index: DocIndex, words: XWord[], spans: Span[] | undef
     const centre = (range.from + range.to) / 2;
     const mark = !/[\p{L}\p{N}]/u.test(word.text);
     // (A little slack on the page, in points; none in characters.)
-    const slack = word.box ? 2 : 0;
+    const slack = word.box ? ARRAY_WEIGHTS.headerSlack : 0;
     if (!mark && !spans.some((s) => centre >= s.from - slack && centre <= s.to + slack)) break;
     start++;
   }
@@ -229,13 +230,13 @@ function otherHeaderWords(index: DocIndex, mapping: TableMapping, leaves: readon
   const out = new Map<number, Span[]>();
   if (mapping.header < 0) return out;
   for (const [column, { leaf, similarity }] of mapping.columns) {
-    if (leaves[leaf]?.concept !== 'item_description' || similarity < 0.6) continue;
+    if (leaves[leaf]?.concept !== 'item_description' || similarity < ARRAY_WEIGHTS.namedDescription) continue;
     const words = (cellAt(index, mapping.table.id, mapping.header, column)?.words ?? []).filter((w) => w.box);
     // The last name is the description's: the words after the last gap of two text heights or more.
     let last = 0;
     for (let i = 1; i < words.length; i++) {
       const before = words[i - 1]!.box!;
-      if (words[i]!.box!.left - (before.left + before.width) >= 2 * before.height) last = i;
+      if (words[i]!.box!.left - (before.left + before.width) >= ARRAY_WEIGHTS.headerGapHeights * before.height) last = i;
     }
     if (last > 0) out.set(column, words.slice(0, last).map((w) => ({ from: w.box!.left, to: w.box!.left + w.box!.width })));
   }
@@ -353,7 +354,7 @@ function withoutLostDecimals(items: Items, leaves: readonly ItemLeaf[]): Items {
       return value ? [value.read.words.map((w) => w.text).join('')] : [];
     });
     const cents = printed.filter((text) => /[.,]\d{2}\D*$/.test(text)).length;
-    if (cents < 3 || cents < printed.length / 2) return;
+    if (cents < ARRAY_WEIGHTS.centsItems || cents < printed.length / 2) return;
     for (const item of items) if (/^\d{3,}\D*$/.test(item.get(l)?.read.words.map((w) => w.text).join('') ?? '')) item.delete(l);
   });
   return items;
@@ -375,7 +376,7 @@ function withoutSectionHeadings(items: Items, leaves: readonly ItemLeaf[]): Item
   const named = items.filter((item) => item.size > 1 && item.has(d));
   const inCapitals = named.filter((item) => CAPITALS_ONLY.test(nameOf(item))).length;
   const mixed = named.length - inCapitals;
-  if (mixed < 3 || mixed < 2 * inCapitals) return items;
+  if (mixed < ARRAY_WEIGHTS.lowerCaseItems || mixed < ARRAY_WEIGHTS.lowerCaseRatio * inCapitals) return items;
   return items.filter((item) => !(item.size === 1 && item.has(d) && CAPITALS_ONLY.test(nameOf(item))));
 }
 
@@ -397,9 +398,6 @@ const NOTE = /^(notes?|remarks?|comments?|nota|bemerkung|opmerking|observaciones
 
 /** A page's foot: "Page 2", "Page 1 of 3", "- 2 -" alone. */
 const PAGE_FOOT = /\bpage\s*\d+(\s*(of|\/)\s*\d+)?\s*$|^\s*-\s*\d+\s*-\s*$/i;
-/** At most this many lines (a page's foot and the next page's running head) are skipped at a page break. */
-const RESUME_WITHIN = 8;
-
 /** A segment's horizontal extent: its box, or its character offsets from its line's first word. */
 function extent(segment: Pick<XSegment, 'words' | 'box'>, line: XLine): Span {
   if (segment.box) return { from: segment.box.left, to: segment.box.left + segment.box.width };
@@ -419,7 +417,7 @@ function columnOf(range: { from: number; to: number }, columns: Column[], reach:
   let bestScore = -Infinity;
   columns.forEach((column, c) => {
     const overlap = Math.min(range.to, column.to) - Math.max(range.from, column.from);
-    const score = overlap > 0 ? overlap * (column.leaf < 0 ? 0.8 : 1) : overlap < -reach ? -Infinity : overlap - reach;
+    const score = overlap > 0 ? overlap * (column.leaf < 0 ? ARRAY_WEIGHTS.unmappedColumn : 1) : overlap < -reach ? -Infinity : overlap - reach;
     if (score > bestScore) {
       bestScore = score;
       best = c;
@@ -457,7 +455,7 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
   const mapped = (c: number) => columns[c]!.leaf >= 0;
   const textAt = (c: number) => mapped(c) && isText(leaves[columns[c]!.leaf]!);
   const height = header.box?.height ?? 0;
-  const reach = header.box ? 2 * height : 4;
+  const reach = header.box ? ARRAY_WEIGHTS.reachHeights * height : ARRAY_WEIGHTS.reachCharacters;
   const items: Items = [];
   const textColumn = columns.findIndex((_, c) => textAt(c));
   // Words printed under a column no property maps, left of the names ("Repl" under "Oper"), are not the name's.
@@ -475,7 +473,7 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
     if (line.inCell) break;
     // The list ran to the end of its page, or to the page's foot ("… Page 2"): it may go on after the break.
     if (line.page !== page || PAGE_FOOT.test(line.text)) {
-      if (resuming === 0) resuming = RESUME_WITHIN;
+      if (resuming === 0) resuming = ARRAY_WEIGHTS.resumeWithin;
       page = line.page;
       previousBottom = bottomOf(line, 0);
       continue;
@@ -485,7 +483,7 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
       previousBottom = bottomOf(line, previousBottom);
       continue;
     }
-    if (resuming === 0 && line.box && header.box && line.box.top - previousBottom > 2.5 * height) break;
+    if (resuming === 0 && line.box && header.box && line.box.top - previousBottom > ARRAY_WEIGHTS.itemGapHeights * height) break;
     if (SUMMARY.test(line.text)) break;
     const cells: Array<{ words: XWord[]; text: string } | undefined> = columns.map(() => undefined);
     for (const segment of line.segments) {
@@ -514,7 +512,7 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
     if (resuming > 0) {
       // After a page break, the list goes on at the first line with figures under its columns.
       const figures = cells.some((cell, c) => cell && mapped(c) && !textAt(c) && /\d/.test(cell.text));
-      if (textOnly || !figures || filled < Math.min(2, mapping.size)) {
+      if (textOnly || !figures || filled < Math.min(ARRAY_WEIGHTS.minColumns, mapping.size)) {
         if (--resuming === 0) break;
         previousBottom = bottomOf(line, previousBottom);
         continue;
@@ -536,13 +534,13 @@ export function itemsFromLines(index: DocIndex, leaves: readonly ItemLeaf[], thr
     // list. Skipped, two at most in a row.
     const startOf = (cell: { words: XWord[] }) => extent(index.segments[cell.words[0]!.segment]!, line).from;
     const start = textOnly ? startOf(cells[filledColumns[0]!]!) : 0;
-    const misplaced = textOnly && items.length > 0 && textLeft < Infinity && (start < textLeft - reach || start > textLeft + 3 * reach);
-    if ((filled === 0 || (misplaced && !/\d/.test(line.text))) && skipped < 2) {
+    const misplaced = textOnly && items.length > 0 && textLeft < Infinity && (start < textLeft - reach || start > textLeft + ARRAY_WEIGHTS.wrappedReach * reach);
+    if ((filled === 0 || (misplaced && !/\d/.test(line.text))) && skipped < ARRAY_WEIGHTS.maxSkipped) {
       skipped++;
       previousBottom = bottomOf(line, previousBottom);
       continue;
     }
-    if (misplaced || (!textOnly && filled < Math.min(2, mapping.size))) break;
+    if (misplaced || (!textOnly && filled < Math.min(ARRAY_WEIGHTS.minColumns, mapping.size))) break;
     skipped = 0;
     readRow(index, cells, mapping, leaves, items, foreign);
     // Where the item's names start: a wrapped name starts there too.
@@ -569,11 +567,11 @@ export function scalarItems(
   // A column: the best-matching header cell among the first rows of every table.
   let column: { table: XTable; row: number; column: number; similarity: number } | undefined;
   for (const table of index.tables) {
-    for (let row = 0; row < Math.min(2, table.rowCount - 1); row++) {
+    for (let row = 0; row < Math.min(ARRAY_WEIGHTS.scalarHeaderRows, table.rowCount - 1); row++) {
       headerStems(table, row).forEach((stems, c) => {
         if (!stems || stems.length === 0) return;
         const { similarity } = bestPhrase(stems, phrases, weightOf);
-        if (similarity >= Math.max(threshold, 0.6) && similarity > (column?.similarity ?? 0)) column = { table, row, column: c, similarity };
+        if (similarity >= Math.max(threshold, ARRAY_WEIGHTS.scalarColumnSimilarity) && similarity > (column?.similarity ?? 0)) column = { table, row, column: c, similarity };
       });
     }
   }
@@ -589,7 +587,7 @@ export function scalarItems(
   }
   // A labelled list: the best label's value, split at commas, semicolons and "and".
   let best: { words: XWord[]; similarity: number } | undefined;
-  for (const label of findLabels(index, phrases, weightOf, 50)) {
+  for (const label of findLabels(index, phrases, weightOf, ARRAY_WEIGHTS.listLabels)) {
     if (label.similarity < threshold || label.similarity <= (best?.similarity ?? 0)) continue;
     const region = valueRegions(index, label, vocabulary)[0];
     if (region && region.words.length > 0) best = { words: region.words, similarity: label.similarity };

@@ -11,6 +11,7 @@
 import type { Box, Doc, Origin } from '../../documents/doc.ts';
 import { SPLIT_MONEY_FORMS } from '../knowledge/split-money-forms.ts';
 import { wordStems } from './extract-words.ts';
+import { INDEX_SETTINGS } from './weights/extract-index.ts';
 
 export interface XWord {
   /** Global id (position in `DocIndex.words`). */
@@ -88,11 +89,6 @@ export interface DocIndex {
   splitCents: boolean;
 }
 
-/** Two words further apart than this many text heights are in different segments. */
-const SEGMENT_GAP = 1.0;
-/** In text without geometry, this many characters of space between words separate segments. */
-const SEGMENT_GAP_CHARS = 2;
-
 export const normalizeToken = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 
 /** How sure OCR was of words on average, 0..100 (words of a text layer count as sure: 100). */
@@ -133,11 +129,11 @@ function wideGap(a: XWord, b: XWord): boolean {
   if (a.box && b.box) {
     const height = Math.min(a.box.height, b.box.height) || 1;
     const overlap = Math.min(bottomOf(a.box), bottomOf(b.box)) - Math.max(a.box.top, b.box.top);
-    return b.box.left - rightOf(a.box) > SEGMENT_GAP * height || overlap < 0.3 * height;
+    return b.box.left - rightOf(a.box) > INDEX_SETTINGS.segmentGap * height || overlap < INDEX_SETTINGS.segmentOverlap * height;
   }
   const sa = spanOf(a.origin);
   const sb = spanOf(b.origin);
-  if (sa && sb) return sb.start - sa.end >= SEGMENT_GAP_CHARS;
+  if (sa && sb) return sb.start - sa.end >= INDEX_SETTINGS.segmentGapCharacters;
   return false;
 }
 
@@ -288,15 +284,12 @@ function sourceLineOf(origin: Origin): { unit: string; number: number } | undefi
   return undefined;
 }
 
-/** How far below a label its value may start, in text heights of blank space. */
-const BELOW_GAP = 1.6;
-
 /**
- * The segment under `segment`: for boxed words, the first line below (within BELOW_GAP heights of
+ * The segment under `segment`: for boxed words, the first line below (within INDEX_SETTINGS.belowGap heights of
  * space) with a segment overlapping it horizontally; for text and DOCX, the next source line or
  * paragraph (one blank line allowed), the segment in the same column.
  */
-export function segmentBelow(index: DocIndex, segment: XSegment, maxGap = BELOW_GAP): XSegment | undefined {
+export function segmentBelow(index: DocIndex, segment: XSegment, maxGap = INDEX_SETTINGS.belowGap): XSegment | undefined {
   const line = index.lines[segment.line]!;
   if (line.inCell) return undefined;
   if (segment.box) {
@@ -304,7 +297,7 @@ export function segmentBelow(index: DocIndex, segment: XSegment, maxGap = BELOW_
     const height = box.height || 1;
     for (const id of index.linesByTop[line.page] ?? []) {
       const other = index.lines[id]!;
-      if (id === line.id || !other.box || other.box.top < bottomOf(box) - 0.3 * height) continue;
+      if (id === line.id || !other.box || other.box.top < bottomOf(box) - INDEX_SETTINGS.belowOverlap * height) continue;
       if (other.box.top - bottomOf(box) > maxGap * height) break;
       const below = other.segments.find((s) => s.box && s.box.left < rightOf(box) && rightOf(s.box) > box.left);
       if (below) return below;
@@ -313,14 +306,14 @@ export function segmentBelow(index: DocIndex, segment: XSegment, maxGap = BELOW_
   }
   const here = sourceLineOf(segment.words[0]!.origin);
   if (!here) return undefined;
-  for (let id = line.id + 1; id < index.lines.length && id <= line.id + 3; id++) {
+  for (let id = line.id + 1; id < index.lines.length && id <= line.id + INDEX_SETTINGS.belowLines; id++) {
     const other = index.lines[id]!;
     if (other.page !== line.page || other.inCell) return undefined;
     const there = sourceLineOf(other.words[0]!.origin);
     if (!there || there.unit !== here.unit) return undefined;
     const step = there.number - here.number;
     if (step <= 0) continue;
-    if (step > (here.unit === 'text' ? 2 : 1)) return undefined;
+    if (step > (here.unit === 'text' ? INDEX_SETTINGS.belowStep : 1)) return undefined;
     // The same column: the segment starting nearest the label's offset from its line's start.
     const offset = (s: XSegment, l: XLine) => (spanOf(s.words[0]!.origin)?.start ?? 0) - (spanOf(l.words[0]!.origin)?.start ?? 0);
     const wanted = offset(segment, line);
@@ -332,13 +325,6 @@ export function segmentBelow(index: DocIndex, segment: XSegment, maxGap = BELOW_
 }
 
 /**
- * Blank space between lines of one block, in text heights. Loose enough for OCR boxes (ink only, so
- * shorter than a PDF font's box and the space between lines looks taller), tight enough to stop at a
- * paragraph break.
- */
-const BLOCK_GAP = 1.3;
-
-/**
  * Lines stacked under a segment, aligned with it: a name and address block under "Bill To:" or under
  * the letterhead. Stops at a gap, a change of alignment, or a line that is a label of its own.
  */
@@ -346,9 +332,9 @@ export function blockBelow(index: DocIndex, first: XSegment, maxLines: number): 
   const block = [first];
   let last = first;
   while (block.length < maxLines) {
-    const next = segmentBelow(index, last, BLOCK_GAP);
+    const next = segmentBelow(index, last, INDEX_SETTINGS.blockGap);
     if (!next) break;
-    if (first.box && next.box && Math.abs(next.box.left - first.box.left) > 1.5 * (first.box.height || 1)) break;
+    if (first.box && next.box && Math.abs(next.box.left - first.box.left) > INDEX_SETTINGS.blockAlignment * (first.box.height || 1)) break;
     if (next.words.some((w) => w.text.endsWith(':'))) break;
     block.push(next);
     last = next;

@@ -13,6 +13,7 @@
  */
 import { blockBelow, cellAt, type DocIndex, segmentAfter, segmentBelow, type XSegment, type XWord } from './extract-index.ts';
 import { bestPhrase, type Phrase, type PhraseSource } from './extract-words.ts';
+import { LABEL_SETTINGS, PLACEMENT_WEIGHT as PLACEMENTS } from './weights/extract-labels.ts';
 
 export type Placement =
   /** "Label: value" on one segment. */
@@ -32,12 +33,8 @@ export type Placement =
   /** A value recognized by itself, with no label (an enum option, a currency sign, an e-mail). */
   | 'unlabeled';
 
-/**
- * How much each placement is worth: a value after its label's colon or in the cell beside it is
- * as good as it gets; under a label slightly less (the line below may be something else); a
- * label-less guess (letterhead, an enum option anywhere) much less.
- */
-export const PLACEMENT_WEIGHT: Readonly<Record<Placement, number>> = { colon: 1, inline: 0.85, prose: 0.45, right: 0.95, below: 0.85, cellRight: 1, cellBelow: 0.85, block: 0.85, letterhead: 0.6, unlabeled: 0.42 };
+/** How much each placement is worth (weights/extract-labels.ts). */
+export const PLACEMENT_WEIGHT: Readonly<Record<Placement, number>> = PLACEMENTS;
 
 export interface LabelMatch {
   /** The label's words (run, qualifier and colon word). */
@@ -74,7 +71,7 @@ const DEBRIS = /^[^\p{N}\s]{1,2}$/u;
 
 /** Words that open with a label of their own: up to three words of letters, the last ending in a colon. */
 function startsWithLabel(words: XWord[]): boolean {
-  for (let k = 0; k < Math.min(3, words.length); k++) {
+  for (let k = 0; k < Math.min(LABEL_SETTINGS.labelTailWords, words.length); k++) {
     if (!isLetterWord(words[k]!)) return false;
     if (endsLabel(words[k]!)) return true;
   }
@@ -91,13 +88,8 @@ function labelTail(words: XWord[]): boolean {
     const digits = count(text, /\d/g);
     return digits === 0 ? /\p{L}/u.test(text) : digits === 1 && count(text, /\p{L}/gu) >= 2;
   };
-  return words.length <= 3 && words.every((w) => QUALIFIER.test(w.text) || wordOfLetters(w.text));
+  return words.length <= LABEL_SETTINGS.labelTailWords && words.every((w) => QUALIFIER.test(w.text) || wordOfLetters(w.text));
 }
-
-/** Longest label, in words. */
-const MAX_LABEL_WORDS = 7;
-/** How many words before a run may qualify it. */
-const MAX_QUALIFIER_WORDS = 2;
 
 const isLetterWord = (w: XWord) => /^[\p{L}][\p{L}.'’&/-]*:?$/u.test(w.text);
 const endsLabel = (w: XWord) => w.text.endsWith(':') || w.text === ':';
@@ -106,12 +98,12 @@ const endsLabel = (w: XWord) => w.text.endsWith(':') || w.text === ':';
  * Labels of a field in the document: each run of words carrying the field's stems, scored against
  * its phrases. `weightOf` lets votes weigh phrase sources differently.
  */
-export function findLabels(index: DocIndex, phrases: readonly Phrase[], weightOf: (s: PhraseSource) => number, limit = 400): LabelMatch[] {
+export function findLabels(index: DocIndex, phrases: readonly Phrase[], weightOf: (s: PhraseSource) => number, limit = LABEL_SETTINGS.maxLabels): LabelMatch[] {
   const stems = new Set(phrases.flatMap((p) => p.stems));
   const hits = new Set<number>();
   for (const stem of stems) for (const id of index.byStem.get(stem) ?? []) {
     hits.add(id);
-    if (hits.size > limit * 4) break;
+    if (hits.size > limit * LABEL_SETTINGS.wordsPerLabel) break;
   }
   const matches: LabelMatch[] = [];
   const done = new Set<number>();
@@ -130,7 +122,7 @@ export function findLabels(index: DocIndex, phrases: readonly Phrase[], weightOf
     let end = at + 1;
     // (A stop word between label words joins them: "Net Cost of Repairs", "Date of Issue".)
     const stopWord = (w: XWord | undefined) => w !== undefined && w.stems.length === 0 && /^\p{L}{1,4}$/u.test(w.text);
-    while (end < words.length && end - start < MAX_LABEL_WORDS && !endsLabel(words[end - 1]!)) {
+    while (end < words.length && end - start < LABEL_SETTINGS.maxLabelWords && !endsLabel(words[end - 1]!)) {
       if (matched(words[end]!)) end++;
       else if (stopWord(words[end]) && words[end + 1] && matched(words[end + 1]!)) end += 2;
       else break;
@@ -138,7 +130,7 @@ export function findLabels(index: DocIndex, phrases: readonly Phrase[], weightOf
     for (let k = start; k < end; k++) done.add(words[k]!.id);
     // A colon within two more words ends the label there ("Tax (8%):", "Date (UTC):", "TVA 20 % :").
     if (!endsLabel(words[end - 1]!)) {
-      for (let k = end; k < Math.min(words.length, end + 3); k++) {
+      for (let k = end; k < Math.min(words.length, end + LABEL_SETTINGS.labelTailWords); k++) {
         if (endsLabel(words[k]!) && !/\d{2}/.test(words[k]!.text.replace(/\(\d+(\.\d+)?%\):?$/, ''))) {
           end = k + 1;
           break;
@@ -149,7 +141,7 @@ export function findLabels(index: DocIndex, phrases: readonly Phrase[], weightOf
     }
     // Up to two qualifier words before the run ("Due" of "Due Date"), unless they follow a label (a value).
     let from = start;
-    while (from > 0 && start - from < MAX_QUALIFIER_WORDS && isLetterWord(words[from - 1]!) && !endsLabel(words[from - 1]!)) from--;
+    while (from > 0 && start - from < LABEL_SETTINGS.maxQualifierWords && isLetterWord(words[from - 1]!) && !endsLabel(words[from - 1]!)) from--;
     const label = words.slice(from, end);
     const labelStems = [...new Set(label.flatMap((w) => w.stems))];
     const { similarity, source } = bestPhrase(labelStems, phrases, weightOf);
@@ -177,7 +169,7 @@ export function cutAtNextLabel(words: XWord[], vocabulary: ReadonlySet<string>):
     // A word of letters ending in a colon starts the next label ("10:30" and "(8%):" do not).
     if (!endsLabel(words[k]!) || !isLetterWord(words[k]!)) continue;
     let start = k;
-    while (start > 0 && k - start < 3 && isLetterWord(words[start - 1]!) && words[start - 1]!.stems.length > 0 && words[start - 1]!.stems.every((s) => vocabulary.has(s))) start--;
+    while (start > 0 && k - start < LABEL_SETTINGS.labelTailWords && isLetterWord(words[start - 1]!) && words[start - 1]!.stems.length > 0 && words[start - 1]!.stems.every((s) => vocabulary.has(s))) start--;
     return words.slice(0, start);
   }
   return words;
@@ -202,8 +194,8 @@ function labelSegment(index: DocIndex, label: LabelMatch): XSegment {
 
 /** A "right" or "below" value of a label that does not stand alone on its segment is less sure. */
 export function placementFactor(placement: Placement, label: LabelMatch): number {
-  if (placement === 'right') return label.whole || label.colon ? 1 : 0.55;
-  if (placement === 'below') return label.whole ? 1 : label.colon ? 0.8 : 0.5;
+  if (placement === 'right') return label.whole || label.colon ? 1 : LABEL_SETTINGS.rightOfRunningLabel;
+  if (placement === 'below') return label.whole ? 1 : label.colon ? LABEL_SETTINGS.belowColonLabel : LABEL_SETTINGS.belowRunningLabel;
   return 1;
 }
 
@@ -220,7 +212,7 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
     regions.push({ words: cutAtNextLabel(after, vocabulary), placement, label });
     // A tax code and a faint currency mark between the label and its amount ("GST  A  RN 4.87").
     const amountAt = after.findIndex((w) => !DEBRIS.test(w.text));
-    if (amountAt > 0 && amountAt <= 2 && /^\d[\d,.]*[.,]\d{2}$/.test(after[amountAt]!.text)) regions.push({ words: cutAtNextLabel(after.slice(amountAt), vocabulary), placement, label, qualified: true });
+    if (amountAt > 0 && amountAt <= LABEL_SETTINGS.amountAfterQualifier && /^\d[\d,.]*[.,]\d{2}$/.test(after[amountAt]!.text)) regions.push({ words: cutAtNextLabel(after.slice(amountAt), vocabulary), placement, label, qualified: true });
     // Only a qualifier follows ("VAT 20%", "Amount (EUR)"), or a few more words of a longer label the
     // lexicon does not know ("Total Incl. GST@6%"): the value may still be beside or under it.
     if (!after.every((w) => QUALIFIER.test(w.text)) && !labelTail(after)) return regions;
@@ -240,7 +232,7 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
     // tax code and a mark: "A RN"), or more words of the label printed apart ("TOTAL   ROUNDED   RM
     // 30.90"): the value may be after it.
     const apart = right.words.every((w) => isLexiconWord(w, vocabulary));
-    const specks = right.words.length <= 2 && right.words.every((w) => DEBRIS.test(w.text));
+    const specks = right.words.length <= LABEL_SETTINGS.debrisWords && right.words.every((w) => DEBRIS.test(w.text));
     const further = specks || apart ? segmentPastMarks(index, right) : undefined;
     if (further) regions.push({ words: cutAtNextLabel(dropSeparators(further.words), vocabulary), placement: 'right', label, qualified: !apart });
   }
@@ -276,7 +268,7 @@ function segmentPastMarks(index: DocIndex, segment: XSegment): XSegment | undefi
  * The block under a label (a name, then address lines): the segments stacked under its value's first
  * segment. For an inline label ("Customer: Contoso Inc") the block starts with that value's line.
  */
-export function labelBlock(index: DocIndex, label: LabelMatch, maxLines = 5): XSegment[] {
+export function labelBlock(index: DocIndex, label: LabelMatch, maxLines = LABEL_SETTINGS.blockLines): XSegment[] {
   const last = label.words[label.words.length - 1]!;
   const segment = index.segments[last.segment]!;
   const rest = segment.words.slice(segment.words.indexOf(last) + 1);

@@ -9,10 +9,7 @@
 import { type DocIndex, meanOcrConfidence, type XLine, type XWord } from './extract-index.ts';
 import type { ItemLeaf, Items, ItemValue } from './extract-arrays.ts';
 import { readValue } from './extract-values.ts';
-
-/** How sure an item read from figures that multiply out is, per field (its description a little less). */
-const FIGURE_LIKELIHOOD = 0.8;
-const DESCRIPTION_LIKELIHOOD = 0.6;
+import { PRICED_LINE_WEIGHTS } from './weights/extract-arrays.ts';
 
 /** Lines that sum up, tax or pay: never an item, whatever their figures do. */
 const NOT_AN_ITEM = /\b(sub\s*-?\s*total|total|gst|tax|vat|rounding|change|cash|tender(ed)?|balance|discount|deposit|summary|service charge|paid|payment|items?\s*(count|:)|no\.? of items)\b/i;
@@ -63,9 +60,9 @@ function multiplied(figures: Figure[]): Multiplied | undefined {
       if (!price.money) continue;
       for (let c = p - 1; c >= 0; c--) {
         const count = figures[c]!;
-        if (count.value <= 0 || count.value > 999 || (count.money && count.value % 1 !== 0)) continue;
+        if (count.value <= 0 || count.value > PRICED_LINE_WEIGHTS.maxCount || (count.money && count.value % 1 !== 0)) continue;
         // (A unit price printed to the cent is up to half a cent off: the amount, up to count × that.)
-        if (Math.abs(count.value * price.value - amount.value) <= count.value * 0.005 + 0.0001) return { count, price, amount };
+        if (Math.abs(count.value * price.value - amount.value) <= count.value * PRICED_LINE_WEIGHTS.centOff + PRICED_LINE_WEIGHTS.tolerance) return { count, price, amount };
       }
     }
   }
@@ -74,11 +71,6 @@ function multiplied(figures: Figure[]): Multiplied | undefined {
 
 const letterCount = (words: XWord[]) => words.reduce((n, w) => n + (w.text.match(/\p{L}/gu)?.length ?? 0), 0);
 
-/** OCR's words read with less confidence than this on average are no name (a smudge, a garbled header). */
-const SURE_NAME = 60;
-/** Nor is a name one of whose words OCR read at under this. */
-const SURE_WORD = 50;
-
 /**
  * A line that may be an item's name: mostly words with letters, read surely; not an item's figures,
  * nothing that sums up, not the header naming the columns (two words of the item's fields).
@@ -86,9 +78,9 @@ const SURE_WORD = 50;
 function nameLine(line: XLine | undefined, page: number, items: Set<number>, columnWords: Set<string>): XWord[] | undefined {
   if (!line || line.page !== page || items.has(line.id) || NOT_AN_ITEM.test(line.text)) return undefined;
   const words = line.words.filter((w) => /\p{L}/u.test(w.text));
-  if (letterCount(words) < 3 || words.length < line.words.length / 2) return undefined;
-  if (meanOcrConfidence(line.words) < SURE_NAME) return undefined;
-  if (line.words.filter((w) => w.stems.some((s) => columnWords.has(s))).length >= 2) return undefined;
+  if (letterCount(words) < PRICED_LINE_WEIGHTS.nameLetters || words.length < line.words.length / 2) return undefined;
+  if (meanOcrConfidence(line.words) < PRICED_LINE_WEIGHTS.sureName) return undefined;
+  if (line.words.filter((w) => w.stems.some((s) => columnWords.has(s))).length >= PRICED_LINE_WEIGHTS.headerWords) return undefined;
   // (Codes and tax codes only, "YT51874 SR", name nothing.)
   if (line.words.every((w) => CODE.test(w.text) || /^[A-Z]{1,3}[:.]?$/.test(w.text))) return undefined;
   return line.words;
@@ -166,15 +158,15 @@ export function itemsFromPricedLines(index: DocIndex, leaves: readonly ItemLeaf[
       const read = asNumber ?? readValue(words, node, traits, index.dateOrder);
       if (read) row.set(leaf, { read, likelihood: likelihood * read.fit });
     };
-    put(fields.count, [count.word], FIGURE_LIKELIHOOD, count);
-    put(fields.price, [price.word], FIGURE_LIKELIHOOD, price);
-    put(fields.amount, [amount.word], FIGURE_LIKELIHOOD, amount);
+    put(fields.count, [count.word], PRICED_LINE_WEIGHTS.figure, count);
+    put(fields.price, [price.word], PRICED_LINE_WEIGHTS.figure, price);
+    put(fields.amount, [amount.word], PRICED_LINE_WEIGHTS.figure, amount);
     // The description: the words before the figures (less a leading code), else the line next to it.
     const before = line.words.slice(0, line.words.indexOf(count.word));
     const named = CODE.test(before[0]?.text ?? '') ? before.slice(1) : before;
-    const description = letterCount(named) >= 3 ? named : nameBeside(index, line, side, itemLines, columnWords);
+    const description = letterCount(named) >= PRICED_LINE_WEIGHTS.nameLetters ? named : nameBeside(index, line, side, itemLines, columnWords);
     // (A name with a word OCR read at under 50 is mostly garbled: "HE INCKEN" for "HEINEKEN".)
-    if (description && description.every((w) => !/\p{L}/u.test(w.text) || (w.confidence ?? 100) >= SURE_WORD)) put(fields.description, description, DESCRIPTION_LIKELIHOOD);
+    if (description && description.every((w) => !/\p{L}/u.test(w.text) || (w.confidence ?? 100) >= PRICED_LINE_WEIGHTS.sureWord)) put(fields.description, description, PRICED_LINE_WEIGHTS.description);
     items.push(row);
   }
   return items;

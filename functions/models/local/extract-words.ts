@@ -5,6 +5,7 @@
  * and a small lexicon of synonyms), and the similarity of a printed label to a phrase.
  */
 import { stemOf } from '../shared/words.ts';
+import { PHRASE_WEIGHTS } from './weights/extract-words.ts';
 
 /** The stem every "number" word stands for: "No.", "Nr", "#", "number", "ID". */
 export const NUMBER = '#';
@@ -187,9 +188,6 @@ const STEMMED_LEXICON = [
 
 const unique = (stems: string[]) => [...new Set(stems)];
 
-/** Words a description starts with that say nothing ("The", "Date the invoice was issued" keeps "date"). */
-const DESCRIPTION_LIMIT = 8;
-
 /**
  * The phrases of a field: its name (split into words), title and description, and the lexicon's
  * synonyms of its name and title. Weights say how telling a perfect match with each is.
@@ -208,13 +206,13 @@ export function fieldPhrases(info: { key: string; title?: string; description?: 
   if (info.key) names.push([textStems(info.key), 'key']);
   if (info.title) names.push([textStems(info.title), 'title']);
   for (const [stems, source] of names) {
-    add(stems, 1, 1, source);
-    for (const synonym of synonymsOf(stems)) add(synonym, 0.9, 1, 'synonym');
+    add(stems, PHRASE_WEIGHTS.name, PHRASE_WEIGHTS.nameBeta, source);
+    for (const synonym of synonymsOf(stems)) add(synonym, PHRASE_WEIGHTS.synonym, PHRASE_WEIGHTS.synonymBeta, 'synonym');
   }
   if (info.description) {
     // The first clause: "Total amount due, including tax" → "total amount due".
     const clause = info.description.split(/[.;,(]/)[0] ?? '';
-    add(textStems(clause).slice(0, DESCRIPTION_LIMIT), 0.75, 0.5, 'description');
+    add(textStems(clause).slice(0, PHRASE_WEIGHTS.descriptionWords), PHRASE_WEIGHTS.description, PHRASE_WEIGHTS.descriptionBeta, 'description');
   }
   return phrases;
 }
@@ -233,7 +231,7 @@ export function synonymsOf(stems: string[]): string[][] {
     for (const alternative of alternatives) {
       const phrase = [...alternative, ...rest];
       const key = [...new Set(phrase)].sort().join(' ');
-      if (seen.has(key) || out.length >= 40) continue;
+      if (seen.has(key) || out.length >= PHRASE_WEIGHTS.maxSynonyms) continue;
       seen.add(key);
       out.push(phrase);
     }
@@ -247,7 +245,7 @@ export function synonymsOf(stems: string[]): string[][] {
 /** Whether a printed label stem stands for a phrase stem: equal, or an abbreviation of it ("stmt."). */
 function stemCredit(label: string, phrase: string): number {
   if (label === phrase) return 1;
-  if (label.length >= 3 && phrase.length > label.length && phrase.startsWith(label)) return 0.8;
+  if (label.length >= PHRASE_WEIGHTS.abbreviationLetters && phrase.length > label.length && phrase.startsWith(label)) return PHRASE_WEIGHTS.abbreviation;
   return 0;
 }
 

@@ -20,6 +20,7 @@
  */
 import type { Box, Doc, Origin } from '../../documents/doc.ts';
 import type { ExtractRequest, ExtractResult, Extractor, Found, Tree } from '../engine.ts';
+import { CONTACT_LINE_START, DOCUMENT_TITLE_LINE } from '../knowledge/fields.ts';
 import { type ItemLeaf, type Items, type ItemsRead, type ItemValue, itemsFromLines, itemsFromTables, scalarItems } from './extract-arrays.ts';
 import { itemsFromPricedLines } from './extract-priced-lines.ts';
 import { blockBelow, contextOf, type DocIndex, indexDoc, type XSegment, type XWord } from './extract-index.ts';
@@ -29,7 +30,7 @@ import { conceptOfField } from './concepts.ts';
 import { type ArrayNode, compileSchema, type FieldInfo, type FieldNode, type LeafNode, leafAccepts, type ObjectNode } from './extract-schema.ts';
 import { booleanOf, currencyOf, EMAIL, type LeafTraits, type Read, readValue, traitsOf } from './extract-values.ts';
 import { fieldPhrases, type Phrase, type PhraseSource, textStems } from './extract-words.ts';
-import { type CandidateFacts, type CandidateModel, featuresOf, probability, shippedModel } from './learned.ts';
+import { type CandidateFacts, type CandidateModel, featuresOf, judges, probability, shippedModel } from './learned.ts';
 import { jitteredWeight } from './random.ts';
 import { agreeReadings, secondReading } from './two-readings.ts';
 import { EXTRACT_WEIGHTS } from './weights/extract.ts';
@@ -261,10 +262,6 @@ function plan(root: FieldNode): Planned {
 // ---------------------------------------------------------------------------------------------
 // Candidates of scalar leaves (computed once, shared by every vote)
 
-/** Document titles: a letterhead line is the issuer's name, not these. */
-const DOCUMENT_TITLES = /^(tax\s+)?(invoice|receipt|statement|bank statement|account statement|statement of account|purchase order|quote|quotation|estimate|bill|credit note|debit note|remittance( advice)?|packing slip|delivery note|order confirmation|pro ?forma( invoice)?|sales order)$/i;
-/** Lines of contact details end an address block. */
-const CONTACT = /^(phone|tel|telephone|fax|mobile|e-?mail|www\.|web|website|vat|tax|reg|registration|company (no|number)|abn|gst|iban|swift|bic|attn)\b/i;
 
 /**
  * The issuer's letterhead: the first line of the first page that reads like a name (not a title, not
@@ -275,7 +272,7 @@ function letterhead(index: DocIndex, vocabulary: ReadonlySet<string>): XSegment[
   for (const line of lines) {
     for (const segment of line.segments) {
       const text = segment.words.map((w) => w.text).join(' ');
-      if (!/\p{L}{2}/u.test(text) || segment.words.some((w) => w.text.endsWith(':')) || DOCUMENT_TITLES.test(text.replace(/[^\p{L} ]/gu, '').trim())) continue;
+      if (!/\p{L}{2}/u.test(text) || segment.words.some((w) => w.text.endsWith(':')) || DOCUMENT_TITLE_LINE.test(text.replace(/[^\p{L} ]/gu, '').trim())) continue;
       if (isLabelText(segment.words, vocabulary)) continue;
       if (/\d/.test(segment.words[0]!.text) || segment.words.length > EXTRACT_WEIGHTS.letterheadWords) continue;
       return blockBelow(index, segment, EXTRACT_WEIGHTS.letterheadBlockLines);
@@ -289,7 +286,7 @@ function addressLines(block: XSegment[]): XWord[] {
   const words: XWord[] = [];
   for (const segment of block.slice(1)) {
     const text = segment.words.map((w) => w.text).join(' ');
-    if (CONTACT.test(text) || EMAIL.test(text)) break;
+    if (CONTACT_LINE_START.test(text) || EMAIL.test(text)) break;
     words.push(...segment.words);
   }
   return words;
@@ -381,23 +378,56 @@ function internSignature(signature: string, caches: DocCaches): number {
   return id;
 }
 
+/**
+ * A leaf's candidates, found in steps: the values near its labels (and its parent's), the issuer's
+ * letterhead, a boolean's name negated, and values recognizable without a label (enum options,
+ * currency marks, e-mail addresses). Each value is kept once (its best finding), the best
+ * EXTRACT_WEIGHTS.maxCandidates by default weights. Leaves alike share their candidates (DocCaches).
+ */
 function scalarCandidates(index: DocIndex, field: ScalarField, vocabulary: ReadonlySet<string>, caches: DocCaches): Candidate[] {
-  const { node, traits } = field;
-  const signature = internSignature(leafSignature(node, traits), caches);
+  const signature = internSignature(leafSignature(field.node, field.traits), caches);
   const memo = `${field.phraseKey}|${field.parentKey}|${signature}|${field.takesParentLabel}|${field.vendorLike}`;
   const known = caches.candidates.get(memo);
   if (known) return known;
 
-  const byWords = new Map<string, Candidate>();
+  const leaf = leafReader(index, field, vocabulary, caches, signature);
+  labelledCandidates(leaf);
+  letterheadCandidates(leaf);
+  negatedNameCandidates(leaf);
+  enumOptionCandidates(leaf);
+  currencyMarkCandidates(leaf);
+  emailCandidates(leaf);
+
+  const candidates = [...leaf.found.values()].sort((a, b) => baseScore(b, BASE) - baseScore(a, BASE)).slice(0, EXTRACT_WEIGHTS.maxCandidates);
+  caches.candidates.set(memo, candidates);
+  return candidates;
+}
+
+/** What the steps of scalarCandidates share: the leaf, its readers of words, and the candidates found so far. */
+interface LeafReader {
+  index: DocIndex;
+  field: ScalarField;
+  vocabulary: ReadonlySet<string>;
+  caches: DocCaches;
+  /** Candidates by the words and value they read (the best finding of each). */
+  found: Map<string, Candidate>;
+  add: (candidate: Candidate) => void;
+  /** The value of a label's region as this kind of leaf (cached: many leaves read the same regions). */
+  readRegion: (region: Region) => Read | undefined;
+  /** The value of some words as this kind of leaf (cached). */
+  read: (words: XWord[]) => Read | undefined;
+}
+
+function leafReader(index: DocIndex, field: ScalarField, vocabulary: ReadonlySet<string>, caches: DocCaches, signature: number): LeafReader {
+  const { node, traits } = field;
+  const found = new Map<string, Candidate>();
   const add = (candidate: Candidate) => {
     // Whatever found it, a value the leaf would not validate is no value.
     if (!leafAccepts(node, candidate.read.value)) return;
     const key = `${candidate.read.words.map((w) => w.id).join(',')}|${JSON.stringify(candidate.read.value)}`;
-    const existing = byWords.get(key);
-    if (!existing || baseScore(candidate, BASE) > baseScore(existing, BASE)) byWords.set(key, candidate);
+    const existing = found.get(key);
+    if (!existing || baseScore(candidate, BASE) > baseScore(existing, BASE)) found.set(key, candidate);
   };
-  const role = traits.rangeEnd ?? 'value';
-  /** The value of a region as this kind of leaf (cached: many leaves read the same regions). */
   const readRegion = (region: Region): Read | undefined => {
     let reads = caches.regionReads.get(region);
     if (!reads) caches.regionReads.set(region, (reads = new Map()));
@@ -417,7 +447,13 @@ function scalarCandidates(index: DocIndex, field: ScalarField, vocabulary: Reado
     if (value === undefined) caches.wordReads.set(key, (value = readValue(words, node, traits, index.dateOrder) ?? null));
     return value ?? undefined;
   };
+  return { index, field, vocabulary, caches, found, add, readRegion, read };
+}
 
+/** The values near the leaf's labels (and its parent's, for its main value or an address). */
+function labelledCandidates({ index, field, vocabulary, caches, add, readRegion, read }: LeafReader): void {
+  const { node, traits } = field;
+  const role = traits.rangeEnd ?? 'value';
   const sets: Array<{ phrases: Phrase[]; key: string; parent: boolean }> = [{ phrases: field.phrases, key: field.phraseKey, parent: false }];
   if (field.parentPhrases.length > 0 && (field.takesParentLabel || traits.address)) sets.push({ phrases: field.parentPhrases, key: field.parentKey, parent: true });
   for (const { phrases, key: setKey, parent } of sets) {
@@ -444,61 +480,69 @@ function scalarCandidates(index: DocIndex, field: ScalarField, vocabulary: Reado
       }
     }
   }
+}
 
-  // The issuer's name and address, unlabelled at the top of the first page.
-  if (field.vendorLike && (traits.name || traits.address || field.takesParentLabel)) {
-    if (caches.letterhead === undefined) caches.letterhead = letterhead(index, vocabulary) ?? null;
-    const block = caches.letterhead;
-    if (block) {
-      const value = read(traits.address && !field.takesParentLabel ? addressLines(block) : block[0]!.words);
-      if (value) add({ read: value, placement: 'letterhead', factor: 1, similarity: 1, source: undefined, labelKey: undefined, exclusive: true });
+/** The issuer's name and address, unlabelled at the top of the first page. */
+function letterheadCandidates({ index, field, vocabulary, caches, add, read }: LeafReader): void {
+  const { traits } = field;
+  if (!field.vendorLike || !(traits.name || traits.address || field.takesParentLabel)) return;
+  if (caches.letterhead === undefined) caches.letterhead = letterhead(index, vocabulary) ?? null;
+  const block = caches.letterhead;
+  if (!block) return;
+  const value = read(traits.address && !field.takesParentLabel ? addressLines(block) : block[0]!.words);
+  if (value) add({ read: value, placement: 'letterhead', factor: 1, similarity: 1, source: undefined, labelKey: undefined, exclusive: true });
+}
+
+/** "Unpaid", "Uninsured" after a label: a boolean's name negated. */
+function negatedNameCandidates({ index, field, add }: LeafReader): void {
+  const { node } = field;
+  if (node.type !== 'boolean') return;
+  for (const word of node.info.key.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/)) {
+    if (word.length < EXTRACT_WEIGHTS.negatedNameLetters || word === 'is' || word === 'has') continue;
+    for (const id of [...(index.byToken.get(`un${word}`) ?? []), ...(index.byToken.get(`non${word}`) ?? [])].slice(0, EXTRACT_WEIGHTS.negatedNameHits)) {
+      const negated = index.words[id]!;
+      const segment = index.segments[negated.segment]!;
+      if (segment.words[segment.words.indexOf(negated) - 1]?.text.endsWith(':')) add({ read: { value: false, words: [negated], fit: EXTRACT_WEIGHTS.negatedName }, placement: 'colon', factor: 1, similarity: EXTRACT_WEIGHTS.negatedNameSimilarity, source: 'key', labelKey: undefined, exclusive: true });
     }
   }
+}
 
-  // "Unpaid", "Uninsured" after a label: a boolean's name negated.
-  if (node.type === 'boolean') {
-    for (const word of node.info.key.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/)) {
-      if (word.length < EXTRACT_WEIGHTS.negatedNameLetters || word === 'is' || word === 'has') continue;
-      for (const id of [...(index.byToken.get(`un${word}`) ?? []), ...(index.byToken.get(`non${word}`) ?? [])].slice(0, EXTRACT_WEIGHTS.negatedNameHits)) {
-        const negated = index.words[id]!;
-        const segment = index.segments[negated.segment]!;
-        if (segment.words[segment.words.indexOf(negated) - 1]?.text.endsWith(':')) add({ read: { value: false, words: [negated], fit: EXTRACT_WEIGHTS.negatedName }, placement: 'colon', factor: 1, similarity: EXTRACT_WEIGHTS.negatedNameSimilarity, source: 'key', labelKey: undefined, exclusive: true });
-      }
+/** An enum's option printed anywhere, read as the leaf reads it. */
+function enumOptionCandidates({ index, field, add, read }: LeafReader): void {
+  const { node } = field;
+  if (!(node.enum && node.enum.length > 0 && node.enum.length <= EXTRACT_WEIGHTS.enumOptions)) return;
+  for (const option of node.enum) {
+    if (typeof option !== 'string') continue;
+    const first = option.trim().split(/\s+/)[0] ?? '';
+    const token = first.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+    if (token.length < EXTRACT_WEIGHTS.enumTokenLength) continue;
+    for (const id of (index.byToken.get(token) ?? []).slice(0, EXTRACT_WEIGHTS.enumHits)) {
+      const word = index.words[id]!;
+      const segment = index.segments[word.segment]!;
+      const value = read(segment.words.slice(segment.words.indexOf(word)));
+      if (value && value.value === option) add({ read: value, placement: 'unlabeled', factor: 1, similarity: 1, source: undefined, labelKey: undefined, exclusive: false });
     }
   }
+}
 
-  // Values recognizable without a label: enum options, currency marks, e-mail addresses.
-  if (node.enum && node.enum.length > 0 && node.enum.length <= EXTRACT_WEIGHTS.enumOptions) {
-    for (const option of node.enum) {
-      if (typeof option !== 'string') continue;
-      const first = option.trim().split(/\s+/)[0] ?? '';
-      const token = first.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
-      if (token.length < EXTRACT_WEIGHTS.enumTokenLength) continue;
-      for (const id of (index.byToken.get(token) ?? []).slice(0, EXTRACT_WEIGHTS.enumHits)) {
-        const word = index.words[id]!;
-        const segment = index.segments[word.segment]!;
-        const value = read(segment.words.slice(segment.words.indexOf(word)));
-        if (value && value.value === option) add({ read: value, placement: 'unlabeled', factor: 1, similarity: 1, source: undefined, labelKey: undefined, exclusive: false });
-      }
-    }
-  }
+/** A currency mark printed anywhere, for a currency field (a string, or an enum of ISO codes named "currency"). */
+function currencyMarkCandidates({ index, field, caches, add }: LeafReader): void {
+  const { node, traits } = field;
   const currencyField = (traits.currency && node.type === 'string') || (node.enum !== undefined && node.enum.length > 0 && node.enum.every((o) => typeof o === 'string' && /^[A-Z]{3}$/.test(o)) && textStems(node.info.key).includes('currenc'));
-  if (currencyField) {
-    caches.currencies ??= index.words.filter((w) => currencyOf(w.text) !== undefined).slice(0, EXTRACT_WEIGHTS.currencyMarks);
-    for (const word of caches.currencies) {
-      const code = currencyOf(word.text)!;
-      const value = node.enum ? node.enum.find((o) => o === code) : code;
-      if (value !== undefined) add({ read: { value, words: [word], fit: EXTRACT_WEIGHTS.currencyMark }, placement: 'unlabeled', factor: 1, similarity: 1, source: undefined, labelKey: undefined, exclusive: false });
-    }
+  if (!currencyField) return;
+  caches.currencies ??= index.words.filter((w) => currencyOf(w.text) !== undefined).slice(0, EXTRACT_WEIGHTS.currencyMarks);
+  for (const word of caches.currencies) {
+    const code = currencyOf(word.text)!;
+    const value = node.enum ? node.enum.find((o) => o === code) : code;
+    if (value !== undefined) add({ read: { value, words: [word], fit: EXTRACT_WEIGHTS.currencyMark }, placement: 'unlabeled', factor: 1, similarity: 1, source: undefined, labelKey: undefined, exclusive: false });
   }
-  if (node.format === 'email') {
-    caches.emails ??= index.words.filter((w) => EMAIL.test(w.text)).slice(0, EXTRACT_WEIGHTS.emails);
-    for (const word of caches.emails) add({ read: { value: EMAIL.exec(word.text)![0], words: [word], fit: 1 }, placement: 'unlabeled', factor: EXTRACT_WEIGHTS.email, similarity: 1, source: undefined, labelKey: undefined, exclusive: true });
-  }
+}
 
-  const candidates = [...byWords.values()].sort((a, b) => baseScore(b, BASE) - baseScore(a, BASE)).slice(0, EXTRACT_WEIGHTS.maxCandidates);
-  caches.candidates.set(memo, candidates);
-  return candidates;
+/** An e-mail address printed anywhere, for an e-mail field. */
+function emailCandidates({ index, field, caches, add }: LeafReader): void {
+  if (field.node.format !== 'email') return;
+  caches.emails ??= index.words.filter((w) => EMAIL.test(w.text)).slice(0, EXTRACT_WEIGHTS.emails);
+  for (const word of caches.emails) add({ read: { value: EMAIL.exec(word.text)![0], words: [word], fit: 1 }, placement: 'unlabeled', factor: EXTRACT_WEIGHTS.email, similarity: 1, source: undefined, labelKey: undefined, exclusive: true });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -595,10 +639,13 @@ function runVote(index: DocIndex, planned: Planned, weights: Weights, scoring: S
     decided.add(field.ref);
     if (candidate.labelKey) labels.add(candidate.labelKey);
     if (candidate.exclusive) for (const w of candidate.read.words) words.add(w.id);
-    // The value it took is judged: kept with the model's probability, or left null below its threshold.
-    const features = scoring.model || scoring.trace ? featuresOf(factsOf(index, planned, field, candidate, bases, at)) : undefined;
-    const likelihood = scoring.model ? probability(scoring.model, features!) : score;
-    const kept = !scoring.model || likelihood >= scoring.model.threshold;
+    // The value of a business field the model was fitted on is judged: kept with the model's
+    // probability, or left null below its threshold. Any other keeps the engine's score.
+    const facts = scoring.model || scoring.trace ? factsOf(index, planned, field, candidate, bases, at) : undefined;
+    const features = facts ? featuresOf(facts) : undefined;
+    const model = scoring.model && judges(scoring.model, facts!.concept) ? scoring.model : null;
+    const likelihood = model ? probability(model, features!) : score;
+    const kept = !model || likelihood >= model.threshold;
     if (kept) scalars.set(field.ref, { read: candidate.read, likelihood });
     scoring.trace?.({ path: paths.get(field.ref)!, value: candidate.read.value, features: features!, likelihood, kept });
   }

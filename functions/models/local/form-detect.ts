@@ -151,10 +151,6 @@ const CLOSING = /^[\]J1lI|]/;
 /** Words that are marks, not text (OCR of lines, stray punctuation). */
 const isMark = (text: string) => !/[\p{L}\p{N}]/u.test(text);
 
-interface Taken {
-  box: Box;
-}
-
 function overlaps(a: Box, b: Box): number {
   const w = Math.min(right(a), right(b)) - Math.max(a.left, b.left);
   const h = Math.min(bottom(a), bottom(b)) - Math.max(a.top, b.top);
@@ -171,7 +167,62 @@ function cleanLabel(text: string): string {
     .trim();
 }
 
+/** A page as field detection reads it: its words with boxes, its text height, the writing band, its rules. */
+interface PageScan {
+  words: Array<Word & { box: Box }>;
+  textHeight: number;
+  /** The writing band: how tall the area above a writing line is. */
+  band: number;
+  horizontal: Segment[];
+  vertical: Segment[];
+  /** Rectangles drawn with rules, and the rows of ruled tables. */
+  boxes: Box[];
+  rows: GridRow[];
+  /** Horizontal rules that are a rectangle's or a shaded box's edges (no writing lines). */
+  used: Set<Segment>;
+  /** Words that are part of a field (underscores, box glyphs, table rows) or inside a text box: no labels of other fields. */
+  fieldWords: Set<Word>;
+  /** Words OCR glued to a box glyph, with the glyph cut off. */
+  relabel: Map<Word, Word & { box: Box }>;
+}
+
+/**
+ * The fields of a page, in steps: what the page prints (words, rules, rectangles); the places to
+ * write (text underscores, drawn boxes, text tick boxes, drawn lines, table cells); then each one's
+ * label, read from the words around it that are no part of a field; in reading order.
+ */
 export function detectPageFields(page: Page): DetectedField[] {
+  const scan = scanPage(page);
+  const underscores = underscoreRuns(scan);
+  const { tickBoxes, textBoxes } = drawnBoxes(scan, page);
+  addTextTickBoxes(scan, tickBoxes);
+  const { lines, combCells } = writingLines(scan, underscores, tickBoxes, textBoxes);
+  const { cellFields, combBoxes } = tableCells(scan);
+  // Words inside text boxes are their captions, not labels of other fields.
+  for (const w of scan.words) if (textBoxes.some((t) => overlaps(w.box, t) > DETECT_SETTINGS.wordInside)) scan.fieldWords.add(w);
+  const taken = [...lines, ...tickBoxes, ...textBoxes, ...combBoxes.map((c) => c.box)];
+  for (const w of scan.words) if (tickBoxes.some((t) => overlaps(w.box, t) > DETECT_SETTINGS.sameBox)) scan.fieldWords.add(w);
+  const labels = labelReader(scan, taken);
+
+  const fields: Array<DetectedField & { group?: string }> = [
+    ...lineFields(scan, labels, lines, combCells),
+    ...textBoxFields(scan, labels, textBoxes),
+    ...combBoxes.map(({ box, cells }): DetectedField => {
+      const label = cleanLabel(labels.textBefore(box) || labels.textAbove(box));
+      return { kind: 'box', type: 'text', label, description: describe(label, labels.hintAfter(box)), box, comb: cells };
+    }),
+    ...cellFields.map(({ box, label }): DetectedField => ({ kind: 'cell', type: 'text', label, description: label, box })),
+    ...tickFields(scan, labels, tickBoxes),
+  ];
+  // Reading order: top to bottom, then left to right.
+  fields.sort((a, b) => (Math.abs(a.box.top - b.box.top) < scan.band / 2 ? a.box.left - b.box.left : a.box.top - b.box.top));
+  return fields.map(({ type, label, description, box, kind, comb }) => ({ type, label, description, box, kind, ...(comb ? { comb } : {}) }));
+}
+
+const describe = (label: string, hint: string) => (hint ? `${label} ${hint}`.trim() : label);
+
+/** The page's words with boxes, its text height and writing band, its rules and the rectangles they draw. */
+function scanPage(page: Page): PageScan {
   const words = page.words.filter((w): w is Word & { box: Box } => w.box !== undefined);
   const textHeight = median(
     words.filter((w) => !isMark(w.text)).map((w) => w.box.height),
@@ -187,13 +238,12 @@ export function detectPageFields(page: Page): DetectedField[] {
     );
     if (along) used.add(h);
   }
+  return { words, textHeight, band, horizontal, vertical, boxes, rows, used, fieldWords: new Set(), relabel: new Map() };
+}
 
-  const fields: Array<DetectedField & { group?: string }> = [];
-  /** Words that are part of a field (underscores, box glyphs) or inside a text box. */
-  const fieldWords = new Set<Word>();
-
-  // 1. Text underscores: "Name: ________" or "Name:______".
-  const underscoreFields: Box[] = [];
+/** 1. Text underscores: "Name: ________" or "Name:______"; the band above each run is a writing line. */
+function underscoreRuns({ words, band, fieldWords }: PageScan): Box[] {
+  const out: Box[] = [];
   for (const w of words) {
     if (!isUnderscores(w.text)) continue;
     fieldWords.add(w);
@@ -204,14 +254,19 @@ export function detectPageFields(page: Page): DetectedField[] {
     const left = w.box.left + start * charWidth;
     const width = (end - start) * charWidth;
     if (width < DETECT_SETTINGS.minUnderline / 2) continue;
-    underscoreFields.push({ left, top: bottom(w.box) - band, width, height: band });
+    out.push({ left, top: bottom(w.box) - band, width, height: band });
   }
+  return out;
+}
 
-  // 2. Drawn boxes: tick boxes and text boxes.
+/**
+ * 2. Drawn boxes: tick boxes (rings, small squares) and text boxes. Shaded boxes (a form that marks
+ * its fields by shading) come before the rectangles its rules make (the gap between two shaded boxes
+ * inside a ruled cell is no field).
+ */
+function drawnBoxes({ words, textHeight, band, boxes }: PageScan, page: Page): { tickBoxes: Box[]; textBoxes: Box[] } {
   const tickBoxes: Box[] = [];
   const textBoxes: Box[] = [];
-  // Shaded boxes (a form that marks its fields by shading) before the rectangles its rules make
-  // (the gap between two shaded boxes inside a ruled cell is no field).
   // A frame around printed paragraphs (a section of the form, with its own fields inside) is no field.
   // Paragraphs: three rows of text or more, two of them across half the frame at least (a few short
   // words, one a line, are what was written in a box).
@@ -233,9 +288,11 @@ export function detectPageFields(page: Page): DetectedField[] {
     if (b.width <= DETECT_SETTINGS.tickMax && b.height <= DETECT_SETTINGS.tickMax && Math.abs(b.width - b.height) <= Math.max(DETECT_SETTINGS.tickSquarePoints, DETECT_SETTINGS.tickSquareShare * b.width)) tickBoxes.push(b);
     else if (b.width >= DETECT_SETTINGS.textBoxMinWidth && b.height >= DETECT_SETTINGS.textBoxMinHeight) textBoxes.push(b);
   }
-  /** Words OCR glued to a box glyph, with the glyph cut off. */
-  const relabel = new Map<Word, Word & { box: Box }>();
-  // Text tick boxes: ☐, or "[" and "]" side by side.
+  return { tickBoxes, textBoxes };
+}
+
+/** Tick boxes printed as text: ☐, or "[" and "]" side by side (a "]" OCR glued to the next word is cut off it). */
+function addTextTickBoxes({ words, fieldWords, relabel }: PageScan, tickBoxes: Box[]): void {
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (isTickGlyph(w.text)) {
@@ -256,8 +313,13 @@ export function detectPageFields(page: Page): DetectedField[] {
       }
     }
   }
+}
 
-  // 3. Drawn underlines no box claims (and that underline no text).
+/**
+ * 3. Writing lines: the underscore runs, and drawn underlines no box claims (and that underline no
+ * text), none inside a box. A line with ticks standing on it at even steps is a comb field.
+ */
+function writingLines({ words, textHeight, band, horizontal, vertical, used }: PageScan, underscores: Box[], tickBoxes: Box[], textBoxes: Box[]): { lines: Box[]; combCells: Map<Box, number> } {
   const lineFields: Box[] = [];
   /** Comb lines: how many character boxes their evenly standing ticks make. */
   const combCells = new Map<Box, number>();
@@ -278,7 +340,7 @@ export function detectPageFields(page: Page): DetectedField[] {
     const covered = sitting.reduce((sum, w) => sum + w.box.width, 0);
     if (covered > DETECT_SETTINGS.underlinedShare * (h.to - h.from)) continue;
     // The same place as a text underscore run: one field.
-    if (underscoreFields.some((u) => overlaps(u, box) > DETECT_SETTINGS.sameBox)) continue;
+    if (underscores.some((u) => overlaps(u, box) > DETECT_SETTINGS.sameBox)) continue;
     // Part of a table grid: rules crossing it. Short ticks standing on it with nothing across their
     // tops are the boxes of a comb field ("|_|_|_|", one character per box), not a grid.
     if (vertical.filter((v) => v.at > h.from + DETECT_SETTINGS.innerMargin && v.at < h.to - DETECT_SETTINGS.innerMargin && v.from <= h.at + 1 && v.to >= h.at - 1 && !standing(v)).length >= DETECT_SETTINGS.gridCrossings) continue;
@@ -289,15 +351,19 @@ export function detectPageFields(page: Page): DetectedField[] {
   const notInside = (b: Box) =>
     !tickBoxes.some((t) => overlaps(t, b) > DETECT_SETTINGS.sameTick) &&
     !textBoxes.some((t) => b.top >= t.top - DETECT_SETTINGS.insideSlack && bottom(b) <= bottom(t) + DETECT_SETTINGS.insideSlack && b.left >= t.left - DETECT_SETTINGS.insideSlack && right(b) <= right(t) + DETECT_SETTINGS.insideSlack);
-  const lines = [...underscoreFields, ...lineFields].filter(notInside);
+  return { lines: [...underscores, ...lineFields].filter(notInside), combCells };
+}
 
-  // Cells of ruled tables: a cell with a caption at its top and room below it, or an empty cell named
-  // by its column's header (the cell above) and its row's first cell.
+/**
+ * 4. Cells of ruled tables: a cell with a caption at its top and room below it, or an empty cell named
+ * by its column's header (the cell above) and its row's first cell. A row of narrow boxes of one
+ * width, each holding at most a character, is a comb field ("|A|B|C|").
+ */
+function tableCells({ words, textHeight, rows, fieldWords }: PageScan): { cellFields: Array<{ box: Box; label: string }>; combBoxes: Array<{ box: Box; cells: number }> } {
   const cellFields: Array<{ box: Box; label: string }> = [];
   const cellOf = (row: GridRow, i: number): Box => ({ left: row.xs[i]!, top: row.top, width: row.xs[i + 1]! - row.xs[i]!, height: row.bottom - row.top });
   const wordsIn = (cell: Box) =>
     words.filter((w) => !isMark(w.text) && overlaps(w.box, cell) > DETECT_SETTINGS.wordInside).sort((a, b) => (Math.abs(a.box.top - b.box.top) < textHeight / 2 ? a.box.left - b.box.left : a.box.top - b.box.top));
-  /** Rows of narrow boxes of one width, each holding at most a character: comb fields ("|A|B|C|"). */
   const combBoxes: Array<{ box: Box; cells: number }> = [];
   for (const row of rows) {
     for (const w of words) if (w.box.top >= row.top - 1 && bottom(w.box) <= row.bottom + 1 && w.box.left >= row.xs[0]! - 1 && right(w.box) <= row.xs.at(-1)! + 1) fieldWords.add(w);
@@ -337,20 +403,41 @@ export function detectPageFields(page: Page): DetectedField[] {
       if (header !== '') cellFields.push({ label, box: cell });
     }
   }
+  return { cellFields, combBoxes };
+}
 
-  // Words inside text boxes are their captions, not labels of other fields.
-  for (const w of words) if (textBoxes.some((t) => overlaps(w.box, t) > DETECT_SETTINGS.wordInside)) fieldWords.add(w);
+/** Reading a field's label from the words around it that are no part of a field. */
+interface LabelReader {
+  /** The words that may label a field. */
+  labelWords: Array<Word & { box: Box }>;
+  /** Text before a field on its line, back to the previous field or a wide gap. */
+  textBefore: (target: Box, baseline?: Box) => string;
+  /** Text after a field on its line, up to the next field or a wide gap. */
+  textAfter: (target: Box, maxGap: number) => Array<Word & { box: Box }>;
+  /** Text just below a box (a signature line's caption, or a hint under a field). */
+  textBelow: (target: Box) => string;
+  /** Text just above a box (a caption over a text box). */
+  textAbove: (target: Box) => string;
+  /** A hint in brackets after a field ("(MM/DD/YYYY)"). */
+  hintAfter: (target: Box) => string;
+  /** Words stacked just above a line, starting near its left end (a label printed over the line). */
+  stackedAbove: (line: Box) => Array<Word & { box: Box }>;
+  /** Words that label a field on their own line ("Le |_|_|"): no caption of the line above them. */
+  leadsAField: (w: Word) => boolean;
+  /** Whether two boxes are on one line. */
+  sameLineBox: (a: Box, b: Box) => boolean;
+}
 
-  const all: Taken[] = [...lines, ...tickBoxes, ...textBoxes, ...combBoxes.map((c) => c.box)].map((box) => ({ box }));
-  for (const w of words) if (tickBoxes.some((t) => overlaps(w.box, t) > DETECT_SETTINGS.sameBox)) fieldWords.add(w);
+/** 5. The label reader of a page whose fields (`taken`) are all found. */
+function labelReader({ words, textHeight, band, fieldWords, relabel }: PageScan, taken: Box[]): LabelReader {
   const labelWords = words.filter((w) => !fieldWords.has(w)).map((w) => relabel.get(w) ?? w).filter((w) => !isMark(w.text) && w.text !== '');
   const sameLine = (w: Word & { box: Box }, target: Box) => {
     const c = centerY(w.box);
     return c >= target.top - DETECT_SETTINGS.sameLineSlack && c <= bottom(target) + DETECT_SETTINGS.sameLineSlack;
   };
-  /** Text before `target` on its line, back to the previous field or a wide gap. */
+  const sameLineBox = (a: Box, b: Box) => Math.abs(centerY(a) - centerY(b)) < Math.max(a.height, b.height) / DETECT_SETTINGS.sameLineDivisor;
   const wordsBefore = (target: Box, baseline: Box = target): Word[] => {
-    const previousRight = Math.max(0, ...all.map((t) => t.box).filter((b) => b !== target && right(b) <= target.left + 1 && sameLineBox(b, baseline)).map(right));
+    const previousRight = Math.max(0, ...taken.filter((b) => b !== target && right(b) <= target.left + 1 && sameLineBox(b, baseline)).map(right));
     const candidates = labelWords.filter((w) => sameLine(w, baseline) && right(w.box) <= target.left + DETECT_SETTINGS.beforeSlack && w.box.left >= previousRight - 1).sort((a, b) => b.box.left - a.box.left);
     const picked: Word[] = [];
     let edge = target.left;
@@ -365,13 +452,10 @@ export function detectPageFields(page: Page): DetectedField[] {
     wordsBefore(target, baseline)
       .map((w) => w.text)
       .join(' ');
-  /** Words that label a field on their own line ("Le |_|_|"): no caption of the line above them. */
   let leading: Set<Word> | undefined;
-  const leadsAField = (w: Word) => (leading ??= new Set(all.flatMap((t) => wordsBefore(t.box, { ...t.box, height: t.box.height + DETECT_SETTINGS.lineBaselineExtra })))).has(w);
-  const sameLineBox = (a: Box, b: Box) => Math.abs(centerY(a) - centerY(b)) < Math.max(a.height, b.height) / DETECT_SETTINGS.sameLineDivisor;
-  /** Text after `target` on its line, up to the next field or a wide gap. */
+  const leadsAField = (w: Word) => (leading ??= new Set(taken.flatMap((t) => wordsBefore(t, { ...t, height: t.height + DETECT_SETTINGS.lineBaselineExtra })))).has(w);
   const textAfter = (target: Box, maxGap: number): Array<Word & { box: Box }> => {
-    const nextLeft = Math.min(Infinity, ...all.map((t) => t.box).filter((b) => b !== target && b.left >= right(target) - 1 && sameLineBox(b, target)).map((b) => b.left));
+    const nextLeft = Math.min(Infinity, ...taken.filter((b) => b !== target && b.left >= right(target) - 1 && sameLineBox(b, target)).map((b) => b.left));
     const beside = labelWords.filter((w) => sameLine(w, target) && w.box.left >= right(target) - DETECT_SETTINGS.afterSlack && right(w.box) <= nextLeft + 1);
     // One printed row: the one nearest the box's middle (a tall box spans two rows of small print).
     const nearest = [...beside].sort((a, b) => Math.abs(centerY(a.box) - centerY(target)) - Math.abs(centerY(b.box) - centerY(target)))[0];
@@ -385,14 +469,12 @@ export function detectPageFields(page: Page): DetectedField[] {
     }
     return picked;
   };
-  /** Text just below a box (a signature line's caption, or a hint under a field). */
   const textBelow = (target: Box): string =>
     labelWords
       .filter((w) => w.box.top >= bottom(target) - 1 && w.box.top <= bottom(target) + DETECT_SETTINGS.belowReach * textHeight && w.box.left >= target.left - DETECT_SETTINGS.besideSlack && right(w.box) <= right(target) + DETECT_SETTINGS.besideSlack && !leadsAField(w))
       .sort((a, b) => a.box.left - b.box.left)
       .map((w) => w.text)
       .join(' ');
-  /** Text just above a box (a caption over a text box). */
   const textAbove = (target: Box): string =>
     labelWords
       .filter((w) => bottom(w.box) <= target.top + 1 && bottom(w.box) >= target.top - DETECT_SETTINGS.aboveReach * textHeight && w.box.left >= target.left - DETECT_SETTINGS.besideSlack && w.box.left <= target.left + DETECT_SETTINGS.aboveStartShare * target.width)
@@ -403,9 +485,6 @@ export function detectPageFields(page: Page): DetectedField[] {
     const after = textAfter(target, DETECT_SETTINGS.hintGap);
     return after.length > 0 && after[0]!.text.startsWith('(') ? after.map((w) => w.text).join(' ') : '';
   };
-  const describe = (label: string, hint: string) => (hint ? `${label} ${hint}`.trim() : label);
-
-  /** Words stacked just above a line, starting near its left end (a label printed over the line). */
   const stackedAbove = (line: Box) => {
     const rule = bottom(line);
     const near = labelWords.filter(
@@ -420,6 +499,17 @@ export function detectPageFields(page: Page): DetectedField[] {
     const lowest = Math.max(...near.map((w) => bottom(w.box)));
     return near.filter((w) => bottom(w.box) >= lowest - DETECT_SETTINGS.nearestRowShare * textHeight).sort((a, b) => a.box.left - b.box.left);
   };
+  return { labelWords, textBefore, textAfter, textBelow, textAbove, hintAfter, stackedAbove, leadsAField, sameLineBox };
+}
+
+/**
+ * Writing lines, top to bottom: labelled by the text before them; else as the continuation of the
+ * line above ("Address (line 2)"); else by the caption under them (a signature line) or the label
+ * stacked over them, whichever is closer.
+ */
+function lineFields({ textHeight, band }: PageScan, labels: LabelReader, lines: Box[], combCells: Map<Box, number>): DetectedField[] {
+  const { labelWords, textBefore, textBelow, hintAfter, stackedAbove, leadsAField } = labels;
+  const fields: DetectedField[] = [];
   /** Each line's label, to continue it on a bare line under it. */
   const lineLabels = new Map<Box, string>();
   /** A line with nothing before it, right under a line of the same right end with nothing between: its continuation. */
@@ -462,6 +552,13 @@ export function detectPageFields(page: Page): DetectedField[] {
     const cells = combCells.get(line);
     fields.push({ kind: 'line', type: 'text', label, description: describe(label, hint), box, ...(cells ? { comb: cells } : {}) });
   }
+  return fields;
+}
+
+/** Text boxes: a caption inside at the top (values go below it), else the text before or above the box. */
+function textBoxFields({ words, textHeight, band }: PageScan, labels: LabelReader, textBoxes: Box[]): DetectedField[] {
+  const { textBefore, textAbove, hintAfter } = labels;
+  const fields: DetectedField[] = [];
   for (const box of textBoxes) {
     const inside = words.filter((w) => !isMark(w.text) && overlaps(w.box, box) > DETECT_SETTINGS.wordInside).sort((a, b) => a.box.top - b.box.top || a.box.left - b.box.left);
     let writeBox = box;
@@ -482,12 +579,13 @@ export function detectPageFields(page: Page): DetectedField[] {
     label = cleanLabel(label);
     fields.push({ kind: 'box', type: 'text', label, description: describe(label, hintAfter(box)), box: writeBox });
   }
-  for (const { box, cells } of combBoxes) {
-    const label = cleanLabel(textBefore(box) || textAbove(box));
-    fields.push({ kind: 'box', type: 'text', label, description: describe(label, hintAfter(box)), box, comb: cells });
-  }
-  for (const { box, label } of cellFields) fields.push({ kind: 'cell', type: 'text', label, description: label, box });
-  // Tick boxes: the option after the box; the group before the line's first box.
+  return fields;
+}
+
+/** Tick boxes: the option after the box; the group before the line's first box. */
+function tickFields({ textHeight }: PageScan, labels: LabelReader, tickBoxes: Box[]): Array<DetectedField & { group: string }> {
+  const { textBefore, textAfter, sameLineBox } = labels;
+  const fields: Array<DetectedField & { group: string }> = [];
   const sortedTicks = [...tickBoxes].sort((a, b) => a.top - b.top || a.left - b.left);
   for (const box of sortedTicks) {
     const option = cleanLabel(
@@ -506,7 +604,5 @@ export function detectPageFields(page: Page): DetectedField[] {
     if (label === '') continue;
     fields.push({ kind: 'tick', type: 'checkbox', label, description: label, box, group });
   }
-  // Reading order: top to bottom, then left to right.
-  fields.sort((a, b) => (Math.abs(a.box.top - b.box.top) < band / 2 ? a.box.left - b.box.left : a.box.top - b.box.top));
-  return fields.map(({ type, label, description, box, kind, comb }) => ({ type, label, description, box, kind, ...(comb ? { comb } : {}) }));
+  return fields;
 }

@@ -11,13 +11,7 @@ import { FORM_LAYOUTS, type FormBox, type FormLayout } from '../knowledge/form-l
 import type { BusinessValue } from './business.ts';
 import { type DocIndex, normalizeToken, type XLine, type XWord } from './extract-index.ts';
 import { parseDate } from './extract-values.ts';
-
-/** How far (in thousandths of the form) a caption may lie from where the fit puts it. */
-const FIT_TOLERANCE = 15;
-/** Captions found and fitting, at the least, to take the page for the form. */
-const MIN_CAPTIONS = 4;
-/** How far apart the fitting captions must be, across or down (thousandths of the form). */
-const MIN_SPREAD = 300;
+import { FORM_LAYOUT_SETTINGS } from './weights/form-layouts.ts';
 
 /** A box's value read where the fit puts it, without a score: the caller weighs it. */
 export type BoxValue = Omit<BusinessValue, 'score'>;
@@ -66,7 +60,7 @@ function captionsRead(lines: XLine[], layout: FormLayout): CaptionRead[] {
   const out: CaptionRead[] = [];
   for (const caption of layout.captions) {
     const wanted = normalizeToken(caption.text);
-    const allowed = Math.max(1, Math.floor(wanted.length / 5));
+    const allowed = Math.max(1, Math.floor(wanted.length / FORM_LAYOUT_SETTINGS.lettersPerError));
     const found: XWord[] = [];
     lines.forEach((line, l) => {
       const texts = spelledLines[l]!;
@@ -101,7 +95,7 @@ function fitPoints(points: CaptionRead[], aspect: number): Fit | undefined {
       varf += (form[i]! - mf) ** 2;
     }
     const spread = Math.max(...form) - Math.min(...form);
-    return { scale: spread >= MIN_SPREAD ? cov / varf : undefined, mf, mp };
+    return { scale: spread >= FORM_LAYOUT_SETTINGS.minSpread ? cov / varf : undefined, mf, mp };
   };
   const x = axis(points.map((p) => p.form.x), points.map((p) => p.page.x));
   const y = axis(points.map((p) => p.form.y), points.map((p) => p.page.y));
@@ -114,13 +108,13 @@ function fitPoints(points: CaptionRead[], aspect: number): Fit | undefined {
 /** The fit of the form's layout to the page, or undefined when the page is not that form. */
 function fitLayout(lines: XLine[], layout: FormLayout): Fit | undefined {
   let points = captionsRead(lines, layout);
-  while (points.length >= MIN_CAPTIONS) {
+  while (points.length >= FORM_LAYOUT_SETTINGS.minCaptions) {
     const fit = fitPoints(points, layout.aspect);
     if (!fit) return undefined;
     // How far each caption lies from its place by the fit, in thousandths of the form.
     const misses = points.map((p) => Math.max(Math.abs((p.page.x - fit.x.offset) / fit.x.scale - p.form.x), Math.abs((p.page.y - fit.y.offset) / fit.y.scale - p.form.y)));
     const worst = misses.indexOf(Math.max(...misses));
-    if (misses[worst]! <= FIT_TOLERANCE) return fit;
+    if (misses[worst]! <= FORM_LAYOUT_SETTINGS.fitTolerance) return fit;
     // A caption read somewhere else (a word of a value that spells it): fit without it.
     points = points.filter((_, i) => i !== worst);
   }
@@ -186,6 +180,6 @@ function splitAmount(words: XWord[], centsLeft: number | undefined): number | un
   const runs = words.map((w) => w.text).join(' ').match(/\d+/g) ?? [];
   if (runs.length >= 2) return runs[runs.length - 1]!.length === 2 ? Number(runs.slice(0, -1).join('')) + Number(runs[runs.length - 1]) / 100 : undefined;
   const last = words[words.length - 1]!.box!;
-  if (runs.length === 1 && runs[0]!.length >= 3 && (centsLeft === undefined || last.left + last.width > centsLeft)) return Number(runs[0]) / 100;
+  if (runs.length === 1 && runs[0]!.length >= FORM_LAYOUT_SETTINGS.splitCentsDigits && (centsLeft === undefined || last.left + last.width > centsLeft)) return Number(runs[0]) / 100;
   return undefined;
 }

@@ -541,120 +541,165 @@ function addressFacts(address: string, options: MakeOptions): Fact[] {
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function factsOfText(instructions: string): Fact[] {
-  const facts: Fact[] = [];
-  let header: string | null = null;
+/** What reading a text of instructions carries from clause to clause and line to line. */
+interface TextReading {
+  facts: Fact[];
+  /** A `key:` line with no value, or a short line without one, names the section of the lines after it. */
+  header: string | null;
   /** The item the last clauses were about (the 2nd dependant): its ordinal and words. */
-  let item: { ordinal: number; context: string[] } | null = null;
-  let items = 0;
+  item: { ordinal: number; context: string[] } | null;
+  /** Items introduced so far. */
+  items: number;
   /** The words of the last clause's name, for a clause that starts with "his", "son" … */
-  let topic: string[] | null = null;
-  const push = (list: Array<Fact | undefined>) => {
-    for (const f of list) if (f && facts.length < FILL_WEIGHTS.maxFacts) facts.push(f);
-  };
+  topic: string[] | null;
+}
+
+/** What one sentence carries from clause to clause. */
+interface SentenceReading {
+  /** "En ligne 2, …", "For the second owner, …": a lead without a value numbers the clauses after it. */
+  lead: { ordinal: number; context: string[] } | null;
+  /** The sentence introduced an item ("my son, born …"): its name and birth are the item's. */
+  item: boolean;
+}
+
+/**
+ * The facts of free text, line by line: a `key: value` line is one fact; other lines are read
+ * sentence by sentence (date ranges, where and when it is signed, then clause by clause); an e-mail
+ * address anywhere is one too.
+ */
+function factsOfText(instructions: string): Fact[] {
+  const reading: TextReading = { facts: [], header: null, item: null, items: 0, topic: null };
   for (const line of instructions.split(/\r?\n/)) {
-    if (facts.length >= FILL_WEIGHTS.maxFacts) break;
+    if (reading.facts.length >= FILL_WEIGHTS.maxFacts) break;
     if (line.trim() === '') {
-      header = null;
+      reading.header = null;
       continue;
     }
-    // A `key: value` line is one fact, whatever its value says (sentences, commas).
-    const keyed = /^\s*(?:[-*•]\s*)?([^:=]{1,80}?)\s*[:=]\s*(.*)$/.exec(line);
-    if (keyed && keyed[1]!.trim().split(/\s+/).length <= FILL_WEIGHTS.keyWords && !/[.;!?]\s/.test(keyed[1]!)) {
-      const value = keyed[2]!.trim();
-      if (value === '') {
-        header = keyed[1]!.replace(/^#+\s*/, '');
-        continue;
-      }
-      // "Ayant droit 1 – Nom de famille": the words before a dash are the section the field is in.
-      const names = keyed[1]!.split(/\s+[–—-]\s+/).filter((n) => n.trim() !== '');
-      push([makeFact(header ? [header, ...names] : names, [], [unquoted(value)])]);
-      continue;
-    }
-    for (let sentence of sentencesOf(line)) {
-      // "… du 01/01/2019 au 31/12/2019": two values, named by the range's words, the words before as context.
-      for (let m = RANGE.exec(sentence); m; m = RANGE.exec(sentence)) {
-        const context = analyse(sentence.slice(0, m.index).split(/[,;]/).findLast((p) => p.trim() !== '') ?? '').stems;
-        for (const [word, value] of [[m[1]!, m[2]!], [m[3]!, m[4]!]] as const) {
-          const fact = makeFact([word], [], [value], { context });
-          if (fact) push([{ ...fact, name: [stemOf(plain(word))] }]);
-        }
-        sentence = `${sentence.slice(0, m.index)} ${sentence.slice(m.index + m[0].length)}`.replace(/\s+,/g, ',');
-      }
-      // "Fait à Lyon le 15/03/2024", "signed in Brussels on 3 May 2024": where and when it is signed.
-      const bare = sentence.normalize('NFKD').replace(/\p{M}/gu, '');
-      const signed = bare.length === sentence.length ? SIGNED_AT.exec(bare) : null;
-      if (signed) {
-        const placeAt = signed.index + signed[0].length - signed[1]!.length - signed[2]!.length - signed[3]!.length;
-        const context = [...analyse(sentence.slice(0, placeAt)).stems, ...SIGNATURE_STEMS];
-        push([makeFact(['signplace'], [], [sentence.substr(placeAt, signed[1]!.length)], { context })]);
-        push([makeFact(['date'], [], [signed[3]!], { context })]);
-        // "…, et je signe …": the words left before the verb are no value.
-        sentence = sentence.slice(0, signed.index).replace(/[\s,;]*(?:(?:et|and|und|en|y|e|ed)\s+)?(?:je|j['’]|i|ich|ik|yo|io|eu|nous|we|wir|wij)?\s*$/iu, '').trimEnd();
-      }
-      // "En ligne 2, …", "For the second owner, …": a lead without a value numbers the clauses after it.
-      let lead: { ordinal: number; context: string[] } | null = null;
-      let sentenceItem = false;
-      for (const raw of clausesOf(sentence)) {
-        const clause = clauseOf(raw);
-        const introduced = RELATION_AT_END.exec(raw.trim());
-        if (!clause || clause.value === null) {
-          const a = analyse(raw);
-          if (introduced) {
-            item = { ordinal: ++items, context: [] };
-            sentenceItem = true;
-            push([makeFact(['relationship'], [], [capitalized(introduced[1]!)], { ordinal: item.ordinal })]);
-          } else if (personName(raw) === raw.trim() && /\s/.test(raw.trim()) && sentenceItem && item) {
-            push(nameFacts(raw.trim(), { ordinal: item.ordinal, context: item.context }));
-          } else if (clause && clause.value === null && sentence.trim() === line.trim() && !/[.;!?]$/.test(sentence)) {
-            header = clause.name;
-          } else if (a.ordinal !== null && raw.trim().split(/\s+/).length <= FILL_WEIGHTS.leadWords) {
-            lead = { ordinal: a.ordinal, context: a.stems };
-          }
-          continue;
-        }
-        const own = analyse(clause.name);
-        const about = (clause.anaphor || (sentenceItem && (clause.kind === 'name' || clause.kind === 'birth'))) && item ? item : lead;
-        const options: MakeOptions = { bool: clause.bool ?? null, ordinal: own.ordinal === null ? (about?.ordinal ?? null) : null, context: own.ordinal === null ? (about?.context ?? []) : [] };
-        if (clause.kind === 'relation') {
-          const ordinal = own.ordinal ?? ++items;
-          items = Math.max(items, ordinal);
-          item = { ordinal, context: own.stems };
-          push([makeFact(['relationship'], [], [capitalized(clause.value)], { ordinal, context: own.stems })]);
-          continue;
-        }
-        if (own.ordinal !== null && clause.kind === undefined) item = { ordinal: own.ordinal, context: own.stems.filter((s) => s.length > 0) };
-        // "Mon employeur est X et SON adresse est …": the clause is about the topic named before.
-        if (clause.anaphor && !about && topic) options.context = [...(options.context ?? []), ...topic];
-        if (!clause.anaphor && clause.kind === undefined) topic = own.stems;
-        if (clause.kind === 'name') push(nameFacts(clause.value, options));
-        else if (clause.kind === 'address' || (own.stems.includes('address') && own.stems.length === 1 && /,/.test(clause.value))) push(addressFacts(clause.value, options));
-        else {
-          // "Mon nom est Moreau": a bare name word means one part of a name on that language's forms.
-          const bare = (Object.keys(BARE_NAME_WORDS) as Array<keyof typeof BARE_NAME_WORDS>).find((part) => BARE_NAME_WORDS[part].includes(plain(stripDeterminers(clause.name))));
-          // "Mon employeur est Lux S.A., 15 route d'Arlon, L-8009 Strassen": a name, then its address.
-          let value = clause.value;
-          const at = /,\s+(?=(?:[A-Z]{1,2}-)?\d)/.exec(value);
-          if (at && clause.kind === undefined && !/\d/.test(value.slice(0, at.index))) {
-            const address = addressFacts(value.slice(at.index + at[0].length), { ...options, context: [...(options.context ?? []), ...own.stems] });
-            if (address.some((f) => f.name.includes('address') || f.name.includes('zip'))) {
-              value = value.slice(0, at.index);
-              push(address);
-            }
-          }
-          // "les rémunérations de nature S s'élèvent à …": the type's code is a value of its own.
-          const coded = clause.kind === undefined ? CODED_NAME.exec(clause.name) : null;
-          if (coded) push([makeFact([coded[2]!], [], [coded[3]!], { ...options, context: [...(options.context ?? []), ...analyse(coded[1]!).stems] })]);
-          const name = coded ? coded[1]! : clause.name;
-          push([makeFact(header ? [header, name] : [name], [], [value], bare ? { ...options, alt: [bare] } : options)]);
-        }
-      }
-    }
+    if (readKeyedLine(reading, line)) continue;
+    for (const sentence of sentencesOf(line)) readSentence(reading, line, sentence);
   }
   // Values that say what they are: an e-mail address anywhere in the text.
   for (const email of instructions.match(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g) ?? []) {
-    if (!facts.some((f) => f.values.includes(email))) push([makeFact(['email'], [], [email])]);
+    if (!reading.facts.some((f) => f.values.includes(email))) pushFacts(reading, [makeFact(['email'], [], [email])]);
   }
+  return reading.facts;
+}
+
+function pushFacts(reading: TextReading, list: Array<Fact | undefined>): void {
+  for (const f of list) if (f && reading.facts.length < FILL_WEIGHTS.maxFacts) reading.facts.push(f);
+}
+
+/** A `key: value` line is one fact, whatever its value says (sentences, commas); a `key:` line alone a header. Whether the line was one. */
+function readKeyedLine(reading: TextReading, line: string): boolean {
+  const keyed = /^\s*(?:[-*•]\s*)?([^:=]{1,80}?)\s*[:=]\s*(.*)$/.exec(line);
+  if (!(keyed && keyed[1]!.trim().split(/\s+/).length <= FILL_WEIGHTS.keyWords && !/[.;!?]\s/.test(keyed[1]!))) return false;
+  const value = keyed[2]!.trim();
+  if (value === '') {
+    reading.header = keyed[1]!.replace(/^#+\s*/, '');
+    return true;
+  }
+  // "Ayant droit 1 – Nom de famille": the words before a dash are the section the field is in.
+  const names = keyed[1]!.split(/\s+[–—-]\s+/).filter((n) => n.trim() !== '');
+  pushFacts(reading, [makeFact(reading.header ? [reading.header, ...names] : names, [], [unquoted(value)])]);
+  return true;
+}
+
+function readSentence(reading: TextReading, line: string, text: string): void {
+  let sentence = rangeFacts(reading, text);
+  sentence = signingFacts(reading, sentence);
+  const state: SentenceReading = { lead: null, item: false };
+  for (const raw of clausesOf(sentence)) {
+    const clause = clauseOf(raw);
+    if (!clause || clause.value === null) readClauseWithoutValue(reading, state, line, sentence, raw, clause);
+    else readClause(reading, state, { ...clause, value: clause.value });
+  }
+}
+
+/** "… du 01/01/2019 au 31/12/2019": two values, named by the range's words, the words before as context. The sentence without them. */
+function rangeFacts(reading: TextReading, text: string): string {
+  let sentence = text;
+  for (let m = RANGE.exec(sentence); m; m = RANGE.exec(sentence)) {
+    const context = analyse(sentence.slice(0, m.index).split(/[,;]/).findLast((p) => p.trim() !== '') ?? '').stems;
+    for (const [word, value] of [[m[1]!, m[2]!], [m[3]!, m[4]!]] as const) {
+      const fact = makeFact([word], [], [value], { context });
+      if (fact) pushFacts(reading, [{ ...fact, name: [stemOf(plain(word))] }]);
+    }
+    sentence = `${sentence.slice(0, m.index)} ${sentence.slice(m.index + m[0].length)}`.replace(/\s+,/g, ',');
+  }
+  return sentence;
+}
+
+/** "Fait à Lyon le 15/03/2024", "signed in Brussels on 3 May 2024": where and when it is signed. The sentence without it. */
+function signingFacts(reading: TextReading, sentence: string): string {
+  const bare = sentence.normalize('NFKD').replace(/\p{M}/gu, '');
+  const signed = bare.length === sentence.length ? SIGNED_AT.exec(bare) : null;
+  if (!signed) return sentence;
+  const placeAt = signed.index + signed[0].length - signed[1]!.length - signed[2]!.length - signed[3]!.length;
+  const context = [...analyse(sentence.slice(0, placeAt)).stems, ...SIGNATURE_STEMS];
+  pushFacts(reading, [makeFact(['signplace'], [], [sentence.substr(placeAt, signed[1]!.length)], { context })]);
+  pushFacts(reading, [makeFact(['date'], [], [signed[3]!], { context })]);
+  // "…, et je signe …": the words left before the verb are no value.
+  return sentence.slice(0, signed.index).replace(/[\s,;]*(?:(?:et|and|und|en|y|e|ed)\s+)?(?:je|j['’]|i|ich|ik|yo|io|eu|nous|we|wir|wij)?\s*$/iu, '').trimEnd();
+}
+
+/** A clause that gives no value: it introduces an item ("my son"), names one, heads the lines after it, or numbers the clauses after it. */
+function readClauseWithoutValue(reading: TextReading, state: SentenceReading, line: string, sentence: string, raw: string, clause: Clause | undefined): void {
+  const a = analyse(raw);
+  const introduced = RELATION_AT_END.exec(raw.trim());
+  if (introduced) {
+    reading.item = { ordinal: ++reading.items, context: [] };
+    state.item = true;
+    pushFacts(reading, [makeFact(['relationship'], [], [capitalized(introduced[1]!)], { ordinal: reading.item.ordinal })]);
+  } else if (personName(raw) === raw.trim() && /\s/.test(raw.trim()) && state.item && reading.item) {
+    pushFacts(reading, nameFacts(raw.trim(), { ordinal: reading.item.ordinal, context: reading.item.context }));
+  } else if (clause && clause.value === null && sentence.trim() === line.trim() && !/[.;!?]$/.test(sentence)) {
+    reading.header = clause.name;
+  } else if (a.ordinal !== null && raw.trim().split(/\s+/).length <= FILL_WEIGHTS.leadWords) {
+    state.lead = { ordinal: a.ordinal, context: a.stems };
+  }
+}
+
+/** A clause that gives a value: a relation, a name, an address, or a value of a named field (with its item, its topic, its section). */
+function readClause(reading: TextReading, state: SentenceReading, clause: Clause & { value: string }): void {
+  const own = analyse(clause.name);
+  const about = (clause.anaphor || (state.item && (clause.kind === 'name' || clause.kind === 'birth'))) && reading.item ? reading.item : state.lead;
+  const options: MakeOptions = { bool: clause.bool ?? null, ordinal: own.ordinal === null ? (about?.ordinal ?? null) : null, context: own.ordinal === null ? (about?.context ?? []) : [] };
+  if (clause.kind === 'relation') {
+    const ordinal = own.ordinal ?? ++reading.items;
+    reading.items = Math.max(reading.items, ordinal);
+    reading.item = { ordinal, context: own.stems };
+    pushFacts(reading, [makeFact(['relationship'], [], [capitalized(clause.value)], { ordinal, context: own.stems })]);
+    return;
+  }
+  if (own.ordinal !== null && clause.kind === undefined) reading.item = { ordinal: own.ordinal, context: own.stems.filter((s) => s.length > 0) };
+  // "Mon employeur est X et SON adresse est …": the clause is about the topic named before.
+  if (clause.anaphor && !about && reading.topic) options.context = [...(options.context ?? []), ...reading.topic];
+  if (!clause.anaphor && clause.kind === undefined) reading.topic = own.stems;
+  if (clause.kind === 'name') pushFacts(reading, nameFacts(clause.value, options));
+  else if (clause.kind === 'address' || (own.stems.includes('address') && own.stems.length === 1 && /,/.test(clause.value))) pushFacts(reading, addressFacts(clause.value, options));
+  else pushFacts(reading, namedValueFacts(reading, clause, own, options));
+}
+
+/** The facts of a named value: "Mon nom est Moreau", a name followed by its address, a type's code given in its name. */
+function namedValueFacts(reading: TextReading, clause: Clause & { value: string }, own: { stems: string[] }, options: MakeOptions): Array<Fact | undefined> {
+  const facts: Array<Fact | undefined> = [];
+  // "Mon nom est Moreau": a bare name word means one part of a name on that language's forms.
+  const bare = (Object.keys(BARE_NAME_WORDS) as Array<keyof typeof BARE_NAME_WORDS>).find((part) => BARE_NAME_WORDS[part].includes(plain(stripDeterminers(clause.name))));
+  // "Mon employeur est Lux S.A., 15 route d'Arlon, L-8009 Strassen": a name, then its address.
+  let value = clause.value;
+  const at = /,\s+(?=(?:[A-Z]{1,2}-)?\d)/.exec(value);
+  if (at && clause.kind === undefined && !/\d/.test(value.slice(0, at.index))) {
+    const address = addressFacts(value.slice(at.index + at[0].length), { ...options, context: [...(options.context ?? []), ...own.stems] });
+    if (address.some((f) => f.name.includes('address') || f.name.includes('zip'))) {
+      value = value.slice(0, at.index);
+      facts.push(...address);
+    }
+  }
+  // "les rémunérations de nature S s'élèvent à …": the type's code is a value of its own.
+  const coded = clause.kind === undefined ? CODED_NAME.exec(clause.name) : null;
+  if (coded) facts.push(makeFact([coded[2]!], [], [coded[3]!], { ...options, context: [...(options.context ?? []), ...analyse(coded[1]!).stems] }));
+  const name = coded ? coded[1]! : clause.name;
+  facts.push(makeFact(reading.header ? [reading.header, name] : [name], [], [value], bare ? { ...options, alt: [bare] } : options));
   return facts;
 }
 

@@ -9,6 +9,7 @@
  */
 import type { Page } from '../../documents/doc.ts';
 import { stemOf, STOP_WORDS } from '../shared/words.ts';
+import { IDENTIFIER_SETTINGS } from './weights/identifiers.ts';
 import type { PageLine } from './text.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -29,7 +30,6 @@ const CONTINUED = /\b(?:continued|cont'd|\(cont\.?\)|brought forward)\b/i;
 const PAGE_DASHED = /^\s*[-–—]\s*(\d{1,4})\s*[-–—]\s*$/;
 /** A bare page number ("2") as the last line of a page of some length: its footer. */
 const PAGE_FOOTER = /^\s*(\d{1,3})\s*$/;
-const FOOTER_MIN_LINES = 10;
 
 export function pageMarker(lines: readonly PageLine[]): PageMarker {
   const marker: PageMarker = { continued: false };
@@ -43,7 +43,7 @@ export function pageMarker(lines: readonly PageLine[]): PageMarker {
     if (alone && marker.index === undefined) marker.index = Number(alone[1]);
     if (CONTINUED.test(line.text)) marker.continued = true;
   }
-  const footer = lines.length >= FOOTER_MIN_LINES ? PAGE_FOOTER.exec(lines[lines.length - 1]!.text) : null;
+  const footer = lines.length >= IDENTIFIER_SETTINGS.footerMinLines ? PAGE_FOOTER.exec(lines[lines.length - 1]!.text) : null;
   if (footer && marker.index === undefined && Number(footer[1]) > 0) marker.index = Number(footer[1]);
   return marker;
 }
@@ -142,7 +142,7 @@ export function keyHeadMatcher(headWords: readonly string[]): HeadMatcher {
       const core = token.core;
       if (core === '') return undefined;
       if (stemOf(core) === stems[k] || core === headWords[k]) continue;
-      if (core.length >= 3 && headWords[k]!.startsWith(core)) {
+      if (core.length >= IDENTIFIER_SETTINGS.abbreviationLetters && headWords[k]!.startsWith(core)) {
         abbreviated = true;
         continue;
       }
@@ -174,12 +174,9 @@ export function sameLabel(a: string, b: string): boolean {
   if (wa.length !== wb.length) return false;
   return wa.every((x, i) => {
     const y = wb[i]!;
-    return x === y || (Math.min(x.length, y.length) >= 3 && (x.startsWith(y) || y.startsWith(x)));
+    return x === y || (Math.min(x.length, y.length) >= IDENTIFIER_SETTINGS.abbreviationLetters && (x.startsWith(y) || y.startsWith(x)));
   });
 }
-
-/** Titles are in a page's first lines. */
-const TITLE_NUMBER_LINES = 3;
 
 /**
  * Numbers printed in a title without a number word: "Sales Invoice INV-2369", "INVOICE INV-4097".
@@ -188,15 +185,15 @@ const TITLE_NUMBER_LINES = 3;
  */
 export function titleNumbers(lines: readonly PageLine[]): Array<{ label: string; value: string; line: number }> {
   const found: Array<{ label: string; value: string; line: number }> = [];
-  lines.slice(0, TITLE_NUMBER_LINES).forEach((line, l) => {
+  lines.slice(0, IDENTIFIER_SETTINGS.titleNumberLines).forEach((line, l) => {
     if (!line.title) return;
     const tokens = rawTokens(line.text);
     for (let i = 1; i < tokens.length; i++) {
       const word = tokens[i - 1]!.core;
       if (!/^\p{L}{3,}$/u.test(word) || isNumberWord(word) || STOP_WORDS.has(word)) continue;
-      const value = identifierValue(tokens[i]!.text, { minLength: 3, allowYear: false });
+      const value = identifierValue(tokens[i]!.text, { minLength: IDENTIFIER_SETTINGS.titleValueLength, allowYear: false });
       // Three digits at least: "INV-2369", not a postcode ("BS1", "EC2A").
-      if (value && hasLetters(value) && value.replace(/\D/g, '').length >= 3) found.push({ label: stemOf(word), value, line: l });
+      if (value && hasLetters(value) && value.replace(/\D/g, '').length >= IDENTIFIER_SETTINGS.titleValueDigits) found.push({ label: stemOf(word), value, line: l });
     }
   });
   return found;
@@ -284,7 +281,7 @@ export function findLabeledValues(page: Page | undefined, lines: readonly PageLi
 
 /** A line of labels (a table header, a form row), not prose: short, no sentence end. */
 function headerLike(text: string, tokens: readonly RawToken[]): boolean {
-  return tokens.length <= 8 && !/[.!?]$/.test(text.trim());
+  return tokens.length <= IDENTIFIER_SETTINGS.headerWords && !/[.!?]$/.test(text.trim());
 }
 
 /** The identifier under a label: the table cell below it, else the next line's token under it. */
@@ -336,7 +333,7 @@ function valueBelow(
     const distance = Math.abs(token.start / Math.max(1, lines[l + 1]!.text.length) - here);
     if (!best || distance < best.distance) best = { value, distance };
   }
-  return best && best.distance < 0.2 ? { value: best.value, placement: 'below' } : undefined;
+  return best && best.distance < IDENTIFIER_SETTINGS.belowDistance ? { value: best.value, placement: 'below' } : undefined;
 }
 
 /** The horizontal extent of the words of a line's text span, when the page has word boxes. */

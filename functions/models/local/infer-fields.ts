@@ -4,6 +4,7 @@
  * over its value), and item tables (a header row over rows of values).
  */
 import { type Doc, type Page, tableRows, type Word } from '../../documents/doc.ts';
+import { INFER_SETTINGS } from './weights/infer-schema.ts';
 
 export interface ScalarObservation {
   label: string;
@@ -25,7 +26,6 @@ export interface DocObservations {
   tables: TableObservation[];
 }
 
-const MAX_LABEL_WORDS = 5;
 const LABEL_WORD = /^(?:[\p{L}#&/'’.-]+|\([^)]{0,12}\)|No\.?|\d{1,2}%)$/u;
 /** A word ending a label: letters then a colon ("Date:"), not a time ("10:30"). */
 const COLON_WORD = /^[\p{L}#).%][\p{L}\d#&/'’.()%-]*:$|^:$/u;
@@ -45,7 +45,7 @@ export function snakeName(label: string): string {
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '');
   if (name === '') return '';
-  return /^\d/.test(name) ? `field_${name}` : name.slice(0, 60).replace(/_+$/, '');
+  return /^\d/.test(name) ? `field_${name}` : name.slice(0, INFER_SETTINGS.nameCharacters).replace(/_+$/, '');
 }
 
 /** A label as printed, without its colon and outer punctuation. */
@@ -55,7 +55,7 @@ function isLabelText(text: string): boolean {
   const t = cleanLabel(text);
   if (t === '' || /\d{3}|\d[.,]\d/.test(t) || !/\p{L}{2}/u.test(t)) return false;
   const words = t.split(/\s+/);
-  return words.length <= MAX_LABEL_WORDS && words.every((w) => LABEL_WORD.test(w));
+  return words.length <= INFER_SETTINGS.maxLabelWords && words.every((w) => LABEL_WORD.test(w));
 }
 
 /** Whether printed text looks like a value rather than a label (digits, a sign, a yes/no). */
@@ -71,8 +71,8 @@ function lineWords(page: Page, indices: number[], spacing: number): Array<{ word
     const word = page.words[i]!;
     let gap = false;
     if (previous) {
-      if (word.box && previous.box) gap = word.box.left - (previous.box.left + previous.box.width) > Math.max(2.2 * spacing, 0.5 * Math.max(word.box.height, previous.box.height));
-      else if (word.origin.kind === 'text' && previous.origin.kind === 'text') gap = word.origin.charStart - previous.origin.charEnd >= 2;
+      if (word.box && previous.box) gap = word.box.left - (previous.box.left + previous.box.width) > Math.max(INFER_SETTINGS.segmentGapSpacings * spacing, INFER_SETTINGS.segmentGapHeights * Math.max(word.box.height, previous.box.height));
+      else if (word.origin.kind === 'text' && previous.origin.kind === 'text') gap = word.origin.charStart - previous.origin.charEnd >= INFER_SETTINGS.segmentGapCharacters;
     }
     out.push({ word, gap });
     previous = word;
@@ -91,7 +91,7 @@ function wordSpacing(page: Page): number {
     }
   }
   gaps.sort((x, y) => x - y);
-  return gaps.length > 0 ? Math.max(1, gaps[Math.floor(gaps.length / 2)]!) : 3;
+  return gaps.length > 0 ? Math.max(1, gaps[Math.floor(gaps.length / 2)]!) : INFER_SETTINGS.defaultSpacing;
 }
 
 /** "Label: value" and "Label      value" pairs of one line (the value may be on the next line). */
@@ -104,7 +104,7 @@ function linePairs(words: Array<{ word: Word; gap: boolean }>, nextLine: string 
     const floor = labels.length > 0 ? labels[labels.length - 1]!.end + 1 : 0;
     let start = i;
     if (texts[i] === ':') start = i - 1;
-    while (start > floor && i - start < MAX_LABEL_WORDS - 1 && !words[start]!.gap && LABEL_WORD.test(texts[start - 1]!) && !texts[start - 1]!.endsWith(':')) start--;
+    while (start > floor && i - start < INFER_SETTINGS.maxLabelWords - 1 && !words[start]!.gap && LABEL_WORD.test(texts[start - 1]!) && !texts[start - 1]!.endsWith(':')) start--;
     if (start < floor || start < 0) continue;
     // A label word right after the previous label's colon with no gap is that label's value.
     if (labels.length > 0 && start === labels[labels.length - 1]!.end) start++;
@@ -120,7 +120,7 @@ function linePairs(words: Array<{ word: Word; gap: boolean }>, nextLine: string 
     while (end < limit && (end === label.end || !words[end]!.gap)) end++;
     let raw = texts.slice(label.end, end).join(' ');
     if (raw === '' && k === labels.length - 1 && nextLine && !/:/.test(nextLine)) raw = nextLine;
-    if (raw.trim() === '' || raw.split(/\s+/).length > 20) return;
+    if (raw.trim() === '' || raw.split(/\s+/).length > INFER_SETTINGS.maxValueWords) return;
     pairs.push({ label: cleanLabel(texts.slice(label.start, label.end).join(' ')), raw: raw.trim() });
   });
   if (labels.length > 0) return pairs;
@@ -129,7 +129,7 @@ function linePairs(words: Array<{ word: Word; gap: boolean }>, nextLine: string 
   if (breaks.length === 1) {
     const label = texts.slice(0, breaks[0]).join(' ');
     const raw = texts.slice(breaks[0]).join(' ');
-    if (isLabelText(label) && looksLikeValue(raw) && raw.split(/\s+/).length <= 6) pairs.push({ label: cleanLabel(label), raw });
+    if (isLabelText(label) && looksLikeValue(raw) && raw.split(/\s+/).length <= INFER_SETTINGS.bareValueWords) pairs.push({ label: cleanLabel(label), raw });
   }
   return pairs;
 }
@@ -144,12 +144,12 @@ function pluralName(singular: string): string {
 function tableName(headers: string[], title: string | undefined, sheet: string | undefined): string {
   const words = headers.map((h) => snakeName(h));
   const has = (re: RegExp) => words.some((w) => re.test(w));
-  if (title && isLabelText(title) && title.split(/\s+/).length <= 3 && snakeName(title)) return pluralName(snakeName(title));
+  if (title && isLabelText(title) && title.split(/\s+/).length <= INFER_SETTINGS.tableTitleWords && snakeName(title)) return pluralName(snakeName(title));
   if (sheet && !/^sheet\d*$/i.test(sheet) && snakeName(sheet)) return pluralName(snakeName(sheet));
   // A word most headers share ("Order ID", "Order Date" → orders).
   const counts = new Map<string, number>();
-  for (const w of words) for (const part of new Set(w.split('_'))) if (!/^(id|date|number|total|name|amount|type|code|no)$/.test(part) && part.length > 2) counts.set(part, (counts.get(part) ?? 0) + 1);
-  const shared = [...counts].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1])[0];
+  for (const w of words) for (const part of new Set(w.split('_'))) if (!/^(id|date|number|total|name|amount|type|code|no)$/.test(part) && part.length > INFER_SETTINGS.sharedWordLetters) counts.set(part, (counts.get(part) ?? 0) + 1);
+  const shared = [...counts].filter(([, n]) => n >= INFER_SETTINGS.sharedHeaders).sort((a, b) => b[1] - a[1])[0];
   if (shared) return pluralName(shared[0]);
   if (has(/^(qty|quantity|units?)$/) || has(/unit_price|^rate$/)) return 'line_items';
   if (has(/date/) && has(/balance|debit|credit|amount|withdraw|deposit/)) return 'transactions';
@@ -230,7 +230,7 @@ function observeTable(
     names.add(name);
     used.push({ label: cleanLabel(label), name, c });
   });
-  if (used.length < 2) return;
+  if (used.length < INFER_SETTINGS.itemColumns) return;
   const data = rows.slice(header.length).filter((row) => row.some((t) => t !== '') && !SUMMARY.test(row.find((t) => t !== '') ?? ''));
   if (data.length === 0) return;
   const name = tableName(used.map((u) => u.label), title, sheet);

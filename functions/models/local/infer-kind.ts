@@ -5,6 +5,7 @@
  */
 import type { Doc } from '../../documents/doc.ts';
 import { classify } from './classify.ts';
+import { INFER_SETTINGS } from './weights/infer-schema.ts';
 
 interface Kind {
   type: string;
@@ -66,7 +67,7 @@ export function detectKind(docs: Doc[], instructions: string | null): { type: st
 function titleKind(doc: Doc): Kind | undefined {
   const page = doc.pages[0];
   if (!page) return undefined;
-  const texts = [...(page.name ? [page.name] : []), ...page.lines.slice(0, 4).map((l) => l.text)];
+  const texts = [...(page.name ? [page.name] : []), ...page.lines.slice(0, INFER_SETTINGS.titleLines).map((l) => l.text)];
   for (const text of texts) {
     const kind = kindNamedIn(text);
     if (kind) return kind;
@@ -78,8 +79,8 @@ function classifiedKind(doc: Doc): Kind | undefined {
   // A spreadsheet or CSV is data, not a business document: only a printed title names its kind.
   if (doc.kind === 'csv' || doc.kind === 'xlsx' || !doc.pages.some((p) => p.words.length > 0)) return undefined;
   const categories = KINDS.map((k) => ({ name: k.names[0]!, description: '' }));
-  const result = classify({ doc, categories, instructions: null, firstNPages: 2, nConsensus: 1, seed: 'schema' });
+  const result = classify({ doc, categories, instructions: null, firstNPages: INFER_SETTINGS.classifyPages, nConsensus: 1, seed: 'schema' });
   const shares = Object.values(result.scores).sort((a, b) => b - a);
-  if ((shares[0] ?? 0) < 0.5 || (shares[0] ?? 0) < 1.5 * (shares[1] ?? 0)) return undefined;
+  if ((shares[0] ?? 0) < INFER_SETTINGS.minShare || (shares[0] ?? 0) < INFER_SETTINGS.leadOverNext * (shares[1] ?? 0)) return undefined;
   return KINDS.find((k) => k.names[0] === result.output.category);
 }

@@ -4,6 +4,7 @@
  * the extractor's own readers (./extract-values.ts) so a generated schema reads back the same values.
  */
 import { booleanOf, EMAIL, parseDate, parseNumber } from './extract-values.ts';
+import { INFER_SETTINGS } from './weights/infer-schema.ts';
 
 export type ValueKind = 'integer' | 'number' | 'date' | 'date-time' | 'boolean' | 'email' | 'phone' | 'string';
 
@@ -35,8 +36,8 @@ export function typeValue(raw: string, label = ''): TypedValue {
   const email = EMAIL.exec(text);
   if (email && email[0].length === text.replace(/[.,;]$/, '').length) return { kind: 'email', value: email[0] };
   const digits = text.replace(/\D/g, '').length;
-  if (PHONE_LABEL.test(label) && digits >= 6 && /^\+?[\d\s().-]+$/.test(text)) return { kind: 'phone', value: text };
-  if (/^\+\d[\d\s().-]{6,}$/.test(text) && digits >= 8) return { kind: 'phone', value: text };
+  if (PHONE_LABEL.test(label) && digits >= INFER_SETTINGS.labelledPhoneDigits && /^\+?[\d\s().-]+$/.test(text)) return { kind: 'phone', value: text };
+  if (/^\+\d[\d\s().-]{6,}$/.test(text) && digits >= INFER_SETTINGS.phoneDigits) return { kind: 'phone', value: text };
   const date = parseDate(text, 'mdy');
   if (date && text.slice(date.length).trim() === '') {
     return date.time ? { kind: 'date-time', value: `${date.iso}T${date.time}Z` } : { kind: 'date', value: date.iso };

@@ -151,6 +151,12 @@ export interface CandidateModel {
   calibration: { scale: number; shift: number };
   /** A field's value below this (calibrated) probability leaves the field null. */
   threshold: number;
+  /**
+   * The business fields (../knowledge/fields.ts concepts) it was fitted on. It judges only the values
+   * of fields that ask for one of these: of any other field it knows nothing, and the engine's own
+   * score stays the likelihood.
+   */
+  concepts: string[];
   /** What it was fitted on, for whoever reads the file. */
   fitted: Record<string, unknown>;
 }
@@ -163,9 +169,14 @@ export function probability(model: CandidateModel, x: readonly number[]): number
   return 1 / (1 + Math.exp(-(model.calibration.shift + model.calibration.scale * z)));
 }
 
+/** Whether the model judges the value of a field that asks for `concept` (undefined: no business field). */
+export function judges(model: CandidateModel, concept: string | undefined): boolean {
+  return concept !== undefined && model.concepts.includes(concept);
+}
+
 /** The model fitted on the whole corpus (null when none was trained, or when it no longer fits the features). */
 export function shippedModel(): CandidateModel | null {
   const model = CANDIDATE_MODEL;
   if (!model) return null;
-  return model.features.length === FEATURE_NAMES.length && model.features.every((name, i) => name === FEATURE_NAMES[i]) ? model : null;
+  return Array.isArray(model.concepts) && model.features.length === FEATURE_NAMES.length && model.features.every((name, i) => name === FEATURE_NAMES[i]) ? model : null;
 }

@@ -30,39 +30,16 @@ import {
 } from './identifiers.ts';
 import { jitteredWeight } from './random.ts';
 import { type PageLine, pageLines } from './text.ts';
+import { PARTITION_WEIGHTS } from './weights/partition.ts';
 
-/** Candidate features and their weights; a candidate is accepted at THRESHOLD. */
-const FEATURES = {
-  /** The key's words as the label (abbreviated: "Inv." for "invoice" counts 0.7 of this). */
-  label: 1,
-  numberWord: 0.6,
-  separator: 0.3,
-  /** Letters and digits ("INV-5101"); digits only count 0.3 when four or more. */
-  mixedValue: 0.6,
-  digitValue: 0.3,
-  /** Beside the label or in the cell under it; the next line under it counts half. */
-  adjacent: 0.3,
-  /** In the top of the page, where records print their header. */
-  top: 0.2,
-} as const;
-const THRESHOLD = 1.6;
-/** How much votes perturb feature weights and the threshold. */
-const FEATURE_SPREAD = 0.2;
-const THRESHOLD_SPREAD = 0.1;
-
-/** The share of a page above a record's first value that makes it the previous record's tail in any case. */
-const TAIL_SHARE = 0.5;
 /** Lines that end a record: above the next record's key they are the previous record's tail, not the next one's letterhead. */
 const RECORD_END = /\b(?:total|subtotal|amount due|balance due|balance|thank you|signature|signed|net pay|closing)\b/i;
 
 /** Whether the lines above a page's first key finish the record carried from the page before. */
 function isTail(lines: readonly PageLine[], firstLine: number, share: number): boolean {
-  if (share >= TAIL_SHARE) return true;
+  if (share >= PARTITION_WEIGHTS.tailShare) return true;
   return share > 0 && lines.slice(0, firstLine).some((line) => RECORD_END.test(line.text));
 }
-
-/** A page that carries a record forward without printing its key is a little less certain. */
-const CARRIED_CONFIDENCE = 0.85;
 
 export function partition(request: PartitionRequest): PartitionResult {
   const n = Math.max(1, Math.floor(request.nConsensus));
@@ -74,8 +51,8 @@ export function partition(request: PartitionRequest): PartitionResult {
 
   const votes: PartitionVote[] = [];
   for (let v = 0; v < n; v++) {
-    const weight = (feature: keyof typeof FEATURES) => FEATURES[feature] * jitteredWeight(request.seed, v, n, `partition:${feature}`, FEATURE_SPREAD);
-    const threshold = THRESHOLD * jitteredWeight(request.seed, v, n, 'partition:threshold', THRESHOLD_SPREAD);
+    const weight = (feature: keyof typeof PARTITION_WEIGHTS.features) => PARTITION_WEIGHTS.features[feature] * jitteredWeight(request.seed, v, n, `partition:${feature}`, PARTITION_WEIGHTS.featureSpread);
+    const threshold = PARTITION_WEIGHTS.threshold * jitteredWeight(request.seed, v, n, 'partition:threshold', PARTITION_WEIGHTS.thresholdSpread);
     votes.push(runVote(candidates, lines, markers, weight, threshold, request.allowOverlap));
   }
   return consolidatePartitions(votes, { pageCount: pages.length, allowOverlap: request.allowOverlap });
@@ -98,7 +75,7 @@ function keyMatchers(key: string, instructions: string): HeadMatcher[] {
     const words = rawTokens(quoted[1]!)
       .map((t) => t.core)
       .filter((core) => /\p{L}/u.test(core) && !STOP_WORDS.has(core));
-    if (words.length > 0 && words.length <= 4) matchers.push(keyHeadMatcher(words));
+    if (words.length > 0 && words.length <= PARTITION_WEIGHTS.quotedLabelWords) matchers.push(keyHeadMatcher(words));
   }
   return matchers;
 }
@@ -121,7 +98,7 @@ function findCandidates(page: Page, lines: readonly PageLine[], matchers: readon
   const found: Candidate[] = [];
   const seen = new Set<string>();
   for (const match of matchers) {
-    for (const value of findLabeledValues(page, lines, match, { requireNumberWord: false, minLength: 2, below: true })) {
+    for (const value of findLabeledValues(page, lines, match, { requireNumberWord: false, minLength: PARTITION_WEIGHTS.valueLength, below: true })) {
       const id = `${value.line}:${value.value}`;
       if (seen.has(id)) continue;
       seen.add(id);
@@ -131,21 +108,21 @@ function findCandidates(page: Page, lines: readonly PageLine[], matchers: readon
   return found;
 }
 
-type Weight = (feature: keyof typeof FEATURES) => number;
+type Weight = (feature: keyof typeof PARTITION_WEIGHTS.features) => number;
 
 function candidateScore(c: Candidate, lineCount: number, weight: Weight): number {
-  let score = weight('label') * (c.abbreviated ? 0.7 : 1);
+  let score = weight('label') * (c.abbreviated ? PARTITION_WEIGHTS.abbreviatedLabel : 1);
   if (c.numberWord) score += weight('numberWord');
   if (c.separated) score += weight('separator');
   if (hasLetters(c.value)) score += weight('mixedValue');
-  else if (c.value.replace(/\D/g, '').length >= 4) score += weight('digitValue');
-  score += weight('adjacent') * (c.placement === 'below' ? 0.5 : 1);
-  if (c.line < Math.max(12, lineCount * 0.4)) score += weight('top');
+  else if (c.value.replace(/\D/g, '').length >= PARTITION_WEIGHTS.digitDigits) score += weight('digitValue');
+  score += weight('adjacent') * (c.placement === 'below' ? PARTITION_WEIGHTS.nextLineBelow : 1);
+  if (c.line < Math.max(PARTITION_WEIGHTS.topLines, lineCount * PARTITION_WEIGHTS.topShare)) score += weight('top');
   return score;
 }
 
 /** Score above the threshold → 0.5..1 (a logistic curve; 1.0 above the threshold ≈ 0.95). */
-const confidenceOf = (score: number, threshold: number) => 1 / (1 + Math.exp(-3 * (score - threshold)));
+const confidenceOf = (score: number, threshold: number) => 1 / (1 + Math.exp(-PARTITION_WEIGHTS.confidenceSlope * (score - threshold)));
 
 // ---------------------------------------------------------------------------------------------
 // One vote
@@ -187,7 +164,7 @@ function runVote(
       if (markers[p]!.index === 1) current = undefined;
       if (current !== undefined) {
         assign(current, p + 1);
-        pageConfidence[p] = CARRIED_CONFIDENCE * chunks.get(current)!.confidence;
+        pageConfidence[p] = PARTITION_WEIGHTS.carriedConfidence * chunks.get(current)!.confidence;
       }
       return;
     }
@@ -215,7 +192,7 @@ function runVote(
       keys = [owners.reduce((best, norm) => (share.get(norm)! > share.get(best)! ? norm : best))];
     }
     for (const key of keys) assign(key, p + 1);
-    pageConfidence[p] = Math.min(...keys.map((k) => values.get(k)?.confidence ?? CARRIED_CONFIDENCE * chunks.get(k)!.confidence));
+    pageConfidence[p] = Math.min(...keys.map((k) => values.get(k)?.confidence ?? PARTITION_WEIGHTS.carriedConfidence * chunks.get(k)!.confidence));
     current = ordered[ordered.length - 1]![0];
   });
 

@@ -15,54 +15,17 @@ import type { Doc, Page } from '../../documents/doc.ts';
 import type { SplitRequest, SplitResult } from '../engine.ts';
 import { consolidateSplits, normalizeKey, OTHER, type SplitVote } from '../shared/consensus.ts';
 import type { LayoutCue } from '../knowledge/document-types.ts';
-import { AVERAGE_PAGE_TOKENS } from './classify.ts';
 import { layoutCues } from './cues.ts';
-import { buildQueries, cueScores, labelScores, pagesEvidence, type Queries, type TextEvidence, textEvidence, TITLE_WEIGHT, titleLines } from './evidence.ts';
+import { buildQueries, cueScores, labelScores, pagesEvidence, type Queries, type TextEvidence, textEvidence, titleLines } from './evidence.ts';
 import { anyNumberLabel, findLabeledDates, findLabeledValues, hasDate, pageMarker, type PageMarker, sameLabel, titleNumbers } from './identifiers.ts';
 import { baggedWeights } from './random.ts';
 import { countFeatures, type PageLine, pageLines, scoreShares } from './text.ts';
+import { CLASSIFY_WEIGHTS } from './weights/classify.ts';
+import { EVIDENCE_WEIGHTS } from './weights/evidence.ts';
+import { SPLIT_WEIGHTS } from './weights/split.ts';
 
-/**
- * "Other" holds at least this much evidence (about two ordinary term matches), so a page needs some
- * before it is any subdocument. PRIOR and POWER turn page scores into shares as in classification,
- * sharper: a page's own evidence must be clearly outweighed before its neighbours relabel it.
- */
-const OTHER_SCORE = 2.5;
-const PRIOR = 1;
-const POWER = 3;
-/** A blank page's log share for each subdocument ("other": 0). */
-const BLANK_PAGE = -0.5;
-
-/** A page whose best evidence is under this share of the typical page's is weak… */
-const WEAK_PAGE = 0.5;
-/** (when it has at least this many words) … */
-const WEAK_MIN_TOKENS = 40;
-/** …and its log share for any label is at least this: it cannot decide a change alone. */
-const WEAK_FLOOR = -1.5;
-
-/** Changing label between pages costs this much (log units); a page's cues adjust it. */
-const SWITCH_PENALTY = 2.5;
-/** A page whose cues add up to this starts a document. */
-const START_THRESHOLD = 1.5;
-const START_BONUS = 2;
-/** …and when it is also on other paper than the page before, the change costs nothing more. */
-const NEW_PAPER_START = SWITCH_PENALTY - START_BONUS;
-/** A page whose cues add up to this or less continues a document: a change costs this much more. */
-const CONTINUATION_THRESHOLD = -3;
-const CONTINUATION_PENALTY = 4;
-/** One of the subdocument's names as the page's title: a change of label to it costs this much less. */
-const TITLE_BONUS = 1.5;
-/** Towards starting a new instance: a title naming the subdocument, and a header with a number or date. */
-const TITLE_START = 1;
-const HEADER_START = 0.75;
-
-/** A page of another size or kind (scanned / born-digital) than the one before: towards a start. */
-const PAGE_CHANGE = 2;
-/** A page like the one before with no first-page cue: changing label costs this much more. */
-const SAME_PAPER = 3;
-
-/** Lines at the top of a page where document numbers and dates are looked for (the header), at most. */
-const HEADER_LINES = 14;
+/** A page on other paper that starts a document: the change costs nothing more (the start bonus made up for the rest). */
+const NEW_PAPER_START = SPLIT_WEIGHTS.switchPenalty - SPLIT_WEIGHTS.startBonus;
 
 export function split(request: SplitRequest): SplitResult {
   const n = Math.max(1, Math.floor(request.nConsensus));
@@ -109,9 +72,9 @@ function readPages(doc: Doc, request: SplitRequest): PageModel {
   const { start, header, samePaper } = startCues(doc.pages, lines);
   const runCues = paperRunCues(doc.pages, lines, samePaper, queries);
   const extra = doc.pages.map((page, p) => {
-    const title = labelScores(queries, textEvidence(queries, titleLines(lines[p]!), AVERAGE_PAGE_TOKENS), null);
+    const title = labelScores(queries, textEvidence(queries, titleLines(lines[p]!), CLASSIFY_WEIGHTS.averagePageTokens), null);
     const cues = cueScores(queries, layoutCues([page], [lines[p]!]));
-    return title.map((t, l) => TITLE_WEIGHT * t + cues[l]! + runCues[p]![l]!);
+    return title.map((t, l) => EVIDENCE_WEIGHTS.title * t + cues[l]! + runCues[p]![l]!);
   });
   return { queries, extra, names: [...queries.labels.slice(0, queries.visible), OTHER], evidence, start, header, samePaper, titled: lines.map((l) => titles(queries, l)) };
 }
@@ -140,8 +103,6 @@ function paperRunCues(pages: readonly Page[], lines: readonly PageLine[][], same
 
 /** A numbered heading ("5. Confidentiality", "2.1 Term") is a section, never a document title. */
 const NUMBERED = /^\(?\d+(?:\.\d+)*[.)]?\s/;
-const TITLE_LINES = 2;
-const TITLE_WORDS = 6;
 
 /**
  * Per label: whether one of its names is the page's title — in its first two lines, on a short line
@@ -149,7 +110,7 @@ const TITLE_WORDS = 6;
  */
 function titles(queries: Queries, lines: readonly PageLine[]): Uint8Array {
   const titled = new Uint8Array(queries.visible);
-  const heads = lines.slice(0, TITLE_LINES).filter((line) => !NUMBERED.test(line.text) && line.text.split(' ').length <= TITLE_WORDS);
+  const heads = lines.slice(0, SPLIT_WEIGHTS.titleLines).filter((line) => !NUMBERED.test(line.text) && line.text.split(' ').length <= SPLIT_WEIGHTS.titleWords);
   if (heads.length === 0) return titled;
   for (const id of countFeatures(heads, queries.index).counts.keys()) {
     for (let l = 0; l < queries.visible; l++) if (queries.nameFeatures[l]!.has(id)) titled[l] = 1;
@@ -179,19 +140,19 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
     // Another paper size, or a scan after born-digital pages: most likely another document. The same
     // paper with nothing that starts a document: most likely the same one.
     const blank = lines[p]!.length === 0;
-    const otherSize = previous && (page.unit !== previous.unit || Math.abs(page.width - previous.width) > 0.03 * previous.width || Math.abs(page.height - previous.height) > 0.03 * previous.height);
+    const otherSize = previous && (page.unit !== previous.unit || Math.abs(page.width - previous.width) > SPLIT_WEIGHTS.otherSizeShare * previous.width || Math.abs(page.height - previous.height) > SPLIT_WEIGHTS.otherSizeShare * previous.height);
     const otherPaper = previous && (otherSize || (!blank && page.ocr !== previous.ocr));
-    if (otherPaper) score += PAGE_CHANGE;
+    if (otherPaper) score += SPLIT_WEIGHTS.pageChange;
     samePaper.push(Boolean(previous) && !otherPaper);
     if (!blank) previous = page;
-    if (marker.index === 1) score += 3;
-    else if (marker.index !== undefined && marker.index > 1 && (!otherPaper || followsMarker(markers[p - 1], marker))) score -= 5;
-    if (marker.continued) score -= 3;
+    if (marker.index === 1) score += SPLIT_WEIGHTS.firstPageMarker;
+    else if (marker.index !== undefined && marker.index > 1 && (!otherPaper || followsMarker(markers[p - 1], marker))) score -= SPLIT_WEIGHTS.laterPageMarker;
+    if (marker.continued) score -= SPLIT_WEIGHTS.continued;
     // A table of contents running on from the page before (dot leaders to page numbers on both).
-    if (p > 0 && contents[p] && contents[p - 1]) score -= 3;
+    if (p > 0 && contents[p] && contents[p - 1]) score -= SPLIT_WEIGHTS.contentsRunOn;
     const top = headerLines(lines[p]!);
     const facts = [
-      ...findLabeledValues(page, lines[p]!, anyNumberLabel, { maxLines: top, requireNumberWord: true, minLength: 3, below: true }),
+      ...findLabeledValues(page, lines[p]!, anyNumberLabel, { maxLines: top, requireNumberWord: true, minLength: SPLIT_WEIGHTS.headerNumberLength, below: true }),
       ...titleNumbers(lines[p]!),
       ...findLabeledDates(lines[p]!, top),
     ];
@@ -205,13 +166,13 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
       }
     }
     // One changed fact outweighs any that stayed (a monthly payslip keeps the employee number, not the date).
-    if (changed) score += 3;
-    else if (same) score -= 3;
+    if (changed) score += SPLIT_WEIGHTS.changedHeaderFact;
+    else if (same) score -= SPLIT_WEIGHTS.sameHeaderFact;
     start.push(score);
     // A first page prints a number or a date in its header, or dates its opening sentence ("made on 7 July 2024").
     header.push(facts.length > 0 || (top > 0 && isProse(lines[p]![top - 1]!.text) && hasDate(lines[p]![top - 1]!.text)));
     // A new document starts a new context; otherwise the page's facts join the current one.
-    if (p === 0 || score >= START_THRESHOLD) context = new Map();
+    if (p === 0 || score >= SPLIT_WEIGHTS.startThreshold) context = new Map();
     for (const { label, value } of facts) context.set(label, normalizeKey(value));
   });
   return { start, header, samePaper };
@@ -229,12 +190,12 @@ function followsMarker(before: PageMarker | undefined, marker: PageMarker): bool
 /** A sentence of running text, not a field, a row or a heading. */
 const isProse = (text: string) => {
   const words = text.split(' ').length;
-  return (words >= 10 && /[.;:]$/.test(text)) || words >= 14;
+  return (words >= SPLIT_WEIGHTS.proseWords && /[.;:]$/.test(text)) || words >= SPLIT_WEIGHTS.proseWordsAnyEnd;
 };
 
-/** A page's header: its lines up to and including the first sentence of running text (at most HEADER_LINES). */
+/** A page's header: its lines up to and including the first sentence of running text (at most SPLIT_WEIGHTS.headerLines). */
 function headerLines(lines: readonly PageLine[]): number {
-  const limit = Math.min(lines.length, HEADER_LINES);
+  const limit = Math.min(lines.length, SPLIT_WEIGHTS.headerLines);
   for (let l = 0; l < limit; l++) if (isProse(lines[l]!.text)) return l + 1;
   return limit;
 }
@@ -245,8 +206,8 @@ function headerLines(lines: readonly PageLine[]): number {
  * running heads repeat titles on every page.
  */
 function startsInstance(model: PageModel, p: number, s: number): boolean {
-  const titled = model.titled[p]![s]! ? TITLE_START + (model.header[p] ? HEADER_START : 0) : 0;
-  return model.start[p]! + titled >= START_THRESHOLD;
+  const titled = model.titled[p]![s]! ? SPLIT_WEIGHTS.titleStart + (model.header[p] ? SPLIT_WEIGHTS.headerStart : 0) : 0;
+  return model.start[p]! + titled >= SPLIT_WEIGHTS.startThreshold;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -264,7 +225,7 @@ function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlyS
     for (let l = 0; l < all.length; l++) all[l] += model.extra[p]![l]!;
     found.push(Math.max(0, ...all));
     // "Other" holds a fixed amount of evidence, or what the page has for a kind nobody asked for.
-    let otherScore = OTHER_SCORE;
+    let otherScore = SPLIT_WEIGHTS.otherScore;
     for (let h = visible; h < all.length; h++) otherScore = Math.max(otherScore, all[h]!);
     return [...all.subarray(0, visible), otherScore];
   });
@@ -276,24 +237,24 @@ function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlyS
     // A blank page (a scan's back side) says next to nothing: it goes with the pages around it, or to
     // "other" when nothing is around it. So does a cover: a short page that starts new paper and names
     // nothing any document type uses (a title slide saying "Welcome").
-    const silent = model.evidence[p]!.length < WEAK_MIN_TOKENS && found[p]! <= 0 && (p === 0 || model.start[p]! >= START_THRESHOLD);
-    if (model.evidence[p]!.length === 0 || silent) return scores.map((_, l) => (l === other ? 0 : BLANK_PAGE));
-    const logs = scoreShares(scores, PRIOR, POWER).map(Math.log);
+    const silent = model.evidence[p]!.length < SPLIT_WEIGHTS.weakMinTokens && found[p]! <= 0 && (p === 0 || model.start[p]! >= SPLIT_WEIGHTS.startThreshold);
+    if (model.evidence[p]!.length === 0 || silent) return scores.map((_, l) => (l === other ? 0 : SPLIT_WEIGHTS.blankPage));
+    const logs = scoreShares(scores, SPLIT_WEIGHTS.prior, SPLIT_WEIGHTS.power).map(Math.log);
     // (A page with a few words is not weak but short: it says what it says.)
-    const weak = Math.max(...scores) < WEAK_PAGE * typical && model.evidence[p]!.length >= WEAK_MIN_TOKENS;
-    return weak ? logs.map((l) => Math.max(WEAK_FLOOR, l)) : logs;
+    const weak = Math.max(...scores) < SPLIT_WEIGHTS.weakPage * typical && model.evidence[p]!.length >= SPLIT_WEIGHTS.weakMinTokens;
+    return weak ? logs.map((l) => Math.max(SPLIT_WEIGHTS.weakFloor, l)) : logs;
   });
   const transition = (p: number, from: number, to: number) => {
     if (from === to) return 0;
-    let cost = -SWITCH_PENALTY;
-    if (model.start[p]! >= START_THRESHOLD) cost += START_BONUS;
+    let cost = -SPLIT_WEIGHTS.switchPenalty;
+    if (model.start[p]! >= SPLIT_WEIGHTS.startThreshold) cost += SPLIT_WEIGHTS.startBonus;
     // New paper with nothing that continues a document: a change here is as likely as none.
-    if (model.start[p]! >= START_THRESHOLD && p > 0 && !model.samePaper[p]) cost += NEW_PAPER_START;
-    if (model.start[p]! <= CONTINUATION_THRESHOLD) cost -= CONTINUATION_PENALTY;
+    if (model.start[p]! >= SPLIT_WEIGHTS.startThreshold && p > 0 && !model.samePaper[p]) cost += NEW_PAPER_START;
+    if (model.start[p]! <= SPLIT_WEIGHTS.continuationThreshold) cost -= SPLIT_WEIGHTS.continuationPenalty;
     // The same paper with nothing that starts a document: most likely the same document.
     // (A page with next to no words is left to its own evidence.)
-    else if (model.samePaper[p] && model.start[p]! < START_THRESHOLD && model.evidence[p]!.length >= WEAK_MIN_TOKENS) cost -= SAME_PAPER;
-    if (to !== other && model.titled[p]![to]) cost += TITLE_BONUS;
+    else if (model.samePaper[p] && model.start[p]! < SPLIT_WEIGHTS.startThreshold && model.evidence[p]!.length >= SPLIT_WEIGHTS.weakMinTokens) cost -= SPLIT_WEIGHTS.samePaper;
+    if (to !== other && model.titled[p]![to]) cost += SPLIT_WEIGHTS.titleBonus;
     // Cues make a change cheap, never a gain: a label is not worth changing for its own sake.
     return Math.min(0, cost);
   };
@@ -376,7 +337,7 @@ function rejoinInterruptions(model: PageModel, labels: Int32Array): void {
     let end = p;
     while (end < P && labels[end] !== before) end++;
     const resumes = end < P;
-    const quiet = (q: number) => model.samePaper[q]! && model.start[q]! < START_THRESHOLD;
+    const quiet = (q: number) => model.samePaper[q]! && model.start[q]! < SPLIT_WEIGHTS.startThreshold;
     let joined = resumes && quiet(end);
     for (let q = p; joined && q < end; q++) if (!quiet(q)) joined = false;
     if (joined) labels.fill(before, p, end);

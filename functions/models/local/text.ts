@@ -7,6 +7,7 @@
  */
 import { type Doc, type Page, tableRows } from '../../documents/doc.ts';
 import { NEGATION_SCOPE, phraseKey, type Token, tokenize } from '../shared/words.ts';
+import { BM25_SETTINGS } from './weights/evidence.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Pages as lines
@@ -16,10 +17,6 @@ export interface PageLine {
   /** A heading block, or a short line at the top of the page: where documents say what they are. */
   title: boolean;
 }
-
-/** Lines of the top of a page that count as its title zone when short. */
-const TITLE_ZONE_LINES = 4;
-const TITLE_MAX_WORDS = 7;
 
 /**
  * A page's text as lines in reading order. Blocks give the order; a block's own lines keep label and
@@ -54,8 +51,8 @@ export function pageLines(page: Page): PageLine[] {
     const trimmed = text.replace(/\s+/g, ' ').trim();
     if (trimmed === '') continue;
     // Table rows are data, never a title, even at the top of a page.
-    const short = !table && trimmed.split(' ').length <= TITLE_MAX_WORDS;
-    lines.push({ text: trimmed, title: heading || (lines.length < TITLE_ZONE_LINES && short) });
+    const short = !table && trimmed.split(' ').length <= BM25_SETTINGS.titleMaxWords;
+    lines.push({ text: trimmed, title: heading || (lines.length < BM25_SETTINGS.titleZoneLines && short) });
   }
   return lines;
 }
@@ -135,16 +132,11 @@ export function countFeatures(lines: readonly PageLine[], vocabulary: ReadonlyMa
 // ---------------------------------------------------------------------------------------------
 // BM25
 
-/** BM25 term-frequency saturation: k1 caps what repetition adds, b how much length dilutes it. */
-export const BM25 = { k1: 1.2, b: 0.35 } as const;
-
-/** A title occurrence counts this many times (BM25F field weighting: titles say what a page is). */
-export const TITLE_BOOST = 3;
-
+/** BM25 term-frequency saturation (BM25_SETTINGS): k1 caps what repetition adds, b how much length dilutes it. */
 export function saturatedTf(tf: number, length: number, averageLength: number): number {
   if (tf <= 0) return 0;
-  const norm = BM25.k1 * (1 - BM25.b + (BM25.b * length) / Math.max(1, averageLength));
-  return (tf * (BM25.k1 + 1)) / (tf + norm);
+  const norm = BM25_SETTINGS.k1 * (1 - BM25_SETTINGS.b + (BM25_SETTINGS.b * length) / Math.max(1, averageLength));
+  return (tf * (BM25_SETTINGS.k1 + 1)) / (tf + norm);
 }
 
 /**
@@ -153,7 +145,7 @@ export function saturatedTf(tf: number, length: number, averageLength: number): 
  */
 export function categoryIdf(categoriesWithFeature: number, categoryCount: number): number {
   const n = categoriesWithFeature;
-  return Math.max(0.05, Math.log(1 + (categoryCount - n + 0.5) / (n + 0.5)));
+  return Math.max(BM25_SETTINGS.idfFloor, Math.log(1 + (categoryCount - n + 0.5) / (n + 0.5)));
 }
 
 /** Scores → shares summing to 1. `prior` is evidence every option has (so little evidence means low

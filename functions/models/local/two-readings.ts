@@ -4,7 +4,7 @@
  * reads the document both ways and keeps, leaf by leaf:
  * - a value both readings found alike, or that only the first found;
  * - a value only the second found, when it is of a closed form, found with a high likelihood
- *   (SECOND_ONLY_LIKELIHOOD), or found where the first reader read nothing it could make out;
+ *   (TWO_READINGS_SETTINGS.secondOnlyLikelihood), or found where the first reader read nothing it could make out;
  * - the first reading's text where the second's is the same or the start of it (readsOn);
  * - one name read at one place with a word read two ways: that word from the reader much surer of it
  *   (settledWordByWord);
@@ -18,6 +18,7 @@ import type { ExtractResult, Found, Tree } from '../engine.ts';
 import { CURRENCIES } from '../knowledge/currencies.ts';
 import { CENT } from './business.ts';
 import { normalizeToken } from './extract-index.ts';
+import { TWO_READINGS_SETTINGS } from './weights/two-readings.ts';
 
 /** The document as the second reader read it, or undefined when no page was read twice. */
 export function secondReading(doc: Doc): Doc | undefined {
@@ -78,7 +79,7 @@ function agree(a: Leaf, b: Leaf, unread: (source: Tree<Found | null> | undefined
       const kept = agree({ value: {}, source: {}, likelihood: {} }, b, unread, settle, sums);
       return Object.values(kept.value as Record<string, unknown>).some((v) => v !== null && v !== undefined) ? kept : { ...NONE, value: a.value };
     }
-    const sure = Array.isArray(b.value) || closedForm(b.value) || (typeof b.likelihood === 'number' && b.likelihood >= SECOND_ONLY_LIKELIHOOD) || unread(b.source);
+    const sure = Array.isArray(b.value) || closedForm(b.value) || (typeof b.likelihood === 'number' && b.likelihood >= TWO_READINGS_SETTINGS.secondOnlyLikelihood) || unread(b.source);
     return sure ? b : NONE;
   }
   if (b.value === null || b.value === undefined) return a;
@@ -144,21 +145,13 @@ function readsOn(first: unknown, second: unknown): boolean {
   return typeof first === 'string' && typeof second === 'string' && spelled(second) !== '' && spelled(first).startsWith(spelled(second));
 }
 
-/**
- * How much surer one reader must be of a word than the other (their confidences, 0–100) for its
- * reading of the word to be taken. Five points tell nothing: on the corpus Tesseract read "PETRO" at
- * 87 where PP-OCR misread "PEIRO" at 92, and misread "laste" at 94 where PP-OCR read "Taste" at 99;
- * Tesseract's "Sdn" at 94 over PP-OCR's "San" at 77 is settled.
- */
-const WORD_MARGIN = 10;
-
 /** A value that is a date as extraction gives it ("2018-03-05"): read from digits, never settled word by word. */
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
 
 /**
  * Where the readers found one name at one place and differ on some of its words ("Timeless
  * Kitchenette Sdn Bhd" / "… San Bhd"): each word they read differently is taken from the reader
- * surer of it by WORD_MARGIN, the first reading's text otherwise kept. Words with digits are never
+ * surer of it by TWO_READINGS_SETTINGS.wordMargin, the first reading's text otherwise kept. Words with digits are never
  * settled so (both readers misread digits with confidence: "P0S01" for "POS01"), nor a word one
  * reader read as two others. Undefined when the two values are not the same words read twice, or a
  * word stays in doubt.
@@ -183,7 +176,7 @@ function settledWordByWord(doc: Doc, a: Leaf, b: Leaf): string | undefined {
     if (over.length !== 1 || /\d/.test(word.text + over[0]!.text)) return undefined;
     const mine = word.confidence ?? 100;
     const theirs = over[0]!.confidence ?? 100;
-    if (Math.abs(mine - theirs) < WORD_MARGIN) return undefined;
+    if (Math.abs(mine - theirs) < TWO_READINGS_SETTINGS.wordMargin) return undefined;
     const at = text.indexOf(word.text, from);
     if (at < 0) return undefined;
     if (theirs > mine) text = text.slice(0, at) + over[0]!.text + text.slice(at + word.text.length);
@@ -221,29 +214,6 @@ function sameSpot(one: Word, other: Word): boolean {
 }
 
 /**
- * A value only the second reader found is kept at this likelihood or above. The second reader misreads
- * letters and digits with high confidence ("PEIRO" for "PETRO", "P0S01/000123/9"), which the first
- * reader's confidence would have left null; calibrated on the corpus (QUIRE_OCR=both): at 0.78, of
- * the names, numbers and amounts only PP-OCR found, 17 wrong and 24 right values fall below.
- */
-const SECOND_ONLY_LIKELIHOOD = 0.78;
-
-/**
- * Below this confidence Tesseract read a word it could not make out ("IN1L00S" for "IN1008" at 13,
- * "InviRODD721134" at 35): where it read nothing surer at a value's place, the second reader's value
- * stands alone. Calibrated on the corpus: its misread "POS01/000123¢9" at 48 is read.
- */
-const UNREAD_CONFIDENCE = 40;
-
-/**
- * How much of a value's place (across) the first reader must have read surely for its reading there
- * to count. Calibrated on the corpus: where Tesseract read 41–49% of a name surely it had read it
- * otherwise ("Owner by Castle Blue S/E" under PP-OCR's "Dwner by Castle Blue S/B"); a letterhead it
- * read nothing of but a stray "(C0" is one it did not see.
- */
-const READ_SHARE = 0.25;
-
-/**
  * Whether the first reader read nothing at the value's place, or only words it could not make out
  * over most of it: a block it did not see (white on a coloured band, a faded print, a logo's
  * lettering), where no reading disagrees.
@@ -254,7 +224,7 @@ function readNothingAt(doc: Doc, source: Tree<Found | null> | undefined): boolea
   const { page, box } = place;
   // The spans across the place of the words read surely on its line(s) (half their height inside it).
   const spans = (doc.pages[page - 1]?.words ?? [])
-    .filter((w) => (w.confidence ?? 100) >= UNREAD_CONFIDENCE && w.box && Math.min(w.box.top + w.box.height, box.top + box.height) - Math.max(w.box.top, box.top) > w.box.height / 2)
+    .filter((w) => (w.confidence ?? 100) >= TWO_READINGS_SETTINGS.unreadConfidence && w.box && Math.min(w.box.top + w.box.height, box.top + box.height) - Math.max(w.box.top, box.top) > w.box.height / 2)
     .map((w) => [Math.max(w.box!.left, box.left), Math.min(w.box!.left + w.box!.width, box.left + box.width)] as const)
     .filter(([from, to]) => to > from)
     .sort((a, b) => a[0] - b[0]);
@@ -264,7 +234,7 @@ function readNothingAt(doc: Doc, source: Tree<Found | null> | undefined): boolea
     covered += Math.max(0, to - Math.max(from, end));
     end = Math.max(end, to);
   }
-  return covered < READ_SHARE * box.width;
+  return covered < TWO_READINGS_SETTINGS.readShare * box.width;
 }
 
 /** Values of a closed form, which a misreading seldom turns into another valid one: a known currency code, a calendar date. */

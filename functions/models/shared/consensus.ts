@@ -334,43 +334,430 @@ function tieBreak(votes: readonly PartitionVote[], pageKeys: Array<Array<Set<str
 }
 
 // ---------------------------------------------------------------------------------------------
-// Extracted values (votes that are plain JSON outputs, e.g. an LLM provider's samples)
+// Extracted values: votes that are plain JSON outputs (an LLM provider's samples, the inputs of
+// POST /v1/consensus). One reconciliation for both: list items are aligned by content, then every
+// leaf is voted.
 
 /**
  * Votes → one value, leaf by leaf: the value most votes gave (ties to the earliest vote), its
  * likelihood the share of votes that gave it (1 for a single vote). Objects are decided key by key;
- * arrays first by length (the most common), then item by item among the votes of that length.
+ * list items are first aligned by content across the votes (see `reconcile`), then voted item by item.
  */
 export function consolidateValues(votes: readonly unknown[]): { value: unknown; likelihoods: Tree<number> } {
   if (votes.length === 0) throw new Error('consolidateValues needs at least one vote');
-  return consolidateNode(votes, votes.length);
+  const { value, likelihoods } = reconcile(votes);
+  return { value, likelihoods };
 }
 
-function consolidateNode(votes: readonly unknown[], total: number): { value: unknown; likelihoods: Tree<number> } {
-  const shape = (v: unknown) => (v === undefined ? 'missing' : v === null ? 'null' : Array.isArray(v) ? `array:${v.length}` : typeof v === 'object' ? 'object' : `=${JSON.stringify(v)}`);
-  const groups = new Map<string, unknown[]>();
-  for (const v of votes) groups.set(shape(v), [...(groups.get(shape(v)) ?? []), v]);
-  const [winner, agreeing] = [...groups].sort((a, b) => b[1].length - a[1].length)[0]!;
-  const share = agreeing.length / total;
+/** One voted leaf of a reconciliation, at its canonical path ("items.0.amount"). */
+export interface ReconciledField {
+  path: string;
+  value: unknown;
+  /** supporting / total: the share of all inputs that gave this value. */
+  likelihood: number;
+  supporting: number;
+  total: number;
+}
+
+/** Where each input's list item sits, for one canonical list item. */
+export interface PathAlignment {
+  canonicalPath: string;
+  /** Per input (in input order): the path of its item aligned here, or null when it has none. */
+  sourcePaths: Array<string | null>;
+}
+
+export interface Reconciliation {
+  /** The consensus value (undefined only when most inputs have nothing at all). */
+  value: unknown;
+  /** Parallel to `value`: a 0..1 likelihood at each leaf. */
+  likelihoods: Tree<number>;
+  /** Every leaf of `value` (scalars, nulls and empty lists or objects), in document order. */
+  fields: ReconciledField[];
+  /** The input whose list items seeded the alignment: the most complete one (most non-null leaves), ties to the earliest. */
+  referenceIndex: number;
+  /** With `alignment`: one entry per canonical list item. */
+  pathAlignments?: PathAlignment[];
+  /** With `alignment`: each input with its list items moved to their canonical places (null where it has no item; items aligned nowhere dropped). */
+  alignedInputs?: unknown[];
+}
+
+export interface ReconcileOptions {
+  /** A JSON Schema of the inputs: properties come in its order, and a property no input gives is null (likelihood 0). */
+  schema?: Record<string, unknown>;
+  /** Keep the alignment (path alignments and aligned inputs): memory in the size of all inputs. */
+  alignment?: boolean;
+}
+
+/** Two list items are the same item when their content is at least this similar (0..1). */
+export const ITEM_MATCH_THRESHOLD = 0.5;
+
+interface Entry {
+  input: number;
+  value: unknown;
+  /** The value's path in its own input. */
+  source: string;
+}
+
+interface Reconciler {
+  total: number;
+  referenceIndex: number;
+  fields: ReconciledField[];
+  alignments?: PathAlignment[];
+  bigrams: Map<string, Map<string, number>>;
+}
+
+const joinPath = (path: string, key: string | number) => (path === '' ? String(key) : `${path}.${key}`);
+
+/**
+ * Reconciles several JSON values of one shape (API POST /v1/consensus; the n_consensus of LLM
+ * providers): list items are aligned by content — each list's items are matched to the items of
+ * the reference input's list (and to items earlier inputs added) by similarity, best pairs first,
+ * at ITEM_MATCH_THRESHOLD or above; an item no other matches starts a new place — and an aligned
+ * item is kept when at least half of all inputs have it, in the order of its mean position. Then
+ * every leaf is voted: values compare as text without case or spacing, numbers by value
+ * (the text "1250.0" is 1250; "1,250" is not), the most common form of the winning value is kept, and its
+ * likelihood is the share of all inputs that gave it. Objects are decided key by key; an object,
+ * list or value most inputs lack is left out.
+ */
+export function reconcile(inputs: readonly unknown[], options: ReconcileOptions = {}): Reconciliation {
+  if (inputs.length === 0) throw new Error('reconcile needs at least one input');
+  const referenceIndex = mostComplete(inputs);
+  const r: Reconciler = { total: inputs.length, referenceIndex, fields: [], bigrams: new Map() };
+  if (options.alignment) r.alignments = [];
+  const entries = inputs.map((value, input): Entry => ({ input, value, source: '' }));
+  const { value, likelihoods, aligned } = node(r, entries, inputs.length, '', options.schema);
+  const result: Reconciliation = { value, likelihoods, fields: r.fields, referenceIndex };
+  if (options.alignment) {
+    result.pathAlignments = r.alignments;
+    result.alignedInputs = inputs.map((input, i) => (aligned ? aligned[i] : input));
+  }
+  return result;
+}
+
+/** The input with the most non-null leaves (ties to the earliest). */
+function mostComplete(inputs: readonly unknown[]): number {
+  const leaves = (v: unknown): number => {
+    if (v === null || v === undefined) return 0;
+    if (Array.isArray(v)) return v.reduce((n: number, item) => n + leaves(item), 0);
+    if (typeof v === 'object') return Object.values(v as object).reduce((n: number, item) => n + leaves(item), 0);
+    return 1;
+  };
+  let best = 0;
+  let bestCount = -1;
+  inputs.forEach((input, i) => {
+    const count = leaves(input);
+    if (count > bestCount) {
+      best = i;
+      bestCount = count;
+    }
+  });
+  return best;
+}
+
+type Shape = 'missing' | 'null' | 'object' | 'array' | `=${string}`;
+
+function shapeOf(v: unknown): Shape {
+  if (v === undefined) return 'missing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'object') return 'object';
+  return `=${scalarKey(v)}`;
+}
+
+/** How a scalar compares: numbers (and plain numeric text) by value, text without case, spacing or compatibility forms. */
+function scalarKey(v: unknown): string {
+  if (typeof v === 'number') return `n:${v}`;
+  if (typeof v === 'boolean') return `b:${v}`;
+  const text = String(v).normalize('NFKC').trim().replace(/\s+/g, ' ');
+  if (/^-?\d+(\.\d+)?$/.test(text)) return `n:${Number(text)}`;
+  return `s:${text.toLowerCase()}`;
+}
+
+function schemaProperties(schema: Record<string, unknown> | undefined): Record<string, Record<string, unknown>> {
+  const properties = schema?.properties;
+  return properties && typeof properties === 'object' && !Array.isArray(properties) ? (properties as Record<string, Record<string, unknown>>) : {};
+}
+
+function schemaItems(schema: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const items = schema?.items;
+  return items && typeof items === 'object' && !Array.isArray(items) ? (items as Record<string, unknown>) : undefined;
+}
+
+interface NodeResult {
+  value: unknown;
+  likelihoods: Tree<number>;
+  /** Per input: its value here, aligned (alignment only). */
+  aligned?: unknown[];
+}
+
+/**
+ * One node of the reconciliation. `voters`: how many inputs vote here (all inputs at the top; the
+ * inputs whose value is an object for that object's keys; the inputs that have a list item for the
+ * item): those without a value vote for leaving it out. Likelihoods are shares of all inputs.
+ */
+function node(r: Reconciler, entries: readonly Entry[], voters: number, path: string, schema: Record<string, unknown> | undefined): NodeResult {
+  // Group the votes by shape in input order: a tie goes to the group of the earliest vote, and a value beats leaving it out.
+  const sorted = [...entries].sort((a, b) => a.input - b.input);
+  const groups = new Map<Shape, Entry[]>();
+  for (const e of sorted) {
+    const shape = shapeOf(e.value);
+    let group = groups.get(shape);
+    if (!group) groups.set(shape, (group = []));
+    group.push(e);
+  }
+  const missing = voters - entries.length + (groups.get('missing')?.length ?? 0);
+  groups.delete('missing');
+  let winner: Shape = 'missing';
+  let best = missing;
+  for (const [shape, group] of groups) {
+    if (group.length >= best && !(group.length === best && winner !== 'missing')) {
+      winner = shape;
+      best = group.length;
+    }
+  }
+  const agreeing = groups.get(winner) ?? [];
+  const share = clamp01(best / r.total);
+  const aligned = r.alignments ? alignedOfEntries(r, entries) : undefined;
+
   if (winner === 'object') {
     const value: Record<string, unknown> = {};
     const likelihoods: Record<string, Tree<number>> = {};
-    const keys = [...new Set(agreeing.flatMap((v) => Object.keys(v as object)))];
+    const properties = schemaProperties(schema);
+    const keys = [...new Set([...Object.keys(properties), ...agreeing.flatMap((e) => Object.keys(e.value as object))])];
+    const alignedObjects = aligned ? new Map(agreeing.map((e) => [e.input, { ...(e.value as Record<string, unknown>) }])) : undefined;
     for (const key of keys) {
-      const part = consolidateNode(
-        agreeing.map((v) => (v as Record<string, unknown>)[key]),
-        total,
-      );
+      if (key === '__proto__') continue;
+      const childPath = joinPath(path, key);
+      const children = agreeing.filter((e) => (e.value as Record<string, unknown>)[key] !== undefined).map((e) => ({ input: e.input, value: (e.value as Record<string, unknown>)[key], source: joinPath(e.source, key) }));
+      if (children.length === 0 && Object.hasOwn(properties, key)) {
+        // Asked for by the schema, given by no input: null, and no input supports it.
+        value[key] = null;
+        likelihoods[key] = 0;
+        r.fields.push({ path: childPath, value: null, likelihood: 0, supporting: 0, total: r.total });
+        continue;
+      }
+      const part = node(r, children, agreeing.length, childPath, properties[key]);
+      if (alignedObjects && part.aligned) for (const child of children) alignedObjects.get(child.input)![key] = part.aligned[child.input];
       if (part.value === undefined) continue;
       value[key] = part.value;
       likelihoods[key] = part.likelihoods;
     }
-    return { value, likelihoods };
+    if (keys.length === 0 && path !== '') r.fields.push({ path, value, likelihood: share, supporting: best, total: r.total });
+    if (aligned && alignedObjects) for (const [input, object] of alignedObjects) aligned[input] = object;
+    return { value, likelihoods, aligned };
   }
-  if (winner.startsWith('array:')) {
-    const length = (agreeing[0] as unknown[]).length;
-    const items = Array.from({ length }, (_, i) => consolidateNode(agreeing.map((v) => (v as unknown[])[i]), total));
-    return { value: items.map((i) => i.value), likelihoods: items.map((i) => i.likelihoods) };
+
+  if (winner === 'array') return listNode(r, agreeing, path, schemaItems(schema), share, best, aligned);
+
+  if (winner === 'missing') return { value: undefined, likelihoods: 0, aligned };
+  // A scalar or null: the most common form among the agreeing votes (ties to the earliest).
+  const forms = new Map<string, { value: unknown; count: number }>();
+  for (const e of agreeing) {
+    const form = JSON.stringify(e.value);
+    const seen = forms.get(form);
+    if (seen) seen.count++;
+    else forms.set(form, { value: e.value, count: 1 });
   }
-  return { value: winner === 'missing' ? undefined : agreeing[0], likelihoods: clamp01(share) };
+  let value: unknown = null;
+  let top = -1;
+  for (const form of forms.values()) {
+    if (form.count > top) {
+      value = form.value;
+      top = form.count;
+    }
+  }
+  r.fields.push({ path, value, likelihood: share, supporting: best, total: r.total });
+  return { value, likelihoods: share, aligned };
+}
+
+/** Per input, its value at this node as given (the alignment of its children replaces parts of it). */
+function alignedOfEntries(r: Reconciler, entries: readonly Entry[]): unknown[] {
+  const aligned = new Array<unknown>(r.total).fill(undefined);
+  for (const e of entries) aligned[e.input] = e.value;
+  return aligned;
+}
+
+interface Slot {
+  /** The item the others are compared with: the first one placed here. */
+  representative: unknown;
+  members: Entry[];
+  /** Sum of the members' relative positions in their lists (0..1). */
+  positions: number;
+  /** The relative position of the reference list's item here, if it has one. */
+  referencePosition?: number;
+  /** Inputs that already have an item here. */
+  inputs: Set<number>;
+  order: number;
+}
+
+function listNode(r: Reconciler, lists: readonly Entry[], path: string, itemSchema: Record<string, unknown> | undefined, share: number, support: number, aligned: unknown[] | undefined): NodeResult {
+  // The reference list: the reference input's when it voted for a list here, else the first list of the most common length.
+  const lengths = new Map<number, number>();
+  for (const e of lists) lengths.set((e.value as unknown[]).length, (lengths.get((e.value as unknown[]).length) ?? 0) + 1);
+  let modeLength = 0;
+  let modeCount = -1;
+  for (const [length, count] of lengths) {
+    if (count > modeCount) {
+      modeLength = length;
+      modeCount = count;
+    }
+  }
+  const reference = lists.find((e) => e.input === r.referenceIndex) ?? lists.find((e) => (e.value as unknown[]).length === modeLength)!;
+  const ordered = [reference, ...lists.filter((e) => e !== reference)];
+
+  const slots: Slot[] = [];
+  const byKey = new Map<string, Slot[]>();
+  // Every item placed in a slot indexes it by its content: an identical item of a later input goes
+  // there without being compared (answers to one question repeat one another).
+  const place = (slot: Slot, e: Entry, key: string, index: number, length: number) => {
+    slot.members.push(e);
+    slot.inputs.add(e.input);
+    const position = length > 1 ? index / (length - 1) : 0;
+    slot.positions += position;
+    if (e.input === reference.input) slot.referencePosition = position;
+    const same = byKey.get(key);
+    if (!same) byKey.set(key, [slot]);
+    else if (!same.includes(slot)) same.push(slot);
+  };
+  for (const list of ordered) {
+    const items = list.value as unknown[];
+    const taken = new Array<boolean>(items.length).fill(false);
+    const keys = items.map(canonicalKey);
+    // Identical items first (cheap), then the rest by similarity, best pairs first.
+    items.forEach((item, j) => {
+      const slot = byKey.get(keys[j]!)?.find((s) => !s.inputs.has(list.input));
+      if (slot) {
+        place(slot, { input: list.input, value: item, source: joinPath(list.source, j) }, keys[j]!, j, items.length);
+        taken[j] = true;
+      }
+    });
+    const pairs: Array<{ j: number; slot: Slot; similarity: number }> = [];
+    items.forEach((item, j) => {
+      if (taken[j]) return;
+      for (const slot of slots) {
+        if (slot.inputs.has(list.input)) continue;
+        const similarity = similar(r, item, slot.representative);
+        if (similarity >= ITEM_MATCH_THRESHOLD) pairs.push({ j, slot, similarity });
+      }
+    });
+    pairs.sort((a, b) => b.similarity - a.similarity || a.slot.order - b.slot.order || a.j - b.j);
+    for (const { j, slot } of pairs) {
+      if (taken[j] || slot.inputs.has(list.input)) continue;
+      place(slot, { input: list.input, value: items[j], source: joinPath(list.source, j) }, keys[j]!, j, items.length);
+      taken[j] = true;
+    }
+    items.forEach((item, j) => {
+      if (taken[j]) return;
+      const slot: Slot = { representative: item, members: [], positions: 0, inputs: new Set(), order: slots.length };
+      place(slot, { input: list.input, value: item, source: joinPath(list.source, j) }, keys[j]!, j, items.length);
+      slots.push(slot);
+    });
+  }
+
+  // Kept: the items at least half of all inputs have; in the reference list's order, the others
+  // where their mean relative position puts them.
+  const at = (slot: Slot) => slot.referencePosition ?? slot.positions / slot.members.length;
+  const kept = slots.filter((slot) => slot.members.length * 2 >= r.total).sort((a, b) => at(a) - at(b) || a.order - b.order);
+  const value: unknown[] = [];
+  const likelihoods: Tree<number>[] = [];
+  const alignedLists = aligned ? new Map(lists.map((e) => [e.input, new Array<unknown>(kept.length).fill(null)])) : undefined;
+  kept.forEach((slot, k) => {
+    const itemPath = joinPath(path, k);
+    if (r.alignments) {
+      const sourcePaths = new Array<string | null>(r.total).fill(null);
+      for (const m of slot.members) sourcePaths[m.input] = m.source;
+      r.alignments.push({ canonicalPath: itemPath, sourcePaths });
+    }
+    const part = node(r, slot.members, slot.members.length, itemPath, itemSchema);
+    if (alignedLists && part.aligned) for (const m of slot.members) alignedLists.get(m.input)![k] = part.aligned[m.input];
+    value.push(part.value === undefined ? null : part.value);
+    likelihoods.push(part.likelihoods);
+  });
+  if (kept.length === 0) r.fields.push({ path, value, likelihood: share, supporting: support, total: r.total });
+  if (aligned && alignedLists) for (const [input, list] of alignedLists) aligned[input] = list;
+  return { value, likelihoods, aligned };
+}
+
+/** A value's identity for the "identical items" pass: its JSON with object keys sorted and scalars compared as votes compare them. */
+function canonicalKey(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (Array.isArray(v)) return `[${v.map(canonicalKey).join(',')}]`;
+  if (typeof v === 'object') {
+    return `{${Object.keys(v as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalKey((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(scalarKey(v));
+}
+
+/**
+ * How alike two values are, 0..1: scalars that vote alike 1, other texts by their character pairs
+ * (Dice), numbers by their relative difference; objects the mean over the keys either gives a value;
+ * lists the mean of each item's best match in the other list.
+ */
+function similar(r: Reconciler, a: unknown, b: unknown): number {
+  const aEmpty = a === null || a === undefined;
+  const bEmpty = b === null || b === undefined;
+  if (aEmpty || bEmpty) return aEmpty && bEmpty ? 1 : 0;
+  const aList = Array.isArray(a);
+  const bList = Array.isArray(b);
+  if (aList || bList) {
+    if (!aList || !bList) return 0;
+    if (a.length === 0 || b.length === 0) return a.length === b.length ? 1 : 0;
+    const best = (xs: unknown[], ys: unknown[]) => xs.reduce((sum: number, x) => sum + Math.max(...ys.map((y) => similar(r, x, y))), 0);
+    return (best(a, b) + best(b, a)) / (a.length + b.length);
+  }
+  const aObject = typeof a === 'object';
+  const bObject = typeof b === 'object';
+  if (aObject || bObject) {
+    if (!aObject || !bObject) return 0;
+    const ao = a as Record<string, unknown>;
+    const bo = b as Record<string, unknown>;
+    let sum = 0;
+    let count = 0;
+    for (const key of new Set([...Object.keys(ao), ...Object.keys(bo)])) {
+      const x = ao[key];
+      const y = bo[key];
+      if ((x === null || x === undefined) && (y === null || y === undefined)) continue;
+      sum += similar(r, x, y);
+      count++;
+    }
+    return count === 0 ? 1 : sum / count;
+  }
+  const ka = scalarKey(a);
+  const kb = scalarKey(b);
+  if (ka === kb) return 1;
+  if (ka.startsWith('n:') && kb.startsWith('n:')) {
+    const x = Number(ka.slice(2));
+    const y = Number(kb.slice(2));
+    const scale = Math.max(Math.abs(x), Math.abs(y));
+    return scale === 0 ? 1 : Math.max(0, 1 - Math.abs(x - y) / scale);
+  }
+  if (ka.startsWith('b:') || kb.startsWith('b:')) return 0;
+  return dice(r, ka.slice(2), kb.slice(2));
+}
+
+/** The Dice coefficient of two texts' character pairs (each text's pairs counted once per occurrence; cached). */
+function dice(r: Reconciler, a: string, b: string): number {
+  if (a.length < 2 || b.length < 2) return a === b ? 1 : 0;
+  const pa = bigramsOf(r, a);
+  const pb = bigramsOf(r, b);
+  let common = 0;
+  for (const [pair, count] of pa) common += Math.min(count, pb.get(pair) ?? 0);
+  return (2 * common) / (a.length - 1 + b.length - 1);
+}
+
+const MAX_CACHED_TEXTS = 100_000;
+
+function bigramsOf(r: Reconciler, text: string): Map<string, number> {
+  let pairs = r.bigrams.get(text);
+  if (pairs) return pairs;
+  pairs = new Map();
+  for (let i = 0; i < text.length - 1; i++) {
+    const pair = text.slice(i, i + 2);
+    pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+  }
+  if (r.bigrams.size < MAX_CACHED_TEXTS) r.bigrams.set(text, pairs);
+  return pairs;
 }

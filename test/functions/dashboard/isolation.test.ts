@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, removeMember, getMembership } from '../../../functions/members/members.ts';
 import { platform } from '../../../functions/platform/platform.ts';
 import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
-import { dash, signIn, type Member } from '../../support/dashboard.ts';
+import { cookiesOf, dash, signIn, type Member } from '../../support/dashboard.ts';
 
 let cloud: TestCloud;
 let otherOrgId: string;
@@ -149,7 +149,8 @@ describe('roles', () => {
 
   it('a developer manages keys of test only', async () => {
     const developer = await signIn(cloud.url, cloud.orgId, 'dev@a.example', 'developer');
-    expect((await dash(cloud.url, developer, 'POST', '/dashboard/keys', { env: 'test', name: 'dev key', role: 'operator' })).status).toBe(200);
+    // Created, the POST redirects to the page that shows the key once (a reload creates no second key).
+    expect((await dash(cloud.url, developer, 'POST', '/dashboard/keys', { env: 'test', name: 'dev key', role: 'operator' })).status).toBe(303);
     expect((await dash(cloud.url, developer, 'POST', '/dashboard/keys', { env: 'production', name: 'dev key', role: 'operator' })).status).toBe(403);
   });
 
@@ -205,8 +206,12 @@ describe('several organizations', () => {
 describe('escaping', () => {
   it('names that look like markup are shown as text, never as markup', async () => {
     const name = '<img src=x onerror=alert(1)>"\'';
-    const created = await dash(cloud.url, owner, 'POST', '/dashboard/keys', { env: 'test', name, role: 'viewer' });
-    expect(created.status).toBe(200);
+    const posted = await dash(cloud.url, owner, 'POST', '/dashboard/keys', { env: 'test', name, role: 'viewer' });
+    expect(posted.status).toBe(303);
+    // The page the POST redirects to shows the new key (handed over in a one-time cookie).
+    const handed = Object.entries(cookiesOf(posted.response)).map(([k, v]) => `${k}=${v}`).join('; ');
+    const created = await dash(cloud.url, { ...owner, cookie: `${owner.cookie}; ${handed}` }, 'GET', '/dashboard/keys?env=test');
+    expect(created.text).toContain('data-testid="new-key"');
     expect(created.text).not.toContain('<img src=x');
     expect(created.text).toContain('&lt;img src=x onerror=alert(1)&gt;&quot;&#39;');
     const list = await dash(cloud.url, owner, 'GET', '/dashboard/keys?env=test');

@@ -44,17 +44,26 @@ describe('the run kinds the sweeper knows', () => {
 
 interface TaskState {
   Type: string;
+  Resource?: string;
   TimeoutSeconds?: number;
   Retry?: Array<{ IntervalSeconds: number; MaxAttempts: number; BackoffRate: number }>;
 }
-/** The longest one Task state can take: every attempt up to its timeout, and the waits between them. */
-function longestTaskSeconds(state: TaskState): number {
+/**
+ * The longest one Task state can take: every attempt up to its timeout, and the waits between them.
+ * A state that waits for a task token (a review) fails a retried attempt when its Lambda is invoked,
+ * before the wait: such an attempt costs at most the Lambda's own timeout, and the wait happens once.
+ */
+function longestTaskSeconds(state: TaskState, lambdaTimeout = LAMBDA_TIMEOUT_SECONDS): number {
+  const waitsForToken = String(state.Resource ?? '').endsWith('.waitForTaskToken');
+  const attempt = waitsForToken ? Math.min(state.TimeoutSeconds!, lambdaTimeout) : state.TimeoutSeconds!;
   let seconds = state.TimeoutSeconds!;
   for (const retry of state.Retry ?? []) {
-    for (let i = 0; i < retry.MaxAttempts; i++) seconds += state.TimeoutSeconds! + retry.IntervalSeconds * retry.BackoffRate ** i;
+    for (let i = 0; i < retry.MaxAttempts; i++) seconds += attempt + retry.IntervalSeconds * retry.BackoffRate ** i;
   }
   return seconds;
 }
+/** The longest a Lambda runs (API Gateway's and Step Functions' tasks alike): 15 minutes. */
+const LAMBDA_TIMEOUT_SECONDS = 900;
 function readMachine(name: keyof typeof stateMachines): { TimeoutSeconds?: number; States: Record<string, TaskState> } {
   return JSON.parse(readFileSync(join(REPO_ROOT, stateMachines[name].definition), 'utf8'));
 }

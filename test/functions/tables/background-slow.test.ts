@@ -88,6 +88,7 @@ describe('tables read in the background, past the request', () => {
       for (const [method, path, body] of [
         ['GET', `/v1/tables/${id}/profile`, undefined],
         ['POST', `/v1/tables/${id}/validate`, {}],
+        ['POST', `/v1/tables/${id}/query`, {}],
         ['GET', `/v1/tables/${id}/download`, undefined],
         ['GET', `/v1/tables/${id}/schema`, undefined],
         ['PUT', `/v1/tables/${id}`, byRef(fileId)],
@@ -137,6 +138,9 @@ describe('tables read in the background, past the request', () => {
       expect(r.body.detail, path).toContain('"failed"');
       expect(r.body.detail, path).toContain('duplicate header name');
     }
+    const query = await cloud.api('POST', `/v1/tables/${id}/query`, { body: { filters: [{ column: 'id', operator: 'eq', value: 1 }] } });
+    expect(query.status).toBe(409);
+    expect(query.body.detail).toContain('"failed"');
     // Never half written: the failed read stored no summary for this table.
     expect(written.filter((key) => key.includes(`/tables/${id}/`))).toEqual([]);
 

@@ -1,37 +1,90 @@
 /**
- * The local worker pool serves API requests before state machine tasks: under load, a GET must not
- * wait for every background step queued before it (on AWS they run in separate Lambdas).
+ * The local worker pool keeps the API's containers apart from the tasks' (on AWS they are separate
+ * Lambdas): a request never waits for a container held by a long task; tasks run at most
+ * `taskWorkers` at once and wait their turn by priority; a request container is loaded before it
+ * takes a request. Real worker threads, a handler that sleeps.
  */
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { REPO_ROOT, workerPoolInvoker } from '../../../lib/local/invoker.ts';
+import { REPO_ROOT, workerPoolInvoker, type InvocationKind, type TaskOrder } from '../../../lib/local/invoker.ts';
 
-it('a queued API request runs before queued tasks', async () => {
-  const pool = workerPoolInvoker({ maxWorkers: 2 });
-  const target = { module: join(REPO_ROOT, 'test/support/sleep-handler.ts'), handler: 'sleep' };
-  const order: string[] = [];
-  const call = (tag: string, kind: 'request' | 'task', ms: number) => pool.invoke(target, { ms, tag }, 30_000, kind).then((v) => order.push(v as string));
+const target = { module: join(REPO_ROOT, 'test/lib/local/timed-handler.ts'), handler: 'sleep' };
+interface Ran {
+  tag: string;
+  start: number;
+  end: number;
+  loadedAt: number;
+}
+
+function pool(options: { taskWorkers: number; requestWorkers: number; warmRequestWorkers?: number }) {
+  const invoker = workerPoolInvoker({ ...options, cores: 2, requestModules: [target.module] });
+  const call = (tag: string, kind: InvocationKind, ms: number, order?: TaskOrder) => invoker.invoke(target, { ms, tag }, 30_000, kind, order) as Promise<Ran>;
+  return { invoker, call };
+}
+
+it('a request never waits for a container held by a task', async () => {
+  const { invoker, call } = pool({ taskWorkers: 1, requestWorkers: 1 });
   try {
-    // Two long tasks occupy both containers; a third task, then a request, wait. When task 1 ends,
-    // task 2 still runs, so the request goes before task 3 (first in, first out would run task 3).
-    const all = [call('task 1', 'task', 300), call('task 2', 'task', 1000), call('task 3', 'task', 10), call('request', 'request', 10)];
-    await Promise.all(all);
-    expect(order).toEqual(['task 1', 'request', 'task 3', 'task 2']);
+    await call('warm the request container', 'request', 0);
+    const task = call('long task', 'task', 3000);
+    const queuedTask = call('queued task', 'task', 10);
+    const request = await call('request', 'request', 10);
+    // The request ran while the only task container was busy, long before the task ended.
+    expect(request.end).toBeLessThan((await task).end - 1000);
+    expect((await queuedTask).start).toBeGreaterThanOrEqual((await task).end);
   } finally {
-    await pool.close();
+    await invoker.close();
   }
 }, 30_000);
 
-it('requests do not starve the tasks: with tasks waiting and none running, a free container takes a task', async () => {
-  const pool = workerPoolInvoker({ maxWorkers: 1 });
-  const target = { module: join(REPO_ROOT, 'test/support/sleep-handler.ts'), handler: 'sleep' };
-  const order: string[] = [];
-  const call = (tag: string, kind: 'request' | 'task', ms: number) => pool.invoke(target, { ms, tag }, 30_000, kind).then((v) => order.push(v as string));
+it('runs at most taskWorkers tasks at once; the others wait, lower priority first, then first come', async () => {
+  const { invoker, call } = pool({ taskWorkers: 2, requestWorkers: 1 });
   try {
-    const all = [call('request 1', 'request', 300), call('request 2', 'request', 10), call('task', 'task', 10), call('request 3', 'request', 10)];
-    await Promise.all(all);
-    expect(order).toEqual(['request 1', 'task', 'request 2', 'request 3']);
+    // Two tasks occupy both containers; then tasks of a later execution (priority 2) come before the
+    // next step of an earlier one (priority 1): the earlier one's goes first.
+    const first = [call('a', 'task', 500, { priority: 1 }), call('b', 'task', 500, { priority: 1 })];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const later = [call('c1', 'task', 100, { priority: 2 }), call('c2', 'task', 100, { priority: 2 }), call('a2', 'task', 100, { priority: 1 })];
+    const ran = await Promise.all([...first, ...later]);
+    const byStart = [...ran].sort((x, y) => x.start - y.start).map((r) => r.tag);
+    expect(byStart.slice(2)).toEqual(['a2', 'c1', 'c2']);
+    // Never more than two at once.
+    for (const r of ran) expect(ran.filter((o) => o.start < r.end && r.start < o.end).length).toBeLessThanOrEqual(2);
   } finally {
-    await pool.close();
+    await invoker.close();
+  }
+}, 30_000);
+
+it("tells a task when it gets its container (its state's timeout counts from then), not when it is queued", async () => {
+  const { invoker, call } = pool({ taskWorkers: 1, requestWorkers: 1 });
+  try {
+    let startedAt = 0;
+    const queuedAt = Date.now();
+    const long = call('long', 'task', 1000, { priority: 1 });
+    const next = call('next', 'task', 10, { priority: 2, started: () => (startedAt = Date.now()) });
+    const [ranLong] = await Promise.all([long, next]);
+    expect(startedAt).toBeGreaterThanOrEqual(ranLong.end);
+    expect(startedAt - queuedAt).toBeGreaterThanOrEqual(1000);
+  } finally {
+    await invoker.close();
+  }
+}, 30_000);
+
+it('a request kept waiting by a long one gets another container, loaded before it takes the request', async () => {
+  const { invoker, call } = pool({ taskWorkers: 1, requestWorkers: 2, warmRequestWorkers: 1 });
+  try {
+    await invoker.warmUp();
+    const warmedUp = Date.now();
+    // A sync create holds the warm container (for up to 25 s on AWS's budget).
+    const first = call('sync create', 'request', 25_000);
+    first.catch(() => undefined); // (rejected by close: the test does not wait for it)
+    const asked = Date.now();
+    const second = await call('get', 'request', 10);
+    expect(second.end - asked).toBeLessThan(20_000); // did not wait for the long one
+    expect(second.start - asked).toBeGreaterThanOrEqual(1_000); // waited while the long one held the only container
+    expect(second.loadedAt).toBeLessThanOrEqual(second.start); // in a container loaded before it
+    expect(second.loadedAt).toBeGreaterThan(warmedUp); // a second one, not the warm one
+  } finally {
+    await invoker.close();
   }
 }, 30_000);

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ListExecutionsCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { afterAll, expect, it } from 'vitest';
 import { platform } from '../../../functions/platform/platform.ts';
 import { probeRoutes } from '../../support/probe.ts';
@@ -79,6 +80,34 @@ it('resumes webhook deliveries left pending or retrying, and never mistakes them
     }
   } finally {
     await receiver.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('resumes the oldest unfinished run first: its steps go first in line for a task container', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'quire-recovery-order-'));
+  const first = await startTestCloud({ dataDir: dir, extraRoutes: probeRoutes });
+  const envId = (await first.api('GET', '/v1/auth/status')).body.environment_id as string;
+  const scope = { orgId: first.orgId, envId };
+  // Written newest first: the store's scan order says nothing of their age.
+  const ids = ['prb_01m7z0qenejn1pv4p44vpcbw13', 'prb_01m7z0qenejn1pv4p44vpcbw12', 'prb_01m7z0qenejn1pv4p44vpcbw11'];
+  const createdAt = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 3 - i)).toISOString();
+  for (const [i, id] of ids.entries()) {
+    const data = { id, file: null, model: 'quire-local', mode: 'echo', text: id, instructions: null, status: 'queued', error: null, usage: { credits: 0 }, created_at: createdAt(i), _output_key: null, _input: {}, _cache_key: null };
+    await platform().store.putRecord(scope, { type: 'probe', id, createdAt: createdAt(i), status: 'queued', data });
+  }
+  await first.close();
+
+  const second = await startTestCloud({ dataDir: dir, extraRoutes: probeRoutes, keys: { ...first.keys, orgId: first.orgId } });
+  const sfn = new SFNClient({ region: second.endpoints.region, endpoint: second.endpoints.stepfunctions, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  try {
+    for (const id of ids) await until(async () => ((await second.api('GET', `/v1/probes/${id}`)).body.status === 'completed' ? true : undefined));
+    const listed = await sfn.send(new ListExecutionsCommand({ stateMachineArn: second.endpoints.runStateMachineArn }));
+    const started = [...listed.executions!].sort((a, b) => a.startDate!.getTime() - b.startDate!.getTime()).map((e) => e.name);
+    expect(started).toEqual([...ids].reverse());
+  } finally {
+    sfn.destroy();
+    await second.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -16,8 +16,10 @@ import { startLocalStepFunctions, type LocalStepFunctions } from '../../../lib/l
 const lambda = (name: string) => `arn:aws:lambda:us-east-1:000000000000:function:${name}`;
 
 /** Each test installs the behaviour of the Lambda ARNs it uses. */
-type Handler = (input: unknown) => Promise<unknown>;
+type Handler = (input: unknown, order: { started(): void }) => Promise<unknown>;
 const handlers = new Map<string, Handler>();
+/** Resources whose handler says itself when its task got a container (the others start at once). */
+const waitForContainer = new Set<string>();
 const calls: { resource: string; input: unknown }[] = [];
 
 function callsTo(name: string) {
@@ -103,6 +105,10 @@ const stateMachines = {
       TimedOut: { Type: 'Pass', End: true },
     },
   },
+  waited: {
+    StartAt: 'Queued',
+    States: { Queued: { Type: 'Task', Resource: lambda('queued'), TimeoutSeconds: 1, End: true } },
+  },
   overall: {
     TimeoutSeconds: 1,
     StartAt: 'Long',
@@ -155,11 +161,12 @@ let client: SFNClient;
 beforeAll(async () => {
   sfn = await startLocalStepFunctions({
     stateMachines,
-    invokeTask: async (resource, input) => {
+    invokeTask: async (resource, input, order) => {
       calls.push({ resource, input });
       const handler = handlers.get(resource);
       if (!handler) throw new Error(`no handler for ${resource}`);
-      return handler(input);
+      if (!waitForContainer.has(resource)) order.started();
+      return handler(input, order);
     },
   });
   client = new SFNClient({
@@ -412,6 +419,24 @@ describe.concurrent('local Step Functions endpoint: timed states', () => {
     release.reject(new Error('late failure'));
     await sfn.whenSettled(executionArn!);
     expect((await describe_(executionArn!)).output).toBe(execution.output);
+  });
+
+  it("counts a Task state's TimeoutSeconds from when its task gets a container, not while it waits for one", async () => {
+    waitForContainer.add(lambda('queued'));
+    let waitedMs = 0;
+    handlers.set(lambda('queued'), async (_input, order) => {
+      // Waits 1.5 s for a container (the local runtime runs a few tasks at once), then takes 0.2 s.
+      const queued = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      waitedMs = Date.now() - queued;
+      order.started();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return { done: true };
+    });
+    const execution = await runToEnd('waited', {});
+    expect(waitedMs).toBeGreaterThan(1000); // longer than the state's TimeoutSeconds
+    expect(execution.status).toBe('SUCCEEDED');
+    expect(JSON.parse(execution.output!)).toEqual({ done: true });
   });
 
   it('ends an execution past its own TimeoutSeconds as TIMED_OUT', async () => {

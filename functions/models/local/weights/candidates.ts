@@ -125,6 +125,17 @@ export const CANDIDATE_MODEL: CandidateModel | null = {
     "shift": 0.621867
   },
   "threshold": 0.760821,
+  "concepts": [
+    "vendor_name",
+    "customer_name",
+    "document_number",
+    "issue_date",
+    "due_date",
+    "total",
+    "subtotal",
+    "tax",
+    "currency"
+  ],
   "fitted": {
     "documents": 100,
     "wordings": 11,
