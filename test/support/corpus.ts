@@ -22,11 +22,32 @@ const CACHE_DIR = join(ROOT, '.quire/corpus-docs');
 export interface ManifestEntry {
   path: string;
   type: string;
+  /** Where it was copied from: the repository is the document's *source* (folds are by source). */
+  source: { repo: string; commit: string; path: string };
   mime: string;
   pages: number;
   language: string;
   scanned: boolean;
   notes: string;
+}
+
+/**
+ * The fold of each source (test/corpus-truth/folds.json, chosen before any tuning on the sources it
+ * holds out): `tuned` (the rules were written on it: in-sample), `dev` (rules may be tuned on it),
+ * `holdout` (never tuned on: the headline figures).
+ */
+export type Fold = 'tuned' | 'dev' | 'holdout';
+export const FOLDS: readonly Fold[] = ['holdout', 'dev', 'tuned'];
+
+let folds: Map<string, Fold> | undefined;
+export function foldOf(repo: string): Fold {
+  if (!folds) {
+    const data = JSON.parse(readFileSync(join(TRUTH_DIR, 'folds.json'), 'utf8')) as Record<Fold, string[]>;
+    folds = new Map(FOLDS.flatMap((fold) => data[fold].map((r) => [r, fold] as const)));
+  }
+  const fold = folds.get(repo);
+  if (!fold) throw new Error(`Source ${repo} has no fold in test/corpus-truth/folds.json: give it one (dev or holdout) before measuring on it`);
+  return fold;
 }
 
 export function corpusAvailable(): boolean {

@@ -326,7 +326,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
       it: 'cliente, destinatario, intestatario, acquirente, spett, spettabile',
       pt: 'cliente, faturar a, destinatario, comprador, nome do cliente',
     },
-    names: { en: 'customer, client, buyer, bill to, billed to, recipient, purchaser, payer, patient, insured, owner, consumer, account holder, sold to' },
+    names: { en: 'customer, client, buyer, bill to, billed to, recipient, receiver, purchaser, payer, patient, insured, owner, consumer, account holder, sold to, invoicee, addressee' },
   },
   {
     id: 'customer_address',
@@ -490,6 +490,24 @@ export const PAYMENT_SLIP_HEADINGS = `payment advice, remittance advice, remitta
 
 /** Labels naming who a document is from ("From:"), which on a payment slip name the payer. */
 export const SENDER_LABELS = `from, sender, von, absender, expéditeur, de la part de, van, afzender, remitente, mittente, remetente`;
+
+/**
+ * How a schema's name or description says "with tax" or "without tax" (../local/concepts.ts
+ * `taxQualified`): a tax word qualified by one of `including` asks for the total, by one of
+ * `excluding` for the amount before tax (the subtotal); a tax word alone in an amount's name asks
+ * for the tax itself ("total_tax_amount", "InvoiceTotalVATAmount"). `gross` and `net` words say the
+ * same on their own. Words are matched after ../local/concepts.ts `nameTokens` (accents off,
+ * "incl"/"excl" expanded to "including"/"excluding").
+ */
+export const TAX_QUALIFIERS = {
+  tax: 'tax, taxes, vat, gst, hst, pst, sst, tva, taxe, mwst, ust, umsatzsteuer, mehrwertsteuer, steuer, btw, iva, igv, imposta, impuesto, impuestos, imposto, icms',
+  including: 'including, with, after, plus, inkl, inklusive, einschliesslich, mit, inclusief, incl, met, con, incluido, incluida, incluidos, compris, comprise, avec, toutes, incluso, inclusa, com',
+  excluding: 'excluding, without, before, pre, ex, exkl, exklusive, ohne, vor, exclusief, zonder, sin, sans, hors, avant, senza, esclusa, escluso, sem, antes',
+  gross: 'gross, brutto, bruto, ttc, lordo',
+  net: 'net, netto, neto, ht, nett, liquido, imponible, imponibile, untaxed',
+  /** A name with one of these words is about the tax's rate, code or number, not an amount. */
+  notAmount: 'rate, percent, percentage, id, #, code, registration, regime, category, exemption, exempt, scheme, type',
+};
 
 /**
  * Titles documents print at their top ("TAX INVOICE", "Statement of Account", "Rechnung"): a name is

@@ -4,7 +4,7 @@
  * in any of its languages. `invoice_number`, `numero_facture`, `Rechnungsnummer` and a property `number`
  * inside `document` all ask for the document's number.
  */
-import { FIELD_CONCEPTS, type FieldConcept } from '../knowledge/fields.ts';
+import { FIELD_CONCEPTS, type FieldConcept, TAX_QUALIFIERS } from '../knowledge/fields.ts';
 import type { FieldInfo, LeafType } from './extract-schema.ts';
 import { CONCEPT_WEIGHTS } from './weights/concepts.ts';
 
@@ -131,6 +131,34 @@ function bestFor(tokens: string[], inItem: boolean, type: LeafType): ConceptMatc
   return best && best.score > 0 ? best : undefined;
 }
 
+const wordsOf = (list: string) => new Set(list.split(',').flatMap((w) => nameTokens(w.trim())));
+const TAX = { tax: wordsOf(TAX_QUALIFIERS.tax), including: wordsOf(TAX_QUALIFIERS.including), excluding: wordsOf(TAX_QUALIFIERS.excluding), gross: wordsOf(TAX_QUALIFIERS.gross), net: wordsOf(TAX_QUALIFIERS.net), notAmount: wordsOf(TAX_QUALIFIERS.notAmount) };
+const CONCEPT_BY_ID = new Map(FIELD_CONCEPTS.map((c) => [c.id, c]));
+
+/**
+ * An amount named by its tax: "total with VAT", "montant TTC", "Bruttobetrag" ask for the total;
+ * "total without tax", "amount before tax", "Total HT", "Nettobetrag" for the subtotal; a tax word
+ * unqualified ("total_tax_amount", "InvoiceTotalVATAmount", "tax_paid") for the tax. Undefined when
+ * the words say nothing of tax, or speak of its rate or number.
+ */
+function taxQualified(tokens: string[]): FieldConcept | undefined {
+  // German and Dutch glue the words: "Bruttobetrag", "nettobedrag", "Mehrwertsteuerbetrag".
+  const parts = tokens.flatMap((t) => {
+    for (const set of [TAX.gross, TAX.net, TAX.tax]) for (const w of set) if (w.length >= 4 && t.length > w.length && t.startsWith(w)) return [w, t.slice(w.length)];
+    return [t];
+  });
+  if (parts.some((t) => TAX.notAmount.has(t))) return undefined;
+  const taxAt = parts.map((t, i) => (TAX.tax.has(t) ? i : -1)).filter((i) => i >= 0);
+  for (const i of taxAt) {
+    const before = parts.slice(Math.max(0, i - 2), i);
+    if (before.some((t) => TAX.including.has(t))) return CONCEPT_BY_ID.get('total');
+    if (before.some((t) => TAX.excluding.has(t))) return CONCEPT_BY_ID.get('subtotal');
+  }
+  if (parts.some((t) => TAX.gross.has(t))) return CONCEPT_BY_ID.get('total');
+  if (parts.some((t) => TAX.net.has(t))) return CONCEPT_BY_ID.get('subtotal');
+  return taxAt.length > 0 ? CONCEPT_BY_ID.get('tax') : undefined;
+}
+
 /**
  * The concept a leaf asks for, or undefined. `parent` is the object holding the leaf (its name
  * qualifies a generic key: `seller.name`, `document.number`); `inItem` says the leaf is a field of an
@@ -152,8 +180,11 @@ function matchField(info: FieldInfo, parent: FieldInfo | undefined, type: LeafTy
   const title = info.title ? nameTokens(info.title) : [];
   const parentWords = parent ? [...nameTokens(parent.key), ...(parent.title ? nameTokens(parent.title) : [])] : [];
   const description = info.description ? nameTokens(info.description.split(/[.;,(]/)[0] ?? '').slice(0, CONCEPT_WEIGHTS.descriptionWords) : [];
+  // German written without umlauts spells them out ("faelligkeitsdatum"): the lexicon has the plain letter.
+  const folded = key.map((t) => t.replace(/ae/g, 'a').replace(/oe/g, 'o').replace(/ue/g, 'u'));
   const candidates: Array<{ tokens: string[]; weight: number }> = [
     { tokens: key, weight: CONCEPT_WEIGHTS.key },
+    { tokens: folded.join() === key.join() ? [] : folded, weight: CONCEPT_WEIGHTS.foldedKey },
     { tokens: title, weight: CONCEPT_WEIGHTS.title },
     { tokens: [...parentWords, ...key], weight: CONCEPT_WEIGHTS.parentAndKey },
     { tokens: [...parentWords, ...title], weight: CONCEPT_WEIGHTS.parentAndTitle },
@@ -162,7 +193,9 @@ function matchField(info: FieldInfo, parent: FieldInfo | undefined, type: LeafTy
   let best: ConceptMatch | undefined;
   for (const { tokens, weight } of candidates) {
     if (tokens.length === 0) continue;
-    const match = bestFor(tokens, inItem, type);
+    // An amount whose words speak of tax is decided by what qualifies the tax (before any lexicon term).
+    const byTax = !inItem && (type === 'number' || type === 'integer') ? taxQualified(tokens) : undefined;
+    const match = byTax ? { concept: byTax, score: 1 } : bestFor(tokens, inItem, type);
     if (match && match.score * weight > (best?.score ?? 0)) best = { concept: match.concept, score: match.score * weight };
   }
   return best && best.score >= CONCEPT_WEIGHTS.minScore ? best : undefined;

@@ -30,6 +30,7 @@ import { conceptOfField } from './concepts.ts';
 import { type ArrayNode, compileSchema, type FieldInfo, type FieldNode, type LeafNode, leafAccepts, type ObjectNode } from './extract-schema.ts';
 import { booleanOf, currencyOf, EMAIL, type LeafTraits, type Read, readValue, traitsOf } from './extract-values.ts';
 import { fieldPhrases, type Phrase, type PhraseSource, textStems } from './extract-words.ts';
+import { type CandidateFacts, type CandidateModel, featuresOf, judges, probability, shippedModel } from './learned.ts';
 import { jitteredWeight } from './random.ts';
 import { agreeReadings, secondReading } from './two-readings.ts';
 import { EXTRACT_WEIGHTS } from './weights/extract.ts';
@@ -88,6 +89,8 @@ interface Candidate {
   labelKey: string | undefined;
   /** Whether the value's words can back only this leaf. */
   exclusive: boolean;
+  /** From the business reading: its score, its rank in the concept's list, whether other amounts confirm it. */
+  business?: { score: number; rank: number; corroborated: boolean };
 }
 
 interface ScalarField {
@@ -555,29 +558,96 @@ interface Vote {
   arrays: Map<number, Items | ItemValue[]>;
 }
 
-function runVote(index: DocIndex, planned: Planned, weights: Weights): Vote {
+/**
+ * How a field's value is kept and how sure it is (./learned.ts): the candidates compete by the
+ * hand-set score, best first, as always; the one a field gets is then judged by the learned model —
+ * its probability of being right is the likelihood, and below the model's threshold the field is
+ * left null. Without a model the hand-set score is the likelihood. `trace` sees every candidate a
+ * field got (training and the benchmark, test/train/).
+ */
+export interface Scoring {
+  model: CandidateModel | null;
+  trace?: (row: TracedCandidate) => void;
+}
+
+export interface TracedCandidate {
+  /** The leaf's path in the output (object keys). */
+  path: string[];
+  value: unknown;
+  features: number[];
+  /** The likelihood it was given (the model's probability, or the hand-set score). */
+  likelihood: number;
+  /** Whether it was kept (false: the model left the field null). */
+  kept: boolean;
+}
+
+/** What the model is told of a candidate of `field`, given the hand-set scores of all of its candidates. */
+function factsOf(index: DocIndex, planned: Planned, field: ScalarField, candidate: Candidate, bases: readonly number[], i: number): CandidateFacts {
+  const base = bases[i]!;
+  const rank = bases.filter((b, j) => b > base || (b === base && j < i)).length;
+  const bestOther = Math.max(0, ...bases.filter((_, j) => j !== i));
+  const { node, traits } = field;
+  return {
+    base,
+    similarity: candidate.similarity,
+    fit: candidate.read.fit,
+    factor: candidate.factor,
+    placement: candidate.placement,
+    source: candidate.source,
+    ...(candidate.business ? { business: candidate.business } : {}),
+    concept: field.concept,
+    kind: { number: node.type === 'number' || node.type === 'integer', date: traits.date, enum: (node.enum?.length ?? 0) > 0, identifier: traits.identifier, name: traits.name },
+    rank,
+    bestOther,
+    count: bases.length,
+    text: candidate.read.words.map((w) => w.text).join(' '),
+    where: whereOf(index, candidate.read.words[0]),
+    labelWords: share(candidate.read.words, (w) => w.stems.length > 0 && w.stems.every((s) => planned.vocabulary.has(s))),
+    agreement: share(field.candidates, (c) => JSON.stringify(c.read.value) === JSON.stringify(candidate.read.value)),
+  };
+}
+
+const share = <T>(items: readonly T[], test: (item: T) => boolean) => (items.length === 0 ? 0 : items.filter(test).length / items.length);
+
+function whereOf(index: DocIndex, word: XWord | undefined): CandidateFacts['where'] {
+  const page = word ? index.doc.pages[word.page] : undefined;
+  const top = word?.box && page && page.height > 0 ? Math.min(1, Math.max(0, word.box.top / page.height)) : undefined;
+  return { ocr: page?.ocr === true, firstPage: word?.page === 0, top };
+}
+
+function runVote(index: DocIndex, planned: Planned, weights: Weights, scoring: Scoring, paths: ReadonlyMap<number, string[]>): Vote {
   const weightOf = (source: PhraseSource) => weights.phrase[source];
   // Scalars: every candidate above the threshold, best first; a leaf, a label and a value's words
   // are each used once.
-  const ranked: Array<{ field: number; candidate: Candidate; score: number; order: number }> = [];
+  const ranked: Array<{ field: ScalarField; at: number; candidate: Candidate; score: number; bases: number[]; order: number }> = [];
   let order = 0;
   for (const field of planned.scalars) {
-    for (const candidate of field.candidates) {
-      const score = baseScore(candidate, weights);
-      if (score >= weights.threshold) ranked.push({ field: field.ref, candidate, score, order: order++ });
-    }
+    const bases = field.candidates.map((candidate) => baseScore(candidate, weights));
+    field.candidates.forEach((candidate, at) => {
+      if (bases[at]! >= weights.threshold) ranked.push({ field, at, candidate, score: bases[at]!, bases, order: order++ });
+    });
   }
   ranked.sort((a, b) => b.score - a.score || a.order - b.order);
   const scalars = new Map<number, Chosen>();
   const labels = new Set<string>();
   const words = new Set<number>();
-  for (const { field, candidate, score } of ranked) {
-    if (scalars.has(field)) continue;
+  const decided = new Set<number>();
+  for (const { field, at, candidate, score, bases } of ranked) {
+    if (decided.has(field.ref)) continue;
     if (candidate.labelKey && labels.has(candidate.labelKey)) continue;
     if (candidate.exclusive && candidate.read.words.some((w) => words.has(w.id))) continue;
-    scalars.set(field, { read: candidate.read, likelihood: score });
+    decided.add(field.ref);
     if (candidate.labelKey) labels.add(candidate.labelKey);
     if (candidate.exclusive) for (const w of candidate.read.words) words.add(w.id);
+    // The value of a business field the model was fitted on is judged: kept with the model's
+    // probability, or left null below its threshold. Any other keeps the engine's score.
+    const facts = scoring.model || scoring.trace ? factsOf(index, planned, field, candidate, bases, at) : undefined;
+    const features = facts ? featuresOf(facts) : undefined;
+    const model = scoring.model && judges(scoring.model, facts!.concept) ? scoring.model : null;
+    const likelihood = model ? probability(model, features!) : score;
+    const kept = !model || likelihood >= model.threshold;
+    if (kept) scalars.set(field.ref, { read: candidate.read, likelihood });
+    scoring.trace?.({ path: paths.get(field.ref)!, value: candidate.read.value, features: features!, likelihood, kept });
   }
 
   // Arrays in schema order; a table gives the items of one array only.
@@ -833,22 +903,31 @@ function adapt(found: BusinessValue, field: ScalarField, index: DocIndex): Read 
 /** Candidates of a leaf that asks for a business field: what ./business.ts read for it, nothing else. */
 function businessCandidates(business: BusinessReading, field: ScalarField, index: DocIndex): Candidate[] {
   const out: Candidate[] = [];
-  for (const found of business.candidates(field.concept!).slice(0, EXTRACT_WEIGHTS.maxCandidates)) {
+  for (const [rank, found] of business.candidates(field.concept!).slice(0, EXTRACT_WEIGHTS.maxCandidates).entries()) {
     const read = adapt(found, field, index);
     // A currency is often read off the total's own word ("$1,155.00"): that word backs both.
-    if (read) out.push({ read, placement: 'colon', factor: 1, similarity: found.score, source: 'key', labelKey: undefined, exclusive: field.concept !== 'currency' });
+    const facts = { score: found.score, rank, corroborated: found.corroborated === true };
+    if (read) out.push({ read, placement: 'colon', factor: 1, similarity: found.score, source: 'key', labelKey: undefined, exclusive: field.concept !== 'currency', business: facts });
   }
   return out;
 }
 
 /** Extraction; a document OCRed by two readers is read both ways and their answers agreed (./two-readings.ts). */
-export function extract(request: ExtractRequest): ExtractResult {
-  const first = extractReading(request, request.doc);
+/** `scoring`: the shipped learned model by default; training and the benchmark give their own, and a trace. */
+export function extract(request: ExtractRequest, scoring: Scoring = { model: shippedModel() }): ExtractResult {
+  const first = extractReading(request, request.doc, scoring);
   const second = secondReading(request.doc);
-  return second ? agreeReadings(first, extractReading(request, second), request.doc) : first;
+  return second ? agreeReadings(first, extractReading(request, second, scoring), request.doc) : first;
 }
 
-function extractReading(request: ExtractRequest, doc: Doc): ExtractResult {
+/** Each scalar leaf's path in the output, by its number. */
+function leafPaths(p: Plan, path: string[] = [], out = new Map<number, string[]>()): Map<number, string[]> {
+  if (p.kind === 'leaf') out.set(p.ref, path);
+  if (p.kind === 'object') for (const child of p.children) leafPaths(child.plan, [...path, child.key], out);
+  return out;
+}
+
+function extractReading(request: ExtractRequest, doc: Doc, scoring: Scoring): ExtractResult {
   const { root } = compileSchema(request.schema);
   const index = indexDoc(doc);
   const planned = plan(root);
@@ -860,7 +939,8 @@ function extractReading(request: ExtractRequest, doc: Doc): ExtractResult {
 
   const n = Math.max(1, Math.min(16, Math.floor(request.nConsensus) || 1));
   const votes: Out[] = [];
-  for (let v = 0; v < n; v++) votes.push(buildVote(index, planned, runVote(index, planned, weightsFor(request.seed, v, n))));
+  const paths = leafPaths(planned.root);
+  for (let v = 0; v < n; v++) votes.push(buildVote(index, planned, runVote(index, planned, weightsFor(request.seed, v, n), v === 0 ? scoring : { model: scoring.model }, paths)));
   const result = n === 1 ? votes[0]! : consolidate(planned.root, votes, n);
 
   const asObject = (value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});

@@ -10,6 +10,8 @@ export const CONCEPT_WEIGHTS = {
   weakLabel: 0.6,
   /** A field's name read through its key weighs this … */
   key: 1,
+  /** … through its key with German umlauts spelled out ("faelligkeitsdatum") folded, this … */
+  foldedKey: 0.95,
   /** … through its title this … */
   title: 0.95,
   /** … its parent's name then its key this … */
