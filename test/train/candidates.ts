@@ -21,10 +21,12 @@ import { fitLogistic } from './logistic.ts';
 
 /**
  * What a wrong value costs, in missing ones: a confident wrong value is worse than an honest null
- * (a user trusts it), so the threshold keeps a value only where, out of fold, keeping values that
- * likely gains more right ones than WRONG_COST times the wrong ones it lets through.
+ * (a user trusts it). A value right with probability p is worth keeping when p > (1 - p) × WRONG_COST,
+ * so the threshold on the calibrated probability is WRONG_COST / (1 + WRONG_COST): 2/3. It is a
+ * decision rule, not a number fitted to the corpus.
  */
 export const WRONG_COST = 2;
+export const THRESHOLD = WRONG_COST / (1 + WRONG_COST);
 /** The L2 penalty of the fit: chosen once (not tuned on held-out figures). */
 export const LAMBDA = 1;
 
@@ -78,36 +80,6 @@ export async function trainingSet(truths: readonly ExtractionTruth[], variants: 
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
-/**
- * The threshold: the probability above which a field keeps its value, chosen where the fields of
- * `groups` score best, one point for each right answer (a right value, or null where the document
- * prints nothing) and WRONG_COST off for each wrong value. `scores`: each row's probability.
- */
-export function chooseThreshold(rows: readonly Row[], scores: readonly number[], groups: ReadonlyMap<string, Group>): number {
-  // A scan's two readings each give a row: the field keeps the likelier.
-  const best = new Map<string, { p: number; right: boolean; printed: boolean }>();
-  rows.forEach((row, i) => {
-    const current = best.get(row.group);
-    if (!current || scores[i]! > current.p) best.set(row.group, { p: scores[i]!, right: row.right, printed: groups.get(row.group)?.printed ?? true });
-  });
-  // Keep the fields likeliest first: what keeping each one gains over leaving it null.
-  const kept = [...best.values()].sort((a, b) => b.p - a.p);
-  const gain = (f: { right: boolean; printed: boolean }) => (f.right ? 1 : -WRONG_COST - (f.printed ? 0 : 1));
-  let score = 0;
-  let bestScore = 0;
-  let threshold = 1;
-  for (let i = 0; i < kept.length; i++) {
-    score += gain(kept[i]!);
-    // Fields at the same probability are kept or dropped together.
-    const last = i + 1 === kept.length || kept[i + 1]!.p < kept[i]!.p;
-    if (last && score > bestScore) {
-      bestScore = score;
-      threshold = kept[i]!.p;
-    }
-  }
-  return threshold;
-}
-
 function fitRows(rows: readonly Row[]): (x: readonly number[]) => number {
   const { weights, bias } = fitLogistic(
     rows.map((r) => r.features),
@@ -118,11 +90,12 @@ function fitRows(rows: readonly Row[]): (x: readonly number[]) => number {
 }
 
 /**
- * Fits the model on these rows. Its threshold is chosen on out-of-fold probabilities — each source's
- * rows scored by a model fitted without that source — so that it holds on documents of a new
- * source, not only on the ones the weights were fitted on (which a model always finds easier).
+ * Fits the model on these rows. Its calibration is fitted on out-of-fold probabilities — each
+ * source's rows scored by a model fitted without that source — so that its likelihoods hold on
+ * documents of a new source, not only on the ones the weights were fitted on (which a model always
+ * finds easier). Its threshold is the decision rule THRESHOLD on those likelihoods.
  */
-export function fitModel(rows: readonly Row[], groups: ReadonlyMap<string, Group>, fitted: Record<string, unknown>): CandidateModel {
+export function fitModel(rows: readonly Row[], fitted: Record<string, unknown>): CandidateModel {
   const { weights, bias } = fitLogistic(
     rows.map((r) => r.features),
     rows.map((r) => (r.right ? 1 : 0)),
@@ -144,8 +117,7 @@ export function fitModel(rows: readonly Row[], groups: ReadonlyMap<string, Group
     0,
   );
   const calibration = { scale: platt.weights[0]!, shift: Math.round(platt.bias * 1e6) / 1e6 };
-  const calibrated = outOfFold.map((p) => sigmoid(calibration.shift + calibration.scale * logit(p)));
-  const threshold = chooseThreshold(rows, calibrated, groups);
+  const threshold = THRESHOLD;
   // The business fields it has seen values of: the only ones it judges.
   const concepts = FEATURE_NAMES.flatMap((name, i) => (name.startsWith('concept:') && name !== 'concept:none' && rows.some((r) => r.features[i] === 1) ? [name.slice('concept:'.length)] : []));
   return { features: [...FEATURE_NAMES], weights, bias: Math.round(bias * 1e6) / 1e6, calibration, threshold: Math.round(threshold * 1e6) / 1e6, concepts, fitted };
@@ -158,7 +130,7 @@ export function leaveOneSourceOut(set: TrainingSet): Map<string, CandidateModel>
   for (const source of sources) {
     const rows = set.rows.filter((r) => r.source !== source);
     const groups = new Map([...set.groups].filter(([, g]) => g.source !== source));
-    models.set(source, fitModel(rows, groups, { held_out: source, rows: rows.length, fields: groups.size }));
+    models.set(source, fitModel(rows, { held_out: source, rows: rows.length, fields: groups.size }));
   }
   return models;
 }

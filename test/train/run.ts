@@ -20,7 +20,7 @@ const started = performance.now();
 const truths = extractionTruths();
 const set = await trainingSet(truths, SCHEMA_VARIANTS);
 const positives = set.rows.filter((r) => r.right).length;
-const model = fitModel(set.rows, set.groups, {
+const model = fitModel(set.rows, {
   documents: truths.length,
   wordings: SCHEMA_VARIANTS.length,
   fields: set.groups.size,

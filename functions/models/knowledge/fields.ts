@@ -505,6 +505,8 @@ export const TAX_QUALIFIERS = {
   excluding: 'excluding, without, before, pre, ex, exkl, exklusive, ohne, vor, exclusief, zonder, sin, sans, hors, avant, senza, esclusa, escluso, sem, antes',
   gross: 'gross, brutto, bruto, ttc, lordo',
   net: 'net, netto, neto, ht, nett, liquido, imponible, imponibile, untaxed',
+  /** Gross and net words name a total or a subtotal only beside one of these ("gross amount", "Nettobetrag"; not "gross pay"). */
+  amount: 'amount, total, sum, betrag, summe, gesamt, bedrag, totaal, montant, importe, importo',
   /** A name with one of these words is about the tax's rate, code or number, not an amount. */
   notAmount: 'rate, percent, percentage, id, #, code, registration, regime, category, exemption, exempt, scheme, type',
 };

@@ -132,7 +132,7 @@ function bestFor(tokens: string[], inItem: boolean, type: LeafType): ConceptMatc
 }
 
 const wordsOf = (list: string) => new Set(list.split(',').flatMap((w) => nameTokens(w.trim())));
-const TAX = { tax: wordsOf(TAX_QUALIFIERS.tax), including: wordsOf(TAX_QUALIFIERS.including), excluding: wordsOf(TAX_QUALIFIERS.excluding), gross: wordsOf(TAX_QUALIFIERS.gross), net: wordsOf(TAX_QUALIFIERS.net), notAmount: wordsOf(TAX_QUALIFIERS.notAmount) };
+const TAX = { tax: wordsOf(TAX_QUALIFIERS.tax), including: wordsOf(TAX_QUALIFIERS.including), excluding: wordsOf(TAX_QUALIFIERS.excluding), gross: wordsOf(TAX_QUALIFIERS.gross), net: wordsOf(TAX_QUALIFIERS.net), notAmount: wordsOf(TAX_QUALIFIERS.notAmount), amount: wordsOf(TAX_QUALIFIERS.amount) };
 const CONCEPT_BY_ID = new Map(FIELD_CONCEPTS.map((c) => [c.id, c]));
 
 /**
@@ -154,9 +154,12 @@ function taxQualified(tokens: string[]): FieldConcept | undefined {
     if (before.some((t) => TAX.including.has(t))) return CONCEPT_BY_ID.get('total');
     if (before.some((t) => TAX.excluding.has(t))) return CONCEPT_BY_ID.get('subtotal');
   }
-  if (parts.some((t) => TAX.gross.has(t))) return CONCEPT_BY_ID.get('total');
-  if (parts.some((t) => TAX.net.has(t))) return CONCEPT_BY_ID.get('subtotal');
-  return taxAt.length > 0 ? CONCEPT_BY_ID.get('tax') : undefined;
+  const amount = taxAt.length > 0 || parts.some((t) => TAX.amount.has(t));
+  if (amount && parts.some((t) => TAX.gross.has(t))) return CONCEPT_BY_ID.get('total');
+  if (amount && parts.some((t) => TAX.net.has(t))) return CONCEPT_BY_ID.get('subtotal');
+  // A tax word alone ("VAT") or with an amount word ("total_tax_amount") is the tax; with other words
+  // ("income_tax" on a payslip) it is left to the lexicon.
+  return taxAt.length > 0 && (parts.length === 1 || parts.some((t) => TAX.amount.has(t))) ? CONCEPT_BY_ID.get('tax') : undefined;
 }
 
 /**

@@ -124,7 +124,7 @@ export const CANDIDATE_MODEL: CandidateModel | null = {
     "scale": 0.788227,
     "shift": 0.621867
   },
-  "threshold": 0.760821,
+  "threshold": 0.666667,
   "concepts": [
     "vendor_name",
     "customer_name",
