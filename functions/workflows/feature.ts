@@ -2,6 +2,7 @@
 import type { Feature } from '../feature.ts';
 import { routesOf } from '../platform/route.ts';
 import { graphOperations as g, workflowOperations as ops } from './operations.ts';
+import { blockExecutionKind } from './kind.ts';
 import { ACTIVE, WORKFLOW_RUN_TYPE } from './schema.ts';
 
 export const workflowsFeature: Feature = {
@@ -27,6 +28,8 @@ export const workflowsFeature: Feature = {
     // The graph: blocks, edges, their versions and the workflow's graph versions (the Retab SDK's routes).
     { method: 'GET', path: '/v1/workflows/blocks', handler: 'listBlocks', size: 'small', op: g.listBlocks },
     { method: 'POST', path: '/v1/workflows/blocks', handler: 'createBlock', size: 'small', op: g.createBlock },
+    { method: 'GET', path: '/v1/workflows/blocks/executions', handler: 'listBlockExecutions', size: 'small', op: g.listBlockExecutions },
+    { method: 'POST', path: '/v1/workflows/blocks/executions', handler: 'createBlockExecution', size: 'small', op: g.createBlockExecution },
     { method: 'GET', path: '/v1/workflows/blocks/versions', handler: 'listBlockVersions', size: 'small', op: g.listBlockVersions },
     { method: 'GET', path: '/v1/workflows/blocks/versions/diff', handler: 'diffBlockVersions', size: 'small', op: g.diffBlockVersions },
     { method: 'GET', path: '/v1/workflows/blocks/versions/{block_version_id}', handler: 'getBlockVersion', size: 'small', op: g.getBlockVersion },
@@ -68,6 +71,8 @@ export const workflowsFeature: Feature = {
     { method: 'POST', path: '/v1/workflows/reviews/{review_id}/approve', handler: 'approveReview', size: 'small', op: g.approveReview },
     { method: 'POST', path: '/v1/workflows/reviews/{review_id}/reject', handler: 'rejectReview', size: 'small', op: g.rejectReview },
   ]),
+  // Block executions (one block of a run run again) are runs of the run machinery, read through their list.
+  runs: [{ kind: blockExecutionKind, task: async () => (await import('./task.ts')).blockExecutionTask }],
   machines: {
     workflowRun: {
       definition: 'statemachines/workflow-run.asl.json',

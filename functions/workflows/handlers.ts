@@ -1,6 +1,7 @@
 import { api, RawResponse } from '../platform/http.ts';
 import { listEnvelopeOf, toListQuery } from '../platform/pagination.ts';
 import { graphOperations as g, workflowOperations as ops } from './operations.ts';
+import * as blockExecutions from './block-executions.ts';
 import * as editing from './editing.ts';
 import * as reviews from './reviews.ts';
 import * as spec from './spec.ts';
@@ -119,6 +120,8 @@ export const listSteps = api(g.listSteps, ({ platform, caller, query }) => steps
 export const getStep = api(g.getStep, ({ platform, caller, params, query }) => steps.getStep(platform, caller, params.step_id!, query.run_id));
 export const listArtifacts = api(g.listArtifacts, ({ platform, caller, query }) => steps.listArtifacts(platform, caller, query));
 export const getArtifact = api(g.getArtifact, ({ platform, caller, params }) => steps.getArtifact(platform, caller, params.artifact_id!));
+export const listBlockExecutions = api(g.listBlockExecutions, ({ platform, caller, query }) => blockExecutions.listBlockExecutions(platform, caller, query));
+export const createBlockExecution = api(g.createBlockExecution, ({ platform, caller, body }) => blockExecutions.createBlockExecution(platform, caller, body));
 export const listReviews = api(g.listReviews, ({ platform, caller, query }) => reviews.listReviews(platform, caller, query));
 export const getReview = api(g.getReview, ({ platform, caller, params }) => reviews.getReview(platform, caller, params.review_id!));
 export const approveReview = api(g.approveReview, ({ platform, caller, params, body }) => reviews.decideReview(platform, caller, params.review_id!, { verdict: 'approved', version_id: body.version_id }));

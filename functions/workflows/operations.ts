@@ -84,6 +84,49 @@ const BlockBody = z.object({
   parent_id: z.string().nullable().optional(),
 });
 
+const Handle = z.union([z.object({ type: z.literal('json'), data: z.unknown() }), z.object({ type: z.literal('file'), document: z.object({ id: z.string(), filename: z.string(), mime_type: z.string() }).loose() })]);
+const BlockExecution = z
+  .object({
+    id: z.string(),
+    workflow_id: z.string(),
+    workflow_version_id: z.string(),
+    source_run_id: z.string(),
+    block_id: z.string(),
+    block_type: z.string(),
+    lifecycle: z.union([
+      z.object({ status: z.enum(['pending', 'queued', 'running', 'completed']) }),
+      z.object({ status: z.literal('error'), message: z.string() }),
+      z.object({ status: z.enum(['cancelled', 'skipped']), reason: z.string() }),
+    ]),
+    handle_inputs: z.record(z.string(), Handle).nullable(),
+    artifact: z.object({ operation: z.string(), id: z.string() }).nullable(),
+    handle_outputs: z.record(z.string(), Handle).nullable(),
+    routing_decisions: z.array(z.string()).nullable(),
+    duration_ms: z.number().nullable(),
+    created_at: z.string(),
+    started_at: z.string().optional(),
+    completed_at: z.string().optional(),
+    handle_inputs_fingerprint: z.string(),
+    workflow_draft_fingerprint: z.string(),
+    block_execution_fingerprint: z.string(),
+    execution_fingerprint: z.string(),
+    block_config: Obj.nullable(),
+    source_step_id: z.string().nullable(),
+    available_iterations: z.array(Obj).nullable(),
+  })
+  .meta({ id: 'StoredBlockExecution' });
+const CreateBlockExecutionBody = z.object({
+  run_id: z.string().min(1),
+  block_id: z.string().min(1),
+  step_id: z.string().min(1).optional(),
+  n_consensus: z
+    .number()
+    .int()
+    .refine((n) => n === 3 || n === 5 || n === 7, 'n_consensus must be 3, 5 or 7')
+    .optional(),
+  check_eligibility: z.boolean().default(true),
+});
+
 export const graphOperations = {
   listBlocks: operation({ summary: "List a workflow's blocks (its draft)", auth: 'api_key', query: Page.extend({ workflow_id: z.string() }), status: 200, response: list(Block), tags }),
   createBlock: operation({ summary: 'Add a block to the draft', auth: 'api_key', body: BlockBody.extend({ workflow_id: z.string(), type: z.string(), id: z.string().min(1).max(100).nullable().optional() }), status: 201, response: Block, tags }),
@@ -148,5 +191,14 @@ export const graphOperations = {
   rejectReview: operation({ summary: 'Reject a version, with a reason: the run ends', auth: 'api_key', params: id('review_id'), body: z.object({ version_id: z.string(), reason: z.string().trim().min(1, 'a rejection needs a reason').max(5000) }), status: 200, response: Decision, tags }),
   listReviewVersions: operation({ summary: "List a review's versions", auth: 'api_key', query: Page.extend({ review_id: z.string() }), status: 200, response: list(ReviewVersion), tags }),
   createReviewVersion: operation({ summary: 'Correct a review: a new immutable version', auth: 'api_key', body: z.object({ review_id: z.string(), parent_id: z.string(), snapshot: Obj, note: z.string().max(5000).optional() }), status: 201, response: ReviewVersion, tags }),
+  listBlockExecutions: operation({ summary: "List the executions of a run's block (block re-runs)", auth: 'api_key', query: Page.extend({ run_id: z.string(), block_id: z.string().optional() }), status: 200, response: list(BlockExecution), tags }),
+  createBlockExecution: operation({
+    summary: 'Run one block of a run again on the inputs it received in that run, with its draft config (answers at once, queued)',
+    auth: 'api_key',
+    body: CreateBlockExecutionBody,
+    status: 201,
+    response: BlockExecution,
+    tags,
+  }),
   getReviewVersion: operation({ summary: 'Get a review version', auth: 'api_key', params: id('version_id'), status: 200, response: ReviewVersion, tags }),
 };

@@ -14,6 +14,7 @@ import { toListQuery } from '../platform/pagination.ts';
 import type { FileRef } from '../platform/schemas.ts';
 import { emitEvent } from '../webhooks/events.ts';
 import type { RunDefinition as Definition } from './definition.ts';
+import { deleteBlockExecutionsOfRun } from './block-executions.ts';
 import { deleteReviewsOfRun } from './reviews.ts';
 import { ACTIVE, statusOfFilter, WORKFLOW_RUN_TYPE, type RunLifecycleStatus, type RunStatusFilter, type WorkflowRun } from './schema.ts';
 import { deleteStepsOfRun } from './steps.ts';
@@ -224,6 +225,7 @@ export async function deleteWorkflowRun(p: Platform, caller: Caller, id: string)
   requireCapability(caller, 'workflow:run');
   if (ACTIVE.includes(run.lifecycle.status)) throw new Conflict(`Workflow run ${id} is ${run.lifecycle.status}: cancel it before deleting it`);
   await deleteStepsOfRun(p, caller, id);
+  await deleteBlockExecutionsOfRun(p, caller, id);
   await deleteReviewsOfRun(p, caller, id);
   await p.blobs.delete(run._definition_key);
   if (run._outputs_key) await p.blobs.delete(run._outputs_key);
