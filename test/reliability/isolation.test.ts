@@ -457,6 +457,19 @@ function evalCases(): Record<string, IdCase> {
   );
 }
 
+/** A block execution (a function block of an ended run run again), in the key's environment. */
+async function makeBlockExecution(key: string): Promise<{ runId: string; executionId: string }> {
+  const workflowId = await makeWorkflow(key);
+  const draft = { blocks: [{ id: 'in', type: 'start_json', config: {} }, { id: 'f', type: 'function', config: { expression: 'input' } }, { id: 'out', type: 'end', config: {} }], edges: [{ source: 'in', target: 'f' }, { source: 'f', target: 'out' }] };
+  expect((await cloud.api('PUT', `/v1/workflows/${workflowId}/draft`, { key, body: draft })).status).toBe(200);
+  const run = await cloud.api('POST', '/v1/workflows/runs', { key, body: { workflow_id: workflowId, version: 'draft', json_inputs: { in: { n: 1 } } } });
+  expect(run.status, run.text).toBe(201);
+  await until(async () => ((await cloud.api('GET', `/v1/workflows/runs/${run.body.id}`, { key })).body.lifecycle.status === 'completed' ? true : undefined), 30_000, 'the run to complete');
+  const execution = await cloud.api('POST', '/v1/workflows/blocks/executions', { key, body: { run_id: run.body.id, block_id: 'f' } });
+  expect(execution.status, execution.text).toBe(201);
+  return { runId: run.body.id, executionId: execution.body.id };
+}
+
 /** List routes and how to make an item that must not appear in the other environment's list. */
 const listCases: Record<string, { make(key: string): Promise<string>; path: string | ((key: string) => Promise<string>); field?: string }> = {
   ...generated.lists,
@@ -495,6 +508,7 @@ const scopedLists: Record<string, (key: string) => Promise<string>> = {
   'GET /v1/workflows/versions': async (key) => `/v1/workflows/versions?workflow_id=${(await makeGraph(key)).workflowId}`,
   'GET /v1/workflows/steps': async (key) => `/v1/workflows/steps?run_id=${await makeWorkflowRun(key)}`,
   'GET /v1/workflows/artifacts': async (key) => `/v1/workflows/artifacts?run_id=${(await makeReview(key)).runId}`,
+  'GET /v1/workflows/blocks/executions': async (key) => `/v1/workflows/blocks/executions?run_id=${(await makeBlockExecution(key)).runId}&block_id=f`,
   'GET /v1/workflows/reviews/versions': async (key) => `/v1/workflows/reviews/versions?review_id=${(await makeReview(key)).reviewId}`,
 };
 
@@ -582,6 +596,21 @@ describe.each([
       expect(shape(foreign.body)).toBe(shape(unknown.body));
     }
     expect((await cloud.api('GET', pathOf(id), { key: cloud.keys.test })).status).toBe(200);
+  });
+});
+
+describe('POST /v1/workflows/blocks/executions', () => {
+  it("re-runs no block of a run of another environment or organization: answered like an unknown run", async () => {
+    const { runId } = await makeBlockExecution(cloud.keys.test);
+    const unknown = await cloud.api('POST', '/v1/workflows/blocks/executions', { key: cloud.keys.test, body: { run_id: 'run_01m7z0qenejn1pv4p44vpcbwww', block_id: 'f' } });
+    expect(unknown.status).toBe(404);
+    for (const stranger of [cloud.keys.live, cloud.keys.otherOrgTest, cloud.keys.otherOrgLive]) {
+      const r = await cloud.api('POST', '/v1/workflows/blocks/executions', { key: stranger, body: { run_id: runId, block_id: 'f' } });
+      expect(r.status).toBe(404);
+      expect(shape(r.body)).toBe(shape(unknown.body));
+    }
+    const listed = await cloud.api('GET', `/v1/workflows/blocks/executions?run_id=${runId}&block_id=f`, { key: cloud.keys.test });
+    expect(listed.body.data).toHaveLength(1);
   });
 });
 
