@@ -104,6 +104,21 @@ export async function sdkScenario(client: Client, base: { url: string; key: stri
   assert.ok(artifacts.some((a: { operation: string }) => a.operation === 'extraction'));
   log(`run ${run.id}: awaiting_review, corrected and approved, completed with ${JSON.stringify(mergeStep.handleOutputs.output.data)}`);
 
+  // Block executions: the extract block run again on that run's PDF with 3 consensus votes.
+  const execution = await client.workflows.blocks.executions.create(run.id, extract.id, undefined, 3);
+  assert.ok(['queued', 'running'].includes(execution.lifecycle.status), JSON.stringify(execution.lifecycle));
+  assert.equal(execution.sourceRunId, run.id);
+  const rerun = await until('the block execution', async () => {
+    const [e] = (await client.workflows.blocks.executions.list({ runId: run.id, blockId: extract.id })).data;
+    return e && ['completed', 'error'].includes(e.lifecycle.status) ? e : undefined;
+  });
+  assert.equal(rerun.lifecycle.status, 'completed', JSON.stringify(rerun.lifecycle));
+  assert.equal(rerun.id, execution.id);
+  assert.equal((rerun.handleOutputs!.output as { data: { invoice_number: string } }).data.invoice_number, 'INV-3301');
+  assert.equal(rerun.artifact?.operation, 'extraction');
+  assert.ok(rerun.completedAt instanceof Date);
+  log(`block execution ${rerun.id}: extract re-run with n_consensus 3 → ${JSON.stringify((rerun.handleOutputs!.output as { data: unknown }).data)}`);
+
   // A second run, rejected: it ends without output.
   const second = await client.workflows.runs.create(workflow.id, { [start.id]: { filename: 'invoice.pdf', url: pdfDataUrl } });
   await until('the second run to wait', async () => ((await client.workflows.runs.get(second.id)).lifecycle.status === 'awaiting_review' ? true : undefined));

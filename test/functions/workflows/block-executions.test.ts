@@ -124,6 +124,15 @@ describe('block executions', () => {
     expect(shaped.handle_outputs.output.data).toEqual({ invoice_number: 'INV-3301', total_due: '980.00 EUR' });
     expect(shaped.artifact).toMatchObject({ operation: 'function_invocation' });
 
+    // A block that fails ends its execution in `error` with the block's message; the run is untouched.
+    await ok('PATCH', `/v1/workflows/blocks/shape?workflow_id=${workflowId}`, { config: { expression: 'number(input.invoice_number)' }, config_mode: 'replace' });
+    const failing = await ok('POST', '/v1/workflows/blocks/executions', { run_id: runId, block_id: 'shape', check_eligibility: false }, 201);
+    const failed = await executionEnded(failing.id, 'shape');
+    expect(failed.lifecycle).toEqual({ status: 'error', message: expect.stringContaining('number() needs a number') });
+    expect(failed).toMatchObject({ handle_outputs: null, artifact: null, block_config: { expression: 'number(input.invoice_number)' } });
+    expect(failed.completed_at).toBeDefined();
+    expect((await ok('GET', `/v1/workflows/runs/${runId}`)).lifecycle.status).toBe('completed');
+
     // A classifier: its routing decision is the category it chose.
     const kind = await ok('POST', '/v1/workflows/blocks/executions', { run_id: runId, block_id: 'kind', n_consensus: 5 }, 201);
     const classified = await executionEnded(kind.id, 'kind');
@@ -202,7 +211,7 @@ describe('block executions', () => {
     expect(kinds.length).toBeGreaterThanOrEqual(2);
     expect(kinds.every((e: { block_id: string }) => e.block_id === 'kind')).toBe(true);
     const everything = (await list({ run_id: runId, limit: 100 })).body.data;
-    expect(everything.length).toBe(all.length + kinds.length + 1);
+    expect(everything.length).toBe(all.length + kinds.length + 2);
   });
 
   it('goes with its run: deleting the run deletes its executions and their artifacts', async () => {

@@ -233,6 +233,18 @@ describe('a workflow built, reviewed and run as the Retab SDK does it', () => {
     const csv = await ok('POST', '/v1/workflows/runs/export', { workflow_id: workflowId, block_id: extractId, preferred_columns: ['invoice_number'] });
     expect(csv).toMatchObject({ rows: 1, columns: 3 });
     expect(csv.csv_data).toBe(`run_id,invoice_number,total_due\n${created.id},INV-3301-B,980.00 EUR\n`);
+
+    // Block executions: the extract block run again on the run's PDF with 3 consensus votes (the model's
+    // own reading, not the correction); the run's steps keep the approved value.
+    const execution = await ok('POST', '/v1/workflows/blocks/executions', { run_id: created.id, block_id: extractId, n_consensus: 3 }, 201);
+    expect(execution).toMatchObject({ source_run_id: created.id, block_id: extractId, block_type: 'extract', source_step_id: byBlock(extractId).step_id, block_config: { n_consensus: 3 } });
+    expect(['queued', 'running']).toContain(execution.lifecycle.status);
+    const rerun = await until(async () => {
+      const [e] = (await ok('GET', `/v1/workflows/blocks/executions${q({ run_id: created.id, block_id: extractId })}`)).data;
+      return e?.lifecycle.status === 'completed' || e?.lifecycle.status === 'error' ? e : undefined;
+    }, 60_000, 'the block execution');
+    expect(rerun).toMatchObject({ id: execution.id, lifecycle: { status: 'completed' }, handle_outputs: { output: { type: 'json', data: { invoice_number: 'INV-3301', total_due: '980.00 EUR' } } }, artifact: { operation: 'extraction' } });
+    expect(byBlock(extractId).handle_outputs.output.data).toEqual(corrected);
   });
 
   it('a rejected run ends cancelled, without output; deleting it deletes its steps and reviews', async () => {
