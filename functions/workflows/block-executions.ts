@@ -21,7 +21,7 @@ import { Conflict, Invalid, NotFound } from '../platform/errors.ts';
 import { toListQuery } from '../platform/pagination.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
-import { deleteRun, outputKeyOf, startRun, type RunData, type StoredResult } from '../runs/service.ts';
+import { deleteRun, startRun, type RunData, type StoredResult } from '../runs/service.ts';
 import type { RunBlock, RunDefinition } from './definition.ts';
 import { canonicalJson, draftGraph } from './graph.ts';
 import { blockExecutionKind } from './kind.ts';
@@ -325,20 +325,21 @@ export async function listBlockExecutions(p: Platform, caller: Caller, q: Page &
 
 /** Deletes the executions of a run (their records, outputs, stored inputs and artifacts), stopping any still going. */
 export async function deleteBlockExecutionsOfRun(p: Platform, scope: Scope, runId: string): Promise<void> {
-  for (;;) {
-    const page = await p.store.listRecords<BlockExecutionData>(scope, blockExecutionKind.type, { limit: 100, order: 'asc', attrs: { source_run_id: runId } });
-    for (const item of page.items) {
-      const data = item.data;
-      const input = data._input as BlockExecutionInput | null;
-      if (input?.handle_inputs_key) await p.blobs.delete(input.handle_inputs_key);
-      if (data.artifact) {
-        const artifact = await p.store.getRecord<{ _key: string }>(scope, ARTIFACT_TYPE, data.artifact.id);
-        if (artifact) await p.blobs.delete(artifact.data._key);
-        await p.store.deleteRecord(scope, ARTIFACT_TYPE, data.artifact.id);
-      }
-      await deleteRun(p, scope, blockExecutionKind, data.id);
-      await p.blobs.delete(outputKeyOf(scope, blockExecutionKind, data.id));
+  const executions: BlockExecutionData[] = [];
+  let after: string | undefined;
+  do {
+    const page = await p.store.listRecords<BlockExecutionData>(scope, blockExecutionKind.type, { limit: 100, order: 'asc', after, attrs: { source_run_id: runId } });
+    executions.push(...page.items.map((r) => r.data));
+    after = page.after ?? undefined;
+  } while (after);
+  for (const data of executions) {
+    const input = data._input as BlockExecutionInput | null;
+    if (input?.handle_inputs_key) await p.blobs.delete(input.handle_inputs_key);
+    if (data.artifact) {
+      const artifact = await p.store.getRecord<{ _key: string }>(scope, ARTIFACT_TYPE, data.artifact.id);
+      if (artifact) await p.blobs.delete(artifact.data._key);
+      await p.store.deleteRecord(scope, ARTIFACT_TYPE, data.artifact.id);
     }
-    if (!page.after) return;
+    await deleteRun(p, scope, blockExecutionKind, data.id);
   }
 }
