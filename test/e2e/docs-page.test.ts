@@ -58,4 +58,4 @@ it('lists every route and runs "Try it out" on GET /v1/auth/status with a test k
   await expect.poll(async () => (await status.textContent())?.trim(), { timeout: 15_000 }).toBe('200');
   const body = await block.locator('.live-responses-table tbody .response-col_description .microlight').first().textContent();
   expect(JSON.parse(body ?? '{}')).toMatchObject({ authenticated: true, environment_slug: 'test' });
-});
+}, 120_000); // a browser opening each of the tags in turn
