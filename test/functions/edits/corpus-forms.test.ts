@@ -1,6 +1,6 @@
 /**
  * Form filling floors on real forms (issue: form filling that understands people and real forms):
- * every corpus form with hand-read truth (test/corpus-truth/form/), filled from each style of its
+ * the corpus forms filling was tuned on, with hand-read truth (test/corpus-truth/form/), filled from each style of its
  * instructions (lines, sentences, prose) as the AcroForm it is and flattened. `npm run bench -- forms`
  * prints the same figures per form.
  *
@@ -12,13 +12,18 @@ import { describe, expect, it } from 'vitest';
 import { corpusAvailable } from '../../support/corpus.ts';
 import { evaluateFlatForm, evaluateForm, formTruths, INSTRUCTION_STYLES } from '../../support/form-eval.ts';
 
+const FLOORED_FORMS = ['160F-2019.pdf', 'annotation-button-widget.pdf', 'annotation-text-widget.pdf', 'bug1669099.pdf', 'bug1883609.pdf', 'issue17492.pdf', 'issue6127.pdf'];
+
 // CI runs with ../shared beside the project: there the corpus must be found (a missing corpus fails).
 const runs = corpusAvailable() || process.env.CI === 'true';
 
 describe.skipIf(!runs)('form filling on real forms (../shared/corpus)', () => {
   it('fills the corpus forms from lines, sentences and prose: floors on recall, precision and flat placement; no unintended or read-only writes', { timeout: 300_000 }, async () => {
-    const truths = formTruths();
-    expect(truths.length).toBeGreaterThanOrEqual(7);
+    // The floors were set on these seven forms, the ones filling was tuned on. The forms whose truth
+    // came later (other sources, held out of tuning: test/corpus-truth/folds.json) are measured by
+    // the bench (`npm run bench -- forms`), not floored here.
+    const truths = formTruths().filter((t) => FLOORED_FORMS.includes(t.path.replace('documents/form/', '')));
+    expect(truths.length).toBe(FLOORED_FORMS.length);
     let intended = 0;
     let right = 0;
     let writes = 0;
