@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ApiError, NetworkError } from '../lib/cli/api-client.ts';
-import { ADMIN_HELP, runAdmin } from '../lib/cli/admin.ts';
+import { ADMIN_HELP } from '../lib/cli/admin-help.ts';
 import { clientCommands, GLOBAL_OPTIONS, makeContext, type ClientCommand } from '../lib/cli/client.ts';
 import { renderApiError, UsageError } from '../lib/cli/output.ts';
 import { CredentialsError } from '../lib/cli/profiles.ts';
@@ -77,6 +77,8 @@ function findCommand(argv: string[]): { command?: ClientCommand; words: string[]
 async function main(argv: string[]): Promise<number> {
   const first = argv.find((a) => !a.startsWith('-'));
   if (first && ADMIN_GROUPS.has(first)) {
+    // Loaded only for an admin command: it brings the table client and members' code along.
+    const { runAdmin } = await import('../lib/cli/admin.ts');
     await runAdmin(argv);
     return EXIT.ok;
   }
