@@ -42,8 +42,14 @@ it('runs at most taskWorkers tasks at once; the others wait, lower priority firs
   try {
     // Two tasks occupy both containers; then tasks of a later execution (priority 2) come before the
     // next step of an earlier one (priority 1): the earlier one's goes first.
-    const first = [call('a', 'task', 500, { priority: 1 }), call('b', 'task', 500, { priority: 1 })];
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The later tasks come once both have their containers (a timer could fire after they ended on a
+    // loaded machine, and a task that finds a container free takes it, whatever its priority).
+    let started = 0;
+    let bothStarted!: () => void;
+    const both = new Promise<void>((resolve) => (bothStarted = resolve));
+    const onStart = () => (++started === 2 ? bothStarted() : undefined);
+    const first = [call('a', 'task', 500, { priority: 1, started: onStart }), call('b', 'task', 500, { priority: 1, started: onStart })];
+    await both;
     const later = [call('c1', 'task', 100, { priority: 2 }), call('c2', 'task', 100, { priority: 2 }), call('a2', 'task', 100, { priority: 1 })];
     const ran = await Promise.all([...first, ...later]);
     const byStart = [...ran].sort((x, y) => x.start - y.start).map((r) => r.tag);
