@@ -921,10 +921,10 @@ describe('robustness and speed', () => {
     const all = page(big, prose, ruled);
     expect(all.words.length).toBeGreaterThan(2000);
     detectTables(all.words, all.rules, LETTER); // warm up the JIT
-    // The fastest of 5 runs: other test files share the cores, and a slice lost to them is not ours.
+    // The fastest of 10 runs: other test files share the cores, and a slice lost to them is not ours.
     let tables: Table[] = [];
     let perPage = Infinity;
-    for (let k = 0; k < 5; k++) {
+    for (let k = 0; k < 10; k++) {
       const started = performance.now();
       tables = detectTables(all.words, all.rules, LETTER);
       perPage = Math.min(perPage, performance.now() - started);
