@@ -8,7 +8,7 @@
 import type { Caller } from '../auth/service.ts';
 import { Conflict, Invalid, NotFound } from '../platform/errors.ts';
 import { timestamp } from '../platform/ids.ts';
-import { toListQuery } from '../platform/pagination.ts';
+import { type ListParams, toListQuery } from '../platform/pagination.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope, StoredRecord } from '../platform/ports.ts';
 import type { RunStatus } from '../platform/schemas.ts';
@@ -176,13 +176,8 @@ export async function getEvalRun(p: Platform, caller: Caller, id: string) {
   return wireOfRun(data);
 }
 
-export interface RunListFilters {
-  limit: number;
-  order: 'asc' | 'desc';
-  before?: string | undefined;
-  after?: string | undefined;
-  from_date?: string | undefined;
-  to_date?: string | undefined;
+/** A list's paging and date bounds (../platform/pagination.ts), and the eval runs' own filters. */
+export interface RunListFilters extends Omit<ListParams, 'filename' | 'status'> {
   workflow_id?: string | undefined;
   status?: LifecycleFilter | undefined;
   exclude_status?: LifecycleFilter | undefined;

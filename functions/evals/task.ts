@@ -17,7 +17,7 @@ import type { Scope } from '../platform/ports.ts';
 import type { RunData } from '../runs/service.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
 import { readSecretValue } from '../secrets/service.ts';
-import { BlockFailure, runBlockAlone, type BlockResult } from '../workflows/blocks.ts';
+import { aloneEnvironment, BlockFailure, runBlockAlone, type BlockResult } from '../workflows/blocks.ts';
 import { secretNames, type RunBlock } from '../workflows/definition.ts';
 import { draftGraph } from '../workflows/graph.ts';
 import { definitionFor, readWorkflow } from '../workflows/service.ts';
@@ -75,20 +75,7 @@ async function runOne(ctx: RunContext, block: RunBlock, handles: StoredHandles, 
   let result: BlockResult;
   try {
     result = await runBlockAlone(
-      {
-        platform: p,
-        scope: ctx.scope,
-        runId: itemId,
-        workflowId,
-        workflowVersionId: versionId,
-        deadline: ctx.deadline,
-        secrets,
-        allowPrivateUrls: p.config.allowPrivateUrls,
-        stillWanted: ctx.stillWanted,
-        previous: new Map(),
-        onAwait: async () => undefined,
-        onResume: async () => undefined,
-      },
+      aloneEnvironment(ctx, { runId: itemId, workflowId, workflowVersionId: versionId, secrets }),
       block,
       entryOf(handles) as never,
     );

@@ -25,6 +25,7 @@ import { logger } from '../platform/logger.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import type { FileRef } from '../platform/schemas.ts';
+import type { RunContext } from '../runs/kinds.ts';
 import { call } from '../webhooks/post.ts';
 import { urlProblem } from '../webhooks/urls.ts';
 import { evaluateCondition, valuesAt, type ConditionResult } from './conditions.ts';
@@ -527,6 +528,24 @@ export interface BlockEntry {
 
 /** The block types a block run alone can be (`runBlockAlone`). */
 export const RUNNABLE_ALONE = ['parse', 'split', 'classifier', 'extract', 'edit', 'function', 'conditional', 'merge_dicts', 'api_call'];
+
+/**
+ * The environment of one block run alone inside a run of the run kit (block executions, evals and
+ * experiments): no earlier steps, no review to wait for.
+ */
+export function aloneEnvironment(ctx: RunContext, at: { runId: string; workflowId: string; workflowVersionId: string; secrets: Record<string, string> }): BlockEnvironment {
+  return {
+    platform: ctx.platform,
+    scope: ctx.scope,
+    ...at,
+    deadline: ctx.deadline,
+    allowPrivateUrls: ctx.platform.config.allowPrivateUrls,
+    stillWanted: ctx.stillWanted,
+    previous: new Map(),
+    onAwait: async () => undefined,
+    onResume: async () => undefined,
+  };
+}
 
 /**
  * Runs one block alone on what reaches it (evals and experiments, functions/evals/): the code a run

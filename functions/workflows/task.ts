@@ -9,7 +9,7 @@ import { timestamp } from '../platform/ids.ts';
 import type { RunContext, RunTask } from '../runs/kinds.ts';
 import { readSecretValue } from '../secrets/service.ts';
 import type { BlockExecutionData, BlockExecutionInput, BlockExecutionOutput } from './block-executions.ts';
-import { BlockFailure, runBlockAlone, type BlockEntry } from './blocks.ts';
+import { aloneEnvironment, BlockFailure, runBlockAlone, type BlockEntry } from './blocks.ts';
 import { secretNames } from './definition.ts';
 import { blockExecutionKind } from './kind.ts';
 import { artifactIdOf, putArtifact, type Handles } from './steps.ts';
@@ -58,20 +58,7 @@ export const blockExecutionTask: RunTask = {
     let result;
     try {
       result = await runBlockAlone(
-        {
-          platform: p,
-          scope: ctx.scope,
-          runId: ctx.runId,
-          workflowId: input.workflow_id,
-          workflowVersionId: input.workflow_version_id,
-          deadline: ctx.deadline,
-          secrets,
-          allowPrivateUrls: p.config.allowPrivateUrls,
-          stillWanted: ctx.stillWanted,
-          previous: new Map(),
-          onAwait: async () => undefined,
-          onResume: async () => undefined,
-        },
+        aloneEnvironment(ctx, { runId: ctx.runId, workflowId: input.workflow_id, workflowVersionId: input.workflow_version_id, secrets }),
         input.block,
         entryOf(handles),
       );
