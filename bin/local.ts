@@ -35,6 +35,8 @@ for (const { environment, key } of boot.created) {
 }
 console.log(`Try: curl -H "Authorization: Bearer <key>" ${cloud.url}/v1/auth/status   ·   API reference: ${cloud.url}/docs`);
 console.log(`Dashboard: ${cloud.url}/dashboard   ·   first sign-in: npm run quire -- members create --email you@example.com`);
+// The background-task containers load behind the API (seconds of CPU): said once they are warm.
+void cloud.tasksReady.then(() => console.log(`Background tasks ready (in ${Date.now() - started} ms)`));
 
 // Benchmarks (npm run soak) watch the memory of this process: QUIRE_MEMORY_LOG_MS prints it that often.
 const memoryLogMs = Number(process.env.QUIRE_MEMORY_LOG_MS ?? 0);

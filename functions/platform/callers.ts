@@ -55,10 +55,37 @@ export function bearerKey(authorization: string | undefined): string {
 }
 
 export async function resolveCaller(p: Platform, key: string): Promise<Caller> {
-  const item = await p.store.getItem<ApiKeyItem>(apiKeyItemKey(hashKey(key)));
+  const hash = hashKey(key);
+  const item = await p.store.getItem<ApiKeyItem>(apiKeyItemKey(hash));
   if (!item) throw new Unauthorized('Invalid API key');
   if (item.revoked_at) throw new Unauthorized('API key revoked');
-  return { orgId: item.organization_id, envId: item.environment_id, envSlug: item.environment_slug, key: item };
+  const caller = { orgId: item.organization_id, envId: item.environment_id, envSlug: item.environment_slug, key: item };
+  remember(hash, caller);
+  return caller;
+}
+
+/**
+ * Callers this container has resolved, by key hash. What a key names (organization, environment,
+ * role) never changes once it is made; only its revocation does, and that is read again after every
+ * request's work (assertKeyStillValid).
+ */
+const known = new Map<string, Caller>();
+const KNOWN_KEPT = 256;
+
+function remember(hash: string, caller: Caller): void {
+  known.delete(hash);
+  known.set(hash, caller);
+  if (known.size > KNOWN_KEPT) known.delete(known.keys().next().value!);
+}
+
+/**
+ * The caller of a request that only reads: a key this container resolved before is not read again
+ * before the work, as the work changes nothing and the check after it (assertKeyStillValid) answers
+ * 401 for a key revoked since, before anything is shown. A request that writes resolves its key
+ * first (resolveCaller): a revoked key stores nothing.
+ */
+export async function resolveReader(p: Platform, key: string): Promise<Caller> {
+  return known.get(hashKey(key)) ?? resolveCaller(p, key);
 }
 
 const keyUseItemKey = (hash: string) => `apikeyused#${hash}`;

@@ -10,7 +10,7 @@ import { isUtf8 } from 'node:buffer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import middy from '@middy/core';
 import type { z } from 'zod';
-import { assertKeyStillValid, bearerKey, type Caller, noteKeyUse, resolveCaller } from './callers.ts';
+import { assertKeyStillValid, bearerKey, type Caller, noteKeyUse, resolveCaller, resolveReader } from './callers.ts';
 import { AppError, Invalid, isServiceBusy, PayloadTooLarge, type ValidationIssue } from './errors.ts';
 import { ulidBody } from './ids.ts';
 import { isMultipart, parseMultipart } from './multipart.ts';
@@ -192,6 +192,11 @@ function errorResult(error: unknown, requestId: string): Result {
   return json(500, { detail: 'Internal error', request_id: requestId }, requestId);
 }
 
+/** A request that changes nothing (API §1: GET routes only read). */
+function isRead(event: APIGatewayProxyEventV2): boolean {
+  return event.requestContext?.http?.method === 'GET';
+}
+
 export function api<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
   op: Operation<B, Q, P>,
   fn: (req: ApiRequest<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<unknown>,
@@ -241,7 +246,8 @@ export function api<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodTyp
         const event = request.event;
         logger.appendKeys({ request_id: internal.requestId, route: event.routeKey });
         if (op.auth === 'api_key') {
-          internal.caller = await resolveCaller(platform(), bearerKey(event.headers?.authorization ?? event.headers?.Authorization));
+          const key = bearerKey(event.headers?.authorization ?? event.headers?.Authorization);
+          internal.caller = await (isRead(event) ? resolveReader : resolveCaller)(platform(), key);
           logger.appendKeys({ org: internal.caller.orgId, env: internal.caller.envSlug });
         }
         internal.params = validate(op.params, 'path', event.pathParameters ?? {});

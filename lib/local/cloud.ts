@@ -67,6 +67,8 @@ export interface LocalCloudOptions {
 export interface LocalCloud {
   url: string;
   endpoints: Endpoints;
+  /** Settles once the warm background-task containers are loaded (the API answers before). */
+  tasksReady: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -194,6 +196,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
             cores,
             requestWorkers: Number(process.env.QUIRE_REQUEST_WORKERS ?? Math.max(8, 4 * cores)),
             warmRequestWorkers: 2,
+            warmTaskWorkers: Number(process.env.QUIRE_TASK_WORKERS ?? cores),
             requestModules: [...new Set(routes.map((route) => route.module))],
             taskModules: [...new Set(Object.values(taskFunctions).map((fn) => fn.module)), join(REPO_ROOT, 'lib/local/worker-run-tasks.ts')],
           });
@@ -230,7 +233,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     applyEnvironment(environmentFor(endpoints, options.syncWaitMs, options.webhooks));
 
     // The API's first requests find warm containers: it listens once they are loaded.
-    await invoker.warmUp();
+    const { tasks: tasksReady } = await invoker.warmUp();
     const http = await startHttpServer({ routes, invoker, host, port: options.port ?? 3000 });
     closers.push(() => http.close());
     // Runs left unfinished by a previous process (executions are in memory) start again, then runs
@@ -240,7 +243,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     closers.push(() => recovery.stop());
     endpoints.api = http.url;
     writeFileSync(join(dataDir, 'endpoints.json'), `${JSON.stringify(endpoints, null, 2)}\n`);
-    return { url: http.url, endpoints, close };
+    return { url: http.url, endpoints, tasksReady, close };
   } catch (error) {
     await close();
     throw error;

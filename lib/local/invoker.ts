@@ -48,10 +48,12 @@ export interface Invoker {
    */
   invoke(target: InvokeTarget, event: unknown, timeoutMs: number, kind?: InvocationKind, order?: TaskOrder, stream?: ResponseSink): Promise<unknown>;
   /**
-   * Starts the containers the API needs before its first request, and resolves once they are loaded.
-   * (Call it once the handlers' environment is set: a worker thread copies it when it starts.)
+   * Starts the containers the API needs before its first request and resolves once they are loaded,
+   * with `tasks`: the warm task containers started too, which settles once they are loaded (the API
+   * need not wait for those). (Call it once the handlers' environment is set: a worker thread copies
+   * it when it starts.)
    */
-  warmUp(): Promise<void>;
+  warmUp(): Promise<{ tasks: Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -94,7 +96,7 @@ export function inlineInvoker(): Invoker {
   // in this process and would write to emulators closed under it. close() lets them finish first.
   const running = new Set<Promise<unknown>>();
   return {
-    warmUp: () => Promise.resolve(),
+    warmUp: () => Promise.resolve({ tasks: Promise.resolve() }),
     async invoke(target, event, timeoutMs, _kind, order, stream) {
       // Inline, every invocation runs at once: its time counts from now.
       order?.started?.();
@@ -195,6 +197,12 @@ export interface WorkerPoolOptions {
    */
   warmRequestWorkers?: number;
   /**
+   * Task containers started by `warmUp()` too (its `tasks` settles once they are loaded). A cold task container costs seconds of CPU
+   * (the document engines' modules) on both cores: started by the first run, that is taken from the
+   * API's requests just when work arrives.
+   */
+  warmTaskWorkers?: number;
+  /**
    * The API routes' modules: every request container imports them before its first request. A cold
    * container takes a second or two of CPU (tsx compiles for each thread), which no request should
    * wait for.
@@ -203,6 +211,13 @@ export interface WorkerPoolOptions {
   /** The task functions' modules, likewise: a state's TimeoutSeconds should not pay for them. */
   taskModules?: string[];
 }
+
+/**
+ * How far below the API's threads the task containers' threads run (a Linux nice value: 0 normal,
+ * 19 lowest). At 10 a task gets about a tenth of a core that a request also wants, and all of it
+ * when no request does.
+ */
+const TASK_NICENESS = 10;
 
 /** How long every request container must have been on its request before another one is started. */
 const REQUEST_GROW_AFTER_MS = 1_000;
@@ -223,7 +238,7 @@ export function workerPoolInvoker(options: WorkerPoolOptions): Invoker {
   function spawn(set: ContainerSet): Container {
     // The young generation the task Lambdas get through NODE_OPTIONS (lib/cloud/runs.ts).
     const resourceLimits = { maxYoungGenerationSizeMb: DOCUMENT_YOUNG_GENERATION_MB };
-    const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), { resourceLimits, workerData: { preload: set.preload } });
+    const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), { resourceLimits, workerData: { preload: set.preload, niceness: set.kind === 'task' ? TASK_NICENESS : 0 } });
     let markLoaded!: () => void;
     const loaded = new Promise<void>((resolve) => (markLoaded = resolve));
     const container: Container = { worker, set, ready: false, loaded, markLoaded };
@@ -330,8 +345,11 @@ export function workerPoolInvoker(options: WorkerPoolOptions): Invoker {
 
   return {
     async warmUp() {
-      const warm = Array.from({ length: Math.min(options.warmRequestWorkers ?? 0, sets.request.max) }, () => spawn(sets.request));
-      await Promise.all(warm.map((c) => c.loaded));
+      const start = (set: ContainerSet, count = 0) => Promise.all(Array.from({ length: Math.min(count, set.max) }, () => spawn(set).loaded)).then(() => undefined);
+      const requests = start(sets.request, options.warmRequestWorkers);
+      const tasks = start(sets.task, options.warmTaskWorkers);
+      await requests;
+      return { tasks };
     },
     invoke(target, event, timeoutMs, kind = 'request', order, stream) {
       if (closed) return Promise.reject(new Error('The local runtime is shutting down'));

@@ -25,6 +25,8 @@ export async function withLocalStack<T>(fn: (stack: BenchStack) => Promise<T>, e
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
   const port = await freePort();
   const server = await spawnLocalServer({ via: 'node', port, env: { QUIRE_DATA_DIR: dataDir, QUIRE_TEST_KEY: BENCH_KEY, POWERTOOLS_LOG_LEVEL: 'WARN', ...env } });
+  // Measured once the server is warm, as a running service is: its task containers load behind the API.
+  await server.waitFor('Background tasks ready', 60_000);
   const child = server.child;
   const base = server.url;
   const headers = { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' };

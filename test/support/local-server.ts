@@ -15,6 +15,8 @@ export interface LocalServer {
   url: string;
   /** Everything it printed so far, stdout and stderr. */
   output(): string;
+  /** Resolves once it has printed `text`; rejects after `timeoutMs` or if it exits first. */
+  waitFor(text: string, timeoutMs: number): Promise<void>;
 }
 
 const STARTED = 'API reference:';
@@ -30,10 +32,13 @@ export async function spawnLocalServer(options: { via: 'npm start' | 'node'; por
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const deadline = Date.now() + 30_000;
-  while (!out.includes(STARTED)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the local server (${options.via}) did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { child, url: `http://127.0.0.1:${options.port}`, output: () => out };
+  const waitFor = async (text: string, timeoutMs: number) => {
+    const until = Date.now() + timeoutMs;
+    while (!out.includes(text)) {
+      if (Date.now() > until || child.exitCode !== null) throw new Error(`the local server (${options.via}) did not print "${text}":\n${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  await waitFor(STARTED, 30_000);
+  return { child, url: `http://127.0.0.1:${options.port}`, output: () => out, waitFor };
 }

@@ -107,6 +107,17 @@ describe('401s', () => {
     expect((await status(cloud.keys.test)).status).toBe(200);
   });
 
+  it('a key revoked after it was used is refused at once, on reads too (what a key names is remembered, its revocation never)', async () => {
+    const { key, item } = await newKey('test');
+    const file = await cloud.api('POST', '/v1/files', { key, body: { document: { filename: 'seen.txt', url: dataUrl('text/plain', `seen ${secret()}`) } } });
+    expect((await cloud.api('GET', `/v1/files/${file.body.id}`, { key })).status).toBe(200);
+    await revokeApiKey(platform(), cloud.orgId, item.id);
+    const r = await cloud.api('GET', `/v1/files/${file.body.id}`, { key });
+    expect(r.status).toBe(401);
+    expect(r.body).toEqual({ detail: 'API key revoked' });
+    expect((await cloud.api('GET', '/v1/files?limit=10', { key })).status).toBe(401);
+  });
+
   it('a revoked key stores nothing, even for a valid request', async () => {
     const { key, item } = await newKey('test');
     await revokeApiKey(platform(), cloud.orgId, item.id);

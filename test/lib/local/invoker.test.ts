@@ -14,6 +14,7 @@ interface Ran {
   start: number;
   end: number;
   loadedAt: number;
+  niceness: number;
 }
 
 function pool(options: { taskWorkers: number; requestWorkers: number; warmRequestWorkers?: number }) {
@@ -32,6 +33,17 @@ it('a request never waits for a container held by a task', async () => {
     // The request ran while the only task container was busy, long before the task ended.
     expect(request.end).toBeLessThan((await task).end - 1000);
     expect((await queuedTask).start).toBeGreaterThanOrEqual((await task).end);
+  } finally {
+    await invoker.close();
+  }
+}, 30_000);
+
+it('runs tasks below the priority of requests (on a busy machine requests get the cores first)', async () => {
+  const { invoker, call } = pool({ taskWorkers: 1, requestWorkers: 1 });
+  try {
+    const [request, task] = await Promise.all([call('request', 'request', 0), call('task', 'task', 0)]);
+    expect(request.niceness).toBe(0);
+    expect(task.niceness).toBe(10);
   } finally {
     await invoker.close();
   }
