@@ -487,7 +487,7 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
   const garbled = !nearlyEmpty && looksGarbled(usable.map((w) => w.text));
   if ((nearlyEmpty || garbled) && !options.imagesDoc) return null;
   let drawn = page;
-  let graphics: Graphics = { rules: [], shaded: [], rings: [], imageArea: 0 };
+  let graphics: Graphics = { rules: [], shaded: [], rings: [], imageArea: 0, paints: true };
   try {
     if (nearlyEmpty || garbled) drawn = await (await options.imagesDoc!()).getPage(pageNumber);
     if (options.paintsPaths || nearlyEmpty) {
@@ -498,7 +498,8 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
     throw damaged(error, pageNumber);
   }
   // No usable text, or a page-sized image with a few stray words (a stamped page number on a scan).
-  const scanned = garbled || printable === 0 || (printable < 40 && graphics.imageArea >= 0.6 * pageArea);
+  // A page that paints nothing at all is blank, not scanned: there is nothing to recognize.
+  const scanned = garbled || (printable === 0 && graphics.paints) || (printable < 40 && graphics.imageArea >= 0.6 * pageArea);
   // (The copy's page, when one was loaded, is released once rasterized: its resources go with it.)
   const release = () => drawn !== page && drawn.cleanup();
   if (scanned && options.deferScanned) {
@@ -859,6 +860,8 @@ interface Graphics {
   rings: Box[];
   /** Area of the page covered by images (summed, capped at the page's area). */
   imageArea: number;
+  /** Whether anything is painted at all (a path stroked or filled in a colour not white, an image, a shading, text): a page that paints nothing is blank. */
+  paints: boolean;
 }
 
 /**
@@ -872,6 +875,7 @@ const DRAW = { moveTo: 0, lineTo: 1, curveTo: 2, quadraticCurveTo: 3, closePath:
 const OPS = pdfjs.OPS;
 const STROKES = new Set([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
 const FILLS = new Set([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+const TEXT_OR_SHADING = new Set([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText, OPS.shadingFill]);
 const IMAGES = new Set(
   Object.entries(OPS)
     .filter(([name]) => /^paint.*Image/.test(name))
@@ -894,6 +898,7 @@ function readGraphics(operatorList: { fnArray: number[]; argsArray: unknown[] },
   const shaded: Box[] = [];
   const rings: Box[] = [];
   let imageArea = 0;
+  let paints = false;
   let state: GraphicsState = { ctm: [1, 0, 0, 1, 0, 0], stroke: '#000000', fill: '#000000' };
   const stack: GraphicsState[] = [];
   const { fnArray, argsArray } = operatorList;
@@ -929,6 +934,7 @@ function readGraphics(operatorList: { fnArray: number[]; argsArray: unknown[] },
         const paint = args?.[0] as number;
         const buffer = (args?.[1] as (ArrayLike<number> | null)[] | undefined)?.[0];
         if (!buffer) break;
+        if ((STROKES.has(paint) && state.stroke !== WHITE) || (FILLS.has(paint) && state.fill !== WHITE)) paints = true;
         const toPage = multiply(toViewport, state.ctm);
         if (STROKES.has(paint) && state.stroke !== WHITE) rules.push(...strokedRules(buffer, toPage));
         if (FILLS.has(paint) && state.fill !== WHITE) rules.push(...filledRules(buffer, toPage));
@@ -938,14 +944,16 @@ function readGraphics(operatorList: { fnArray: number[]; argsArray: unknown[] },
         break;
       }
       default:
+        if (TEXT_OR_SHADING.has(op)) paints = true;
         if (IMAGES.has(op)) {
+          paints = true;
           // Images paint the unit square under the current transform.
           const box = boundingBox([apply(state.ctm, 0, 0), apply(state.ctm, 1, 0), apply(state.ctm, 0, 1), apply(state.ctm, 1, 1)]);
           imageArea += box.width * box.height;
         }
     }
   }
-  return { rules, shaded, rings, imageArea };
+  return { rules, shaded, rings, imageArea, paints };
 }
 
 /** Subpaths of a path buffer as point lists (curves end a straight run: their points are dropped). */

@@ -177,6 +177,9 @@ function textKind(filename: string, declared: DocumentKind | undefined): Documen
  * the first blank line), or undefined when a line of it is neither a `Name: value` field nor a folded
  * continuation.
  */
+/** The line that starts each message in an mbox mailbox (not a header: no colon after From). */
+export const MBOX_SEPARATOR = /^From \S+/;
+
 function mailHeaderFields(head: Uint8Array): Map<string, string> | undefined {
   const text = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, 64 * 1024)).toString('latin1');
   const end = text.search(/\r?\n\r?\n/);
@@ -186,6 +189,8 @@ function mailHeaderFields(head: Uint8Array): Map<string, string> | undefined {
   const fields = new Map<string, string>();
   for (const [i, line] of lines.entries()) {
     if (i > 0 && /^[ \t]/.test(line)) continue;
+    // A message saved from an mbox mailbox starts with its "From sender date" separator line.
+    if (i === 0 && MBOX_SEPARATOR.test(line)) continue;
     const field = /^([!-9;-~]+):(.*)$/.exec(line);
     if (!field) return undefined;
     if (!fields.has(field[1]!.toLowerCase())) fields.set(field[1]!.toLowerCase(), field[2]!);

@@ -60,6 +60,12 @@ describe('e-mail sniffing', () => {
     expect(text(doc.pages[0]!)).toBe('From: a@example.org\nSubject: Gruesse\n\nMüller zahlt 12,00 EUR für die Straße.');
   });
 
+  it('a message saved from an mbox mailbox (its "From sender date" line first) is an e-mail, by content and as .eml', async () => {
+    const mbox = Buffer.from('From 1275267068816858875@xxx Wed Jul 16 06:24:10 +0000 2008\nX-Gmail-Labels: Inbox\nFrom: Tamir <t@example.org>\nTo: s@example.org\nSubject: Exam\n\nSee you.\n');
+    expect(sniffDocument({ head: mbox, size: mbox.length, filename: 'message.txt' }).kind).toBe('eml');
+    expect(text((await readEml(mbox)).pages[0]!)).toBe('From: Tamir <t@example.org>\nTo: s@example.org\nSubject: Exam\n\nSee you.');
+  });
+
   it('a windows-1252 body keeps its € and curly quotes', async () => {
     const outlook = Buffer.from('From: a@example.org\r\nSubject: Offer\r\nContent-Type: text/plain; charset="windows-1252"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n=93Special=94 price: 99 =80 =96 today only.\r\n', 'latin1');
     expect(text((await readEml(outlook)).pages[0]!)).toBe('From: a@example.org\nSubject: Offer\n\n“Special” price: 99 € – today only.');

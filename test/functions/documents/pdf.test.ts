@@ -156,6 +156,21 @@ describe('structure', () => {
     expect(page!.lines.map((l) => l.text)).toEqual(['Name: Jane Harbor', 'Color: Blue']);
   });
 
+  it('a page that paints nothing is blank, not a scan: no OCR (2,000 blank pages cost next to nothing); a page with only a drawing is OCR\'d', async () => {
+    const pdf = await PDFDocument.create();
+    for (let i = 0; i < 300; i++) pdf.addPage([612, 792]);
+    pdf.addPage([612, 792]).drawRectangle({ x: 100, y: 100, width: 300, height: 200, color: rgb(1, 1, 1) }); // white on white
+    pdf.addPage([612, 792]).drawRectangle({ x: 100, y: 100, width: 300, height: 200, color: rgb(0, 0, 0) }); // a drawing: maybe text as shapes
+    const ocr = { rasterize: vi.fn(async () => ({})), recognize: vi.fn(async () => []), concurrency: 1 };
+    const started = performance.now();
+    const pages = await readPdf(await pdf.save(), { ...budget(), ocr } as never);
+    expect(pages).toHaveLength(302);
+    expect(pages.every((p) => p.words.length === 0)).toBe(true);
+    expect(ocr.rasterize).toHaveBeenCalledTimes(1);
+    expect(pages.filter((p) => p.ocr).map((p) => p.number)).toEqual([302]);
+    expect(performance.now() - started).toBeLessThan(15_000);
+  });
+
   it('reports light-shaded input boxes only when read for form filling', async () => {
     const pdf = await PDFDocument.create();
     const font = await pdf.embedFont(StandardFonts.Helvetica);
