@@ -17,6 +17,19 @@
 /** Layout a kind of document typically has (detected by ../local/cues.ts). */
 export type LayoutCue = 'letter' | 'paper' | 'clauses' | 'contents' | 'totals' | 'form' | 'card' | 'slides' | 'receipt_strip' | 'till' | 'table_heavy';
 
+/**
+ * Words a category's description may name a layout cue by: a description that denies one of them
+ * ("no fillable fields", knowledge/negation.ts) counts that cue against the category.
+ */
+export const CUE_WORDS: Partial<Record<LayoutCue, string>> = {
+  form: 'fillable, fields, interactive, acroform',
+  letter: 'salutation',
+  paper: 'abstract, references',
+  clauses: 'clauses, articles',
+  contents: 'contents',
+  slides: 'slides',
+};
+
 export interface DocumentType {
   id: string;
   /** How people name the kind; any of them in a category's name or description calls on this entry. */

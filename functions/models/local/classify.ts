@@ -65,7 +65,7 @@ const pct = (x: number) => x.toFixed(2);
 /** The evidence for a category in words: the document's phrases that count most, and its layout cues. */
 function because(read: Read, bag: Float64Array | null, label: number, limit: number): string {
   const quotes = decisiveQuotes(read.queries, read.evidence, label, bag, limit);
-  const layout = read.cues.filter((c) => read.queries.cues[label]!.has(c.cue)).map((c) => c.evidence);
+  const layout = read.cues.filter((c) => (read.queries.cues[label]!.get(c.cue) ?? 0) > 0).map((c) => c.evidence);
   const words = quotes.length > 0 ? `on the document's words ${formatQuotes(quotes)}` : '';
   const shape = layout.length > 0 ? `${words ? ' and ' : 'on '}its layout (${layout.join('; ')})` : '';
   return `${words}${shape}`;

@@ -12,7 +12,8 @@
  * occurrences boosted. Phrases are features of their own, so a phrase match also counts its words:
  * phrase matches count more.
  */
-import type { LayoutCue } from '../knowledge/document-types.ts';
+import { CUE_WORDS, type LayoutCue } from '../knowledge/document-types.ts';
+import { NEGATIONS } from '../knowledge/negation.ts';
 import { isPhrase, phraseKey, stemOf, textFeatures, tokenize } from '../shared/words.ts';
 import { LEXICON, type LexiconEntry } from './lexicon.ts';
 import type { Cue } from './cues.ts';
@@ -34,8 +35,13 @@ const GENERIC = new Set(
     .map(stemOf),
 );
 
+const NEGATION_WORDS = Object.values(NEGATIONS)
+  .flatMap((list) => list.split(',').map((w) => w.trim()))
+  .join('|');
 /** A clause of instructions that denies something is skipped rather than read backwards. */
-const NEGATION = /\b(not|never|no|none|without|except|unless|isn't|aren't|don't|doesn't|cannot|can't)\b/i;
+const NEGATION = new RegExp(`(?<![\\p{L}\\p{N}-])(?:${NEGATION_WORDS})(?![\\p{L}\\p{N}-])`, 'iu');
+/** A negation word and the rest of its clause: what a description denies. */
+const DENIED_SPAN = new RegExp(`(?<![\\p{L}\\p{N}-])(?:${NEGATION_WORDS})(?=\\s)[^,.;:()\\[\\]\\n]*`, 'giu');
 
 export interface Queries {
   /** The labels asked for, then (with `background`) the hidden ones: document kinds nobody asked for. */
@@ -126,7 +132,9 @@ export function buildQueries(labels: readonly Label[], instructions: string | nu
   labels.forEach((label, l) => {
     const name = textFeatures(label.name);
     addName(l, name.stems, true);
-    const description = textFeatures(label.description);
+    // What the description denies ("no fillable fields") is no evidence for the label.
+    const { kept, denied } = deniedSpans(label.description);
+    const description = textFeatures(kept);
     for (const stem of description.stems) put(l, stem, EVIDENCE_WEIGHTS.descriptionStem);
     for (const phrase of description.phrases) put(l, phrase, EVIDENCE_WEIGHTS.descriptionPhrase);
 
@@ -141,6 +149,8 @@ export function buildQueries(labels: readonly Label[], instructions: string | nu
       if (byName && (!subsumed || endsName)) for (const synonym of entry.triggers) addName(l, synonym, false);
       for (const [cue, weight] of entry.cues) cues[l]!.set(cue, Math.max(cues[l]!.get(cue) ?? 0, factor * weight));
     }
+    // A layout the description denies counts against the label, whatever its name calls on.
+    for (const cue of deniedCues(denied)) cues[l]!.set(cue, -EVIDENCE_WEIGHTS.deniedCue);
   });
 
   // Instructions: a clause that mentions a label lends it its other words, and its quoted phrases most.
@@ -293,14 +303,35 @@ export function formatQuotes(quotes: readonly Quote[]): string {
 // ---------------------------------------------------------------------------------------------
 // Layout and titles
 
-/** What a text's layout cues (./cues.ts) add to each label: a cue many labels share separates them less. */
+/** A description's text without what it denies (each negation word to the end of its clause), and the denied words. */
+export function deniedSpans(description: string): { kept: string; denied: string } {
+  const denied: string[] = [];
+  const kept = description.replace(DENIED_SPAN, (span) => {
+    denied.push(span);
+    return ' ';
+  });
+  return { kept, denied: denied.join(' ') };
+}
+
+const CUE_STEMS = (Object.entries(CUE_WORDS) as Array<[LayoutCue, string]>).map(([cue, words]) => [cue, new Set(textFeatures(words).stems)] as const);
+
+/** The layout cues denied words name (knowledge/document-types.ts CUE_WORDS). */
+function deniedCues(denied: string): LayoutCue[] {
+  if (!denied) return [];
+  const stems = textFeatures(denied).stems;
+  return CUE_STEMS.filter(([, words]) => stems.some((s) => words.has(s))).map(([cue]) => cue);
+}
+
+/**
+ * What a text's layout cues (./cues.ts) add to each label: a cue many labels share separates them
+ * less; a cue a label's description denies takes from it.
+ */
 export function cueScores(queries: Queries, cues: readonly Cue[], weightOf: (cue: LayoutCue) => number = () => 1): Float64Array {
   const scores = new Float64Array(queries.labels.length);
   for (const { cue, strength: seen } of cues) {
     const strength = seen * weightOf(cue);
-    const having = queries.cues.filter((c) => c.has(cue)).length;
-    if (having === 0) continue;
-    const idf = categoryIdf(having, queries.labels.length);
+    const having = queries.cues.filter((c) => (c.get(cue) ?? 0) > 0).length;
+    const idf = categoryIdf(Math.max(1, having), queries.labels.length);
     queries.cues.forEach((c, l) => {
       scores[l] += EVIDENCE_WEIGHTS.cue * strength * idf * (c.get(cue) ?? 0);
     });

@@ -107,6 +107,23 @@ describe('layout cues', () => {
     expect((await localEngine.classify(request(fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: bill }] }])))).output.category).toBe('invoice');
   });
 
+  it('a category whose description denies a layout ("no fillable fields") loses, not gains, a document that has it', async () => {
+    const categories: Category[] = [
+      { name: 'flat_form', description: 'A printed or scanned form filled in on paper (no fillable fields)' },
+      { name: 'form', description: 'A blank or filled form with fields to complete' },
+    ];
+    const doc = fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: ['APPLICATION FOR MEMBERSHIP', 'Last name', 'First name', 'Address', 'Date of birth', 'Signature'] }] }]);
+    doc.pages[0]!.formFields = 14;
+    const result = await localEngine.classify(request(doc, { categories }));
+    expect(result.output.category).toBe('form');
+    // Described the other way round, the same fields make it the first.
+    const denied: Category[] = [
+      { name: 'flat_form', description: 'A form with fillable fields' },
+      { name: 'form', description: 'A form printed on paper, without fillable fields' },
+    ];
+    expect((await localEngine.classify(request(doc, { categories: denied }))).output.category).toBe('flat_form');
+  });
+
   it('a till slip titled "CREDIT NOTE" under seven lines of letterhead is a credit note', async () => {
     const categories: Category[] = [CATEGORIES[0]!, CATEGORIES[1]!, { name: 'credit note', description: 'A credit note' }];
     const letterhead = ['LIGHTROOM GALLERY SDN BHD', 'No: 28, JALAN ASTANA 1C,', 'BANDAR BUKIT RAJA, 41050', 'KLANG SELANGOR D.E, MALAYSIA', 'ROC No. : (1072825-A)', 'GST No. : 000584089600', 'Tel: 03-3360 4305 Fax: 03-3362 4395'];

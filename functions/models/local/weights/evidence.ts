@@ -33,6 +33,8 @@ export const EVIDENCE_WEIGHTS = {
   instructionQuote: 3,
   /** A layout cue is worth this much evidence for a kind that has it (scaled down when many labels share it). */
   cue: 3,
+  /** A layout cue a category's description denies ("no fillable fields") counts against it with this share of a cue. */
+  deniedCue: 1,
   /** A document names itself in the first lines of its first page: those count this many times more again. */
   title: 1.5,
   /** Its title lines are among its first this many lines … */
