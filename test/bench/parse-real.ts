@@ -3,14 +3,20 @@
  * ../shared/corpus (every page has a text layer, so poppler reads them too) through the whole API —
  * a sync POST /v1/parses on `npm start`'s stack, the document sent as a data URL as users send it —
  * against poppler's `pdftotext -layout` on the same files in the same run, as pages per second and
- * their ratio. Also the fixed cost of a 1-page sync parse: its wall time through the API minus the
+ * their ratio; and pdfminer.six (`pdf2txt`, what pdfplumber and Unstructured's fast strategy read
+ * with: Debian's python3-pdfminer, when installed) once per file. Then one long document, the
+ * born-digital PDFs read without OCR put one after the other (pdf-lib) until it has at least
+ * LONG_PAGES pages, uploaded in three steps and parsed by its file reference, against the same
+ * readers. Also the fixed cost of a 1-page sync parse: its wall time through the API minus the
  * time reading the same page takes in process.
  *
  * `npm run bench -- parse-real` (PARSE_REAL_ROUNDS, default 3: each file's median of that many;
- * PARSE_REAL_ROWS=<file> writes every file's times there as JSON).
+ * PARSE_REAL_ROWS=<file> writes every file's times there as JSON; PARSE_REAL_LONG_PAGES, default 500).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { PDFDocument } from 'pdf-lib';
 import * as pdfjs from '../../functions/documents/pdfjs.ts';
 import { readDocument } from '../../functions/documents/read.ts';
 import { join } from 'node:path';
@@ -18,6 +24,8 @@ import { CORPUS_DIR, manifest } from '../support/corpus.ts';
 import { asNewDocument, withLocalStack } from './stack.ts';
 
 const ROUNDS = Number(process.env.PARSE_REAL_ROUNDS ?? 3);
+const LONG_PAGES = Number(process.env.PARSE_REAL_LONG_PAGES ?? 500);
+const hasPdfminer = () => spawnSync('sh', ['-c', 'command -v pdf2txt']).status === 0;
 const FIXED_ROUNDS = 11;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -40,6 +48,25 @@ async function rawTextContent(bytes: Uint8Array): Promise<number> {
   for (let n = 1; n <= pdf.numPages; n++) await (await pdf.getPage(n)).getTextContent();
   await pdf.destroy();
   return (performance.now() - started) / 1000;
+}
+
+/**
+ * The given PDFs one after the other, round again, until the document has at least `pages` pages
+ * (encrypted ones are left out: their pages cannot be copied readable).
+ */
+async function assemble(files: readonly string[], pages: number): Promise<Uint8Array> {
+  const sources: PDFDocument[] = [];
+  for (const file of files) {
+    const source = await PDFDocument.load(readFileSync(file), { updateMetadata: false }).catch(() => undefined);
+    if (source && !source.isEncrypted) sources.push(source);
+  }
+  if (sources.length === 0) throw new Error('no PDF to assemble the long document from');
+  const long = await PDFDocument.create();
+  for (let i = 0; long.getPageCount() < pages; i++) {
+    const source = sources[i % sources.length]!;
+    for (const page of await long.copyPages(source, source.getPageIndices())) long.addPage(page);
+  }
+  return long.save();
 }
 
 function timed(fn: () => void): number {
@@ -68,8 +95,19 @@ export async function benchParseReal(): Promise<void> {
     const doc = await readDocument(new Uint8Array(readFileSync(f.file)), { kind: 'pdf', dpi: 200, deadline: Date.now() + 600_000 });
     ocrPages.set(f.path, doc.pages.filter((page) => page.ocr).length);
   }
-  const rows: Array<{ path: string; pages: number; poppler: number; quire: number; raw: number }> = [];
+  const rows: Array<{ path: string; pages: number; poppler: number; quire: number; raw: number; pdfminer: number }> = [];
   let fixed = { api: 0, read: 0 };
+  const pdfminer = hasPdfminer();
+  // pdfminer gives up on some files (an error after reading part): its time counts all the same, and the file is named.
+  const pdfminerFailed: string[] = [];
+  const pdfminerTime = (file: string) =>
+    pdfminer ? timed(() => spawnSync('pdf2txt', ['-o', '/dev/null', file], { stdio: 'ignore' }).status !== 0 && pdfminerFailed.push(file.split('/').pop()!)) : NaN;
+  // The long document: the PDFs read without OCR, one after the other.
+  const workDir = mkdtempSync(join(tmpdir(), 'quire-parse-real-'));
+  const longFile = join(workDir, 'long.pdf');
+  writeFileSync(longFile, await assemble(files.filter((f) => ocrPages.get(f.path) === 0).map((f) => f.file), LONG_PAGES));
+  const longPages = pageCount(longFile);
+  let long = { poppler: 0, pdfminer: NaN, quire: 0 };
   await withLocalStack(async (stack) => {
     const parse = (bytes: Buffer, name: string) =>
       stack.timedRun('/v1/parses', { document: { filename: name, url: `data:application/pdf;base64,${bytes.toString('base64')}` }, bust_cache: true });
@@ -89,8 +127,27 @@ export async function benchParseReal(): Promise<void> {
         quire.push(await parse(asNewDocument(bytes, 'pdf', round), name));
         raw.push(await rawTextContent(new Uint8Array(bytes)));
       }
-      rows.push({ path: f.path, pages: f.pages, poppler: median(poppler), quire: median(quire), raw: median(raw) });
+      rows.push({ path: f.path, pages: f.pages, poppler: median(poppler), quire: median(quire), raw: median(raw), pdfminer: pdfminerTime(f.file) });
     }
+
+    // The long document, uploaded in three steps as a user sends a big file, parsed by reference.
+    const upload = async (bytes: Uint8Array, name: string) => {
+      const ticket = (await (await fetch(`${stack.base}/v1/files/upload`, { method: 'POST', headers: stack.headers, body: JSON.stringify({ filename: name, size_bytes: bytes.length, content_type: 'application/pdf' }) })).json()) as { fileId: string; uploadUrl: string; uploadHeaders: Record<string, string> };
+      const put = await fetch(ticket.uploadUrl, { method: 'PUT', headers: ticket.uploadHeaders, body: bytes });
+      if (!put.ok) throw new Error(`upload PUT ${put.status}`);
+      return (await (await fetch(`${stack.base}/v1/files/upload/${ticket.fileId}/complete`, { method: 'POST', headers: stack.headers, body: '{}' })).json()) as { filename: string; url: string };
+    };
+    const longBytes = readFileSync(longFile);
+    const longQuire: number[] = [];
+    const longPoppler: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      longPoppler.push(timed(() => execFileSync('pdftotext', ['-layout', longFile, '/dev/null'])));
+      const started = performance.now();
+      const ref = await upload(asNewDocument(longBytes, 'pdf', round), 'long.pdf');
+      await stack.timedRun('/v1/parses', { document: ref, bust_cache: true });
+      longQuire.push((performance.now() - started) / 1000);
+    }
+    long = { poppler: median(longPoppler), pdfminer: pdfminerTime(longFile), quire: median(longQuire) };
 
     // Fixed cost: a real 1-page PDF, through the API and read in this process.
     const one = files.filter((f) => f.pages === 1).sort((a, b) => readFileSync(a.file).length - readFileSync(b.file).length)[0]!;
@@ -122,6 +179,15 @@ export async function benchParseReal(): Promise<void> {
   console.log(
     `| Quire, the ${textOnly.length} PDFs read without OCR (${sum('pages')} pages; OCR read ${ocrRead.join(', ') || 'none'}) | ${(sum('pages') / sum('quire')).toFixed(1)} | ${(sum('poppler') / sum('quire')).toFixed(2)} |`,
   );
+  const miner = rows.reduce((s, r) => s + r.pdfminer, 0);
+  if (pdfminer) console.log(`| pdfminer.six pdf2txt (one run a file) | ${(pages / miner).toFixed(1)} | ${(poppler / miner).toFixed(2)} |\nQuire against pdfminer.six: ${(miner / quire).toFixed(2)}× (goal ≥ 3×)${pdfminerFailed.length ? `; pdfminer failed part-way on ${pdfminerFailed.join(', ')}` : ''}`);
+  else console.log('(pdfminer.six not installed: apt-get install python3-pdfminer)');
+  console.log(`\n## One long document: ${longPages} pages of those PDFs, uploaded in three steps and parsed by reference (median of ${ROUNDS})\n`);
+  console.log('| reader | seconds | pages/s | × pdftotext |\n|---|---:|---:|---:|');
+  console.log(`| poppler pdftotext -layout | ${long.poppler.toFixed(1)} | ${(longPages / long.poppler).toFixed(1)} | 1.00 |`);
+  if (pdfminer) console.log(`| pdfminer.six pdf2txt | ${long.pdfminer.toFixed(1)} | ${(longPages / long.pdfminer).toFixed(1)} | ${(long.poppler / long.pdfminer).toFixed(2)} |`);
+  console.log(`| Quire, upload + parse (whole API) | ${long.quire.toFixed(1)} | ${(longPages / long.quire).toFixed(1)} | ${(long.poppler / long.quire).toFixed(2)} (goal ≥ 0.25) |`);
+  rmSync(workDir, { recursive: true, force: true });
   if (process.env.PARSE_REAL_ROWS) writeFileSync(process.env.PARSE_REAL_ROWS, JSON.stringify(rows.map((r) => ({ ...r, ocrPages: ocrPages.get(r.path) })), null, 1));
   console.log('\nslowest files against pdftotext:');
   for (const r of [...rows].sort((a, b) => b.quire / b.poppler - a.quire / a.poppler).slice(0, 8)) {
