@@ -60,22 +60,29 @@ export async function resolveCaller(p: Platform, key: string): Promise<Caller> {
   if (!item) throw new Unauthorized('Invalid API key');
   if (item.revoked_at) throw new Unauthorized('API key revoked');
   const caller = { orgId: item.organization_id, envId: item.environment_id, envSlug: item.environment_slug, key: item };
-  remember(hash, caller);
+  remember(knownIn(p), hash, caller);
   return caller;
 }
 
 /**
- * Callers this container has resolved, by key hash. What a key names (organization, environment,
- * role) never changes once it is made; only its revocation does, and that is read again after every
- * request's work (assertKeyStillValid).
+ * Callers this container has resolved, by key hash, per store (a process that starts another local
+ * cloud has another store). What a key names (organization, environment, role) never changes once it
+ * is made; only its revocation does, and that is read again after every request's work
+ * (assertKeyStillValid).
  */
-const known = new Map<string, Caller>();
+const known = new WeakMap<Platform['store'], Map<string, Caller>>();
 const KNOWN_KEPT = 256;
 
-function remember(hash: string, caller: Caller): void {
-  known.delete(hash);
-  known.set(hash, caller);
-  if (known.size > KNOWN_KEPT) known.delete(known.keys().next().value!);
+function knownIn(p: Platform): Map<string, Caller> {
+  let callers = known.get(p.store);
+  if (!callers) known.set(p.store, (callers = new Map()));
+  return callers;
+}
+
+function remember(callers: Map<string, Caller>, hash: string, caller: Caller): void {
+  callers.delete(hash);
+  callers.set(hash, caller);
+  if (callers.size > KNOWN_KEPT) callers.delete(callers.keys().next().value!);
 }
 
 /**
@@ -85,7 +92,7 @@ function remember(hash: string, caller: Caller): void {
  * first (resolveCaller): a revoked key stores nothing.
  */
 export async function resolveReader(p: Platform, key: string): Promise<Caller> {
-  return known.get(hashKey(key)) ?? resolveCaller(p, key);
+  return knownIn(p).get(hashKey(key)) ?? resolveCaller(p, key);
 }
 
 const keyUseItemKey = (hash: string) => `apikeyused#${hash}`;
