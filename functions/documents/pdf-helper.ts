@@ -48,6 +48,8 @@ interface Helper {
 let helper: Helper | undefined;
 /** Pages the helper thread has sent back in this process (a test's way to see it did share the work). */
 let pagesFromHelper = 0;
+/** Documents handed to the helper thread in this process (whether it got to a page depends on timing). */
+let documentsToHelper = 0;
 
 /**
  * V8's young generation for threads that read documents, in MB (three semi-spaces: 192 is what
@@ -125,12 +127,23 @@ export function readPagesInHelper(job: HelperJob, onPage: (pageNumber: number, p
     // The thread gets its own copy of the bytes (transferred, so not copied twice).
     const copy = new Uint8Array(job.bytes);
     current.worker.postMessage({ ...job, bytes: copy } satisfies HelperJob, [copy.buffer]);
+    documentsToHelper++;
   });
 }
 
 /** How many pages the helper thread has read for this process so far. */
 export function pagesReadByHelper(): number {
   return pagesFromHelper;
+}
+
+/** How many documents this process has handed to the helper thread so far. */
+export function documentsSharedWithHelper(): number {
+  return documentsToHelper;
+}
+
+/** Whether the helper thread is on a document now (a short one's read does not wait for it to let go). */
+export function pdfHelperBusy(): boolean {
+  return helper?.busy ?? false;
 }
 
 /** Whether this process has a helper thread running (it starts with the first long PDF). */
