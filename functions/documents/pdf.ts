@@ -934,13 +934,16 @@ function readGraphics(operatorList: { fnArray: number[]; argsArray: unknown[] },
         const paint = args?.[0] as number;
         const buffer = (args?.[1] as (ArrayLike<number> | null)[] | undefined)?.[0];
         if (!buffer) break;
-        if ((STROKES.has(paint) && state.stroke !== WHITE) || (FILLS.has(paint) && state.fill !== WHITE)) paints = true;
+        // What the path paints (white on the white page paints nothing).
+        const stroked = STROKES.has(paint) && state.stroke !== WHITE;
+        const filled = FILLS.has(paint) && state.fill !== WHITE;
+        if (stroked || filled) paints = true;
         const toPage = multiply(toViewport, state.ctm);
-        if (STROKES.has(paint) && state.stroke !== WHITE) rules.push(...strokedRules(buffer, toPage));
-        if (FILLS.has(paint) && state.fill !== WHITE) rules.push(...filledRules(buffer, toPage));
-        if (forms && FILLS.has(paint) && state.fill !== WHITE) rules.push(...thinOutlineRules(buffer, toPage));
-        if (forms && FILLS.has(paint) && !STROKES.has(paint) && state.fill !== WHITE && isLight(state.fill)) shaded.push(...shadedBoxes(buffer, toPage));
-        if (forms && STROKES.has(paint) && state.stroke !== WHITE) rings.push(...ringBoxes(buffer, toPage));
+        if (stroked) rules.push(...strokedRules(buffer, toPage));
+        if (filled) rules.push(...filledRules(buffer, toPage));
+        if (forms && filled) rules.push(...thinOutlineRules(buffer, toPage));
+        if (forms && filled && !STROKES.has(paint) && isLight(state.fill)) shaded.push(...shadedBoxes(buffer, toPage));
+        if (forms && stroked) rings.push(...ringBoxes(buffer, toPage));
         break;
       }
       default:

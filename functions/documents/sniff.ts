@@ -172,14 +172,14 @@ function textKind(filename: string, declared: DocumentKind | undefined): Documen
   return 'txt';
 }
 
+/** The line that starts each message in an mbox mailbox (not a header: no colon after From). */
+const MBOX_SEPARATOR = /^From \S+/;
+
 /**
  * The fields (lower-case name → first value) of the RFC 822 header block the head starts with (up to
  * the first blank line), or undefined when a line of it is neither a `Name: value` field nor a folded
  * continuation.
  */
-/** The line that starts each message in an mbox mailbox (not a header: no colon after From). */
-export const MBOX_SEPARATOR = /^From \S+/;
-
 function mailHeaderFields(head: Uint8Array): Map<string, string> | undefined {
   const text = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, 64 * 1024)).toString('latin1');
   const end = text.search(/\r?\n\r?\n/);

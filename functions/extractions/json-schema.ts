@@ -6,6 +6,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { withNullableValues } from '../models/nullable-schema.ts';
 import { Invalid } from '../platform/errors.ts';
+import { keepNewest } from '../platform/keep-newest.ts';
 import { checkSchemaShape } from './prepare.ts';
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object, whose `default` is the plugin.
@@ -30,11 +31,8 @@ const COMPILED_KEPT = 64;
 
 function compile(schema: Record<string, unknown>): ValidateFunction {
   const key = JSON.stringify(schema);
-  let validate = compiled.get(key);
-  if (validate) compiled.delete(key);
-  else validate = newAjv().compile(schema);
-  compiled.set(key, validate);
-  if (compiled.size > COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
+  const validate = compiled.get(key) ?? newAjv().compile(schema);
+  keepNewest(compiled, key, validate, COMPILED_KEPT);
   return validate;
 }
 

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Unauthorized } from './errors.ts';
+import { keepNewest } from './keep-newest.ts';
 import type { Platform } from './platform.ts';
 import type { Scope } from './ports.ts';
 
@@ -55,12 +56,15 @@ export function bearerKey(authorization: string | undefined): string {
 }
 
 export async function resolveCaller(p: Platform, key: string): Promise<Caller> {
-  const hash = hashKey(key);
+  return callerOf(p, hashKey(key));
+}
+
+async function callerOf(p: Platform, hash: string): Promise<Caller> {
   const item = await p.store.getItem<ApiKeyItem>(apiKeyItemKey(hash));
   if (!item) throw new Unauthorized('Invalid API key');
   if (item.revoked_at) throw new Unauthorized('API key revoked');
   const caller = { orgId: item.organization_id, envId: item.environment_id, envSlug: item.environment_slug, key: item };
-  remember(knownIn(p), hash, caller);
+  keepNewest(knownIn(p), hash, caller, KNOWN_KEPT);
   return caller;
 }
 
@@ -79,12 +83,6 @@ function knownIn(p: Platform): Map<string, Caller> {
   return callers;
 }
 
-function remember(callers: Map<string, Caller>, hash: string, caller: Caller): void {
-  callers.delete(hash);
-  callers.set(hash, caller);
-  if (callers.size > KNOWN_KEPT) callers.delete(callers.keys().next().value!);
-}
-
 /**
  * The caller of a request that only reads: a key this container resolved before is not read again
  * before the work, as the work changes nothing and the check after it (assertKeyStillValid) answers
@@ -92,7 +90,8 @@ function remember(callers: Map<string, Caller>, hash: string, caller: Caller): v
  * first (resolveCaller): a revoked key stores nothing.
  */
 export async function resolveReader(p: Platform, key: string): Promise<Caller> {
-  return knownIn(p).get(hashKey(key)) ?? resolveCaller(p, key);
+  const hash = hashKey(key);
+  return knownIn(p).get(hash) ?? callerOf(p, hash);
 }
 
 const keyUseItemKey = (hash: string) => `apikeyused#${hash}`;

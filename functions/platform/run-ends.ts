@@ -10,6 +10,7 @@
  */
 import { BroadcastChannel } from 'node:worker_threads';
 import type { RunEndNews, RunEnds } from './ports.ts';
+import { keepNewest } from './keep-newest.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -42,8 +43,7 @@ export function broadcastRunEnds(channelName: string): RunEnds {
     recent.add(id);
     if (recent.size > RECENT_ENDS_KEPT) recent.delete(recent.values().next().value!);
     if (news) {
-      recentNews.set(id, news);
-      if (recentNews.size > RECENT_NEWS_KEPT) recentNews.delete(recentNews.keys().next().value!);
+      keepNewest(recentNews, id, news, RECENT_NEWS_KEPT);
     }
     for (const wake of waiters.get(id) ?? []) wake(news);
   };

@@ -19,6 +19,7 @@ import { ACTIVE_STATUSES, type PrimitiveError } from '../platform/schemas.ts';
 import type { RunKind, RunTask, RunUsage } from './kinds.ts';
 import { apartKeyOf, outputKeyOf, rememberOutput, rememberResult, type RunData, type StoredResult } from './service.ts';
 import { settle } from './settle.ts';
+import { keepNewest } from '../platform/keep-newest.ts';
 
 interface RunRef {
   kind: string;
@@ -70,8 +71,7 @@ const startedRecords = new Map<string, RunData>();
 const STARTED_RECORDS_KEPT = 16;
 
 function keepStarted(id: string, data: RunData): void {
-  startedRecords.set(id, data);
-  if (startedRecords.size > STARTED_RECORDS_KEPT) startedRecords.delete(startedRecords.keys().next().value!);
+  keepNewest(startedRecords, id, data, STARTED_RECORDS_KEPT);
 }
 
 function takeStarted(id: string): RunData | undefined {

@@ -27,6 +27,7 @@ import { readCsv, sniffDelimiter } from './csv-reader.ts';
 import { buildSnapshot, buildSnapshotFromRows, runQuery } from './engine.ts';
 import { compileQuery, queryColumnsOf, resultValue, type CompiledQuery, type QueryColumn, type QueryRequest } from './query.ts';
 import { loadReady, readSummary, snapshotKeyOf, type TableRecord } from './service.ts';
+import { keepNewest } from '../platform/keep-newest.ts';
 
 function cacheDir(): string {
   const dir = process.env.QUIRE_TABLES_CACHE_DIR ?? join(tmpdir(), 'quire-tables');
@@ -253,8 +254,7 @@ async function summaryOf(p: Platform, record: TableRecord): Promise<Awaited<Retu
   const cached = summaries.get(record.summary_key);
   if (cached) return cached;
   const summary = await readSummary(p, record);
-  summaries.set(record.summary_key, summary);
-  if (summaries.size > 32) summaries.delete(summaries.keys().next().value!);
+  keepNewest(summaries, record.summary_key, summary, 32);
   return summary;
 }
 

@@ -188,15 +188,16 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     // long requests hold them, up to QUIRE_REQUEST_WORKERS (lib/local/invoker.ts says why).
     const routes = [...defaultRoutes, ...(options.extraRoutes ?? [])];
     const cores = availableParallelism();
+    const taskWorkers = Number(process.env.QUIRE_TASK_WORKERS ?? cores);
     const invoker: Invoker =
       options.mode === 'inline'
         ? inlineInvoker()
         : workerPoolInvoker({
-            taskWorkers: Number(process.env.QUIRE_TASK_WORKERS ?? cores),
+            taskWorkers,
             cores,
             requestWorkers: Number(process.env.QUIRE_REQUEST_WORKERS ?? Math.max(8, 4 * cores)),
             warmRequestWorkers: 2,
-            warmTaskWorkers: Number(process.env.QUIRE_TASK_WORKERS ?? cores),
+            warmTaskWorkers: taskWorkers,
             requestModules: [...new Set(routes.map((route) => route.module))],
             taskModules: [...new Set(Object.values(taskFunctions).map((fn) => fn.module)), join(REPO_ROOT, 'lib/local/worker-run-tasks.ts')],
           });
