@@ -27,7 +27,11 @@ beforeAll(async () => {
   cloud = await startLocalCloud({ dataDir, port: 0, mode: 'workers' });
   const org = await createOrganization(platform(), 'Workers org');
   key = (await createApiKey(platform(), { orgId: org.id, environment: 'test', name: 'test key', role: 'admin' })).key;
-}, 60_000);
+  // The task containers load behind the API at nice 10: on a machine busy with other test files that
+  // can outlast a synchronous create's budget (it then answers `queued`, as the contract says). This
+  // test is about the configuration reaching a task's thread, so it starts once they are loaded.
+  await cloud.tasksReady;
+}, 120_000);
 
 afterAll(async () => {
   await cloud?.close();
