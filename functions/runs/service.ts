@@ -24,6 +24,11 @@ export interface RunData {
   usage: { credits: number; page_count?: number };
   created_at: string;
   _output_key?: string | null;
+  /**
+   * The stored result's JSON itself when it is small (functions/runs/task.ts INLINE_OUTPUT_BYTES): a
+   * read of the run then needs no object-store read. The object at `_output_key` is written all the same.
+   */
+  _output_inline?: string | null;
   _input?: unknown;
   _cache_key?: string | null;
   /** Created with `background: true`: its end is announced by a `<kind>.completed|failed` event. */
@@ -174,11 +179,17 @@ function emptyResult(kind: RunKind): StoredResult {
   return { output: kind.emptyOutput, extras: kind.emptyExtras ?? {} };
 }
 
-async function resultOf(p: Platform, kind: RunKind, data: RunData, includeOutput: boolean): Promise<StoredResult> {
-  if (!includeOutput || data.status !== 'completed' || !data._output_key) return emptyResult(kind);
+/** A completed run's stored result as JSON: kept in its record when small, else read from its object; undefined when there is none. */
+export async function storedJsonOf(p: Platform, data: RunData): Promise<string | undefined> {
+  if (data.status !== 'completed' || !data._output_key) return undefined;
+  if (typeof data._output_inline === 'string') return data._output_inline;
   const bytes = await p.blobs.get(data._output_key);
-  if (!bytes) return emptyResult(kind);
-  return storedResultOf(kind, Buffer.from(bytes).toString('utf8'));
+  return bytes ? Buffer.from(bytes).toString('utf8') : undefined;
+}
+
+async function resultOf(p: Platform, kind: RunKind, data: RunData, includeOutput: boolean): Promise<StoredResult> {
+  const json = includeOutput ? await storedJsonOf(p, data) : undefined;
+  return json === undefined ? emptyResult(kind) : storedResultOf(kind, json);
 }
 
 /** The result a task stored, from its JSON, as the wire shows it. */
@@ -196,9 +207,9 @@ export async function readCompletedRun(
   notCompleted: (status: string) => string,
 ): Promise<{ data: RunData; stored: StoredResult }> {
   const data = await readRun(p, scope, kind, id);
-  const bytes = data.status === 'completed' && data._output_key ? await p.blobs.get(data._output_key) : undefined;
-  if (!bytes) throw new Conflict(notCompleted(data.status));
-  return { data, stored: JSON.parse(Buffer.from(bytes).toString('utf8')) as StoredResult };
+  const json = await storedJsonOf(p, data);
+  if (json === undefined) throw new Conflict(notCompleted(data.status));
+  return { data, stored: JSON.parse(json) as StoredResult };
 }
 
 /**

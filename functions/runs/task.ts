@@ -82,6 +82,12 @@ function takeStarted(id: string): RunData | undefined {
 
 /** Outputs up to this size (JSON) are announced with the run's end (./settle.ts): the waiting request need not read them back. */
 const ANNOUNCED_OUTPUT_BYTES = 16 * 1024;
+/**
+ * Outputs up to this size (JSON) are kept in the run's record too, so reading the run is one table
+ * read and no object read (an object read costs tens of ms in AWS, several ms of CPU locally). Small
+ * enough that a list page of such records stays a small read.
+ */
+const INLINE_OUTPUT_BYTES = 8 * 1024;
 
 /**
  * Moves a run whose output is stored (or being stored: `storing`, the output's put with its JSON) to
@@ -115,7 +121,14 @@ async function complete(
     id,
     ['in_progress'],
     'completed',
-    { ...done.fields, _completion_fields: done.fields ?? null, _output_key: done.outputKey, usage: done.usage, error: null },
+    {
+      ...done.fields,
+      _completion_fields: done.fields ?? null,
+      _output_key: done.outputKey,
+      _output_inline: storing && Buffer.byteLength(storing.json) <= INLINE_OUTPUT_BYTES ? storing.json : null,
+      usage: done.usage,
+      error: null,
+    },
     done.usage,
     { also: storing ? Promise.all([storing.put, caching?.written]) : undefined, stored: storing && storing.announced.length <= ANNOUNCED_OUTPUT_BYTES ? storing.announced : undefined },
   );

@@ -21,7 +21,7 @@ import { Conflict, Invalid, NotFound } from '../platform/errors.ts';
 import { toListQuery } from '../platform/pagination.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
-import { deleteRun, startRun, type RunData, type StoredResult } from '../runs/service.ts';
+import { deleteRun, startRun, storedJsonOf, type RunData, type StoredResult } from '../runs/service.ts';
 import type { RunBlock, RunDefinition } from './definition.ts';
 import { canonicalJson, draftGraph } from './graph.ts';
 import { blockExecutionKind } from './kind.ts';
@@ -275,10 +275,9 @@ async function inputsOf(p: Platform, data: BlockExecutionData): Promise<Handles 
 }
 
 async function outputsOf(p: Platform, data: BlockExecutionData): Promise<Handles | null> {
-  if (data.status !== 'completed' || !data._output_key) return null;
-  const bytes = await p.blobs.get(data._output_key);
-  if (!bytes) return null;
-  const stored = JSON.parse(Buffer.from(bytes).toString('utf8')) as StoredResult;
+  const json = await storedJsonOf(p, data);
+  if (json === undefined) return null;
+  const stored = JSON.parse(json) as StoredResult;
   return (stored.output as BlockExecutionOutput | null)?.handle_outputs ?? null;
 }
 

@@ -70,3 +70,28 @@ it('a sync parse of a stored document makes 13 calls to the emulators: none read
     ].sort(),
   );
 });
+
+it('a get of a completed run with a small output reads its record only; a large output is read from its object', async () => {
+  const small = await cloud.api('POST', '/v1/parses', { body: { document: { filename: 'small.txt', url: dataUrl('text/plain', 'Invoice number: INV-1\n') }, bust_cache: true } });
+  // ~20 KB of text: over the 8 KB kept in the record.
+  const longText = Array.from({ length: 400 }, (_, i) => `Line ${i}: the quarterly revenue grew by ${i % 17} percent.`).join('\n');
+  const large = await cloud.api('POST', '/v1/parses', { body: { document: { filename: 'large.txt', url: dataUrl('text/plain', longText) }, bust_cache: true } });
+  expect([small.body.status, large.body.status]).toEqual(['completed', 'completed']);
+  const readsOf = async (id: string) => {
+    const calls: string[] = [];
+    setPlatform(counted(original, calls));
+    try {
+      const r = await cloud.api('GET', `/v1/parses/${id}`);
+      expect(r.status).toBe(200);
+      return { pages: r.body.output.pages as string[], calls: calls.filter((c) => c !== 'store.getItem') }; // (the API key)
+    } finally {
+      setPlatform(original);
+    }
+  };
+  const smallRead = await readsOf(small.body.id);
+  expect(smallRead.pages[0]).toContain('INV-1');
+  expect(smallRead.calls).toEqual(['store.getRecord']);
+  const largeRead = await readsOf(large.body.id);
+  expect(largeRead.pages.join('\n')).toContain('Line 399: the quarterly revenue grew by 8 percent.');
+  expect(largeRead.calls).toEqual(['store.getRecord', 'blobs.get']);
+});
