@@ -5,8 +5,9 @@
  * number, the subdocument's name as a title) and dearer where it looks like a continuation ("Page 2
  * of 3", "continued", the same document number). A page goes to "other" when it has too little
  * evidence for any subdocument, or more for a kind of document nobody asked for (a packing list among
- * invoices: the lexicon's undeclared kinds). Runs of a multi-instance subdocument are cut into
- * instances at first-page cues.
+ * invoices: the lexicon's undeclared kinds, each a state of the chain). Each document the chain found
+ * is then read again as a whole, as classification reads a document, and named by that reading
+ * (relabelSegments). Runs of a multi-instance subdocument are cut into instances at first-page cues.
  *
  * Votes: pages are read and counted once; a vote re-weights features (bagging) and reruns the
  * chain, which is cheap (pages × labels²).
@@ -63,6 +64,10 @@ interface PageModel {
   header: boolean[];
   /** Per page, per subdocument: whether one of its names is the page's title. */
   titled: Uint8Array[];
+  pages: readonly Page[];
+  lines: PageLine[][];
+  /** Segments read as a whole (relabelSegments), by "from:to": their evidence, title evidence and layout cue scores. */
+  segments: Map<string, { evidence: TextEvidence; title: TextEvidence; cues: Float64Array }>;
 }
 
 function readPages(doc: Doc, request: SplitRequest): PageModel {
@@ -76,7 +81,7 @@ function readPages(doc: Doc, request: SplitRequest): PageModel {
     const cues = cueScores(queries, layoutCues([page], [lines[p]!]));
     return title.map((t, l) => EVIDENCE_WEIGHTS.title * t + cues[l]! + runCues[p]![l]!);
   });
-  return { queries, extra, names: [...queries.labels.slice(0, queries.visible), OTHER], evidence, start, header, samePaper, titled: lines.map((l) => titles(queries, l)) };
+  return { queries, extra, names: [...queries.labels.slice(0, queries.visible), OTHER], evidence, start, header, samePaper, titled: lines.map((l) => titles(queries, l)), pages: doc.pages, lines, segments: new Map() };
 }
 
 /** Layout cues only a run of pages shows (./cues.ts: landscape slides with little text, three or more). */
@@ -215,35 +220,32 @@ function startsInstance(model: PageModel, p: number, s: number): boolean {
 
 function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlySet<string>): SplitVote {
   const P = model.evidence.length;
-  const S = model.names.length;
-  const other = S - 1;
-  // Emissions: log shares of each page's evidence among the subdocuments and "other".
   const visible = model.queries.visible;
   const found: number[] = [];
+  // Each page's evidence for every label (the subdocuments, then the kinds nobody asked for).
   const scored = model.evidence.map((evidence, p) => {
     const all = labelScores(model.queries, evidence, bag);
     for (let l = 0; l < all.length; l++) all[l] += model.extra[p]![l]!;
     found.push(Math.max(0, ...all));
-    // "Other" holds a fixed amount of evidence, or what the page has for a kind nobody asked for.
-    let otherScore = SPLIT_WEIGHTS.otherScore;
-    for (let h = visible; h < all.length; h++) otherScore = Math.max(otherScore, all[h]!);
-    return [...all.subarray(0, visible), otherScore];
+    return all;
   });
   // A page with much less evidence than the document's typical page (a page of tables inside a press
   // release, an appendix) is read weakly: alone it cannot outweigh its neighbours.
-  const strongest = scored.map((scores) => Math.max(...scores)).sort((a, b) => a - b);
+  const strongest = scored.map((scores) => Math.max(SPLIT_WEIGHTS.otherScore, ...scores)).sort((a, b) => a - b);
   const typical = strongest[strongest.length >> 1] ?? 0;
-  const emission = scored.map((scores, p) => {
-    // A blank page (a scan's back side) says next to nothing: it goes with the pages around it, or to
-    // "other" when nothing is around it. So does a cover: a short page that starts new paper and names
-    // nothing any document type uses (a title slide saying "Welcome").
-    const silent = model.evidence[p]!.length < SPLIT_WEIGHTS.weakMinTokens && found[p]! <= 0 && (p === 0 || model.start[p]! >= SPLIT_WEIGHTS.startThreshold);
-    if (model.evidence[p]!.length === 0 || silent) return scores.map((_, l) => (l === other ? 0 : SPLIT_WEIGHTS.blankPage));
-    const logs = scoreShares(scores, SPLIT_WEIGHTS.prior, SPLIT_WEIGHTS.power).map(Math.log);
-    // (A page with a few words is not weak but short: it says what it says.)
-    const weak = Math.max(...scores) < SPLIT_WEIGHTS.weakPage * typical && model.evidence[p]!.length >= SPLIT_WEIGHTS.weakMinTokens;
-    return weak ? logs.map((l) => Math.max(SPLIT_WEIGHTS.weakFloor, l)) : logs;
-  });
+  /** Log shares of each page's state scores; the last state is "other". */
+  const emissionsOf = (states: number[][]) =>
+    states.map((scores, p) => {
+      // A blank page (a scan's back side) says next to nothing: it goes with the pages around it, or to
+      // "other" when nothing is around it. So does a cover: a short page that starts new paper and names
+      // nothing any document type uses (a title slide saying "Welcome").
+      const silent = model.evidence[p]!.length < SPLIT_WEIGHTS.weakMinTokens && found[p]! <= 0 && (p === 0 || model.start[p]! >= SPLIT_WEIGHTS.startThreshold);
+      if (model.evidence[p]!.length === 0 || silent) return scores.map((_, l) => (l === scores.length - 1 ? 0 : SPLIT_WEIGHTS.blankPage));
+      const logs = scoreShares(scores, SPLIT_WEIGHTS.prior, SPLIT_WEIGHTS.power).map(Math.log);
+      // (A page with a few words is not weak but short: it says what it says.)
+      const weak = Math.max(...scores) < SPLIT_WEIGHTS.weakPage * typical && model.evidence[p]!.length >= SPLIT_WEIGHTS.weakMinTokens;
+      return weak ? logs.map((l) => Math.max(SPLIT_WEIGHTS.weakFloor, l)) : logs;
+    });
   const transition = (p: number, from: number, to: number) => {
     if (from === to) return 0;
     let cost = -SPLIT_WEIGHTS.switchPenalty;
@@ -254,12 +256,57 @@ function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlyS
     // The same paper with nothing that starts a document: most likely the same document.
     // (A page with next to no words is left to its own evidence.)
     else if (model.samePaper[p] && model.start[p]! < SPLIT_WEIGHTS.startThreshold && model.evidence[p]!.length >= SPLIT_WEIGHTS.weakMinTokens) cost -= SPLIT_WEIGHTS.samePaper;
-    if (to !== other && model.titled[p]![to]) cost += SPLIT_WEIGHTS.titleBonus;
+    if (to < visible && model.titled[p]![to]) cost += SPLIT_WEIGHTS.titleBonus;
     // Cues make a change cheap, never a gain: a label is not worth changing for its own sake.
     return Math.min(0, cost);
   };
 
-  // Viterbi: the best labelling.
+  // The labels: the subdocuments and "other", which holds a fixed amount of evidence or what the page
+  // has for a kind nobody asked for.
+  const emission = emissionsOf(scored.map((all) => [...all.subarray(0, visible), Math.max(SPLIT_WEIGHTS.otherScore, ...all.subarray(visible))]));
+  const labels = viterbi(emission, transition);
+  rejoinInterruptions(model, labels);
+  // Forward-backward on the same chain: each page's posterior for its label is its confidence.
+  const posterior = marginals(emission, transition, P, visible + 1);
+  const pageConfidence = Array.from(labels, (s, p) => posterior[p]![s]!);
+  // Where documents meet: the same chain with each kind nobody asked for a state of its own, so two
+  // such documents side by side (a fact sheet, then a contract's pages read as a permit) are two.
+  const kinds = viterbi(emissionsOf(scored.map((all) => [...all, SPLIT_WEIGHTS.otherScore])), transition);
+  relabelSegments(model, labels, kinds, pageConfidence, bag);
+
+  // Entries: runs of a multi-instance label are cut where a page looks like a first page.
+  const entries: Array<{ name: string; pages: number[] }> = [];
+  const single = new Map<string, { name: string; pages: number[] }>();
+  let current: { name: string; pages: number[] } | undefined;
+  for (let p = 0; p < P; p++) {
+    const s = labels[p]!;
+    const name = model.names[s]!;
+    if (name !== OTHER && multiple.has(name)) {
+      const startsHere = p === 0 || labels[p - 1] !== s || startsInstance(model, p, s);
+      if (startsHere || !current) {
+        current = { name, pages: [] };
+        entries.push(current);
+      }
+      current.pages.push(p + 1);
+      continue;
+    }
+    current = undefined;
+    let entry = single.get(name);
+    if (!entry) {
+      entry = { name, pages: [] };
+      single.set(name, entry);
+      entries.push(entry);
+    }
+    entry.pages.push(p + 1);
+  }
+  const confidence = pageConfidence.reduce((a, b) => a + b, 0) / P;
+  return { entries, confidence, pageConfidence };
+}
+
+/** The best labelling of the chain (Viterbi). */
+function viterbi(emission: number[][], transition: (p: number, from: number, to: number) => number): Int32Array {
+  const P = emission.length;
+  const S = emission[0]!.length;
   const score = Array.from({ length: P }, () => new Float64Array(S));
   const back = Array.from({ length: P }, () => new Int32Array(S));
   for (let s = 0; s < S; s++) score[0]![s] = emission[0]![s]!;
@@ -283,40 +330,7 @@ function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlyS
   for (let s = 1; s < S; s++) if (score[P - 1]![s]! > score[P - 1]![last]!) last = s;
   labels[P - 1] = last;
   for (let p = P - 1; p > 0; p--) labels[p - 1] = back[p]![labels[p]!]!;
-
-  rejoinInterruptions(model, labels);
-
-  // Forward-backward on the same chain: each page's posterior for its label is its confidence.
-  const posterior = marginals(emission, transition, P, S);
-  const pageConfidence = Array.from(labels, (s, p) => posterior[p]![s]!);
-
-  // Entries: runs of a multi-instance label are cut where a page looks like a first page.
-  const entries: Array<{ name: string; pages: number[] }> = [];
-  const single = new Map<string, { name: string; pages: number[] }>();
-  let current: { name: string; pages: number[] } | undefined;
-  for (let p = 0; p < P; p++) {
-    const s = labels[p]!;
-    const name = model.names[s]!;
-    if (s !== other && multiple.has(name)) {
-      const startsHere = p === 0 || labels[p - 1] !== s || startsInstance(model, p, s);
-      if (startsHere || !current) {
-        current = { name, pages: [] };
-        entries.push(current);
-      }
-      current.pages.push(p + 1);
-      continue;
-    }
-    current = undefined;
-    let entry = single.get(name);
-    if (!entry) {
-      entry = { name, pages: [] };
-      single.set(name, entry);
-      entries.push(entry);
-    }
-    entry.pages.push(p + 1);
-  }
-  const confidence = pageConfidence.reduce((a, b) => a + b, 0) / P;
-  return { entries, confidence, pageConfidence };
+  return labels;
 }
 
 /**
@@ -343,6 +357,64 @@ function rejoinInterruptions(model: PageModel, labels: Int32Array): void {
     if (joined) labels.fill(before, p, end);
     p = end;
   }
+}
+
+/**
+ * Each document the chain found is read again as a whole, as classification reads a document. Page
+ * by page, a kind nobody asked for can outscore the subdocument on most pages (a drug's fact sheet
+ * reads as a calendar here, a manual there); the document's pages together say what it is. A
+ * segment is a run of pages with one label and no first-page cue after its first page (in a run of
+ * "other", also of one kind in `kinds`, the chain where each hidden kind is a state). It goes to
+ * its best subdocument when that has evidence and at least SPLIT_WEIGHTS.segmentShare of the best
+ * hidden kind's, else to "other"; its pages' confidence is then that label's share of the segment.
+ */
+function relabelSegments(model: PageModel, labels: Int32Array, kinds: Int32Array, pageConfidence: number[], bag: Float64Array | null): void {
+  const P = labels.length;
+  const visible = model.queries.visible;
+  const other = model.names.length - 1;
+  let from = 0;
+  for (let p = 1; p <= P; p++) {
+    // (Within a run of "other": inside a subdocument's run, pages read as other kinds are still its pages.)
+    const sameKind = labels[p] !== other || kinds[p] === kinds[p - 1];
+    if (p < P && labels[p] === labels[p - 1] && sameKind && model.start[p]! < SPLIT_WEIGHTS.startThreshold) continue;
+    const raw = segmentScores(model, from, p, bag);
+    let best = 0;
+    for (let l = 1; l < visible; l++) if (raw[l]! > raw[best]!) best = l;
+    let hidden = SPLIT_WEIGHTS.otherScore;
+    for (let l = visible; l < raw.length; l++) hidden = Math.max(hidden, raw[l]!);
+    const label = raw[best]! >= SPLIT_WEIGHTS.segmentShare * hidden ? best : other;
+    const shares = scoreShares([...raw.subarray(0, visible), hidden], SPLIT_WEIGHTS.prior, SPLIT_WEIGHTS.power);
+    const share = shares[label === other ? visible : label]!;
+    for (let q = from; q < p; q++) {
+      labels[q] = label;
+      pageConfidence[q] = share;
+    }
+    from = p;
+  }
+}
+
+/**
+ * Each label's evidence in pages [from, to) read as one document, as classification reads a
+ * document: its words together, its first page's title, its layout.
+ */
+function segmentScores(model: PageModel, from: number, to: number, bag: Float64Array | null): Float64Array {
+  // What the segment's text holds is read once; votes only weigh it differently.
+  const key = `${from}:${to}`;
+  let read = model.segments.get(key);
+  if (!read) {
+    const lines = model.lines.slice(from, to);
+    const withText = Math.max(1, lines.filter((l) => l.length > 0).length);
+    read = {
+      evidence: textEvidence(model.queries, lines.flat(), CLASSIFY_WEIGHTS.averagePageTokens * withText),
+      title: textEvidence(model.queries, titleLines(lines[0] ?? []), CLASSIFY_WEIGHTS.averagePageTokens),
+      cues: cueScores(model.queries, layoutCues(model.pages.slice(from, to), lines)),
+    };
+    model.segments.set(key, read);
+  }
+  const raw = labelScores(model.queries, read.evidence, bag);
+  const title = labelScores(model.queries, read.title, bag);
+  for (let l = 0; l < raw.length; l++) raw[l] += EVIDENCE_WEIGHTS.title * title[l]! + read.cues[l]!;
+  return raw;
 }
 
 function logSumExp(values: Float64Array | number[]): number {

@@ -294,6 +294,18 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(bundle.got).toEqual(bundle.expected);
   });
 
+  it('a document read as other kinds page by page is named by its pages together: a manual before a permit', { timeout: 120_000 }, async () => {
+    // Page by page a repair manual (a dev source) reads more like a report, a kind nobody asked for; as a whole, a manual.
+    const bundle = await splitBundle(
+      [
+        { path: 'documents/manual/failure-after-repair.pdf', type: 'manual', pages: 6 },
+        { path: 'documents/npdes_permit/npdes_permit_sample1.pdf', type: 'npdes_permit', pages: 6 },
+      ],
+      ['manual'],
+    );
+    expect(bundle.got).toEqual(bundle.expected);
+  });
+
   it('a document does not stop and resume: the exhibits and schedules inside an agreement stay with it', { timeout: 120_000 }, async () => {
     const [agreement] = await evaluateCorpusBundles(splitTruths().filter((t) => t.path.includes('o&m_sample2')));
     // Pages 9–30 are the model agreement (its pages 10–20 read as calendars, quotes and lists page by page).
