@@ -35,6 +35,8 @@ const KEY = 'rt_test_faults00000000000000000000000';
 const ACTIVE = ['pending', 'queued', 'in_progress', 'running', 'retrying'];
 
 const textDoc = (text: string, filename = 'note.txt') => ({ filename, url: `data:text/plain;base64,${Buffer.from(text).toString('base64')}` });
+/** A text whose parse output (~12 KB) is over what a run's record keeps itself (8 KB): reading the run reads its object too. */
+const longTextDoc = (text: string) => textDoc(`${text}\n${Array.from({ length: 200 }, (_, i) => `Line ${i} of the terms and conditions.`).join('\n')}`);
 
 async function poll<T>(check: () => Promise<T | undefined>, what: string, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -274,7 +276,7 @@ describe('storage faults through the ports', () => {
       blobs: s3Blobs(s3Client({ region: cloud.endpoints.region, endpoint: s3.url, forcePathStyle: true }), cloud.endpoints.bucket, { endpoint: s3.url }),
     });
     try {
-      const created = await cloud.api('POST', '/v1/parses', { body: { document: textDoc('Invoice 7\nTotal: 70.00'), bust_cache: true } });
+      const created = await cloud.api('POST', '/v1/parses', { body: { document: longTextDoc('Invoice 7\nTotal: 70.00'), bust_cache: true } });
       expect(created.status, created.text).toBe(201);
       expect(created.body.status).toBe('completed');
       expect(created.body.output.text).toContain('Invoice 7');
@@ -296,7 +298,7 @@ describe('storage faults through the ports', () => {
   }, 60_000);
 
   it('throttling that outlasts the SDK retries answers 503 with a request_id at once, and the record stays whole', async () => {
-    const created = await cloud.api('POST', '/v1/parses', { body: { document: textDoc('Invoice 8\nTotal: 80.00'), bust_cache: true } });
+    const created = await cloud.api('POST', '/v1/parses', { body: { document: longTextDoc('Invoice 8\nTotal: 80.00'), bust_cache: true } });
     expect(created.status, created.text).toBe(201);
     const id = created.body.id as string;
     const cases: Array<[string, 'store' | 'blobs', string, Error]> = [

@@ -68,6 +68,8 @@ interface PageModel {
   lines: PageLine[][];
   /** Segments read as a whole (relabelSegments), by "from:to": their evidence, title evidence and layout cue scores. */
   segments: Map<string, { evidence: TextEvidence; title: TextEvidence; cues: Float64Array }>;
+  /** The chain of kinds (kindsOf), once read. */
+  kinds?: Int32Array;
 }
 
 function readPages(doc: Doc, request: SplitRequest): PageModel {
@@ -218,8 +220,8 @@ function startsInstance(model: PageModel, p: number, s: number): boolean {
 // ---------------------------------------------------------------------------------------------
 // One vote
 
-function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlySet<string>): SplitVote {
-  const P = model.evidence.length;
+/** A vote's chain over the pages: each page's evidence for every label, how it becomes a state's log share, and what a change of state costs. */
+function chainOf(model: PageModel, bag: Float64Array | null) {
   const visible = model.queries.visible;
   const found: number[] = [];
   // Each page's evidence for every label (the subdocuments, then the kinds nobody asked for).
@@ -260,6 +262,26 @@ function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlyS
     // Cues make a change cheap, never a gain: a label is not worth changing for its own sake.
     return Math.min(0, cost);
   };
+  return { scored, emissionsOf, transition };
+}
+
+/**
+ * Where documents meet within runs of "other": the chain with each kind nobody asked for a state of
+ * its own, so two such documents side by side (a fact sheet, then a contract's pages read as a
+ * permit) are two. Read once per request, without a vote's weighting: every vote cuts alike.
+ */
+function kindsOf(model: PageModel): Int32Array {
+  if (!model.kinds) {
+    const { scored, emissionsOf, transition } = chainOf(model, null);
+    model.kinds = viterbi(emissionsOf(scored.map((all) => [...all, SPLIT_WEIGHTS.otherScore])), transition);
+  }
+  return model.kinds;
+}
+
+function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlySet<string>): SplitVote {
+  const P = model.evidence.length;
+  const visible = model.queries.visible;
+  const { scored, emissionsOf, transition } = chainOf(model, bag);
 
   // The labels: the subdocuments and "other", which holds a fixed amount of evidence or what the page
   // has for a kind nobody asked for.
@@ -269,10 +291,7 @@ function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlyS
   // Forward-backward on the same chain: each page's posterior for its label is its confidence.
   const posterior = marginals(emission, transition, P, visible + 1);
   const pageConfidence = Array.from(labels, (s, p) => posterior[p]![s]!);
-  // Where documents meet: the same chain with each kind nobody asked for a state of its own, so two
-  // such documents side by side (a fact sheet, then a contract's pages read as a permit) are two.
-  const kinds = viterbi(emissionsOf(scored.map((all) => [...all, SPLIT_WEIGHTS.otherScore])), transition);
-  relabelSegments(model, labels, kinds, pageConfidence, bag);
+  relabelSegments(model, labels, kindsOf(model), pageConfidence, bag);
 
   // Entries: runs of a multi-instance label are cut where a page looks like a first page.
   const entries: Array<{ name: string; pages: number[] }> = [];
