@@ -23,6 +23,8 @@ export interface ReadPdfOptions {
   deadline: number;
   /** Reading stops with the signal's reason once it is aborted (checked between pages): its run is no longer wanted. */
   signal?: AbortSignal;
+  /** Told each time a page is read (by either thread, OCR included): how many of the document's pages are read. */
+  progress?: (pagesDone: number, pagesTotal: number) => void;
   /**
    * OCR of scanned pages (no usable text layer). `rasterize` needs the live page, so pages are
    * rasterized one by one; `recognize` does not, so up to `concurrency` pages are recognized while
@@ -63,7 +65,13 @@ interface TextStyle {
 export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promise<Page[]> {
   checkDeadline(options.deadline, 'before it started');
   const read = new Map<number, Page | null>();
-  const onPage = (n: number, page: Page | null) => read.set(n, page);
+  let done = 0;
+  let total = 0; // (known once this thread has opened the document)
+  const onPage = (n: number, page: Page | null) => {
+    read.set(n, page);
+    if (page) done++;
+    if (page && total > 0) options.progress?.(done, total);
+  };
   // A long document is read on two cores: a helper thread (./pdf-helper.ts) and this one take the
   // pages one at a time. A running helper opens its own copy of the document while this thread opens
   // this one, so neither knows the page count yet: whichever opens first sets it (settleLastPage).
@@ -90,6 +98,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
   // A second copy that decodes images, opened only for a page with next to no text (is it a scan?).
   const withImages = lazyImagesCopy(bytes);
   const count = pdf.numPages;
+  total = count;
   const long = count >= MIN_PAGES_FOR_HELPER;
   try {
     if (count > MAX_PAGES) {
@@ -212,6 +221,8 @@ export function unreadPages(first: number, last: number): Int32Array {
  * the count is only known once open, and then takes no page; none is started for them.
  */
 const MIN_PAGES_FOR_HELPER = 16;
+/** A page loop lets the event loop turn at least this often (ms): its thread's timers and I/O run. */
+const EVENT_LOOP_TURN_MS = 100;
 
 /** Files up to this size are opened by both threads at once (the helper running), before the page count is known. */
 export const MAX_BYTES_TO_OPEN_TOGETHER = 16 * 1024 * 1024;
@@ -305,7 +316,15 @@ async function readPages(
     await Promise.race(aborted ? [...work, aborted] : work);
     signal?.throwIfAborted();
   };
+  let turned = performance.now();
   for (;;) {
+    // pdf.js answers a text layer through promises alone: without a turn of the event loop now and
+    // then, no timer of this thread would fire until the whole document is read (its run's look at
+    // whether it is still wanted, the progress it shows).
+    if (performance.now() - turned >= EVENT_LOOP_TURN_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turned = performance.now();
+    }
     // A few pages are read at once: pdf.js answers through message passing even in-process, and
     // laying out one page while the next is parsed fills that idle time. Scanned pages being
     // recognized are bounded too (each holds a raster), so a long document stays within memory.

@@ -29,6 +29,8 @@ export interface ReadOptions {
   deadline: number;
   /** Once aborted, a PDF's reading stops between pages with the signal's reason (its run was cancelled or deleted). */
   signal?: AbortSignal;
+  /** Told as a PDF's pages are read: how many of its pages are read (../documents/pdf.ts ReadPdfOptions). */
+  progress?: (pagesDone: number, pagesTotal: number) => void;
   /** Scanned PDF pages are read as forms: their lines kept as rules and erased before OCR (form filling). */
   forms?: boolean;
   /**
@@ -84,7 +86,7 @@ export async function readDocument(bytes: Uint8Array, options: ReadOptions): Pro
         concurrency: OCR_PAGES_IN_FLIGHT,
         forms: options.forms ?? false,
       };
-      pages = dropRepeatedHeadersFooters(await readPdf(bytes, { deadline, signal: options.signal, ocr }));
+      pages = dropRepeatedHeadersFooters(await readPdf(bytes, { deadline, signal: options.signal, progress: options.progress, ocr }));
       pages = pages.map((page) => (second.has(page.number) ? { ...page, secondWords: second.get(page.number)! } : page));
       break;
     }

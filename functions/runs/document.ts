@@ -9,7 +9,7 @@ import type { DocumentKind } from '../documents/sniff.ts';
 import { recordPageCount } from '../files/service.ts';
 import type { PageImages } from '../models/engine.ts';
 import { RunFailure } from '../platform/errors.ts';
-import type { RunContext } from './kinds.ts';
+import type { RunContext, RunProgress } from './kinds.ts';
 
 /** What a run that reads one document keeps in its `_input`. */
 export interface DocumentInputRef {
@@ -38,15 +38,33 @@ export async function readRunDocument(ctx: RunContext, input: DocumentInputRef, 
   const bytes = await ctx.platform.blobs.get(input.blobKey);
   if (!bytes) throw new RunFailure('document_invalid', 'The stored document is missing');
   const unwanted = new AbortController();
+  // Pages read so far, shown in the run's record at each look (a long read shows how far it is; a
+  // short one, over before the first look, writes nothing).
+  let progress: RunProgress | undefined;
+  let shown = 0;
   const watch = setInterval(() => {
     ctx.stillWanted().then(
       (wanted) => wanted || unwanted.abort(new RunFailure('internal', 'The run was cancelled or deleted while its document was read')),
       () => undefined, // a failed look is no answer: the next one asks again
     );
+    const now = progress;
+    if (now && now.pages_done !== shown && ctx.reportProgress) {
+      ctx.reportProgress(now).then(
+        () => (shown = Math.max(shown, now.pages_done)),
+        () => undefined, // the next look shows it again
+      );
+    }
   }, STILL_WANTED_EVERY_MS);
   let doc: Doc;
   try {
-    doc = await readDocument(bytes, { kind: input.kind, dpi, deadline: ctx.deadline, signal: unwanted.signal, secondReading: options.secondReading });
+    doc = await readDocument(bytes, {
+      kind: input.kind,
+      dpi,
+      deadline: ctx.deadline,
+      signal: unwanted.signal,
+      secondReading: options.secondReading,
+      progress: (pagesDone, pagesTotal) => (progress = { pages_done: pagesDone, pages_total: pagesTotal }),
+    });
   } catch (error) {
     if (error instanceof ReadFailure) throw new RunFailure(error.code, error.message);
     throw error;

@@ -21,6 +21,14 @@ export interface RunContext {
   stillWanted(): Promise<boolean>;
   /** Epoch ms by which the work must end (the task's own time budget, with a margin). */
   deadline: number;
+  /** Shows how far the work is in the run's record (`progress`, while in progress); absent where nobody reads it (a workflow block). */
+  reportProgress?(progress: RunProgress): Promise<void>;
+}
+
+/** How far a run's work is: the pages of its document read so far (wire `progress`, API §0.5). */
+export interface RunProgress {
+  pages_done: number;
+  pages_total: number;
 }
 
 /**

@@ -164,6 +164,8 @@ export interface StoredResult {
 export function renderRun(data: RunData, result: StoredResult, kind: RunKind): Record<string, unknown> {
   const wire: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) if (!key.startsWith('_')) wire[key] = value;
+  // How far the work is (RunProgress) means something only while it goes on.
+  if (data.status !== 'in_progress') delete wire.progress;
   wire.output = result.output;
   Object.assign(wire, result.extras);
   return kind.present ? kind.present(wire) : wire;

@@ -16,7 +16,7 @@ import { logger } from '../platform/logger.ts';
 import { platform, type Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { ACTIVE_STATUSES, type PrimitiveError } from '../platform/schemas.ts';
-import type { RunKind, RunTask, RunUsage } from './kinds.ts';
+import type { RunKind, RunProgress, RunTask, RunUsage } from './kinds.ts';
 import { apartKeyOf, outputKeyOf, rememberOutput, rememberResult, type RunData, type StoredResult } from './service.ts';
 import { settle } from './settle.ts';
 import { keepNewest } from '../platform/keep-newest.ts';
@@ -173,7 +173,9 @@ async function runStep(loadTask: RunTaskLoader, input: RunTaskInput, context?: {
         try {
           const remaining = context?.getRemainingTimeInMillis() ?? 15 * 60_000;
           const deadline = Date.now() + Math.max(1_000, remaining - DEADLINE_MARGIN_MS);
-          const result = await task.execute({ platform: p, scope, runId: id, record: data, stillWanted, deadline });
+          // (A patch of one field: a cancel or a completion meanwhile is not undone by it.)
+          const reportProgress = async (progress: RunProgress) => void (await p.store.updateRecord<RunData>(scope, kind.type, id, { progress }));
+          const result = await task.execute({ platform: p, scope, runId: id, record: data, stillWanted, reportProgress, deadline });
           const outputKey = outputKeyOf(scope, kind, id);
           const stored = JSON.stringify({ output: result.output, extras: result.extras ?? {}, hidden: result.hidden ?? {} } satisfies StoredResult);
           const apart: Record<string, { json: string; key: string }> = {};

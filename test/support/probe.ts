@@ -66,7 +66,7 @@ export const probeKind: RunKind = { name: 'probe', type: 'probe', idPrefix: 'prb
 
 export const probeTask: RunTask = {
   kind: probeKind,
-  async execute({ record, runId }) {
+  async execute({ record, runId, reportProgress }) {
     attempts.set(runId, (attempts.get(runId) ?? 0) + 1);
     const mode = record.mode as string;
     if (mode === 'crash') throw new Error('boom: an internal detail that must not leak');
@@ -78,6 +78,8 @@ export const probeTask: RunTask = {
     }
     if (mode === 'gate') {
       const g = gate((record._input as { gate: string }).gate);
+      // As a long read would: how far it is, shown in the record while it waits.
+      if (record.text === 'progress') await reportProgress?.({ pages_done: 2, pages_total: 5 });
       g.reached.resolve();
       await g.open.promise;
     }

@@ -24,7 +24,7 @@ export const runPage = dashboard({ auth: 'member' }, async (req) => {
   const env = environmentOf(req);
   const view = await runView(req.platform, scopeOf(req, env), req.query.get('kind'), req.query.get('id') ?? '');
   // The page's own status poll (app.js) asks for JSON.
-  if (/application\/json/.test(req.event.headers?.accept ?? '')) return jsonReply({ id: view.run.id, status: view.run.status });
+  if (/application\/json/.test(req.event.headers?.accept ?? '')) return jsonReply({ id: view.run.id, status: view.run.status, progress: view.run.progress ?? null });
   return page(runPageView(req, env, view));
 });
 

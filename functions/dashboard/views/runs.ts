@@ -142,12 +142,14 @@ export function runPageView(req: MemberRequest, env: Environment, view: RunView)
   const words = kept.reduce((n, page) => n + page.words.length, 0);
   const tables = kept.reduce((n, page) => n + page.tables.length, 0);
   const usage = run.usage as { credits?: number; page_count?: number } | undefined;
+  const progress = run.progress as { pages_done: number; pages_total: number } | undefined;
+  const shown = progress ? `${status} · ${progress.pages_done} of ${progress.pages_total} pages read` : status;
   return layout(req, {
     title: `${kind.resource} ${String(run.id)}`,
     env,
     section: 'runs',
     body: html`<dl class="meta">
-<dt>Status</dt><dd><span class="badge status-${status}"${ACTIVE.has(status) ? html` data-live="${self}" data-reload` : ''}>${status}</span></dd>
+<dt>Status</dt><dd><span class="badge status-${status}"${ACTIVE.has(status) ? html` data-live="${self}" data-reload` : ''}>${shown}</span></dd>
 <dt>File</dt><dd>${view.file ? html`${view.file.filename} <span class="muted">(${view.file.mime_type}, ${view.file.page_count ?? '?'} page(s))</span>` : '—'}</dd>
 <dt>Model</dt><dd>${String(run.model ?? '')}</dd>
 <dt>Created</dt><dd><time datetime="${String(run.created_at)}">${short(String(run.created_at))}</time></dd>

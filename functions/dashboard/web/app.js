@@ -193,7 +193,8 @@ function pollStatus(element) {
       const response = await fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
       if (response.ok) {
         const body = await response.json();
-        element.textContent = body.status;
+        // A run reading its document says how far it is (its `progress`).
+        element.textContent = body.progress ? `${body.status} · ${body.progress.pages_done} of ${body.progress.pages_total} pages read` : body.status;
         element.className = `badge status-${body.status === 'error' ? 'failed' : body.status}`;
         if (['completed', 'failed', 'cancelled', 'error'].includes(body.status)) {
           if (element.dataset.reload !== undefined) window.location.reload();

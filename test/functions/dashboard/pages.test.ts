@@ -12,6 +12,8 @@ import { tablesPdf } from '../../support/table-fixtures.ts';
 import { readDocument } from '../../../functions/documents/read.ts';
 import { layoutOf } from '../../../functions/parses/layout.ts';
 import { verifyWebhook } from '../../../functions/webhooks/verify.ts';
+import { parseKind } from '../../../functions/parses/kind.ts';
+import { platform } from '../../../functions/platform/platform.ts';
 
 let cloud: TestCloud;
 let owner: Member;
@@ -283,5 +285,25 @@ describe('usage', () => {
     expect(total(after.text, 'test')).toBeCloseTo(total(before.text, 'test') + parse.body.usage.credits, 6);
     expect(total(after.text, 'production')).toBe(total(before.text, 'production'));
     expect(after.text).toContain(new Date().toISOString().slice(0, 10));
+  });
+});
+
+describe('a run reading its document', () => {
+  it('shows on its page, and in the page\'s live look, how many pages are read', async () => {
+    const parse = await cloud.api('POST', '/v1/parses', { body: { document: { filename: 'long.txt', url: dataUrl('text/plain', 'A long report\n') }, bust_cache: true } });
+    expect(parse.status, parse.text).toBe(201);
+    const id = parse.body.id as string;
+    // The record as a long read leaves it at a look (functions/runs/document.ts): in progress, pages read so far.
+    const status = (await cloud.api('GET', '/v1/auth/status')).body;
+    const scope = { orgId: status.organization_id, envId: status.environment_id };
+    await platform().store.moveStatus(scope, parseKind.type, id, ['completed'], 'in_progress', { progress: { pages_done: 3, pages_total: 7 } });
+    const page = await dash(cloud.url, owner, 'GET', `/dashboard/run?env=test&kind=parse&id=${id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('in_progress · 3 of 7 pages read');
+    const live = await dash(cloud.url, owner, 'GET', `/dashboard/run?env=test&kind=parse&id=${id}`, {}, { accept: 'application/json' });
+    expect(JSON.parse(live.text)).toEqual({ id, status: 'in_progress', progress: { pages_done: 3, pages_total: 7 } });
+    // Ended, it shows no progress.
+    await platform().store.moveStatus(scope, parseKind.type, id, ['in_progress'], 'completed');
+    expect(JSON.parse((await dash(cloud.url, owner, 'GET', `/dashboard/run?env=test&kind=parse&id=${id}`, {}, { accept: 'application/json' })).text)).toEqual({ id, status: 'completed', progress: null });
   });
 });

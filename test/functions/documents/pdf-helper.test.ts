@@ -74,6 +74,29 @@ describe('a long PDF read on two threads', () => {
     expect(together[39]!.blocks[0]).toMatchObject({ kind: 'heading', text: 'Section 40' });
   });
 
+  it('tells how many pages are read as they are read, by either thread: one more each time, up to all', async () => {
+    const told: Array<[number, number]> = [];
+    const pages = await readPdf(await manyPagesPdf(40), { ...budget(), progress: (done, total) => told.push([done, total]) });
+    expect(pages).toHaveLength(40);
+    expect(told.at(-1)).toEqual([40, 40]);
+    expect(told.every(([, total]) => total === 40)).toBe(true);
+    // (A page the helper sends before this thread knows the count is counted, not told.)
+    for (let i = 1; i < told.length; i++) expect(told[i]![0]).toBe(told[i - 1]![0] + 1);
+  });
+
+  it("lets the calling thread's timers fire while it reads (a run's look at whether it is still wanted, its progress)", async () => {
+    const bytes = await manyPagesPdf(400);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    try {
+      await readPdf(bytes, budget());
+    } finally {
+      clearInterval(timer);
+    }
+    // (pdf.js answers through promises alone: without turns of the event loop, no timer fires until the end.)
+    expect(ticks).toBeGreaterThan(1);
+  });
+
   it('reads a short document on the calling thread alone: the running helper, which opens it before the count is known, takes no page', async () => {
     const bytes = await manyPagesPdf(6);
     await readPdf(bytes, budget());

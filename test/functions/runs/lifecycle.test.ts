@@ -120,6 +120,25 @@ describe('failures', () => {
   });
 });
 
+describe('progress', () => {
+  it('a run in progress shows how far its work is; once ended, it shows no progress', async () => {
+    const g = gate('progress');
+    const r = await cloud.api('POST', '/v1/probes', { body: { mode: 'gate', gate: 'progress', text: 'progress', background: true } });
+    await g.reached.promise;
+    const going = await get(r.body.id);
+    expect(going.body).toMatchObject({ status: 'in_progress', progress: { pages_done: 2, pages_total: 5 } });
+    const listed = (await cloud.api('GET', '/v1/probes?limit=100&include_output=false')).body.data.find((d: { id: string }) => d.id === r.body.id);
+    expect(listed.progress).toEqual({ pages_done: 2, pages_total: 5 });
+    g.open.resolve();
+    const done = await until(async () => {
+      const s = await get(r.body.id);
+      return s.body.status === 'completed' ? s.body : undefined;
+    });
+    expect(done.output).toEqual({ echo: 'progress' });
+    expect(done).not.toHaveProperty('progress');
+  });
+});
+
 describe('cancel', () => {
   it('cancelling an in-progress run makes it cancelled, and the late result is discarded', async () => {
     const g = gate('cancel-me');
