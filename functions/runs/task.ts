@@ -12,6 +12,7 @@
  */
 import { ModelFailure } from '../models/engine.ts';
 import { RunFailure } from '../platform/errors.ts';
+import { keepNewest } from '../platform/keep-newest.ts';
 import { logger } from '../platform/logger.ts';
 import { platform, type Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
@@ -19,7 +20,6 @@ import { ACTIVE_STATUSES, type PrimitiveError } from '../platform/schemas.ts';
 import type { RunKind, RunProgress, RunTask, RunUsage } from './kinds.ts';
 import { apartKeyOf, outputKeyOf, rememberOutput, rememberResult, type RunData, type StoredResult } from './service.ts';
 import { settle } from './settle.ts';
-import { keepNewest } from '../platform/keep-newest.ts';
 
 interface RunRef {
   kind: string;

@@ -21,13 +21,13 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { Conflict, Invalid } from '../platform/errors.ts';
+import { keepNewest } from '../platform/keep-newest.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { readCsv, sniffDelimiter } from './csv-reader.ts';
 import { buildSnapshot, buildSnapshotFromRows, runQuery } from './engine.ts';
 import { compileQuery, queryColumnsOf, resultValue, type CompiledQuery, type QueryColumn, type QueryRequest } from './query.ts';
 import { loadReady, readSummary, snapshotKeyOf, type TableRecord } from './service.ts';
-import { keepNewest } from '../platform/keep-newest.ts';
 
 function cacheDir(): string {
   const dir = process.env.QUIRE_TABLES_CACHE_DIR ?? join(tmpdir(), 'quire-tables');
