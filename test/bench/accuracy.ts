@@ -10,9 +10,11 @@
  * rules were written on (in-sample).
  */
 import { corpusAvailable, extractionTruths, FOLDS, manifest, splitTruths } from '../support/corpus.ts';
-import { evaluateBundles, evaluateClassification, evaluateCorpusBundles, evaluateExtraction, evaluateLocate, pageAccuracy, readingCeiling, summarizeExtraction } from '../support/corpus-eval.ts';
+import { evaluateBundles, evaluateClassification, evaluateCorpusBundles, evaluateExtraction, evaluateLocate, pageAccuracy, readingCeiling, type SplitCase, summarizeExtraction } from '../support/corpus-eval.ts';
 import { type FieldResult, makeBundles, SCHEMA_VARIANTS, type Tally, tallyTotal } from '../support/corpus-score.ts';
+import { pageProbability } from '../../functions/models/local/split.ts';
 import { leaveOneSourceOut, trainingSet } from '../train/candidates.ts';
+import { leaveOneSourceOutSplit, pageRows, TRAINING_BUNDLES } from '../train/split-pages.ts';
 
 const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFixed(1)}%`);
 const row = (name: string, t: Tally) => `| ${name} | ${tallyTotal(t)} | ${t.right} (${pct(t.right, tallyTotal(t))}) | ${t.missing} | ${t.wrong} (${pct(t.wrong, tallyTotal(t))}) |`;
@@ -64,7 +66,7 @@ export async function benchAccuracy(): Promise<void> {
     console.log('\n' + HEAD);
     console.log(row('**line items, all fields**', s.items.fields));
     for (const [name, t] of s.items.byField) console.log(row(`item ${name}`, t));
-    printReliability(results.flatMap((r) => r.fields), 'the engine as shipped, every source');
+    printReliability(results.flatMap((r) => r.fields).filter(isGiven), 'the engine as shipped, every source');
     console.log(`\nline items: ${s.items.found} found, ${s.items.missed} missed, ${s.items.spurious} spurious`);
     const c = await readingCeiling(extractionTruths());
     console.log(
@@ -100,7 +102,7 @@ export async function benchAccuracy(): Promise<void> {
     for (const [name, t] of s.byField) console.log(row(name, t));
     for (const [name, t] of s.byType) console.log(row(`type ${name}`, t));
     for (const [name, t] of s.byVariant) console.log(row(`schema ${name}`, t));
-    printReliability(results.flatMap((r) => r.fields), 'held out');
+    printReliability(results.flatMap((r) => r.fields).filter(isGiven), 'held out');
   }
   if (!only || only === 'locate') {
     const r = await evaluateLocate(extractionTruths());
@@ -127,10 +129,20 @@ export async function benchAccuracy(): Promise<void> {
     const cases = [...(await evaluateBundles(bundles)), ...(await evaluateCorpusBundles(splitTruths()))];
     const { right, pages } = pageAccuracy(cases);
     console.log(`\n## Splits (${bundles.length} assembled bundles of 3–6 documents + ${cases.length - bundles.length} corpus bundles): ${right}/${pages} pages right (${pct(right, pages)})\n`);
+    console.log('| pages from | pages | right | missed (other) | wrong (another type) |\n|---|---:|---:|---:|---:|');
     for (const fold of FOLDS) {
       const f = pageAccuracy(cases, fold);
-      console.log(`   pages from ${fold} sources: ${f.right}/${f.pages} right (${pct(f.right, f.pages)})`);
+      console.log(`| ${fold} sources | ${f.pages} | ${f.right} (${pct(f.right, f.pages)}) | ${f.missed} | ${f.wrong} (${pct(f.wrong, f.pages)}) |`);
     }
+    // Page likelihoods as shipped (fitted on every source), then each source's by the model fitted without it.
+    const pagesOf = (folds: readonly string[], likelihood: (c: SplitCase, i: number) => number) =>
+      cases.flatMap((c) => c.expected.flatMap((name, i) => (folds.includes(c.folds[i]!) ? [{ likelihood: likelihood(c, i), verdict: c.got[i] === name ? 'right' : 'wrong' }] : [])));
+    printReliability(pagesOf(FOLDS, (c, i) => c.likelihoods[i]!), 'split pages, every source, the likelihoods as shipped');
+    const training = [...(await evaluateBundles(makeBundles(bundleSources(), TRAINING_BUNDLES, BUNDLE_SEED))), ...cases.slice(bundles.length)];
+    const models = leaveOneSourceOutSplit(pageRows(training));
+    const heldOut = (c: SplitCase, i: number) => pageProbability(models.get(c.sources[i]!)!, c.features[i]!);
+    printReliability(pagesOf(FOLDS, heldOut), `split pages, every source, each source's likelihoods by the model fitted without it (${models.size} models, ${pageRows(training).length} pages)`);
+    printReliability(pagesOf(['holdout'], heldOut), 'split pages from holdout sources, held out of fitting');
     for (const c of cases) {
       const ok = c.expected.filter((e, i) => c.got[i] === e).length;
       if (ok < c.expected.length || detail) console.log(`   ${ok}/${c.expected.length} ${c.name}\n      want ${c.expected.join(' ')}\n      got  ${c.got.join(' ')}`);
@@ -139,9 +151,15 @@ export async function benchAccuracy(): Promise<void> {
 }
 
 /** Likelihood bins → share of the values given in the bin that are right (a value given is right or wrong; null is neither). */
-function printReliability(fields: readonly FieldResult[], what: string): void {
+/** A field's value was given (not null). */
+const isGiven = (f: FieldResult) => f.value !== null && f.value !== undefined;
+
+/** What a reliability table counts: an answer given, with its likelihood and whether it was right. */
+type Given = { likelihood?: number | null; verdict: string };
+
+function printReliability(answers: readonly Given[], what: string): void {
   const bins = [0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0001];
-  const given = fields.filter((f) => f.verdict !== 'missing' && f.value !== null && f.value !== undefined && typeof f.likelihood === 'number');
+  const given = answers.filter((f) => f.verdict !== 'missing' && typeof f.likelihood === 'number');
   console.log(`\nReliability (${what}): the values given, by the likelihood given with them\n\n| likelihood | values | right | share right |\n|---|---:|---:|---:|`);
   for (let i = 0; i + 1 < bins.length; i++) {
     const inBin = given.filter((f) => f.likelihood! >= bins[i]! && f.likelihood! < bins[i + 1]!);

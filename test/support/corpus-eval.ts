@@ -10,6 +10,8 @@ import type { CandidateModel } from '../../functions/models/local/learned.ts';
 import { locateValues } from '../../functions/models/locate.ts';
 import { parseDate } from '../../functions/models/local/extract-values.ts';
 import { secondReading } from '../../functions/models/local/two-readings.ts';
+import { split } from '../../functions/models/local/split.ts';
+import { SPLIT_PAGE_MODEL } from '../../functions/models/local/weights/split-pages.ts';
 import { corpusDoc, type ExtractionTruth, type Fold, foldOf, manifest, type SplitTruth } from './corpus.ts';
 import {
   addTo,
@@ -177,23 +179,32 @@ export interface SplitCase {
   /** The expected name of every page (1-based page i at i-1). */
   expected: string[];
   got: string[];
+  /** The likelihood given with each page's name. */
+  likelihoods: number[];
+  /** What each page's likelihood was computed from (SPLIT_PAGE_FEATURES). */
+  features: number[][];
   /** The fold of each page's source. */
   folds: Fold[];
+  /** Each page's source (repository). */
+  sources: string[];
 }
 
 const describe = (name: string) => CORPUS_CATEGORIES.find((c) => c.name === name)?.description ?? name.replace(/_/g, ' ');
 
-async function splitPages(doc: Doc, subdocuments: readonly string[]): Promise<string[]> {
-  const result = await localEngine.split({
-    doc,
-    subdocuments: subdocuments.map((name) => ({ name, description: describe(name), allow_multiple_instances: true })),
-    instructions: null,
-    nConsensus: 1,
-    seed: 'corpus',
-  });
-  const names = new Array<string>(doc.pages.length).fill('other');
-  for (const entry of result.output) for (const page of entry.pages) names[page - 1] = entry.name;
-  return names;
+async function splitPages(doc: Doc, subdocuments: readonly string[]): Promise<{ got: string[]; likelihoods: number[]; features: number[][] }> {
+  let features: number[][] = [];
+  const request = { doc, subdocuments: subdocuments.map((name) => ({ name, description: describe(name), allow_multiple_instances: true })), instructions: null, nConsensus: 1, seed: 'corpus' };
+  // (The engine's own split, as localEngine.split runs it, with its features kept.)
+  const result = split(request, { model: SPLIT_PAGE_MODEL, trace: (x) => (features = x) });
+  const got = new Array<string>(doc.pages.length).fill('other');
+  const likelihoods = new Array<number>(doc.pages.length).fill(0);
+  result.output.forEach((entry, e) =>
+    entry.pages.forEach((page, i) => {
+      got[page - 1] = entry.name;
+      likelihoods[page - 1] = result.consensus.likelihoods[e]!.pages[i]!;
+    }),
+  );
+  return { got, likelihoods, features };
 }
 
 /** A bundle as one Doc: each part's first pages, one after the other, renumbered. */
@@ -211,9 +222,10 @@ export async function evaluateBundles(bundles: readonly Bundle[]): Promise<Split
   for (const [i, bundle] of bundles.entries()) {
     const doc = await bundleDoc(bundle);
     const expected = bundle.parts.flatMap((part) => new Array<string>(part.pages).fill(bundle.subdocuments.includes(part.type) ? part.type : 'other'));
-    const folds = bundle.parts.flatMap((part) => new Array<Fold>(part.pages).fill(foldOf(sourceOf(part.path))));
-    const got = await splitPages(doc, bundle.subdocuments);
-    out.push({ folds, name: `bundle ${i + 1}: ${bundle.parts.map((p) => `${p.path.split('/').pop()}×${p.pages}`).join(' + ')} | asked ${bundle.subdocuments.join(', ')}`, expected, got });
+    const sources = bundle.parts.flatMap((part) => new Array<string>(part.pages).fill(sourceOf(part.path)));
+    const folds = sources.map(foldOf);
+    const name = `bundle ${i + 1}: ${bundle.parts.map((p) => `${p.path.split('/').pop()}×${p.pages}`).join(' + ')} | asked ${bundle.subdocuments.join(', ')}`;
+    out.push({ folds, sources, name, expected, ...(await splitPages(doc, bundle.subdocuments)) });
   }
   return out;
 }
@@ -226,24 +238,32 @@ export async function evaluateCorpusBundles(truths: readonly SplitTruth[]): Prom
     const expected = new Array<string>(truth.pages).fill('other');
     for (const segment of truth.segments) for (const page of segment.pages) expected[page - 1] = segment.type;
     const asked = [...new Set(truth.segments.map((s) => s.type).filter((t) => t !== 'other'))].sort();
-    const folds = new Array<Fold>(truth.pages).fill(foldOf(sourceOf(truth.path)));
-    out.push({ name: `${truth.path} | asked ${asked.join(', ')}`, expected, folds, got: await splitPages(doc, asked) });
+    const sources = new Array<string>(truth.pages).fill(sourceOf(truth.path));
+    out.push({ name: `${truth.path} | asked ${asked.join(', ')}`, expected, folds: sources.map(foldOf), sources, ...(await splitPages(doc, asked)) });
   }
   return out;
 }
 
-/** Pages right of all pages (of the pages whose source is in `fold`, when given). */
-export function pageAccuracy(cases: readonly SplitCase[], fold?: Fold): { right: number; pages: number } {
+/**
+ * Pages right of all pages (of the pages whose source is in `fold`, when given), and the others apart:
+ * `missed`, a page of an asked type given as "other" (an honest "none of these"); `wrong`, a page
+ * given a type it is not (a confident answer that is not right).
+ */
+export function pageAccuracy(cases: readonly SplitCase[], fold?: Fold): { right: number; missed: number; wrong: number; pages: number } {
   let right = 0;
+  let missed = 0;
+  let wrong = 0;
   let pages = 0;
   for (const c of cases) {
     c.expected.forEach((name, i) => {
       if (fold && c.folds[i] !== fold) return;
       pages++;
       if (c.got[i] === name) right++;
+      else if (c.got[i] === 'other') missed++;
+      else wrong++;
     });
   }
-  return { right, pages };
+  return { right, missed, wrong, pages };
 }
 
 // ---- provenance of values a model returns ----

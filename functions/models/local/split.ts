@@ -24,11 +24,66 @@ import { countFeatures, type PageLine, pageLines, scoreShares } from './text.ts'
 import { CLASSIFY_WEIGHTS } from './weights/classify.ts';
 import { EVIDENCE_WEIGHTS } from './weights/evidence.ts';
 import { SPLIT_WEIGHTS } from './weights/split.ts';
+import { SPLIT_PAGE_MODEL } from './weights/split-pages.ts';
 
 /** A page on other paper that starts a document: the change costs nothing more (the start bonus made up for the rest). */
 const NEW_PAPER_START = SPLIT_WEIGHTS.switchPenalty - SPLIT_WEIGHTS.startBonus;
 
-export function split(request: SplitRequest): SplitResult {
+/**
+ * What a page's likelihood is learned from (`npm run train`, test/train/split-pages.ts), in the
+ * order of the model's weights. All but the last two are of the document (segment) the page is in.
+ */
+export const SPLIT_PAGE_FEATURES = [
+  /** logit of the segment's label's share of the evidence (subdocuments and the best unasked kind) */
+  'segment_share',
+  /** log of the label's evidence over the runner-up's (for "other": the unasked kind's over the best subdocument's) */
+  'segment_margin',
+  /** log(1 + the segment's pages) */
+  'segment_pages',
+  /** the label is "other" */
+  'is_other',
+  /** logit of the page's posterior, for its label before segments were read, in the chain of pages */
+  'chain_posterior',
+  /** reading the segment whole kept the chain's label */
+  'chain_agrees',
+  /** the page's own best label (subdocuments and unasked kinds as "other") is the label */
+  'page_agrees',
+  /** the page has fewer words than a page needs to say anything alone */
+  'page_short',
+  /** the share of the segment's pages whose own best label is the segment's */
+  'segment_agreement',
+  /** the segment runs over a change of paper (size, or scanned and born-digital) */
+  'segment_mixed_paper',
+  /** segment_share and segment_margin again for "other" (it is right on other terms than a subdocument) */
+  'other_share',
+  'other_margin',
+] as const;
+
+/** A fitted logistic model of whether a page's label is right (./weights/split-pages.ts). */
+export interface SplitPageModel {
+  /** The feature names it was fitted with (must equal SPLIT_PAGE_FEATURES, in order). */
+  features: string[];
+  weights: number[];
+  bias: number;
+  /** What it was fitted on, for whoever reads the file. */
+  fitted: Record<string, unknown>;
+}
+
+/** The probability, by `model`, that a page with these features has the right label. */
+export function pageProbability(model: SplitPageModel, x: readonly number[]): number {
+  let z = model.bias;
+  for (let i = 0; i < x.length; i++) z += model.weights[i]! * x[i]!;
+  return 1 / (1 + Math.exp(-z));
+}
+
+export interface SplitOptions {
+  /** The page likelihood model (null: a page's likelihood is its segment's share of the evidence). */
+  model: SplitPageModel | null;
+  /** Given each vote's features of every page (SPLIT_PAGE_FEATURES), for training and measuring. */
+  trace?: (features: number[][]) => void;
+}
+
+export function split(request: SplitRequest, options: SplitOptions = { model: SPLIT_PAGE_MODEL }): SplitResult {
   const n = Math.max(1, Math.floor(request.nConsensus));
   const pageCount = request.doc.pages.length;
   const multiple = new Set(request.subdocuments.filter((s) => s.allow_multiple_instances).map((s) => s.name));
@@ -41,7 +96,7 @@ export function split(request: SplitRequest): SplitResult {
   const votes: SplitVote[] = [];
   for (let v = 0; v < n; v++) {
     const bag = n === 1 ? null : baggedWeights(model.queries.features, request.seed, v, n);
-    votes.push(runVote(model, bag, multiple));
+    votes.push(runVote(model, bag, multiple, options));
   }
   return consolidateSplits(votes, { pageCount, multipleInstances });
 }
@@ -278,7 +333,7 @@ function kindsOf(model: PageModel): Int32Array {
   return model.kinds;
 }
 
-function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlySet<string>): SplitVote {
+function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlySet<string>, options: SplitOptions): SplitVote {
   const P = model.evidence.length;
   const visible = model.queries.visible;
   const { scored, emissionsOf, transition } = chainOf(model, bag);
@@ -290,8 +345,12 @@ function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlyS
   rejoinInterruptions(model, labels);
   // Forward-backward on the same chain: each page's posterior for its label is its confidence.
   const posterior = marginals(emission, transition, P, visible + 1);
-  const pageConfidence = Array.from(labels, (s, p) => posterior[p]![s]!);
-  relabelSegments(model, labels, kindsOf(model), pageConfidence, bag);
+  const chainLabels = Int32Array.from(labels);
+  const chainConfidence = Array.from(labels, (s, p) => posterior[p]![s]!);
+  const segments = relabelSegments(model, labels, kindsOf(model), bag);
+  const features = pageFeatures(model, scored, labels, chainLabels, chainConfidence, segments);
+  options.trace?.(features);
+  const pageConfidence = features.map((x, p) => (options.model ? pageProbability(options.model, x) : segments[p]!.share));
 
   // Entries: runs of a multi-instance label are cut where a page looks like a first page.
   const entries: Array<{ name: string; pages: number[] }> = [];
@@ -378,6 +437,15 @@ function rejoinInterruptions(model: PageModel, labels: Int32Array): void {
   }
 }
 
+/** A document the chain found, read as a whole (relabelSegments). */
+interface Segment {
+  /** Its label's share of the evidence (subdocuments and the best unasked kind). */
+  share: number;
+  /** Log of its label's evidence over the runner-up's. */
+  margin: number;
+  pages: number;
+}
+
 /**
  * Each document the chain found is read again as a whole, as classification reads a document. Page
  * by page, a kind nobody asked for can outscore the subdocument on most pages (a drug's fact sheet
@@ -385,12 +453,13 @@ function rejoinInterruptions(model: PageModel, labels: Int32Array): void {
  * segment is a run of pages with one label and no first-page cue after its first page (in a run of
  * "other", also of one kind in `kinds`, the chain where each hidden kind is a state). It goes to
  * its best subdocument when that has evidence and at least SPLIT_WEIGHTS.segmentShare of the best
- * hidden kind's, else to "other"; its pages' confidence is then that label's share of the segment.
+ * hidden kind's, else to "other". Returns, per page, the segment it is in.
  */
-function relabelSegments(model: PageModel, labels: Int32Array, kinds: Int32Array, pageConfidence: number[], bag: Float64Array | null): void {
+function relabelSegments(model: PageModel, labels: Int32Array, kinds: Int32Array, bag: Float64Array | null): Segment[] {
   const P = labels.length;
   const visible = model.queries.visible;
   const other = model.names.length - 1;
+  const out: Segment[] = [];
   let from = 0;
   for (let p = 1; p <= P; p++) {
     // (Within a run of "other": inside a subdocument's run, pages read as other kinds are still its pages.)
@@ -404,12 +473,53 @@ function relabelSegments(model: PageModel, labels: Int32Array, kinds: Int32Array
     const label = raw[best]! >= SPLIT_WEIGHTS.segmentShare * hidden ? best : other;
     const shares = scoreShares([...raw.subarray(0, visible), hidden], SPLIT_WEIGHTS.prior, SPLIT_WEIGHTS.power);
     const share = shares[label === other ? visible : label]!;
+    let runnerUp = label === other ? raw[best]! : hidden;
+    for (let l = 0; l < visible; l++) if (l !== label) runnerUp = Math.max(runnerUp, raw[l]!);
+    const won = label === other ? hidden : raw[best]!;
+    const segment = { share, margin: Math.log((1 + Math.max(0, won)) / (1 + Math.max(0, runnerUp))), pages: p - from };
     for (let q = from; q < p; q++) {
       labels[q] = label;
-      pageConfidence[q] = share;
+      out.push(segment);
     }
     from = p;
   }
+  return out;
+}
+
+/** Each page's SPLIT_PAGE_FEATURES: what its likelihood is learned from. */
+function pageFeatures(model: PageModel, scored: readonly Float64Array[], labels: Int32Array, chainLabels: Int32Array, chainConfidence: readonly number[], segments: readonly Segment[]): number[][] {
+  const visible = model.queries.visible;
+  const other = model.names.length - 1;
+  const logit = (p: number) => Math.log(Math.min(0.999, Math.max(0.001, p)) / (1 - Math.min(0.999, Math.max(0.001, p))));
+  const pageLabels = scored.map((scores) => {
+    let top = 0;
+    for (let l = 1; l < scores.length; l++) if (scores[l]! > scores[top]!) top = l;
+    return scores[top]! < SPLIT_WEIGHTS.otherScore || top >= visible ? other : top;
+  });
+  // Per segment (pages share one Segment object): its pages that agree, and whether its paper changes.
+  const agreeing = new Map<Segment, number>();
+  const mixed = new Set<Segment>();
+  segments.forEach((segment, p) => {
+    if (pageLabels[p] === labels[p]) agreeing.set(segment, (agreeing.get(segment) ?? 0) + 1);
+    if (p > 0 && segments[p - 1] === segment && !model.samePaper[p]) mixed.add(segment);
+  });
+  return segments.map((segment, p) => {
+    const pageLabel = pageLabels[p]!;
+    return [
+      logit(segment.share),
+      segment.margin,
+      Math.log(1 + segment.pages),
+      labels[p] === other ? 1 : 0,
+      logit(chainConfidence[p]!),
+      chainLabels[p] === labels[p] ? 1 : 0,
+      pageLabel === labels[p] ? 1 : 0,
+      model.evidence[p]!.length < SPLIT_WEIGHTS.weakMinTokens ? 1 : 0,
+      (agreeing.get(segment) ?? 0) / segment.pages,
+      mixed.has(segment) ? 1 : 0,
+      labels[p] === other ? logit(segment.share) : 0,
+      labels[p] === other ? segment.margin : 0,
+    ];
+  });
 }
 
 /**

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Doc } from '../../../functions/documents/doc.ts';
 import type { SplitRequest, SplitResult, Subdocument } from '../../../functions/models/engine.ts';
 import { localEngine } from '../../../functions/models/local/index.ts';
+import { pageProbability, split, SPLIT_PAGE_FEATURES } from '../../../functions/models/local/split.ts';
+import { SPLIT_PAGE_MODEL } from '../../../functions/models/local/weights/split-pages.ts';
 import { bankStatement, contract, fixtureDoc, type FixtureBundle, type FixtureKind, invoice, longBundle, mixedBundle } from '../../support/bundle-fixtures.ts';
 
 const SUBDOCUMENTS: Subdocument[] = [
@@ -126,6 +128,23 @@ describe('split output rules', () => {
     expect(one.consensus.choices).toEqual([one.output]);
     const five = await localEngine.split(request(doc, { nConsensus: 5 }));
     for (const l of five.consensus.likelihoods) for (const x of l.pages) expect([0.2, 0.4, 0.6, 0.8, 1].some((share) => Math.abs(share - x) < 1e-9)).toBe(true);
+  });
+
+  it("one vote's page likelihood is the learned model's probability of the page's features (npm run train, weights/split-pages.ts)", () => {
+    // The shipped model was fitted with the features the engine computes, in their order.
+    expect(SPLIT_PAGE_MODEL?.features).toEqual([...SPLIT_PAGE_FEATURES]);
+    const doc = fixtureDoc(mixedBundle(3).pages);
+    let features: number[][] = [];
+    const result = split(request(doc), { model: SPLIT_PAGE_MODEL, trace: (x) => (features = x) });
+    expect(features).toHaveLength(doc.pages.length);
+    for (const x of features) expect(x).toHaveLength(SPLIT_PAGE_FEATURES.length);
+    result.output.forEach((entry, e) =>
+      entry.pages.forEach((page, i) => expect(result.consensus.likelihoods[e]!.pages[i]).toBeCloseTo(pageProbability(SPLIT_PAGE_MODEL!, features[page - 1]!), 12)),
+    );
+    // Without a model a page has its segment's share of the evidence: other numbers, the same split.
+    const unlearned = split(request(doc), { model: null });
+    expect(unlearned.output).toEqual(result.output);
+    expect(unlearned.consensus.likelihoods).not.toEqual(result.consensus.likelihoods);
   });
 });
 
