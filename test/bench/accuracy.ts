@@ -10,11 +10,12 @@
  * rules were written on (in-sample).
  */
 import { corpusAvailable, extractionTruths, FOLDS, manifest, splitTruths } from '../support/corpus.ts';
-import { evaluateBundles, evaluateClassification, evaluateCorpusBundles, evaluateExtraction, evaluateLocate, pageAccuracy, readingCeiling, type SplitCase, summarizeExtraction } from '../support/corpus-eval.ts';
-import { type FieldResult, makeBundles, SCHEMA_VARIANTS, type Tally, tallyTotal } from '../support/corpus-score.ts';
-import { pageProbability } from '../../functions/models/local/split.ts';
+import { evaluateBundles, evaluateClassification, evaluateCorpusBundles, evaluateExtraction, evaluateLocate, type ClassificationResult, pageAccuracy, readingCeiling, type SplitCase, summarizeExtraction } from '../support/corpus-eval.ts';
+import { CORPUS_CATEGORIES, type FieldResult, makeBundles, SCHEMA_VARIANTS, type Tally, tallyTotal } from '../support/corpus-score.ts';
+import { probabilityOf } from '../../functions/models/local/logistic-model.ts';
 import { leaveOneSourceOut, trainingSet } from '../train/candidates.ts';
 import { leaveOneSourceOutSplit, pageRows, TRAINING_BUNDLES } from '../train/split-pages.ts';
+import { classifyRows, leaveOneSourceOutClassify, SUBSET_SIZES } from '../train/classify.ts';
 
 const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFixed(1)}%`);
 const row = (name: string, t: Tally) => `| ${name} | ${tallyTotal(t)} | ${t.right} (${pct(t.right, tallyTotal(t))}) | ${t.missing} | ${t.wrong} (${pct(t.wrong, tallyTotal(t))}) |`;
@@ -122,6 +123,21 @@ export async function benchAccuracy(): Promise<void> {
     const confusions = new Map<string, number>();
     for (const r of results) if (r.got !== r.expected) confusions.set(`${r.expected} → ${r.got}`, (confusions.get(`${r.expected} → ${r.got}`) ?? 0) + 1);
     for (const [pair, n] of [...confusions].sort((a, b) => b[1] - a[1])) console.log(`   ${n} × ${pair}`);
+    // Likelihoods as shipped, then each source's by the model fitted without it (on every document
+    // classified among all the categories and among smaller sets holding its type: test/train/classify.ts).
+    const verdicts = (likelihood: (r: ClassificationResult) => number, folds: readonly string[] = FOLDS) =>
+      results.filter((r) => r.features && folds.includes(r.fold)).map((r) => ({ likelihood: likelihood(r), verdict: r.got === r.expected ? 'right' : 'wrong' }));
+    printReliability(verdicts((r) => r.likelihood), `classification among all ${CORPUS_CATEGORIES.length} categories, every source, the likelihoods as shipped`);
+    const rows = await classifyRows();
+    const models = leaveOneSourceOutClassify(rows);
+    const heldOut = (r: ClassificationResult) => probabilityOf(models.get(r.source)!, r.features!);
+    printReliability(verdicts(heldOut), `the same, each source's documents by the model fitted without it (${models.size} models, ${rows.length} classifications)`);
+    printReliability(verdicts(heldOut, ['holdout']), 'the same, holdout sources');
+    const subsets = rows.filter((r) => r.asked < CORPUS_CATEGORIES.length);
+    printReliability(
+      subsets.map((r) => ({ likelihood: probabilityOf(models.get(r.source)!, r.features), verdict: r.right ? 'right' : 'wrong' })),
+      `every document among ${SUBSET_SIZES.join(', ')} categories holding its type, held out by source`,
+    );
     if (detail) for (const r of results) if (r.got !== r.expected) console.log(`   ${r.path}: ${r.got} (${r.likelihood.toFixed(2)}) — ${r.reasoning}`);
   }
   if (!only || only === 'split') {
@@ -140,7 +156,7 @@ export async function benchAccuracy(): Promise<void> {
     printReliability(pagesOf(FOLDS, (c, i) => c.likelihoods[i]!), 'split pages, every source, the likelihoods as shipped');
     const training = [...(await evaluateBundles(makeBundles(bundleSources(), TRAINING_BUNDLES, BUNDLE_SEED))), ...cases.slice(bundles.length)];
     const models = leaveOneSourceOutSplit(pageRows(training));
-    const heldOut = (c: SplitCase, i: number) => pageProbability(models.get(c.sources[i]!)!, c.features[i]!);
+    const heldOut = (c: SplitCase, i: number) => probabilityOf(models.get(c.sources[i]!)!, c.features[i]!);
     printReliability(pagesOf(FOLDS, heldOut), `split pages, every source, each source's likelihoods by the model fitted without it (${models.size} models, ${pageRows(training).length} pages)`);
     printReliability(pagesOf(['holdout'], heldOut), 'split pages from holdout sources, held out of fitting');
     for (const c of cases) {

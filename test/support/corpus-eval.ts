@@ -10,7 +10,9 @@ import type { CandidateModel } from '../../functions/models/local/learned.ts';
 import { locateValues } from '../../functions/models/locate.ts';
 import { parseDate } from '../../functions/models/local/extract-values.ts';
 import { secondReading } from '../../functions/models/local/two-readings.ts';
+import { classify } from '../../functions/models/local/classify.ts';
 import { split } from '../../functions/models/local/split.ts';
+import { CLASSIFY_MODEL } from '../../functions/models/local/weights/classify-likelihood.ts';
 import { SPLIT_PAGE_MODEL } from '../../functions/models/local/weights/split-pages.ts';
 import { corpusDoc, type ExtractionTruth, type Fold, foldOf, manifest, type SplitTruth } from './corpus.ts';
 import {
@@ -144,23 +146,29 @@ export interface ClassificationResult {
   got: string;
   likelihood: number;
   reasoning: string;
+  /** What the likelihood was computed from (CLASSIFY_FEATURES; none for an unreadable document). */
+  features: number[] | null;
+  source: string;
 }
 
 export async function evaluateClassification(paths: readonly string[], categories: ReadonlyArray<{ name: string; description: string }> = CORPUS_CATEGORIES): Promise<ClassificationResult[]> {
   const entries = new Map(manifest().map((e) => [e.path, e]));
   const out: ClassificationResult[] = [];
   for (const path of paths) {
+    const source = entries.get(path)!.source.repo;
     let doc: Doc;
     try {
       doc = await corpusDoc(path);
     } catch (error) {
       // A document Quire cannot read (an EPUB) is counted, as wrong: a user gets a 422 for it.
       if (!(error instanceof DocumentProblem)) throw error;
-      out.push({ path, fold: foldOf(entries.get(path)!.source.repo), expected: entries.get(path)!.type, got: `(unreadable: ${error.code})`, likelihood: 0, reasoning: error.message });
+      out.push({ path, fold: foldOf(source), source, expected: entries.get(path)!.type, got: `(unreadable: ${error.code})`, likelihood: 0, reasoning: error.message, features: null });
       continue;
     }
-    const result = await localEngine.classify({ doc, categories: [...categories], instructions: null, firstNPages: undefined, nConsensus: 1, seed: 'corpus' });
-    out.push({ path, fold: foldOf(entries.get(path)!.source.repo), expected: entries.get(path)!.type, got: result.output.category, likelihood: result.consensus.likelihoods, reasoning: result.output.reasoning });
+    // (The engine's own classification, as localEngine.classify runs it, with its features kept.)
+    let features: number[] = [];
+    const result = classify({ doc, categories: [...categories], instructions: null, firstNPages: undefined, nConsensus: 1, seed: 'corpus' }, { model: CLASSIFY_MODEL, trace: (x) => (features = x) });
+    out.push({ path, fold: foldOf(source), source, expected: entries.get(path)!.type, got: result.output.category, likelihood: result.consensus.likelihoods, reasoning: result.output.reasoning, features });
   }
   return out;
 }

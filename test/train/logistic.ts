@@ -3,6 +3,7 @@
  * squares): a few dozen features and some thousands of rows converge in a handful of iterations,
  * and the result depends on nothing but the rows (no random start, no learning rate to tune).
  */
+import type { LogisticModel } from '../../functions/models/local/logistic-model.ts';
 
 export interface Fitted {
   weights: number[];
@@ -71,4 +72,28 @@ export function fitLogistic(xs: readonly (readonly number[])[], ys: readonly num
     if (moved < 1e-7) break;
   }
   return { bias: beta[0]!, weights: beta.slice(1).map((w) => Math.round(w * 1e6) / 1e6) };
+}
+
+/** A row for a learned likelihood: an answer's features, whether it was right, and its document's source. */
+export interface SourcedRow {
+  source: string;
+  features: number[];
+  right: boolean;
+}
+
+/** A logistic model of `rows` with its features named (functions/models/local/logistic-model.ts). */
+export function fitNamedModel(rows: readonly SourcedRow[], features: readonly string[], lambda: number, fitted: Record<string, unknown>): LogisticModel {
+  const { weights, bias } = fitLogistic(
+    rows.map((r) => r.features),
+    rows.map((r) => (r.right ? 1 : 0)),
+    lambda,
+  );
+  return { features: [...features], weights, bias: Math.round(bias * 1e6) / 1e6, fitted };
+}
+
+/** One model per source, each fitted on the rows of every other source. */
+export function leaveOneSourceOutModels(rows: readonly SourcedRow[], fit: (kept: readonly SourcedRow[], heldOut: string) => LogisticModel): Map<string, LogisticModel> {
+  const models = new Map<string, LogisticModel>();
+  for (const source of [...new Set(rows.map((r) => r.source))].sort()) models.set(source, fit(rows.filter((r) => r.source !== source), source));
+  return models;
 }

@@ -6,29 +6,33 @@
  *
  *   candidates    the scoring of extraction candidates (functions/models/local/learned.ts)
  *   split-pages   the likelihood of a split's pages (functions/models/local/split.ts)
+ *   classify      the likelihood of a classification (functions/models/local/classify.ts)
  *
- * `npm run train` fits both; `npm run train -- split-pages` one.
+ * `npm run train` fits them all; `npm run train -- split-pages` one.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FEATURE_NAMES } from '../../functions/models/local/learned.ts';
 import { REPO_ROOT } from '../../lib/local/invoker.ts';
 import { corpusAvailable, extractionTruths, splitTruths } from '../support/corpus.ts';
-import { SCHEMA_VARIANTS } from '../support/corpus-score.ts';
+import { CORPUS_CATEGORIES, SCHEMA_VARIANTS } from '../support/corpus-score.ts';
 import { BUNDLE_SEED, bundleSources } from '../bench/accuracy.ts';
 import { evaluateBundles, evaluateCorpusBundles } from '../support/corpus-eval.ts';
 import { makeBundles } from '../support/corpus-score.ts';
 import { fitModel, LAMBDA, WRONG_COST, trainingSet } from './candidates.ts';
 import { fitSplitModel, pageRows, SPLIT_LAMBDA, TRAINING_BUNDLES } from './split-pages.ts';
+import { CLASSIFY_LAMBDA, classifyRows, fitClassifyModel, SUBSET_SIZES } from './classify.ts';
+import type { LogisticModel } from '../../functions/models/local/logistic-model.ts';
 
 if (!corpusAvailable()) throw new Error('npm run train needs ../shared/corpus');
-const TARGETS = ['candidates', 'split-pages'];
+const TARGETS = ['candidates', 'split-pages', 'classify'];
 const asked = process.argv.slice(2);
 for (const target of asked) if (!TARGETS.includes(target)) throw new Error(`npm run train: no target ${target} (targets: ${TARGETS.join(', ')})`);
 const wanted = (target: string) => asked.length === 0 || asked.includes(target);
 
 if (wanted('candidates')) await trainCandidates();
 if (wanted('split-pages')) await trainSplitPages();
+if (wanted('classify')) await trainClassify();
 
 async function trainCandidates(): Promise<void> {
   const started = performance.now();
@@ -61,24 +65,39 @@ export const CANDIDATE_MODEL: CandidateModel | null = ${JSON.stringify(model, nu
   console.log(`wrote ${file}`);
 }
 
+/** Writes a learned likelihood's data file (functions/models/local/weights/) and prints its weights. */
+function writeModel(name: string, what: string, trainer: string, model: LogisticModel): void {
+  const file = join(REPO_ROOT, `functions/models/local/weights/${name}.ts`);
+  writeFileSync(
+    file,
+    `/**
+ * ${what}: written by
+ * \`npm run train\` (${trainer}) from the corpus truth, never by hand.
+ */
+import type { LogisticModel } from '../logistic-model.ts';
+
+export const ${name === 'split-pages' ? 'SPLIT_PAGE_MODEL' : 'CLASSIFY_MODEL'}: LogisticModel | null = ${JSON.stringify(model, null, 2)};
+`,
+  );
+  model.features.forEach((feature, i) => console.log(`   ${model.weights[i]! >= 0 ? '+' : ''}${model.weights[i]!.toFixed(3)}  ${feature}`));
+  console.log(`   ${model.bias >= 0 ? '+' : ''}${model.bias.toFixed(3)}  (bias)\nwrote ${file}`);
+}
+
 async function trainSplitPages(): Promise<void> {
   const started = performance.now();
   const cases = [...(await evaluateBundles(makeBundles(bundleSources(), TRAINING_BUNDLES, BUNDLE_SEED))), ...(await evaluateCorpusBundles(splitTruths()))];
   const rows = pageRows(cases);
-  const model = fitSplitModel(rows, { bundles: TRAINING_BUNDLES, corpus_bundles: splitTruths().length, pages: rows.length, right_pages: rows.filter((r) => r.right).length, lambda: SPLIT_LAMBDA });
-  const file = join(REPO_ROOT, 'functions/models/local/weights/split-pages.ts');
-  writeFileSync(
-    file,
-    `/**
- * The learned likelihood of a split's pages (../split.ts, SPLIT_PAGE_FEATURES): written by
- * \`npm run train\` (test/train/split-pages.ts) from the corpus truth, never by hand.
- */
-import type { SplitPageModel } from '../split.ts';
+  const right = rows.filter((r) => r.right).length;
+  const model = fitSplitModel(rows, { bundles: TRAINING_BUNDLES, corpus_bundles: splitTruths().length, pages: rows.length, right_pages: right, lambda: SPLIT_LAMBDA });
+  console.log(`split-pages: ${rows.length} pages (${right} right), ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  writeModel('split-pages', "The learned likelihood of a split's pages (../split.ts, SPLIT_PAGE_FEATURES)", 'test/train/split-pages.ts', model);
+}
 
-export const SPLIT_PAGE_MODEL: SplitPageModel | null = ${JSON.stringify(model, null, 2)};
-`,
-  );
-  console.log(`split-pages: ${rows.length} pages (${model.fitted.right_pages} right), ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  model.features.forEach((name, i) => console.log(`   ${model.weights[i]! >= 0 ? '+' : ''}${model.weights[i]!.toFixed(3)}  ${name}`));
-  console.log(`   ${model.bias >= 0 ? '+' : ''}${model.bias.toFixed(3)}  (bias)\nwrote ${file}`);
+async function trainClassify(): Promise<void> {
+  const started = performance.now();
+  const rows = await classifyRows();
+  const right = rows.filter((r) => r.right).length;
+  const model = fitClassifyModel(rows, { documents: new Set(rows.map((r) => r.path)).size, category_sets: [CORPUS_CATEGORIES.length, ...SUBSET_SIZES], rows: rows.length, right_rows: right, lambda: CLASSIFY_LAMBDA });
+  console.log(`classify: ${rows.length} classifications (${right} right), ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  writeModel('classify-likelihood', 'The learned likelihood of a classification (../classify.ts, CLASSIFY_FEATURES)', 'test/train/classify.ts', model);
 }

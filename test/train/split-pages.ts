@@ -10,9 +10,10 @@
  * Held out: for each source (repository), a model fitted on the pages of every other source gives
  * that source's pages their likelihood. Those figures are the ones reported.
  */
-import { type SplitPageModel, SPLIT_PAGE_FEATURES } from '../../functions/models/local/split.ts';
+import type { LogisticModel } from '../../functions/models/local/logistic-model.ts';
+import { SPLIT_PAGE_FEATURES } from '../../functions/models/local/split.ts';
 import type { SplitCase } from '../support/corpus-eval.ts';
-import { fitLogistic } from './logistic.ts';
+import { fitNamedModel, leaveOneSourceOutModels, type SourcedRow } from './logistic.ts';
 
 /**
  * The L2 penalty of the fit. Strong, because the rows are far from independent: a document's pages
@@ -24,32 +25,15 @@ export const SPLIT_LAMBDA = 10;
 /** Bundles assembled for fitting (the benchmark's first BUNDLE_COUNT among them, with the same seed). */
 export const TRAINING_BUNDLES = 80;
 
-export interface PageRow {
-  source: string;
-  features: number[];
-  right: boolean;
-}
-
-export function pageRows(cases: readonly SplitCase[]): PageRow[] {
+export function pageRows(cases: readonly SplitCase[]): SourcedRow[] {
   return cases.flatMap((c) => c.expected.map((name, i) => ({ source: c.sources[i]!, features: c.features[i]!, right: c.got[i] === name })));
 }
 
-export function fitSplitModel(rows: readonly PageRow[], fitted: Record<string, unknown>): SplitPageModel {
-  const { weights, bias } = fitLogistic(
-    rows.map((r) => r.features),
-    rows.map((r) => (r.right ? 1 : 0)),
-    SPLIT_LAMBDA,
-  );
-  const round = (x: number) => Math.round(x * 1e6) / 1e6;
-  return { features: [...SPLIT_PAGE_FEATURES], weights: weights.map(round), bias: round(bias), fitted };
+export function fitSplitModel(rows: readonly SourcedRow[], fitted: Record<string, unknown>): LogisticModel {
+  return fitNamedModel(rows, SPLIT_PAGE_FEATURES, SPLIT_LAMBDA, fitted);
 }
 
 /** One model per source, each fitted on the pages of every other source. */
-export function leaveOneSourceOutSplit(rows: readonly PageRow[]): Map<string, SplitPageModel> {
-  const models = new Map<string, SplitPageModel>();
-  for (const source of [...new Set(rows.map((r) => r.source))].sort()) {
-    const kept = rows.filter((r) => r.source !== source);
-    models.set(source, fitSplitModel(kept, { held_out: source, pages: kept.length }));
-  }
-  return models;
+export function leaveOneSourceOutSplit(rows: readonly SourcedRow[]): Map<string, LogisticModel> {
+  return leaveOneSourceOutModels(rows, (kept, source) => fitSplitModel(kept, { held_out: source, pages: kept.length }));
 }

@@ -12,7 +12,9 @@ import { buildQueries, cueScores, decisiveQuotes, formatQuotes, labelScores, typ
 import { baggedWeights, jitteredWeight } from './random.ts';
 import { type Cue, layoutCues } from './cues.ts';
 import { docPages, pageLines, scoreShares } from './text.ts';
+import { boundedLogit, type LogisticModel, probabilityOf } from './logistic-model.ts';
 import { CLASSIFY_WEIGHTS } from './weights/classify.ts';
+import { CLASSIFY_MODEL } from './weights/classify-likelihood.ts';
 import { EVIDENCE_WEIGHTS } from './weights/evidence.ts';
 
 interface Read {
@@ -23,7 +25,37 @@ interface Read {
   cues: Cue[];
 }
 
-export function classify(request: ClassifyRequest): ClassifyResult {
+/**
+ * What a classification's likelihood is learned from (`npm run train`, test/train/classify.ts), in
+ * the order of the model's weights.
+ */
+export const CLASSIFY_FEATURES = [
+  /** logit of the chosen category's share of the evidence */
+  'share',
+  /** log of the chosen category's evidence over the runner-up's */
+  'margin',
+  /** log(1 + the chosen category's evidence) */
+  'evidence',
+  /** the first page's title names the chosen category */
+  'titled',
+  /** the runner-up is named by the title too */
+  'runner_up_titled',
+  /** a layout cue of the chosen category (a block of totals, an abstract, …) */
+  'layout',
+  /** log of the number of categories asked */
+  'categories',
+  /** no category has any evidence (the first is only a default) */
+  'no_evidence',
+] as const;
+
+export interface ClassifyOptions {
+  /** The likelihood model (null: the likelihood is the chosen category's share of the evidence). */
+  model: LogisticModel | null;
+  /** Given each vote's features (CLASSIFY_FEATURES), for training and measuring. */
+  trace?: (features: number[]) => void;
+}
+
+export function classify(request: ClassifyRequest, options: ClassifyOptions = { model: CLASSIFY_MODEL }): ClassifyResult {
   const names = request.categories.map((c) => c.name);
   const pages = docPages(request.doc, request.firstNPages);
   const pageTexts = pages.map((page) => pageLines(page));
@@ -42,12 +74,12 @@ export function classify(request: ClassifyRequest): ClassifyResult {
     // A vote weighs the layout cues as it weighs words: each a little differently.
     const cueWeight = (cue: string) => (n === 1 ? 1 : jitteredWeight(request.seed, v, n, `cue:${cue}`, CLASSIFY_WEIGHTS.cueSpread));
     const titleWeight = EVIDENCE_WEIGHTS.title * (n === 1 ? 1 : jitteredWeight(request.seed, v, n, 'title', CLASSIFY_WEIGHTS.cueSpread));
-    votes.push(vote(read, bag, titleWeight, cueScores(queries, cues, cueWeight), names, lines.length === 0));
+    votes.push(vote(read, bag, titleWeight, cueScores(queries, cues, cueWeight), names, lines.length === 0, options));
   }
   return consolidateClassification(votes, names);
 }
 
-function vote(read: Read, bag: Float64Array | null, titleWeight: number, cues: Float64Array, names: string[], noText: boolean): ClassificationVote {
+function vote(read: Read, bag: Float64Array | null, titleWeight: number, cues: Float64Array, names: string[], noText: boolean, options: ClassifyOptions): ClassificationVote {
   const { queries, evidence } = read;
   const raw = labelScores(queries, evidence, bag);
   const titled = labelScores(queries, read.title, bag);
@@ -56,8 +88,24 @@ function vote(read: Read, bag: Float64Array | null, titleWeight: number, cues: F
   // The best share; equal shares go to the category given first (deterministic).
   let chosen = 0;
   for (let c = 1; c < names.length; c++) if (shares[c]! > shares[chosen]!) chosen = c;
+  let runnerUp = chosen === 0 ? 1 : 0;
+  for (let c = 0; c < names.length; c++) if (c !== chosen && raw[c]! > (raw[runnerUp] ?? -Infinity)) runnerUp = c;
+  const top = Math.max(0, raw[chosen]!);
+  const second = Math.max(0, raw[runnerUp] ?? 0);
+  const features = [
+    boundedLogit(shares[chosen]!),
+    Math.log((1 + top) / (1 + second)),
+    Math.log(1 + top),
+    titled[chosen]! > 0 ? 1 : 0,
+    (titled[runnerUp] ?? 0) > 0 ? 1 : 0,
+    cues[chosen]! > 0 ? 1 : 0,
+    Math.log(names.length),
+    raw[chosen]! <= 0 ? 1 : 0,
+  ];
+  options.trace?.(features);
   const scores = Object.fromEntries(names.map((name, c) => [name, shares[c]!]));
-  return { choice: { category: names[chosen]!, reasoning: explain(read, bag, raw, shares, chosen, noText) }, scores };
+  const confidence = options.model ? probabilityOf(options.model, features) : shares[chosen]!;
+  return { choice: { category: names[chosen]!, reasoning: explain(read, bag, raw, shares, chosen, noText) }, scores, confidence };
 }
 
 const pct = (x: number) => x.toFixed(2);

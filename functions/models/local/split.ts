@@ -17,6 +17,7 @@ import type { SplitRequest, SplitResult } from '../engine.ts';
 import { consolidateSplits, normalizeKey, OTHER, type SplitVote } from '../shared/consensus.ts';
 import type { LayoutCue } from '../knowledge/document-types.ts';
 import { layoutCues } from './cues.ts';
+import { boundedLogit, type LogisticModel, probabilityOf } from './logistic-model.ts';
 import { buildQueries, cueScores, labelScores, pagesEvidence, type Queries, type TextEvidence, textEvidence, titleLines } from './evidence.ts';
 import { anyNumberLabel, findLabeledDates, findLabeledValues, hasDate, pageMarker, type PageMarker, sameLabel, titleNumbers } from './identifiers.ts';
 import { baggedWeights } from './random.ts';
@@ -59,26 +60,9 @@ export const SPLIT_PAGE_FEATURES = [
   'other_margin',
 ] as const;
 
-/** A fitted logistic model of whether a page's label is right (./weights/split-pages.ts). */
-export interface SplitPageModel {
-  /** The feature names it was fitted with (must equal SPLIT_PAGE_FEATURES, in order). */
-  features: string[];
-  weights: number[];
-  bias: number;
-  /** What it was fitted on, for whoever reads the file. */
-  fitted: Record<string, unknown>;
-}
-
-/** The probability, by `model`, that a page with these features has the right label. */
-export function pageProbability(model: SplitPageModel, x: readonly number[]): number {
-  let z = model.bias;
-  for (let i = 0; i < x.length; i++) z += model.weights[i]! * x[i]!;
-  return 1 / (1 + Math.exp(-z));
-}
-
 export interface SplitOptions {
   /** The page likelihood model (null: a page's likelihood is its segment's share of the evidence). */
-  model: SplitPageModel | null;
+  model: LogisticModel | null;
   /** Given each vote's features of every page (SPLIT_PAGE_FEATURES), for training and measuring. */
   trace?: (features: number[][]) => void;
 }
@@ -350,7 +334,7 @@ function runVote(model: PageModel, bag: Float64Array | null, multiple: ReadonlyS
   const segments = relabelSegments(model, labels, kindsOf(model), bag);
   const features = pageFeatures(model, scored, labels, chainLabels, chainConfidence, segments);
   options.trace?.(features);
-  const pageConfidence = features.map((x, p) => (options.model ? pageProbability(options.model, x) : segments[p]!.share));
+  const pageConfidence = features.map((x, p) => (options.model ? probabilityOf(options.model, x) : segments[p]!.share));
 
   // Entries: runs of a multi-instance label are cut where a page looks like a first page.
   const entries: Array<{ name: string; pages: number[] }> = [];
@@ -490,7 +474,6 @@ function relabelSegments(model: PageModel, labels: Int32Array, kinds: Int32Array
 function pageFeatures(model: PageModel, scored: readonly Float64Array[], labels: Int32Array, chainLabels: Int32Array, chainConfidence: readonly number[], segments: readonly Segment[]): number[][] {
   const visible = model.queries.visible;
   const other = model.names.length - 1;
-  const logit = (p: number) => Math.log(Math.min(0.999, Math.max(0.001, p)) / (1 - Math.min(0.999, Math.max(0.001, p))));
   const pageLabels = scored.map((scores) => {
     let top = 0;
     for (let l = 1; l < scores.length; l++) if (scores[l]! > scores[top]!) top = l;
@@ -506,17 +489,17 @@ function pageFeatures(model: PageModel, scored: readonly Float64Array[], labels:
   return segments.map((segment, p) => {
     const pageLabel = pageLabels[p]!;
     return [
-      logit(segment.share),
+      boundedLogit(segment.share),
       segment.margin,
       Math.log(1 + segment.pages),
       labels[p] === other ? 1 : 0,
-      logit(chainConfidence[p]!),
+      boundedLogit(chainConfidence[p]!),
       chainLabels[p] === labels[p] ? 1 : 0,
       pageLabel === labels[p] ? 1 : 0,
       model.evidence[p]!.length < SPLIT_WEIGHTS.weakMinTokens ? 1 : 0,
       (agreeing.get(segment) ?? 0) / segment.pages,
       mixed.has(segment) ? 1 : 0,
-      labels[p] === other ? logit(segment.share) : 0,
+      labels[p] === other ? boundedLogit(segment.share) : 0,
       labels[p] === other ? segment.margin : 0,
     ];
   });

@@ -22,6 +22,8 @@ export interface ClassificationVote {
   choice: ClassificationChoice;
   /** The vote's 0..1 score per category (summing to 1); a vote without scores gives 1 to its choice. */
   scores?: Record<string, number>;
+  /** The vote's likelihood that its choice is right (else its choice's score). */
+  confidence?: number;
 }
 
 function voteScores(vote: ClassificationVote, categories: readonly string[]): Record<string, number> {
@@ -51,7 +53,7 @@ export function consolidateClassification(votes: readonly ClassificationVote[], 
     if (v.choice.category === winner && (best < 0 || scored[i]![winner]! > scored[best]![winner]!)) best = i;
   });
   const scores = Object.fromEntries(categories.map((c) => [c, summed.get(c)! / votes.length]));
-  const likelihood = votes.length === 1 ? scored[0]![winner]! : count.get(winner)! / votes.length;
+  const likelihood = votes.length === 1 ? (votes[0]!.confidence ?? scored[0]![winner]!) : count.get(winner)! / votes.length;
   return {
     output: { category: winner, reasoning: votes[best]!.choice.reasoning },
     scores,

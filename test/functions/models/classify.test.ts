@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 import type { Doc } from '../../../functions/documents/doc.ts';
 import type { Category, ClassifyRequest } from '../../../functions/models/engine.ts';
 import { localEngine } from '../../../functions/models/local/index.ts';
+import { classify, CLASSIFY_FEATURES } from '../../../functions/models/local/classify.ts';
+import { probabilityOf } from '../../../functions/models/local/logistic-model.ts';
+import { CLASSIFY_MODEL } from '../../../functions/models/local/weights/classify-likelihood.ts';
 import { classificationCorpus, fixtureDoc, type FixtureKind, invoice, payslip, receipt } from '../../support/bundle-fixtures.ts';
 
 export const CATEGORIES: Category[] = [
@@ -149,7 +152,23 @@ describe('classification output', () => {
     expect(sum(result.scores)).toBeCloseTo(1, 9);
     for (const score of Object.values(result.scores)) expect(score).toBeGreaterThanOrEqual(0);
     expect(result.consensus.choices).toEqual([result.output]);
-    expect(result.consensus.likelihoods).toBeCloseTo(result.scores.invoice!, 9);
+    // One vote's likelihood is the learned model's (npm run train -- classify), not the share of the evidence.
+    let features: number[] = [];
+    classify(request(doc), { model: CLASSIFY_MODEL, trace: (x) => (features = x) });
+    expect(CLASSIFY_MODEL?.features).toEqual([...CLASSIFY_FEATURES]);
+    expect(features).toHaveLength(CLASSIFY_FEATURES.length);
+    expect(result.consensus.likelihoods).toBeCloseTo(probabilityOf(CLASSIFY_MODEL!, features), 12);
+    expect((await localEngine.classify(request(doc, { nConsensus: 1 }))).consensus.likelihoods).toBeGreaterThan(0.9);
+  });
+
+  it('with no evidence for any category, the first is only a default, and its likelihood says so', async () => {
+    const doc = fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: ['Zorblat quixen fummery.'] }] }]);
+    const result = await localEngine.classify(request(doc));
+    expect(result.output.category).toBe(CATEGORIES[0]!.name);
+    expect(result.output.reasoning).toContain('is only a default');
+    for (const score of Object.values(result.scores)) expect(score).toBeCloseTo(1 / CATEGORIES.length, 9);
+    // No more than a guess among the categories would be worth.
+    expect(result.consensus.likelihoods).toBeLessThanOrEqual(1 / CATEGORIES.length);
   });
 
   it('reads only the first N pages', async () => {

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Doc } from '../../../functions/documents/doc.ts';
 import type { SplitRequest, SplitResult, Subdocument } from '../../../functions/models/engine.ts';
 import { localEngine } from '../../../functions/models/local/index.ts';
-import { pageProbability, split, SPLIT_PAGE_FEATURES } from '../../../functions/models/local/split.ts';
+import { probabilityOf } from '../../../functions/models/local/logistic-model.ts';
+import { split, SPLIT_PAGE_FEATURES } from '../../../functions/models/local/split.ts';
 import { SPLIT_PAGE_MODEL } from '../../../functions/models/local/weights/split-pages.ts';
 import { bankStatement, contract, fixtureDoc, type FixtureBundle, type FixtureKind, invoice, longBundle, mixedBundle } from '../../support/bundle-fixtures.ts';
 
@@ -139,7 +140,7 @@ describe('split output rules', () => {
     expect(features).toHaveLength(doc.pages.length);
     for (const x of features) expect(x).toHaveLength(SPLIT_PAGE_FEATURES.length);
     result.output.forEach((entry, e) =>
-      entry.pages.forEach((page, i) => expect(result.consensus.likelihoods[e]!.pages[i]).toBeCloseTo(pageProbability(SPLIT_PAGE_MODEL!, features[page - 1]!), 12)),
+      entry.pages.forEach((page, i) => expect(result.consensus.likelihoods[e]!.pages[i]).toBeCloseTo(probabilityOf(SPLIT_PAGE_MODEL!, features[page - 1]!), 12)),
     );
     // Without a model a page has its segment's share of the evidence: other numbers, the same split.
     const unlearned = split(request(doc), { model: null });

@@ -2,9 +2,9 @@
  * The learned likelihood of a split's pages (../split.ts, SPLIT_PAGE_FEATURES): written by
  * `npm run train` (test/train/split-pages.ts) from the corpus truth, never by hand.
  */
-import type { SplitPageModel } from '../split.ts';
+import type { LogisticModel } from '../logistic-model.ts';
 
-export const SPLIT_PAGE_MODEL: SplitPageModel | null = {
+export const SPLIT_PAGE_MODEL: LogisticModel | null = {
   "features": [
     "segment_share",
     "segment_margin",
