@@ -28,7 +28,9 @@ export const CURRENCIES: readonly CurrencyInfo[] = [
   { code: 'NZD', marks: ['NZ$', 'NZD'], words: ['new zealand dollars'] },
   { code: 'HKD', marks: ['HK$', 'HKD'], words: ['hong kong dollars'] },
   { code: 'CHF', marks: ['CHF', 'Fr.', 'SFr.'], words: ['swiss francs', 'franken'] },
-  { code: 'PHP', marks: ['₱', 'PHP', 'Php', 'P'], words: ['philippine pesos', 'pesos', 'peso'] },
+  // ("Peso" alone names none: eight currencies are pesos, and "peso" is weight in Spanish and
+  // Portuguese, as in a Brazilian invoice's "PESO BRUTO".)
+  { code: 'PHP', marks: ['₱', 'PHP', 'Php', 'P'], words: ['philippine pesos', 'philippine peso'] },
   { code: 'THB', marks: ['฿', 'THB'], words: ['baht'] },
   { code: 'IDR', marks: ['IDR', 'Rp', 'Rp.'], words: ['rupiah'] },
   { code: 'KRW', marks: ['₩', 'KRW'], words: ['won'] },
@@ -37,6 +39,9 @@ export const CURRENCIES: readonly CurrencyInfo[] = [
   { code: 'ILS', marks: ['₪', 'ILS', 'NIS'], words: ['shekels', 'new israeli shekels'] },
   { code: 'BRL', marks: ['R$', 'BRL'], words: ['reais', 'real brasileiro'] },
   { code: 'MXN', marks: ['MXN', 'MX$'], words: ['pesos mexicanos', 'mexican pesos'] },
+  { code: 'ARS', marks: ['ARS', 'AR$'], words: ['pesos argentinos', 'argentine pesos'] },
+  { code: 'CLP', marks: ['CLP'], words: ['pesos chilenos', 'chilean pesos'] },
+  { code: 'COP', marks: ['COP', 'COL$'], words: ['pesos colombianos', 'colombian pesos'] },
   { code: 'ZAR', marks: ['ZAR', 'R'], words: ['rand'] },
   { code: 'SEK', marks: ['SEK', 'kr'], words: ['kronor', 'svenska kronor'] },
   { code: 'NOK', marks: ['NOK'], words: ['norske kroner'] },
@@ -88,11 +93,15 @@ export const COUNTRIES: readonly CountryCues[] = [
   { code: 'HKD', cues: ['hong kong', 'kowloon'] },
   { code: 'MYR', cues: ['malaysia', 'sdn bhd', 'sdn. bhd', 'jalan', 'jln', 'selangor', 'johor', 'kuala lumpur', 'penang', 'pulau pinang', 'perak', 'kedah', 'melaka', 'sabah', 'sarawak', 'pahang', 'negeri sembilan', 'terengganu', 'kelantan', 'gst id', 'gst reg'] },
   { code: 'MXN', cues: ['mexico', 'méxico', 'rfc'] },
+  // CUIT (tax id), AFIP (tax agency), "Ingresos Brutos" (provincial tax), IVA "Responsable Inscripto".
+  { code: 'ARS', cues: ['argentina', 'cuit', 'afip', 'ingresos brutos', 'responsable inscripto', 'monotributo', 'buenos aires', 'caba'] },
+  { code: 'CLP', cues: ['chile', 'santiago de chile'] },
+  { code: 'COP', cues: ['colombia', 'bogotá', 'bogota', 'medellín', 'medellin'] },
   { code: 'USD', cues: ['united states', 'usa', 'u.s.a.'], postal: new RegExp(`\\b(?:${US_STATES.join('|')}),?\\s+\\d{5}(?:-\\d{4})?\\b`) },
 ];
 
 /** Currencies written with a bare "$" somewhere. */
-const DOLLAR_SIGN_CODES = new Set(['USD', 'AUD', 'CAD', 'NZD', 'SGD', 'HKD', 'MXN']);
+export const DOLLAR_SIGN_CODES: ReadonlySet<string> = new Set(['USD', 'AUD', 'CAD', 'NZD', 'SGD', 'HKD', 'MXN', 'ARS', 'CLP', 'COP']);
 
 /**
  * The currency names (CurrencyInfo.words) printed in a line of words: each with its code, the index of

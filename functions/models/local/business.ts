@@ -18,7 +18,7 @@
  *    - the currency: codes, symbols and words anywhere, "$" by the country the document is from.
  * A field with no candidate is not in the document: the extractor leaves it null.
  */
-import { COUNTRIES, CURRENCIES, currencyNamesIn, MONEY_WORDS, WEAK_MARKS } from '../knowledge/currencies.ts';
+import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, MONEY_WORDS, WEAK_MARKS } from '../knowledge/currencies.ts';
 import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
 import { COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_WORDS } from '../knowledge/fields.ts';
 import { type DocIndex, meanOcrConfidence, normalizeToken, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
@@ -1123,8 +1123,6 @@ function homeCurrency(index: DocIndex): { code: string; word: XWord } | undefine
 
 /** An amount as printed after or before a currency mark: "1,250.00", "12,50", "99". */
 const AMOUNT_SHAPE = /^-?\(?\d{1,3}([,.\s]?\d{3})*([.,]\d{1,2})?\)?$/;
-/** Codes of the currencies written "$" (a printed "AUD" makes every "$" of the document an Australian dollar). */
-const DOLLAR_CODES = new Set(['USD', 'AUD', 'CAD', 'NZD', 'SGD', 'HKD', 'MXN']);
 const ISO_CODES = new Set(CURRENCIES.map((c) => c.code));
 
 /** The currency a code or mark printed apart names ("AUD", "RM", "€"): an ISO code in any case, a mark as printed. */
@@ -1226,7 +1224,7 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
   // Currency words: "US Dollars", "euros", "ringgit".
   for (const line of index.lines) for (const { code, at } of currencyNamesIn(line.words.map((w) => w.text))) vote(code, line.words[at]!, CURRENCY_WEIGHTS.named);
   if (dollars.length > 0) {
-    const printed = [...votes.keys()].filter((code) => DOLLAR_CODES.has(code)).sort((a, b) => votes.get(b)!.count - votes.get(a)!.count)[0];
+    const printed = [...votes.keys()].filter((code) => DOLLAR_SIGN_CODES.has(code)).sort((a, b) => votes.get(b)!.count - votes.get(a)!.count)[0];
     const code = printed ?? dollarCountry(index);
     for (const word of dollars) vote(code, word, CURRENCY_WEIGHTS.besideNumber);
   }

@@ -162,6 +162,15 @@ describe('business fields', () => {
     expect((await extract(['Blue Door Cafe', 'Price $   Qty', 'Total:   120.00'])).currency).toBe('USD');
     expect((await extract(['Blue Door Cafe', 'Qty   $   Item', 'Total:   120.00'])).currency).toBeNull();
     expect(await extract(['Lars Peeters Contractor', 'INVOICE 1234', 'SUBTOTAL $12.700', 'TAX $2.250', 'TOTAL $14.950'])).toMatchObject({ subtotal: 12700, tax: 2250, total: 14950 });
+    // An Argentine invoice's "$" (CUIT, its tax id; Ingresos Brutos, its provincial tax) is a peso.
+    expect((await extract(['FACTURA', 'CUIT: 30-71556647-4', 'Ingresos Brutos: 021-604900-8', 'Importe Total: $ 44000,00'])).currency).toBe('ARS');
+  });
+
+  it('reads no currency from "peso" alone: eight currencies are pesos, and in Portuguese and Spanish it is a weight', async () => {
+    const danfe = await extract(['DANFE', 'NOTA FISCAL', 'PESO BRUTO      PESO LÍQUIDO', '12,500          11,800', 'VALOR TOTAL DA NOTA 1.250,00']);
+    expect(danfe.currency).toBeNull();
+    expect((await extract(['Sari-Sari Store', 'Total: 250.00 Philippine pesos'])).currency).toBe('PHP');
+    expect((await extract(['Tienda', 'Total: 250.00 pesos mexicanos'])).currency).toBe('MXN');
   });
 
   it('reads a "$" after a column header naming money ("Cost $"), or a mark over one ("RM(TOTAL)"), as the currency of its amounts; not after another word', async () => {
