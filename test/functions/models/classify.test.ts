@@ -161,6 +161,22 @@ describe('classification output', () => {
     expect((await localEngine.classify(request(doc, { nConsensus: 1 }))).consensus.likelihoods).toBeGreaterThan(0.9);
   });
 
+  it('knows statutes, minutes, bills of lading and e-mails in the corpus languages (knowledge/document-types.ts), whatever the category says', async () => {
+    const categories = [
+      { name: 'invoice', description: 'A bill for goods or services' },
+      { name: 'statute', description: 'A statute or decree' },
+      { name: 'minutes', description: 'Meeting minutes' },
+      { name: 'shipping', description: 'A bill of lading' },
+      { name: 'mail', description: 'An e-mail message' },
+    ];
+    const doc = (lines: string[]) => fixtureDoc([{ blocks: [{ kind: 'paragraph', lines }] }]);
+    const categoryOf = async (lines: string[]) => (await localEngine.classify(request(doc(lines), { categories }))).output.category;
+    expect(await categoryOf(['Artículo 1. Objeto.', 'El presente real decreto regula las condiciones de acceso.', 'Disposición adicional primera.', 'Disposición final única. Entrada en vigor.'])).toBe('statute');
+    expect(await categoryOf(['Notulen van de vergadering van 12 maart', 'Aanwezig: J. de Vries, A. Bakker', 'Afwezig: P. Jansen', 'Rondvraag: geen punten.', 'Actiepunten: begroting voorbereiden.'])).toBe('minutes');
+    expect(await categoryOf(['Shipper: Acme Exports Ltd', 'Consignee: To order', 'Notify party: Blue Imports', 'Vessel / Voyage: MSC Anna 123W', 'Port of loading: Rotterdam', 'Port of discharge: Santos', 'Freight prepaid'])).toBe('shipping');
+    expect(await categoryOf(['Betreff: Lieferung verspätet', 'Gesendet: Montag, 3. Juni 2024 09:12', 'Hallo Frau Weber,', 'die Lieferung kommt erst am Freitag.', 'Anhang: lieferschein.pdf'])).toBe('mail');
+  });
+
   it('with no evidence for any category, the first is only a default, and its likelihood says so', async () => {
     const doc = fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: ['Zorblat quixen fummery.'] }] }]);
     const result = await localEngine.classify(request(doc));

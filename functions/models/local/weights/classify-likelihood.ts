@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    1.005565,
-    0.351702,
-    0.612209,
-    0.099681,
-    0.03411,
-    0.006221,
-    0.097084,
-    0.14505
+    1.028789,
+    0.544851,
+    0.548416,
+    0.091169,
+    -0.108649,
+    -0.104603,
+    0.188564,
+    0.070674
   ],
-  "bias": -1.088606,
+  "bias": -0.9467,
   "fitted": {
     "documents": 228,
     "category_sets": [
@@ -35,7 +35,7 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
       12
     ],
     "rows": 912,
-    "right_rows": 767,
+    "right_rows": 783,
     "lambda": 10
   }
 };
