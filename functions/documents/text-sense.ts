@@ -31,6 +31,10 @@ const WEB = /^(?:https?:\/\/|www\.)\S+$|^[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.(?
 /** Letters with the joiners words keep inside them (it's, e-mail, U.S.A, l’homme, Jean-Luc). */
 const LETTERS = /^\p{L}+(?:['’\-.]{1,2}\p{L}+)*$/u;
 const LATIN = /\p{Script=Latin}/u;
+/** Scripts written without spaces between words. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+/** Runs of letters (with their marks) and digits, joined by punctuation and symbols: a clause of a script written without spaces. */
+const NON_LATIN_RUNS = /^[\p{P}\p{S}]*[\p{L}\p{M}\p{N}]+(?:[\p{P}\p{S}]+[\p{L}\p{M}\p{N}]+)*[\p{P}\p{S}]*$/u;
 const VOWEL = /[aeiouyæøœ]/i;
 
 /** Lower case without accents ("Être" → "etre"), the form COMMON_WORDS keeps. */
@@ -59,6 +63,11 @@ function judgeWord(token: string): TokenVerdict {
   const word = token.replace(EDGE_PUNCTUATION, '');
   if (!/[\p{L}\p{N}]/u.test(word)) return 'none';
   if (NUMBER_OR_CODE.test(word) || EMAIL.test(word) || WEB.test(word)) return 'plausible';
+  // Chinese and Japanese put no spaces between words: a "word" here is a clause, with its own
+  // punctuation inside ("公司董事会、监事会及董事"、"营业收入（元）") and Latin letters where the text
+  // names something so ("新增发行H股"). Of another script than Latin, or holding such a script, it is
+  // plausible when it is letters and digits between punctuation.
+  if ((!LATIN.test(word) || UNSPACED.test(word)) && NON_LATIN_RUNS.test(word)) return 'plausible';
   if (!LETTERS.test(word)) return 'implausible';
   // A word of another script: we do not judge its spelling.
   if (!LATIN.test(word)) return 'plausible';
