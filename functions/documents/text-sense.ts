@@ -56,8 +56,37 @@ export function judgeToken(token: string): TokenVerdict {
   const whole = judgeWord(token);
   if (whole !== 'implausible') return whole;
   const parts = token.split(JOINERS).map(judgeWord).filter((verdict) => verdict !== 'none');
-  return parts.length > 1 && parts.every((verdict) => verdict === 'plausible') ? 'plausible' : 'implausible';
+  if (parts.length > 1 && parts.every((verdict) => verdict === 'plausible')) return 'plausible';
+  return looksLikeCode(token) ? 'plausible' : 'implausible';
 }
+
+/**
+ * Source code and markup printed in a document (a developer manual's examples, an order template's
+ * placeholders): "<groupId>org.mustangproject</groupId>", "<asm/io.h>", "BUYER_ADDR_1", "#include",
+ * "Factory().setProducer(\"My", "bd->bd.next". Shapes a wrongly mapped font does not make: whole
+ * tags, identifiers joined by underscores of two letters or more, calls and member chains whose
+ * every name reads as a word or an identifier.
+ */
+function looksLikeCode(token: string): boolean {
+  const word = token.replace(EDGE_PUNCTUATION, '');
+  if (PREPROCESSOR.test(word) || IDENTIFIER.test(word) || FILE_PATH.test(word)) return true;
+  const untagged = word.replace(MARKUP_TAG, ' ').trim();
+  if (untagged !== word) return untagged === '' || untagged.split(/\s+/).every((part) => judgeToken(part) !== 'implausible');
+  if (!CALL_OR_MEMBER.test(word)) return false;
+  const names = word.split(/[^\p{L}\p{N}_]+/u).filter((name) => name !== '');
+  return names.length > 1 && names.every((name) => IDENTIFIER.test(name) || judgeWord(name) !== 'implausible');
+}
+
+/** A whole markup tag: "<url>", "</repository>", "<rsm:CrossIndustryDocument>". */
+const MARKUP_TAG = /<\/?[A-Za-z][\w:./-]*(?:\s[^<>]*)?\/?>/g;
+/** Names joined by underscores ("BUYER_ADDR_1", "setup_works", "UI_FILTER"): each part two letters or more, or digits. */
+const IDENTIFIER = /^[A-Za-z][A-Za-z0-9]*(?:_(?:[A-Za-z][A-Za-z0-9]+|[0-9]+))+[:;,]?$/;
+/** A call or a member chain: "f(", ").", "->". */
+const CALL_OR_MEMBER = /[\p{L}\p{N}_]\(|\)[.;,)]|->/u;
+/** A file's path on Windows ("E:\\FR\\FM\\06AUP1.SGM", as typesetting systems print in a margin). */
+const FILE_PATH = /^[A-Za-z]:\\[\w.-]+(?:\\[\w.-]+)*$/;
+/** C's preprocessor lines, printed in programming documents. */
+const PREPROCESSOR = /^#(?:include|define|ifn?def|if|elif|else|endif|pragma|undef)$/;
 
 function judgeWord(token: string): TokenVerdict {
   const word = token.replace(EDGE_PUNCTUATION, '');
