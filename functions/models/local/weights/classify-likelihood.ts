@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    1.028789,
-    0.544851,
-    0.548416,
-    0.091169,
-    -0.108649,
-    -0.104603,
-    0.188564,
-    0.070674
+    1.030258,
+    0.481023,
+    0.573226,
+    0.095513,
+    -0.13317,
+    -0.104284,
+    0.185812,
+    0.053269
   ],
-  "bias": -0.9467,
+  "bias": -0.986109,
   "fitted": {
     "documents": 228,
     "category_sets": [
@@ -35,7 +35,7 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
       12
     ],
     "rows": 912,
-    "right_rows": 783,
+    "right_rows": 782,
     "lambda": 10
   }
 };
