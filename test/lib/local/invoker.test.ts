@@ -60,7 +60,9 @@ it('runs at most taskWorkers tasks at once; the others wait, lower priority firs
     let bothStarted!: () => void;
     const both = new Promise<void>((resolve) => (bothStarted = resolve));
     const onStart = () => (++started === 2 ? bothStarted() : undefined);
-    const first = [call('a', 'task', 500, { priority: 1, started: onStart }), call('b', 'task', 500, { priority: 1, started: onStart })];
+    // ("b" holds its container longer: the first free container goes to one waiting task only, so the
+    // order of starts is the order of dispatch, not a race between two threads starting at once.)
+    const first = [call('a', 'task', 500, { priority: 1, started: onStart }), call('b', 'task', 900, { priority: 1, started: onStart })];
     await both;
     const later = [call('c1', 'task', 100, { priority: 2 }), call('c2', 'task', 100, { priority: 2 }), call('a2', 'task', 100, { priority: 1 })];
     const ran = await Promise.all([...first, ...later]);
