@@ -40,6 +40,17 @@ export function bundleSources() {
     .map((e) => ({ path: e.path, type: e.type, pages: e.pages }));
 }
 
+/**
+ * The splits the benchmark scores (the first BUNDLE_COUNT assembled bundles and the corpus bundles)
+ * and the set the page likelihood is fitted on (TRAINING_BUNDLES bundles of the same seed, so the
+ * scored ones among them, and the corpus bundles), each split once.
+ */
+export async function splitCases(): Promise<{ scored: SplitCase[]; training: SplitCase[] }> {
+  const assembled = await evaluateBundles(makeBundles(bundleSources(), TRAINING_BUNDLES, BUNDLE_SEED));
+  const corpus = await evaluateCorpusBundles(splitTruths());
+  return { scored: [...assembled.slice(0, BUNDLE_COUNT), ...corpus], training: [...assembled, ...corpus] };
+}
+
 export async function benchAccuracy(): Promise<void> {
   if (!corpusAvailable()) {
     console.log('accuracy: ../shared/corpus is not here; nothing measured');
@@ -141,10 +152,9 @@ export async function benchAccuracy(): Promise<void> {
     if (detail) for (const r of results) if (r.got !== r.expected) console.log(`   ${r.path}: ${r.got} (${r.likelihood.toFixed(2)}) — ${r.reasoning}`);
   }
   if (!only || only === 'split') {
-    const bundles = makeBundles(bundleSources(), BUNDLE_COUNT, BUNDLE_SEED);
-    const cases = [...(await evaluateBundles(bundles)), ...(await evaluateCorpusBundles(splitTruths()))];
+    const { scored: cases, training } = await splitCases();
     const { right, pages } = pageAccuracy(cases);
-    console.log(`\n## Splits (${bundles.length} assembled bundles of 3–6 documents + ${cases.length - bundles.length} corpus bundles): ${right}/${pages} pages right (${pct(right, pages)})\n`);
+    console.log(`\n## Splits (${BUNDLE_COUNT} assembled bundles of 3–6 documents + ${cases.length - BUNDLE_COUNT} corpus bundles): ${right}/${pages} pages right (${pct(right, pages)})\n`);
     console.log('| pages from | pages | right | missed (other) | wrong (another type) |\n|---|---:|---:|---:|---:|');
     for (const fold of FOLDS) {
       const f = pageAccuracy(cases, fold);
@@ -154,7 +164,6 @@ export async function benchAccuracy(): Promise<void> {
     const pagesOf = (folds: readonly string[], likelihood: (c: SplitCase, i: number) => number) =>
       cases.flatMap((c) => c.expected.flatMap((name, i) => (folds.includes(c.folds[i]!) ? [{ likelihood: likelihood(c, i), verdict: c.got[i] === name ? 'right' : 'wrong' }] : [])));
     printReliability(pagesOf(FOLDS, (c, i) => c.likelihoods[i]!), 'split pages, every source, the likelihoods as shipped');
-    const training = [...(await evaluateBundles(makeBundles(bundleSources(), TRAINING_BUNDLES, BUNDLE_SEED))), ...cases.slice(bundles.length)];
     const models = leaveOneSourceOutSplit(pageRows(training));
     const heldOut = (c: SplitCase, i: number) => probabilityOf(models.get(c.sources[i]!)!, c.features[i]!);
     printReliability(pagesOf(FOLDS, heldOut), `split pages, every source, each source's likelihoods by the model fitted without it (${models.size} models, ${pageRows(training).length} pages)`);

@@ -16,9 +16,7 @@ import { FEATURE_NAMES } from '../../functions/models/local/learned.ts';
 import { REPO_ROOT } from '../../lib/local/invoker.ts';
 import { corpusAvailable, extractionTruths, splitTruths } from '../support/corpus.ts';
 import { CORPUS_CATEGORIES, SCHEMA_VARIANTS } from '../support/corpus-score.ts';
-import { BUNDLE_SEED, bundleSources } from '../bench/accuracy.ts';
-import { evaluateBundles, evaluateCorpusBundles } from '../support/corpus-eval.ts';
-import { makeBundles } from '../support/corpus-score.ts';
+import { splitCases } from '../bench/accuracy.ts';
 import { fitModel, LAMBDA, WRONG_COST, trainingSet } from './candidates.ts';
 import { fitSplitModel, pageRows, SPLIT_LAMBDA, TRAINING_BUNDLES } from './split-pages.ts';
 import { CLASSIFY_LAMBDA, classifyRows, fitClassifyModel, SUBSET_SIZES } from './classify.ts';
@@ -66,7 +64,7 @@ export const CANDIDATE_MODEL: CandidateModel | null = ${JSON.stringify(model, nu
 }
 
 /** Writes a learned likelihood's data file (functions/models/local/weights/) and prints its weights. */
-function writeModel(name: string, what: string, trainer: string, model: LogisticModel): void {
+function writeModel(name: string, constant: string, what: string, trainer: string, model: LogisticModel): void {
   const file = join(REPO_ROOT, `functions/models/local/weights/${name}.ts`);
   writeFileSync(
     file,
@@ -76,7 +74,7 @@ function writeModel(name: string, what: string, trainer: string, model: Logistic
  */
 import type { LogisticModel } from '../logistic-model.ts';
 
-export const ${name === 'split-pages' ? 'SPLIT_PAGE_MODEL' : 'CLASSIFY_MODEL'}: LogisticModel | null = ${JSON.stringify(model, null, 2)};
+export const ${constant}: LogisticModel | null = ${JSON.stringify(model, null, 2)};
 `,
   );
   model.features.forEach((feature, i) => console.log(`   ${model.weights[i]! >= 0 ? '+' : ''}${model.weights[i]!.toFixed(3)}  ${feature}`));
@@ -85,12 +83,11 @@ export const ${name === 'split-pages' ? 'SPLIT_PAGE_MODEL' : 'CLASSIFY_MODEL'}: 
 
 async function trainSplitPages(): Promise<void> {
   const started = performance.now();
-  const cases = [...(await evaluateBundles(makeBundles(bundleSources(), TRAINING_BUNDLES, BUNDLE_SEED))), ...(await evaluateCorpusBundles(splitTruths()))];
-  const rows = pageRows(cases);
+  const rows = pageRows((await splitCases()).training);
   const right = rows.filter((r) => r.right).length;
   const model = fitSplitModel(rows, { bundles: TRAINING_BUNDLES, corpus_bundles: splitTruths().length, pages: rows.length, right_pages: right, lambda: SPLIT_LAMBDA });
   console.log(`split-pages: ${rows.length} pages (${right} right), ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  writeModel('split-pages', "The learned likelihood of a split's pages (../split.ts, SPLIT_PAGE_FEATURES)", 'test/train/split-pages.ts', model);
+  writeModel('split-pages', 'SPLIT_PAGE_MODEL', "The learned likelihood of a split's pages (../split.ts, SPLIT_PAGE_FEATURES)", 'test/train/split-pages.ts', model);
 }
 
 async function trainClassify(): Promise<void> {
@@ -99,5 +96,5 @@ async function trainClassify(): Promise<void> {
   const right = rows.filter((r) => r.right).length;
   const model = fitClassifyModel(rows, { documents: new Set(rows.map((r) => r.path)).size, category_sets: [CORPUS_CATEGORIES.length, ...SUBSET_SIZES], rows: rows.length, right_rows: right, lambda: CLASSIFY_LAMBDA });
   console.log(`classify: ${rows.length} classifications (${right} right), ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  writeModel('classify-likelihood', 'The learned likelihood of a classification (../classify.ts, CLASSIFY_FEATURES)', 'test/train/classify.ts', model);
+  writeModel('classify-likelihood', 'CLASSIFY_MODEL', 'The learned likelihood of a classification (../classify.ts, CLASSIFY_FEATURES)', 'test/train/classify.ts', model);
 }

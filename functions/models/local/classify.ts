@@ -88,8 +88,7 @@ function vote(read: Read, bag: Float64Array | null, titleWeight: number, cues: F
   // The best share; equal shares go to the category given first (deterministic).
   let chosen = 0;
   for (let c = 1; c < names.length; c++) if (shares[c]! > shares[chosen]!) chosen = c;
-  let runnerUp = chosen === 0 ? 1 : 0;
-  for (let c = 0; c < names.length; c++) if (c !== chosen && raw[c]! > (raw[runnerUp] ?? -Infinity)) runnerUp = c;
+  const runnerUp = runnerUpOf(raw, chosen);
   const top = Math.max(0, raw[chosen]!);
   const second = Math.max(0, raw[runnerUp] ?? 0);
   const features = [
@@ -105,7 +104,14 @@ function vote(read: Read, bag: Float64Array | null, titleWeight: number, cues: F
   options.trace?.(features);
   const scores = Object.fromEntries(names.map((name, c) => [name, shares[c]!]));
   const confidence = options.model ? probabilityOf(options.model, features) : shares[chosen]!;
-  return { choice: { category: names[chosen]!, reasoning: explain(read, bag, raw, shares, chosen, noText) }, scores, confidence };
+  return { choice: { category: names[chosen]!, reasoning: explain(read, bag, raw, shares, chosen, runnerUp, noText) }, scores, confidence };
+}
+
+/** The category with the most evidence after the chosen one (the first given among equals), or -1 when there is none. */
+function runnerUpOf(raw: Float64Array, chosen: number): number {
+  let runnerUp = -1;
+  for (let c = 0; c < raw.length; c++) if (c !== chosen && (runnerUp < 0 || raw[c]! > raw[runnerUp]!)) runnerUp = c;
+  return runnerUp;
 }
 
 const pct = (x: number) => x.toFixed(2);
@@ -119,7 +125,7 @@ function because(read: Read, bag: Float64Array | null, label: number, limit: num
   return `${words}${shape}`;
 }
 
-function explain(read: Read, bag: Float64Array | null, raw: Float64Array, shares: number[], chosen: number, noText: boolean): string {
+function explain(read: Read, bag: Float64Array | null, raw: Float64Array, shares: number[], chosen: number, runnerUp: number, noText: boolean): string {
   const { queries, evidence } = read;
   const name = queries.labels[chosen]!;
   if (raw[chosen]! <= 0) {
@@ -127,8 +133,6 @@ function explain(read: Read, bag: Float64Array | null, raw: Float64Array, shares
     return `${why}, so there is no evidence for any category; "${name}" (the first category) is only a default, with low confidence (${pct(shares[chosen]!)}).`;
   }
   let text = `Classified as "${name}" (score ${pct(shares[chosen]!)}) ${because(read, bag, chosen, CLASSIFY_WEIGHTS.quotes)}.`;
-  let runnerUp = -1;
-  for (let c = 0; c < raw.length; c++) if (c !== chosen && (runnerUp < 0 || raw[c]! > raw[runnerUp]!)) runnerUp = c;
   if (runnerUp >= 0 && raw[runnerUp]! > 0) {
     text += ` Next best "${queries.labels[runnerUp]}" (${pct(shares[runnerUp]!)}) ${because(read, bag, runnerUp, CLASSIFY_WEIGHTS.runnerUpQuotes)}.`;
   }
