@@ -15,6 +15,11 @@ export interface Config {
   workflowRunStateMachineArn: string;
   /** S3 endpoint override (local emulator); undefined on AWS. */
   s3Endpoint: string | undefined;
+  /**
+   * The local runtime's DynamoDB emulator, called over its JSON wire without the AWS SDK
+   * (./dynamo-calls.ts says why). QUIRE_DYNAMODB_EMULATOR, set by lib/local only; undefined on AWS.
+   */
+  dynamoEmulator: string | undefined;
   /** Path-style S3 URLs (required by the local emulator). */
   s3ForcePathStyle: boolean;
   /** How long a synchronous create waits for its run before answering with the run as it stands. */
@@ -61,6 +66,7 @@ export function config(): Config {
     deliverStateMachineArn: process.env.QUIRE_DELIVER_STATE_MACHINE_ARN ?? '',
     workflowRunStateMachineArn: process.env.QUIRE_WORKFLOW_RUN_STATE_MACHINE_ARN ?? '',
     s3Endpoint: process.env.AWS_ENDPOINT_URL_S3 || undefined,
+    dynamoEmulator: process.env.QUIRE_DYNAMODB_EMULATOR || undefined,
     s3ForcePathStyle: process.env.QUIRE_S3_FORCE_PATH_STYLE === 'true',
     syncWaitMs: Number(process.env.QUIRE_SYNC_WAIT_MS ?? 25_000),
     allowPrivateUrls: process.env.QUIRE_ALLOW_PRIVATE_URLS === 'true',

@@ -6,17 +6,8 @@
  * address an item of another: the scope is part of every key.
  * Unscoped items (API keys, organizations, lookups): pk = the given key, sk = "item".
  */
-import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  ScanCommand,
-  UpdateCommand,
-  type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { DynamoCalls } from './dynamo-calls.ts';
 import { Conflict, Invalid } from './errors.ts';
 import type { ListPage, ListQuery, RecordRef, Scope, Store, StoredRecord } from './ports.ts';
 
@@ -56,7 +47,7 @@ function toRecord<T>(item: RecordItem): StoredRecord<T> {
 }
 
 function isConditionFailure(error: unknown): boolean {
-  return error instanceof ConditionalCheckFailedException || (error as { name?: string })?.name === 'ConditionalCheckFailedException';
+  return (error as { name?: string })?.name === 'ConditionalCheckFailedException';
 }
 
 /** A key longer than DynamoDB allows names no item (DynamoDB would refuse it with a ValidationException): an unknown id. */
@@ -64,15 +55,12 @@ function cannotExist(key: { pk: string }): boolean {
   return Buffer.byteLength(key.pk) > MAX_PARTITION_KEY_BYTES;
 }
 
-export function dynamoStore(client: DynamoDBClient, table: string): Store {
-  const doc = DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-  });
+export function dynamoStore(call: DynamoCalls, table: string): Store {
 
   async function getRecordItem(scope: Scope, type: string, id: string): Promise<RecordItem | undefined> {
     const key = recordKey(scope, type, id);
     if (cannotExist(key)) return undefined;
-    const out = await doc.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));
+    const out = await call('GetItem', { TableName: table, Key: key, ConsistentRead: true });
     return out.Item as RecordItem | undefined;
   }
 
@@ -140,7 +128,7 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
         ExclusiveStartKey: exclusiveStartKey,
       };
       if (filters.length > 0) input.FilterExpression = filters.join(' AND ');
-      const out = await doc.send(new QueryCommand(input));
+      const out = await call('Query', input);
       for (const item of (out.Items ?? []) as RecordItem[]) {
         if (found.length < want && (!query.where || query.where(toRecord(item)))) found.push(item);
       }
@@ -177,17 +165,15 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
       sets.push(`#data.#d${i} = :d${i}`);
     });
     try {
-      const out = await doc.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: recordKey(scope, type, id),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: condition.expression,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
+      const out = await call('UpdateItem', {
+        TableName: table,
+        Key: recordKey(scope, type, id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: condition.expression,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      });
       return toRecord<T>(out.Attributes as RecordItem);
     } catch (error) {
       if (isConditionFailure(error)) return undefined;
@@ -222,13 +208,11 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
         data: record.data as Record<string, unknown>,
       };
       try {
-        await doc.send(
-          new PutCommand({
-            TableName: table,
-            Item: item,
-            ConditionExpression: opts?.ifAbsent ? 'attribute_not_exists(pk)' : undefined,
-          }),
-        );
+        await call('PutItem', {
+          TableName: table,
+          Item: item,
+          ConditionExpression: opts?.ifAbsent ? 'attribute_not_exists(pk)' : undefined,
+        });
       } catch (error) {
         if (isConditionFailure(error)) throw new Conflict(`${record.type} ${record.id} already exists`);
         throw error;
@@ -259,7 +243,7 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
 
     async deleteRecord(scope: Scope, type: string, id: string) {
       if (cannotExist(recordKey(scope, type, id))) return false;
-      const out = await doc.send(new DeleteCommand({ TableName: table, Key: recordKey(scope, type, id), ReturnValues: 'ALL_OLD' }));
+      const out = await call('DeleteItem', { TableName: table, Key: recordKey(scope, type, id), ReturnValues: 'ALL_OLD' });
       return out.Attributes !== undefined;
     },
 
@@ -302,16 +286,14 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
       const found: RecordRef[] = [];
       let start: Record<string, unknown> | undefined;
       do {
-        const out = await doc.send(
-          new ScanCommand({
-            TableName: table,
-            FilterExpression: `sk = :record AND #status IN (${statusList}) AND created_at < :before`,
-            ExpressionAttributeNames: { '#status': 'status', '#type': 'type', '#id': 'id' },
-            ExpressionAttributeValues: values,
-            ProjectionExpression: 'pk, #type, #id, #status, created_at',
-            ExclusiveStartKey: start,
-          }),
-        );
+        const out = await call('Scan', {
+          TableName: table,
+          FilterExpression: `sk = :record AND #status IN (${statusList}) AND created_at < :before`,
+          ExpressionAttributeNames: { '#status': 'status', '#type': 'type', '#id': 'id' },
+          ExpressionAttributeValues: values,
+          ProjectionExpression: 'pk, #type, #id, #status, created_at',
+          ExclusiveStartKey: start,
+        });
         for (const item of (out.Items ?? []) as Array<Pick<RecordItem, 'pk' | 'type' | 'id' | 'status' | 'created_at'>>) {
           // pk = "<org>#<env>#<type>#<id>" (recordKey): the scope is its first two parts.
           const [orgId, envId] = item.pk.split('#');
@@ -323,19 +305,17 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
     },
 
     async getItem<T>(key: string) {
-      const out = await doc.send(new GetCommand({ TableName: table, Key: { pk: key, sk: ITEM_SK }, ConsistentRead: true }));
+      const out = await call('GetItem', { TableName: table, Key: { pk: key, sk: ITEM_SK }, ConsistentRead: true });
       return out.Item?.value as T | undefined;
     },
 
     async putItem<T>(key: string, value: T, opts?: { ifAbsent?: boolean }) {
       try {
-        await doc.send(
-          new PutCommand({
-            TableName: table,
-            Item: { pk: key, sk: ITEM_SK, value },
-            ConditionExpression: opts?.ifAbsent ? 'attribute_not_exists(pk)' : undefined,
-          }),
-        );
+        await call('PutItem', {
+          TableName: table,
+          Item: { pk: key, sk: ITEM_SK, value },
+          ConditionExpression: opts?.ifAbsent ? 'attribute_not_exists(pk)' : undefined,
+        });
         return true;
       } catch (error) {
         if (isConditionFailure(error)) return false;
@@ -344,22 +324,20 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
     },
 
     async putIndexedItem<T>(key: string, indexKey: string, value: T) {
-      await doc.send(new PutCommand({ TableName: table, Item: { pk: key, sk: ITEM_SK, gsi1pk: indexKey, gsi1sk: key, value } }));
+      await call('PutItem', { TableName: table, Item: { pk: key, sk: ITEM_SK, gsi1pk: indexKey, gsi1sk: key, value } });
     },
 
     async listItems<T>(indexKey: string) {
       const values: T[] = [];
       let start: Record<string, unknown> | undefined;
       do {
-        const out = await doc.send(
-          new QueryCommand({
-            TableName: table,
-            IndexName: 'gsi1',
-            KeyConditionExpression: 'gsi1pk = :pk',
-            ExpressionAttributeValues: { ':pk': indexKey },
-            ExclusiveStartKey: start,
-          }),
-        );
+        const out = await call('Query', {
+          TableName: table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': indexKey },
+          ExclusiveStartKey: start,
+        });
         for (const item of out.Items ?? []) values.push(item.value as T);
         start = out.LastEvaluatedKey;
       } while (start);
@@ -367,7 +345,7 @@ export function dynamoStore(client: DynamoDBClient, table: string): Store {
     },
 
     async deleteItem(key: string) {
-      await doc.send(new DeleteCommand({ TableName: table, Key: { pk: key, sk: ITEM_SK } }));
+      await call('DeleteItem', { TableName: table, Key: { pk: key, sk: ITEM_SK } });
     },
   };
 }

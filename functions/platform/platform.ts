@@ -8,6 +8,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { config, type Config } from './config.ts';
+import { emulatorCalls, sdkCalls } from './dynamo-calls.ts';
 import { dynamoStore } from './dynamo-store.ts';
 import { randomIds, systemClock } from './ids.ts';
 import type { Blobs, Clock, Events, Ids, KeyRing, Ledger, Runner, RunEnds, Store } from './ports.ts';
@@ -85,7 +86,7 @@ export function buildPlatform(cfg: Config = config()): Platform {
   const s3Options = { region: cfg.region, endpoint: cfg.s3Endpoint, forcePathStyle: cfg.s3ForcePathStyle };
   const built: Platform = {
     config: cfg,
-    store: dynamoStore(new DynamoDBClient({ region: cfg.region }), cfg.table),
+    store: dynamoStore(cfg.dynamoEmulator ? emulatorCalls(cfg.dynamoEmulator) : sdkCalls(new DynamoDBClient({ region: cfg.region })), cfg.table),
     blobs: lazyPort<Blobs>(
       async () => {
         const { s3Blobs, s3Client } = await import('./s3-blobs.ts');

@@ -10,6 +10,7 @@ import { createApiKey, createOrganization, listApiKeys, revokeApiKey } from '../
 import { addMember, isMemberRole, issueSignInLink, listMembers, MEMBER_ROLES } from '../../functions/members/members.ts';
 import { EnvironmentSlug, Role } from '../../functions/auth/schema.ts';
 import { dynamoStore } from '../../functions/platform/dynamo-store.ts';
+import { sdkCalls } from '../../functions/platform/dynamo-calls.ts';
 import { AppError } from '../../functions/platform/errors.ts';
 import { randomIds, systemClock } from '../../functions/platform/ids.ts';
 import type { Platform } from '../../functions/platform/platform.ts';
@@ -49,7 +50,7 @@ function adminPlatform(client: DynamoDBClient, table: string): Platform {
   const unavailable = new Proxy({}, { get: () => () => Promise.reject(new Error('not available in the admin CLI')) });
   return {
     config: undefined as never,
-    store: dynamoStore(client, table),
+    store: dynamoStore(sdkCalls(client), table),
     blobs: unavailable as never,
     keyRing: unavailable as never,
     runner: unavailable as never,

@@ -89,6 +89,8 @@ export function environmentFor(endpoints: Endpoints, syncWaitMs?: number, webhoo
     QUIRE_DELIVER_STATE_MACHINE_ARN: endpoints.deliverStateMachineArn,
     QUIRE_WORKFLOW_RUN_STATE_MACHINE_ARN: endpoints.workflowRunStateMachineArn,
     QUIRE_S3_FORCE_PATH_STYLE: 'true',
+    // The handlers' store calls the emulator without the AWS SDK's per-call middleware (functions/platform/dynamo-calls.ts).
+    QUIRE_DYNAMODB_EMULATOR: endpoints.dynamodb,
     // Local only: webhook endpoints may be http:// and loopback (receivers on this machine, tests).
     QUIRE_ALLOW_PRIVATE_URLS: 'true',
     QUIRE_DEPLOYMENT: 'local',

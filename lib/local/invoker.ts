@@ -28,12 +28,13 @@ export interface InvokeTarget {
  */
 export type InvocationKind = 'request' | 'task';
 
-/** Where a task stands in the line for a container, and who to tell when it gets one. */
-export interface TaskOrder {
+/** Where an invocation stands in the line for a container, and who to tell when it gets one. */
+export interface InvocationOrder {
   /**
-   * Lower goes first; equal ones in the order they came. The local Step Functions passes its
-   * execution's start time, so the next step of a run under way goes before the first step of a
-   * run that has not started: started runs finish, the others wait as `queued`.
+   * Lower goes first; equal ones in the order they came; none given: its arrival time. For a task,
+   * the local Step Functions passes its execution's start time, so the next step of a run under way
+   * goes before the first step of a run that has not started: started runs finish, the others wait
+   * as `queued`. For a request, the HTTP server puts reads before writes (./http-server.ts).
    */
   priority: number;
   /** Called when the task gets its container: its state's TimeoutSeconds counts from then (./stepfunctions.ts). */
@@ -46,7 +47,7 @@ export interface Invoker {
    * with this sink (functions/platform/response-stream.ts), its parts reach it as they are written,
    * and the invocation resolves once the handler is done.
    */
-  invoke(target: InvokeTarget, event: unknown, timeoutMs: number, kind?: InvocationKind, order?: TaskOrder, stream?: ResponseSink): Promise<unknown>;
+  invoke(target: InvokeTarget, event: unknown, timeoutMs: number, kind?: InvocationKind, order?: InvocationOrder, stream?: ResponseSink): Promise<unknown>;
   /**
    * Starts the containers the API needs before its first request and resolves once they are loaded,
    * with `tasks`: the warm task containers started too, which settles once they are loaded (the API
@@ -130,7 +131,7 @@ interface Job {
   target: InvokeTarget;
   event: unknown;
   timeoutMs: number;
-  /** Tasks: TaskOrder.priority; requests: 0 (first come, first served). */
+  /** Tasks: InvocationOrder.priority; requests: 0 (first come, first served). */
   priority: number;
   started?(): void;
   /** A streamed answer: where its parts go, and its id in the messages of the container that runs it (./worker.ts). */
@@ -355,7 +356,7 @@ export function workerPoolInvoker(options: WorkerPoolOptions): Invoker {
       if (closed) return Promise.reject(new Error('The local runtime is shutting down'));
       return new Promise((resolve, reject) => {
         const set = sets[kind];
-        const job: Job = { target, event, timeoutMs, priority: kind === 'task' ? (order?.priority ?? Date.now()) : 0, started: order?.started, resolve, reject };
+        const job: Job = { target, event, timeoutMs, priority: order?.priority ?? Date.now(), started: order?.started, resolve, reject };
         if (stream) job.stream = { sink: stream, id: randomUUID() };
         // Behind every job that goes before it (scanning from the end: most jobs come last).
         let at = set.waiting.length;

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoStore } from '../../functions/platform/dynamo-store.ts';
+import { sdkCalls } from '../../functions/platform/dynamo-calls.ts';
 import { buildPlatform, platform, setPlatform, type Platform } from '../../functions/platform/platform.ts';
 import type { Blobs, Store } from '../../functions/platform/ports.ts';
 import { s3Blobs, s3Client } from '../../functions/platform/s3-blobs.ts';
@@ -272,7 +273,7 @@ describe('storage faults through the ports', () => {
     const base = buildPlatform();
     setPlatform({
       ...base,
-      store: dynamoStore(new DynamoDBClient({ region: cloud.endpoints.region, endpoint: dynamo.url }), cloud.endpoints.table),
+      store: dynamoStore(sdkCalls(new DynamoDBClient({ region: cloud.endpoints.region, endpoint: dynamo.url })), cloud.endpoints.table),
       blobs: s3Blobs(s3Client({ region: cloud.endpoints.region, endpoint: s3.url, forcePathStyle: true }), cloud.endpoints.bucket, { endpoint: s3.url }),
     });
     try {

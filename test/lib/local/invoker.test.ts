@@ -6,7 +6,8 @@
  */
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { REPO_ROOT, workerPoolInvoker, type InvocationKind, type TaskOrder } from '../../../lib/local/invoker.ts';
+import { requestOrder } from '../../../lib/local/http-server.ts';
+import { REPO_ROOT, workerPoolInvoker, type InvocationKind, type InvocationOrder } from '../../../lib/local/invoker.ts';
 
 const target = { module: join(REPO_ROOT, 'test/lib/local/timed-handler.ts'), handler: 'sleep' };
 interface Ran {
@@ -19,7 +20,7 @@ interface Ran {
 
 function pool(options: { taskWorkers: number; requestWorkers: number; warmRequestWorkers?: number }) {
   const invoker = workerPoolInvoker({ ...options, cores: 2, requestModules: [target.module] });
-  const call = (tag: string, kind: InvocationKind, ms: number, order?: TaskOrder) => invoker.invoke(target, { ms, tag }, 30_000, kind, order) as Promise<Ran>;
+  const call = (tag: string, kind: InvocationKind, ms: number, order?: InvocationOrder) => invoker.invoke(target, { ms, tag }, 30_000, kind, order) as Promise<Ran>;
   return { invoker, call };
 }
 
@@ -105,6 +106,25 @@ it('a request kept waiting by a long one gets another container, loaded before i
     expect(second.start - asked).toBeGreaterThanOrEqual(1_000); // waited while the long one held the only container
     expect(second.loadedAt).toBeLessThanOrEqual(second.start); // in a container loaded before it
     expect(second.loadedAt).toBeGreaterThan(warmedUp); // a second one, not the warm one
+  } finally {
+    await invoker.close();
+  }
+}, 30_000);
+
+it('requests waiting for a container: reads go before writes that came earlier, and a write waits at most WRITE_WAITS_MS longer', async () => {
+  const { invoker, call } = pool({ taskWorkers: 1, requestWorkers: 1 });
+  try {
+    await call('warm the request container', 'request', 0);
+    const now = Date.now();
+    const busy = call('busy', 'request', 300, requestOrder('POST', now));
+    const write = call('create', 'request', 10, requestOrder('POST', now + 1));
+    const read = call('get', 'request', 10, requestOrder('GET', now + 2));
+    // A write that has waited WRITE_WAITS_MS goes before a read arriving then.
+    const late = call('late get', 'request', 10, requestOrder('GET', now + 3_001));
+    const [b, w, r, l] = await Promise.all([busy, write, read, late]);
+    expect(r.start).toBeGreaterThanOrEqual(b.end);
+    expect(w.start).toBeGreaterThanOrEqual(r.end);
+    expect(l.start).toBeGreaterThanOrEqual(w.end);
   } finally {
     await invoker.close();
   }
