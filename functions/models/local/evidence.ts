@@ -197,6 +197,8 @@ export function buildQueries(labels: readonly Label[], instructions: string | nu
  * The lexicon's kinds a label calls on: those one of whose names its name (or, less, its description)
  * says. A name inside a longer name that another kind is called by counts less: a "medical bill" is
  * a medical bill before it is an invoice, an "O&M agreement" that kind of agreement before any contract.
+ * And only when it ends the longer name, as the noun the rest qualifies: elsewhere it is another
+ * word, and the kind is not called on: a "bill of lading" is no bill, a "lettre de voiture" no letter.
  */
 function calledOn(name: readonly string[], description: readonly string[]): Array<{ entry: LexiconEntry; byName: boolean; subsumed: boolean; endsName: boolean }> {
   const found: Array<{ entry: LexiconEntry; byName: boolean; run: readonly string[] }> = [];
@@ -207,12 +209,12 @@ function calledOn(name: readonly string[], description: readonly string[]): Arra
     if (byName) found.push({ entry, byName: true, run: byName });
     else if (byDescription) found.push({ entry, byName: false, run: byDescription });
   }
-  return found.map((f) => ({
-    entry: f.entry,
-    byName: f.byName,
-    endsName: f.byName && f.run.length <= name.length && f.run.every((stem, i) => name[name.length - f.run.length + i] === stem),
-    subsumed: found.some((g) => g !== f && g.byName === f.byName && g.run.length > f.run.length && containsRun(g.run, f.run) && !g.entry.triggers.some((t) => t.join(' ') === f.run.join(' '))),
-  }));
+  const endsRun = (run: readonly string[], part: readonly string[]) => part.length <= run.length && part.every((stem, i) => run[run.length - part.length + i] === stem);
+  return found.flatMap((f) => {
+    const within = found.filter((g) => g !== f && g.byName === f.byName && g.run.length > f.run.length && containsRun(g.run, f.run) && !g.entry.triggers.some((t) => t.join(' ') === f.run.join(' ')));
+    if (!within.every((g) => endsRun(g.run, f.run))) return [];
+    return [{ entry: f.entry, byName: f.byName, endsName: f.byName && endsRun(name, f.run), subsumed: within.length > 0 }];
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

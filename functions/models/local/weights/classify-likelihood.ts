@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    1.030258,
-    0.481023,
-    0.573226,
-    0.095513,
-    -0.13317,
-    -0.104284,
-    0.185812,
-    0.053269
+    0.989049,
+    0.49964,
+    0.55891,
+    0.110899,
+    -0.11713,
+    -0.075807,
+    0.136422,
+    0.038532
   ],
-  "bias": -0.986109,
+  "bias": -0.833007,
   "fitted": {
     "documents": 228,
     "category_sets": [
@@ -35,7 +35,7 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
       12
     ],
     "rows": 912,
-    "right_rows": 782,
+    "right_rows": 786,
     "lambda": 10
   }
 };
