@@ -164,7 +164,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'letter',
-    names: 'letter, correspondence, cover letter, demand letter, notice letter, lettre, brief, schreiben, carta, lettera',
+    names: 'letter, correspondence, cover letter, notice letter, lettre, brief, schreiben, carta, lettera',
     terms: `dear, sincerely, yours sincerely, yours faithfully, kind regards, regards, re, enclosed, enclosure, we are writing, i am writing,
       please find, look forward, respectfully, very truly yours, to whom it may concern,
       madame, monsieur, veuillez agreer, cordialement, sehr geehrte, mit freundlichen grussen, geachte, met vriendelijke groet,

@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    0.989049,
-    0.49964,
-    0.55891,
-    0.110899,
-    -0.11713,
-    -0.075807,
-    0.136422,
-    0.038532
+    1.014541,
+    0.42635,
+    0.532642,
+    0.056042,
+    -0.184992,
+    -0.010948,
+    0.193716,
+    0.026195
   ],
-  "bias": -0.833007,
+  "bias": -0.788422,
   "fitted": {
     "documents": 228,
     "category_sets": [
@@ -35,7 +35,7 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
       12
     ],
     "rows": 912,
-    "right_rows": 786,
+    "right_rows": 790,
     "lambda": 10
   }
 };
