@@ -326,7 +326,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
       it: 'cliente, destinatario, intestatario, acquirente, spett, spettabile',
       pt: 'cliente, faturar a, destinatario, comprador, nome do cliente',
     },
-    names: { en: 'customer, client, buyer, bill to, billed to, recipient, receiver, purchaser, payer, patient, insured, owner, consumer, account holder, sold to, invoicee, addressee' },
+    names: { en: 'customer, client, buyer, bill to, billed to, recipient, receiver, purchaser, payer, patient, insured, owner, consumer, account holder, sold to, invoicee, addressee, to' },
   },
   {
     id: 'customer_address',

@@ -43,20 +43,22 @@ interface Term {
   tokens: string[];
   joined: string;
   weight: number;
+  /** A word people name such a field with (`names`), not a label documents print. */
+  named: boolean;
 }
 
 const TERMS: Term[] = FIELD_CONCEPTS.flatMap((concept) => {
   const terms: Term[] = [];
-  const add = (lists: Partial<Record<string, string>> | undefined, weight: number) => {
+  const add = (lists: Partial<Record<string, string>> | undefined, weight: number, named = false) => {
     for (const list of Object.values(lists ?? {})) {
       for (const raw of (list ?? '').split(',')) {
         const tokens = nameTokens(raw.trim());
-        if (tokens.length > 0) terms.push({ concept, tokens, joined: tokens.join(''), weight });
+        if (tokens.length > 0) terms.push({ concept, tokens, joined: tokens.join(''), weight, named });
       }
     }
   };
   add(concept.labels, CONCEPT_WEIGHTS.label);
-  add(concept.names, CONCEPT_WEIGHTS.label);
+  add(concept.names, CONCEPT_WEIGHTS.label, true);
   add(concept.weak, CONCEPT_WEIGHTS.weakLabel);
   return terms;
 });
@@ -116,16 +118,20 @@ function bestFor(tokens: string[], inItem: boolean, type: LeafType): ConceptMatc
   // Generic words alone ("name", "number") do not say whose or of what: only a parent or title can.
   if (meaningful === 0 && !inItem) return undefined;
   let best: ConceptMatch | undefined;
-  let bestLength = 0;
+  let bestTerm: Term | undefined;
   for (const { term, at } of occurrences(tokens)) {
     if (Boolean(term.concept.item) !== inItem || !typeFits(term.concept, type)) continue;
     const covered = at.filter((i) => !GENERIC.has(tokens[i]!)).length;
     // A name of generic words only ("amount", "number") is explained by a term equal to it.
     const coverage = meaningful === 0 ? (at.length === tokens.length ? 1 : 0) : covered / meaningful;
     const score = coverage * term.weight;
-    if (score > (best?.score ?? 0) || (score === best?.score && term.tokens.length > bestLength)) {
+    // At a tie, the longer term ("customer #" over "customer"), then what people name a field with
+    // before what documents print ("from" names the issuer; printed, it starts a period).
+    const tied = score === best?.score;
+    const better = !bestTerm || score > best!.score || (tied && (term.tokens.length !== bestTerm.tokens.length ? term.tokens.length > bestTerm.tokens.length : term.named && !bestTerm.named));
+    if (better) {
       best = { concept: term.concept, score };
-      bestLength = term.tokens.length;
+      bestTerm = term;
     }
   }
   return best && best.score > 0 ? best : undefined;
@@ -155,8 +161,10 @@ function taxQualified(tokens: string[]): FieldConcept | undefined {
     if (before.some((t) => TAX.excluding.has(t))) return CONCEPT_BY_ID.get('subtotal');
   }
   const amount = taxAt.length > 0 || parts.some((t) => TAX.amount.has(t));
-  if (amount && parts.some((t) => TAX.gross.has(t))) return CONCEPT_BY_ID.get('total');
-  if (amount && parts.some((t) => TAX.net.has(t))) return CONCEPT_BY_ID.get('subtotal');
+  // A name that is only a gross or net word ("gross", "netto", "HT") asks for that amount too.
+  const alone = parts.length === 1;
+  if ((amount || alone) && parts.some((t) => TAX.gross.has(t))) return CONCEPT_BY_ID.get('total');
+  if ((amount || alone) && parts.some((t) => TAX.net.has(t))) return CONCEPT_BY_ID.get('subtotal');
   // A tax word alone ("VAT") or with an amount word ("total_tax_amount") is the tax; with other words
   // ("income_tax" on a payslip) it is left to the lexicon.
   return taxAt.length > 0 && (parts.length === 1 || parts.some((t) => TAX.amount.has(t))) ? CONCEPT_BY_ID.get('tax') : undefined;

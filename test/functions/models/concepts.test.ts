@@ -86,3 +86,16 @@ describe('conceptOfField', () => {
     expect(of('invoice_date', { type: 'number' })).toBeUndefined();
   });
 });
+
+describe('terse names', () => {
+  it('reads a lone gross or net word as that amount, and from / to as the issuer and the recipient', () => {
+    expect(of('gross', { type: 'number' })).toBe('total');
+    expect(of('net', { type: 'number' })).toBe('subtotal');
+    expect(of('HT', { type: 'number' })).toBe('subtotal');
+    expect(of('brutto', { type: 'number' })).toBe('total');
+    // ("gross pay" is no invoice amount: a gross word beside another word still needs an amount word.)
+    expect(of('gross_pay', { type: 'number' })).not.toBe('total');
+    expect(of('from')).toBe('vendor_name');
+    expect(of('to')).toBe('customer_name');
+  });
+});
