@@ -115,6 +115,10 @@ export async function benchAccuracy(): Promise<void> {
     for (const [name, t] of s.byType) console.log(row(`type ${name}`, t));
     for (const [name, t] of s.byVariant) console.log(row(`schema ${name}`, t));
     printReliability(results.flatMap((r) => r.fields).filter(isGiven), 'held out');
+    if (detail) {
+      console.log('\nWrong values given a likelihood of 0.9 or more, held out:');
+      for (const r of results) for (const f of r.fields) if (f.verdict === 'wrong' && (f.likelihood ?? 0) >= 0.9) console.log(`   ${r.path} [${r.variant}] ${f.field}: got ${JSON.stringify(f.value)} (${f.likelihood!.toFixed(2)}) want ${JSON.stringify(f.truth)}`);
+    }
   }
   if (!only || only === 'locate') {
     const r = await evaluateLocate(extractionTruths());
