@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    1.014541,
-    0.42635,
-    0.532642,
-    0.056042,
-    -0.184992,
-    -0.010948,
-    0.193716,
-    0.026195
+    1.009941,
+    0.477412,
+    0.530598,
+    0.031153,
+    -0.189487,
+    -0.022117,
+    0.200352,
+    0.059054
   ],
-  "bias": -0.788422,
+  "bias": -0.77502,
   "fitted": {
     "documents": 228,
     "category_sets": [
@@ -35,7 +35,7 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
       12
     ],
     "rows": 912,
-    "right_rows": 790,
+    "right_rows": 795,
     "lambda": 10
   }
 };
