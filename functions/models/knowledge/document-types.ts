@@ -46,7 +46,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
     names: 'invoice, bill, tax invoice, billing statement, commercial invoice, facture, rechnung, factuur, factura, fattura, fatura, nota fiscal',
     terms: `invoice, invoice number, invoice date, bill to, billed to, amount due, total due, balance due, due date, payment due, payment terms,
       terms net, net 30, net 15, remit, remittance, remit to, payable, please pay, subtotal, vat, sales tax, tax, unit price, qty, quantity,
-      amount, description, services rendered, supplier, vendor, customer, purchase order, po number, bank details, iban, swift, sort code,
+      amount, description, services rendered, supplier, vendor, customer, purchase order, po number, bank details, iban, swift, bic, sort code,
       overdue, late payment, billing, charges, fees, hours, rate, line total, total excluding, total including, account name, pay by, owing,
       amount owing, labour, labor, parts and labour, job number, work order, payment due within,
       facture, numero de facture, date de facture, montant ht, montant ttc, total ttc, tva, net a payer, conditions de paiement, echeance, bon de commande,

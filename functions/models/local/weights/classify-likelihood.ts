@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    1.009941,
-    0.477412,
-    0.530598,
-    0.031153,
-    -0.189487,
-    -0.022117,
-    0.200352,
-    0.059054
+    1.002785,
+    0.480217,
+    0.526024,
+    0.040217,
+    -0.210791,
+    -0.016952,
+    0.216477,
+    0.057945
   ],
-  "bias": -0.77502,
+  "bias": -0.798316,
   "fitted": {
     "documents": 228,
     "category_sets": [
@@ -35,7 +35,7 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
       12
     ],
     "rows": 912,
-    "right_rows": 795,
+    "right_rows": 796,
     "lambda": 10
   }
 };
