@@ -109,13 +109,9 @@ export function emulatorCalls(endpoint: string): DynamoCalls {
   }
 
   return async (action, input) => {
+    // (Fields left undefined are left out by JSON.stringify.)
     const wire: Record<string, unknown> = { ...input };
-    for (const field of VALUE_INPUTS) {
-      const value = (input as Record<string, unknown>)[field];
-      if (value === undefined) delete wire[field];
-      else wire[field] = marshall(value as Item, options);
-    }
-    for (const [field, value] of Object.entries(wire)) if (value === undefined) delete wire[field];
+    for (const field of VALUE_INPUTS) if (wire[field] !== undefined) wire[field] = marshall(wire[field] as Item, options);
     const body = JSON.stringify(wire);
     let answer: { status: number; text: string };
     for (let attempt = 0; ; attempt++) {

@@ -22,7 +22,7 @@ const PAYLOAD_LIMIT_BYTES = 6 * 1024 * 1024;
  * longer, README), and a write still waits at most this much longer than in arrival order, so a
  * flood of reads cannot hold writes back for good.
  */
-const WRITE_WAITS_MS = 3000;
+export const WRITE_WAITS_MS = 3000;
 
 /** A request's place in the line for a container (lib/local/invoker.ts): reads before writes, then first come. */
 export function requestOrder(method: string | undefined, now = Date.now()): InvocationOrder {

@@ -131,7 +131,7 @@ interface Job {
   target: InvokeTarget;
   event: unknown;
   timeoutMs: number;
-  /** Tasks: InvocationOrder.priority; requests: 0 (first come, first served). */
+  /** InvocationOrder.priority, or its arrival time when none was given. */
   priority: number;
   started?(): void;
   /** A streamed answer: where its parts go, and its id in the messages of the container that runs it (./worker.ts). */

@@ -112,6 +112,17 @@ function typeFits(concept: FieldConcept, type: LeafType): boolean {
   }
 }
 
+/**
+ * Whether a term explains a name better than the best so far: a higher score; at a tie, the longer
+ * term ("customer #" over "customer"), then what people name a field with before what documents
+ * print ("from" names the issuer; printed, it starts a period).
+ */
+function isBetter(term: Term, score: number, best: Term, bestScore: number): boolean {
+  if (score !== bestScore) return score > bestScore;
+  if (term.tokens.length !== best.tokens.length) return term.tokens.length > best.tokens.length;
+  return term.named && !best.named;
+}
+
 /** The best concept for the words of one text, and how much of the text it explains. */
 function bestFor(tokens: string[], inItem: boolean, type: LeafType): ConceptMatch | undefined {
   const meaningful = tokens.filter((t) => !GENERIC.has(t)).length;
@@ -125,11 +136,7 @@ function bestFor(tokens: string[], inItem: boolean, type: LeafType): ConceptMatc
     // A name of generic words only ("amount", "number") is explained by a term equal to it.
     const coverage = meaningful === 0 ? (at.length === tokens.length ? 1 : 0) : covered / meaningful;
     const score = coverage * term.weight;
-    // At a tie, the longer term ("customer #" over "customer"), then what people name a field with
-    // before what documents print ("from" names the issuer; printed, it starts a period).
-    const tied = score === best?.score;
-    const better = !bestTerm || score > best!.score || (tied && (term.tokens.length !== bestTerm.tokens.length ? term.tokens.length > bestTerm.tokens.length : term.named && !bestTerm.named));
-    if (better) {
+    if (!bestTerm || isBetter(term, score, bestTerm, best!.score)) {
       best = { concept: term.concept, score };
       bestTerm = term;
     }

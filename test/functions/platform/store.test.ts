@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, Conflict, Invalid } from '../../../functions/platform/errors.ts';
 import { ulidBody } from '../../../functions/platform/ids.ts';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { emulatorCalls, sdkCalls, type DynamoCalls } from '../../../functions/platform/dynamo-calls.ts';
 import { dynamoStore } from '../../../functions/platform/dynamo-store.ts';
 import type { Scope, Store, StoredRecord } from '../../../functions/platform/ports.ts';
@@ -360,6 +361,32 @@ describe('the emulator wire and the AWS SDK', () => {
       const invalid = await rejection(calls()('GetItem', { TableName: cloud.endpoints.table, Key: { pk: key.pk } }));
       expect((invalid as Error).name).toBe('ValidationException');
       expect((invalid as Error).message).toMatch(/key/i);
+    }
+  });
+
+  it('the emulator wire sends a call again when the emulator drops the connection, as the SDK retries', async () => {
+    // A proxy to the emulator that cuts its first connection as soon as a request arrives.
+    const target = new URL(cloud.endpoints.dynamodb);
+    let connections = 0;
+    const proxy = createServer((client) => {
+      if (++connections === 1) {
+        client.once('data', () => client.resetAndDestroy());
+        return;
+      }
+      const upstream = connect(Number(target.port), target.hostname);
+      client.pipe(upstream).pipe(client);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const key = { pk: `wire#${newId()}`, sk: 'item' };
+      const wire = emulatorCalls(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
+      await wire('PutItem', { TableName: cloud.endpoints.table, Item: { ...key, v: 7 } });
+      expect(connections).toBe(2);
+      expect((await wire('GetItem', { TableName: cloud.endpoints.table, Key: key, ConsistentRead: true })).Item).toEqual({ ...key, v: 7 });
+    } finally {
+      proxy.close();
     }
   });
 });

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { requestOrder } from '../../../lib/local/http-server.ts';
+import { requestOrder, WRITE_WAITS_MS } from '../../../lib/local/http-server.ts';
 import { REPO_ROOT, workerPoolInvoker, type InvocationKind, type InvocationOrder } from '../../../lib/local/invoker.ts';
 
 const target = { module: join(REPO_ROOT, 'test/lib/local/timed-handler.ts'), handler: 'sleep' };
@@ -120,7 +120,7 @@ it('requests waiting for a container: reads go before writes that came earlier, 
     const write = call('create', 'request', 10, requestOrder('POST', now + 1));
     const read = call('get', 'request', 10, requestOrder('GET', now + 2));
     // A write that has waited WRITE_WAITS_MS goes before a read arriving then.
-    const late = call('late get', 'request', 10, requestOrder('GET', now + 3_001));
+    const late = call('late get', 'request', 10, requestOrder('GET', now + WRITE_WAITS_MS + 1));
     const [b, w, r, l] = await Promise.all([busy, write, read, late]);
     expect(r.start).toBeGreaterThanOrEqual(b.end);
     expect(w.start).toBeGreaterThanOrEqual(r.end);
