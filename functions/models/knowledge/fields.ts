@@ -47,7 +47,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
       fr: 'facture no, numero de facture, no de facture, numero facture, numero du document, numero de recu, recu no, avoir no, devis no',
       de: 'rechnung nr, rechnungsnr, rechnungsnummer, rechnungs nr, belegnummer, beleg nr, belegnr, dokumentnummer, quittung nr, gutschrift nr, angebot nr',
       nl: 'factuurnummer, factuur nr, factuurnr, factuur no, documentnummer, bonnummer, bon nr, kwitantie nr, creditnota nr, offerte nr',
-      es: 'factura no, numero de factura, no de factura, numero factura, recibo no, numero de recibo, ticket no, presupuesto no',
+      es: 'factura no, numero de factura, no de factura, numero factura, recibo no, numero de recibo, ticket no, presupuesto no, comprobante no, numero de comprobante',
       it: 'fattura n, fattura no, numero fattura, numero documento, ricevuta n, scontrino n, preventivo n',
       pt: 'fatura no, numero da fatura, numero fatura, recibo no, numero do recibo, nota fiscal no, orcamento no',
       ms: 'no resit, no invois, no bil',
@@ -487,6 +487,15 @@ export const STREET_WORDS = `street, st., road, rd., avenue, ave., blvd, bouleva
 export const PAYMENT_SLIP_HEADINGS = `payment advice, remittance advice, remittance slip, remittance stub, payment slip, payment stub, please detach,
   detach and return, detach and send, return this portion, avis de paiement, talon à détacher, coupon à détacher, zahlungsavis, bitte abtrennen,
   aviso de pago, talón de pago, avviso di pagamento, betaalstrook, aviso de pagamento`;
+
+/**
+ * Labels of a party's name inside the block a party's heading opens ("Seller" over "Name: Acme
+ * GmbH", "Käufer" over "Name: …", "Informations sur le vendeur" over "Nom de la société: …"), as
+ * structured renderings of e-invoices print them. Alone they name no party; the heading says whose.
+ */
+export const NAME_LABELS = `name, company name, company, business name, legal name, registered name, trading name, nom, nom de la société, raison sociale,
+  dénomination, société, name der firma, firmenname, firma, naam, bedrijfsnaam, handelsnaam, nombre, razón social, denominación, empresa, nome,
+  ragione sociale, denominazione, razão social, denominação`;
 
 /** Labels naming who a document is from ("From:"), which on a payment slip name the payer. */
 export const SENDER_LABELS = `from, sender, von, absender, expéditeur, de la part de, van, afzender, remitente, mittente, remetente`;

@@ -20,7 +20,7 @@
  */
 import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, MONEY_WORDS, WEAK_MARKS } from '../knowledge/currencies.ts';
 import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
-import { COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_WORDS } from '../knowledge/fields.ts';
+import { COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, NAME_LABELS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_WORDS } from '../knowledge/fields.ts';
 import { type DocIndex, meanOcrConfidence, normalizeToken, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
@@ -814,6 +814,31 @@ interface NameRun {
   /** The line it starts on, in the order of the page's top lines. */
   order: number;
   height: number;
+  /** The name opens a sender's line: its address follows on the same line ("Acme GmbH · Main St 1 · 12345 Town"). */
+  sender?: boolean;
+}
+
+/** Words that separate the parts of a sender's line: "·", "•", "|", "-", "–". */
+const PART_SEPARATOR = /^[·•|\-–—]$/;
+
+/**
+ * The name that opens a sender's line, the issuer's address printed on one line (over the address
+ * window of a letter, or as a letterhead): "Hetzner Online GmbH • Industriestr. 25 • 91710
+ * Gunzenhausen", "Alphabet, Lilienthalallee 26, 80786 München". The name ends at the first
+ * separator (or comma) when what follows it reads as an address.
+ */
+function senderName(words: XWord[]): XWord[] | undefined {
+  for (let i = 0; i < words.length - 1 && i <= ISSUER_WEIGHTS.senderNameWords; i++) {
+    const separator = PART_SEPARATOR.test(words[i]!.text);
+    const comma = !separator && words[i]!.text.endsWith(',');
+    if (!separator && !comma) continue;
+    const rest = words.slice(i + 1).map((w) => w.text).join(' ');
+    // An address in parts: a town after a comma alone ("Middletown, NY 10940") is no sender's line.
+    if (!ADDRESS_LIKE.test(rest) || (comma && !/,/.test(rest))) return undefined;
+    const name = separator ? words.slice(0, i) : [...words.slice(0, i), { ...words[i]!, text: words[i]!.text.slice(0, -1) }];
+    return name.length > 0 ? name : undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -825,7 +850,8 @@ function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun
   const runs: NameRun[] = [];
   const clean = (words: XWord[]) => {
     // A name ends where a label or a title starts ("AMNOSH ...... Invoice").
-    const cut = words.findIndex((w, i) => i > 0 && (w.text.endsWith(':') || DOCUMENT_TITLE_START.test(w.text)));
+    // (A title is capitalised: "bon" in "Au bon moulin" is no "Bon de commande".)
+    const cut = words.findIndex((w, i) => i > 0 && (w.text.endsWith(':') || (/^\p{Lu}/u.test(w.text) && DOCUMENT_TITLE_START.test(w.text))));
     let kept = (cut > 0 ? words.slice(0, cut) : words).filter((w) => !/^[.…_\-|]+$/.test(w.text));
     // ... and at a registration number in brackets OCR ran into its last word ("RETAIL SB(306295-X) FKA …").
     const glued = kept.findIndex((w) => GLUED_REGISTRATION.test(w.text));
@@ -843,6 +869,8 @@ function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun
     const height = Math.max(...segments.map(lineHeight));
     for (const segment of segments) runs.push({ words: clean(segment.words), order, height: lineHeight(segment) });
     if (segments.length > 1) runs.push({ words: clean(segments.flatMap((s) => s.words)), order, height });
+    const sender = line.segments[0] === segments[0] ? senderName(segments[0]!.words) : undefined;
+    if (sender) runs.push({ words: clean(sender), order, height, sender: true });
     // A name on two lines: both look like words, neither is an address, the first has no legal form
     // of its own and is not a note in lower case, both are printed at about the same size.
     const next = top[order + 1];
@@ -930,6 +958,7 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
     if (matchesDomain(text, domains)) score += ISSUER_WEIGHTS.spellsDomain;
     // The first name of the page over its address or its phone: a letterhead's block.
     if (rankOf.get(run.order) === 0 && !noise && !broken && text !== lower && headsAnAddress(top, run)) score += ISSUER_WEIGHTS.letterheadBlock;
+    if (run.sender && !noise && !broken) score += ISSUER_WEIGHTS.senderLine;
     if (score <= ISSUER_WEIGHTS.minScore) continue;
     const value: BusinessValue = { concept: 'vendor_name', value: text, words, score: Math.min(ISSUER_WEIGHTS.maxScore, score) };
     orderOf.set(value, run.order);
@@ -981,9 +1010,64 @@ function issuerLabelled(index: DocIndex): BusinessValue[] {
   return distinct(found.filter((l) => !(fromSender(l) && onSlip(l))).map((l) => l.read));
 }
 
+/** A label's words as compared: lower case, no accents, no colon. */
+const plainWord = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[:]+$/, '');
+const NAME_LABEL_WORDS = listOf(NAME_LABELS).map((label) => label.split(/\s+/).map(plainWord));
+
+/** How many words of the line a name label is, with its colon ("Nom de la société:"): 0 if none. */
+function nameLabelLength(words: XWord[]): number {
+  let best = 0;
+  for (const label of NAME_LABEL_WORDS) {
+    if (label.length <= best || label.length > words.length) continue;
+    const last = words[label.length - 1]!.text;
+    if (last.endsWith(':') && label.every((w, i) => plainWord(words[i]!.text) === w)) best = label.length;
+  }
+  return best;
+}
+
+/**
+ * A party's name printed under a generic name label in the block its heading opens: "Verkäufer",
+ * then "Nummer: …", "Name: Rohstoff AG Salzgitter". The block ends at the next party's heading.
+ */
+function headedNames(index: DocIndex, id: 'vendor_name' | 'customer_name'): BusinessValue[] {
+  // A heading is a short line of words holding a party's label ("Seller", "Informations sur le
+  // vendeur"; not "de:", not a name label).
+  const isHeading = (l: LabelMatch) => {
+    const line = index.lines[l.words[0]!.line]!;
+    return (
+      line.segments.length === 1 &&
+      line.words.length <= PARTY_NUMBER_DATE_WEIGHTS.headingWords &&
+      !/\d/.test(line.text) &&
+      l.words.map((w) => w.text).join('').replace(/[^\p{L}]/gu, '').length >= PARTY_NUMBER_DATE_WEIGHTS.headingLetters &&
+      nameLabelLength(line.words) === 0
+    );
+  };
+  const headings = (concept: string) => new Set(labelsOf(index, concept).flatMap((l) => (isHeading(l) ? [l.words[0]!.line] : [])));
+  const own = headings(id);
+  const others = new Set([...headings(id === 'vendor_name' ? 'customer_name' : 'vendor_name'), ...headings('ship_to')]);
+  const out: BusinessValue[] = [];
+  for (const start of own) {
+    if (others.has(start)) continue;
+    for (let k = 1; k <= PARTY_NUMBER_DATE_WEIGHTS.headedNameLines; k++) {
+      const line = index.lines[start + k];
+      if (!line || line.page !== index.lines[start]!.page || others.has(line.id) || own.has(line.id)) break;
+      const length = nameLabelLength(line.words);
+      if (length === 0) continue;
+      const below = index.lines[line.id + 1];
+      const words = length < line.words.length ? line.words.slice(length) : below && below.page === line.page ? below.words : [];
+      const text = words.map((w) => w.text).join(' ');
+      if (words.length > 0 && /\p{L}{2}/u.test(text) && !isLabelText(words) && !words.some((w) => w.text.endsWith(':')) && !ADDRESS_LIKE.test(text)) {
+        out.push({ concept: id, value: text, words, score: PARTY_NUMBER_DATE_WEIGHTS.headedName });
+      }
+      break;
+    }
+  }
+  return out;
+}
+
 function vendorCandidates(index: DocIndex): BusinessValue[] {
   const domains = domainsOf(index);
-  const byLabel = issuerLabelled(index).map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? ISSUER_WEIGHTS.labelledSpellsDomain : 1)) }));
+  const byLabel = [...issuerLabelled(index), ...headedNames(index, 'vendor_name')].map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? ISSUER_WEIGHTS.labelledSpellsDomain : 1)) }));
   return distinct([...byLabel, ...letterheadCandidates(index, domains)]);
 }
 
@@ -991,7 +1075,7 @@ function vendorCandidates(index: DocIndex): BusinessValue[] {
 // The customer: the first line of the block under its label
 
 function customerCandidates(index: DocIndex): BusinessValue[] {
-  const out: BusinessValue[] = [];
+  const out: BusinessValue[] = headedNames(index, 'customer_name');
   for (const { read, label, placement } of labelledValues(index, 'customer_name')) {
     // "Bill To:" over a name and an address: a name that is the whole first line under it is surer.
     const wholeLine = placement === 'below' && label.whole && index.segments[read.words[0]!.segment]!.words.every((w) => read.words.includes(w));
@@ -1019,8 +1103,9 @@ function documentNumberCandidates(index: DocIndex): BusinessValue[] {
     return l.similarity > LABEL_WEIGHTS.weakLabel && stems.some((s) => s !== NUMBER) && (l.colon || stems.includes(NUMBER));
   };
   const strong = labels.some(isStrong);
-  return distinct(
-    found
+  return distinct([
+    ...titleNumberCandidates(index),
+    ...found
       // A digit or a letter alone under a weak label counts or numbers something else: a till ("POS
       // No: 1"), a table, a cover. (Under "Invoice No:" it is the invoice's: a first invoice is No 1.)
       .filter(({ read, label }) => isStrong(label) || normalizeToken(String(read.value)).length >= 2)
@@ -1028,7 +1113,54 @@ function documentNumberCandidates(index: DocIndex): BusinessValue[] {
         const namesNumber = label.words.some((w) => w.stems.includes(NUMBER));
         return !strong && namesNumber && label.similarity <= LABEL_WEIGHTS.weakLabel ? { ...read, score: Math.min(1, read.score * PARTY_NUMBER_DATE_WEIGHTS.soleNumberLabel) } : read;
       }),
-  );
+  ]);
+}
+
+/** A word that is only a number word ("No.", "Nr", "N°", "#"). */
+const isNumberWord = (w: XWord) => w.text === '#' || (w.stems.length === 1 && w.stems[0] === NUMBER);
+/** An amount as printed ("1,234.56", "12,00", OCR's "0,00TOTALE"): no document's number. */
+const AMOUNT_LIKE = /^[-+]?\d{1,3}([.,\s]\d{3})*[.,]\d{2}(?!\d)/;
+
+/**
+ * Titles whose number is often not the document's: "Order 4711" on an invoice numbers the order;
+ * "Bill", "Check", "Ticket", "Bon", "Nota", "Statement" and "Cash …" also head other things
+ * ("BILL 18550" on a receipt, a statement of account).
+ */
+const TITLE_NUMBERS_OTHER = /order|^(bill|check|guest check|ticket|bon|nota|statement)$|^cash/i;
+
+/**
+ * The number printed after the document's title, as a heading does: "Invoice FA-2017-0008",
+ * "Rechnung RE1001", "Gutschrift (Selbst ausgestellte Rechnung) Nr. 471102".
+ */
+function titleNumberCandidates(index: DocIndex): BusinessValue[] {
+  const out: BusinessValue[] = [];
+  for (const line of index.lines) {
+    if (line.page !== 0 || line.inCell) continue;
+    const words = line.segments[0]?.words ?? [];
+    const title = DOCUMENT_TITLE_START.exec(words.map((w) => w.text).join(' '));
+    if (!title || TITLE_NUMBERS_OTHER.test(title[0])) continue;
+    // The title's words, then a qualifier in brackets, then a number word.
+    let i = 0;
+    let joined = '';
+    while (i < words.length && joined.length < title[0].length) joined += (i > 0 ? ' ' : '') + words[i++]!.text;
+    // The title is whole words ("Invoice:", not "Invoice-Nr.").
+    if (!/^[:.]?$/.test(joined.slice(title[0].length))) continue;
+    if (words[i]?.text.startsWith('(')) {
+      while (i < words.length && !words[i]!.text.endsWith(')')) i++;
+      i++;
+    }
+    const numbered = i < words.length && isNumberWord(words[i]!);
+    if (numbered) i++;
+    const word = words[i];
+    if (!word) continue;
+    // A number printed in groups: "18550 - 389 - 4768".
+    let end = i + 1;
+    while (end + 1 < words.length && /^[-/]$/.test(words[end]!.text) && /^\d+[:;,.]?$/.test(words[end + 1]!.text)) end += 2;
+    const value = words.slice(i, end).map((w) => w.text).join(' ').replace(/^[#:]+|[:;,.]+$/g, '');
+    if (!/\d/.test(value) || (!numbered && value.length < PARTY_NUMBER_DATE_WEIGHTS.titleNumberChars) || AMOUNT_LIKE.test(value) || parseDate(value, index.dateOrder)) continue;
+    out.push({ concept: 'document_number', value: ocrDigits(value), words: words.slice(i, end), score: PARTY_NUMBER_DATE_WEIGHTS.titleNumber });
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

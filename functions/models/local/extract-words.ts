@@ -49,9 +49,11 @@ const ABBREVIATIONS: Record<string, string> = {
   exclusive: 'excluding',
   incl: 'including',
   inclusive: 'including',
+  comp: 'comprobante',
   // Number words.
   no: NUMBER,
   nr: NUMBER,
+  nro: NUMBER,
   num: NUMBER,
   number: NUMBER,
   nº: NUMBER,

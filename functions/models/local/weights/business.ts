@@ -165,6 +165,10 @@ export const ISSUER_WEIGHTS = {
   spellsDomain: 0.4,
   /** A name printed whole on its line(s) directly over an address or a phone line (a letterhead's block). */
   letterheadBlock: 0.15,
+  /** A name that opens a sender's line, its address after it on the same line ("Acme GmbH · Main St 1 · 12345 Town"). */
+  senderLine: 0.15,
+  /** … a name of at most this many words. */
+  senderNameWords: 6,
   /** A name scoring this or less is no candidate. */
   minScore: 0.2,
   /** A letterhead name is at most this sure. */
@@ -181,6 +185,18 @@ export const PARTY_NUMBER_DATE_WEIGHTS = {
   customerWholeLine: 1.05,
   /** What a weak label that names a number ("Claim #", "Workfile ID") gains when no strong label is printed. */
   soleNumberLabel: 1.1,
+  /** A number printed after the document's title ("Invoice FA-2017-0008"), as a heading does. */
+  titleNumber: 0.8,
+  /** … of at least this many characters, unless a number word is printed before it ("Rechnung Nr. 42"). */
+  titleNumberChars: 3,
+  /** A party's name under a generic name label ("Name:") in the block its heading opens ("Seller"). */
+  headedName: 0.85,
+  /** … looked for this many lines under the heading. */
+  headedNameLines: 6,
+  /** A party's heading is a line of at most this many words, no digits … */
+  headingWords: 5,
+  /** … whose label has at least this many letters ("Seller", not "de:"). */
+  headingLetters: 4,
   /** How sure the first date printed is the document's date, when no label says so. */
   firstDate: 0.6,
   /** Words read together as one date. */
