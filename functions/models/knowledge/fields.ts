@@ -184,7 +184,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
         net cost of repairs, estimate total, total estimate, grand total due, total amount due, amount due, bill amount, total bill amount,
         invoice amount, net amount payable, net total, total after tax, total after gst, total after vat, amount after tax`,
       fr: 'total, total ttc, montant ttc, total a payer, net a payer, montant total, somme a payer, total general, montant a payer, total facture',
-      de: 'gesamt, gesamtbetrag, endbetrag, rechnungsbetrag, summe, gesamtsumme, bruttobetrag, brutto, zu zahlen, zahlbetrag, total, betrag',
+      de: 'gesamt, gesamtbetrag, endbetrag, rechnungsbetrag, summe, gesamtsumme, bruttobetrag, brutto, zu zahlen, zahlbetrag, total, betrag, rechnungssumme, rechnungssumme brutto, endsumme, summe brutto, gesamt brutto, bruttosumme, rechnungssumme mit ust',
       nl: 'totaal, totaalbedrag, totaal incl btw, totaal inclusief btw, te betalen, factuur totaal, factuurbedrag, eindtotaal, totaal te betalen',
       es: 'total, importe total, total a pagar, total factura, monto total',
       it: 'totale, totale fattura, importo totale, totale da pagare, totale documento',
@@ -220,7 +220,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
         total excluding gst, total exclusive gst, total before gst, total before vat, total sales excluding gst, total sales exclusive of gst, total excl of gst, net amount, untaxed amount,
         amount before tax, net total, taxable amount, taxable value, amount excl gst, amount excl vat, total ex gst, total ex vat`,
       fr: 'sous total, total ht, montant ht, total hors taxes, montant hors taxes, hors taxe, ht, base ht, net ht',
-      de: 'zwischensumme, nettobetrag, netto, summe netto, gesamt netto, nettosumme, betrag netto, rechnungsbetrag netto',
+      de: 'zwischensumme, nettobetrag, netto, summe netto, gesamt netto, nettosumme, betrag netto, rechnungsbetrag netto, rechnungssumme netto, rechnungssumme ohne ust, summe ohne ust, summe ohne mwst, betrag ohne ust, betrag ohne mwst, ohne ust, ohne mwst',
       nl: 'subtotaal, totaal excl btw, totaal exclusief btw, exclusief btw, excl btw, netto bedrag, bedrag excl btw',
       es: 'subtotal, base imponible, importe neto, total sin iva, neto',
       it: 'subtotale, imponibile, totale imponibile, importo netto, netto',
@@ -236,7 +236,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
     labels: {
       en: 'tax, tax amount, total tax, sales tax, vat, vat amount, total vat, gst, gst amount, total gst, gst payable, hst, pst, igst, cgst, sgst, service tax, tax total, taxes, sst',
       fr: 'tva, montant tva, total tva, taxe, taxes, montant de la tva',
-      de: 'mwst, mehrwertsteuer, ust, umsatzsteuer, steuer, mwst betrag, mwst summe, zzgl mwst',
+      de: 'mwst, mehrwertsteuer, ust, umsatzsteuer, steuer, mwst betrag, mwst summe, zzgl mwst, zuzuglich mwst, zzgl ust, zuzuglich ust, steuerbetrag',
       nl: 'btw, btw bedrag, totaal btw, belasting',
       es: 'iva, impuesto, importe iva, total iva, impuestos',
       it: 'iva, imposta, totale iva, importo iva',
@@ -480,6 +480,12 @@ export const STREET_WORDS = `street, st., road, rd., avenue, ave., blvd, bouleva
   calle, avenida, via, viale, piazza, rua, travessa`;
 
 /**
+ * Street words German and Dutch write as the end of one word ("Waldstrasse 86", "Kalverstraat 1",
+ * "Europa-Allee 1980"): such a word with a number after it is an address line too.
+ */
+export const STREET_ENDINGS = `strasse, straße, str., allee, gasse, platz, damm, weg, straat, laan, gracht, kade, plein, singel, dijk`;
+
+/**
  * Headings of a payment slip printed at the foot of an invoice, to be torn off and sent back with the
  * payment ("PAYMENT ADVICE — Please detach and send with your payment to …"). Below one, a sender's
  * label (SENDER_LABELS) names the payer, the invoice's customer, not its issuer.
@@ -496,6 +502,13 @@ export const PAYMENT_SLIP_HEADINGS = `payment advice, remittance advice, remitta
 export const NAME_LABELS = `name, company name, company, business name, legal name, registered name, trading name, nom, nom de la société, raison sociale,
   dénomination, société, name der firma, firmenname, firma, naam, bedrijfsnaam, handelsnaam, nombre, razón social, denominación, empresa, nome,
   ragione sociale, denominazione, razão social, denominação`;
+
+/**
+ * Forms of address printed alone on the first line of a recipient's address ("Herr" over "Karl E.
+ * Coyote"): the name is on the next line.
+ */
+export const ADDRESS_FORMS = `mr, mrs, ms, miss, messrs, dr, herr, frau, firma, familie, eheleute, m, mme, mlle, monsieur, madame, sr, sra, srta, señor, señora,
+  dhr, mevr, heer, mevrouw, sig, sig.ra, spett, spettabile, sr., exmo, exma`;
 
 /** Labels naming who a document is from ("From:"), which on a payment slip name the payer. */
 export const SENDER_LABELS = `from, sender, von, absender, expéditeur, de la part de, van, afzender, remitente, mittente, remetente`;

@@ -20,7 +20,7 @@
  */
 import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, MONEY_WORDS, WEAK_MARKS } from '../knowledge/currencies.ts';
 import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
-import { COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, NAME_LABELS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_WORDS } from '../knowledge/fields.ts';
+import { ADDRESS_FORMS, COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, NAME_LABELS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_ENDINGS, STREET_WORDS } from '../knowledge/fields.ts';
 import { type DocIndex, meanOcrConfidence, normalizeToken, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
@@ -732,8 +732,11 @@ const OPENINGS = listOf(COMPANY_OPENINGS);
 const STREET = listOf(STREET_WORDS)
   .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\.$/, '\\.?'))
   .join('|');
+const STREET_END = listOf(STREET_ENDINGS)
+  .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  .join('|');
 const ADDRESS_LIKE = new RegExp(
-  `^(no\\.?\\s*)?\\d+[a-z]?\\b[^,]*,|^no\\.?\\s*\\d|\\b(${STREET})(?![\\p{L}])[^\\n]*\\d|\\d.*\\b(${STREET})(?![\\p{L}])|\\bp\\.?o\\.? box\\b|\\b\\d{5}\\b|\\b[A-Z]{1,2}\\d{1,2}[A-Z]?\\s\\d[A-Z]{2}\\b`,
+  `\\p{L}(${STREET_END})\\s*\\d|^(no\\.?\\s*)?\\d+[a-z]?\\b[^,]*,|^no\\.?\\s*\\d|\\b(${STREET})(?![\\p{L}])[^\\n]*\\d|\\d.*\\b(${STREET})(?![\\p{L}])|\\bp\\.?o\\.? box\\b|\\b\\d{5}\\b|\\b[A-Z]{1,2}\\d{1,2}[A-Z]?\\s\\d[A-Z]{2}\\b`,
   'iu',
 );
 /** Words after a number that make it a house number: "No: 28, Jalan Astana" (no document's number). */
@@ -1074,9 +1077,54 @@ function vendorCandidates(index: DocIndex): BusinessValue[] {
 // ---------------------------------------------------------------------------------------------
 // The customer: the first line of the block under its label
 
+const FORMS_OF_ADDRESS = new Set(listOf(ADDRESS_FORMS).map((f) => plainWord(f).replace(/\.$/, '')));
+
+/**
+ * The recipient printed under the sender's line, as a letter's address window holds them (the
+ * sender's address on one small line, the recipient's block under it): "Hetzner Online GmbH •
+ * Industriestr. 25 • …" over "Usegroup Inh. Jochen Stärk". A form of address alone on its line
+ * ("Herr") and a line of "label: value" are passed over; an address ends the search.
+ */
+function recipientUnderSender(index: DocIndex): BusinessValue[] {
+  const lines = index.lines.filter((l) => l.page === 0 && !l.inCell).slice(0, ISSUER_WEIGHTS.topLines);
+  const heightOf = (l: XLine) => Math.max(0, ...l.segments.map(lineHeight));
+  // The sender's line separates its parts with marks, or is printed smaller than the block under it
+  // (a receipt's address line, commas between its parts and as large as its other lines, is none).
+  const at = lines.findIndex((l, i) => {
+    const words = l.segments.flatMap((s) => s.words);
+    if (senderName(words) === undefined) return false;
+    const next = lines[i + 1];
+    return words.some((w) => PART_SEPARATOR.test(w.text)) || (next !== undefined && heightOf(l) < PARTY_NUMBER_DATE_WEIGHTS.senderSmaller * heightOf(next));
+  });
+  if (at < 0) return [];
+  const left = lines[at]!.segments[0]!.box?.left;
+  for (const line of lines.slice(at + 1, at + 1 + PARTY_NUMBER_DATE_WEIGHTS.recipientLines)) {
+    // The window's block is printed flush under the sender's line (other columns beside it are not).
+    const segment = line.segments.find((s) => left === undefined || !s.box || Math.abs(s.box.left - left) <= PARTY_NUMBER_DATE_WEIGHTS.recipientIndent * s.box.height);
+    if (!segment) continue;
+    let words = segment.words;
+    if (words.length === 1 && FORMS_OF_ADDRESS.has(plainWord(words[0]!.text).replace(/\.$/, ''))) continue;
+    if (words[0]!.text.endsWith(':') || (words.length > 1 && words[1]!.text === ':')) continue;
+    // A name ends where a label starts ("Muster GmbH Rechnungsnummer: 2015738820").
+    const cut = words.findIndex((w) => w.text.endsWith(':'));
+    if (cut >= 0) words = words.slice(0, cut);
+    const labelStart = words.findIndex((w, i) => i > 0 && w.text.replace(/\P{L}/gu, '').length >= 3 && isLabelText([w]));
+    if (labelStart > 0) words = words.slice(0, labelStart);
+    const text = words.map((w) => w.text).join(' ');
+    // (A name ends with no house number: "Flugzeugallee 17" is a street.)
+    // (Nor is a web domain, "saldoapps.com", a name.)
+    if (words.length === 0 || ADDRESS_LIKE.test(text) || CONTACT_ANYWHERE.test(text) || PHONE_LIKE.test(text) || !/\p{L}{2}/u.test(text) || /\s\d+[a-z]?$/i.test(text) || /^\S+\.[a-z]{2,}$/i.test(text) || isLabelText(words)) return [];
+    return [{ concept: 'customer_name', value: text, words, score: PARTY_NUMBER_DATE_WEIGHTS.recipientUnderSender }];
+  }
+  return [];
+}
+
 function customerCandidates(index: DocIndex): BusinessValue[] {
-  const out: BusinessValue[] = headedNames(index, 'customer_name');
+  const out: BusinessValue[] = [...headedNames(index, 'customer_name'), ...recipientUnderSender(index)];
+  // "Name:" in the seller's block names the seller, whatever the customer's labels say.
+  const sellers = new Set(headedNames(index, 'vendor_name').flatMap((v) => v.words.map((w) => w.id)));
   for (const { read, label, placement } of labelledValues(index, 'customer_name')) {
+    if (read.words.some((w) => sellers.has(w.id))) continue;
     // "Bill To:" over a name and an address: a name that is the whole first line under it is surer.
     const wholeLine = placement === 'below' && label.whole && index.segments[read.words[0]!.segment]!.words.every((w) => read.words.includes(w));
     out.push(wholeLine ? { ...read, score: Math.min(1, read.score * PARTY_NUMBER_DATE_WEIGHTS.customerWholeLine) } : read);

@@ -384,6 +384,36 @@ describe('business fields', () => {
     expect((await extract(['TED HEN   NO. 63, JALAN STATVERY', 'TEL : 03-3271 9872', 'Total: 9.90'])).vendor_name).toBeNull();
   });
 
+  it('reads the number printed after the document\'s title, but not after an order\'s or a bill\'s, nor an amount', async () => {
+    const number = async (lines: string[]) => (await extractWith({ doc: await txt(lines), schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' }, { model: null })).output.invoice_number;
+    expect(await number(['Au bon moulin SARL', 'Facture FA-2017-0009', 'Total TTC 120,00 €'])).toBe('FA-2017-0009');
+    expect(await number(['Lieferant GmbH', 'Gutschrift (Selbst ausgestellte Rechnung) Nr. 471102', 'Gesamtbetrag 42,00'])).toBe('471102');
+    expect(await number(['Acme Ltd', 'Receipt 18550 - 389 - 4768', 'Total 9.00'])).toBe('18550 - 389 - 4768');
+    // An order's number on an invoice is the order's; a bill's is often another number; an amount is none.
+    expect(await number(['Acme Ltd', 'Order 4711', 'Total 9.00'])).toBeNull();
+    expect(await number(['Acme Ltd', 'BILL 18550', 'Total 9.00'])).toBeNull();
+    expect(await number(['FATTURA 0,00TOTALE', 'Totale 9,00'])).toBeNull();
+    // A short number needs a number word: "Invoice 12" may count pages or copies.
+    expect(await number(['Acme Ltd', 'Invoice 12', 'Total 9.00'])).toBeNull();
+    expect(await number(['Acme Ltd', 'Rechnung Nr. 42', 'Total 9.00'])).toBe('42');
+  });
+
+  it('takes the issuer from the sender\'s line over the address window, and the recipient from under it', async () => {
+    const letter = (sender: string) => extract([sender, 'Herr', 'Karl E. Coyote', 'Uferstraße 113', '88045 Friedrichshafen', 'Rechnungsdatum: 31.01.2014', 'Gesamtbetrag: 119,00 EUR']);
+    const out = await letter('Hetzner Online GmbH • Industriestr. 25 • 91710 Gunzenhausen');
+    expect(out.vendor_name).toBe('Hetzner Online GmbH');
+    expect(out.customer_name).toBe('Karl E. Coyote');
+    // A receipt's address line (parts between commas, no smaller print) heads no recipient.
+    const receipt = await extract(['SYL ROASTED DELIGHTS SDN BHD', 'No. 12, Jalan Astana, 41000 Klang', 'Taman Daya', 'Total: 9.90']);
+    expect(receipt.customer_name).toBeNull();
+  });
+
+  it('reads a party\'s name under a name label in the block its heading opens', async () => {
+    const out = await extract(['Handelsrechnung', 'Verkäufer', 'Nummer: 12345676', 'Name: Rohstoff AG Salzgitter', 'Anschrift: Marktstr. 153', 'Käufer', 'Nummer: 75969813', 'Name: Metallbau Leipzig GmbH & Co. KG', 'Gesamtbetrag: 119,00 EUR']);
+    expect(out.vendor_name).toBe('Rohstoff AG Salzgitter');
+    expect(out.customer_name).toBe('Metallbau Leipzig GmbH & Co. KG');
+  });
+
   it('reads the total from what was paid less the change, where it is printed and the total\'s own amount is not', async () => {
     const bar = ['BREWERY BAR', 'Description   Qty   U. price   Total', '2 x 95.00   190.00', 'TOTAL:', 'CASH   200.00', 'CHANGE :   10.00'];
     expect((await scanned(bar)).total).toBe(190);

@@ -197,6 +197,14 @@ export const PARTY_NUMBER_DATE_WEIGHTS = {
   headingWords: 5,
   /** … whose label has at least this many letters ("Seller", not "de:"). */
   headingLetters: 4,
+  /** The recipient printed under the sender's line (a letter's address window) … */
+  recipientUnderSender: 0.8,
+  /** … looked for on this many lines under it. */
+  recipientLines: 3,
+  /** A sender's line without separating marks is printed smaller than this share of the line under it. */
+  senderSmaller: 0.85,
+  /** … starting at most this many text heights left or right of where the sender's line starts. */
+  recipientIndent: 2,
   /** How sure the first date printed is the document's date, when no label says so. */
   firstDate: 0.6,
   /** Words read together as one date. */
