@@ -11,9 +11,12 @@
  * 2. Reasoning across fields:
  *    - amounts: the total, subtotal and tax chosen together, so that subtotal + tax = total where the
  *      document allows; an amount the others imply is taken only where it is printed;
- *    - the issuer: a label ("From", "Seller"), else the letterhead — the top lines of the first page,
- *      scored by size, a company's legal form, the e-mail or web domain printed below; never the
- *      block under "Bill to";
+ *    - the issuer: a label ("From", "Seller"), a "Name:" in the block a seller's heading opens, else
+ *      the letterhead — the top lines of the first page, scored by size, a company's legal form, the
+ *      e-mail or web domain printed below, the name opening a sender's line ("Acme GmbH • Main St 1 •
+ *      12345 Town"); never the block under "Bill to";
+ *    - the customer: a label, a "Name:" in a buyer's block, the recipient under a sender's line;
+ *    - the number: a label, or the number printed after the document's title ("Invoice FA-2017-0008");
  *    - the issue date: a labelled date, else the first date of the document that no other label claims;
  *    - the currency: codes, symbols and words anywhere, "$" by the country the document is from.
  * A field with no candidate is not in the document: the extractor leaves it null.
