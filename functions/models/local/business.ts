@@ -22,6 +22,7 @@
  * A field with no candidate is not in the document: the extractor leaves it null.
  */
 import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, MONEY_WORDS, WEAK_MARKS } from '../knowledge/currencies.ts';
+import { DATE_LEAD_WORDS } from '../knowledge/form-options.ts';
 import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
 import { ADDRESS_FORMS, COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, NAME_LABELS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_ENDINGS, STREET_WORDS } from '../knowledge/fields.ts';
 import { type DocIndex, meanOcrConfidence, normalizeToken, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
@@ -1218,8 +1219,33 @@ function titleNumberCandidates(index: DocIndex): BusinessValue[] {
 // Dates
 
 
+const DATE_LEADS = new Set(DATE_LEAD_WORDS);
+
+/**
+ * A letter's dateline on the first page, the place and then the date ("München, den 01.11.2024",
+ * "Paris, le 5 mars 2024", "Madrid, el 3/2/2024"): the document's own date, as sure as a labelled one.
+ */
+function datelineCandidates(index: DocIndex): BusinessValue[] {
+  const out: BusinessValue[] = [];
+  for (const line of index.lines) {
+    if (line.page !== 0 || line.inCell) continue;
+    const words = line.words;
+    for (let i = 1; i + 1 < words.length; i++) {
+      if (!DATE_LEADS.has(words[i]!.text.toLowerCase()) || !/^\p{Lu}[\p{L}.'’-]*,$/u.test(words[i - 1]!.text)) continue;
+      const text = words.slice(i + 1, i + 1 + PARTY_NUMBER_DATE_WEIGHTS.dateWords).map((w) => w.text).join(' ');
+      const date = parseDate(text, index.dateOrder);
+      if (!date) continue;
+      let end = i + 1;
+      let length = words[end]!.text.length;
+      while (length < date.length && end + 1 < words.length) length += 1 + words[++end]!.text.length;
+      out.push({ concept: 'issue_date', value: date.iso, words: words.slice(i + 1, end + 1), score: PARTY_NUMBER_DATE_WEIGHTS.dateline });
+    }
+  }
+  return out;
+}
+
 function issueDateCandidates(index: DocIndex, labelled: (id: string) => BusinessValue[]): BusinessValue[] {
-  const out = labelled('issue_date');
+  const out = [...datelineCandidates(index), ...labelled('issue_date')];
   if (out.length > 0) return out;
   // No labelled date: the first date printed, unless another label claims it (due, delivery, birth …).
   const claimed = new Set(['due_date', 'delivery_date', 'other_date'].flatMap((id) => labelled(id).flatMap((v) => v.words.map((w) => w.id))));

@@ -408,6 +408,13 @@ describe('business fields', () => {
     expect(receipt.customer_name).toBeNull();
   });
 
+  it('reads a letter\'s dateline ("München, den 01.11.2024") as the document\'s date, not a date after a word alone', async () => {
+    expect((await extract(['Muster GmbH', 'Rechnung R-17', 'München, den 01.11.2024', 'Finanzrate vom 01.11.2024 bis 30.11.2024', 'Datum: 30.10.2024 Zeit: 04:59:13', 'Gesamtbetrag: 119,00 EUR'])).invoice_date).toBe('2024-11-01');
+    expect((await extract(['Au bon moulin SARL', 'Facture FA-17', 'Paris, le 05/11/2017', 'Total TTC 120,00 €'])).invoice_date).toBe('2017-11-05');
+    // "den" after no place and comma is an article.
+    expect((await extract(['Muster GmbH', 'Rechnung R-17', 'Bitte überweisen Sie den 01.11.2024 fälligen Betrag', 'Rechnungsdatum: 30.10.2024', 'Gesamtbetrag: 119,00 EUR'])).invoice_date).toBe('2024-10-30');
+  });
+
   it('reads a party\'s name under a name label in the block its heading opens', async () => {
     const out = await extract(['Handelsrechnung', 'Verkäufer', 'Nummer: 12345676', 'Name: Rohstoff AG Salzgitter', 'Anschrift: Marktstr. 153', 'Käufer', 'Nummer: 75969813', 'Name: Metallbau Leipzig GmbH & Co. KG', 'Gesamtbetrag: 119,00 EUR']);
     expect(out.vendor_name).toBe('Rohstoff AG Salzgitter');

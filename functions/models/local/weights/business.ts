@@ -205,6 +205,8 @@ export const PARTY_NUMBER_DATE_WEIGHTS = {
   senderSmaller: 0.85,
   /** … starting at most this many text heights left or right of where the sender's line starts. */
   recipientIndent: 2,
+  /** A letter's dateline ("München, den 01.11.2024"): as sure as a labelled date. */
+  dateline: 1,
   /** How sure the first date printed is the document's date, when no label says so. */
   firstDate: 0.6,
   /** Words read together as one date. */
