@@ -925,7 +925,8 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
   const pageHeight = index.doc.pages[0]?.height ?? 0;
   const heights = firstPage.flatMap((l) => l.segments.map(lineHeight)).filter((h) => h > 0).sort((a, b) => a - b);
   const median = heights[heights.length >> 1] || 1;
-  const excluded = customerBlocks(index);
+  // (The recipient printed under a sender's line is the customer too.)
+  const excluded = new Set([...customerBlocks(index), ...recipientUnderSender(index).flatMap((v) => v.words.map((w) => w.segment))]);
   const out: BusinessValue[] = [];
   const top = firstPage.filter((l) => !l.box || !pageHeight || l.box.top < pageHeight * ISSUER_WEIGHTS.topShare).slice(0, ISSUER_WEIGHTS.topLines);
   // The document's title ("TAX INVOICE"): a letterhead printed above it is the issuer's, and the

@@ -403,6 +403,10 @@ describe('business fields', () => {
     const out = await letter('Hetzner Online GmbH • Industriestr. 25 • 91710 Gunzenhausen');
     expect(out.vendor_name).toBe('Hetzner Online GmbH');
     expect(out.customer_name).toBe('Karl E. Coyote');
+    // The recipient is never the issuer, though its name has a legal form.
+    const window = await extract(['weclapp.com | Somestreet 42 | 08155 Some city', 'Beispiel AG', 'Feldstraße 34', '54321 Hithausen', 'Rechnung RE1001', 'Endsumme 963,12 €']);
+    expect(window.customer_name).toBe('Beispiel AG');
+    expect(window.vendor_name).not.toBe('Beispiel AG');
     // A receipt's address line (parts between commas, no smaller print) heads no recipient.
     const receipt = await extract(['SYL ROASTED DELIGHTS SDN BHD', 'No. 12, Jalan Astana, 41000 Klang', 'Taman Daya', 'Total: 9.90']);
     expect(receipt.customer_name).toBeNull();
