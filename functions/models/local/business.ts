@@ -339,6 +339,8 @@ function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labe
       let read = withoutTrailingPhone(concept.kind, readValue(region.words, leaf, traits, index.dateOrder));
       if (read && index.splitCents && concept.kind === 'amount') read = withSplitCents(read, region.words);
       if (!read || !plausible(concept.kind, read.value, read.words) || isLabelText(read.words)) continue;
+      // A name read off a line of its own label ("Globale Nummer: 4000001123452" under "Seller:") is that label's first word.
+      if (concept.kind === 'name' && labelFollows(index, read.words)) continue;
       if (concept.kind === 'identifier' && houseNumber(index, read.words)) continue;
       let factor = placementFactor(region.placement, region.label) * (region.qualified ? LABEL_WEIGHTS.qualified : 1);
       // Amounts of a document are beside their label; under it is mostly a column of an item table.
@@ -356,6 +358,14 @@ function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labe
     }
   }
   return out;
+}
+
+/** Whether the word after these, on their line, is a label's last word ("Globale" + "Nummer:"). */
+function labelFollows(index: DocIndex, words: XWord[]): boolean {
+  const last = words[words.length - 1]!;
+  const line = index.lines[last.line]!;
+  const next = line.words[line.words.indexOf(last) + 1];
+  return next !== undefined && next.text.endsWith(':') && next.text.length > 1;
 }
 
 const byScore = (a: BusinessValue, b: BusinessValue) => b.score - a.score || a.words[0]!.id - b.words[0]!.id;
