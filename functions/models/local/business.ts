@@ -309,20 +309,22 @@ function regionsOf(index: DocIndex, label: LabelMatch) {
   return regions;
 }
 
-const itemHeaders = new WeakMap<DocIndex, Set<number>>();
+/** A reading of the document that several fields use, made once per document. */
+function perDocument<T>(read: (index: DocIndex) => T): (index: DocIndex) => T {
+  const cache = new WeakMap<DocIndex, T>();
+  return (index) => {
+    if (!cache.has(index)) cache.set(index, read(index));
+    return cache.get(index)!;
+  };
+}
 
 /** Lines that head an item table: a description column and a quantity or amount column on one line. */
-function itemHeaderLines(index: DocIndex): Set<number> {
-  let lines = itemHeaders.get(index);
-  if (!lines) {
-    const on = (id: string) => new Set(labelsOf(index, id).map((l) => l.words[0]!.line));
-    const described = on('item_description');
-    const counted = new Set([...on('item_amount'), ...on('item_quantity')]);
-    lines = new Set([...described].filter((line) => counted.has(line)));
-    itemHeaders.set(index, lines);
-  }
-  return lines;
-}
+const itemHeaderLines = perDocument((index): Set<number> => {
+  const on = (id: string) => new Set(labelsOf(index, id).map((l) => l.words[0]!.line));
+  const described = on('item_description');
+  const counted = new Set([...on('item_amount'), ...on('item_quantity')]);
+  return new Set([...described].filter((line) => counted.has(line)));
+});
 
 /** Every value of a field found through its labels, with the label and placement that gave it. */
 function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labelsOf(index, id)): Labelled[] {
@@ -742,13 +744,13 @@ function rankedAmounts(lists: AmountLists, best: AmountChoice, totalAgreed: bool
 const listOf = (text: string) => text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
 const ENDINGS = listOf(COMPANY_ENDINGS);
 const OPENINGS = listOf(COMPANY_OPENINGS);
+/** A word as a regular expression that matches it literally. */
+const literal = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A street word of the lexicon as a pattern: "st." matches "st" and "st.". */
 const STREET = listOf(STREET_WORDS)
-  .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\.$/, '\\.?'))
+  .map((w) => literal(w).replace(/\\\.$/, '\\.?'))
   .join('|');
-const STREET_END = listOf(STREET_ENDINGS)
-  .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-  .join('|');
+const STREET_END = listOf(STREET_ENDINGS).map(literal).join('|');
 const ADDRESS_LIKE = new RegExp(
   `\\p{L}(${STREET_END})\\s*\\d|^(no\\.?\\s*)?\\d+[a-z]?\\b[^,]*,|^no\\.?\\s*\\d|\\b(${STREET})(?![\\p{L}])[^\\n]*\\d|\\d.*\\b(${STREET})(?![\\p{L}])|\\bp\\.?o\\.? box\\b|\\b\\d{5}\\b|\\b[A-Z]{1,2}\\d{1,2}[A-Z]?\\s\\d[A-Z]{2}\\b`,
   'iu',
@@ -784,7 +786,9 @@ function domainsOf(index: DocIndex): string[] {
   return [...out];
 }
 
-const letters = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]/g, '');
+/** Lower case without accents ("Société" → "societe"). */
+const folded = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+const letters = (text: string) => folded(text).replace(/[^a-z0-9]/g, '');
 
 /** Segments on the first page that are under a customer's label ("Bill To", "Customer"): never the issuer. */
 function customerBlocks(index: DocIndex): Set<number> {
@@ -1029,7 +1033,7 @@ function issuerLabelled(index: DocIndex): BusinessValue[] {
 }
 
 /** A label's words as compared: lower case, no accents, no colon. */
-const plainWord = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[:]+$/, '');
+const plainWord = (text: string) => folded(text).replace(/:+$/, '');
 const NAME_LABEL_WORDS = listOf(NAME_LABELS).map((label) => label.split(/\s+/).map(plainWord));
 
 /** How many words of the line a name label is, with its colon ("Nom de la société:"): 0 if none. */
@@ -1047,7 +1051,7 @@ function nameLabelLength(words: XWord[]): number {
  * A party's name printed under a generic name label in the block its heading opens: "Verkäufer",
  * then "Nummer: …", "Name: Rohstoff AG Salzgitter". The block ends at the next party's heading.
  */
-function headedNames(index: DocIndex, id: 'vendor_name' | 'customer_name'): BusinessValue[] {
+function readHeadedNames(index: DocIndex, id: 'vendor_name' | 'customer_name'): BusinessValue[] {
   // A heading is a short line of words holding a party's label ("Seller", "Informations sur le
   // vendeur"; not "de:", not a name label).
   const isHeading = (l: LabelMatch) => {
@@ -1083,16 +1087,22 @@ function headedNames(index: DocIndex, id: 'vendor_name' | 'customer_name'): Busi
   return out;
 }
 
+/** The seller's and the buyer's names in their blocks (each read once: the other party's reading needs them too). */
+const sellerNames = perDocument((index) => readHeadedNames(index, 'vendor_name'));
+const buyerNames = perDocument((index) => readHeadedNames(index, 'customer_name'));
+
 function vendorCandidates(index: DocIndex): BusinessValue[] {
   const domains = domainsOf(index);
-  const byLabel = [...issuerLabelled(index), ...headedNames(index, 'vendor_name')].map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? ISSUER_WEIGHTS.labelledSpellsDomain : 1)) }));
+  const byLabel = [...issuerLabelled(index), ...sellerNames(index)].map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? ISSUER_WEIGHTS.labelledSpellsDomain : 1)) }));
   return distinct([...byLabel, ...letterheadCandidates(index, domains)]);
 }
 
 // ---------------------------------------------------------------------------------------------
 // The customer: the first line of the block under its label
 
-const FORMS_OF_ADDRESS = new Set(listOf(ADDRESS_FORMS).map((f) => plainWord(f).replace(/\.$/, '')));
+/** A form of address as compared: "Dr." and "dr" alike. */
+const addressForm = (text: string) => plainWord(text).replace(/\.$/, '');
+const FORMS_OF_ADDRESS = new Set(listOf(ADDRESS_FORMS).map(addressForm));
 
 /**
  * The recipient printed under the sender's line, as a letter's address window holds them (the
@@ -1100,7 +1110,7 @@ const FORMS_OF_ADDRESS = new Set(listOf(ADDRESS_FORMS).map((f) => plainWord(f).r
  * Industriestr. 25 • …" over "Usegroup Inh. Jochen Stärk". A form of address alone on its line
  * ("Herr") and a line of "label: value" are passed over; an address ends the search.
  */
-function recipientUnderSender(index: DocIndex): BusinessValue[] {
+const recipientUnderSender = perDocument((index): BusinessValue[] => {
   const lines = index.lines.filter((l) => l.page === 0 && !l.inCell).slice(0, ISSUER_WEIGHTS.topLines);
   const heightOf = (l: XLine) => Math.max(0, ...l.segments.map(lineHeight));
   // The sender's line separates its parts with marks, or is printed smaller than the block under it
@@ -1118,7 +1128,7 @@ function recipientUnderSender(index: DocIndex): BusinessValue[] {
     const segment = line.segments.find((s) => left === undefined || !s.box || Math.abs(s.box.left - left) <= PARTY_NUMBER_DATE_WEIGHTS.recipientIndent * s.box.height);
     if (!segment) continue;
     let words = segment.words;
-    if (words.length === 1 && FORMS_OF_ADDRESS.has(plainWord(words[0]!.text).replace(/\.$/, ''))) continue;
+    if (words.length === 1 && FORMS_OF_ADDRESS.has(addressForm(words[0]!.text))) continue;
     if (words[0]!.text.endsWith(':') || (words.length > 1 && words[1]!.text === ':')) continue;
     // A name ends where a label starts ("Muster GmbH Rechnungsnummer: 2015738820").
     const cut = words.findIndex((w) => w.text.endsWith(':'));
@@ -1132,12 +1142,12 @@ function recipientUnderSender(index: DocIndex): BusinessValue[] {
     return [{ concept: 'customer_name', value: text, words, score: PARTY_NUMBER_DATE_WEIGHTS.recipientUnderSender }];
   }
   return [];
-}
+});
 
 function customerCandidates(index: DocIndex): BusinessValue[] {
-  const out: BusinessValue[] = [...headedNames(index, 'customer_name'), ...recipientUnderSender(index)];
+  const out: BusinessValue[] = [...buyerNames(index), ...recipientUnderSender(index)];
   // "Name:" in the seller's block names the seller, whatever the customer's labels say.
-  const sellers = new Set(headedNames(index, 'vendor_name').flatMap((v) => v.words.map((w) => w.id)));
+  const sellers = new Set(sellerNames(index).flatMap((v) => v.words.map((w) => w.id)));
   for (const { read, label, placement } of labelledValues(index, 'customer_name')) {
     if (read.words.some((w) => sellers.has(w.id))) continue;
     // "Bill To:" over a name and an address: a name that is the whole first line under it is surer.
@@ -1232,6 +1242,14 @@ function titleNumberCandidates(index: DocIndex): BusinessValue[] {
 
 const DATE_LEADS = new Set(DATE_LEAD_WORDS);
 
+/** The words from `start` that a date read off them spans (`chars`: the length of the text it was read from). */
+function dateSpan(words: XWord[], start: number, chars: number): XWord[] {
+  let end = start;
+  let length = words[start]!.text.length;
+  while (length < chars && end + 1 < words.length) length += 1 + words[++end]!.text.length;
+  return words.slice(start, end + 1);
+}
+
 /**
  * A letter's dateline on the first page, the place and then the date ("München, den 01.11.2024",
  * "Paris, le 5 mars 2024", "Madrid, el 3/2/2024"): the document's own date, as sure as a labelled one.
@@ -1246,10 +1264,7 @@ function datelineCandidates(index: DocIndex): BusinessValue[] {
       const text = words.slice(i + 1, i + 1 + PARTY_NUMBER_DATE_WEIGHTS.dateWords).map((w) => w.text).join(' ');
       const date = parseDate(text, index.dateOrder);
       if (!date) continue;
-      let end = i + 1;
-      let length = words[end]!.text.length;
-      while (length < date.length && end + 1 < words.length) length += 1 + words[++end]!.text.length;
-      out.push({ concept: 'issue_date', value: date.iso, words: words.slice(i + 1, end + 1), score: PARTY_NUMBER_DATE_WEIGHTS.dateline });
+      out.push({ concept: 'issue_date', value: date.iso, words: dateSpan(words, i + 1, date.length), score: PARTY_NUMBER_DATE_WEIGHTS.dateline });
     }
   }
   return out;
@@ -1268,10 +1283,7 @@ function issueDateCandidates(index: DocIndex, labelled: (id: string) => Business
       const text = line.words.slice(i, i + PARTY_NUMBER_DATE_WEIGHTS.dateWords).map((w) => w.text).join(' ');
       const date = parseDate(text.replace(/^[^\d\p{L}]+/u, ''), index.dateOrder);
       if (!date) continue;
-      let end = i;
-      let length = line.words[i]!.text.length;
-      while (length < date.length && end + 1 < line.words.length) length += 1 + line.words[++end]!.text.length;
-      const words = line.words.slice(i, end + 1);
+      const words = dateSpan(line.words, i, date.length);
       if (words.some((w) => claimed.has(w.id))) continue;
       return [{ concept: 'issue_date', value: date.iso, words, score: PARTY_NUMBER_DATE_WEIGHTS.firstDate }];
     }
