@@ -412,6 +412,17 @@ describe('business fields', () => {
     expect(receipt.customer_name).toBeNull();
   });
 
+  it('reads German totals ("Rechnungssumme netto/brutto", "zuzüglich MwSt."), an Argentine "Comp. Nro", a street written as one word, and a name with a small title word in it', async () => {
+    const kraxi = await extract(['Kraxi GmbH', 'Rechnung 2014-03', 'Rechnungssumme netto 845,00', 'zuzüglich 19% MwSt. 160,55', 'Rechnungssumme brutto 1.005,55']);
+    expect(kraxi).toMatchObject({ subtotal: 845, tax: 160.55, total: 1005.55 });
+    expect((await extract(['Acme Ltd', 'Rechnungssumme ohne USt. 858,75', 'Steuerbetrag 163,16', 'Bruttosumme 1.021,91'])).subtotal).toBe(858.75);
+    expect((await extract(['MARCIO Y AGUSTIN ADDAMO', 'FACTURA', 'Punto de Venta: 00003 Comp. Nro: 00001475', 'Total: 44000,00'])).invoice_number).toBe('00001475');
+    // "Waldstrasse 86" is an address: the line is a sender's, its name the issuer.
+    expect((await extract(['Acme Werkzeuge GmbH · Waldstrasse 86 · Berlin', 'Herr', 'Karl Coyote', 'Rechnung R-1', 'Gesamtbetrag: 42,00 EUR'])).vendor_name).toBe('Acme Werkzeuge GmbH');
+    // "bon" in lower case inside a name is no title ("Bon de commande") ending it.
+    expect((await extract(['Au bon moulin SARL - 1242 chemin de l\'olive - 84340 Malaucène - France', 'Facture FA-2017-0009', 'Total TTC 120,00 €'])).vendor_name).toBe('Au bon moulin SARL');
+  });
+
   it('reads a letter\'s dateline ("München, den 01.11.2024") as the document\'s date, not a date after a word alone', async () => {
     expect((await extract(['Muster GmbH', 'Rechnung R-17', 'München, den 01.11.2024', 'Finanzrate vom 01.11.2024 bis 30.11.2024', 'Datum: 30.10.2024 Zeit: 04:59:13', 'Gesamtbetrag: 119,00 EUR'])).invoice_date).toBe('2024-11-01');
     expect((await extract(['Au bon moulin SARL', 'Facture FA-17', 'Paris, le 05/11/2017', 'Total TTC 120,00 €'])).invoice_date).toBe('2017-11-05');
