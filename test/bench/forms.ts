@@ -4,7 +4,7 @@
  * as the AcroForm it is, and flattened to a paper-like PDF. Recall, precision, unintended and
  * read-only writes, and flat-form placement. `FORMS_DETAIL=1` lists every miss and wrong write.
  */
-import { corpusAvailable } from '../support/corpus.ts';
+import { corpusAvailable, FOLDS, foldOf, manifest } from '../support/corpus.ts';
 import { evaluateFlatForm, evaluateForm, formTruths, INSTRUCTION_STYLES, type FlatResult, type FormResult } from '../support/form-eval.ts';
 
 const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFixed(1)}%`);
@@ -41,6 +41,10 @@ export async function benchForms(): Promise<void> {
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   console.log(row('**all**', results, flats));
   for (const style of INSTRUCTION_STYLES) console.log(row(`style ${style}`, results.filter((r) => r.style === style), flats.filter((r) => r.style === style)));
+  // By the fold of each form's source (test/corpus-truth/folds.json): holdout is the headline.
+  const sources = new Map(manifest().map((e) => [e.path, e.source.repo]));
+  const foldOfPath = (path: string) => foldOf(sources.get(path)!);
+  for (const fold of FOLDS) console.log(row(`fold ${fold}`, results.filter((r) => foldOfPath(r.path) === fold), flats.filter((r) => foldOfPath(r.path) === fold)));
   for (const truth of truths) console.log(row(truth.path.split('/').pop()!, results.filter((r) => r.path === truth.path), flats.filter((r) => r.path === truth.path)));
   if (!detail) return;
   for (const r of results) {

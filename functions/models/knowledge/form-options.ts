@@ -12,6 +12,7 @@
  *   "FAIT à Lyon le …", "signed in Brussels on …").
  * - `DATE_LEAD_WORDS`: a word that, ending a field's label, means a date follows ("Fait à … LE",
  *   "depuis LE", "Geboren AM").
+ * - `DATED_WORDS`: words between what a sentence names and its date ("fattura nr. 27 DEL 15/03/2025").
  * - `PASSIVE_AGENTS`, `PARTICIPLE_ENDINGS`: "… est tenue PAR la Fiduciaire Kremer", "paid BY Acme": a
  *   value said as the agent of a past participle is what comes after the agent word.
  * - `OPTION_POSITIONS`: words that pick one of a row's buttons by where it is ("the RIGHT-HAND button
@@ -64,6 +65,9 @@ export const SIGNING_VERBS: string[] = [
 ];
 
 export const DATE_LEAD_WORDS: string[] = ['le', 'am', 'den', 'el', 'op'];
+
+/** Words between a document's number and its date ("Invoice no. 27 OF 15/03/2025", "fattura nr. 27 DEL …", "reçu DATÉ DU …"). */
+export const DATED_WORDS: string[] = ['of', 'dated', 'du', 'date du', 'daté du', 'datée du', 'del', 'della', 'vom', 'datiert vom', 'van', 'gedateerd', 'de', 'fechado el', 'de fecha', 'do', 'datado de'];
 
 /**
  * Words a form calls the person filling it in ("SALARIÉ(E) nom", "Applicant's name"): a field that says

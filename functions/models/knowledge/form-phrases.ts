@@ -355,7 +355,7 @@ export const FIELD_CONCEPTS: Record<string, string[]> = {
   city: ['city', 'town', 'ville', 'localite', 'commune', 'ort', 'stadt', 'wohnort', 'woonplaats', 'plaats', 'ciudad', 'localidad', 'poblacion', 'citta', 'comune', 'localita', 'cidade', 'localidade'],
   country: ['country', 'pays', 'land', 'staat', 'pais', 'paese', 'nazione', 'stato'],
   street: ['street', 'rue', 'voie', 'strasse', 'straße', 'straat', 'calle', 'via', 'rua'],
-  housenumber: ['house number', 'house nr', 'house no', 'street number', 'numero de rue', 'hausnummer', 'hausnr', 'huisnummer', 'numero de casa', 'numero civico'],
+  housenumber: ['house number', 'house nr', 'house no', 'street number', 'numero de rue', 'hausnummer', 'hausnr', 'huisnummer', 'numero de casa', 'numero civico', 'civico'],
   phone: ['telephone number', 'phone number', 'telephone', 'phone', 'tel', 'mobile', 'cell phone', 'telefon', 'telefoon', 'telefono', 'handy', 'gsm', 'portable'],
   email: ['e mail address', 'e mail adresse', 'email address', 'e mail', 'email', 'courriel', 'adresse electronique', 'mail', 'correo electronico', 'posta elettronica'],
   favorite: ['favourite'],

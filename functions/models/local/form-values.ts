@@ -29,7 +29,7 @@
  */
 import type { FillField, FillRequest, FillResult, FormFiller } from '../engine.ts';
 import { ABBREVIATIONS, BARE_NAME_WORDS, FIELD_CONCEPTS, FORM_PHRASES, NO_WORDS, YES_WORDS } from '../knowledge/form-phrases.ts';
-import { DATE_LEAD_WORDS, NEGATIONS, OPTION_POSITIONS, OPTION_WORDS, PARTICIPLE_ENDINGS, PASSIVE_AGENTS, SELF_WORDS, SIGNING_VERBS, STATEMENT_WORDS } from '../knowledge/form-options.ts';
+import { DATE_LEAD_WORDS, DATED_WORDS, NEGATIONS, OPTION_POSITIONS, OPTION_WORDS, PARTICIPLE_ENDINGS, PASSIVE_AGENTS, SELF_WORDS, SIGNING_VERBS, STATEMENT_WORDS } from '../knowledge/form-options.ts';
 import { ENGLISH_MONTHS, MONTH_NUMBERS, monthKey } from '../knowledge/months.ts';
 import { stemOf, STOP_WORDS } from '../shared/words.ts';
 import { FILL_WEIGHTS } from './weights/form-values.ts';
@@ -51,6 +51,8 @@ interface Fact {
   bool: boolean | null;
   /** Abbreviations the name gives in brackets ("frais de déplacement (FD)" → FD). */
   acronyms: string[];
+  /** Named by the form's own words without a verb ("CAP 40121"): it goes only where a label fits it closely. */
+  printed?: boolean;
   /** The fact this one is a part of (a family name of a full name, a house number of a street line). */
   whole?: Fact;
   /** A statement read against the form's own options ("I am a woman"): the one field it names, and how surely. */
@@ -161,6 +163,7 @@ interface MakeOptions {
   /** Ordinal and context of the item the clause is about (the 2nd dependant), when its name has none. */
   ordinal?: number | null;
   context?: string[];
+  printed?: boolean;
 }
 
 function makeFact(names: string[], indexes: number[], rawValues: unknown[], options: MakeOptions = {}): Fact | undefined {
@@ -181,7 +184,7 @@ function makeFact(names: string[], indexes: number[], rawValues: unknown[], opti
   const signed = own.stems.some((s) => SIGNING_STEMS.has(s)) && own.stems.every((s) => SIGNING_STEMS.has(s) || STATEMENT_STEMS.has(s)) && values.length === 1 && DATE_ONLY.test(values[0]!);
   const alt = [...(options.alt ?? []), ...(own.stems.join(' ') === 'street' ? ['address'] : []), ...(signed ? ['date'] : [])].map((a) => analyse(a).stems).filter((a) => a.length > 0);
   const acronyms = [...last.matchAll(/\((\p{Lu}{2,6})\)/gu)].map((m) => m[1]!);
-  return { name: own.stems, alt, squash: words(last).join(''), context: [...context.flatMap((c) => c.stems), ...(options.context ?? [])], path: normalizedKey(names.join(' ')), ordinal, values, bool, acronyms };
+  return { name: own.stems, alt, squash: words(last).join(''), context: [...context.flatMap((c) => c.stems), ...(options.context ?? [])], path: normalizedKey(names.join(' ')), ordinal, values, bool, acronyms, printed: options.printed };
 }
 
 function factsOfJson(root: unknown): Fact[] {
@@ -256,8 +259,13 @@ const SIGNING_STEMS = new Set(SIGNING_VERBS.map((v) => stemOf(v)));
 /** Words of a statement ("also", "aussi"): they add nothing to a signing verb. */
 const STATEMENT_STEMS = new Set(STATEMENT_WORDS.map((w) => stemOf(w)));
 const DATE_ONLY = new RegExp(`^(?:${DATE_LIKE})$`, 'u');
+/** A code (letters and digits, "A102", "2024-0387"), a long number ("03123450375") or an amount ("450,00") ending a clause. */
+const WHOLE_VALUE_END = /(?:^|\s)(?:(?=[\p{L}\d/-]*\d)(?=[\p{L}\d/-]*[\p{L}/-])[\p{L}\d][\p{L}\d/-]{2,}|\d{6,}|\d[\d.’' ]*[.,]\d{2})$/u;
+/** "nr. 27 DEL 15/03/2025", "n° 12 du …", "Nr. 5 vom …": a document's number, then its date. */
+const DATED = new RegExp(`^(?:(.*\\S)\\s+)?(?:${DATED_WORDS.join('|')})\\s+(${DATE_LIKE})$`, 'iu');
 const DATE_END = new RegExp(`(?:^|\\s)(?:${DATE_LIKE})$`, 'u');
 const RELATION = new RegExp(`^(?:${alternatives(ALL.flatMap((p) => p.determiners))})\\s*(${alternatives(ALL.flatMap((p) => p.relations))})$`, 'iu');
+const RELATION_AT_START = new RegExp(`^(?:${alternatives(ALL.flatMap((p) => p.determiners))})\\s*(${alternatives(ALL.flatMap((p) => p.relations))})(?![\\p{L}])`, 'iu');
 const RELATION_AT_END = new RegExp(`(?:^|\\s)(?:${alternatives(ALL.flatMap((p) => p.determiners))})\\s*(${alternatives(ALL.flatMap((p) => p.relations))})$`, 'iu');
 
 type Slot = 'label' | 'value' | 'tick' | 'name' | 'birth' | 'address';
@@ -300,8 +308,11 @@ export function sentencesOf(text: string): string[] {
     if (!';.!?'.includes(c)) continue;
     const next = text[i + 1];
     if (next !== undefined && !/\s/.test(next)) continue;
+    // Inside brackets nothing ends ("Tazzine (conf. 12 pz)").
+    const sofar = text.slice(start, i);
+    if ((sofar.match(/\(/g) ?? []).length > (sofar.match(/\)/g) ?? []).length) continue;
     if (c === '.') {
-      const before = /(\S*)$/.exec(text.slice(start, i))![1]!;
+      const before = /(\S*)$/.exec(sofar)![1]!;
       const word = before.replace(/^[("'“‘]+/, '');
       const after = text.slice(i + 1).trimStart();
       if (abbreviated(word) || /^\p{Ll}/u.test(after)) continue;
@@ -323,6 +334,8 @@ interface Clause {
   kind?: 'name' | 'birth' | 'address' | 'relation';
   /** The clause starts with "his", "elle" …: it is about the item named before. */
   anaphor?: boolean;
+  /** Named by a run of the form's own words and no verb ("CAP 40121"): it must fit a label closely. */
+  printed?: boolean;
 }
 
 const stripDeterminers = (label: string) => label.replace(DETERMINERS, '').trim();
@@ -337,6 +350,9 @@ const PARTICIPLE = new RegExp(`^\\p{L}{2,}(?:${PARTICIPLE_ENDINGS.join('|')})$`,
 function valueOf(raw: string): string {
   const value = cleanValue(raw);
   if (/^\s*["“„«']/.test(raw)) return value;
+  // "al 22%", "at 20 %": a rate after its preposition.
+  const rate = /^\p{Ll}{1,4}\s+(\d[\d.,]*\s?%)$/u.exec(value);
+  if (rate) return rate[1]!;
   // "tenue par la Fiduciaire Kremer S.à r.l.": the agent of a passive, a name, is the value, without its
   // article ("paid by card" stays as it is).
   const passive = PASSIVE.exec(value);
@@ -355,7 +371,7 @@ function personName(text: string): string | undefined {
 }
 
 /** One clause of free text or one `key: value` line → a fact, or a section header (name only). */
-function clauseOf(clause: string): Clause | undefined {
+function clauseOf(clause: string, vocabulary: Vocabulary | null = null): Clause | undefined {
   let text = withoutFullStop(clause.trim().replace(/^([-*•]|\d+[.)])\s+/, '').replace(/^#+\s*/, '').replace(/\s*[!?]+$/, ''));
   text = text.replace(CONJUNCTION, '').replace(REQUEST, '').trim();
   if (text === '') return undefined;
@@ -378,6 +394,10 @@ function clauseOf(clause: string): Clause | undefined {
   let m = /^([^:=]{1,100}?)\s*[:=]\s*(.*)$/.exec(text);
   if (m) return { name: stripDeterminers(m[1]!), value: m[2]!.trim() === '' ? null : cleanValue(m[2]!), anaphor };
   m = COPULA.exec(text);
+  // "This is invoice no. 27 …", "C'est …": a subject that names nothing; the form's words after the verb may.
+  const empty = m !== null && analyse(stripDeterminers(m[1]!)).stems.length === 0;
+  const afterVerb = empty && vocabulary ? labelledClause(m![2]!, vocabulary) : undefined;
+  if (afterVerb) return { ...afterVerb, anaphor };
   if (m && m[1]!.split(/\s+/).length <= FILL_WEIGHTS.clauseNameWords) {
     const value = valueOf(m[2]!);
     const relation = RELATION.exec(m[2]!.trim());
@@ -386,7 +406,10 @@ function clauseOf(clause: string): Clause | undefined {
   }
   m = LINK_VALUE.exec(text);
   // "ligne 2", "row 3" number the clauses after them; they are no value.
-  if (m && m[1]!.trim().split(/\s+/).length <= FILL_WEIGHTS.linkNameWords && !(/^\d{1,2}$/.test(m[2]!.trim()) && Number(m[2]) <= FILL_WEIGHTS.maxOrdinal && stripDeterminers(m[1]!).split(/\s+/).length === 1)) return { name: stripDeterminers(m[1]!), value: cleanValue(m[2]!), anaphor };
+  const numbering = /^\d{1,2}$/.test(m?.[2]?.trim() ?? '') && Number(m?.[2]) <= FILL_WEIGHTS.maxOrdinal && stripDeterminers(m?.[1] ?? '').split(/\s+/).length === 1;
+  if (m && m[1]!.trim().split(/\s+/).length <= FILL_WEIGHTS.linkNameWords && !numbering) return { name: stripDeterminers(m[1]!), value: cleanValue(m[2]!), anaphor };
+  const labelled = vocabulary && !numbering ? labelledClause(text, vocabulary) : undefined;
+  if (labelled) return { ...labelled, anaphor };
   // A short line without a value ("Second owner") may head the lines that follow.
   if (text.length <= FILL_WEIGHTS.bareNameCharacters && !/[.!?]$/.test(clause.trim()) && !/\d/.test(text)) return { name: text, value: null };
   return undefined;
@@ -398,9 +421,100 @@ function leadOf(clause: string): string | undefined {
   return TEMPLATES.find((t) => t.lead !== undefined && t.re.test(text))?.lead;
 }
 
+/**
+ * The words a form prints for its text fields (labels and keys, as stems). In a sentence, a run of them
+ * right before a value names the field the value is for, in any language and without a verb or a
+ * colon: "…; CAP 40121, città Bologna, provincia BO", "le numéro d'ordre 2024-0387".
+ */
+interface Vocabulary {
+  stems: Set<string>;
+  /** The form's labels, spaced lower-case words: one that holds a conjunction ("nom et prénom") is never split at it. */
+  labels: string[];
+  /** Words the form prints abbreviated ("Prov."): a longer word they start names them too ("provincia"). */
+  abbreviations: string[];
+}
+
+/** Whether a word is one the form prints for a field (its stem, or a longer form of an abbreviation). */
+const printedWord = (word: string, vocabulary: Vocabulary) => {
+  const stem = stemOf(word);
+  return vocabulary.stems.has(stem) || vocabulary.abbreviations.some((a) => stem.length > a.length && stem.startsWith(a));
+};
+/** A word that neither names a field nor stops a run of field words ("d'" of "numéro d'ordre"). */
+const neutralWord = (word: string) => word.length === 1 || STOP_WORDS.has(word) || FUNCTION_WORDS.has(word) || FORM_STOP_WORDS.has(word);
+/** Whether every content word of a name is one the form prints. */
+const printedWords = (name: string, vocabulary: Vocabulary) => {
+  const content = words(name).filter((w) => !neutralWord(w));
+  return content.length > 0 && content.every((w) => printedWord(w, vocabulary));
+};
+
+/**
+ * "CAP 40121", "ID oggetto A102", "le reçu porte le numéro d'ordre 2024-0387": a value (a number, a
+ * capital, a quote) right after a run of the form's own words. The run is the clause's name; words
+ * before it say nothing the form asks for.
+ */
+function labelledClause(text: string, vocabulary: Vocabulary): Clause | undefined {
+  const tokens = [...text.matchAll(/\S+/g)];
+  for (let k = 1; k < tokens.length; k++) {
+    let value = text.slice(tokens[k]!.index);
+    // A name ends at a comma or where a function word starts the rest ("Lambert Sophie | et signe").
+    const proper = PROPER_VALUE.exec(value)?.[0];
+    const properEnds = proper !== undefined && (proper.length === value.length || /^\s*[,;]/.test(value.slice(proper.length)) || FUNCTION_WORD_NEXT.test(value.slice(proper.length)));
+    if (!/^(?:\d|["“„«])/u.test(value) && !properEnds) continue;
+    if (properEnds && !/^\d/.test(value)) value = proper!;
+    // A word of the form's continues the run ("VAT ID 0312…": the value is not "ID 0312…").
+    if (words(tokens[k]![0]).some((w) => !neutralWord(w) && printedWord(w, vocabulary))) continue;
+    // The longest run of tokens right before the value that the form prints (read whole: "code postal"
+    // is one of its words), starting with a word of its own.
+    let name: string | undefined;
+    for (let from = k - 1; from >= Math.max(0, k - FILL_WEIGHTS.labelRunWords); from--) {
+      const candidate = text.slice(tokens[from]!.index, tokens[k]!.index).trim();
+      const first = words(tokens[from]![0]);
+      // The run ends with a word of its own or a number mark ("invoice no. 27"), not an article ("rue des Aubépines").
+      const last = tokens[k - 1]![0];
+      if (first.some((w) => !neutralWord(w)) && (NUMBER_MARK.test(last) || words(last).some((w) => !neutralWord(w))) && printedWords(candidate, vocabulary)) name = candidate;
+    }
+    if (!name) continue;
+    // An amount is whole: what follows it ("… de nature S", "EUR brutto im Monat") is said of it, not part
+    // of it; so is a number or a code before a function word ("27 del 15/03/2025 per il Bar …", its date kept).
+    const whole = AMOUNT_START.exec(value) ?? NUMBER_BEFORE_WORD.exec(value);
+    return { name, value: whole ? whole[0].trim() : valueOf(value), printed: true };
+  }
+  return undefined;
+}
+const NUMBER_MARK = /^(?:n[°º]|no\.|nr\.?|num\.?|#)$/iu;
+const NUMBER_BEFORE_WORD = new RegExp(
+  `^\\d[\\p{L}\\d/.-]*\\s+(?:${DATED_WORDS.join('|')})\\s+(?:${DATE_LIKE})|^\\d[\\p{L}\\d/.-]*(?=\\s+(?:${[...FUNCTION_WORDS].map(escapeRe).join('|')})\\s)(?!\\s+(?:${DATED_WORDS.join('|')})\\s+(?:${DATE_LIKE}))`,
+  'iu',
+);
+const AMOUNT_START = /^\d{1,3}(?:[ .’']\d{3})*[.,]\d{2}(?![\d.,])(?:\s*(?:€|\$|£|EUR|USD|GBP|CHF)(?![\p{L}]))?/u;
+
+/**
+ * A value in capitals that is a name or a code throughout ("Bologna", "Hélène Marie", "BO", "A102"):
+ * a capital alone says nothing where every noun has one ("Stelle trägt die Kosten").
+ */
+const PROPER_VALUE = /^(?:\p{Lu}[\p{L}\d'’.-]*|[\d\p{Lu}][\p{Lu}\d/-]+)(?:\s+(?:(?:van|von|de|der|den|du|da|di|del|dos|le|la)\s+)?(?:\p{Lu}[\p{L}\d'’.-]*|\d[\p{Lu}\d/-]*)){0,4}(?![\p{L}\d])/u;
+const FUNCTION_WORD_NEXT = new RegExp(`^\\s+(?:${[...FUNCTION_WORDS, ...ALL.flatMap((p) => p.conjunctions)].map(escapeRe).join('|')})\\s`, 'iu');
+
+/** Words a label prints abbreviated, as stems: "Prov." → prov (three letters or more, not inside "S.A."). */
+const printedAbbreviations = (label: string) => [...label.matchAll(/(?<![\p{L}.])(\p{L}{3,})\.(?![\p{L}\p{N}])/gu)].map((m) => stemOf(plain(m[1]!)));
+
+function vocabularyOf(fields: FillField[], texts: FieldText[]): Vocabulary {
+  const stems = new Set<string>();
+  const abbreviations = new Set<string>();
+  const labels = new Set<string>();
+  fields.forEach((field, i) => {
+    if (field.type !== 'text') return;
+    const label = spaced((field.description.split(/\n| — /)[0] ?? '').split(/\s*›\s*/).at(-1) ?? '');
+    if (label.trim().split(' ').length <= FILL_WEIGHTS.labelRunWords) labels.add(label);
+    for (const stem of texts[i]!.all) if (stem.length > 1 && !/^\d+$/.test(stem)) stems.add(stem);
+    for (const a of printedAbbreviations(field.description)) abbreviations.add(a);
+  });
+  return { stems, labels: [...labels], abbreviations: [...abbreviations] };
+}
+
 /** Whether a piece of a sentence starts a clause of its own (else it continues the previous value). */
-const startsClause = (piece: string) => {
-  const c = clauseOf(piece);
+const startsClause = (piece: string, vocabulary: Vocabulary | null = null) => {
+  const c = clauseOf(piece, vocabulary);
   return c !== undefined && c.value !== null;
 };
 
@@ -408,7 +522,7 @@ const startsClause = (piece: string) => {
  * Clauses of a sentence: pieces between commas and conjunctions, a piece that is no clause of its own
  * joined to the one before ("15 route d'Arlon, L-8009 Strassen" stays one value).
  */
-function clausesOf(sentence: string): string[] {
+function clausesOf(sentence: string, vocabulary: Vocabulary | null = null): string[] {
   const pieces: Array<{ sep: string; text: string }> = [];
   let last = 0;
   let sep = '';
@@ -419,26 +533,45 @@ function clausesOf(sentence: string): string[] {
     last = m.index! + m[0].length;
   }
   pieces.push({ sep, text: sentence.slice(last) });
-  // Conjunctions split too, when what follows is a clause of its own.
+  // Conjunctions split too, when what follows is a clause of its own; never inside a label the form
+  // prints ("nom et prénom Lambert Sophie").
   const parts = pieces.flatMap((p) => {
     const sub = p.text.split(CONJUNCTION_SPLIT).flatMap((t) => t.split(ADJUNCT_SPLIT));
-    return sub.map((text, i) => ({ sep: i === 0 ? p.sep : ' ', text }));
+    const joined: string[] = [];
+    for (const text of sub) {
+      if (joined.length > 0 && vocabulary && splitsLabel(joined.at(-1)!, text, vocabulary)) joined[joined.length - 1] += ` ${text}`;
+      else joined.push(text);
+    }
+    return joined.map((text, i) => ({ sep: i === 0 ? p.sep : ' ', text }));
   });
   const out: string[] = [];
   // "Write X in A, Y in B": the verb of the first clause goes with the clauses after it.
   let lead: string | undefined;
   for (const part of parts) {
-    if (out.length > 0 && lead && !startsClause(part.text) && startsClause(`${lead}${part.text.trim()}`)) {
+    const starts = startsClause(part.text, vocabulary);
+    if (out.length > 0 && lead && !starts && startsClause(`${lead}${part.text.trim()}`, vocabulary)) {
       out.push(`${lead}${part.text.trim()}`);
       continue;
     }
-    if (out.length === 0 || startsClause(part.text)) lead = leadOf(part.text);
-    // A date is a whole value: what follows it after a comma does not continue it ("signe le 14/03/2024, tandis que …").
-    const afterDate = out.length > 0 && part.sep.startsWith(',') && DATE_END.test(out.at(-1)!);
-    if (out.length === 0 || afterDate || startsClause(part.text) || SUBJECT_START.test(part.text.trim()) || RELATION_AT_END.test(part.text.trim()) || (personName(part.text) === part.text.trim() && /\s/.test(part.text.trim()))) out.push(part.text);
+    if (out.length === 0 || starts) lead = leadOf(part.text);
+    // A date, a code or an amount is a whole value: what follows it after a comma does not continue it
+    // ("signe le 14/03/2024, tandis que …", "ID oggetto A102, Macinacaffè professionale").
+    const afterWhole = out.length > 0 && part.sep.startsWith(',') && (DATE_END.test(out.at(-1)!) || WHOLE_VALUE_END.test(out.at(-1)!));
+    if (out.length === 0 || afterWhole || starts || SUBJECT_START.test(part.text.trim()) || RELATION_AT_END.test(part.text.trim()) || (personName(part.text) === part.text.trim() && /\s/.test(part.text.trim()))) out.push(part.text);
     else out[out.length - 1] += part.sep + part.text;
   }
   return out;
+}
+
+/** Whether two pieces of a sentence were cut inside one of the form's labels ("… nom" | "et prénom …"). */
+function splitsLabel(before: string, after: string, vocabulary: Vocabulary): boolean {
+  const a = spaced(before);
+  const b = spaced(after);
+  return vocabulary.labels.some((label) => {
+    const parts = label.trim().split(' ');
+    for (let i = 1; i < parts.length; i++) if (a.endsWith(` ${parts.slice(0, i).join(' ')} `) && b.startsWith(` ${parts.slice(i).join(' ')} `)) return true;
+    return false;
+  });
 }
 
 /** Whether a place in a text is between quotes ("Check box, unchecked"): a comma there splits nothing. */
@@ -550,8 +683,12 @@ interface TextReading {
   item: { ordinal: number; context: string[] } | null;
   /** Items introduced so far. */
   items: number;
+  /** Each item introduced by its link to the writer ("ma conjointe" → the 1st): named again, it is the item again. */
+  relations: Map<string, { ordinal: number; context: string[] }>;
   /** The words of the last clause's name, for a clause that starts with "his", "son" … */
   topic: string[] | null;
+  /** The form's own words, when the form is known. */
+  vocabulary: Vocabulary | null;
 }
 
 /** What one sentence carries from clause to clause. */
@@ -567,8 +704,8 @@ interface SentenceReading {
  * sentence by sentence (date ranges, where and when it is signed, then clause by clause); an e-mail
  * address anywhere is one too.
  */
-function factsOfText(instructions: string): Fact[] {
-  const reading: TextReading = { facts: [], header: null, item: null, items: 0, topic: null };
+function factsOfText(instructions: string, vocabulary: Vocabulary | null): Fact[] {
+  const reading: TextReading = { facts: [], header: null, item: null, items: 0, relations: new Map(), topic: null, vocabulary };
   for (const line of instructions.split(/\r?\n/)) {
     if (reading.facts.length >= FILL_WEIGHTS.maxFacts) break;
     if (line.trim() === '') {
@@ -594,6 +731,8 @@ function readKeyedLine(reading: TextReading, line: string): boolean {
   const keyed = /^\s*(?:[-*•]\s*)?([^:=]{1,80}?)\s*[:=]\s*(.*)$/.exec(line);
   if (!(keyed && keyed[1]!.trim().split(/\s+/).length <= FILL_WEIGHTS.keyWords && !/[.;!?]\s/.test(keyed[1]!))) return false;
   const value = keyed[2]!.trim();
+  // "Second row: item code B215, …": a numbered lead of clauses, read as sentences.
+  if (numberedLead(keyed[1]!, value, reading.vocabulary)) return false;
   if (value === '') {
     reading.header = keyed[1]!.replace(/^#+\s*/, '');
     return true;
@@ -608,8 +747,19 @@ function readSentence(reading: TextReading, line: string, text: string): void {
   let sentence = rangeFacts(reading, text);
   sentence = signingFacts(reading, sentence);
   const state: SentenceReading = { lead: null, item: false };
-  for (const raw of clausesOf(sentence)) {
-    const clause = clauseOf(raw);
+  // "Ma conjointe atteste …; elle écrit …": a sentence that starts by naming an item introduced before is about it.
+  const named = RELATION_AT_START.exec(sentence.trim());
+  const known = named ? reading.relations.get(plain(named[1]!)) : undefined;
+  if (known) reading.item = known;
+  // "Seconda riga: ID oggetto B215, …": a numbered lead before a colon numbers the clauses after it.
+  const headed = /^([^:]{1,60}?)\s*:\s+(.+)$/su.exec(sentence);
+  if (headed && numberedLead(headed[1]!, headed[2]!, reading.vocabulary)) {
+    const head = analyse(headed[1]!);
+    state.lead = { ordinal: head.ordinal!, context: head.stems };
+    sentence = headed[2]!;
+  }
+  for (const raw of clausesOf(sentence, reading.vocabulary)) {
+    const clause = clauseOf(raw, reading.vocabulary);
     if (!clause || clause.value === null) readClauseWithoutValue(reading, state, line, sentence, raw, clause);
     else readClause(reading, state, { ...clause, value: clause.value });
   }
@@ -629,6 +779,11 @@ function rangeFacts(reading: TextReading, text: string): string {
   return sentence;
 }
 
+/** Whether "head: rest" is a numbered lead ("Second row") of clauses that name fields with the form's words. */
+function numberedLead(head: string, rest: string, vocabulary: Vocabulary | null): boolean {
+  return vocabulary !== null && analyse(head).ordinal !== null && head.trim().split(/\s+/).length <= FILL_WEIGHTS.leadWords && startsClause(rest.split(/,\s+/)[0]!, vocabulary);
+}
+
 /** "Fait à Lyon le 15/03/2024", "signed in Brussels on 3 May 2024": where and when it is signed. The sentence without it. */
 function signingFacts(reading: TextReading, sentence: string): string {
   const bare = sentence.normalize('NFKD').replace(/\p{M}/gu, '');
@@ -644,10 +799,12 @@ function signingFacts(reading: TextReading, sentence: string): string {
 
 /** A clause that gives no value: it introduces an item ("my son"), names one, heads the lines after it, or numbers the clauses after it. */
 function readClauseWithoutValue(reading: TextReading, state: SentenceReading, line: string, sentence: string, raw: string, clause: Clause | undefined): void {
-  const a = analyse(raw);
+  // A number in brackets is a detail ("Cups (pack of 12)"), never what numbers the clauses after it.
+  const a = analyse(raw.replace(/\([^)]*\)/g, ' '));
   const introduced = RELATION_AT_END.exec(raw.trim());
   if (introduced) {
     reading.item = { ordinal: ++reading.items, context: [] };
+    reading.relations.set(plain(introduced[1]!), reading.item);
     state.item = true;
     pushFacts(reading, [makeFact(['relationship'], [], [capitalized(introduced[1]!)], { ordinal: reading.item.ordinal })]);
   } else if (personName(raw) === raw.trim() && /\s/.test(raw.trim()) && state.item && reading.item) {
@@ -663,11 +820,12 @@ function readClauseWithoutValue(reading: TextReading, state: SentenceReading, li
 function readClause(reading: TextReading, state: SentenceReading, clause: Clause & { value: string }): void {
   const own = analyse(clause.name);
   const about = (clause.anaphor || (state.item && (clause.kind === 'name' || clause.kind === 'birth'))) && reading.item ? reading.item : state.lead;
-  const options: MakeOptions = { bool: clause.bool ?? null, ordinal: own.ordinal === null ? (about?.ordinal ?? null) : null, context: own.ordinal === null ? (about?.context ?? []) : [] };
+  const options: MakeOptions = { bool: clause.bool ?? null, ordinal: own.ordinal === null ? (about?.ordinal ?? null) : null, context: own.ordinal === null ? (about?.context ?? []) : [], printed: clause.printed };
   if (clause.kind === 'relation') {
     const ordinal = own.ordinal ?? ++reading.items;
     reading.items = Math.max(reading.items, ordinal);
     reading.item = { ordinal, context: own.stems };
+    reading.relations.set(plain(clause.value), reading.item);
     pushFacts(reading, [makeFact(['relationship'], [], [capitalized(clause.value)], { ordinal, context: own.stems })]);
     return;
   }
@@ -675,6 +833,15 @@ function readClause(reading: TextReading, state: SentenceReading, clause: Clause
   // "Mon employeur est X et SON adresse est …": the clause is about the topic named before.
   if (clause.anaphor && !about && reading.topic) options.context = [...(options.context ?? []), ...reading.topic];
   if (!clause.anaphor && clause.kind === undefined) reading.topic = own.stems;
+  // "fattura nr. 27 del 15/03/2025", "le reçu est daté du 20/11/2024": the date is a value of its own,
+  // the date of what the clause names.
+  const dated = clause.kind === undefined ? DATED.exec(clause.value) : null;
+  if (dated) {
+    pushFacts(reading, [makeFact(['date'], [], [dated[2]!], { ...options, context: [...(options.context ?? []), ...own.stems] })]);
+    const rest = dated[1]?.trim() ?? '';
+    if (rest === '' || !/[\d\p{Lu}]/u.test(rest)) return;
+    clause = { ...clause, value: rest };
+  }
   if (clause.kind === 'name') pushFacts(reading, nameFacts(clause.value, options));
   else if (clause.kind === 'address' || (own.stems.includes('address') && own.stems.length === 1 && /,/.test(clause.value))) pushFacts(reading, addressFacts(clause.value, options));
   else pushFacts(reading, namedValueFacts(reading, clause, own, options));
@@ -703,7 +870,7 @@ function namedValueFacts(reading: TextReading, clause: Clause & { value: string 
   return facts;
 }
 
-export function factsOf(instructions: string): Fact[] {
+export function factsOf(instructions: string, vocabulary: Vocabulary | null = null): Fact[] {
   const trimmed = instructions.trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
@@ -712,7 +879,7 @@ export function factsOf(instructions: string): Fact[] {
       // Not JSON after all: read it as text.
     }
   }
-  return factsOfText(instructions);
+  return factsOfText(instructions, vocabulary);
 }
 
 // ---- scoring ----
@@ -736,7 +903,11 @@ function fieldTextOf(field: FillField): FieldText {
   const labelStems = new Set([...labelParts.stems, ...sectionParts.stems]);
   return {
     // An abbreviation of a word the label prints ("emp" of "Employeur") adds nothing the label does not say.
-    abbrevs: keyParts.stems.filter((k) => /^\p{L}{3,4}$/u.test(k) && !KNOWN_WORDS.has(k) && ![...labelStems].some((l) => l.startsWith(k))),
+    // A word the label prints abbreviated ("Prov.") is matched by the word it starts ("provincia").
+    abbrevs: [
+      ...keyParts.stems.filter((k) => /^\p{L}{3,4}$/u.test(k) && !KNOWN_WORDS.has(k) && ![...labelStems].some((l) => l.startsWith(k))),
+      ...printedAbbreviations(label),
+    ],
     acronyms: [...label.matchAll(/(?<![\p{L}\p{N}])\p{Lu}{2,6}(?![\p{L}\p{N}])/gu)].map((m) => m[0]),
     section: sectionParts.stems,
     keyGroup: keyParts.stems.filter((k) => !optionStems.has(k)),
@@ -890,7 +1061,7 @@ function candidatesFor(fact: Fact, factIndex: number, field: FillField, fieldInd
   const signature = [...fact.name, ...fact.context].some((s) => SIGNATURE_STEMS.includes(s)) && !fact.values.every((v) => DATE_ONLY.test(v.trim()));
   if (!exact && isSignatureBox(text) && !signature) return [];
   const score = exact ? { match: 1, rank: 1 } : overlapIn(fact, text);
-  if (score.match < FILL_WEIGHTS.matchThreshold) return [];
+  if (score.match < (fact.printed ? FILL_WEIGHTS.printedMatchThreshold : FILL_WEIGHTS.matchThreshold)) return [];
   const value = fitted(formatValue(fact.values, field), field);
   if (value === null) return [];
   // A yes or a no is a box's answer before it is a text.
@@ -1258,7 +1429,7 @@ export function fillForm(request: FillRequest): FillResult {
   for (const i of signingPlaces(request.fields)) texts[i] = { ...texts[i]!, all: [...texts[i]!.all, ...SIGN_PLACE_STEMS] };
   const positioned = positionFacts(request.instructions, request.fields, texts);
   const decided = new Set(positioned.flatMap((p) => p.row));
-  const facts = [...factsOf(request.instructions), ...statementFacts(request.instructions, request.fields, texts), ...positioned.map((p) => p.fact)];
+  const facts = [...factsOf(request.instructions, vocabularyOf(request.fields, texts)), ...statementFacts(request.instructions, request.fields, texts), ...positioned.map((p) => p.fact)];
   const candidates: Candidate[] = [];
   const chosen = new Set(positioned.map((p) => p.fact));
   facts.forEach((fact, f) => {

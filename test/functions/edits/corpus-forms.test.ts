@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusAvailable } from '../../support/corpus.ts';
 import { evaluateFlatForm, evaluateForm, formTruths, INSTRUCTION_STYLES } from '../../support/form-eval.ts';
 
+const DEV_FORMS = ['matriceFattura.pdf', 'titre_dons_organisme_interet_general.pdf'];
 const FLOORED_FORMS = ['160F-2019.pdf', 'annotation-button-widget.pdf', 'annotation-text-widget.pdf', 'bug1669099.pdf', 'bug1883609.pdf', 'issue17492.pdf', 'issue6127.pdf'];
 
 // CI runs with ../shared beside the project: there the corpus must be found (a missing corpus fails).
@@ -49,5 +50,17 @@ describe.skipIf(!runs)('form filling on real forms (../shared/corpus)', () => {
     expect(right / intended).toBeGreaterThanOrEqual(0.92);
     expect(rightWrites / writes).toBeGreaterThanOrEqual(0.985);
     expect(placed / intended).toBeGreaterThanOrEqual(0.88);
+  });
+
+  it('fills the dev-fold forms (an Italian invoice template, a French donation receipt) from sentences that name fields with the form\'s own words: floors on recall and precision', { timeout: 120_000 }, async () => {
+    // Rules may be written from the dev fold, never from the holdout one; 2026-11-29 measured 74/135
+    // right (54.8%), precision 74/85 (87.1%); before reading sentences with the form's own words 52/135, 78.8%.
+    const truths = formTruths().filter((t) => DEV_FORMS.includes(t.path.replace('documents/form/', '')));
+    expect(truths.length).toBe(DEV_FORMS.length);
+    const results = await Promise.all(truths.flatMap((truth) => INSTRUCTION_STYLES.map((style) => evaluateForm(truth, style))));
+    const sum = (f: (r: (typeof results)[number]) => number) => results.reduce((a, r) => a + f(r), 0);
+    console.log(`[corpus] dev forms: ${sum((r) => r.right)}/${sum((r) => r.intended)} right, precision ${sum((r) => r.rightWrites)}/${sum((r) => r.writes)}`);
+    expect(sum((r) => r.right) / sum((r) => r.intended)).toBeGreaterThanOrEqual(0.52);
+    expect(sum((r) => r.rightWrites) / sum((r) => r.writes)).toBeGreaterThanOrEqual(0.85);
   });
 });

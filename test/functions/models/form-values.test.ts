@@ -414,3 +414,64 @@ describe('fillForm', () => {
     expect(values).toEqual(['Fiduciaire Kremer S.à r.l.', 'CPAM du Rhône', 'paid by card']);
   });
 });
+
+describe('fillForm: sentences that name fields with the form\'s own words', () => {
+  const INVOICE: FillField[] = [
+    { key: 'invoice_no', type: 'text', description: 'Invoice no.' },
+    { key: 'invoice_date', type: 'text', description: 'Date' },
+    { key: 'customer', type: 'text', description: 'Customer' },
+    { key: 'vat_id', type: 'text', description: 'VAT ID' },
+    { key: 'postcode', type: 'text', description: 'Postcode' },
+    { key: 'town', type: 'text', description: 'Town' },
+    { key: 'prov', type: 'text', description: 'Prov.' },
+    { key: 'code', type: 'text', description: 'Item code' },
+    { key: 'code2', type: 'text', description: 'Item code (line 2)' },
+    { key: 'price2', type: 'text', description: 'Unit price (line 2)' },
+    { key: 'rate', type: 'text', description: 'VAT rate' },
+  ];
+  const fillInvoice = (instructions: string) => Object.fromEntries(INVOICE.map((f, i) => [f.key, fillForm({ fields: INVOICE, instructions }).values[i]]));
+
+  it('reads a value right after a run of the form\'s words, without a verb or a colon; an abbreviated label is matched by its word', () => {
+    expect(fillInvoice('The customer is Bar Centrale, VAT ID 03123450375; postcode 40121, town Bologna, province BO.')).toMatchObject({
+      customer: 'Bar Centrale',
+      vat_id: '03123450375',
+      postcode: '40121',
+      town: 'Bologna',
+      prov: 'BO',
+      rate: null,
+    });
+  });
+
+  it('a document\'s number and its date are two values; a rate loses its preposition', () => {
+    expect(fillInvoice('This is invoice no. 27 of 15/03/2025. The VAT rate is at 22%.')).toMatchObject({ invoice_no: '27', invoice_date: '15/03/2025', rate: '22%' });
+  });
+
+  it('a numbered lead before a colon numbers the clauses after it; a code is a whole value; a full stop in brackets ends nothing', () => {
+    expect(fillInvoice('First row: item code A102, Espresso grinder. Second row: item code B215, Cups (pack of 12. blue), unit price 18,50.')).toMatchObject({
+      code: 'A102',
+      code2: 'B215',
+      price2: '18,50',
+    });
+  });
+
+  it('a capital alone is no value where every noun has one; a value after the form\'s words goes only where a label fits closely', () => {
+    const fields: FillField[] = [
+      { key: 'ort', type: 'text', description: 'Ort' },
+      { key: 'andere', type: 'text', description: 'Andere Einnahmen' },
+      { key: 'kosten', type: 'text', description: 'Kosten der Prozessführung (Betrag)' },
+    ];
+    expect(fillForm({ fields, instructions: 'Ort Essen, und keine andere Stelle zahlt meine Kosten.' }).values).toEqual(['Essen', null, null]);
+  });
+
+  it('a label holding a conjunction is not split at it; an item named again is that item', () => {
+    const fields: FillField[] = [
+      { key: 'rel1', type: 'text', description: 'Lien de parenté (1)' },
+      { key: 'rel2', type: 'text', description: 'Lien de parenté (2)' },
+      { key: 'attest1', type: 'text', description: 'Nom et prénom (1)' },
+      { key: 'attest2', type: 'text', description: 'Nom et prénom (2)' },
+    ];
+    const instructions =
+      'Le premier ayant droit est ma conjointe. Le second ayant droit est mon oncle. Ma conjointe atteste sur l\'honneur; elle écrit comme nom et prénom Lambert Sophie et signe. Mon oncle atteste aussi; il écrit comme nom et prénom Moreau Bernard.';
+    expect(fillForm({ fields, instructions }).values).toEqual(['Conjointe', 'Oncle', 'Lambert Sophie', 'Moreau Bernard']);
+  });
+});

@@ -20,12 +20,16 @@ export const FILL_WEIGHTS = {
   bareNameCharacters: 40,
   /** A lead that numbers the clauses after it ("For the second owner") is at most this many words. */
   leadWords: 5,
+  /** A run of the form's own words naming a value ("numéro d'ordre 2024-0387") is at most this many words. */
+  labelRunWords: 4,
   /** A list value's items are at most this many words each ("German, English and French"). */
   listItemWords: 4,
 
   // A fact against a field's label
   /** A fact matches a field from this overlap. */
   matchThreshold: 0.5,
+  /** A fact named by a run of the form's own words without a verb ("CAP 40121") matches from this overlap. */
+  printedMatchThreshold: 0.8,
   /** An overlap is this share recall (the fact's words the label says) … */
   recallShare: 0.6,
   /** … and this share precision (the label's words the fact accounts for). */
