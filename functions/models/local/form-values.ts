@@ -473,7 +473,8 @@ function labelledClause(text: string, vocabulary: Vocabulary): Clause | undefine
       const last = tokens[k - 1]![0];
       if (first.some((w) => !neutralWord(w)) && (NUMBER_MARK.test(last) || words(last).some((w) => !neutralWord(w))) && printedWords(candidate, vocabulary)) name = candidate;
     }
-    if (!name) continue;
+    // A clause that gave a number before the run says more than "label value" ("… de 52 480,00 de nature S en ligne 2").
+    if (!name || /\d/.test(text.slice(0, text.indexOf(name)))) continue;
     // An amount is whole: what follows it ("… de nature S", "EUR brutto im Monat") is said of it, not part
     // of it; so is a number or a code before a function word ("27 del 15/03/2025 per il Bar …", its date kept).
     const whole = AMOUNT_START.exec(value) ?? NUMBER_BEFORE_WORD.exec(value);
@@ -1061,7 +1062,9 @@ function candidatesFor(fact: Fact, factIndex: number, field: FillField, fieldInd
   const signature = [...fact.name, ...fact.context].some((s) => SIGNATURE_STEMS.includes(s)) && !fact.values.every((v) => DATE_ONLY.test(v.trim()));
   if (!exact && isSignatureBox(text) && !signature) return [];
   const score = exact ? { match: 1, rank: 1 } : overlapIn(fact, text);
-  if (score.match < (fact.printed ? FILL_WEIGHTS.printedMatchThreshold : FILL_WEIGHTS.matchThreshold)) return [];
+  if (score.match < FILL_WEIGHTS.matchThreshold) return [];
+  // A value named by the form's own words without a verb goes only to a field that prints them all.
+  if (fact.printed && !exact && !fact.name.every((s) => text.all.includes(s) || text.section.includes(s) || text.abbrevs.some((a) => s.length >= a.length + FILL_WEIGHTS.abbreviationExtraLetters && s.startsWith(a)))) return [];
   const value = fitted(formatValue(fact.values, field), field);
   if (value === null) return [];
   // A yes or a no is a box's answer before it is a text.

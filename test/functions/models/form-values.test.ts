@@ -463,6 +463,16 @@ describe('fillForm: sentences that name fields with the form\'s own words', () =
     expect(fillForm({ fields, instructions: 'Ort Essen, und keine andere Stelle zahlt meine Kosten.' }).values).toEqual(['Essen', null, null]);
   });
 
+  it('a value named by the form\'s words goes only to a field printing them all; a clause that gave a number first is no "label value"', () => {
+    const fields: FillField[] = [
+      { key: 'vat', type: 'text', description: 'VAT rate' },
+      { key: 'customer', type: 'text', description: 'Customer number' },
+      { key: 'type3', type: 'text', description: 'Type (line 3)' },
+    ];
+    expect(fillForm({ fields, instructions: 'VAT number GB123456789.' }).values).toEqual([null, null, null]);
+    expect(fillForm({ fields, instructions: 'I earned 52 480,00 of type S on line 2.' }).values).toEqual([null, null, null]);
+  });
+
   it('a label holding a conjunction is not split at it; an item named again is that item', () => {
     const fields: FillField[] = [
       { key: 'rel1', type: 'text', description: 'Lien de parenté (1)' },

@@ -28,8 +28,6 @@ export const FILL_WEIGHTS = {
   // A fact against a field's label
   /** A fact matches a field from this overlap. */
   matchThreshold: 0.5,
-  /** A fact named by a run of the form's own words without a verb ("CAP 40121") matches from this overlap. */
-  printedMatchThreshold: 0.8,
   /** An overlap is this share recall (the fact's words the label says) … */
   recallShare: 0.6,
   /** … and this share precision (the label's words the fact accounts for). */
