@@ -14,8 +14,23 @@
  * To extend: add a kind, a name, a language's terms. Measure with `npm run bench -- accuracy`.
  */
 
+import type { DocumentKind } from '../../documents/sniff.ts';
+
 /** Layout a kind of document typically has (detected by ../local/cues.ts). */
-export type LayoutCue = 'letter' | 'paper' | 'clauses' | 'contents' | 'totals' | 'form' | 'card' | 'slides' | 'receipt_strip' | 'till' | 'table_heavy';
+export type LayoutCue = 'letter' | 'paper' | 'clauses' | 'contents' | 'totals' | 'form' | 'card' | 'slides' | 'receipt_strip' | 'till' | 'table_heavy' | 'workbook' | 'web' | 'mail';
+
+/**
+ * What a file's own format says of its kind, whatever it holds: a workbook is a spreadsheet, a PPTX
+ * slides, a saved HTML file a web page, an EML or MSG file an e-mail.
+ */
+export const FORMAT_CUES: Partial<Record<DocumentKind, LayoutCue>> = {
+  xlsx: 'workbook',
+  csv: 'workbook',
+  pptx: 'slides',
+  html: 'web',
+  eml: 'mail',
+  msg: 'mail',
+};
 
 /**
  * Words a category's description may name a layout cue by: a description that denies one of them
@@ -28,6 +43,9 @@ export const CUE_WORDS: Partial<Record<LayoutCue, string>> = {
   clauses: 'clauses, articles',
   contents: 'contents',
   slides: 'slides',
+  workbook: 'spreadsheet, workbook, excel',
+  web: 'web, website, html',
+  mail: 'email, e-mail',
 };
 
 export interface DocumentType {
@@ -418,6 +436,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
     terms: `subject, cc, bcc, reply, forwarded, fwd, attachment, attachments, original message, wrote, mailto, message-id, mime-version, content-type,
       unsubscribe, best regards, kind regards, objet, envoye, piece jointe, betreff, gesendet, anhang, onderwerp, verzonden, bijlage,
       asunto, enviado, adjunto, oggetto, inviato, allegato, assunto, anexo`,
+    cues: { mail: 1 },
   },
   {
     id: 'bill_of_lading',
@@ -473,7 +492,15 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
     id: 'spreadsheet',
     names: 'spreadsheet, workbook, worksheet, excel, tableur, tabellenkalkulation, arbeitsblatt, rekenblad, werkblad, planilha',
     terms: `sheet, column, columns, row, rows, average, percentage, ytd, yoy, grand total`,
-    cues: { table_heavy: 0.5 },
+    cues: { table_heavy: 0.5, workbook: 1 },
+  },
+  {
+    id: 'web_page',
+    // Not "website": a CV or a paper prints it too.
+    names: 'web page, webpage, html page, saved page, page web, webseite, internetseite, webpagina, pagina web',
+    // What it prints is any subject's: its format says it (FORMAT_CUES).
+    terms: '',
+    cues: { web: 1 },
   },
   {
     id: 'sheet_music',

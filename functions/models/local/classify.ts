@@ -10,7 +10,7 @@ import type { ClassifyRequest, ClassifyResult } from '../engine.ts';
 import { type ClassificationVote, consolidateClassification } from '../shared/consensus.ts';
 import { buildQueries, cueScores, decisiveQuotes, formatQuotes, labelScores, type Queries, type TextEvidence, textEvidence, titleLines } from './evidence.ts';
 import { baggedWeights, jitteredWeight } from './random.ts';
-import { type Cue, layoutCues } from './cues.ts';
+import { type Cue, formatCues, layoutCues } from './cues.ts';
 import { docPages, pageLines, scoreShares } from './text.ts';
 import { boundedLogit, type LogisticModel, probabilityOf } from './logistic-model.ts';
 import { CLASSIFY_WEIGHTS } from './weights/classify.ts';
@@ -64,7 +64,7 @@ export function classify(request: ClassifyRequest, options: ClassifyOptions = { 
   const pagesWithText = Math.max(1, pages.filter((p) => p.words.length > 0 || p.blocks.length > 0).length);
   const evidence = textEvidence(queries, lines, CLASSIFY_WEIGHTS.averagePageTokens * pagesWithText);
   const title = textEvidence(queries, titleLines(pageTexts[0] ?? []), CLASSIFY_WEIGHTS.averagePageTokens);
-  const cues = layoutCues(pages.slice(0, CLASSIFY_WEIGHTS.cuePages), pageTexts.slice(0, CLASSIFY_WEIGHTS.cuePages));
+  const cues = [...layoutCues(pages.slice(0, CLASSIFY_WEIGHTS.cuePages), pageTexts.slice(0, CLASSIFY_WEIGHTS.cuePages)), ...formatCues(request.doc.kind)];
   const read: Read = { queries, evidence, title, cues };
 
   const n = Math.max(1, Math.floor(request.nConsensus));

@@ -6,7 +6,8 @@
  * tall narrow strip, and the money tendered at the till with the change given back. The kinds that have each cue are in ../knowledge/document-types.ts.
  */
 import type { Page } from '../../documents/doc.ts';
-import type { LayoutCue } from '../knowledge/document-types.ts';
+import type { DocumentKind } from '../../documents/sniff.ts';
+import { FORMAT_CUES, type LayoutCue } from '../knowledge/document-types.ts';
 import type { PageLine } from './text.ts';
 import { CUE_SETTINGS } from './weights/cues.ts';
 
@@ -80,6 +81,12 @@ export function layoutCues(pages: readonly Page[], lines: readonly PageLine[][])
   const tabled = pages.filter((p) => p.tables.length > 0).length;
   if (pages.length > 0 && tabled >= Math.max(1, pages.length * CUE_SETTINGS.tabledShare)) cues.push({ cue: 'table_heavy', strength: CUE_SETTINGS.strength, evidence: 'pages of tables' });
   return cues;
+}
+
+/** What the file's own format says of its kind (../knowledge/document-types.ts FORMAT_CUES): a workbook, a PPTX, an HTML page, an e-mail. */
+export function formatCues(kind: DocumentKind): Cue[] {
+  const cue = FORMAT_CUES[kind];
+  return cue ? [{ cue, strength: CUE_SETTINGS.formatStrength, evidence: `a ${kind.toUpperCase()} file` }] : [];
 }
 
 /** The box around a page's words (the print, without the paper around it). */

@@ -127,6 +127,22 @@ describe('layout cues', () => {
     expect((await localEngine.classify(request(doc, { categories: denied }))).output.category).toBe('flat_form');
   });
 
+  it('a file\'s own format is evidence: sales figures in a workbook are a spreadsheet, in a saved HTML page a web page, in a PDF neither', async () => {
+    const categories: Category[] = [
+      { name: 'financial_statement', description: 'Financial statements: income statement, balance sheet, cash flows' },
+      { name: 'spreadsheet', description: 'Spreadsheet of rows and columns of data' },
+      { name: 'web_page', description: 'A saved web page: an article or page of a website' },
+      { name: 'report', description: 'A report' },
+    ];
+    const lines = ['Sales by region', 'Region Q1 Q2', 'North 1,200 1,350', 'South 900 950', 'West 640 700', 'Total 2,740 3,000'];
+    const as = (kind: Doc['kind']) => ({ ...fixtureDoc([{ blocks: [{ kind: 'paragraph', lines }] }]), kind });
+    expect(['spreadsheet', 'web_page']).not.toContain((await localEngine.classify(request(as('pdf'), { categories }))).output.category);
+    const workbook = await localEngine.classify(request(as('xlsx'), { categories }));
+    expect(workbook.output.category).toBe('spreadsheet');
+    expect(workbook.output.reasoning).toContain('a XLSX file');
+    expect((await localEngine.classify(request(as('html'), { categories }))).output.category).toBe('web_page');
+  });
+
   it('a till slip titled "CREDIT NOTE" under seven lines of letterhead is a credit note', async () => {
     const categories: Category[] = [CATEGORIES[0]!, CATEGORIES[1]!, { name: 'credit note', description: 'A credit note' }];
     const letterhead = ['LIGHTROOM GALLERY SDN BHD', 'No: 28, JALAN ASTANA 1C,', 'BANDAR BUKIT RAJA, 41050', 'KLANG SELANGOR D.E, MALAYSIA', 'ROC No. : (1072825-A)', 'GST No. : 000584089600', 'Tel: 03-3360 4305 Fax: 03-3362 4395'];

@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    1.002785,
-    0.480217,
-    0.526024,
-    0.040217,
-    -0.210791,
-    -0.016952,
-    0.216477,
-    0.057945
+    1.000616,
+    0.55506,
+    0.497986,
+    -0.007768,
+    -0.142164,
+    -0.06859,
+    0.241747,
+    0.043436
   ],
-  "bias": -0.798316,
+  "bias": -0.706047,
   "fitted": {
     "documents": 228,
     "category_sets": [
@@ -35,7 +35,7 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
       12
     ],
     "rows": 912,
-    "right_rows": 796,
+    "right_rows": 809,
     "lambda": 10
   }
 };

@@ -25,6 +25,8 @@ export const CUE_SETTINGS = {
   contentsLeaders: 5,
   /** At a till: the change given within this many lines after the money tendered. */
   changeLines: 3,
+  /** The file's own format (a workbook, a PPTX, an HTML page, an e-mail): this strength. */
+  formatStrength: 3,
   /** A form with fillable fields: this strength, plus log2 of their count. */
   formFieldsStrength: 3,
   /** A form on paper: at least this many blanks to fill in. */
