@@ -82,6 +82,13 @@ export class HashSet64 {
     return true;
   }
 
+  /** Empties the set, keeping its capacity. */
+  clear(): void {
+    if (this.size === 0) return;
+    this.slots.fill(0);
+    this.size = 0;
+  }
+
   /** Calls `fn` with every hash in the set. */
   forEach(fn: (lo: number, hi: number) => void): void {
     const slots = this.slots;
@@ -143,22 +150,81 @@ export class HyperLogLog {
 /** Exact distinct values up to a bound (then the sketch answers). */
 export const EXACT_DISTINCT_LIMIT = 1_000_000;
 
-/** Distinct values a hash table holds before the counter switches to append-and-sort. */
+/** Distinct values a hash table holds before the counter switches to append-and-deduplicate. */
 const TABLE_LIMIT = 1 << 16;
+
+/** Buckets (by the top bits of a hash) that `removeRepeats` splits a buffer into. */
+const BUCKET_BITS = 8;
+const BUCKETS = 1 << BUCKET_BITS;
+
+/**
+ * Removes repeated hashes from the (lo, hi) pairs `words[0, 2 * length)`, in place, and returns how
+ * many distinct ones remain at the front (in no particular order). The pairs are first moved into
+ * BUCKETS buckets by the top bits of `hi` (an in-place permutation, one pass); each bucket then goes
+ * through a small hash table that stays in the CPU cache. About twice as fast as sorting the buffer.
+ */
+export function removeRepeats(words: Uint32Array, length: number): number {
+  const shift = 32 - BUCKET_BITS;
+  // Bucket b holds the pairs [start[b], start[b + 1]).
+  const start = new Int32Array(BUCKETS + 1);
+  for (let i = 0; i < length; i++) start[(words[2 * i + 1]! >>> shift) + 1]!++;
+  let largest = 0;
+  for (let b = 0; b < BUCKETS; b++) {
+    largest = Math.max(largest, start[b + 1]!);
+    start[b + 1]! += start[b]!;
+  }
+  // Each pair not yet in its bucket is swapped into the next free place of the bucket it belongs to.
+  const next = start.slice(0, BUCKETS);
+  for (let b = 0; b < BUCKETS; b++) {
+    while (next[b]! < start[b + 1]!) {
+      const i = next[b]!;
+      let lo = words[2 * i]!;
+      let hi = words[2 * i + 1]!;
+      let home = hi >>> shift;
+      while (home !== b) {
+        const j = next[home]!++;
+        const displacedLo = words[2 * j]!;
+        const displacedHi = words[2 * j + 1]!;
+        words[2 * j] = lo;
+        words[2 * j + 1] = hi;
+        lo = displacedLo;
+        hi = displacedHi;
+        home = hi >>> shift;
+      }
+      words[2 * i] = lo;
+      words[2 * i + 1] = hi;
+      next[b]!++;
+    }
+  }
+  // Buckets in order; the distinct pairs are written back from the front (never past the reading).
+  const seen = new HashSet64(2 * largest);
+  let kept = 0;
+  for (let b = 0; b < BUCKETS; b++) {
+    seen.clear();
+    for (let i = start[b]!; i < start[b + 1]!; i++) {
+      const lo = words[2 * i]!;
+      const hi = words[2 * i + 1]!;
+      if (!seen.add(lo, hi)) continue;
+      words[2 * kept] = lo;
+      words[2 * kept + 1] = hi;
+      kept++;
+    }
+  }
+  return kept;
+}
 
 /**
  * Counts distinct strings: exactly while there are at most `limit` of them, then by HyperLogLog.
  *
  * Few distinct values live in a small hash table (it stays in the CPU cache). Past TABLE_LIMIT the
- * hashes are appended to a buffer instead (sequential writes), which is sorted and deduplicated when
+ * hashes are appended to a buffer instead (sequential writes), whose repeats are removed when it is
  * full and at the end: for high-cardinality columns that is about twice as fast as a table the size of
  * the data, whose every insert misses the cache. Once more than `limit` distinct hashes are known, a
  * sketch is built from them (a sketch depends only on the distinct hashes it saw) and takes over.
  */
 export class DistinctCounter {
   private table: HashSet64 | undefined = new HashSet64(4096);
-  /** 64-bit hashes as (lo, hi) pairs of a BigUint64Array's words; sorted and distinct below `sorted`. */
-  private buffer: BigUint64Array | undefined;
+  /** 64-bit hashes as (lo, hi) pairs, `length` of them; distinct below `compacted`. */
   private words: Uint32Array | undefined;
   private length = 0;
   /** `length` right after the last compaction (nothing to do while it has not changed). */
@@ -186,7 +252,7 @@ export class DistinctCounter {
       return added;
     }
     if (this.words) {
-      if (this.length === this.buffer!.length) this.compact(true);
+      if (2 * this.length === this.words.length) this.compact(true);
       if (this.words) {
         this.words[2 * this.length] = lo;
         this.words[2 * this.length + 1] = hi;
@@ -199,8 +265,7 @@ export class DistinctCounter {
   }
 
   private startBuffer(table: HashSet64): void {
-    this.buffer = new BigUint64Array(Math.max(4 * TABLE_LIMIT, Math.min(2 * this.limit, 1 << 21)));
-    this.words = new Uint32Array(this.buffer.buffer);
+    this.words = new Uint32Array(2 * Math.max(4 * TABLE_LIMIT, Math.min(2 * this.limit, 1 << 21)));
     table.forEach((lo, hi) => {
       this.words![2 * this.length] = lo;
       this.words![2 * this.length + 1] = hi;
@@ -208,39 +273,28 @@ export class DistinctCounter {
     });
   }
 
-  /** Sorts and deduplicates the buffer; past the limit, hands over to a sketch; grows it if asked. */
+  /** Removes the buffer's repeats; past the limit, hands over to a sketch; grows it if asked. */
   private compact(makeRoom: boolean): void {
-    const buffer = this.buffer!;
     const words = this.words!;
-    buffer.subarray(0, this.length).sort();
-    let kept = this.length > 0 ? 1 : 0;
-    for (let i = 1; i < this.length; i++) {
-      if (words[2 * i] !== words[2 * kept - 2] || words[2 * i + 1] !== words[2 * kept - 1]) {
-        words[2 * kept] = words[2 * i]!;
-        words[2 * kept + 1] = words[2 * i + 1]!;
-        kept++;
-      }
-    }
+    const kept = removeRepeats(words, this.length);
     this.length = kept;
     this.compacted = kept;
     if (kept > this.limit) {
       const sketch = new HyperLogLog(16);
       for (let i = 0; i < kept; i++) sketch.add(words[2 * i]!, words[2 * i + 1]!);
       this.sketch = sketch;
-      this.buffer = undefined;
       this.words = undefined;
       this.length = 0;
       return;
     }
-    if (makeRoom && kept > buffer.length / 2) {
-      const bigger = new BigUint64Array(buffer.length * 2);
-      bigger.set(buffer.subarray(0, kept));
-      this.buffer = bigger;
-      this.words = new Uint32Array(bigger.buffer);
+    if (makeRoom && 2 * kept > words.length / 2) {
+      const bigger = new Uint32Array(words.length * 2);
+      bigger.set(words.subarray(0, 2 * kept));
+      this.words = bigger;
     }
   }
 
-  /** Brings the buffer up to date (sorted, distinct, or handed over to the sketch). */
+  /** Brings the buffer up to date (distinct, or handed over to the sketch). */
   private settle(): void {
     if (this.words && this.length !== this.compacted) this.compact(false);
   }

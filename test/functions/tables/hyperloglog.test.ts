@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DistinctCounter, hashString, HashSet64, HyperLogLog, lastHash } from '../../../functions/tables/hyperloglog.ts';
+import { DistinctCounter, hashString, HashSet64, HyperLogLog, lastHash, removeRepeats } from '../../../functions/tables/hyperloglog.ts';
 
 describe('HyperLogLog', () => {
   it('estimates 1.5 million distinct values within 2%', () => {
@@ -38,7 +38,7 @@ describe('DistinctCounter', () => {
     expect(Math.abs(counter.count() - 240_000) / 240_000).toBeLessThan(0.02);
   });
 
-  it('stays exact through the append-and-sort phase, duplicates spread over several compactions', () => {
+  it('stays exact through the append-and-deduplicate phase, duplicates spread over several compactions', () => {
     // Limit 200k: the buffer holds 400k hashes. 600k values, 150k distinct, each seen 4 times far
     // apart: the buffer fills and compacts with duplicates on both sides of the compaction.
     const counter = new DistinctCounter(200_000);
@@ -61,5 +61,26 @@ describe('HashSet64', () => {
     expect(added).toBe(100_000);
     expect(again).toBe(0);
     expect(set.size).toBe(100_000);
+  });
+});
+
+describe('removeRepeats', () => {
+  it('keeps each distinct (lo, hi) pair once, at the front, whatever the buckets', () => {
+    const length = 50_000;
+    const words = new Uint32Array(2 * length);
+    for (let i = 0; i < length; i++) {
+      // 20k distinct pairs; some share lo, some share hi (and so a bucket), repeats far apart.
+      const k = (i * 7919) % 20_000;
+      words[2 * i] = (k % 5000) * 2654435761;
+      words[2 * i + 1] = ((k * 40503) | 1) >>> 0;
+    }
+    const expected = new Set<string>();
+    for (let i = 0; i < length; i++) expected.add(`${words[2 * i]}:${words[2 * i + 1]}`);
+    const kept = removeRepeats(words, length);
+    const front = new Set<string>();
+    for (let i = 0; i < kept; i++) front.add(`${words[2 * i]}:${words[2 * i + 1]}`);
+    expect(kept).toBe(20_000);
+    expect(front).toEqual(expected);
+    expect(removeRepeats(words, 0)).toBe(0);
   });
 });
