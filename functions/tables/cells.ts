@@ -42,6 +42,20 @@ export function cellKind(cell: RawCell): CellKind {
   return CellKind.Value;
 }
 
+/**
+ * Negative, zero or positive as `a` sorts before, with or after `b`: the order of `<` on strings
+ * (UTF-16 code units). Written as a loop because `<` on a string sliced from a block (the cells the
+ * reader hands over) leaves optimised code for the runtime; the loop is about 1.5x faster there.
+ */
+export function compareText(a: string, b: string): number {
+  const n = a.length < b.length ? a.length : b.length;
+  for (let i = 0; i < n; i++) {
+    const d = a.charCodeAt(i) - b.charCodeAt(i);
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}
+
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /** `[+-]?digits` */

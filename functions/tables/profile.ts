@@ -7,6 +7,7 @@
 import {
   CellKind,
   cellKind,
+  compareText,
   dateTimeMillis,
   isBooleanText,
   isDateText,
@@ -82,8 +83,8 @@ class ColumnAccumulator {
     const lo = lastHash.lo;
     const hi = lastHash.hi;
     if (this.textMin === null) this.textMin = this.textMax = detached(text);
-    else if (text < this.textMin) this.textMin = detached(text);
-    else if (text > this.textMax!) this.textMax = detached(text);
+    else if (compareText(text, this.textMin) < 0) this.textMin = detached(text);
+    else if (compareText(text, this.textMax!) > 0) this.textMax = detached(text);
 
     let c = this.candidates;
     if (c & (INTEGER | NUMBER)) {
