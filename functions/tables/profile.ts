@@ -31,6 +31,17 @@ const ALL_TYPES = INTEGER | NUMBER | BOOLEAN | DATE | DATE_TIME;
 const SAMPLE_VALUES = 3;
 const SAMPLE_ROWS = 5;
 
+/**
+ * Whether the text of an integer (as plainNumber read it: at most 15 digits) is exactly what
+ * String(value) gives back: no `+`, no leading zero, not `-0`. Such a value's hash can be recomputed.
+ */
+function isCanonicalInteger(text: string): boolean {
+  const first = text.charCodeAt(0);
+  if (first === 43) return false;
+  const lead = first === 45 ? text.charCodeAt(1) : first;
+  return lead !== 48 || text.length === 1;
+}
+
 /** A copy of a string that does not keep the block it was sliced from alive. */
 function detached(s: string): string {
   return s.length < 13 ? s : Buffer.from(s, 'utf8').toString('utf8');
@@ -60,6 +71,14 @@ class ColumnAccumulator {
   /** Value hashes not yet counted (pairs lo, hi), while the values are increasing. */
   private deferred: Uint32Array | undefined = new Uint32Array(2048);
   private deferredLength = 0;
+  /**
+   * While the values so far are consecutive integers written as String(value) writes them (a row id:
+   * 1, 2, 3…), only the first and how many: their hashes are computed if the run ends, never
+   * otherwise (see closeRun).
+   */
+  private runOpen = true;
+  private runStart = 0;
+  private runLength = 0;
   sawTrue = false;
   sawFalse = false;
   private last = -Infinity;
@@ -79,9 +98,6 @@ class ColumnAccumulator {
       return;
     }
     this.values++;
-    hashString(text);
-    const lo = lastHash.lo;
-    const hi = lastHash.hi;
     if (this.textMin === null) this.textMin = this.textMax = detached(text);
     else if (compareText(text, this.textMin) < 0) this.textMin = detached(text);
     else if (compareText(text, this.textMax!) > 0) this.textMax = detached(text);
@@ -90,7 +106,8 @@ class ColumnAccumulator {
     if (c & (INTEGER | NUMBER)) {
       let value = plainNumber(text);
       let integer = plainNumberInfo.integer;
-      if (Number.isNaN(value)) {
+      const plain = !Number.isNaN(value);
+      if (!plain) {
         // Exponents, long digit strings: the careful path.
         integer = isIntegerText(text);
         value = integer || isNumberText(text) ? Number(text) : NaN;
@@ -101,7 +118,9 @@ class ColumnAccumulator {
         if (value > this.numMax) this.numMax = value;
         if (value <= this.last) this.stopIncreasing();
         this.last = value;
-        this.count(text, lo, hi);
+        const nextInRun = this.runLength === 0 || value === this.runStart + this.runLength;
+        if (this.runOpen && plain && integer && nextInRun && isCanonicalInteger(text)) this.extendRun(value, text);
+        else this.count(text);
         // A number is never a boolean or a date.
         this.candidates = c & (INTEGER | NUMBER);
         return;
@@ -109,7 +128,7 @@ class ColumnAccumulator {
       c &= ~NUMBER;
     }
     this.stopIncreasing();
-    this.count(text, lo, hi);
+    this.count(text);
     if (c === 0) {
       this.candidates = 0;
       return;
@@ -141,17 +160,40 @@ class ColumnAccumulator {
    * distinct, so their hashes are only appended to a buffer (no hash-table work): the common
    * row-id column costs next to nothing, and the buffer goes into the counter if the order breaks.
    */
-  private count(text: string, lo: number, hi: number): void {
-    let isNew: boolean;
-    if (this.deferred) {
-      if (this.deferredLength === this.deferred.length) this.growDeferred();
-      if (this.deferred) {
-        this.deferred[this.deferredLength++] = lo;
-        this.deferred[this.deferredLength++] = hi;
-      } else this.distinct.addHash(lo, hi);
-      isNew = true;
-    } else isNew = this.distinct.addHash(lo, hi);
+  private count(text: string): void {
+    this.closeRun();
+    hashString(text);
+    let isNew = true;
+    if (this.deferred) this.defer(lastHash.lo, lastHash.hi);
+    else isNew = this.distinct.addHash(lastHash.lo, lastHash.hi);
     if (isNew && this.samples.length < SAMPLE_VALUES) this.samples.push(detached(text));
+  }
+
+  /** A value one more than the run's last (or the first value): new, and not hashed yet. */
+  private extendRun(value: number, text: string): void {
+    if (this.runLength === 0) this.runStart = value;
+    this.runLength++;
+    if (this.samples.length < SAMPLE_VALUES) this.samples.push(detached(text));
+  }
+
+  /** The run ends: its values' hashes are counted, in order, as if each had been counted on arrival. */
+  private closeRun(): void {
+    if (!this.runOpen) return;
+    this.runOpen = false;
+    for (let k = 0; k < this.runLength; k++) {
+      hashString(String(this.runStart + k));
+      if (this.deferred) this.defer(lastHash.lo, lastHash.hi);
+      else this.distinct.addHash(lastHash.lo, lastHash.hi);
+    }
+  }
+
+  /** Appends a hash to the deferred ones; once they reach the exact limit they go into the counter. */
+  private defer(lo: number, hi: number): void {
+    if (this.deferredLength === this.deferred!.length) this.growDeferred();
+    if (this.deferred) {
+      this.deferred[this.deferredLength++] = lo;
+      this.deferred[this.deferredLength++] = hi;
+    } else this.distinct.addHash(lo, hi);
   }
 
   private growDeferred(): void {
@@ -176,6 +218,7 @@ class ColumnAccumulator {
   private stopIncreasing(): void {
     if (!this.increasing) return;
     this.increasing = false;
+    this.closeRun();
     this.flushDeferred();
   }
 

@@ -49,6 +49,27 @@ describe('profiler', () => {
     expect(increasing.profile[0]!.distinct_count).toBe(5);
   });
 
+  it('counts distinct texts exactly however a run of consecutive ids starts, gaps, breaks or is written', async () => {
+    // Mostly consecutive integers (the row-id fast path), with repeats, gaps, and the same number
+    // written differently ('+4', '04', '-0', '4.0'), which are distinct texts.
+    const cell = fc.oneof(
+      { weight: 6, arbitrary: fc.constant('next') },
+      { weight: 1, arbitrary: fc.integer({ min: -3, max: 40 }).map(String) },
+      { weight: 1, arbitrary: fc.constantFrom('+4', '04', '-0', '0', '4.0', 'x') },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(cell, { minLength: 1, maxLength: 60 }), fc.integer({ min: -2, max: 5 }), async (cells, first) => {
+        let next = first;
+        const texts = cells.map((c) => (c === 'next' ? String(next++) : c));
+        const summary = await profile(`id\n${texts.join('\n')}\n`);
+        expect(summary.profile[0]!.distinct_count).toBe(new Set(texts).size);
+        expect(summary.columns[0]!.unique).toBe(new Set(texts).size === texts.length);
+        expect(summary.columns[0]!.sample_values).toEqual([...new Set(texts)].slice(0, 3));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('widens integer to number to string as values demand, comparing numbers numerically', async () => {
     const summary = await profile('a,b,c\n9,9,x\n10,1.5,10\n-2,1e2,9\n');
     expect(summary.profile.map((c) => [c.json_schema, c.min, c.max])).toEqual([
