@@ -70,6 +70,19 @@ describe('profiler', () => {
     );
   });
 
+  it('gives the text min and max that < gives, for texts sharing long prefixes', async () => {
+    const text = fc.array(fc.constantFrom('a', 'b', 'é', 'Z'), { minLength: 1, maxLength: 6 }).map((cs) => `k${cs.join('')}`);
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { minLength: 1, maxLength: 40 }), async (texts) => {
+        const summary = await profile(`v\n${texts.join('\n')}\n`);
+        const min = texts.reduce((a, b) => (b < a ? b : a));
+        const max = texts.reduce((a, b) => (b > a ? b : a));
+        expect(summary.profile[0]).toMatchObject({ min, max });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('widens integer to number to string as values demand, comparing numbers numerically', async () => {
     const summary = await profile('a,b,c\n9,9,x\n10,1.5,10\n-2,1e2,9\n');
     expect(summary.profile.map((c) => [c.json_schema, c.min, c.max])).toEqual([
