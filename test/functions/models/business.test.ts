@@ -439,6 +439,10 @@ describe('business fields', () => {
     expect(gtin.output.vendor_name).not.toBe('Globale');
   });
 
+  it('reads the customer after an accounting label ("Debiteur", the debtor billed)', async () => {
+    expect((await extract(['Factuur', 'Factuurnummer: INV12345', 'Debiteur: Cust Omer BV', 'Totaal: 663,00 EUR'])).customer_name).toBe('Cust Omer BV');
+  });
+
   it('reads the total from what was paid less the change, where it is printed and the total\'s own amount is not', async () => {
     const bar = ['BREWERY BAR', 'Description   Qty   U. price   Total', '2 x 95.00   190.00', 'TOTAL:', 'CASH   200.00', 'CHANGE :   10.00'];
     expect((await scanned(bar)).total).toBe(190);
