@@ -904,6 +904,8 @@ function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun
     const nextText = second.map((w) => w.text).join(' ');
     if (first.length === 0 || second.length === 0 || ADDRESS_LIKE.test(nextText) || CONTACT_ANYWHERE.test(nextText) || PHONE_LIKE.test(nextText)) return;
     if (LEGAL_FORM_END.test(firstText) || firstText === firstText.toLowerCase() || wordlike(first) < 1 || wordlike(second) < ISSUER_WEIGHTS.secondLineWordlike) return;
+    // A party's heading ("Leverancier", "Seller") over its name is a label, no first half of the name.
+    if (isLabelText(first)) return;
     // One name is printed in one style: a line in capitals continues in capitals ("BREWERY TAP" is not
     // continued by "Owner by Castle Blue S/B"); and a date is no part of a name.
     if (allCapitals(firstText) !== allCapitals(nextText) || DATE_LIKE.test(nextText)) return;

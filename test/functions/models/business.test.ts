@@ -439,6 +439,10 @@ describe('business fields', () => {
     expect(gtin.output.vendor_name).not.toBe('Globale');
   });
 
+  it('reads a party\'s heading over its name ("Leverancier" over "Lev Erancier Inc") as no part of the name', async () => {
+    expect((await extract(['Factuur', 'Factuurnummer: INV12345', 'Leverancier', 'Lev Erancier Inc', 'Totaal: 663,00 EUR'])).vendor_name).toBe('Lev Erancier Inc');
+  });
+
   it('reads the customer after an accounting label ("Debiteur", the debtor billed)', async () => {
     expect((await extract(['Factuur', 'Factuurnummer: INV12345', 'Debiteur: Cust Omer BV', 'Totaal: 663,00 EUR'])).customer_name).toBe('Cust Omer BV');
   });
