@@ -1205,6 +1205,9 @@ function saidOf(text: string): Said {
   return out;
 }
 
+/** The numbers a text prints on their own ("978 du CGI", "35€"), not glued to a word ("Ermäßigte2"). */
+const standaloneNumbers = (text: string) => [...text.matchAll(/(?<![\p{L}\d])\d+(?![\p{L}\d])/gu)].map((m) => m[0]);
+
 /** Stems that are the same word: equal, or one long common beginning ("indemnis" / "indemnisee"). */
 const sameStem = (a: string, b: string) => {
   const letters = FILL_WEIGHTS.sameStemLetters;
@@ -1321,7 +1324,10 @@ function statementFacts(instructions: string, fields: FillField[], texts: FieldT
         if (group.label.length === 0 && group.choices.length === 1) {
           const choice = group.choices[0]!;
           const stems = [...new Set(choice.stems)];
-          if (stems.length >= FILL_WEIGHTS.statementWords && !whole.negated && stems.filter((s) => hasStem(whole.stems, s)).length >= mostOf(stems.length)) choose(group, choice, FILL_WEIGHTS.statementBox, `${sentence}|${choice.field}`);
+          // A number the box prints is what tells it from its neighbours ("978 du CGI", "200 du CGI"): it must be said.
+          // (Digits glued to a word are a footnote's mark: "Vereinsstatuten1".)
+          const numbersSaid = standaloneNumbers(texts[choice.field]!.option).every((n) => standaloneNumbers(sentence).includes(n));
+          if (stems.length >= FILL_WEIGHTS.statementWords && numbersSaid && !whole.negated && stems.filter((s) => hasStem(whole.stems, s)).length >= mostOf(stems.length)) choose(group, choice, FILL_WEIGHTS.statementBox, `${sentence}|${choice.field}`);
         }
       }
     }

@@ -473,6 +473,15 @@ describe('fillForm: sentences that name fields with the form\'s own words', () =
     expect(fillForm({ fields, instructions: 'I earned 52 480,00 of type S on line 2.' }).values).toEqual([null, null, null]);
   });
 
+  it('a box that states a fact is ticked only when the number it prints is said too ("article 200", not the "article 978" box); a footnote mark glued to a word is no number', () => {
+    const fields: FillField[] = [
+      { key: 'art200', type: 'checkbox', description: 'Reduction under article 200 of the tax code' },
+      { key: 'art978', type: 'checkbox', description: 'Reduction under article 978 of the tax code' },
+      { key: 'statutes', type: 'checkbox', description: 'I accept the association statutes1.' },
+    ];
+    expect(fillForm({ fields, instructions: 'The reduction is under article 200 of the tax code. I accept the association statutes.' }).values).toEqual(['true', null, 'true']);
+  });
+
   it('a label holding a conjunction is not split at it; an item named again is that item', () => {
     const fields: FillField[] = [
       { key: 'rel1', type: 'text', description: 'Lien de parenté (1)' },
