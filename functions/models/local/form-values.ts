@@ -1505,7 +1505,8 @@ function repeatedFields(fields: FillField[]): Set<number> {
 /**
  * A fact that fits two fields of different sections equally well and names neither section (the
  * writer's "second address line" against the employer's and the accountant's) is not written: which
- * one is meant cannot be told, and a value in the wrong party's box is worse than none.
+ * one is meant cannot be told, and a value in the wrong party's box is worse than none. Nor is one
+ * that fits two fields equally well by different words of its name.
  */
 function dropAmbiguous(candidates: Candidate[], facts: Fact[], texts: FieldText[]): void {
   const best = new Map<number, Candidate[]>();
@@ -1516,6 +1517,14 @@ function dropAmbiguous(candidates: Candidate[], facts: Fact[], texts: FieldText[
   }
   const ambiguous = new Set<number>();
   for (const [f, top] of best) {
+    // Two fields as good, each for another of the fact's words ("il totale della fattura": "data
+    // fattura" by one word, "totale generale" by the other): which one is meant cannot be told either.
+    const matched = top.map((c) => facts[f]!.name.filter((s) => texts[c.field]!.all.includes(s)));
+    const apart = (a: string[], b: string[]) => a.some((s) => !b.includes(s)) && b.some((s) => !a.includes(s));
+    if (matched.some((a, i) => matched.some((b, j) => j > i && apart(a, b)))) {
+      ambiguous.add(f);
+      continue;
+    }
     const sections = new Set(top.map((c) => texts[c.field]!.section.join(' ')));
     if (top.length < 2 || sections.size < 2 || sections.has('')) continue;
     const said = new Set([...facts[f]!.name, ...facts[f]!.context]);

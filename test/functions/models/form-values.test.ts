@@ -482,6 +482,15 @@ describe('fillForm: sentences that name fields with the form\'s own words', () =
     expect(fillForm({ fields, instructions: 'The reduction is under article 200 of the tax code. I accept the association statutes.' }).values).toEqual(['true', null, 'true']);
   });
 
+  it('a value that fits two fields equally well by different words of its name is written in neither', () => {
+    const fields: FillField[] = [
+      { key: 'invoice_date', type: 'text', description: 'Invoice date' },
+      { key: 'grand_total', type: 'text', description: 'Grand total' },
+    ];
+    expect(fillForm({ fields, instructions: 'The invoice total is 639,28.' }).values).toEqual([null, null]);
+    expect(fillForm({ fields, instructions: 'The grand total is 639,28.' }).values).toEqual([null, '639,28']);
+  });
+
   it('a label holding a conjunction is not split at it; an item named again is that item', () => {
     const fields: FillField[] = [
       { key: 'rel1', type: 'text', description: 'Lien de parenté (1)' },
