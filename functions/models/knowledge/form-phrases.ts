@@ -368,6 +368,7 @@ export const FIELD_CONCEPTS: Record<string, string[]> = {
   height: ['height', 'taille', 'grosse', 'korpergrosse', 'lengte', 'estatura', 'altura', 'altezza', 'statura'],
   length: ['length', 'characters', 'character', 'chars', 'caracteres', 'zeichen', 'lange', 'tekens', 'lengte in tekens', 'caratteri', 'longitud', 'comprimento'],
   address: ['address', 'adresse', 'anschrift', 'adres', 'direccion', 'domicilio', 'indirizzo', 'endereco', 'morada'],
+  date: ['datum', 'data', 'fecha'],
 };
 
 /**

@@ -444,6 +444,12 @@ describe('fillForm: sentences that name fields with the form\'s own words', () =
 
   it('a document\'s number and its date are two values; a rate loses its preposition', () => {
     expect(fillInvoice('This is invoice no. 27 of 15/03/2025. The VAT rate is at 22%.')).toMatchObject({ invoice_no: '27', invoice_date: '15/03/2025', rate: '22%' });
+    // "Data" (it, pt), "Datum" (de, nl), "Fecha" (es) name a date as "Date" does.
+    const italian: FillField[] = [
+      { key: 'nr_fattura', type: 'text', description: 'Fattura nr.' },
+      { key: 'data_fattura', type: 'text', description: 'Data' },
+    ];
+    expect(fillForm({ fields: italian, instructions: 'È la fattura nr. 27 del 15/03/2025.' }).values).toEqual(['27', '15/03/2025']);
   });
 
   it('a numbered lead before a colon numbers the clauses after it; a code is a whole value; a full stop in brackets ends nothing', () => {
