@@ -53,14 +53,14 @@ describe.skipIf(!runs)('form filling on real forms (../shared/corpus)', () => {
   });
 
   it('fills the dev-fold forms (an Italian invoice template, a French donation receipt) from sentences that name fields with the form\'s own words: floors on recall and precision', { timeout: 120_000 }, async () => {
-    // Rules may be written from the dev fold, never from the holdout one; 2026-11-29 measured 76/135
-    // right (56.3%), precision 76/84 (90.5%); before reading sentences with the form's own words 52/135, 78.8%.
+    // Rules may be written from the dev fold, never from the holdout one; 2026-11-29 measured 78/135
+    // right (57.8%), precision 78/85 (91.8%); before reading sentences with the form's own words 52/135, 78.8%.
     const truths = formTruths().filter((t) => DEV_FORMS.includes(t.path.replace('documents/form/', '')));
     expect(truths.length).toBe(DEV_FORMS.length);
     const results = await Promise.all(truths.flatMap((truth) => INSTRUCTION_STYLES.map((style) => evaluateForm(truth, style))));
     const sum = (f: (r: (typeof results)[number]) => number) => results.reduce((a, r) => a + f(r), 0);
     console.log(`[corpus] dev forms: ${sum((r) => r.right)}/${sum((r) => r.intended)} right, precision ${sum((r) => r.rightWrites)}/${sum((r) => r.writes)}`);
-    expect(sum((r) => r.right) / sum((r) => r.intended)).toBeGreaterThanOrEqual(0.52);
+    expect(sum((r) => r.right) / sum((r) => r.intended)).toBeGreaterThanOrEqual(0.55);
     expect(sum((r) => r.rightWrites) / sum((r) => r.writes)).toBeGreaterThanOrEqual(0.88);
   });
 });
