@@ -22,7 +22,7 @@
  * A field with no candidate is not in the document: the extractor leaves it null.
  */
 import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, MONEY_WORDS, WEAK_MARKS } from '../knowledge/currencies.ts';
-import { DATE_LEAD_WORDS } from '../knowledge/form-options.ts';
+import { DATE_LEAD_WORDS, DATED_WORDS } from '../knowledge/form-options.ts';
 import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
 import { ADDRESS_FORMS, COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, NAME_LABELS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_ENDINGS, STREET_WORDS } from '../knowledge/fields.ts';
 import { type DocIndex, meanOcrConfidence, normalizeToken, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
@@ -1272,8 +1272,44 @@ function datelineCandidates(index: DocIndex): BusinessValue[] {
   return out;
 }
 
+/** The last word of each phrase between a document's number and its date ("vom", "du", "of", "dated"). */
+const DATED_LAST_WORDS = new Set(DATED_WORDS.map((w) => w.split(/\s+/).at(-1)!));
+
+/**
+ * The date on the document's title line: "Handelsrechnung (380) Nr. 47110815 vom 01.12.2025", "Facture
+ * n° 12 du 05/11/2017", "Invoice No. 27 dated 15/03/2025". Not on an order's or a statement's title
+ * line (TITLE_NUMBERS_OTHER): an invoice's "Order 4711 of …" dates the order.
+ */
+function titleDateCandidates(index: DocIndex): BusinessValue[] {
+  const out: BusinessValue[] = [];
+  const dated = (words: XWord[], from: number): BusinessValue | undefined => {
+    if (!DATED_LAST_WORDS.has(words[from]?.text.toLowerCase() ?? '')) return undefined;
+    const text = words.slice(from + 1, from + 1 + PARTY_NUMBER_DATE_WEIGHTS.dateWords).map((w) => w.text).join(' ');
+    const date = parseDate(text, index.dateOrder);
+    return date ? { concept: 'issue_date', value: date.iso, words: dateSpan(words, from + 1, date.length), score: PARTY_NUMBER_DATE_WEIGHTS.titleDate } : undefined;
+  };
+  index.lines.forEach((line, l) => {
+    if (line.page !== 0 || line.inCell) return;
+    const title = DOCUMENT_TITLE_START.exec((line.segments[0]?.words ?? []).map((w) => w.text).join(' '));
+    if (!title || TITLE_NUMBERS_OTHER.test(title[0])) return;
+    // The date follows the title's number ("Rechnung gemäß Bestellung vom …" dates the order) …
+    const words = line.words;
+    const number = words.findIndex((w) => /\d/.test(w.text));
+    if (number < 0) return;
+    for (let i = number + 1; i + 1 < words.length; i++) {
+      const value = dated(words, i);
+      if (value) return void out.push(value);
+    }
+    // … on its line, or opening the line under it ("Gutschrift Nr. 471102" over "vom 05.03.2018").
+    const next = index.lines[l + 1];
+    const value = next && next.page === 0 && !next.inCell ? dated(next.words, 0) : undefined;
+    if (value) out.push(value);
+  });
+  return out;
+}
+
 function issueDateCandidates(index: DocIndex, labelled: (id: string) => BusinessValue[]): BusinessValue[] {
-  const out = [...datelineCandidates(index), ...labelled('issue_date')];
+  const out = [...datelineCandidates(index), ...titleDateCandidates(index), ...labelled('issue_date')];
   if (out.length > 0) return out;
   // No labelled date: the first date printed, unless another label claims it (due, delivery, birth …).
   const claimed = new Set(['due_date', 'delivery_date', 'other_date'].flatMap((id) => labelled(id).flatMap((v) => v.words.map((w) => w.id))));

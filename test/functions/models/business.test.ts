@@ -439,6 +439,14 @@ describe('business fields', () => {
     expect(gtin.output.vendor_name).not.toBe('Globale');
   });
 
+  it('reads the date after the title\'s number ("Handelsrechnung Nr. 47110815 vom 01.12.2025", or "vom …" under it), not an order\'s date in a sentence', async () => {
+    const out = await extract(['Stylesheet-Version: 2.6 vom 10.11.2025', 'Handelsrechnung (380) Nr. 47110815 vom 01.12.2025 - RECHNUNG', 'Gesamtbetrag: 119,00 EUR']);
+    expect(out.invoice_date).toBe('2025-12-01');
+    expect(out.invoice_number).toBe('47110815');
+    const under = await extract(['Gutschrift (Selbst ausgestellte Rechnung) Nr. 471102', 'vom 05.03.2018', 'Gesamtbetrag: 119,00 EUR', 'Rechnung gemäß Bestellung vom 01.03.2018.']);
+    expect(under.invoice_date).toBe('2018-03-05');
+  });
+
   it('reads a party\'s heading over its name ("Leverancier" over "Lev Erancier Inc") as no part of the name', async () => {
     expect((await extract(['Factuur', 'Factuurnummer: INV12345', 'Leverancier', 'Lev Erancier Inc', 'Totaal: 663,00 EUR'])).vendor_name).toBe('Lev Erancier Inc');
   });

@@ -207,6 +207,8 @@ export const PARTY_NUMBER_DATE_WEIGHTS = {
   recipientIndent: 2,
   /** A letter's dateline ("München, den 01.11.2024"): as sure as a labelled date. */
   dateline: 1,
+  /** The date on the document's title line ("Rechnung Nr. 4711 vom 01.12.2025"): as sure as a labelled one. */
+  titleDate: 1,
   /** How sure the first date printed is the document's date, when no label says so. */
   firstDate: 0.6,
   /** Words read together as one date. */
