@@ -51,7 +51,7 @@ interface Fact {
   bool: boolean | null;
   /** Abbreviations the name gives in brackets ("frais de déplacement (FD)" → FD). */
   acronyms: string[];
-  /** Named by the form's own words without a verb ("CAP 40121"): it goes only where a label fits it closely. */
+  /** Named by the form's own words without a verb ("CAP 40121"): it goes only to a field printing all of them. */
   printed?: boolean;
   /** The fact this one is a part of (a family name of a full name, a house number of a street line). */
   whole?: Fact;
@@ -262,7 +262,8 @@ const DATE_ONLY = new RegExp(`^(?:${DATE_LIKE})$`, 'u');
 /** A code (letters and digits, "A102", "2024-0387"), a long number ("03123450375") or an amount ("450,00") ending a clause. */
 const WHOLE_VALUE_END = /(?:^|\s)(?:(?=[\p{L}\d/-]*\d)(?=[\p{L}\d/-]*[\p{L}/-])[\p{L}\d][\p{L}\d/-]{2,}|\d{6,}|\d[\d.’' ]*[.,]\d{2})$/u;
 /** "nr. 27 DEL 15/03/2025", "n° 12 du …", "Nr. 5 vom …": a document's number, then its date. */
-const DATED = new RegExp(`^(?:(.*\\S)\\s+)?(?:${DATED_WORDS.join('|')})\\s+(${DATE_LIKE})$`, 'iu');
+const DATED_ALTERNATIVES = DATED_WORDS.join('|');
+const DATED = new RegExp(`^(?:(.*\\S)\\s+)?(?:${DATED_ALTERNATIVES})\\s+(${DATE_LIKE})$`, 'iu');
 const DATE_END = new RegExp(`(?:^|\\s)(?:${DATE_LIKE})$`, 'u');
 const RELATION = new RegExp(`^(?:${alternatives(ALL.flatMap((p) => p.determiners))})\\s*(${alternatives(ALL.flatMap((p) => p.relations))})$`, 'iu');
 const RELATION_AT_START = new RegExp(`^(?:${alternatives(ALL.flatMap((p) => p.determiners))})\\s*(${alternatives(ALL.flatMap((p) => p.relations))})(?![\\p{L}])`, 'iu');
@@ -334,7 +335,7 @@ interface Clause {
   kind?: 'name' | 'birth' | 'address' | 'relation';
   /** The clause starts with "his", "elle" …: it is about the item named before. */
   anaphor?: boolean;
-  /** Named by a run of the form's own words and no verb ("CAP 40121"): it must fit a label closely. */
+  /** Named by a run of the form's own words and no verb ("CAP 40121"): only a field printing all of them takes it. */
   printed?: boolean;
 }
 
@@ -465,13 +466,13 @@ function labelledClause(text: string, vocabulary: Vocabulary): Clause | undefine
     if (words(tokens[k]![0]).some((w) => !neutralWord(w) && printedWord(w, vocabulary))) continue;
     // The longest run of tokens right before the value that the form prints (read whole: "code postal"
     // is one of its words), starting with a word of its own.
+    // The run ends with a word of its own or a number mark ("invoice no. 27"), not an article ("rue des Aubépines").
+    const last = tokens[k - 1]![0];
+    if (!NUMBER_MARK.test(last) && words(last).every(neutralWord)) continue;
     let name: string | undefined;
     for (let from = k - 1; from >= Math.max(0, k - FILL_WEIGHTS.labelRunWords); from--) {
       const candidate = text.slice(tokens[from]!.index, tokens[k]!.index).trim();
-      const first = words(tokens[from]![0]);
-      // The run ends with a word of its own or a number mark ("invoice no. 27"), not an article ("rue des Aubépines").
-      const last = tokens[k - 1]![0];
-      if (first.some((w) => !neutralWord(w)) && (NUMBER_MARK.test(last) || words(last).some((w) => !neutralWord(w))) && printedWords(candidate, vocabulary)) name = candidate;
+      if (words(tokens[from]![0]).some((w) => !neutralWord(w)) && printedWords(candidate, vocabulary)) name = candidate;
     }
     // A clause that gave a number before the run says more than "label value" ("… de 52 480,00 de nature S en ligne 2").
     if (!name || /\d/.test(text.slice(0, text.indexOf(name)))) continue;
@@ -484,7 +485,7 @@ function labelledClause(text: string, vocabulary: Vocabulary): Clause | undefine
 }
 const NUMBER_MARK = /^(?:n[°º]|no\.|nr\.?|num\.?|#)$/iu;
 const NUMBER_BEFORE_WORD = new RegExp(
-  `^\\d[\\p{L}\\d/.-]*\\s+(?:${DATED_WORDS.join('|')})\\s+(?:${DATE_LIKE})|^\\d[\\p{L}\\d/.-]*(?=\\s+(?:${[...FUNCTION_WORDS].map(escapeRe).join('|')})\\s)(?!\\s+(?:${DATED_WORDS.join('|')})\\s+(?:${DATE_LIKE}))`,
+  `^\\d[\\p{L}\\d/.-]*\\s+(?:${DATED_ALTERNATIVES})\\s+(?:${DATE_LIKE})|^\\d[\\p{L}\\d/.-]*(?=\\s+(?:${[...FUNCTION_WORDS].map(escapeRe).join('|')})\\s)(?!\\s+(?:${DATED_ALTERNATIVES})\\s+(?:${DATE_LIKE}))`,
   'iu',
 );
 const AMOUNT_START = /^\d{1,3}(?:[ .’']\d{3})*[.,]\d{2}(?![\d.,])(?:\s*(?:€|\$|£|EUR|USD|GBP|CHF)(?![\p{L}]))?/u;
@@ -496,6 +497,9 @@ const AMOUNT_START = /^\d{1,3}(?:[ .’']\d{3})*[.,]\d{2}(?![\d.,])(?:\s*(?:€|
 const PROPER_VALUE = /^(?:\p{Lu}[\p{L}\d'’.-]*|[\d\p{Lu}][\p{Lu}\d/-]+)(?:\s+(?:(?:van|von|de|der|den|du|da|di|del|dos|le|la)\s+)?(?:\p{Lu}[\p{L}\d'’.-]*|\d[\p{Lu}\d/-]*)){0,4}(?![\p{L}\d])/u;
 const FUNCTION_WORD_NEXT = new RegExp(`^\\s+(?:${[...FUNCTION_WORDS, ...ALL.flatMap((p) => p.conjunctions)].map(escapeRe).join('|')})\\s`, 'iu');
 
+/** A field's label as the page prints it: its description's first part, without the sections before "›". */
+const printedLabel = (field: FillField) => (field.description.split(/\n| — /)[0] ?? '').split(/\s*›\s*/).at(-1)!.trim();
+
 /** Words a label prints abbreviated, as stems: "Prov." → prov (three letters or more, not inside "S.A."). */
 const printedAbbreviations = (label: string) => [...label.matchAll(/(?<![\p{L}.])(\p{L}{3,})\.(?![\p{L}\p{N}])/gu)].map((m) => stemOf(plain(m[1]!)));
 
@@ -505,7 +509,7 @@ function vocabularyOf(fields: FillField[], texts: FieldText[]): Vocabulary {
   const labels = new Set<string>();
   fields.forEach((field, i) => {
     if (field.type !== 'text') return;
-    const label = spaced((field.description.split(/\n| — /)[0] ?? '').split(/\s*›\s*/).at(-1) ?? '');
+    const label = spaced(printedLabel(field));
     if (label.trim().split(' ').length <= FILL_WEIGHTS.labelRunWords) labels.add(label);
     for (const stem of texts[i]!.all) if (stem.length > 1 && !/^\d+$/.test(stem)) stems.add(stem);
     for (const a of printedAbbreviations(field.description)) abbreviations.add(a);
@@ -1474,16 +1478,15 @@ const PLACE_THEN_DATE = new RegExp(`^[\\s,]*,\\s*(?:${DATE_LEAD_WORDS.join('|')}
  * date is where the document is signed, as "Fait à" would say.
  */
 function signingPlaces(fields: FillField[]): number[] {
-  const label = (f: FillField) => (f.description.split(/\n| — /)[0] ?? '').split(/\s*›\s*/).at(-1)!.trim();
   const out: number[] = [];
   fields.forEach((field, i) => {
     const box = field.box;
-    if (!box || field.type !== 'text' || words(label(field)).length > 0) return;
+    if (!box || field.type !== 'text' || words(printedLabel(field)).length > 0) return;
     const middle = box.top + box.height / 2;
     const next = fields
       .filter((o) => o !== field && o.box && o.box.page === box.page && Math.abs(o.box.top + o.box.height / 2 - middle) < box.height / 2 && o.box.left >= box.left + box.width - FILL_WEIGHTS.placeEdge)
       .sort((a, b) => a.box!.left - b.box!.left)[0];
-    if (next && next.box!.left - (box.left + box.width) < FILL_WEIGHTS.placeBeforeDate && PLACE_THEN_DATE.test(label(next))) out.push(i);
+    if (next && next.box!.left - (box.left + box.width) < FILL_WEIGHTS.placeBeforeDate && PLACE_THEN_DATE.test(printedLabel(next))) out.push(i);
   });
   return out;
 }
