@@ -645,27 +645,44 @@ function runningKey(page: Page, block: Block): string | undefined {
  * words go too. Documents of 1 or 2 pages are returned as they are.
  */
 export function dropRepeatedHeadersFooters(pages: Page[]): Page[] {
-  if (pages.length < 3) return pages;
-  const pagesWithText = pages.filter((p) => p.blocks.length > 0).length;
+  const keys = pages.map(runningKeys);
+  const repeated = repeatedRunningKeys(pages.map((page, p) => ({ hasText: page.blocks.length > 0, keys: keys[p]! })));
+  if (repeated.size === 0) return pages;
+  return pages.map((page, p) => dropRunningBlocks(page, keys[p]!, repeated));
+}
+
+/**
+ * Each block's running key (undefined for a block that cannot be a running head or foot): what
+ * dropRepeatedHeadersFooters compares across pages. A page read apart from the others (a range of a
+ * long document, functions/parses/ranges.ts) keeps its keys for the document-wide decision.
+ */
+export function runningKeys(page: Page): Array<string | undefined> {
+  return page.blocks.map((block) => runningKey(page, block));
+}
+
+/** The running keys that recur often enough to be dropped, from every page's keys (dropRepeatedHeadersFooters). */
+export function repeatedRunningKeys(pages: ReadonlyArray<{ hasText: boolean; keys: ReadonlyArray<string | undefined> }>): Set<string> {
+  if (pages.length < 3) return new Set();
+  const pagesWithText = pages.filter((p) => p.hasText).length;
   const needed = Math.max(3, Math.ceil(0.6 * pagesWithText));
   const pagesOf = new Map<string, Set<number>>();
   pages.forEach((page, p) => {
-    for (const block of page.blocks) {
-      const key = runningKey(page, block);
+    for (const key of page.keys) {
       if (key === undefined) continue;
       if (!pagesOf.has(key)) pagesOf.set(key, new Set());
       pagesOf.get(key)!.add(p);
     }
   });
-  const repeated = new Set([...pagesOf].filter(([, on]) => on.size >= needed).map(([key]) => key));
-  if (repeated.size === 0) return pages;
-  return pages.map((page) => {
-    const kept = page.blocks.filter((block) => {
-      const key = runningKey(page, block);
-      return key === undefined || !repeated.has(key);
-    });
-    return kept.length === page.blocks.length ? page : withBlocks(page, kept);
+  return new Set([...pagesOf].filter(([, on]) => on.size >= needed).map(([key]) => key));
+}
+
+/** The page without its blocks whose running key (`keys`, one per block) is `repeated`; the page itself when none is. */
+export function dropRunningBlocks(page: Page, keys: ReadonlyArray<string | undefined>, repeated: ReadonlySet<string>): Page {
+  const kept = page.blocks.filter((_, b) => {
+    const key = keys[b];
+    return key === undefined || !repeated.has(key);
   });
+  return kept.length === page.blocks.length ? page : withBlocks(page, kept);
 }
 
 /** The page reduced to the given blocks, with lines, words and tables renumbered. */

@@ -26,6 +26,14 @@ export interface ReadPdfOptions {
   /** Told each time a page is read (by either thread, OCR included): how many of the document's pages are read. */
   progress?: (pagesDone: number, pagesTotal: number) => void;
   /**
+   * Only these pages (1-based, inclusive; `last` past the end means the last page): the document's
+   * pages `first`..`last` as readPdf reads them, numbered as in the whole document, without the
+   * checks that need every page (pages out of reach, a document none of whose pages reads: see
+   * pdfPagesOutOfReach and unreadableDocument). Progress counts the range's pages. A long document's
+   * ranges are read apart (functions/parses/ranges.ts).
+   */
+  pages?: { first: number; last: number };
+  /**
    * OCR of scanned pages (no usable text layer). `rasterize` needs the live page, so pages are
    * rasterized one by one; `recognize` does not, so up to `concurrency` pages are recognized while
    * the next ones are read. Words come back with boxes in PDF points, top-left origin.
@@ -78,14 +86,17 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
   // The helper is started, and a big file (scans, mostly) copied to it, only once this thread knows
   // the document is long. The helper does no OCR: the scanned pages it finds are left for this
   // thread, which has the OCR hooks (they start once this thread has no more pages to take).
-  const unread = unreadPages(1, LAST_PAGE_UNKNOWN);
+  const range = options.pages;
+  const first = range?.first ?? 1;
+  const unread = unreadPages(first, LAST_PAGE_UNKNOWN);
   const startHelper = () => {
     const started = readPagesInHelper({ bytes, unread, deadline: options.deadline }, onPage);
     // A failure of the helper has already left no page to take (readPdfPages); it is handled below.
     started?.catch(() => undefined);
     return started;
   };
-  const together = pdfHelperRunning() && bytes.byteLength <= MAX_BYTES_TO_OPEN_TOGETHER;
+  // (A range's helper starts once its last page is known: it must not take pages past the range.)
+  const together = !range && pdfHelperRunning() && bytes.byteLength <= MAX_BYTES_TO_OPEN_TOGETHER;
   let helped = together ? startHelper() : undefined;
   let opened: OpenPdf;
   try {
@@ -98,13 +109,15 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
   // A second copy that decodes images, opened only for a page with next to no text (is it a scan?).
   const withImages = lazyImagesCopy(bytes);
   const count = pdf.numPages;
-  total = count;
-  const long = count >= MIN_PAGES_FOR_HELPER;
+  const last = Math.min(range?.last ?? count, count);
+  total = Math.max(0, last - first + 1);
+  const long = total >= MIN_PAGES_FOR_HELPER;
   try {
     if (count > MAX_PAGES) {
       throw new ReadFailure(`The PDF has ${count} pages; at most ${MAX_PAGES} pages are supported`, 'document_unsupported');
     }
-    settleLastPage(unread, count);
+    if (range) Atomics.store(unread, 0, pagesWord(first, long ? last : 0));
+    else settleLastPage(unread, count);
     if (!together && long) helped = startHelper();
     const reading = { ...options, paintsPaths: mayPaintPaths(bytes), imagesDoc: withImages.pdf };
     await readPages(pdf, () => takePage(unread, 'front'), reading, onPage);
@@ -118,18 +131,16 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
       }
     }
     // The pages of a short document, the scanned pages the helper left (null), and any it took and never sent.
-    const left = numbers(1, count).filter((n) => !read.get(n));
+    const left = numbers(first, last).filter((n) => !read.get(n));
     await readPages(pdf, () => left.shift(), reading, onPage);
-    const pages = numbers(1, count).map((n) => read.get(n)!);
-    if (pages.some((page) => page.failure !== undefined)) pages.push(...pagesOutOfReach(bytes, count));
+    const pages = numbers(first, last).map((n) => read.get(n)!);
+    if (!range && pages.some((page) => page.failure !== undefined)) pages.push(...pdfPagesOutOfReach(bytes, count));
     // A page that reads blank because its content is lost or cannot be decompressed is no blank page.
     const blank = pages.filter((page) => page.failure === undefined && page.words.length === 0);
-    for (const [n, damage] of pageContentDamage(bytes, blank.map((page) => page.number))) pages[n - 1]!.failure = `The page cannot be read (${damage})`;
+    for (const [n, damage] of pageContentDamage(bytes, blank.map((page) => page.number))) pages[n - first]!.failure = `The page cannot be read (${damage})`;
     // Damaged pages are listed, not fatal (Page.failure); a document none of whose pages reads is.
-    if (pages.length > 0 && pages.every((page) => page.failure !== undefined)) {
-      const reason = pages[0]!.failure!.replace(/^The page cannot be read/, 'cannot be read');
-      throw new ReadFailure(pages.length === 1 ? `The PDF is damaged: page 1 ${reason}` : `The PDF is damaged: none of its ${pages.length} pages can be read (page 1 ${reason})`, 'document_invalid');
-    }
+    const unreadable = range ? undefined : unreadableDocument(pages);
+    if (unreadable) throw unreadable;
     return pages;
   } catch (error) {
     // The helper stops taking pages of a read that failed.
@@ -391,7 +402,7 @@ async function readPageNumber(pdf: PDFDocumentProxy, n: number, options: ReadPag
  * by ./pdf-probe.ts, only once some page has failed) tells how many there are: those pdf.js cannot
  * reach are listed as failed pages rather than lost.
  */
-function pagesOutOfReach(bytes: Uint8Array, reached: number): Page[] {
+export function pdfPagesOutOfReach(bytes: Uint8Array, reached: number): Page[] {
   let declared: number | null = null;
   try {
     declared = probePdf(bytes).pageCount;
@@ -400,6 +411,13 @@ function pagesOutOfReach(bytes: Uint8Array, reached: number): Page[] {
   }
   if (declared === null || declared <= reached || declared > MAX_PAGES) return [];
   return numbers(reached + 1, declared).map((n) => emptyPage(n, DEFAULT_PAGE, `The page cannot be read (the page tree is damaged before it: pdf.js reaches only ${reached} of the ${declared} pages it declares)`));
+}
+
+/** The failure of a document none of whose pages can be read (damaged pages are listed, not fatal: Page.failure); undefined when some page reads. */
+export function unreadableDocument(pages: ReadonlyArray<Pick<Page, 'failure'>>): ReadFailure | undefined {
+  if (pages.length === 0 || pages.some((page) => page.failure === undefined)) return undefined;
+  const reason = pages[0]!.failure!.replace(/^The page cannot be read/, 'cannot be read');
+  return new ReadFailure(pages.length === 1 ? `The PDF is damaged: page 1 ${reason}` : `The PDF is damaged: none of its ${pages.length} pages can be read (page 1 ${reason})`, 'document_invalid');
 }
 
 function emptyPage(n: number, size: { width: number; height: number }, failure: string): Page {

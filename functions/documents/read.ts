@@ -12,7 +12,7 @@ import { readDocx } from './docx.ts';
 import { readEmail, readOutlookMessage } from './email.ts';
 import { readHtml } from './html.ts';
 import { decodeImage } from './image.ts';
-import { dropRepeatedHeadersFooters, layoutPage } from './layout.ts';
+import { dropRepeatedHeadersFooters, layoutPage, runningKeys } from './layout.ts';
 import { createOcrPool, type OcrPool, recognizeReadable } from './ocr.ts';
 import { readPdf } from './pdf.ts';
 import { greyToPdfWords, rasterizePdfPage } from './raster.ts';
@@ -68,28 +68,50 @@ async function ocrImages(bytes: Uint8Array, kind: 'png' | 'jpeg' | 'tiff' | 'web
   );
 }
 
+/** A PDF's pages as readPdf reads them (OCR of scans included), a second reader's words beside the page's own; `pages`: only those. */
+async function readPdfPages(bytes: Uint8Array, options: Omit<ReadOptions, 'kind'>, pages?: { first: number; last: number }): Promise<Page[]> {
+  const pool = options.ocr ?? sharedOcrPool;
+  // A second reader's words (OcrPool.readSecond) go beside the page's own, by page number.
+  const second = new Map<number, Word[]>();
+  const ocr = {
+    rasterize: (page: PDFPageProxy) => rasterizePdfPage(page, options.dpi),
+    recognize: async (image: GreyImage, pageNumber: number) => {
+      const reading = await recognizeReadable(await pool(), image, { second: options.secondReading });
+      if (reading.second) second.set(pageNumber, greyToPdfWords(reading.second, image.dpi, pageNumber));
+      return greyToPdfWords(reading.words, image.dpi, pageNumber);
+    },
+    concurrency: OCR_PAGES_IN_FLIGHT,
+    forms: options.forms ?? false,
+  };
+  const read = await readPdf(bytes, { deadline: options.deadline, signal: options.signal, progress: options.progress, ocr, ...(pages ? { pages } : {}) });
+  return read.map((page) => (second.has(page.number) ? { ...page, secondWords: second.get(page.number)! } : page));
+}
+
+/**
+ * Pages `first`..`last` of a PDF (a range of a long document, read apart from the others:
+ * functions/parses/ranges.ts), each as readDocument gives it except for what needs every page: its
+ * running heads and feet are not dropped; instead each page comes with its blocks' running keys,
+ * taken before the text is cleaned as readDocument takes them, for the document-wide decision
+ * (./layout.ts repeatedRunningKeys, dropRunningBlocks). Pages out of reach of a damaged page tree and
+ * a document none of whose pages reads are left to the caller too (./pdf.ts pdfPagesOutOfReach,
+ * unreadableDocument).
+ */
+export async function readPdfRange(bytes: Uint8Array, options: Omit<ReadOptions, 'kind'> & { pages: { first: number; last: number } }): Promise<Array<{ page: Page; runningKeys: Array<string | undefined> }>> {
+  const pages = await readPdfPages(bytes, options, options.pages);
+  if (Date.now() > options.deadline) throw new ReadFailure('Reading the document took longer than its time budget', 'timeout');
+  const keyed = pages.map((page) => ({ page, runningKeys: runningKeys(page) }));
+  cleanPagesText(pages);
+  return keyed;
+}
+
 export async function readDocument(bytes: Uint8Array, options: ReadOptions): Promise<Doc> {
   const pool = options.ocr ?? sharedOcrPool;
   const { kind, deadline } = options;
   let pages: Page[];
   switch (kind) {
-    case 'pdf': {
-      // A second reader's words (OcrPool.readSecond) go beside the page's own, by page number.
-      const second = new Map<number, Word[]>();
-      const ocr = {
-        rasterize: (page: PDFPageProxy) => rasterizePdfPage(page, options.dpi),
-        recognize: async (image: GreyImage, pageNumber: number) => {
-          const reading = await recognizeReadable(await pool(), image, { second: options.secondReading });
-          if (reading.second) second.set(pageNumber, greyToPdfWords(reading.second, image.dpi, pageNumber));
-          return greyToPdfWords(reading.words, image.dpi, pageNumber);
-        },
-        concurrency: OCR_PAGES_IN_FLIGHT,
-        forms: options.forms ?? false,
-      };
-      pages = dropRepeatedHeadersFooters(await readPdf(bytes, { deadline, signal: options.signal, progress: options.progress, ocr }));
-      pages = pages.map((page) => (second.has(page.number) ? { ...page, secondWords: second.get(page.number)! } : page));
+    case 'pdf':
+      pages = dropRepeatedHeadersFooters(await readPdfPages(bytes, options));
       break;
-    }
     case 'png':
     case 'jpeg':
     case 'tiff':

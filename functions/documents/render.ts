@@ -174,14 +174,23 @@ function renderBlock(page: Page, block: Block, format: TableFormat): string {
 
 /** A page as Markdown text with tables in `format`; blocks apart by a blank line, list items by a newline. */
 export function renderPage(page: Page, format: TableFormat): string {
+  return joinBlocks(renderBlocks(page, format));
+}
+
+/** Each block of a page rendered on its own, in reading order (joinBlocks puts them together as renderPage does). */
+export function renderBlocks(page: Page, format: TableFormat): Array<{ kind: Block['kind']; text: string }> {
+  return page.blocks.map((block) => ({ kind: block.kind, text: renderBlock(page, block, format) }));
+}
+
+/** Rendered blocks as a page's text: empty ones left out, blocks apart by a blank line, list items by a newline. */
+export function joinBlocks(blocks: ReadonlyArray<{ kind: Block['kind']; text: string }>): string {
   let out = '';
-  let previous: Block | undefined;
-  for (const block of page.blocks) {
-    const text = renderBlock(page, block, format);
-    if (text === '') continue;
-    if (previous) out += previous.kind === 'list_item' && block.kind === 'list_item' ? '\n' : '\n\n';
-    out += text;
-    previous = block;
+  let previous: Block['kind'] | undefined;
+  for (const block of blocks) {
+    if (block.text === '') continue;
+    if (previous) out += previous === 'list_item' && block.kind === 'list_item' ? '\n' : '\n\n';
+    out += block.text;
+    previous = block.kind;
   }
   return out;
 }

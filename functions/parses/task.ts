@@ -1,7 +1,8 @@
 /**
  * The parse task (runs in the run state machine's task Lambda): reads the stored document into the
  * Doc model; the model's parser renders each page in reading order, tables in the requested format
- * (the local engine from the Doc; a vision model from the page images).
+ * (the local engine from the Doc; a vision model from the page images). A long PDF's parse fans out
+ * over page ranges instead (./ranges.ts).
  */
 import { failedPages } from '../documents/doc.ts';
 import { renderDocText, type TableFormat } from '../documents/render.ts';
@@ -11,12 +12,15 @@ import { readRunDocument, runPageImages, type DocumentInputRef } from '../runs/d
 import type { RunContext, RunTask } from '../runs/kinds.ts';
 import { parseKind } from './kind.ts';
 import { layoutOf } from './layout.ts';
+import { parseRanges } from './ranges.ts';
 import type { ParseOutput } from './schema.ts';
 
 export type ParseInput = DocumentInputRef;
 
 export const parseTask: RunTask = {
   kind: parseKind,
+  // A long PDF is read in page ranges at once (./ranges.ts).
+  ranges: parseRanges,
   async execute(ctx: RunContext) {
     const { record } = ctx;
     const input = record._input as ParseInput;

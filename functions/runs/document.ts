@@ -21,6 +21,8 @@ export interface DocumentInputRef {
    * it reads on it.
    */
   countPagesOf?: string;
+  /** The document's page count when its File knows it (a PDF, XLSX or PPTX counted on upload); absent or null otherwise. */
+  pageCount?: number | null;
 }
 
 /** The resolution pages are rendered at when a run does not say (API §3 image_resolution_dpi's default). */
@@ -35,6 +37,25 @@ const STILL_WANTED_EVERY_MS = 1_000;
  * scan would otherwise hold its task container for minutes): the run's end is then not written.
  */
 export async function readRunDocument(ctx: RunContext, input: DocumentInputRef, dpi = DEFAULT_DPI, options: { secondReading?: boolean } = {}): Promise<Doc> {
+  const doc = await readRunBytes(ctx, input, (bytes, watch) => readDocument(bytes, { ...watch, kind: input.kind, dpi, secondReading: options.secondReading }));
+  // Pages as a parse counts them: what POST /v1/files records for the same document.
+  if (input.countPagesOf) await recordPageCount(ctx.platform, ctx.scope, input.countPagesOf, doc.pages.length);
+  return doc;
+}
+
+/** What a read of a run's document is told: its time budget, when to stop, and where to report the pages read. */
+export interface RunReadWatch {
+  deadline: number;
+  signal: AbortSignal;
+  progress(pagesDone: number, pagesTotal: number): void;
+}
+
+/**
+ * Reads the run's stored document with `read` (readRunDocument; a range of a long PDF's pages,
+ * functions/parses/ranges.ts), watched as readRunDocument says: stopped once the run is no longer
+ * wanted, its progress shown in the run's record; a reader's failure becomes the run's error.
+ */
+export async function readRunBytes<T>(ctx: RunContext, input: DocumentInputRef, read: (bytes: Uint8Array, watch: RunReadWatch) => Promise<T>): Promise<T> {
   const bytes = await ctx.platform.blobs.get(input.blobKey);
   if (!bytes) throw new RunFailure('document_invalid', 'The stored document is missing');
   const unwanted = new AbortController();
@@ -55,14 +76,10 @@ export async function readRunDocument(ctx: RunContext, input: DocumentInputRef, 
       );
     }
   }, STILL_WANTED_EVERY_MS);
-  let doc: Doc;
   try {
-    doc = await readDocument(bytes, {
-      kind: input.kind,
-      dpi,
+    return await read(bytes, {
       deadline: ctx.deadline,
       signal: unwanted.signal,
-      secondReading: options.secondReading,
       progress: (pagesDone, pagesTotal) => (progress = { pages_done: pagesDone, pages_total: pagesTotal }),
     });
   } catch (error) {
@@ -71,9 +88,6 @@ export async function readRunDocument(ctx: RunContext, input: DocumentInputRef, 
   } finally {
     clearInterval(watch);
   }
-  // Pages as a parse counts them: what POST /v1/files records for the same document.
-  if (input.countPagesOf) await recordPageCount(ctx.platform, ctx.scope, input.countPagesOf, doc.pages.length);
-  return doc;
 }
 
 /**

@@ -61,23 +61,56 @@ export interface RunKind {
   apart?: readonly string[];
 }
 
+/** What a run's work gives: its output and usage, and what else the run keeps of it. */
+export interface RunResult {
+  output: unknown;
+  usage: RunUsage;
+  extras?: Record<string, unknown>;
+  hidden?: Record<string, unknown>;
+  /**
+   * Results stored as objects of their own (names from RunKind `apart`), not in the output's JSON:
+   * large data only one reader needs. A name left out stores nothing.
+   */
+  apart?: Record<string, unknown>;
+  /** Small wire fields set on the record when it completes (e.g. an edit's filled_document_ref). */
+  fields?: Record<string, unknown>;
+}
+
+/** Pages `first`..`last` (1-based, inclusive) of a run's document: the `index`-th part of a run that fans out. */
+export interface PageRange {
+  index: number;
+  first: number;
+  last: number;
+}
+
+/**
+ * A run split over page ranges (statemachines/run.asl.json: its Ranges map runs each range in a task
+ * of its own, at most `concurrency` at once; then Merge). `pagesTotal` is the progress shown until
+ * the ranges report theirs.
+ */
+export interface FanOut {
+  ranges: PageRange[];
+  concurrency: number;
+  pagesTotal: number;
+}
+
 /** The background step of a kind (its resource's task.ts): runs only in the task Lambda. */
 export interface RunTask {
   kind: RunKind;
   /** Does the work. Throws RunFailure for an expected failure; any other throw is `internal`. */
-  execute(ctx: RunContext): Promise<{
-    output: unknown;
-    usage: RunUsage;
-    extras?: Record<string, unknown>;
-    hidden?: Record<string, unknown>;
-    /**
-     * Results stored as objects of their own (names from RunKind `apart`), not in the output's JSON:
-     * large data only one reader needs. A name left out stores nothing.
-     */
-    apart?: Record<string, unknown>;
-    /** Small wire fields set on the record when it completes (e.g. an edit's filled_document_ref). */
-    fields?: Record<string, unknown>;
-  }>;
+  execute(ctx: RunContext): Promise<RunResult>;
+  /**
+   * A kind whose work can be split over page ranges run in parallel (a long PDF's parse): the run
+   * machine's execute step asks `plan` first, and when it answers a fan-out, runs `range` for each
+   * range (each in a task of its own; what it returns is kept as that range's part, JSON) and then
+   * `merge` with the parts in range order, which gives the run's result as `execute` would. Only
+   * the run machine fans out: a caller of `execute` (a workflow block) gets the whole work done.
+   */
+  ranges?: {
+    plan(ctx: RunContext): Promise<FanOut | undefined>;
+    range(ctx: RunContext, range: PageRange): Promise<unknown>;
+    merge(ctx: RunContext, parts: unknown[]): Promise<RunResult>;
+  };
 }
 
 const registered = new Map<string, RunTask>();

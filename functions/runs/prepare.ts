@@ -37,7 +37,7 @@ export async function prepareDocumentRun(
   const identity = createHash('sha256').update(JSON.stringify([request.kind, file.sha256, documentKind, request.options, request.model])).digest('hex');
   return {
     fields: { file: fileRefOf(file), model: request.model, ...request.options },
-    input: { blobKey, kind: documentKind, seed: identity, ...(pagesToCount(file) ? { countPagesOf: file.id } : {}) } satisfies DocumentRunInput,
+    input: { blobKey, kind: documentKind, seed: identity, pageCount: file.page_count, ...(pagesToCount(file) ? { countPagesOf: file.id } : {}) } satisfies DocumentRunInput,
     filename: file.filename,
     background: request.background,
     usage: request.usage ?? { credits: 0 },

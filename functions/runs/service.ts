@@ -145,6 +145,33 @@ export function apartKeyOf(scope: Scope, kind: RunKind, id: string, name: string
   return `${scope.orgId}/${scope.envId}/outputs/${kind.type}/${id}.${name}.json`;
 }
 
+/**
+ * Where the part of range `index` of a run that fanned out (RunTask `ranges`) is kept until the
+ * merge: beside the run's output, deleted by the merge (or a cancel, a delete, a failure).
+ */
+export function partKeyOf(scope: Scope, kind: RunKind, id: string, index: number): string {
+  return `${scope.orgId}/${scope.envId}/outputs/${kind.type}/${id}.parts/${index}.json`;
+}
+
+/** The parts of a run that fanned out over `ranges` ranges (none when it did not: `ranges` undefined). */
+export function partKeysOf(scope: Scope, kind: RunKind, id: string, ranges: unknown): string[] {
+  return typeof ranges === 'number' ? Array.from({ length: ranges }, (_, index) => partKeyOf(scope, kind, id, index)) : [];
+}
+
+/** The record field where range `index` of a run that fanned out counts its pages read (the record's progress sums them). */
+export function rangeDoneField(index: number): string {
+  return `_range_done_${index}`;
+}
+
+/** How far a run's work is (RunProgress): for a run that fanned out, the pages its ranges have read, summed. */
+function progressOf(data: RunData): unknown {
+  const progress = data.progress as { pages_done: number; pages_total: number } | undefined;
+  if (!progress || typeof data._ranges !== 'number') return progress;
+  let done = 0;
+  for (let index = 0; index < data._ranges; index++) done += Number(data[rangeDoneField(index)] ?? 0);
+  return { pages_done: Math.min(done, progress.pages_total), pages_total: progress.pages_total };
+}
+
 /** Every object a run's task may have stored: its output and the results its kind keeps apart. */
 export function resultKeysOf(scope: Scope, kind: RunKind, id: string): string[] {
   return [outputKeyOf(scope, kind, id), ...(kind.apart ?? []).map((name) => apartKeyOf(scope, kind, id, name))];
@@ -166,6 +193,7 @@ export function renderRun(data: RunData, result: StoredResult, kind: RunKind): R
   for (const [key, value] of Object.entries(data)) if (!key.startsWith('_')) wire[key] = value;
   // How far the work is (RunProgress) means something only while it goes on.
   if (data.status !== 'in_progress') delete wire.progress;
+  else if (wire.progress !== undefined) wire.progress = progressOf(data);
   wire.output = result.output;
   Object.assign(wire, result.extras);
   return kind.present ? kind.present(wire) : wire;
@@ -397,18 +425,18 @@ export async function cancelRun(p: Platform, scope: Scope, kind: RunKind, id: st
   }
   p.runEnds.announce(id);
   await p.runner.stop(executionArn(p, id), 'Cancelled by the API');
-  // A task that already wrote its output before noticing the cancel leaves nothing behind.
-  await Promise.all(resultKeysOf(scope, kind, id).map((key) => p.blobs.delete(key)));
+  // A task that already wrote its output (or a range its part) before noticing the cancel leaves nothing behind.
+  await Promise.all([...resultKeysOf(scope, kind, id), ...partKeysOf(scope, kind, id, cancelled.data._ranges)].map((key) => p.blobs.delete(key)));
   return renderRun(cancelled.data, emptyResult(kind), kind);
 }
 
 export async function deleteRun(p: Platform, scope: Scope, kind: RunKind, id: string): Promise<void> {
-  const current = await readRun(p, scope, kind, id);
+  let current = await readRun(p, scope, kind, id);
   if (!isTerminal(current.status)) {
     // Stop it first so no late finish writes an output for a record that is gone.
-    await p.store.moveStatus<RunData>(scope, kind.type, id, ACTIVE_STATUSES, 'cancelled', { error: null });
+    current = (await p.store.moveStatus<RunData>(scope, kind.type, id, ACTIVE_STATUSES, 'cancelled', { error: null }))?.data ?? current;
     await p.runner.stop(executionArn(p, id), 'Deleted by the API');
   }
   await p.store.deleteRecord(scope, kind.type, id);
-  await Promise.all(resultKeysOf(scope, kind, id).map((key) => p.blobs.delete(key)));
+  await Promise.all([...resultKeysOf(scope, kind, id), ...partKeysOf(scope, kind, id, current._ranges)].map((key) => p.blobs.delete(key)));
 }

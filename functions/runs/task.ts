@@ -7,6 +7,14 @@
  *   finish  — for a failure passed on: conditional in_progress → failed with the kind's
  *             PrimitiveError (and, for executions started by an older execute, the completion).
  *   fail    — any uncaught failure (crash, timeout) → failed with a PrimitiveError.
+ * A kind that reads page ranges apart (RunTask `ranges`: a long PDF's parse) may answer execute with
+ * a fan-out instead: the machine's Ranges map then runs
+ *   range   — one range's work, its part stored apart (partKeyOf) until the merge; an expected
+ *             failure is passed on;
+ *   merge   — the parts in range order into the run's result, completed as execute completes it;
+ *             a range's failure passed on fails the run with that range's error.
+ * The parts are deleted by the merge, by a cancel or delete (../runs/service.ts), or by the range
+ * itself when it finds its run no longer wanted.
  * Completing in `execute` saves a read of the record and a state transition per run (the fixed cost
  * of a sync run, issue 23): the conditional move is the check that the run is still wanted.
  */
@@ -17,8 +25,8 @@ import { logger } from '../platform/logger.ts';
 import { platform, type Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { ACTIVE_STATUSES, type PrimitiveError } from '../platform/schemas.ts';
-import type { RunKind, RunProgress, RunTask, RunUsage } from './kinds.ts';
-import { apartKeyOf, outputKeyOf, rememberOutput, rememberResult, type RunData, type StoredResult } from './service.ts';
+import type { FanOut, PageRange, RunContext, RunKind, RunProgress, RunResult, RunTask, RunUsage } from './kinds.ts';
+import { apartKeyOf, outputKeyOf, partKeyOf, partKeysOf, rangeDoneField, rememberOutput, rememberResult, type RunData, type StoredResult } from './service.ts';
 import { settle } from './settle.ts';
 
 interface RunRef {
@@ -34,11 +42,18 @@ type Executed =
   /** From an execute of the code before completion moved into it (an execution in flight across a deploy). */
   | { outputKey: string; usage: RunUsage; fields?: Record<string, unknown> }
   | { failure: PrimitiveError }
-  | { skipped: true };
+  | { skipped: true }
+  /** Split over page ranges: the Ranges map follows, then Merge. */
+  | { fanOut: Omit<FanOut, 'pagesTotal'> };
+
+/** What one range's step answers (the Ranges map's result, one per range, handed to merge). */
+type Ranged = { done: true } | { failure: PrimitiveError } | { skipped: true };
 
 export type RunTaskInput =
   | { step: 'start'; run: RunRef }
   | { step: 'execute'; run: RunRef }
+  | { step: 'range'; run: RunRef; range: PageRange }
+  | { step: 'merge'; run: RunRef; ranged: Ranged[] }
   | { step: 'finish'; run: RunRef; executed: Executed }
   | { step: 'fail'; run: RunRef; error: { Error?: string; Cause?: string } };
 
@@ -142,6 +157,52 @@ async function complete(
   return true;
 }
 
+/** The context a task's step works in: its run, its record, its time budget. */
+function contextOf(p: Platform, scope: Scope, kind: RunKind, id: string, data: RunData, context?: { getRemainingTimeInMillis(): number }): RunContext {
+  const remaining = context?.getRemainingTimeInMillis() ?? 15 * 60_000;
+  const deadline = Date.now() + Math.max(1_000, remaining - DEADLINE_MARGIN_MS);
+  const stillWanted = async () => (await p.store.getRecord<RunData>(scope, kind.type, id))?.data.status === 'in_progress';
+  // (A patch of one field: a cancel or a completion meanwhile is not undone by it.)
+  const reportProgress = async (progress: RunProgress) => void (await p.store.updateRecord<RunData>(scope, kind.type, id, { progress }));
+  return { platform: p, scope, runId: id, record: data, stillWanted, reportProgress, deadline };
+}
+
+/** An expected failure of the work (RunFailure, ModelFailure) passed on as the run's error, for the next step to settle. */
+async function expected<T>(work: () => Promise<T>): Promise<T | { failure: PrimitiveError }> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof RunFailure) return { failure: { code: error.code, message: error.message, details: error.details } };
+    if (error instanceof ModelFailure) return { failure: { code: error.code, message: error.message, details: null } };
+    throw error;
+  }
+}
+
+function rangesOf(task: RunTask): NonNullable<RunTask['ranges']> {
+  if (!task.ranges) throw new Error(`The ${task.kind.name} task does not read page ranges`);
+  return task.ranges;
+}
+
+/** Stores the work's result and completes the run with it (execute, or merge after a fan-out). */
+async function storeAndComplete(p: Platform, scope: Scope, kind: RunKind, id: string, data: RunData, result: RunResult): Promise<Executed> {
+  const outputKey = outputKeyOf(scope, kind, id);
+  const stored = JSON.stringify({ output: result.output, extras: result.extras ?? {}, hidden: result.hidden ?? {} } satisfies StoredResult);
+  const apart: Record<string, { json: string; key: string }> = {};
+  for (const [name, value] of Object.entries(result.apart ?? {})) {
+    // Only declared names: cancelling or deleting the run deletes exactly those.
+    if (!kind.apart?.includes(name)) throw new Error(`The ${kind.name} task kept a result apart under an undeclared name: ${name}`);
+    apart[name] = { json: JSON.stringify(value), key: apartKeyOf(scope, kind, id, name) };
+  }
+  // The output (and any result kept apart) is put while the usage entry is written; all before the move to completed.
+  const put = Promise.all([p.blobs.put(outputKey, stored, 'application/json'), ...Object.values(apart).map(({ json, key }) => p.blobs.put(key, json, 'application/json'))]);
+  put.catch(() => undefined); // (awaited in settle; this only keeps a failure before then observed)
+  // Cancelled or deleted while it worked: the execution may already be stopped, so no Finish
+  // would ever clean up. Whoever acts second (this completion or the canceller) deletes the output.
+  const announced = result.hidden && Object.keys(result.hidden).length > 0 ? JSON.stringify({ output: result.output, extras: result.extras ?? {} }) : stored;
+  const finished = await complete(p, scope, kind, id, { outputKey, usage: result.usage, ...(result.fields ? { fields: result.fields } : {}) }, { put, json: stored, announced, apart, cacheKey: data._cache_key });
+  return { settled: true, finished };
+}
+
 /** Finds the task of a run kind by its name (the feature list's `loadRunTask`). */
 export type RunTaskLoader = (kind: string) => Promise<RunTask>;
 
@@ -169,40 +230,70 @@ async function runStep(loadTask: RunTaskLoader, input: RunTaskInput, context?: {
         // The record as start left it (a cancel since then is caught by the conditional completion).
         const data = takeStarted(id) ?? (await p.store.getRecord<RunData>(scope, kind.type, id))?.data;
         if (!data || data.status !== 'in_progress') return { skipped: true };
-        const stillWanted = async () => (await p.store.getRecord<RunData>(scope, kind.type, id))?.data.status === 'in_progress';
-        try {
-          const remaining = context?.getRemainingTimeInMillis() ?? 15 * 60_000;
-          const deadline = Date.now() + Math.max(1_000, remaining - DEADLINE_MARGIN_MS);
-          // (A patch of one field: a cancel or a completion meanwhile is not undone by it.)
-          const reportProgress = async (progress: RunProgress) => void (await p.store.updateRecord<RunData>(scope, kind.type, id, { progress }));
-          const result = await task.execute({ platform: p, scope, runId: id, record: data, stillWanted, reportProgress, deadline });
-          const outputKey = outputKeyOf(scope, kind, id);
-          const stored = JSON.stringify({ output: result.output, extras: result.extras ?? {}, hidden: result.hidden ?? {} } satisfies StoredResult);
-          const apart: Record<string, { json: string; key: string }> = {};
-          for (const [name, value] of Object.entries(result.apart ?? {})) {
-            // Only declared names: cancelling or deleting the run deletes exactly those.
-            if (!kind.apart?.includes(name)) throw new Error(`The ${kind.name} task kept a result apart under an undeclared name: ${name}`);
-            apart[name] = { json: JSON.stringify(value), key: apartKeyOf(scope, kind, id, name) };
+        const ctx = contextOf(p, scope, kind, id, data, context);
+        return await expected(async () => {
+          const fanOut = await task.ranges?.plan(ctx);
+          if (fanOut) {
+            // (A patch of two fields: a cancel meanwhile is not undone by it.)
+            await p.store.updateRecord<RunData>(scope, kind.type, id, { progress: { pages_done: 0, pages_total: fanOut.pagesTotal }, _ranges: fanOut.ranges.length });
+            logger.info('run fans out', { ranges: fanOut.ranges.length, pages: fanOut.pagesTotal, concurrency: fanOut.concurrency });
+            return { fanOut: { ranges: fanOut.ranges, concurrency: fanOut.concurrency } } satisfies Executed;
           }
-          // The output (and any result kept apart) is put while the usage entry is written; all before the move to completed.
-          const put = Promise.all([p.blobs.put(outputKey, stored, 'application/json'), ...Object.values(apart).map(({ json, key }) => p.blobs.put(key, json, 'application/json'))]);
-          put.catch(() => undefined); // (awaited in settle; this only keeps a failure before then observed)
-          // Cancelled or deleted while it worked: the execution may already be stopped, so no Finish
-          // would ever clean up. Whoever acts second (this completion or the canceller) deletes the output.
-          const announced = result.hidden && Object.keys(result.hidden).length > 0 ? JSON.stringify({ output: result.output, extras: result.extras ?? {} }) : stored;
-          const finished = await complete(p, scope, kind, id, { outputKey, usage: result.usage, ...(result.fields ? { fields: result.fields } : {}) }, { put, json: stored, announced, apart, cacheKey: data._cache_key });
-          return { settled: true, finished } satisfies Executed;
-        } catch (error) {
-          if (error instanceof RunFailure) return { failure: { code: error.code, message: error.message, details: error.details } };
-          if (error instanceof ModelFailure) return { failure: { code: error.code, message: error.message, details: null } };
-          throw error;
+          return await storeAndComplete(p, scope, kind, id, data, await task.execute(ctx));
+        });
+      }
+
+      case 'range': {
+        const ranges = rangesOf(task);
+        const range = input.range;
+        const data = (await p.store.getRecord<RunData>(scope, kind.type, id))?.data;
+        if (!data || data.status !== 'in_progress') return { skipped: true } satisfies Ranged;
+        const done = rangeDoneField(range.index);
+        // This range's pages read so far, in a field of its own (ranges run at once; the record shows their sum).
+        const reportProgress = async (progress: RunProgress) => void (await p.store.updateRecord<RunData>(scope, kind.type, id, { [done]: progress.pages_done }));
+        const ctx = { ...contextOf(p, scope, kind, id, data, context), reportProgress };
+        return await expected<Ranged>(async () => {
+          const part = await ranges.range(ctx, range);
+          const key = partKeyOf(scope, kind, id, range.index);
+          await p.blobs.put(key, JSON.stringify(part), 'application/json');
+          const after = await p.store.updateRecord<RunData>(scope, kind.type, id, { [done]: range.last - range.first + 1 });
+          // Cancelled or deleted meanwhile: whoever acts second (this range or the canceller) deletes the part.
+          if (after?.data.status !== 'in_progress') {
+            await p.blobs.delete(key);
+            return { skipped: true };
+          }
+          return { done: true };
+        });
+      }
+
+      case 'merge': {
+        const ranges = rangesOf(task);
+        const data = (await p.store.getRecord<RunData>(scope, kind.type, id))?.data;
+        const count = input.ranged.length;
+        try {
+          if (!data || data.status !== 'in_progress' || input.ranged.some((r) => 'skipped' in r)) return { skipped: true } satisfies Executed;
+          const failed = input.ranged.find((r): r is { failure: PrimitiveError } => 'failure' in r);
+          if (failed) return { failure: failed.failure } satisfies Executed;
+          const ctx = contextOf(p, scope, kind, id, data, context);
+          return await expected(async () => {
+            const parts = await Promise.all(
+              partKeysOf(scope, kind, id, count).map(async (key) => {
+                const bytes = await p.blobs.get(key);
+                if (!bytes) throw new Error(`A part of the run is missing: ${key}`);
+                return JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown;
+              }),
+            );
+            return await storeAndComplete(p, scope, kind, id, data, await ranges.merge(ctx, parts));
+          });
+        } finally {
+          await Promise.all(partKeysOf(scope, kind, id, count).map((key) => p.blobs.delete(key)));
         }
       }
 
       case 'finish': {
         const executed = input.executed;
         if ('settled' in executed) return { finished: executed.finished };
-        if ('skipped' in executed) return { finished: false };
+        if ('skipped' in executed || 'fanOut' in executed) return { finished: false };
         if ('failure' in executed) {
           const record = await p.store.getRecord<RunData>(scope, kind.type, id);
           const failed = await settle(p, scope, kind, id, ['in_progress'], 'failed', { error: executed.failure }, record?.data.usage ?? { credits: 0 });
@@ -216,6 +307,8 @@ async function runStep(loadTask: RunTaskLoader, input: RunTaskInput, context?: {
         logger.warn('run failed', { error_type: input.error.Error, code: error.code });
         const record = await p.store.getRecord<RunData>(scope, kind.type, id);
         const failed = await settle(p, scope, kind, id, ACTIVE_STATUSES, 'failed', { error }, record?.data.usage ?? { credits: 0 });
+        // A run that fanned out and failed before its merge (a range crashed or timed out) leaves no part behind.
+        await Promise.all(partKeysOf(scope, kind, id, record?.data._ranges).map((key) => p.blobs.delete(key)));
         return { failed: failed !== undefined };
       }
     }
