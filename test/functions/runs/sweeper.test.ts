@@ -3,6 +3,8 @@
  * execution ended without settling them (stopped behind their back, or never started) end as their
  * Fail step would have ended them; everything else is left alone.
  */
+import { MAX_PAGES } from '../../../functions/documents/doc.ts';
+import { fanOutSettings } from '../../../functions/parses/ranges.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +46,8 @@ describe('the run kinds the sweeper knows', () => {
 
 interface TaskState {
   Type: string;
+  /** A Map state's processor (the run machine's Ranges: one task per page range). */
+  ItemProcessor?: { States: Record<string, TaskState> };
   Resource?: string;
   TimeoutSeconds?: number;
   Retry?: Array<{ IntervalSeconds: number; MaxAttempts: number; BackoffRate: number }>;
@@ -71,11 +75,16 @@ function readMachine(name: keyof typeof stateMachines): { TimeoutSeconds?: numbe
 describe('the life of a state machine execution', () => {
   it('is bounded by a top-level TimeoutSeconds above its longest legitimate path, so the sweeper always gets to a lost record', () => {
     for (const name of ['run', 'workflowRun'] as const) {
-      // Each Task state is visited at most once (Start, Execute, Finish, Fail).
+      // Each Task state is visited at most once (Start, Execute, Merge, Finish, Fail); a Map's tasks
+      // once per wave: the most ranges a parse fans out to (MAX_PAGES pages), `concurrency` at once.
       const machine = readMachine(name);
       const tasks = Object.values(machine.States).filter((state) => state.Type === 'Task');
       expect(tasks.every((state) => state.TimeoutSeconds! > 0), name).toBe(true);
-      const longest = tasks.reduce((sum, state) => sum + longestTaskSeconds(state), 0);
+      const { rangePages, concurrency } = fanOutSettings();
+      const waves = Math.ceil(Math.ceil(MAX_PAGES / rangePages) / concurrency);
+      const maps = Object.values(machine.States).filter((state) => state.Type === 'Map');
+      const mapped = maps.reduce((sum, map) => sum + waves * Object.values(map.ItemProcessor!.States).reduce((s, state) => s + longestTaskSeconds(state), 0), 0);
+      const longest = tasks.reduce((sum, state) => sum + longestTaskSeconds(state), 0) + mapped;
       expect(machine.TimeoutSeconds, name).toBeGreaterThan(longest);
     }
     // Deliveries: one attempt more than the production retry waits, the waits themselves, then GiveUp.
