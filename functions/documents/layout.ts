@@ -15,6 +15,7 @@
  *
  * Sizes are relative to the text height, so the same rules hold for points and pixels.
  */
+import { createHash } from 'node:crypto';
 import { logicalOrder } from './bidi.ts';
 import { type Block, type BlockKind, type Box, type Line, type Page, type Rule, type Table, tableRows, type Word, unionBox, unionOfTwo } from './doc.ts';
 import { medianOf, orderByKey } from './order.ts';
@@ -624,11 +625,15 @@ function buildBlocks(runs: Entry[][], ocr: boolean): BlockDraft[] {
 
 /** Blocks within this fraction of the page height from the top or bottom edge may be running heads. */
 const BAND = 0.15;
+/**
+ * Pages are copies of one page (an invoice printed as original, duplicate and triplicate) when at
+ * least this share of their body blocks recurs as often as a running head would: their heads and
+ * feet are the document's own title and totals, not running lines, and stay.
+ */
+const COPIES_SHARE = 0.5;
 
 function runningKey(page: Page, block: Block): string | undefined {
-  if (page.unit === 'none' || !block.box || block.kind === 'table' || page.height <= 0) return undefined;
-  const band = bottom(block.box) <= BAND * page.height ? 'top' : block.box.top >= (1 - BAND) * page.height ? 'bottom' : undefined;
-  if (!band) return undefined;
+  if (page.unit === 'none' || !block.box || page.height <= 0) return undefined;
   // Page numbers normalized ("Page 3 of 9", "3 / 9", "- 3 -", a lone "3"), so they match from page
   // to page; other digits stay, since a title like "Part 2" differs from "Part 3".
   const text = block.text
@@ -636,13 +641,19 @@ function runningKey(page: Page, block: Block): string | undefined {
     .replace(/\s+/g, ' ')
     .trim()
     .replace(PAGE_NUMBER, '#');
-  return text === '' ? undefined : `${band}:${text}`;
+  if (text === '') return undefined;
+  const band = block.kind === 'table' ? undefined : bottom(block.box) <= BAND * page.height ? 'top' : block.box.top >= (1 - BAND) * page.height ? 'bottom' : undefined;
+  // A body block's key is never dropped; it only tells copies of a page (COPIES_SHARE).
+  return band ? `${band}:${text}` : `body:${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`;
 }
+
+const isBodyKey = (key: string) => key.startsWith('body:');
 
 /**
  * Removes running headers and footers: blocks in the top or bottom band whose text (digits
  * normalized) recurs on at least 60% of the pages with text and on at least 3 pages. Their lines and
- * words go too. Documents of 1 or 2 pages are returned as they are.
+ * words go too. Documents of 1 or 2 pages, and pages that are copies of one page, are returned as
+ * they are.
  */
 export function dropRepeatedHeadersFooters(pages: Page[]): Page[] {
   const keys = pages.map(runningKeys);
@@ -652,7 +663,7 @@ export function dropRepeatedHeadersFooters(pages: Page[]): Page[] {
 }
 
 /**
- * Each block's running key (undefined for a block that cannot be a running head or foot): what
+ * Each block's running key (undefined for a block without text or place): what
  * dropRepeatedHeadersFooters compares across pages. A page read apart from the others (a range of a
  * long document, functions/parses/ranges.ts) keeps its keys for the document-wide decision.
  */
@@ -660,7 +671,10 @@ export function runningKeys(page: Page): Array<string | undefined> {
   return page.blocks.map((block) => runningKey(page, block));
 }
 
-/** The running keys that recur often enough to be dropped, from every page's keys (dropRepeatedHeadersFooters). */
+/**
+ * The running keys that recur often enough to be dropped, from every page's keys
+ * (dropRepeatedHeadersFooters): none when the pages are copies of one page (COPIES_SHARE).
+ */
 export function repeatedRunningKeys(pages: ReadonlyArray<{ hasText: boolean; keys: ReadonlyArray<string | undefined> }>): Set<string> {
   if (pages.length < 3) return new Set();
   const pagesWithText = pages.filter((p) => p.hasText).length;
@@ -673,7 +687,10 @@ export function repeatedRunningKeys(pages: ReadonlyArray<{ hasText: boolean; key
       pagesOf.get(key)!.add(p);
     }
   });
-  return new Set([...pagesOf].filter(([, on]) => on.size >= needed).map(([key]) => key));
+  const recurs = (key: string) => pagesOf.get(key)!.size >= needed;
+  const bodyBlocks = pages.flatMap((page) => page.keys.filter((key): key is string => key !== undefined && isBodyKey(key)));
+  if (bodyBlocks.length > 0 && bodyBlocks.filter(recurs).length >= COPIES_SHARE * bodyBlocks.length) return new Set();
+  return new Set([...pagesOf.keys()].filter((key) => !isBodyKey(key) && recurs(key)));
 }
 
 /** The page without its blocks whose running key (`keys`, one per block) is `repeated`; the page itself when none is. */

@@ -318,4 +318,16 @@ describe('dropRepeatedHeadersFooters', () => {
     const dropped = dropRepeatedHeadersFooters(pages);
     expect(dropped.map(blockTexts)).toEqual(pages.map(blockTexts));
   });
+
+  it('keeps the title and totals of pages that are copies of one page (original, duplicate, triplicate)', () => {
+    const page = (n: number, body: ReturnType<typeof line>) =>
+      layoutPage({ number: n, width: 612, height: 792, unit: 'pt', ocr: false, rules: [], words: [...line('FACTURA NRO 00004-00017649', 300, 40, 14, n), ...body, ...line('Total 17,000.00', 400, 740, 10, n)] });
+    const copy = (n: number) => page(n, [...line('RAZON SOCIAL: LA SEGUNDA COOP', 72, 200, 10, n), ...line('CONDICION DE COMPRA: CUENTA CORRIENTE', 72, 260, 10, n)]);
+    const pages = [1, 2, 3].map(copy);
+    expect(dropRepeatedHeadersFooters(pages).map(blockTexts)).toEqual(pages.map(blockTexts));
+    expect(blockTexts(pages[0]!)).toContain('Total 17,000.00');
+    // Three pages of a report whose bodies differ still lose the same head and foot.
+    const report = [1, 2, 3].map((n) => page(n, line(`Body ${'abc'.repeat(n)} differs`, 72, 200, 10, n)));
+    expect(dropRepeatedHeadersFooters(report).map(blockTexts)).toEqual([['Body abc differs'], ['Body abcabc differs'], ['Body abcabcabc differs']]);
+  });
 });
