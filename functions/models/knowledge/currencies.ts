@@ -65,10 +65,24 @@ export const CURRENCIES: readonly CurrencyInfo[] = [
 export const WEAK_MARKS = new Set(['P', 'R', 'kr', 'Fr.', 'TL', 'Ft', 'Rm', 'Rs', 'RS', 'Php', 'Eur']);
 
 /**
- * Words of a column header or label that name money ("Cost $", "Price €", "AMOUNT RM"): a mark after
- * one states the currency of the column as a mark beside an amount does. Lower case.
+ * Words of a column header or label that name money ("Cost $", "Price €", "AMOUNT RM", "Netto EUR",
+ * "Beträge in EUR"): a mark after one (or after "in" after one) states the currency of the column or
+ * of the document. Lower case, in the corpus languages.
  */
-export const MONEY_WORDS: ReadonlySet<string> = new Set(['amount', 'amounts', 'price', 'prices', 'cost', 'costs', 'rate', 'rates', 'total', 'totals', 'charge', 'charges', 'fee', 'fees', 'value', 'sum', 'balance', 'subtotal']);
+export const MONEY_WORDS: ReadonlySet<string> = new Set(
+  `amount amounts price prices cost costs rate rates total totals charge charges fee fees value sum balance subtotal net gross tax vat
+  betrag beträge betraege preis preise summe gesamt gesamtbetrag netto brutto mwst ust steuer
+  montant montants prix somme tva ht ttc
+  importe importes precio precios suma iva
+  importo importi prezzo prezzi totale imponibile
+  bedrag bedragen prijs prijzen totaal btw
+  valor valores preço preços preco precos`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** Words between a money word and the currency it is stated in: "Beträge in EUR", "montants en euros". */
+export const STATED_IN: ReadonlySet<string> = new Set(['in', 'en', 'em', 'im']);
 
 /**
  * Words that tell which country a document is from, and that country's currency. They settle a bare

@@ -511,6 +511,13 @@ export const ADDRESS_FORMS = `mr, mrs, ms, miss, messrs, dr, herr, frau, firma, 
   dhr, mevr, heer, mevrouw, sig, sig.ra, spett, spettabile, sr., exmo, exma`;
 
 /** Labels naming who a document is from ("From:"), which on a payment slip name the payer. */
+/**
+ * Authorizations printed with an expiry of their own, which is no date of the document: Argentina's
+ * electronic authorization code ("C.A.E. Nº 73071582456715" over "Fecha de Vencimiento: 24/02/2023",
+ * "VTO. C.A.E: 18/02/2023") and its printed-invoice code (C.A.I.). Compared as letters only, lower case.
+ */
+export const AUTHORIZATION_CODES = `cae, cai`;
+
 export const SENDER_LABELS = `from, sender, von, absender, expéditeur, de la part de, van, afzender, remitente, mittente, remetente`;
 
 /**

@@ -21,10 +21,10 @@
  *    - the currency: codes, symbols and words anywhere, "$" by the country the document is from.
  * A field with no candidate is not in the document: the extractor leaves it null.
  */
-import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, MONEY_WORDS, WEAK_MARKS } from '../knowledge/currencies.ts';
+import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, MONEY_WORDS, STATED_IN, WEAK_MARKS } from '../knowledge/currencies.ts';
 import { DATE_LEAD_WORDS, DATED_WORDS } from '../knowledge/form-options.ts';
 import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
-import { ADDRESS_FORMS, COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, NAME_LABELS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_ENDINGS, STREET_WORDS } from '../knowledge/fields.ts';
+import { ADDRESS_FORMS, AUTHORIZATION_CODES, COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, NAME_LABELS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_ENDINGS, STREET_WORDS } from '../knowledge/fields.ts';
 import { type DocIndex, meanOcrConfidence, normalizeToken, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
@@ -335,22 +335,27 @@ function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labe
   const traits = traitsOf(leaf);
   const out: Labelled[] = [];
   for (const label of labels) {
+    // An authorization's expiry ("C.A.E. Nº …" over "Fecha de Vencimiento: …") is no payment's due date.
+    if (id === 'due_date' && authorizationExpiry(index, label)) continue;
     for (const region of regionsOf(index, label)) {
       // A name is never read out of running text ("… may be subject to a 20% restocking fee").
       if (region.placement === 'prose' && (concept.kind === 'name' || concept.kind === 'address' || concept.kind === 'text')) continue;
       let read = withoutTrailingPhone(concept.kind, readValue(region.words, leaf, traits, index.dateOrder));
       if (read && index.splitCents && concept.kind === 'amount') read = withSplitCents(read, region.words);
       if (!read || !plausible(concept.kind, read.value, read.words) || isLabelText(read.words)) continue;
-      // A name read off a line of its own label ("Globale Nummer: 4000001123452" under "Seller:") is that label's first word.
-      if (concept.kind === 'name' && labelFollows(index, read.words)) continue;
+      // A name read off a line of its own label ("Globale Nummer: 4000001123452" under "Seller:") is that label's first word;
+      // words holding labels of their own ("Debiteurennummer: Factuurnummer: INV12345 …") are other fields, no name;
+      // nor is one word before a long number ("GLN 4304171000002" under "Käufer"): that number's label.
+      if (concept.kind === 'name' && (labelFollows(index, read.words) || read.words.some((w) => /\p{L}:$/u.test(w.text)) || labelsNumber(index, read.words))) continue;
       if (concept.kind === 'identifier' && houseNumber(index, read.words)) continue;
       let factor = placementFactor(region.placement, region.label) * (region.qualified ? LABEL_WEIGHTS.qualified : 1);
       // Amounts of a document are beside their label; under it is mostly a column of an item table.
       if (concept.kind === 'amount' && (region.placement === 'below' || region.placement === 'cellBelow')) factor *= LABEL_WEIGHTS.amountBelow;
       // A date under a column header of an item table ("Date  Description  Amount") is an item's date.
       if (concept.kind === 'date' && (region.placement === 'below' || region.placement === 'cellBelow') && itemHeaderLines(index).has(label.words[0]!.line)) factor *= LABEL_WEIGHTS.itemColumnDate;
-      // One word of a name's label with no colon ("SUPPLIERS" in a logo) is a label only weakly.
-      if ((concept.kind === 'name' || concept.kind === 'address') && !label.colon && label.words.length === 1) factor *= LABEL_WEIGHTS.nameOneWordLabel;
+      // One word of a name's label with no colon ("SUPPLIERS" in a logo) is a label only weakly; not
+      // a heading over its block, the name flush under it ("Leverancier" over "Inleenlev BV").
+      if ((concept.kind === 'name' || concept.kind === 'address') && !label.colon && label.words.length === 1 && !(label.whole && headsBlock(index, label.words[0]!, read.words[0]!))) factor *= LABEL_WEIGHTS.nameOneWordLabel;
       // Words after a label with no colon are its value only weakly unless they delimit themselves.
       if ((region.placement === 'inline' || region.placement === 'prose') && typeof read.value === 'string' && !/\d/.test(read.value)) factor *= LABEL_WEIGHTS.inlineWithoutDigit;
       const score = Math.min(1, label.similarity * PLACEMENT_WEIGHT[region.placement] * factor * read.fit);
@@ -362,12 +367,45 @@ function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labe
   return out;
 }
 
-/** Whether the word after these, on their line, is a label's last word ("Globale" + "Nummer:"). */
+/** Whether an authorization code (knowledge/fields.ts AUTHORIZATION_CODES) is printed on a label's line or the line above it. */
+function authorizationExpiry(index: DocIndex, label: LabelMatch): boolean {
+  const at = label.words[0]!.line;
+  return [at - 1, at].some((id) => {
+    const line = index.lines[id];
+    return line !== undefined && line.page === index.lines[at]!.page && line.words.some((w) => AUTHORIZATIONS.has(w.text.toLowerCase().replace(/[^a-z]/g, '')));
+  });
+}
+
+/** Whether these words are one word followed in its segment by a long number (an identifier's label: "GLN 4304171000002"). */
+function labelsNumber(index: DocIndex, words: XWord[]): boolean {
+  if (words.length !== 1) return false;
+  const segment = index.segments[words[0]!.segment]!;
+  const next = segment.words[segment.words.indexOf(words[0]!) + 1];
+  return next !== undefined && /^\d{6,}$/.test(next.text);
+}
+
+/**
+ * Whether a label's word stands over a value on the next line, their left edges together, in the
+ * upper part of the first page where the parties are printed: a party block's heading ("Leverancier"), not
+ * a column of parts ("Supplier" over "KIA of Lansing" in an estimate's items).
+ */
+function headsBlock(index: DocIndex, label: XWord, value: XWord): boolean {
+  const a = index.segments[label.segment]!.box;
+  const b = index.segments[value.segment]!.box;
+  const height = index.doc.pages[0]?.height ?? 0;
+  const top = label.page === 0 && a !== undefined && height > 0 && a.top < LABEL_WEIGHTS.headingTopShare * height;
+  return top && a !== undefined && b !== undefined && value.line === label.line + 1 && Math.abs(a.left - b.left) <= LABEL_WEIGHTS.headingIndent * a.height;
+}
+
+/**
+ * Whether the word after these, in their segment, is a label's last word ("Globale" + "Nummer:"). A
+ * label in the next column ("Inleenlev BV      Factuurnummer: H5/0987") is another field's.
+ */
 function labelFollows(index: DocIndex, words: XWord[]): boolean {
   const last = words[words.length - 1]!;
   const line = index.lines[last.line]!;
   const next = line.words[line.words.indexOf(last) + 1];
-  return next !== undefined && next.text.endsWith(':') && next.text.length > 1;
+  return next !== undefined && next.segment === last.segment && next.text.endsWith(':') && next.text.length > 1;
 }
 
 const byScore = (a: BusinessValue, b: BusinessValue) => b.score - a.score || a.words[0]!.id - b.words[0]!.id;
@@ -743,6 +781,7 @@ function rankedAmounts(lists: AmountLists, best: AmountChoice, totalAgreed: bool
 /** A comma-separated list of the knowledge files, lower case. */
 const listOf = (text: string) => text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
 const ENDINGS = listOf(COMPANY_ENDINGS);
+const AUTHORIZATIONS = new Set(listOf(AUTHORIZATION_CODES));
 const OPENINGS = listOf(COMPANY_OPENINGS);
 /** A word as a regular expression that matches it literally. */
 const literal = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -1442,13 +1481,21 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
       const code = codeOfMark(heading[1]!);
       if (code && heading[1] !== '$') return vote(code, word, CURRENCY_WEIGHTS.bracketed);
     }
+    // A mark after a word and a slash heads a column of amounts in it: "Einzel/€", "Preis/EUR".
+    const slashed = /^\p{L}[\p{L}.]*\/([A-Za-z€£¥₹]{1,3})$/u.exec(word.text)?.[1];
+    const slashedCode = slashed && codeOfMark(slashed);
+    if (slashedCode && !WEAK_MARKS.has(slashed)) return vote(slashedCode, word, CURRENCY_WEIGHTS.bracketed);
     const raw = word.text.replace(/^[([]+|[)\]:,;]+$/g, '');
     const next = index.words[i + 1];
     const prev = index.words[i - 1];
-    const besideNumber = (next?.line === word.line && /^[-(]?\d/.test(next.text)) || (prev?.line === word.line && /\d[)]?$/.test(prev.text));
-    // A mark after a word naming money heads a column of amounts in it: "Cost $", "Price $".
-    const headsMoney = prev?.line === word.line && MONEY_WORDS.has(prev.text.toLowerCase().replace(/[:.]$/, ''));
-    if (ISO_CODES.has(raw)) return vote(raw, word, besideNumber ? CURRENCY_WEIGHTS.besideNumber : CURRENCY_WEIGHTS.apart);
+    // Beside a number: the amount itself, not a word that ends in a digit ("Param4 R").
+    const besideNumber = (next?.line === word.line && /^[-(]?\d/.test(next.text)) || (prev?.line === word.line && /^[-+(]?\d[\d.,']*[)]?$/.test(prev.text));
+    // A mark after a word naming money heads a column of amounts in it: "Cost $", "Price $", "Netto
+    // EUR"; or states the document's: "Beträge in EUR".
+    const moneyWord = (w: XWord | undefined) => w?.line === word.line && MONEY_WORDS.has(w.text.toLowerCase().replace(/[:.]$/, ''));
+    const headsMoney = moneyWord(prev);
+    const statedIn = prev?.line === word.line && STATED_IN.has(prev.text.toLowerCase()) && moneyWord(index.words[i - 2]);
+    if (ISO_CODES.has(raw)) return vote(raw, word, besideNumber ? CURRENCY_WEIGHTS.besideNumber : headsMoney || statedIn ? CURRENCY_WEIGHTS.bracketed : CURRENCY_WEIGHTS.apart);
     // A "$" set apart from its amount ("$  60.00", a price column): on a scan, only several.
     if (raw === '$') {
       if ((besideNumber || headsMoney) && !ocr) dollars.push(word);
@@ -1462,7 +1509,7 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
         if (besideNumber && surelyRead(word)) scanned(raw, word);
         return;
       }
-      if (besideNumber || mark.strong) vote(mark.code, word, besideNumber ? CURRENCY_WEIGHTS.besideNumber : CURRENCY_WEIGHTS.apart);
+      if (besideNumber || mark.strong) vote(mark.code, word, besideNumber ? CURRENCY_WEIGHTS.besideNumber : headsMoney || statedIn ? CURRENCY_WEIGHTS.bracketed : CURRENCY_WEIGHTS.apart);
       return;
     }
     // A symbol or code printed against the number: "$1,250.00", "RM12.00", "12,50€".

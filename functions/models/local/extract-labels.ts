@@ -227,7 +227,7 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
   const right = segmentPastMarks(index, segment);
   // Another label beside this one ("Owner:   Inspection Location:") is no value.
   if (right && !startsWithLabel(dropSeparators(right.words))) {
-    regions.push({ words: cutAtNextLabel(dropSeparators(right.words), vocabulary), placement: 'right', label, qualified });
+    regions.push({ words: cutAtNextLabel(dropSeparators(spacedDate(index, right)), vocabulary), placement: 'right', label, qualified });
     // A speck or two of two letters at most between label and value (OCR's "Ri" for a faint "RM", a
     // tax code and a mark: "A RN"), or more words of the label printed apart ("TOTAL   ROUNDED   RM
     // 30.90"): the value may be after it.
@@ -258,6 +258,19 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
 }
 
 /** The next segment to the right that is more than separators and currency marks ("Total  :  RM  9.00"). */
+/**
+ * A segment's words, and those of the segments after it on its line when together they print one
+ * date spread out by its slashes, as a form's date boxes do: "08  /  02  /  23".
+ */
+function spacedDate(index: DocIndex, segment: XSegment): XWord[] {
+  const words = [...segment.words];
+  const piece = /^(\d{1,4}|\/)$/;
+  for (let next = segmentAfter(index, segment), joined = 1; next && joined < 5 && words.every((w) => piece.test(w.text)) && next.words.every((w) => piece.test(w.text)); next = segmentAfter(index, next), joined++) {
+    words.push(...next.words);
+  }
+  return words.length > segment.words.length && words.some((w) => w.text === '/') ? words : segment.words;
+}
+
 function segmentPastMarks(index: DocIndex, segment: XSegment): XSegment | undefined {
   let right = segmentAfter(index, segment);
   while (right && right.words.every((w) => SEPARATOR.test(w.text) || CURRENCY_MARK.test(w.text) || /^[^\p{L}\p{N}]+$/u.test(w.text))) right = segmentAfter(index, right);

@@ -195,6 +195,8 @@ const TIME = /^(?:[T\s,]+)(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*(am|pm))?/i;
 const DATE_PATTERNS: Array<{ re: RegExp; parts: (m: RegExpExecArray, order: 'mdy' | 'dmy') => [number, number, number] }> = [
   { re: /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})/, parts: (m) => [+m[1]!, +m[2]!, +m[3]!] },
   { re: /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})(?!\d)/, parts: (m, order) => (order === 'dmy' ? [+m[3]!, +m[2]!, +m[1]!] : [+m[3]!, +m[1]!, +m[2]!]) },
+  // Spaced slashes, as a form's date boxes print them: "08 / 02 / 23".
+  { re: /^(\d{1,2}) ?\/ ?(\d{1,2}) ?\/ ?(\d{4}|\d{2})(?!\d)/, parts: (m, order) => (order === 'dmy' ? [+m[3]!, +m[2]!, +m[1]!] : [+m[3]!, +m[1]!, +m[2]!]) },
   // "19 april 2014", "7. Mai 2014", "5th of March 2024", "3 de julio de 2014", "02-JUL-15".
   { re: new RegExp(`^(\\d{1,2})(?:st|nd|rd|th|er|º)?[\\s\\-/.]+(?:of\\s+|de\\s+)?${MONTH}\\.?[\\s\\-/.,]+(?:de\\s+)?(\\d{4}|\\d{2})(?!\\d)`, 'i'), parts: (m) => [+m[3]!, monthOf(m[2]!), +m[1]!] },
   // "March 5, 2024", "August 3 , 2014".

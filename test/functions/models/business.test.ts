@@ -184,6 +184,18 @@ describe('business fields', () => {
     expect((await slip('ITEM/DESC.        QTY        U.PRICE        RM(NOTE)')).currency).toBeNull();
   });
 
+  it('reads the currency a column or the document is stated in: "Einzel/€", "Netto EUR", "Beträge in EUR"; not a letter after a code ("Param4 R")', async () => {
+    const rechnung = (header: string, ...more: string[]) => extract(['Papierflieger GmbH', 'Rechnung 4711', header, '1   Papierflieger   10   8,45   84,50', 'Rechnungssumme netto   84,50', ...more]);
+    // A code or mark printed apart from any amount, alone, is too little.
+    expect((await rechnung('Pos.   Artikel   Menge   Preis   Gesamt', 'Lieferung EUR')).currency).toBeNull();
+    expect((await rechnung('Pos.   Artikel   Menge   Einzel/€   Gesamt/€')).currency).toBe('EUR');
+    expect((await rechnung('Beträge in EUR')).currency).toBe('EUR');
+    expect((await rechnung('Pos.   Artikel   Menge   Netto EUR')).currency).toBe('EUR');
+    expect((await extract(['Acme Ltd', 'Invoice 12', 'Subtotal   573.00', 'Total € Incl. VAT   681.87'])).currency).toBe('EUR');
+    // A weak mark ("R", the rand) after a word ending in a digit is no mark beside an amount.
+    expect((await rechnung('Pos.   Artikel   Menge   Preis', 'Alpha_Param4 R')).currency).toBeNull();
+  });
+
   it('takes no currency from signs OCR read unsurely (a "9" read as "$"), but from signs it read surely', async () => {
     const scanned = async (signConfidence: number) => {
       // As Tesseract read a scanned invoice that prints no currency sign at all.
@@ -577,6 +589,35 @@ describe('business fields', () => {
       { description: 'REPAIR ENGINE POWER SPRAYER (1UNIT)', quantity: 1, amount: 80 },
       { description: 'HD40 1L COTIN', quantity: 2, amount: 36 },
     ]);
+  });
+
+  it('reads a date spread out by its slashes ("FECHA   08  /  02  /  23"), and no name from an identifier\'s label ("GLN 4304171000002")', async () => {
+    const factura = await extract(['A FACTURA', 'C001 NRO.: 00004-00017649', 'FECHA        08     /     02     /     23', 'Total   17.000,00', 'VTO. C.A.E: 18/02/2023']);
+    expect(factura.invoice_date).toBe('2023-02-08');
+    // The expiry of the invoice's authorization code (C.A.E.) is no due date; a due date's label alone is.
+    const vencimiento = (above: string) => extract(['FACTURA', 'Fecha: 14/02/2023', 'Total   77.300,00', above, 'Fecha de Vencimiento: 24/02/2023']);
+    expect((await vencimiento('C.A.E. Nº 73071582456715')).due_date).toBeNull();
+    expect((await vencimiento('Condiciones de pago')).due_date).toBe('2023-02-24');
+    const rechnung = await extract(['Warenrechnung 4711', 'Käufer', 'GLN 4304171000002', 'Summe   100,00']);
+    expect(rechnung.customer_name).not.toBe('GLN');
+  });
+
+  it('reads the name under a party heading with no colon ("Leverancier", "Afnemer"), a label of the next column beside it', async () => {
+    const page = (heading: string, x: number) =>
+      ruledPage(
+        [
+          [22, 64, heading], [306, 64, 'Debiteurennummer:'], [500, 64, 'Factuur'],
+          [x, 78, 'Inleenlev BV'], [306, 78, 'Factuurnummer: H5/09876DBF'],
+          [22, 90, 'Wegweg 1 III'], [306, 90, 'Factuurdatum: 22-01-2012'],
+          [22, 196, 'Afnemer'],
+          [22, 208, 'Klant Twee BV'],
+          [22, 220, 'Afleverweg 2'],
+          [306, 382, 'Totaal te betalen: 1.974,00'],
+        ],
+        [],
+      );
+    const read = async (doc: Doc) => (await extractWith({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' }, { model: null })).output;
+    expect(await read(await page('Leverancier', 22))).toMatchObject({ vendor_name: 'Inleenlev BV', customer_name: 'Klant Twee BV' });
   });
 
   it('reads a ruled table\'s items under the header line printed over its rules, not another table\'s that names its own', async () => {

@@ -27,6 +27,10 @@ export const LABEL_WEIGHTS = {
   itemColumnDate: 0.3,
   /** One word of a name's label with no colon ("SUPPLIERS" in a logo) is a label only weakly. */
   nameOneWordLabel: 0.7,
+  /** … unless it heads its block: the name on the next line, its left edge within this many text heights of the label's. */
+  headingIndent: 0.5,
+  /** … and it stands in this upper share of the first page (where the parties are printed, not an item list). */
+  headingTopShare: 0.4,
   /** Words without a digit after a label with no colon are its value only weakly. */
   inlineWithoutDigit: 0.35,
   /** A name has at most this share of digits. */
@@ -219,7 +223,11 @@ export const PARTY_NUMBER_DATE_WEIGHTS = {
 
 /** The document's currency (currencyCandidates, settleDateOrder). */
 export const CURRENCY_WEIGHTS = {
-  /** A mark in brackets stating a column's or a total's currency ("Amount (RM)"), or over a money column ("RM(TOTAL)"). */
+  /**
+   * A mark stating a column's, a total's or the document's currency: in brackets ("Amount (RM)"), over a
+   * money column ("RM(TOTAL)", "Einzel/€"), after a word naming money ("Netto EUR", "Total € incl.
+   * VAT") or after "in" after one ("Beträge in EUR").
+   */
   bracketed: 1.5,
   /** A code or mark beside a number ("RM 12.00", "USD 5"), or printed against it ("$1,250.00"). */
   besideNumber: 2,
