@@ -31,20 +31,27 @@ import type { ParseOutput } from './schema.ts';
 
 /**
  * The fan-out's settings, in one place. `minPages` and `rangePages` may be set by environment
- * (QUIRE_PARSE_FAN_OUT_PAGES, QUIRE_PARSE_RANGE_PAGES: tests lower them to fan short documents out).
+ * (QUIRE_PARSE_FAN_OUT_PAGES, QUIRE_PARSE_RANGE_PAGES: tests lower them to fan short documents out);
+ * `concurrency` by QUIRE_PARSE_CONCURRENCY, which the local cloud sets to its task containers.
  */
-export function fanOutSettings(): { minPages: number; rangePages: number; concurrency: number } {
+export function fanOutSettings(): { minPages: number; rangePages: number; fixedRanges: boolean; concurrency: number } {
+  const rangePages = positive(process.env.QUIRE_PARSE_RANGE_PAGES);
   return {
     /** A PDF of more pages than this fans out. */
     minPages: positive(process.env.QUIRE_PARSE_FAN_OUT_PAGES) ?? 200,
-    /** Pages per range: one task's share. */
-    rangePages: positive(process.env.QUIRE_PARSE_RANGE_PAGES) ?? 100,
+    /**
+     * Pages per range: one task's share, at least; with fewer tasks at once than ranges, ranges are
+     * longer, so that they make one wave (each range opens the file again, a cost more ranges than
+     * tasks only add).
+     */
+    rangePages: rangePages ?? 100,
+    /** Whether `rangePages` was set, and holds whatever the concurrency. */
+    fixedRanges: rangePages !== undefined,
     /**
      * Ranges read at once (the Map's MaxConcurrency). On AWS each is a Lambda of its own: 2,000
-     * pages (MAX_PAGES) are 20 ranges, all at once. Locally the task containers (one per core) bound
-     * it anyway.
+     * pages (MAX_PAGES) are 20 ranges, all at once. Locally the task containers (one per core).
      */
-    concurrency: 40,
+    concurrency: positive(process.env.QUIRE_PARSE_CONCURRENCY) ?? 40,
   };
 }
 
@@ -79,11 +86,17 @@ async function plan(ctx: RunContext): Promise<FanOut | undefined> {
   const settings = fanOutSettings();
   const pages = input.pageCount ?? (await countPages(ctx, input));
   if (pages === null || pages <= settings.minPages) return undefined;
+  return { ranges: pageRanges(pages, settings), concurrency: settings.concurrency, pagesTotal: pages };
+}
+
+/** A document's pages cut into ranges (fanOutSettings): `rangePages` each, longer when more ranges than `concurrency` would be. */
+export function pageRanges(pages: number, settings: ReturnType<typeof fanOutSettings>): PageRange[] {
+  const size = settings.fixedRanges ? settings.rangePages : Math.max(settings.rangePages, Math.ceil(pages / settings.concurrency));
   const ranges: PageRange[] = [];
-  for (let first = 1, index = 0; first <= pages; first += settings.rangePages, index++) {
-    ranges.push({ index, first, last: Math.min(pages, first + settings.rangePages - 1) });
+  for (let first = 1, index = 0; first <= pages; first += size, index++) {
+    ranges.push({ index, first, last: Math.min(pages, first + size - 1) });
   }
-  return { ranges, concurrency: settings.concurrency, pagesTotal: pages };
+  return ranges;
 }
 
 /** A PDF's page count from its page tree (documents/pdf-probe.ts), null when it cannot tell: the document is then read whole. */

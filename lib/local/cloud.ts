@@ -191,6 +191,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const routes = [...defaultRoutes, ...(options.extraRoutes ?? [])];
     const cores = availableParallelism();
     const taskWorkers = Number(process.env.QUIRE_TASK_WORKERS ?? cores);
+    // A long PDF's parse fans out over as many ranges as there are task containers to read them
+    // (functions/parses/ranges.ts fanOutSettings): more would only open the file more often.
+    process.env.QUIRE_PARSE_CONCURRENCY ??= String(taskWorkers);
     const invoker: Invoker =
       options.mode === 'inline'
         ? inlineInvoker()

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseKind } from '../../../functions/parses/kind.ts';
+import { pageRanges } from '../../../functions/parses/ranges.ts';
 import { platform } from '../../../functions/platform/platform.ts';
 import { apartKeyOf, partKeyOf, type RunData } from '../../../functions/runs/service.ts';
 import { resolveCaller } from '../../../functions/auth/service.ts';
@@ -90,4 +91,17 @@ describe.skipIf(!corpusAvailable())('a long PDF fans out', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect((await cloud.api('GET', `/v1/parses/${r.body.id}`)).body.status).toBe('cancelled');
   }, 180_000);
+});
+
+describe('page ranges of a fan-out', () => {
+  const settings = { minPages: 200, rangePages: 100, fixedRanges: false, concurrency: 40 };
+  const spans = (ranges: ReturnType<typeof pageRanges>) => ranges.map((r) => `${r.first}-${r.last}`);
+
+  it('cuts 2,000 pages into 20 ranges of 100 on AWS (40 at once), and into one wave of longer ranges on 2 task containers', () => {
+    expect(pageRanges(2000, settings)).toHaveLength(20);
+    expect(spans(pageRanges(561, settings))).toEqual(['1-100', '101-200', '201-300', '301-400', '401-500', '501-561']);
+    expect(spans(pageRanges(561, { ...settings, concurrency: 2 }))).toEqual(['1-281', '282-561']);
+    // A range length set by environment (tests) holds whatever the concurrency.
+    expect(spans(pageRanges(44, { ...settings, rangePages: 8, fixedRanges: true, concurrency: 2 }))).toEqual(['1-8', '9-16', '17-24', '25-32', '33-40', '41-44']);
+  });
 });
