@@ -85,6 +85,21 @@ export interface CountedText {
  * Counts the vocabulary's features (feature → id) in `lines`. One pass over the tokens; each token
  * costs a cached stem and at most two map probes, which is what keeps 2,000-page documents fast.
  */
+/**
+ * A compound's last word when it is a word asked for ("Warenrechnung", "Schlussrechnung" end with
+ * "Rechnung"): a German or Dutch compound names what its last word names. Only heads of
+ * COMPOUND_HEAD_LETTERS letters or more, after at least COMPOUND_LEAD_LETTERS letters.
+ */
+function compoundHead(stem: string, vocabulary: ReadonlyMap<string, number>): number | undefined {
+  for (let at = COMPOUND_LEAD_LETTERS; at <= stem.length - COMPOUND_HEAD_LETTERS; at++) {
+    const id = vocabulary.get(stem.slice(at));
+    if (id !== undefined && /^\p{L}+$/u.test(stem)) return id;
+  }
+  return undefined;
+}
+const COMPOUND_HEAD_LETTERS = 7;
+const COMPOUND_LEAD_LETTERS = 3;
+
 export function countFeatures(lines: readonly PageLine[], vocabulary: ReadonlyMap<string, number>): CountedText {
   const counts = new Map<number, FeatureCount>();
   let length = 0;
@@ -117,7 +132,7 @@ export function countFeatures(lines: readonly PageLine[], vocabulary: ReadonlyMa
         previous = undefined;
         continue;
       }
-      const id = vocabulary.get(token.stem);
+      const id = vocabulary.get(token.stem) ?? compoundHead(token.stem, vocabulary);
       if (id !== undefined) add(id, line, token.start, token.end);
       if (previous) {
         const phraseId = vocabulary.get(phraseKey(previous.stem, token.stem));

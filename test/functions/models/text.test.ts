@@ -70,6 +70,17 @@ describe('tokens and features', () => {
     expect(counts.get(1)).toMatchObject({ tf: 2, titleTf: 1, surface: 'INVOICE', surfaceInTitle: true });
   });
 
+  it('counts a compound as its last word when that word is asked for ("Warenrechnung", "Schlussrechnung": "Rechnung")', () => {
+    const vocabulary = new Map([
+      ['rechnung', 0],
+      ['total', 1],
+    ]);
+    const { counts } = countFeatures(lines('WARENRECHNUNG', 'Schlussrechnung 4711', 'Rechnungsempfänger: Muster AG', 'Subtotal 12,00'), vocabulary);
+    expect(counts.get(0)).toMatchObject({ tf: 2, titleTf: 1, surface: 'WARENRECHNUNG' });
+    // Only heads of 7 letters or more: "Subtotal" is no "total"; a word that starts with the head is none either.
+    expect(counts.has(1)).toBe(false);
+  });
+
   it('does not count denied words: "This is not a VAT invoice"', () => {
     const vocabulary = new Map([
       ['invoic', 0],

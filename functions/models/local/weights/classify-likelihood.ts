@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    1.000616,
-    0.55506,
-    0.497986,
-    -0.007768,
-    -0.142164,
-    -0.06859,
-    0.241747,
-    0.043436
+    1.003454,
+    0.602217,
+    0.442866,
+    -0.103189,
+    -0.238089,
+    -0.064732,
+    0.318716,
+    0.020602
   ],
-  "bias": -0.706047,
+  "bias": -0.63116,
   "fitted": {
     "documents": 228,
     "category_sets": [
@@ -35,7 +35,7 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
       12
     ],
     "rows": 912,
-    "right_rows": 809,
+    "right_rows": 812,
     "lambda": 10
   }
 };
