@@ -656,6 +656,7 @@ const isBodyKey = (key: string) => key.startsWith('body:');
  * they are.
  */
 export function dropRepeatedHeadersFooters(pages: Page[]): Page[] {
+  if (pages.length < 3) return pages;
   const keys = pages.map(runningKeys);
   const repeated = repeatedRunningKeys(pages.map((page, p) => ({ hasText: page.blocks.length > 0, keys: keys[p]! })));
   if (repeated.size === 0) return pages;

@@ -514,7 +514,7 @@ export const ADDRESS_FORMS = `mr, mrs, ms, miss, messrs, dr, herr, frau, firma, 
 /**
  * Authorizations printed with an expiry of their own, which is no date of the document: Argentina's
  * electronic authorization code ("C.A.E. Nº 73071582456715" over "Fecha de Vencimiento: 24/02/2023",
- * "VTO. C.A.E: 18/02/2023") and its printed-invoice code (C.A.I.). Compared as letters only, lower case.
+ * "VTO. C.A.E: 18/02/2023") and its printed-invoice code (C.A.I.). Compared as their letters, lower case ("C.A.E." is "cae").
  */
 export const AUTHORIZATION_CODES = `cae, cai`;
 

@@ -372,7 +372,7 @@ function authorizationExpiry(index: DocIndex, label: LabelMatch): boolean {
   const at = label.words[0]!.line;
   return [at - 1, at].some((id) => {
     const line = index.lines[id];
-    return line !== undefined && line.page === index.lines[at]!.page && line.words.some((w) => AUTHORIZATIONS.has(w.text.toLowerCase().replace(/[^a-z]/g, '')));
+    return line !== undefined && line.page === index.lines[at]!.page && line.words.some((w) => AUTHORIZATIONS.has(normalizeToken(w.text)));
   });
 }
 
@@ -392,9 +392,9 @@ function labelsNumber(index: DocIndex, words: XWord[]): boolean {
 function headsBlock(index: DocIndex, label: XWord, value: XWord): boolean {
   const a = index.segments[label.segment]!.box;
   const b = index.segments[value.segment]!.box;
-  const height = index.doc.pages[0]?.height ?? 0;
-  const top = label.page === 0 && a !== undefined && height > 0 && a.top < LABEL_WEIGHTS.headingTopShare * height;
-  return top && a !== undefined && b !== undefined && value.line === label.line + 1 && Math.abs(a.left - b.left) <= LABEL_WEIGHTS.headingIndent * a.height;
+  if (!a || !b || label.page !== 0 || value.line !== label.line + 1) return false;
+  const upper = a.top < LABEL_WEIGHTS.headingTopShare * (index.doc.pages[0]?.height ?? 0);
+  return upper && Math.abs(a.left - b.left) <= LABEL_WEIGHTS.headingIndent * a.height;
 }
 
 /**
@@ -1495,7 +1495,8 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     const moneyWord = (w: XWord | undefined) => w?.line === word.line && MONEY_WORDS.has(w.text.toLowerCase().replace(/[:.]$/, ''));
     const headsMoney = moneyWord(prev);
     const statedIn = prev?.line === word.line && STATED_IN.has(prev.text.toLowerCase()) && moneyWord(index.words[i - 2]);
-    if (ISO_CODES.has(raw)) return vote(raw, word, besideNumber ? CURRENCY_WEIGHTS.besideNumber : headsMoney || statedIn ? CURRENCY_WEIGHTS.bracketed : CURRENCY_WEIGHTS.apart);
+    const weight = besideNumber ? CURRENCY_WEIGHTS.besideNumber : headsMoney || statedIn ? CURRENCY_WEIGHTS.bracketed : CURRENCY_WEIGHTS.apart;
+    if (ISO_CODES.has(raw)) return vote(raw, word, weight);
     // A "$" set apart from its amount ("$  60.00", a price column): on a scan, only several.
     if (raw === '$') {
       if ((besideNumber || headsMoney) && !ocr) dollars.push(word);
@@ -1509,7 +1510,7 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
         if (besideNumber && surelyRead(word)) scanned(raw, word);
         return;
       }
-      if (besideNumber || mark.strong) vote(mark.code, word, besideNumber ? CURRENCY_WEIGHTS.besideNumber : headsMoney || statedIn ? CURRENCY_WEIGHTS.bracketed : CURRENCY_WEIGHTS.apart);
+      if (besideNumber || mark.strong) vote(mark.code, word, weight);
       return;
     }
     // A symbol or code printed against the number: "$1,250.00", "RM12.00", "12,50€".

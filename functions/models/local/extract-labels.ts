@@ -263,11 +263,11 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
  * date spread out by its slashes, as a form's date boxes do: "08  /  02  /  23".
  */
 function spacedDate(index: DocIndex, segment: XSegment): XWord[] {
+  const piece = (s: XSegment) => s.words.every((w) => /^(\d{1,4}|\/)$/.test(w.text));
+  if (!piece(segment)) return segment.words;
   const words = [...segment.words];
-  const piece = /^(\d{1,4}|\/)$/;
-  for (let next = segmentAfter(index, segment), joined = 1; next && joined < 5 && words.every((w) => piece.test(w.text)) && next.words.every((w) => piece.test(w.text)); next = segmentAfter(index, next), joined++) {
-    words.push(...next.words);
-  }
+  // (At most the five pieces of "DD / MM / YY".)
+  for (let next = segmentAfter(index, segment), joined = 1; next && joined < 5 && piece(next); next = segmentAfter(index, next), joined++) words.push(...next.words);
   return words.length > segment.words.length && words.some((w) => w.text === '/') ? words : segment.words;
 }
 

@@ -85,20 +85,21 @@ export interface CountedText {
  * Counts the vocabulary's features (feature → id) in `lines`. One pass over the tokens; each token
  * costs a cached stem and at most two map probes, which is what keeps 2,000-page documents fast.
  */
+/** A compound's head (compoundHead): at least this many letters, after at least `lead` letters. */
+const COMPOUND = { head: 7, lead: 3 };
+
 /**
  * A compound's last word when it is a word asked for ("Warenrechnung", "Schlussrechnung" end with
- * "Rechnung"): a German or Dutch compound names what its last word names. Only heads of
- * COMPOUND_HEAD_LETTERS letters or more, after at least COMPOUND_LEAD_LETTERS letters.
+ * "Rechnung"): a German or Dutch compound names what its last word names.
  */
 function compoundHead(stem: string, vocabulary: ReadonlyMap<string, number>): number | undefined {
-  for (let at = COMPOUND_LEAD_LETTERS; at <= stem.length - COMPOUND_HEAD_LETTERS; at++) {
+  if (stem.length < COMPOUND.lead + COMPOUND.head || !/^\p{L}+$/u.test(stem)) return undefined;
+  for (let at = COMPOUND.lead; at <= stem.length - COMPOUND.head; at++) {
     const id = vocabulary.get(stem.slice(at));
-    if (id !== undefined && /^\p{L}+$/u.test(stem)) return id;
+    if (id !== undefined) return id;
   }
   return undefined;
 }
-const COMPOUND_HEAD_LETTERS = 7;
-const COMPOUND_LEAD_LETTERS = 3;
 
 export function countFeatures(lines: readonly PageLine[], vocabulary: ReadonlyMap<string, number>): CountedText {
   const counts = new Map<number, FeatureCount>();
