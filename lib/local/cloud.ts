@@ -29,6 +29,8 @@ export const TABLE = 'quire';
 export const BUCKET = 'quire-local';
 /** s3rver checks signatures against these fixed credentials; dynalite and the local endpoints accept anything. */
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+/** How long closing the local DynamoDB waits for the requests it is still answering. */
+const DRAIN_MS = 5_000;
 
 export interface Endpoints {
   api: string;
@@ -130,6 +132,40 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
+/**
+ * Counts the requests a server is still answering, so that closing it can wait for them. dynalite
+ * closes its database once the HTTP server has closed, waiting only for the operation in progress:
+ * a request whose handler makes several operations (a transaction, a query then a put) that is still
+ * being answered when its client (a container just stopped) has gone would reach a closed database
+ * between two of them: "Database is closed", an error dynalite leaves unhandled.
+ */
+function trackAnswers(server: Server): { settled(capMs: number): Promise<void> } {
+  let answering = 0;
+  let waiting: (() => void) | undefined;
+  // First of the listeners, so that it wraps `end` before the handler can call it.
+  server.prependListener('request', (_request, response) => {
+    answering++;
+    const end = response.end.bind(response);
+    // The handler is done when it ends its response, whether or not its client is still there.
+    response.end = ((...args: Parameters<typeof response.end>) => {
+      if (--answering === 0) waiting?.();
+      return end(...args);
+    }) as typeof response.end;
+  });
+  return {
+    settled(capMs) {
+      if (answering === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const timer = setTimeout(resolve, capMs);
+        waiting = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    },
+  };
+}
+
 async function ensureTable(endpoint: string): Promise<void> {
   const client = new DynamoDBClient({ region: REGION, endpoint, credentials: CREDENTIALS });
   try {
@@ -170,8 +206,12 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   try {
     letDynaliteCloseItsIterators();
     const dynamo = dynalite({ path: join(dataDir, 'dynamodb'), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }) as Server;
+    const dynamoAnswers = trackAnswers(dynamo);
     const dynamoPort = await listen(dynamo, host);
-    closers.push(() => closeServer(dynamo));
+    closers.push(async () => {
+      await dynamoAnswers.settled(DRAIN_MS);
+      await closeServer(dynamo);
+    });
     const dynamoEndpoint = `http://${host}:${dynamoPort}`;
     await ensureTable(dynamoEndpoint);
 
