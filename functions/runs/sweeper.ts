@@ -8,7 +8,8 @@
  * webhook delivery `pending`/`retrying`) forever. The sweeper finds such records and ends them as
  * their state machine's Fail step would have:
  *   - a run → `failed` with a PrimitiveError (`timeout` when the execution timed out, else
- *     `internal`), its usage recorded and its `<kind>.failed` event sent (task.ts `settle`);
+ *     `internal`), its usage recorded and its `<kind>.failed` event sent (task.ts `settle`), and the
+ *     parts of a run that fanned out over page ranges deleted;
  *   - a workflow run → `error`, with `workflow.run.failed` (the workflow run task's `fail` step);
  *   - a webhook delivery → `failed` (the deliver task's `give_up` step).
  *
@@ -35,7 +36,7 @@ import { platform, type Platform } from '../platform/platform.ts';
 import type { ExecutionStatus, MachineName, RecordRef } from '../platform/ports.ts';
 import { ACTIVE_STATUSES, type PrimitiveError } from '../platform/schemas.ts';
 import { registeredRunKinds, type RunKind } from './kinds.ts';
-import type { RunData } from './service.ts';
+import { partKeysOf, type RunData } from './service.ts';
 import { settle } from './settle.ts';
 
 /** A record younger than this is never touched: its execution may be starting. */
@@ -111,6 +112,9 @@ async function endStuck(p: Platform, swept: SweptRecords, ref: RecordRef, execut
   const record = await p.store.getRecord<RunData>(scope, type, id);
   if (!record) return false;
   const failed = await settle(p, scope, kind, id, ACTIVE_STATUSES, 'failed', { error: lostRunError(execution) }, record.data.usage ?? { credits: 0 });
+  // A run that fanned out and was lost before its merge leaves no part behind (a range still at work
+  // deletes its own when it finds the run no longer in progress).
+  if (failed) await Promise.all(partKeysOf(scope, kind, id, record.data._ranges).map((key) => p.blobs.delete(key)));
   return failed !== undefined;
 }
 

@@ -1,7 +1,8 @@
 /**
  * A run kind defined by the tests ("probe") to prove the generic run machinery before the real kinds
  * exist. Its create body says how the task behaves: echo, crash, fail with a PrimitiveError, wait at a
- * gate the test opens, or fail transiently once.
+ * gate the test opens, or fail transiently once; or fan out over three ranges of one page each
+ * (`ranges`), one of which fails (`ranges-fail`) or waits at the gate (`ranges-gate`).
  */
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
@@ -14,7 +15,7 @@ import { runOperations } from '../../functions/runs/schema.ts';
 import type { Route } from '../../functions/platform/route.ts';
 
 const CreateProbe = z.object({
-  mode: z.enum(['echo', 'crash', 'fail', 'bad-document', 'gate', 'transient-once']).default('echo'),
+  mode: z.enum(['echo', 'crash', 'fail', 'bad-document', 'gate', 'transient-once', 'ranges', 'ranges-fail', 'ranges-gate']).default('echo'),
   text: z.string().default(''),
   gate: z.string().optional(),
   document: DocumentInput.optional(),
@@ -84,6 +85,25 @@ export const probeTask: RunTask = {
       await g.open.promise;
     }
     return { output: { echo: record.text ?? '' }, usage: { credits: 1 } };
+  },
+  ranges: {
+    async plan({ record }) {
+      if (!String(record.mode).startsWith('ranges')) return undefined;
+      return { ranges: [0, 1, 2].map((index) => ({ index, first: index + 1, last: index + 1 })), concurrency: 3, pagesTotal: 3 };
+    },
+    async range({ record }, range) {
+      // The second range is the one that fails or waits; the others are done at once.
+      if (range.index === 1 && record.mode === 'ranges-fail') throw new RunFailure('document_invalid', 'Page 2 of the probe document is damaged');
+      if (range.index === 1 && record.mode === 'ranges-gate') {
+        const g = gate((record._input as { gate: string }).gate);
+        g.reached.resolve();
+        await g.open.promise;
+      }
+      return { page: range.first, text: `${record.text}:${range.first}` };
+    },
+    async merge(_ctx, parts) {
+      return { output: { echo: (parts as Array<{ text: string }>).map((part) => part.text).join(' ') }, usage: { credits: parts.length } };
+    },
   },
 };
 registerRunTask(probeTask);

@@ -23,7 +23,8 @@ import { EVENT_TYPE } from '../../../functions/webhooks/service.ts';
 import type { WorkflowRunData } from '../../../functions/workflows/runs.ts';
 import { WORKFLOW_RUN_TYPE } from '../../../functions/workflows/schema.ts';
 import { startTestCloud, until, type TestCloud } from '../../support/cloud.ts';
-import { gate, probeRoutes } from '../../support/probe.ts';
+import { gate, probeKind, probeRoutes } from '../../support/probe.ts';
+import { partKeyOf } from '../../../functions/runs/service.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 
 const LOST = 'The run was lost: its background execution ended before the run finished';
@@ -150,6 +151,30 @@ describe('sweeps called directly', () => {
     // The abandoned task finishing late changes nothing (its execution is gone, so no Finish).
     run.open();
     expect((await getProbe(run.id)).status).toBe('failed');
+  });
+
+  it('a run that fanned out and was lost between its ranges ends failed and leaves no part behind', async () => {
+    const g = gate('sweep-ranges');
+    const created = await cloud.api('POST', '/v1/probes', { body: { mode: 'ranges-gate', gate: 'sweep-ranges', text: 'p', background: true } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+    await g.reached.promise;
+    // Ranges 1 and 3 are done (their parts stored); range 2 waits at the gate.
+    const part = (index: number) => partKeyOf(caller, probeKind, id, index);
+    await until(async () => ((await p.blobs.head(part(0))) && (await p.blobs.head(part(2))) ? true : undefined), 15_000, 'the two parts');
+    await stopRunExecution(id);
+
+    const swept = await sweepStuckRecords(p, sweptRecords, { graceMs: 0 });
+    expect(swept.ended).toContainEqual({ type: 'probe', id, execution: 'ABORTED' });
+    expect((await getProbe(id)).status).toBe('failed');
+    expect(await p.blobs.head(part(0))).toBeUndefined();
+    expect(await p.blobs.head(part(2))).toBeUndefined();
+    // The abandoned range ending late deletes the part it writes: the run is no longer in progress.
+    g.open.resolve();
+    await until(async () => ((await p.blobs.head(part(1))) === undefined ? true : undefined), 15_000, 'the late part to be deleted');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await p.blobs.head(part(1))).toBeUndefined();
+    expect((await getProbe(id)).status).toBe('failed');
   });
 
   it('never touches a run whose execution is still running, nor one that completed', async () => {
