@@ -170,7 +170,8 @@ export class CsvScanner {
       }
       // A line with nothing on it is not a record.
       if (count === 1 && fields[0] === null) continue;
-      fields.length = count;
+      // The array is reused: its length changes only on a ragged record (setting it is a runtime call).
+      if (fields.length !== count) fields.length = count;
       this.rowsSoFar++;
       this.onRecord(fields);
     }
