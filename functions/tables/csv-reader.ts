@@ -197,7 +197,8 @@ export class Utf8Blocks {
     if (this.first) {
       // Wait for three bytes before deciding whether the input starts with a BOM.
       if (bytes.length < 3 && !final) {
-        this.carry = bytes;
+        // A copy: the block may be reused for the next bytes (blocksOf).
+        this.carry = Uint8Array.prototype.slice.call(bytes);
         return '';
       }
       this.first = false;
