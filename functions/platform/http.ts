@@ -192,9 +192,9 @@ function errorResult(error: unknown, requestId: string): Result {
   return json(500, { detail: 'Internal error', request_id: requestId }, requestId);
 }
 
-/** A request that changes nothing (API §1: GET routes only read). */
-function isRead(event: APIGatewayProxyEventV2): boolean {
-  return event.requestContext?.http?.method === 'GET';
+/** A request that changes nothing (API §1: GET routes only read; a few POSTs only ask, Operation.reads). */
+function isRead(event: APIGatewayProxyEventV2, op: Operation<z.ZodType, z.ZodType, z.ZodType>): boolean {
+  return event.requestContext?.http?.method === 'GET' || (op.reads === true && event.requestContext?.http?.method === 'POST');
 }
 
 export function api<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
@@ -247,7 +247,7 @@ export function api<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodTyp
         logger.appendKeys({ request_id: internal.requestId, route: event.routeKey });
         if (op.auth === 'api_key') {
           const key = bearerKey(event.headers?.authorization ?? event.headers?.Authorization);
-          internal.caller = await (isRead(event) ? resolveReader : resolveCaller)(platform(), key);
+          internal.caller = await (isRead(event, op) ? resolveReader : resolveCaller)(platform(), key);
           logger.appendKeys({ org: internal.caller.orgId, env: internal.caller.envSlug });
         }
         internal.params = validate(op.params, 'path', event.pathParameters ?? {});

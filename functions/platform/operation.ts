@@ -37,6 +37,12 @@ export interface Operation<
    * where a null says something (a block PATCH's config merge, where `null` deletes a key).
    */
   keepNulls?: boolean;
+  /**
+   * A POST that only reads (its body is a question, not a change: a table query). Its key is
+   * resolved as a GET's is (callers.ts resolveReader): a key the container knows is read once, after
+   * the work, and a key revoked meanwhile still answers 401 before anything is shown.
+   */
+  reads?: boolean;
 }
 
 export function operation<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(

@@ -170,7 +170,8 @@ export class CsvScanner {
       }
       // A line with nothing on it is not a record.
       if (count === 1 && fields[0] === null) continue;
-      fields.length = count;
+      // The array is reused: its length changes only on a ragged record (setting it is a runtime call).
+      if (fields.length !== count) fields.length = count;
       this.rowsSoFar++;
       this.onRecord(fields);
     }
@@ -196,7 +197,8 @@ export class Utf8Blocks {
     if (this.first) {
       // Wait for three bytes before deciding whether the input starts with a BOM.
       if (bytes.length < 3 && !final) {
-        this.carry = bytes;
+        // A copy: the block may be reused for the next bytes (blocksOf).
+        this.carry = Uint8Array.prototype.slice.call(bytes);
         return '';
       }
       this.first = false;
@@ -230,20 +232,34 @@ function completeLength(bytes: Uint8Array): number {
   return n;
 }
 
-/** Bytes of a chunked source in blocks of about `size` bytes. */
+/**
+ * Bytes of a chunked source in blocks of `size` bytes (a chunk that is a block or more on its own is
+ * passed on as it is). Small chunks (an S3 or HTTP body arrives in pieces of at most 64 KB) are copied
+ * into one block that is reused: the consumer must be done with a block before it asks for the next.
+ * A fresh 1 MB buffer per block was fresh memory from the system each time, whose first touch (page
+ * faults) cost about as much CPU as reading the block.
+ */
 async function* blocksOf(source: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Uint8Array> {
-  let parts: Uint8Array[] = [];
+  let block: Buffer | undefined;
   let length = 0;
   for await (const chunk of source) {
-    parts.push(chunk);
-    length += chunk.length;
-    if (length >= size) {
-      yield parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
-      parts = [];
-      length = 0;
+    if (length === 0 && chunk.length >= size) {
+      yield chunk;
+      continue;
+    }
+    block ??= Buffer.allocUnsafeSlow(size);
+    for (let at = 0; at < chunk.length; ) {
+      const n = Math.min(size - length, chunk.length - at);
+      block.set(chunk.subarray(at, at + n), length);
+      length += n;
+      at += n;
+      if (length === size) {
+        yield block;
+        length = 0;
+      }
     }
   }
-  if (length > 0) yield parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
+  if (length > 0) yield block!.subarray(0, length);
 }
 
 /** Reads a whole CSV from a chunked source, calling `visitor` for the header and every record. */

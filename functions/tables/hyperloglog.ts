@@ -239,11 +239,19 @@ export class DistinctCounter {
     return this.addHash(lastHash.lo, lastHash.hi);
   }
 
+  /**
+   * Whether the last value added was certainly seen before (only the small table knows; past it, a
+   * repeat is not told from a new value): a value seen before cannot be a new minimum or maximum.
+   */
+  seen = false;
+
   addHash(lo: number, hi: number): boolean {
     hi = (hi | 1) >>> 0;
     const table = this.table;
+    this.seen = false;
     if (table) {
       const added = table.add(lo, hi);
+      this.seen = !added;
       if (table.size > TABLE_LIMIT || table.size > this.limit) {
         this.table = undefined;
         this.startBuffer(table);

@@ -60,6 +60,8 @@ export const tableOperations = {
     body: QueryTableBody,
     status: 200,
     response: TableRows,
+    // It stores nothing a caller sees (the Parquet snapshot it may make is a cache of the CSV).
+    reads: true,
     tags,
   }),
   profile: operation({ summary: 'Profile the columns of a table', auth: 'api_key', params: TableIdParams, query: ProfileQuery, status: 200, response: TableProfile, tags }),

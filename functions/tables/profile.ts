@@ -98,10 +98,6 @@ class ColumnAccumulator {
       return;
     }
     this.values++;
-    if (this.textMin === null) this.textMin = this.textMax = detached(text);
-    else if (compareText(text, this.textMin) < 0) this.textMin = detached(text);
-    else if (compareText(text, this.textMax!) > 0) this.textMax = detached(text);
-
     let c = this.candidates;
     if (c & (INTEGER | NUMBER)) {
       let value = plainNumber(text);
@@ -119,8 +115,10 @@ class ColumnAccumulator {
         if (value <= this.last) this.stopIncreasing();
         this.last = value;
         const nextInRun = this.runLength === 0 || value === this.runStart + this.runLength;
-        if (this.runOpen && plain && integer && nextInRun && isCanonicalInteger(text)) this.extendRun(value, text);
-        else this.count(text);
+        if (this.runOpen && plain && integer && nextInRun && isCanonicalInteger(text)) {
+          this.extendRun(value, text);
+          this.textBounds(text);
+        } else if (this.count(text)) this.textBounds(text);
         // A number is never a boolean or a date.
         this.candidates = c & (INTEGER | NUMBER);
         return;
@@ -128,7 +126,7 @@ class ColumnAccumulator {
       c &= ~NUMBER;
     }
     this.stopIncreasing();
-    this.count(text);
+    if (this.count(text)) this.textBounds(text);
     if (c === 0) {
       this.candidates = 0;
       return;
@@ -155,18 +153,31 @@ class ColumnAccumulator {
     this.candidates = c;
   }
 
+  /** The text minimum and maximum (compared as text: every value takes part, whatever its type). */
+  private textBounds(text: string): void {
+    if (this.textMin === null) this.textMin = this.textMax = detached(text);
+    else if (compareText(text, this.textMin) < 0) this.textMin = detached(text);
+    else if (compareText(text, this.textMax!) > 0) this.textMax = detached(text);
+  }
+
   /**
    * Distinct counting. While the column's values are strictly increasing numbers they are all
    * distinct, so their hashes are only appended to a buffer (no hash-table work): the common
    * row-id column costs next to nothing, and the buffer goes into the counter if the order breaks.
+   * False when the value was certainly seen before (then it is no new minimum or maximum either:
+   * a column of few distinct values skips their text comparisons).
    */
-  private count(text: string): void {
+  private count(text: string): boolean {
     this.closeRun();
     hashString(text);
     let isNew = true;
     if (this.deferred) this.defer(lastHash.lo, lastHash.hi);
-    else isNew = this.distinct.addHash(lastHash.lo, lastHash.hi);
+    else {
+      isNew = this.distinct.addHash(lastHash.lo, lastHash.hi);
+      if (this.distinct.seen) return false;
+    }
     if (isNew && this.samples.length < SAMPLE_VALUES) this.samples.push(detached(text));
+    return true;
   }
 
   /** A value one more than the run's last (or the first value): new, and not hashed yet. */

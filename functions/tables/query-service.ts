@@ -29,8 +29,13 @@ import { buildSnapshot, buildSnapshotFromRows, runQuery } from './engine.ts';
 import { compileQuery, queryColumnsOf, resultValue, type CompiledQuery, type QueryColumn, type QueryRequest } from './query.ts';
 import { loadReady, readSummary, snapshotKeyOf, type TableRecord } from './service.ts';
 
+function cacheDirPath(): string {
+  return process.env.QUIRE_TABLES_CACHE_DIR ?? join(tmpdir(), 'quire-tables');
+}
+
+/** The cache directory, made if it is not there: before anything is written into it. */
 function cacheDir(): string {
-  const dir = process.env.QUIRE_TABLES_CACHE_DIR ?? join(tmpdir(), 'quire-tables');
+  const dir = cacheDirPath();
   mkdirSync(dir, { recursive: true });
   return dir;
 }
@@ -43,8 +48,9 @@ function cacheBytes(): number {
 /** Builds or downloads in flight, by snapshot key: concurrent first queries share one. */
 const inFlight = new Map<string, Promise<string>>();
 
+/** Where a snapshot is cached (a query that finds it there only reads: the directory is made when one is written). */
 function localPathOf(key: string): string {
-  return join(cacheDir(), `${createHash('sha256').update(key).digest('hex').slice(0, 40)}.parquet`);
+  return join(cacheDirPath(), `${createHash('sha256').update(key).digest('hex').slice(0, 40)}.parquet`);
 }
 
 function unique(): string {
@@ -190,6 +196,7 @@ async function snapshotFile(p: Platform, scope: Scope, record: TableRecord, colu
     pending = (async () => {
       const partial = `${local}.${unique()}.part`;
       try {
+        cacheDir();
         const stored = await p.blobs.stream(key);
         if (stored) {
           await pipeline(Readable.from(stored), createWriteStream(partial));

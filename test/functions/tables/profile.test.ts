@@ -83,6 +83,22 @@ describe('profiler', () => {
     );
   });
 
+  it('gives the text min and max and the distinct count of repeated numbers that turn into text', async () => {
+    // Numbers first (a run of ids, repeats, other spellings), then text: the text bounds cover every value.
+    const value = fc.oneof(fc.integer({ min: 0, max: 12 }).map(String), fc.constantFrom('007', '+3', '2.50', '10', '1e3', 'x', 'k9', ''));
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 5 }), fc.array(value, { minLength: 1, maxLength: 40 }), async (ids, rest) => {
+        const texts = [...Array.from({ length: ids }, (_, i) => String(i + 1)), ...rest].filter((t) => t !== '');
+        if (texts.length === 0 || texts.every((t) => isNumberText(t))) return;
+        const summary = await profile(`v\n${texts.join('\n')}\n`);
+        const min = texts.reduce((a, b) => (b < a ? b : a));
+        const max = texts.reduce((a, b) => (b > a ? b : a));
+        expect(summary.profile[0]).toMatchObject({ min, max, distinct_count: new Set(texts).size });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('widens integer to number to string as values demand, comparing numbers numerically', async () => {
     const summary = await profile('a,b,c\n9,9,x\n10,1.5,10\n-2,1e2,9\n');
     expect(summary.profile.map((c) => [c.json_schema, c.min, c.max])).toEqual([

@@ -8,7 +8,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApiKey, revokeApiKey } from '../../../functions/auth/service.ts';
+import { platform } from '../../../functions/platform/platform.ts';
 import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
 
 // The query snapshots this test's handlers cache (inline handlers: this process's environment).
@@ -420,6 +422,24 @@ describe('isolation', () => {
       expect(r.body).toEqual({ detail: `Table ${tableId} not found` });
     }
     expect((await query({}, 'tbl_00000000000000000000000000')).status).toBe(404);
+  });
+});
+
+describe('the key of a query', () => {
+  it('is read once when the container knows it (after the work, as a GET reads it), and a key revoked since answers 401', async () => {
+    const { key, item } = await createApiKey(platform(), { orgId: cloud.orgId, environment: 'test', name: 'query reader', role: 'admin' });
+    expect((await query({ count_only: true }, tableId, key)).status).toBe(200);
+    const getItem = vi.spyOn(platform().store, 'getItem');
+    try {
+      expect((await query({ count_only: true }, tableId, key)).status).toBe(200);
+      expect(getItem.mock.calls.filter(([k]) => String(k).startsWith('apikey#'))).toHaveLength(1);
+    } finally {
+      getItem.mockRestore();
+    }
+    await revokeApiKey(platform(), cloud.orgId, item.id);
+    const r = await query({ count_only: true }, tableId, key);
+    expect(r.status).toBe(401);
+    expect(r.body).toEqual({ detail: 'API key revoked' });
   });
 });
 
