@@ -35,6 +35,8 @@ export interface TrueTable {
 }
 
 export interface TablePageTruth {
+  /** Name of the truth file (set when read). */
+  file: string;
   /** Manifest path of the document. */
   path: string;
   /** 1-based page number. */
@@ -65,7 +67,7 @@ export function tableTruths(): TablePageTruth[] {
   return readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
     .sort()
-    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as TablePageTruth);
+    .map((name) => ({ ...(JSON.parse(readFileSync(join(dir, name), 'utf8')) as Omit<TablePageTruth, 'file'>), file: name }));
 }
 
 const readDocs = new Map<string, Promise<Doc>>();
