@@ -111,7 +111,17 @@ interface PageText {
   lineOf: Int32Array;
   /** 1 once a table holds the word (or when the word has no box or no text). */
   used: Uint8Array;
+  /** The page's height, in the words' units. */
+  pageHeight: number;
 }
+
+/**
+ * Page furniture that lines up like a table without being one: a letterhead's footer (company, address,
+ * bank and register blocks side by side in small print at the foot of the page). An unruled grid that
+ * starts below `footerBand` of the page's height, in words no taller than `smallText` of the page's
+ * typical word height, is such a footer.
+ */
+const PAGE_FURNITURE = { footerBand: 0.88, smallText: 0.85 };
 
 // ---------------------------------------------------------------------------------------------------
 // Entry point
@@ -131,8 +141,8 @@ export function detectTables(words: Word[], rules: Rule[], page: { width: number
     if (grid) grids.push(claim(grid, text));
     else looseHorizontal.push(...group.horizontal);
   }
-  grids.push(...horizontalRuleGrids(looseHorizontal, text));
-  grids.push(...unruledGrids(text));
+  // Grids not drawn as grids (rules between rows only, or none): a letterhead's footer is no table.
+  grids.push(...[...horizontalRuleGrids(looseHorizontal, text), ...unruledGrids(text)].filter((grid) => !letterheadFooter(grid, text)));
 
   return grids
     .map((grid) => toTable(grid, text))
@@ -169,7 +179,7 @@ function readPage(words: Word[], page: { width: number; height: number }): PageT
   if (boxed.length === 0) return null;
   const h = median(heights);
   const tol = Math.max(0.5, 0.12 * h, 0.0005 * Math.max(page.width, page.height));
-  const text: PageText = { words, left, right, top, bottom, h, tol, lines: [], lineOf: new Int32Array(n).fill(-1), used };
+  const text: PageText = { words, left, right, top, bottom, h, tol, lines: [], lineOf: new Int32Array(n).fill(-1), used, pageHeight: page.height };
   text.lines = groupLines(boxed, text);
   text.lines.forEach((line, l) => {
     for (const w of line.words) text.lineOf[w] = l;
@@ -862,6 +872,13 @@ function runGrid(run: Run, lines: (Slice & { chunks: Chunk[] })[], text: PageTex
     if (header && header.cells.some((cell) => cell.span > 1)) drafts.unshift(header);
   }
   return { grid: joinHeadingToColumn(gridFromRows(drafts, xs)), lastLine: Math.max(...rows.at(-1)!.lines) };
+}
+
+/** Lines at the foot of the page in small print (see PAGE_FURNITURE): a letterhead's footer. */
+function letterheadFooter(grid: Grid, text: PageText): boolean {
+  const words = grid.cells.flatMap((cell) => cell.words);
+  if (words.length === 0 || Math.min(...words.map((w) => text.top[w])) < PAGE_FURNITURE.footerBand * text.pageHeight) return false;
+  return median(words.map((w) => text.bottom[w] - text.top[w])) <= PAGE_FURNITURE.smallText * text.h;
 }
 
 /**

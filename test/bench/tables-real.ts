@@ -15,13 +15,14 @@ import { join } from 'node:path';
 import type { Page } from '../../functions/documents/doc.ts';
 import { tableRows } from '../../functions/documents/doc.ts';
 import { renderPage } from '../../functions/documents/render.ts';
-import { CORPUS_DIR, corpusBytes, FOLDS, type Fold, foldOf, manifest } from '../support/corpus.ts';
+import { CORPUS_DIR, corpusBytes, FOLDS, type Fold } from '../support/corpus.ts';
 import { readCorpusPdf } from '../support/table-score.ts';
 import {
   addScores,
   EMPTY_SCORE,
   layoutTextAsTable,
   markdownTables,
+  pageFold,
   type RenderedTable,
   scoreTablePage,
   type TablePageTruth,
@@ -125,15 +126,6 @@ const FIRST_NINE = new Set([
   'warranty-booklet-sample1-p1.json',
   'warranty-booklet-sample3-p6.json',
 ]);
-
-let sources: Map<string, string> | undefined;
-/** The fold of a page: its document's source repository (MANIFEST.json) looked up in folds.json. */
-export function pageFold(truth: TablePageTruth): Fold {
-  sources ??= new Map(manifest().map((entry) => [entry.path, entry.source.repo]));
-  const repo = sources.get(truth.path);
-  if (!repo) throw new Error(`${truth.path} is not in the corpus manifest`);
-  return foldOf(repo);
-}
 
 const percent = (part: number, whole: number) => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`);
 /** Spurious tables per 10 tables output (found ones plus spurious ones; a found table's extra pieces are not counted). */
