@@ -117,11 +117,12 @@ interface PageText {
 
 /**
  * Page furniture that lines up like a table without being one: a letterhead's footer (company, address,
- * bank and register blocks side by side in small print at the foot of the page). An unruled grid that
- * starts below `footerBand` of the page's height, in words no taller than `smallText` of the page's
- * typical word height, is such a footer.
+ * contact and bank blocks side by side at the foot of the page). A grid not drawn as a grid that starts
+ * below `footerBand` of the page's height is such a footer when its words are small print (no taller
+ * than `smallText` of the page's typical word height) or when no cell of it is a number or an amount
+ * (a totals box that happens to sit at the page's foot keeps its amounts).
  */
-const PAGE_FURNITURE = { footerBand: 0.88, smallText: 0.85 };
+const PAGE_FURNITURE = { footerBand: 0.85, smallText: 0.85 };
 
 // ---------------------------------------------------------------------------------------------------
 // Entry point
@@ -874,11 +875,12 @@ function runGrid(run: Run, lines: (Slice & { chunks: Chunk[] })[], text: PageTex
   return { grid: joinHeadingToColumn(gridFromRows(drafts, xs)), lastLine: Math.max(...rows.at(-1)!.lines) };
 }
 
-/** Lines at the foot of the page in small print (see PAGE_FURNITURE): a letterhead's footer. */
+/** A grid at the foot of the page in small print or without numbers (see PAGE_FURNITURE): a letterhead's footer. */
 function letterheadFooter(grid: Grid, text: PageText): boolean {
   const words = grid.cells.flatMap((cell) => cell.words);
   if (words.length === 0 || Math.min(...words.map((w) => text.top[w])) < PAGE_FURNITURE.footerBand * text.pageHeight) return false;
-  return median(words.map((w) => text.bottom[w] - text.top[w])) <= PAGE_FURNITURE.smallText * text.h;
+  if (median(words.map((w) => text.bottom[w] - text.top[w])) <= PAGE_FURNITURE.smallText * text.h) return true;
+  return !gridTexts(grid, text).flat().some(isNumeric);
 }
 
 /**
@@ -1249,8 +1251,8 @@ function plausibleTable(rows: string[][], ruled: boolean): boolean {
   // Some column must hold data or short labels; lines of running text (narrow page columns) hold neither.
   const dataColumn = (cells: string[]) => cells.filter((cell) => !LIST_MARKER.test(cell) && (isNumeric(cell) || wordCount(cell) <= 3)).length >= 0.6 * cells.length;
   if (!columns.some(dataColumn)) return false;
-  if (ruled) return columns.length >= 2 && fullRows >= 2;
   if (contentsList(rows)) return false;
+  if (ruled) return columns.length >= 2 && fullRows >= 2;
   if (columns.length >= 3) return fullRows >= 3;
   if (columns.length === 2) {
     const short = (cells: string[]) => median(cells.map(wordCount)) <= 6;
@@ -1261,12 +1263,17 @@ function plausibleTable(rows: string[][], ruled: boolean): boolean {
 }
 
 /**
- * A table of contents (or an index) without dot leaders: entries of text, each with a page number at the
- * right, the numbers small whole numbers that never go down. Text, not a table (with leaders, the leader
- * runs already fill the gap and no columns form).
+ * A table of contents (or an index): text, not a table. Either entries whose dot leaders run into their
+ * page numbers, in the last cell (the section numbers in a column of their own are what made columns),
+ * or, without leaders, entries of text each with a page number at the right, the numbers small whole
+ * numbers that never go down.
  */
 function contentsList(rows: string[][]): boolean {
   const filled = rows.map((row) => row.filter((cell) => cell !== '')).filter((cells) => cells.length > 0);
+  // Entries whose title runs into its page number through a dot leader ('Definitions ....... 2'), the
+  // section numbers in a column of their own: most rows end so.
+  const leadered = filled.filter((cells) => LEADER_TO_PAGE.test(cells.at(-1)!)).length;
+  if (leadered >= 3 && leadered >= 0.6 * filled.length) return true;
   const entries = filled.filter((cells) => cells.length === 2 && /\p{L}/u.test(cells[0]));
   if (entries.length < 4 || entries.length < 0.8 * filled.length) return false;
   const pages = entries.map((cells) => cells[1]);
@@ -1370,6 +1377,8 @@ function isNumeric(value: string): boolean {
 }
 
 const YEAR = /^(19|20)\d\d$/;
+/** A dot leader (four dots or more, spaced or not) and a page number ending a cell. */
+const LEADER_TO_PAGE = /(\.\s?){4,}\s*\d{1,4}$/;
 
 /** Cells that stand for "no value" and say nothing about the column's kind. */
 const PLACEHOLDER = /^([-–—]+|n\/?a|N\/?A|nil)$/;
