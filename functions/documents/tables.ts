@@ -672,7 +672,11 @@ function leadingRows(rule: Segment, bottomRule: Segment, rules: Segment[], text:
     const words = inRegion(l);
     if (words.length === 0 || line.words.some((w) => !text.used[w] && (straddles(w, rule.from) || straddles(w, rule.to)))) break;
     const chunks = chunksOf({ line: l, words, top: line.top, bottom: line.bottom }, text);
-    if (header.length === 0 && atEdge(chunks) && fits(chunks)) rows.push(l);
+    // The line right on the rule, its headings spread over the table (three or more), is the header
+    // the rule underlines, even where two headings run together or it starts at the left edge.
+    const underlined = rows.length === 0 && header.length === 0 && rule.at - line.bottom <= 0.5 * text.h && chunks.length >= 3;
+    if (underlined) header.push(l);
+    else if (header.length === 0 && atEdge(chunks) && fits(chunks)) rows.push(l);
     else if (!atEdge(chunks) && overValues(chunks) && header.length < 3) header.push(l);
     else break;
     reach = line.top;
