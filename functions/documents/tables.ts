@@ -166,7 +166,9 @@ function readPage(words: Word[], page: { width: number; height: number }): PageT
   for (let i = 0; i < n; i++) {
     const box = words[i].box;
     const usable = box && Number.isFinite(box.left) && Number.isFinite(box.top) && box.width >= 0 && box.height > 0;
-    if (!usable || words[i].text.trim() === '') {
+    // A run of dashes or underscores typed as text is a rule drawn with characters, no cell's text: it
+    // would bridge the gaps between columns.
+    if (!usable || words[i].text.trim() === '' || TEXT_RULE.test(words[i].text.trim())) {
       used[i] = 1;
       continue;
     }
@@ -1071,7 +1073,17 @@ function linesToRows(slices: Slice[], columnOf: (w: number) => number, columnCou
     if (row && slice.top - slices[i - 1].bottom <= maxGap) {
       const few = filled.length <= Math.max(1, Math.floor((columnCount - 1) / 2));
       const rowFilled = range(0, columnCount).filter((c) => row.cells[c].length > 0);
+      // A further line of text in a cell of an item (its name, then a remark under it), the item's key in
+      // the first column and its values on the first line: only text, only in columns the row fills, the
+      // first column left empty.
+      const itemLine =
+        few &&
+        columnCount >= 3 &&
+        row.cells[0].length > 0 &&
+        cells[0].length === 0 &&
+        filled.every((c) => row.cells[c].length > 0 && !isNumeric(wordsText(cells[c], text)));
       continues =
+        itemLine ||
         (few && filled.every((c) => row.cells[c].length > 0 && wraps(row.lastLines[c], cells[c], c))) ||
         (row.lineCount === 1 &&
           rowFilled.length === 1 &&
@@ -1381,6 +1393,8 @@ function isNumeric(value: string): boolean {
 }
 
 const YEAR = /^(19|20)\d\d$/;
+/** A rule typed as text: five or more dashes, underscores or equals signs and nothing else. */
+const TEXT_RULE = /^[-_=–—]{5,}$/;
 /** A dot leader (four dots or more, spaced or not) and a page number ending a cell. */
 const LEADER_TO_PAGE = /(\.\s?){4,}\s*\d{1,4}$/;
 

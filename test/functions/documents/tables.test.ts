@@ -490,6 +490,31 @@ describe('unruled tables', () => {
     expect(table.headerRows).toBe(1);
   });
 
+  it("keeps an item's further lines (name, remark) in its cell, and a rule typed as dashes out of the columns", () => {
+    const words: Word[] = [];
+    const xs = [60, 110, 330, 420, 500];
+    ['Position', 'Material', 'Menge', 'Preis', 'Betrag'].forEach((cell, c) => words.push(...lineWords(cell, xs[c], 100)));
+    const items = [
+      ['10', 'M-01', '5 ST', '1.630,00', '8.150,00', 'Sony Sunny01', 'Low radiation device'],
+      ['20', 'M-02', '5 ST', '1.888,00', '9.440,00', 'Sony Xa1', 'Low radiation device'],
+      ['30', 'M-10', '4 ST', '2.350,00', '9.400,00', 'Highscreen MS 1775P', 'Low radiation device'],
+    ];
+    let y = 120;
+    for (const item of items) {
+      item.slice(0, 5).forEach((cell, c) => words.push(...lineWords(cell, xs[c], y)));
+      words.push(...lineWords(item[5], xs[1], y + 12), ...lineWords(item[6], xs[1], y + 24));
+      y += 50;
+    }
+    words.push(...lineWords('-'.repeat(60), 300, y));
+    words.push(...lineWords('Total', 330, y + 14), ...lineWords('27.590,00', 500, y + 14));
+    const tables = detect(words);
+    expect(tables).toHaveLength(1);
+    const rows = tableRows(tables[0]);
+    expect(rows[0]).toEqual(['Position', 'Material', 'Menge', 'Preis', 'Betrag']);
+    expect(rows[1]).toEqual(['10', 'M-01 Sony Sunny01 Low radiation device', '5 ST', '1.630,00', '8.150,00']);
+    expect(rows[3]).toEqual(['30', 'M-10 Highscreen MS 1775P Low radiation device', '4 ST', '2.350,00', '9.400,00']);
+  });
+
   it('merges a wrapped row label whose values sit on its last line', () => {
     const rows = [
       ['Cash flows', '2023', '2024'],
