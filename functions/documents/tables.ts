@@ -116,13 +116,15 @@ interface PageText {
 }
 
 /**
- * Page furniture that lines up like a table without being one: a letterhead's footer (company, address,
- * contact and bank blocks side by side at the foot of the page). A grid not drawn as a grid that starts
- * below `footerBand` of the page's height is such a footer when its words are small print (no taller
- * than `smallText` of the page's typical word height) or when no cell of it is a number or an amount
- * (a totals box that happens to sit at the page's foot keeps its amounts).
+ * Page furniture that lines up like a table without being one: a letterhead's footer or heading
+ * (company, address, contact and bank blocks side by side at the foot or the head of the page). A grid
+ * not drawn as a grid that starts below `footerBand` of the page's height is such a footer when its
+ * words are small print (no taller than `smallText` of the page's typical word height) or when no cell
+ * of it is a number or an amount (a totals box that happens to sit at the page's foot keeps its
+ * amounts); one that starts above `headerBand` is such a heading when no cell of it is a number or an
+ * amount (a table continued from the page before keeps its numbers).
  */
-const PAGE_FURNITURE = { footerBand: 0.85, smallText: 0.85 };
+const PAGE_FURNITURE = { footerBand: 0.85, headerBand: 0.1, smallText: 0.85 };
 
 // ---------------------------------------------------------------------------------------------------
 // Entry point
@@ -142,8 +144,8 @@ export function detectTables(words: Word[], rules: Rule[], page: { width: number
     if (grid) grids.push(claim(grid, text));
     else looseHorizontal.push(...group.horizontal);
   }
-  // Grids not drawn as grids (rules between rows only, or none): a letterhead's footer is no table.
-  grids.push(...[...horizontalRuleGrids(looseHorizontal, text), ...unruledGrids(text)].filter((grid) => !letterheadFooter(grid, text)));
+  // Grids not drawn as grids (rules between rows only, or none): a letterhead's footer or heading is no table.
+  grids.push(...[...horizontalRuleGrids(looseHorizontal, text), ...unruledGrids(text)].filter((grid) => !letterhead(grid, text)));
 
   return grids
     .map((grid) => toTable(grid, text))
@@ -881,12 +883,16 @@ function runGrid(run: Run, lines: (Slice & { chunks: Chunk[] })[], text: PageTex
   return { grid: joinHeadingToColumn(gridFromRows(drafts, xs)), lastLine: Math.max(...rows.at(-1)!.lines) };
 }
 
-/** A grid at the foot of the page in small print or without numbers (see PAGE_FURNITURE): a letterhead's footer. */
-function letterheadFooter(grid: Grid, text: PageText): boolean {
+/** A grid at the foot of the page in small print or without numbers, or at its head without numbers (see PAGE_FURNITURE): letterhead. */
+function letterhead(grid: Grid, text: PageText): boolean {
   const words = grid.cells.flatMap((cell) => cell.words);
-  if (words.length === 0 || Math.min(...words.map((w) => text.top[w])) < PAGE_FURNITURE.footerBand * text.pageHeight) return false;
+  if (words.length === 0) return false;
+  const top = Math.min(...words.map((w) => text.top[w]));
+  const noNumbers = () => !gridTexts(grid, text).flat().some(isNumeric);
+  if (top <= PAGE_FURNITURE.headerBand * text.pageHeight) return noNumbers();
+  if (top < PAGE_FURNITURE.footerBand * text.pageHeight) return false;
   if (median(words.map((w) => text.bottom[w] - text.top[w])) <= PAGE_FURNITURE.smallText * text.h) return true;
-  return !gridTexts(grid, text).flat().some(isNumeric);
+  return noNumbers();
 }
 
 /**

@@ -738,7 +738,7 @@ describe('prose is not a table', () => {
     expect(detect(words)).toEqual([]);
   });
 
-  it("leaves a letterhead's footer alone: blocks side by side at the foot of the page, in small print or without numbers", () => {
+  it("leaves a letterhead alone: blocks side by side at the foot of the page (small print or no numbers) or at its head (no numbers)", () => {
     const blocks = [
       ['Acme GmbH', 'Geschäftsführer: Max Muster', 'Registergericht Frankfurt'],
       ['Europa-Allee 1980, Frankfurt', 'Telefon: 01234/987654', 'info@acme.de | www.acme.de'],
@@ -749,6 +749,9 @@ describe('prose is not a table', () => {
     for (const fontSize of [6, 10]) {
       const footer = blocks.flatMap((block, k) => block.flatMap((line, j) => lineWords(line, 60 + 180 * k, 700 + j * (fontSize + 3), fontSize)));
       expect(detect([...body, ...footer]), `footer at ${fontSize} pt`).toEqual([]);
+      // The same blocks at the head of the page (sender, contact, page), above the body.
+      const heading = blocks.flatMap((block, k) => block.flatMap((line, j) => lineWords(line, 60 + 180 * k, 30 + j * (fontSize + 3), fontSize)));
+      expect(detect([...heading, ...body]), `heading at ${fontSize} pt`).toEqual([]);
     }
   });
 
