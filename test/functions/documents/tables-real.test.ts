@@ -35,11 +35,11 @@ describe.skipIf(!corpusAvailable())('tables on real corpus pages', () => {
     expect(invented).toBe(0);
   }, 120_000);
 
-  // Measured 2026-11-30 on 37 pages (holdout 14, dev 12, tuned 11), after the letterhead-footer, leadered
+  // Measured 2026-11-30 on 38 pages (holdout 14, dev 13, tuned 11), after the letterhead-footer, leadered
   // contents, underlined-header, item-line and letterhead-heading changes of functions/documents/tables.ts.
   const FLOORS: Record<Fold, { cells: number; found: number; spurious: number }> = {
     holdout: { cells: 87, found: 5, spurious: 5 },
-    dev: { cells: 427, found: 9, spurious: 0 },
+    dev: { cells: 427, found: 9, spurious: 5 },
     tuned: { cells: 249, found: 5, spurious: 0 },
   };
 
