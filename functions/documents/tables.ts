@@ -111,7 +111,20 @@ interface PageText {
   lineOf: Int32Array;
   /** 1 once a table holds the word (or when the word has no box or no text). */
   used: Uint8Array;
+  /** The page's height, in the words' units. */
+  pageHeight: number;
 }
+
+/**
+ * Page furniture that lines up like a table without being one: a letterhead's footer or heading
+ * (company, address, contact and bank blocks side by side at the foot or the head of the page). A grid
+ * not drawn as a grid that starts below `footerBand` of the page's height is such a footer when its
+ * words are small print (no taller than `smallText` of the page's typical word height) or when no cell
+ * of it is a number or an amount (a totals box that happens to sit at the page's foot keeps its
+ * amounts); one that starts above `headerBand` is such a heading when no cell of it is a number or an
+ * amount (a table continued from the page before keeps its numbers).
+ */
+const PAGE_FURNITURE = { footerBand: 0.85, headerBand: 0.1, smallText: 0.85 };
 
 // ---------------------------------------------------------------------------------------------------
 // Entry point
@@ -131,8 +144,8 @@ export function detectTables(words: Word[], rules: Rule[], page: { width: number
     if (grid) grids.push(claim(grid, text));
     else looseHorizontal.push(...group.horizontal);
   }
-  grids.push(...horizontalRuleGrids(looseHorizontal, text));
-  grids.push(...unruledGrids(text));
+  // Grids not drawn as grids (rules between rows only, or none): a letterhead's footer or heading is no table.
+  grids.push(...[...horizontalRuleGrids(looseHorizontal, text), ...unruledGrids(text)].filter((grid) => !letterhead(grid, text)));
 
   return grids
     .map((grid) => toTable(grid, text))
@@ -155,7 +168,9 @@ function readPage(words: Word[], page: { width: number; height: number }): PageT
   for (let i = 0; i < n; i++) {
     const box = words[i].box;
     const usable = box && Number.isFinite(box.left) && Number.isFinite(box.top) && box.width >= 0 && box.height > 0;
-    if (!usable || words[i].text.trim() === '') {
+    // A run of dashes or underscores typed as text is a rule drawn with characters, no cell's text: it
+    // would bridge the gaps between columns.
+    if (!usable || words[i].text.trim() === '' || TEXT_RULE.test(words[i].text.trim())) {
       used[i] = 1;
       continue;
     }
@@ -169,7 +184,7 @@ function readPage(words: Word[], page: { width: number; height: number }): PageT
   if (boxed.length === 0) return null;
   const h = median(heights);
   const tol = Math.max(0.5, 0.12 * h, 0.0005 * Math.max(page.width, page.height));
-  const text: PageText = { words, left, right, top, bottom, h, tol, lines: [], lineOf: new Int32Array(n).fill(-1), used };
+  const text: PageText = { words, left, right, top, bottom, h, tol, lines: [], lineOf: new Int32Array(n).fill(-1), used, pageHeight: page.height };
   text.lines = groupLines(boxed, text);
   text.lines.forEach((line, l) => {
     for (const w of line.words) text.lineOf[w] = l;
@@ -661,7 +676,11 @@ function leadingRows(rule: Segment, bottomRule: Segment, rules: Segment[], text:
     const words = inRegion(l);
     if (words.length === 0 || line.words.some((w) => !text.used[w] && (straddles(w, rule.from) || straddles(w, rule.to)))) break;
     const chunks = chunksOf({ line: l, words, top: line.top, bottom: line.bottom }, text);
-    if (header.length === 0 && atEdge(chunks) && fits(chunks)) rows.push(l);
+    // The line right on the rule, its headings spread over the table (three or more), is the header
+    // the rule underlines, even where two headings run together or it starts at the left edge.
+    const underlined = rows.length === 0 && header.length === 0 && rule.at - line.bottom <= 0.5 * text.h && chunks.length >= 3;
+    if (underlined) header.push(l);
+    else if (header.length === 0 && atEdge(chunks) && fits(chunks)) rows.push(l);
     else if (!atEdge(chunks) && overValues(chunks) && header.length < 3) header.push(l);
     else break;
     reach = line.top;
@@ -864,6 +883,18 @@ function runGrid(run: Run, lines: (Slice & { chunks: Chunk[] })[], text: PageTex
   return { grid: joinHeadingToColumn(gridFromRows(drafts, xs)), lastLine: Math.max(...rows.at(-1)!.lines) };
 }
 
+/** A grid at the foot of the page in small print or without numbers, or at its head without numbers (see PAGE_FURNITURE): letterhead. */
+function letterhead(grid: Grid, text: PageText): boolean {
+  const words = grid.cells.flatMap((cell) => cell.words);
+  if (words.length === 0) return false;
+  const top = Math.min(...words.map((w) => text.top[w]));
+  const noNumbers = () => !gridTexts(grid, text).flat().some(isNumeric);
+  if (top <= PAGE_FURNITURE.headerBand * text.pageHeight) return noNumbers();
+  if (top < PAGE_FURNITURE.footerBand * text.pageHeight) return false;
+  if (median(words.map((w) => text.bottom[w] - text.top[w])) <= PAGE_FURNITURE.smallText * text.h) return true;
+  return noNumbers();
+}
+
 /**
  * A heading set apart from its column (left-aligned "Amount" over right-aligned amounts far to its
  * right) makes a column of its own, empty below the first row, beside a column with no heading. The two
@@ -1048,7 +1079,17 @@ function linesToRows(slices: Slice[], columnOf: (w: number) => number, columnCou
     if (row && slice.top - slices[i - 1].bottom <= maxGap) {
       const few = filled.length <= Math.max(1, Math.floor((columnCount - 1) / 2));
       const rowFilled = range(0, columnCount).filter((c) => row.cells[c].length > 0);
+      // A further line of text in a cell of an item (its name, then a remark under it), the item's key in
+      // the first column and its values on the first line: only text, only in columns the row fills, the
+      // first column left empty.
+      const itemLine =
+        few &&
+        columnCount >= 3 &&
+        row.cells[0].length > 0 &&
+        cells[0].length === 0 &&
+        filled.every((c) => row.cells[c].length > 0 && !isNumeric(wordsText(cells[c], text)));
       continues =
+        itemLine ||
         (few && filled.every((c) => row.cells[c].length > 0 && wraps(row.lastLines[c], cells[c], c))) ||
         (row.lineCount === 1 &&
           rowFilled.length === 1 &&
@@ -1232,8 +1273,8 @@ function plausibleTable(rows: string[][], ruled: boolean): boolean {
   // Some column must hold data or short labels; lines of running text (narrow page columns) hold neither.
   const dataColumn = (cells: string[]) => cells.filter((cell) => !LIST_MARKER.test(cell) && (isNumeric(cell) || wordCount(cell) <= 3)).length >= 0.6 * cells.length;
   if (!columns.some(dataColumn)) return false;
-  if (ruled) return columns.length >= 2 && fullRows >= 2;
   if (contentsList(rows)) return false;
+  if (ruled) return columns.length >= 2 && fullRows >= 2;
   if (columns.length >= 3) return fullRows >= 3;
   if (columns.length === 2) {
     const short = (cells: string[]) => median(cells.map(wordCount)) <= 6;
@@ -1244,12 +1285,17 @@ function plausibleTable(rows: string[][], ruled: boolean): boolean {
 }
 
 /**
- * A table of contents (or an index) without dot leaders: entries of text, each with a page number at the
- * right, the numbers small whole numbers that never go down. Text, not a table (with leaders, the leader
- * runs already fill the gap and no columns form).
+ * A table of contents (or an index): text, not a table. Either entries whose dot leaders run into their
+ * page numbers, in the last cell (the section numbers in a column of their own are what made columns),
+ * or, without leaders, entries of text each with a page number at the right, the numbers small whole
+ * numbers that never go down.
  */
 function contentsList(rows: string[][]): boolean {
   const filled = rows.map((row) => row.filter((cell) => cell !== '')).filter((cells) => cells.length > 0);
+  // Entries whose title runs into its page number through a dot leader ('Definitions ....... 2'), the
+  // section numbers in a column of their own: most rows end so.
+  const leadered = filled.filter((cells) => LEADER_TO_PAGE.test(cells.at(-1)!)).length;
+  if (leadered >= 3 && leadered >= 0.6 * filled.length) return true;
   const entries = filled.filter((cells) => cells.length === 2 && /\p{L}/u.test(cells[0]));
   if (entries.length < 4 || entries.length < 0.8 * filled.length) return false;
   const pages = entries.map((cells) => cells[1]);
@@ -1353,6 +1399,10 @@ function isNumeric(value: string): boolean {
 }
 
 const YEAR = /^(19|20)\d\d$/;
+/** A rule typed as text: five or more dashes, underscores or equals signs and nothing else. */
+const TEXT_RULE = /^[-_=–—]{5,}$/;
+/** A dot leader (four dots or more, spaced or not) and a page number ending a cell. */
+const LEADER_TO_PAGE = /(\.\s?){4,}\s*\d{1,4}$/;
 
 /** Cells that stand for "no value" and say nothing about the column's kind. */
 const PLACEHOLDER = /^([-–—]+|n\/?a|N\/?A|nil)$/;

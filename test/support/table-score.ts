@@ -27,7 +27,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Doc } from '../../functions/documents/doc.ts';
 import { readDocument } from '../../functions/documents/read.ts';
-import { corpusBytes, TRUTH_DIR } from './corpus.ts';
+import { corpusBytes, type Fold, foldOf, manifest, TRUTH_DIR } from './corpus.ts';
 
 export interface TrueTable {
   headerRows: number;
@@ -35,6 +35,8 @@ export interface TrueTable {
 }
 
 export interface TablePageTruth {
+  /** Name of the truth file (set when read). */
+  file: string;
   /** Manifest path of the document. */
   path: string;
   /** 1-based page number. */
@@ -65,7 +67,16 @@ export function tableTruths(): TablePageTruth[] {
   return readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
     .sort()
-    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as TablePageTruth);
+    .map((name) => ({ ...(JSON.parse(readFileSync(join(dir, name), 'utf8')) as Omit<TablePageTruth, 'file'>), file: name }));
+}
+
+let sources: Map<string, string> | undefined;
+/** The fold of a page: its document's source repository (MANIFEST.json) looked up in folds.json. */
+export function pageFold(truth: TablePageTruth): Fold {
+  sources ??= new Map(manifest().map((entry) => [entry.path, entry.source.repo]));
+  const repo = sources.get(truth.path);
+  if (!repo) throw new Error(`${truth.path} is not in the corpus manifest`);
+  return foldOf(repo);
 }
 
 const readDocs = new Map<string, Promise<Doc>>();

@@ -490,6 +490,31 @@ describe('unruled tables', () => {
     expect(table.headerRows).toBe(1);
   });
 
+  it("keeps an item's further lines (name, remark) in its cell, and a rule typed as dashes out of the columns", () => {
+    const words: Word[] = [];
+    const xs = [60, 110, 330, 420, 500];
+    ['Position', 'Material', 'Menge', 'Preis', 'Betrag'].forEach((cell, c) => words.push(...lineWords(cell, xs[c], 100)));
+    const items = [
+      ['10', 'M-01', '5 ST', '1.630,00', '8.150,00', 'Sony Sunny01', 'Low radiation device'],
+      ['20', 'M-02', '5 ST', '1.888,00', '9.440,00', 'Sony Xa1', 'Low radiation device'],
+      ['30', 'M-10', '4 ST', '2.350,00', '9.400,00', 'Highscreen MS 1775P', 'Low radiation device'],
+    ];
+    let y = 120;
+    for (const item of items) {
+      item.slice(0, 5).forEach((cell, c) => words.push(...lineWords(cell, xs[c], y)));
+      words.push(...lineWords(item[5], xs[1], y + 12), ...lineWords(item[6], xs[1], y + 24));
+      y += 50;
+    }
+    words.push(...lineWords('-'.repeat(60), 300, y));
+    words.push(...lineWords('Total', 330, y + 14), ...lineWords('27.590,00', 500, y + 14));
+    const tables = detect(words);
+    expect(tables).toHaveLength(1);
+    const rows = tableRows(tables[0]);
+    expect(rows[0]).toEqual(['Position', 'Material', 'Menge', 'Preis', 'Betrag']);
+    expect(rows[1]).toEqual(['10', 'M-01 Sony Sunny01 Low radiation device', '5 ST', '1.630,00', '8.150,00']);
+    expect(rows[3]).toEqual(['30', 'M-10 Highscreen MS 1775P Low radiation device', '4 ST', '2.350,00', '9.400,00']);
+  });
+
   it('merges a wrapped row label whose values sit on its last line', () => {
     const rows = [
       ['Cash flows', '2023', '2024'],
@@ -698,6 +723,69 @@ describe('prose is not a table', () => {
       });
       expect(detect(words), leaders ? 'dot leaders' : 'no leaders').toEqual([]);
     }
+  });
+
+  it('leaves a numbered table of contents alone: section numbers in a column, leaders running into the page numbers', () => {
+    const entries = ['Definitions', 'Effective Date, Term, and Termination', 'Operational Requirements', 'Payment', 'Emergency Expenditures', 'Force Majeure'];
+    const words: Word[] = [];
+    entries.forEach((entry, k) => {
+      const y = 100 + 16 * k;
+      words.push(...lineWords(String(k + 1), 72, y));
+      // The leader is drawn as dots glued to the page number, as the O&M agreement's contents page prints it.
+      const end = 110 + lineWidth(entry);
+      words.push(...lineWords(entry, 110, y), ...lineWords(`${'.'.repeat(Math.floor((480 - end) / 5))}${2 * k + 2}`, end + 2, y));
+    });
+    expect(detect(words)).toEqual([]);
+  });
+
+  it("leaves a letterhead alone: blocks side by side at the foot of the page (small print or no numbers) or at its head (no numbers)", () => {
+    const blocks = [
+      ['Acme GmbH', 'Geschäftsführer: Max Muster', 'Registergericht Frankfurt'],
+      ['Europa-Allee 1980, Frankfurt', 'Telefon: 01234/987654', 'info@acme.de | www.acme.de'],
+      ['Bankverbindung:', 'Volksbank Frankfurt', 'IBAN: DE34 5019 0000 0012'],
+    ];
+    // Body text above it, so that the page's typical word height is the body's.
+    const body = proseWords({ x0: 72, y0: 90, width: 460 }).words;
+    for (const fontSize of [6, 10]) {
+      const footer = blocks.flatMap((block, k) => block.flatMap((line, j) => lineWords(line, 60 + 180 * k, 700 + j * (fontSize + 3), fontSize)));
+      expect(detect([...body, ...footer]), `footer at ${fontSize} pt`).toEqual([]);
+      // The same blocks at the head of the page (sender, contact, page), above the body.
+      const heading = blocks.flatMap((block, k) => block.flatMap((line, j) => lineWords(line, 60 + 180 * k, 30 + j * (fontSize + 3), fontSize)));
+      expect(detect([...heading, ...body]), `heading at ${fontSize} pt`).toEqual([]);
+    }
+  });
+
+  it('keeps the header line right on a table\'s top rule (starting at the left edge, headings run together), the wrapped headings above it too', () => {
+    const words: Word[] = [
+      ...lineWords('Shipment', 218, 370, 9),
+      ...lineWords('Unit Price Excl.', 358, 370, 9),
+      ...lineWords('No.', 57, 380, 9),
+      ...lineWords('Description', 104, 380, 9),
+      ...lineWords('Date', 218, 380, 9),
+      ...lineWords('Quantity', 278, 380, 9),
+      ...lineWords('VAT', 398, 380, 9),
+      ...lineWords('Total', 480, 380, 9),
+    ];
+    const items = [
+      ['1908-S', 'LONDON chair, blue', '02/17/26', '3 Piece', '191.00', '573.00'],
+      ['1896-S', 'ATHENS desk', '02/17/26', '1 Piece', '649.40', '649.40'],
+      ['1900-C', 'PARIS guest chair', '02/18/26', '4 Piece', '192.80', '771.20'],
+    ];
+    const xs = [57, 104, 218, 290, 388, 490];
+    items.forEach((item, r) => item.forEach((cell, c) => words.push(...lineWords(cell, xs[c], 400 + 14 * r, 9))));
+    const rules: Rule[] = [
+      { x1: 56, y1: 389.5, x2: 567, y2: 389.5 },
+      { x1: 56, y1: 445, x2: 567, y2: 445 },
+    ];
+    const tables = detect(words, rules);
+    expect(tables).toHaveLength(1);
+    expect(tables[0].headerRows).toBeGreaterThanOrEqual(1);
+    const rows = tableRows(tables[0]);
+    const headerRow = rows.findIndex((row) => row.includes('Description') && row.includes('Quantity'));
+    expect(headerRow).toBeGreaterThanOrEqual(0);
+    expect(tables[0].headerRows).toBe(headerRow + 1);
+    expect(rows.slice(0, headerRow + 1).flat().join(' ')).toContain('Shipment');
+    expect(rows[headerRow + 1]).toContain('1908-S');
   });
 
   it('leaves a numbered list alone', () => {
