@@ -2,13 +2,19 @@
  * The local stack as the API benchmarks use it: `npm start`'s entry spawned in its own process group
  * on a free port with a temporary data dir and a known test key, stopped with Ctrl-C afterwards.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnLocalServer } from '../support/local-server.ts';
 import { freePort } from '../support/ports.ts';
 
 export const BENCH_KEY = 'rt_test_bench000000000000000000000000';
+
+/** CPU time (user + system) a process has used, in ms (/proc, all its threads, in clock ticks of 10 ms). */
+export function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 export interface BenchStack {
   base: string;
@@ -21,10 +27,10 @@ export interface BenchStack {
   timedRun(path: string, body: Record<string, unknown>): Promise<number>;
 }
 
-export async function withLocalStack<T>(fn: (stack: BenchStack) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
+export async function withLocalStack<T>(fn: (stack: BenchStack) => Promise<T>, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
   const port = await freePort();
-  const server = await spawnLocalServer({ via: 'node', port, env: { QUIRE_DATA_DIR: dataDir, QUIRE_TEST_KEY: BENCH_KEY, POWERTOOLS_LOG_LEVEL: 'WARN', ...env } });
+  const server = await spawnLocalServer({ via: 'node', port, env: { QUIRE_DATA_DIR: dataDir, QUIRE_TEST_KEY: BENCH_KEY, POWERTOOLS_LOG_LEVEL: 'WARN', ...env }, nodeArgs });
   // Measured once the server is warm, as a running service is: its task containers load behind the API.
   await server.waitFor('Background tasks ready', 60_000);
   const child = server.child;

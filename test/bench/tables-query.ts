@@ -23,19 +23,13 @@ import { join } from 'node:path';
 import { buildSnapshot, runQuery } from '../../functions/tables/engine.ts';
 import { compileQuery, queryColumnsOf, type QueryRequest } from '../../functions/tables/query.ts';
 import type { Column } from '../../functions/tables/types.ts';
-import type { BenchStack } from './stack.ts';
+import { processCpuMs, type BenchStack } from './stack.ts';
 
 /** Runs of each query, after one warm-up; every figure is the median. */
 const RUNS = 11;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 /** CPU figures: the mean (the ticks of 10 ms /proc counts in make a median of short requests 0, 10 or 20 ms). */
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-
-/** CPU time (user + system) a process has used, in ms (/proc, clock ticks of 10 ms). */
-function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 /** CPU time of this process, in ms. */
 function ownCpuMs(): number {

@@ -5,42 +5,16 @@
  * the server runs with --cpu-prof into that directory (profiles written when it stops).
  * `node --import tsx test/bench/tables-request.ts`
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { REPO_ROOT } from '../../lib/local/invoker.ts';
-import { freePort } from '../support/ports.ts';
-import { BENCH_KEY } from './stack.ts';
+import { loadavg } from 'node:os';
+import { processCpuMs, withLocalStack } from './stack.ts';
 
 const REQUESTS = Number(process.env.REQUESTS ?? 200);
 
-function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 const csv = `id,name,amount,day\n${Array.from({ length: 1000 }, (_, i) => `${i},name ${i % 37},${(i * 1.5).toFixed(2)},2024-01-${String((i % 28) + 1).padStart(2, '0')}`).join('\n')}\n`;
 const profileDir = process.env.QUIRE_PROFILE_DIR;
-const dataDir = mkdtempSync(join(tmpdir(), 'quire-request-bench-'));
-const port = await freePort();
-const server = spawn('node', [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=250'] : []), '--import', 'tsx', 'bin/local.ts'], {
-  cwd: REPO_ROOT,
-  env: { ...process.env, PORT: String(port), QUIRE_DATA_DIR: dataDir, QUIRE_TEST_KEY: BENCH_KEY, POWERTOOLS_LOG_LEVEL: 'WARN' },
-  detached: true,
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-let out = '';
-server.stdout!.on('data', (d) => (out += d));
-server.stderr!.on('data', (d) => (out += d));
-for (const until = Date.now() + 90_000; !out.includes('Background tasks ready'); ) {
-  if (Date.now() > until || server.exitCode !== null) throw new Error(out);
-  await new Promise((r) => setTimeout(r, 50));
-}
-const base = `http://127.0.0.1:${port}`;
-const headers = { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' };
-const pid = server.pid!;
-try {
+const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=250'] : [];
+
+await withLocalStack(async ({ base, headers, pid }) => {
   const created = await fetch(`${base}/v1/tables`, {
     method: 'POST',
     headers,
@@ -67,8 +41,4 @@ try {
     if (profileDir) console.log(`window ${label}: ${mono0} ${process.hrtime.bigint() / 1000n}`);
     console.log(`${label.padEnd(40)} server CPU ${cpu.toFixed(1)} ms/request, wall ${((performance.now() - t0) / REQUESTS).toFixed(1)} ms (load ${loadavg()[0]!.toFixed(1)})`);
   }
-} finally {
-  process.kill(-pid, 'SIGINT');
-  await new Promise((r) => server.once('exit', r));
-  rmSync(dataDir, { recursive: true, force: true });
-}
+}, {}, profiling);

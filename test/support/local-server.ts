@@ -21,8 +21,9 @@ export interface LocalServer {
 
 const STARTED = 'API reference:';
 
-export async function spawnLocalServer(options: { via: 'npm start' | 'node'; port: number; env: Record<string, string> }): Promise<LocalServer> {
-  const [command, args] = options.via === 'npm start' ? ['npm', ['start']] : ['node', ['--import', 'tsx', 'bin/local.ts']];
+/** `nodeArgs`: options of node itself (`--cpu-prof`, which NODE_OPTIONS does not take), with `via: 'node'`. */
+export async function spawnLocalServer(options: { via: 'npm start' | 'node'; port: number; env: Record<string, string>; nodeArgs?: string[] }): Promise<LocalServer> {
+  const [command, args] = options.via === 'npm start' ? ['npm', ['start']] : ['node', [...(options.nodeArgs ?? []), '--import', 'tsx', 'bin/local.ts']];
   const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: String(options.port), ...options.env },
