@@ -9,9 +9,9 @@ const send = (message: HelperMessage, transfer: ArrayBuffer[] = []) => parentPor
 
 parentPort!.on('message', async (job: HelperJob) => {
   try {
-    await readPdfPages(job, (page, read) => {
+    await readPdfPages(job, (page, read, ms) => {
       const packed = packPage(read);
-      send({ page, read: packed }, transferList(packed));
+      send({ page, read: packed, ms }, transferList(packed));
     });
     send({ done: true });
   } catch (error) {

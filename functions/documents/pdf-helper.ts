@@ -28,7 +28,7 @@ import { type TransferablePage, unpackPage } from './page-transfer.ts';
 
 /** What the helper thread sends: each page it read (null for a scanned page), then how it ended. */
 export type HelperMessage =
-  | { page: number; read: TransferablePage }
+  | { page: number; read: TransferablePage; ms: number }
   | { done: true }
   | { done: false; message: string; code?: ReadFailure['code'] };
 
@@ -98,7 +98,7 @@ function startHelper(): Helper | undefined {
  * pages to take; it rejects with the ReadFailure of a damaged page or a passed deadline, or with
  * another error when the thread itself failed (the pages it took and did not send are then unread).
  */
-export function readPagesInHelper(job: HelperJob, onPage: (pageNumber: number, page: Page | null) => void): Promise<void> | undefined {
+export function readPagesInHelper(job: HelperJob, onPage: (pageNumber: number, page: Page | null, ms: number) => void): Promise<void> | undefined {
   if (process.env.QUIRE_PDF_HELPER === '0' || availableParallelism() < 2) return undefined;
   helper ??= startHelper();
   const current = helper;
@@ -117,7 +117,7 @@ export function readPagesInHelper(job: HelperJob, onPage: (pageNumber: number, p
         reject(message);
       } else if ('page' in message) {
         pagesFromHelper++;
-        onPage(message.page, unpackPage(message.read));
+        onPage(message.page, unpackPage(message.read), message.ms);
       } else {
         end();
         if (message.done) resolve();

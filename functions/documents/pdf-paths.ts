@@ -68,6 +68,34 @@ export function mayPaintPaths(bytes: Uint8Array): boolean {
   return false;
 }
 
+/**
+ * Whether a PDF may hold a picture of at least `minSide` pixels each way (an image XObject: a
+ * stream whose dictionary says /Subtype /Image), from one pass over its bytes like mayPaintPaths.
+ * Images are streams, and streams are never packed into object streams, so every image's dictionary
+ * is in the file as written. Errs one way only: an encrypted file, or a size given by reference,
+ * answers `true`. (Inline images, inside content streams, are small by the standard's advice and
+ * not looked for.)
+ */
+export function mayHoldPictures(bytes: Uint8Array, minSide: number): boolean {
+  const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (file.includes('/Encrypt')) return true;
+  let walkBudget = 4 * file.length + MAX_DICTIONARY;
+  for (let at = file.indexOf('stream'); at !== -1; at = file.indexOf('stream', at + 6)) {
+    if (at >= 3 && file.toString('latin1', at - 3, at) === 'end') continue;
+    const { dictionary, walked } = dictionaryBefore(file, at);
+    walkBudget -= walked;
+    if (walkBudget < 0) return true;
+    if (dictionary === undefined || !IMAGE.test(dictionary)) continue;
+    const width = /\/(?:Width|W)\s+(\d+)(\s+\d+\s+R)?/.exec(dictionary);
+    const height = /\/(?:Height|H)\s+(\d+)(\s+\d+\s+R)?/.exec(dictionary);
+    if (!width || !height || width[2] || height[2]) return true;
+    if (Number(width[1]) >= minSide && Number(height[1]) >= minSide) return true;
+  }
+  return false;
+}
+
+const IMAGE = /\/Subtype\s*\/Image\b/;
+
 const LESS = 0x3c; // <
 const GREATER = 0x3e; // >
 const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);

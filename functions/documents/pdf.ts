@@ -12,9 +12,11 @@ import { scanLines } from './raster-rules.ts';
 import { type Box, type GreyImage, MAX_PAGES, type Page, ReadFailure, type Rule, type Word } from './doc.ts';
 import { plainLetters } from './bidi.ts';
 import { fillAdvances, widthTableFor } from './glyph-widths.ts';
+import { rgbaToGrey } from './image.ts';
 import { layoutPage } from './layout.ts';
 import { type HelperJob, pdfHelperRunning, readPagesInHelper } from './pdf-helper.ts';
-import { mayPaintPaths } from './pdf-paths.ts';
+import { mayHoldPictures, mayPaintPaths } from './pdf-paths.ts';
+import type { PictureReader, PlacedPicture } from './pictures.ts';
 import { pageContentDamage, probePdf } from './pdf-probe.ts';
 import { judgeToken, looksGarbled } from './text-sense.ts';
 
@@ -25,6 +27,11 @@ export interface ReadPdfOptions {
   signal?: AbortSignal;
   /** Told each time a page is read (by either thread, OCR included): how many of the document's pages are read. */
   progress?: (pagesDone: number, pagesTotal: number) => void;
+  /**
+   * Told once per page read: how long it took (ms, from when a thread took it to when it was read,
+   * OCR included) and how: from its text layer alone, with the text of its pictures, or by OCR whole.
+   */
+  pageRead?: (pageNumber: number, ms: number, how: PageReading) => void;
   /**
    * Only these pages (1-based, inclusive; `last` past the end means the last page): the document's
    * pages `first`..`last` as readPdf reads them, numbered as in the whole document, without the
@@ -47,8 +54,17 @@ export interface ReadPdfOptions {
      * (labels beside underlines read better; ruled tables read worse, so only form filling asks).
      */
     forms?: boolean;
+    /**
+     * The text in the pictures of pages that have a text layer, read where a picture holds text
+     * the text layer does not print (./pictures.ts): words in page points. Without it, pictures
+     * are not read.
+     */
+    readPictures?: PictureReader;
   };
 }
+
+/** How a page was read: its text layer alone, with the text in its pictures (./pictures.ts), or by OCR whole (a scan). */
+export type PageReading = 'text' | 'pictures' | 'ocr';
 
 type Matrix = [number, number, number, number, number, number];
 
@@ -75,10 +91,11 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
   const read = new Map<number, Page | null>();
   let done = 0;
   let total = 0; // (known once this thread has opened the document)
-  const onPage = (n: number, page: Page | null) => {
+  const onPage = (n: number, page: Page | null, ms: number) => {
     read.set(n, page);
     if (page) done++;
     if (page && total > 0) options.progress?.(done, total);
+    if (page) options.pageRead?.(n, ms, page.ocr ? 'ocr' : page.words.some((w) => w.confidence !== undefined) ? 'pictures' : 'text');
   };
   // A long document is read on two cores: a helper thread (./pdf-helper.ts) and this one take the
   // pages one at a time. A running helper opens its own copy of the document while this thread opens
@@ -119,7 +136,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     if (range) Atomics.store(unread, 0, pagesWord(first, long ? last : 0));
     else settleLastPage(unread, count);
     if (!together && long) helped = startHelper();
-    const reading = { ...options, paintsPaths: mayPaintPaths(bytes), imagesDoc: withImages.pdf };
+    const reading = { ...options, paintsPaths: mayPaintPaths(bytes), pictures: mayHoldPictures(bytes, PICTURE_SIZE.minSidePixels), imagesDoc: withImages.pdf };
     await readPages(pdf, () => takePage(unread, 'front'), reading, onPage);
     // (A short document leaves the helper no page: it is not waited for.)
     if (helped && long) {
@@ -158,13 +175,14 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
  * as null for the caller to rasterize and recognize. The thread looks for drawn paths on its own
  * (7–15 ms for a 500 KiB file, while the caller does the same) rather than wait for the caller's answer.
  */
-export async function readPdfPages(job: HelperJob, onPage: (pageNumber: number, page: Page | null) => void): Promise<void> {
+export async function readPdfPages(job: HelperJob, onPage: (pageNumber: number, page: Page | null, ms: number) => void): Promise<void> {
   let opened: OpenPdf | undefined;
   const withImages = lazyImagesCopy(job.bytes);
   try {
     opened = await openPdf(job.bytes, { images: false });
     settleLastPage(job.unread, opened.pdf.numPages);
-    await readPages(opened.pdf, () => takePage(job.unread, 'back'), { deadline: job.deadline, paintsPaths: mayPaintPaths(job.bytes), deferScanned: true, imagesDoc: withImages.pdf }, onPage);
+    const reading = { deadline: job.deadline, paintsPaths: mayPaintPaths(job.bytes), pictures: mayHoldPictures(job.bytes, PICTURE_SIZE.minSidePixels), deferScanned: true, imagesDoc: withImages.pdf };
+    await readPages(opened.pdf, () => takePage(job.unread, 'back'), reading, onPage);
   } catch (error) {
     // Whatever failed here, the caller takes no more pages either: the deadline fails the read, and
     // any other failure leaves the pages not yet read to the caller's last pass. (A damaged page
@@ -297,7 +315,9 @@ function lazyImagesCopy(bytes: Uint8Array): { pdf: () => Promise<PDFDocumentProx
 interface ReadPagesOptions extends ReadPdfOptions {
   /** Whether the document may paint vector paths (./pdf-paths.ts); when not, pages with text skip the drawing pass. */
   paintsPaths: boolean;
-  /** Scanned pages come back as null, not recognized (the helper thread has no OCR). */
+  /** Whether the document may hold pictures big enough to hold text (./pdf-paths.ts mayHoldPictures); when not, none is looked for. */
+  pictures?: boolean;
+  /** Scanned pages, and pages with pictures that may hold text, come back as null, not recognized (the helper thread has no OCR). */
   deferScanned?: boolean;
   /**
    * The document opened with its images, for a page with next to no text (its images decide whether
@@ -308,13 +328,14 @@ interface ReadPagesOptions extends ReadPdfOptions {
 
 /**
  * Reads pages a few at once, taking the next one with `take` while there is room, and hands each to
- * `onPage` once read (a scanned page once recognized, or null when deferScanned).
+ * `onPage` once read (a scanned page once recognized, or null when deferScanned), with the time it
+ * took since it was taken (ms).
  */
 async function readPages(
   pdf: PDFDocumentProxy,
   take: () => number | undefined,
   options: ReadPagesOptions,
-  onPage: (pageNumber: number, page: Page | null) => void,
+  onPage: (pageNumber: number, page: Page | null, ms: number) => void,
 ): Promise<void> {
   const pages: Array<Promise<void>> = [];
   const reading = new Set<Promise<unknown>>();
@@ -345,12 +366,14 @@ async function readPages(
     if (n === undefined) break;
     checkDeadline(options.deadline, `at page ${n} of ${pdf.numPages}`);
     signal?.throwIfAborted();
+    const taken = performance.now();
     const read = readPageNumber(pdf, n, options);
     track(reading, read);
     const page = read.then(async (result) => {
-      if (result === null || !('recognized' in result)) return onPage(n, result);
+      if (result === null || !('recognized' in result)) return onPage(n, result, performance.now() - taken);
       track(recognizing, result.recognized);
-      onPage(n, await result.recognized);
+      const recognized = await result.recognized;
+      onPage(n, recognized, performance.now() - taken);
     });
     // Failures surface through Promise.all below; this only keeps an early exit from leaving them unobserved.
     page.catch(() => undefined);
@@ -523,11 +546,14 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
   // "Book rooms with locals": ./text-sense.ts) is read by OCR like a scan, from the copy with images.
   const garbled = !nearlyEmpty && looksGarbled(usable.map((w) => w.text));
   if ((nearlyEmpty || garbled) && !options.imagesDoc) return null;
+  // A page with a text layer is drawn from the copy with images too where the document may hold
+  // pictures and someone reads them: their text, where they print any, is the page's too.
+  const seekPictures = !garbled && (options.pictures ?? false) && options.imagesDoc !== undefined && (options.deferScanned || options.ocr?.readPictures !== undefined);
   let drawn = page;
-  let graphics: Graphics = { rules: [], shaded: [], rings: [], imageArea: 0, paints: true };
+  let graphics: Graphics = { rules: [], shaded: [], rings: [], imageArea: 0, pictures: [], paints: true };
   try {
-    if (nearlyEmpty || garbled) drawn = await (await options.imagesDoc!()).getPage(pageNumber);
-    if (options.paintsPaths || nearlyEmpty) {
+    if (nearlyEmpty || garbled || seekPictures) drawn = await (await options.imagesDoc!()).getPage(pageNumber);
+    if (options.paintsPaths || nearlyEmpty || seekPictures) {
       // Annotations are read separately (getAnnotations); their appearance ops are not needed here.
       graphics = readGraphics(await drawn.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }), toViewport, options.ocr?.forms ?? false);
     }
@@ -559,9 +585,32 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
     });
     return { recognized };
   }
-  release();
-  const laidOut = layoutPage({ ...dimensions, ocr: false, words: [...usable, ...notPrinted(fields, usable).filter(onPage)], rules: graphics.rules });
-  return { ...laidOut, ...(graphics.shaded.length > 0 ? { shaded: graphics.shaded } : {}), ...(graphics.rings.length > 0 ? { rings: graphics.rings } : {}) };
+  const printed = [...usable, ...notPrinted(fields, usable).filter(onPage)];
+  const laidOut = (pictureWords: Word[]): Page => {
+    const read = layoutPage({ ...dimensions, ocr: false, words: [...printed, ...pictureWords], rules: graphics.rules });
+    return { ...read, ...(graphics.shaded.length > 0 ? { shaded: graphics.shaded } : {}), ...(graphics.rings.length > 0 ? { rings: graphics.rings } : {}) };
+  };
+  // (A page that is a scan was read whole above: its pictures are not looked at again.)
+  const pictures = seekPictures && !scanned ? graphics.pictures.filter((picture) => mayHoldText(picture, pageArea)) : [];
+  if (pictures.length > 0 && options.deferScanned) {
+    release();
+    return null;
+  }
+  const readPictures = options.ocr?.readPictures;
+  if (pictures.length === 0 || !readPictures) {
+    release();
+    return laidOut([]);
+  }
+  let placed: PlacedPicture[];
+  try {
+    placed = (await Promise.all(pictures.map((picture) => placedPicture(drawn, picture)))).filter((picture) => picture !== undefined);
+  } finally {
+    release();
+  }
+  if (placed.length === 0) return laidOut([]);
+  // A picture that cannot be read (OCR that fails to start on this platform) leaves the page its text layer.
+  const recognized = readPictures(placed, printed.map((w) => w.box!), pageNumber).then(laidOut, () => laidOut([]));
+  return { recognized };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -897,6 +946,8 @@ interface Graphics {
   rings: Box[];
   /** Area of the page covered by images (summed, capped at the page's area). */
   imageArea: number;
+  /** The images drawn from image objects (not stencil masks), where they land. */
+  pictures: DrawnPicture[];
   /** Whether anything is painted at all (a path stroked or filled in a colour not white, an image, a shading, text): a page that paints nothing is blank. */
   paints: boolean;
 }
@@ -935,6 +986,7 @@ function readGraphics(operatorList: { fnArray: number[]; argsArray: unknown[] },
   const shaded: Box[] = [];
   const rings: Box[] = [];
   let imageArea = 0;
+  const pictures: DrawnPicture[] = [];
   let paints = false;
   let state: GraphicsState = { ctm: [1, 0, 0, 1, 0, 0], stroke: '#000000', fill: '#000000' };
   const stack: GraphicsState[] = [];
@@ -990,10 +1042,110 @@ function readGraphics(operatorList: { fnArray: number[]; argsArray: unknown[] },
           // Images paint the unit square under the current transform.
           const box = boundingBox([apply(state.ctm, 0, 0), apply(state.ctm, 1, 0), apply(state.ctm, 0, 1), apply(state.ctm, 1, 1)]);
           imageArea += box.width * box.height;
+          const image = args?.[0];
+          if ((op === OPS.paintImageXObject && typeof image === 'string') || (op === OPS.paintInlineImageXObject && isImageData(image))) {
+            const unitToPage = multiply(toViewport, state.ctm);
+            pictures.push({ image, unitToPage, box: boundingBox([apply(unitToPage, 0, 0), apply(unitToPage, 1, 0), apply(unitToPage, 0, 1), apply(unitToPage, 1, 1)]) });
+          }
         }
     }
   }
-  return { rules, shaded, rings, imageArea, paints };
+  return { rules, shaded, rings, imageArea, pictures, paints };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Pictures that may hold text (read by the caller's readPictures: ./pictures.ts)
+
+/** Which pictures are worth a look for text: big enough to hold a line of print, on the page and in pixels. */
+export const PICTURE_SIZE = {
+  /** Points each way on the page (a line of 9-point print). */
+  minSidePoints: 12,
+  /** Share of the page's area (a small logo: 0.5% is 1.2 × 0.6 inches on a Letter page). */
+  minPageShare: 0.005,
+  /** Pixels each way in the image. */
+  minSidePixels: 16,
+  /** A picture whose pixels are this share one grey level (±FLAT_LEVELS) is flat: it holds nothing. */
+  flatShare: 0.995,
+  /** How long an image's pixels are waited for once its page is drawn (ms). */
+  waitMs: 10_000,
+};
+const FLAT_LEVELS = 8;
+
+/** An image as pdf.js decodes it (ImageKind 1: 1 bit a pixel, rows padded to bytes, 1 white; 2: RGB; 3: RGBA). */
+interface ImageData {
+  width: number;
+  height: number;
+  kind: number;
+  data: Uint8Array | Uint8ClampedArray;
+}
+
+/** An image drawn on a page: its object's id (or the inline image itself) and the unit square's place on the page. */
+interface DrawnPicture {
+  image: string | ImageData;
+  unitToPage: Matrix;
+  /** Where it lands, in points on the page. */
+  box: Box;
+}
+
+function isImageData(value: unknown): value is ImageData {
+  const image = value as Partial<ImageData> | null | undefined;
+  return typeof image?.width === 'number' && typeof image.height === 'number' && typeof image.kind === 'number' && ArrayBuffer.isView(image.data);
+}
+
+function mayHoldText(picture: DrawnPicture, pageArea: number): boolean {
+  const { width, height } = picture.box;
+  return width >= PICTURE_SIZE.minSidePoints && height >= PICTURE_SIZE.minSidePoints && width * height >= PICTURE_SIZE.minPageShare * pageArea;
+}
+
+/** A drawn picture's pixels in grey and where they land, or undefined when too small, flat or not to be had. */
+async function placedPicture(page: PDFPageProxy, picture: DrawnPicture): Promise<PlacedPicture | undefined> {
+  const { image } = picture;
+  const global = typeof image === 'string' && image.startsWith('g_');
+  const data = typeof image === 'string' ? await imageObject(global ? page.commonObjs : page.objs, image) : image;
+  if (!data || data.width < PICTURE_SIZE.minSidePixels || data.height < PICTURE_SIZE.minSidePixels) return undefined;
+  const grey = greyOf(data);
+  if (!grey || isFlat(grey)) return undefined;
+  // Pixel (x, y), top row first, is (x / width, 1 − y / height) of the unit square the image fills.
+  const toPage = multiply(picture.unitToPage, [1 / data.width, 0, 0, -1 / data.height, 0, 1]);
+  const dpi = 72 / Math.max(1e-6, Math.hypot(toPage[0], toPage[1]));
+  return { image: { width: data.width, height: data.height, data: grey, dpi }, toPage };
+}
+
+/** An image object's pixels once pdf.js has decoded them; undefined if they do not come (a broken image). */
+function imageObject(objects: PDFPageProxy['objs'], id: string): Promise<ImageData | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), PICTURE_SIZE.waitMs);
+    objects.get(id, (value: unknown) => {
+      clearTimeout(timer);
+      resolve(isImageData(value) ? value : undefined);
+    });
+  });
+}
+
+function greyOf({ width, height, kind, data }: ImageData): Uint8Array | undefined {
+  const pixels = width * height;
+  if (kind === 3 && data.length >= pixels * 4) return rgbaToGrey(data, width, height);
+  const grey = new Uint8Array(pixels);
+  if (kind === 2 && data.length >= pixels * 3) {
+    for (let i = 0, j = 0; i < pixels; i++, j += 3) grey[i] = (data[j]! * 77 + data[j + 1]! * 150 + data[j + 2]! * 29) >> 8;
+    return grey;
+  }
+  const rowBytes = (width + 7) >> 3;
+  if (kind === 1 && data.length >= rowBytes * height) {
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) grey[y * width + x] = (data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
+    return grey;
+  }
+  return undefined;
+}
+
+function isFlat(grey: Uint8Array): boolean {
+  const counts = new Uint32Array(256);
+  for (const level of grey) counts[level]!++;
+  let mode = 0;
+  for (let level = 1; level < 256; level++) if (counts[level]! > counts[mode]!) mode = level;
+  let near = 0;
+  for (let level = Math.max(0, mode - FLAT_LEVELS); level <= Math.min(255, mode + FLAT_LEVELS); level++) near += counts[level]!;
+  return near >= PICTURE_SIZE.flatShare * grey.length;
 }
 
 /** Subpaths of a path buffer as point lists (curves end a straight run: their points are dropped). */

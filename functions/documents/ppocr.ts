@@ -109,8 +109,16 @@ interface DetectedLine {
 /** PaddleOCR's detector was trained on text regions shrunk by area × (1 − 0.4²) / perimeter. */
 const SHRINK = 1 - 0.4 * 0.4;
 
-async function detectLines(m: Models, image: GreyImage): Promise<DetectedLine[]> {
-  const scale = Math.min(1, Math.sqrt(DETECT_MAX_PIXELS / (image.width * image.height)));
+/**
+ * The lines of printed text the detector finds in an image (the boxes of their characters, in its
+ * pixels), read at most `maxPixels` large: the fast test of whether a picture holds text at all.
+ */
+export async function paddleDetect(image: GreyImage, maxPixels = DETECT_MAX_PIXELS): Promise<Box[]> {
+  return (await detectLines(await models(), image, maxPixels)).map((line) => line.print);
+}
+
+async function detectLines(m: Models, image: GreyImage, maxPixels = DETECT_MAX_PIXELS): Promise<DetectedLine[]> {
+  const scale = Math.min(1, Math.sqrt(maxPixels / (image.width * image.height)));
   const width = Math.max(32, Math.round((image.width * scale) / 32) * 32);
   const height = Math.max(32, Math.round((image.height * scale) / 32) * 32);
   const grey = resampleGrey(image, { left: 0, top: 0, width: image.width, height: image.height }, width, height, width / image.width, height / image.height);

@@ -14,7 +14,8 @@ import { readHtml } from './html.ts';
 import { decodeImage } from './image.ts';
 import { dropRepeatedHeadersFooters, layoutPage, runningKeys } from './layout.ts';
 import { createOcrPool, type OcrPool, recognizeReadable } from './ocr.ts';
-import { readPdf } from './pdf.ts';
+import { readPdf, type ReadPdfOptions } from './pdf.ts';
+import { pictureReader } from './pictures.ts';
 import { greyToPdfWords, rasterizePdfPage } from './raster.ts';
 import type { DocumentKind } from './sniff.ts';
 import { readText } from './text.ts';
@@ -31,6 +32,8 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /** Told as a PDF's pages are read: how many of its pages are read (../documents/pdf.ts ReadPdfOptions). */
   progress?: (pagesDone: number, pagesTotal: number) => void;
+  /** Told as each page of a PDF is read: how long it took and how it was read (./pdf.ts ReadPdfOptions). */
+  pageRead?: ReadPdfOptions['pageRead'];
   /** Scanned PDF pages are read as forms: their lines kept as rules and erased before OCR (form filling). */
   forms?: boolean;
   /**
@@ -82,8 +85,9 @@ async function readPdfPages(bytes: Uint8Array, options: Omit<ReadOptions, 'kind'
     },
     concurrency: OCR_PAGES_IN_FLIGHT,
     forms: options.forms ?? false,
+    readPictures: pictureReader(pool),
   };
-  const read = await readPdf(bytes, { deadline: options.deadline, signal: options.signal, progress: options.progress, ocr, ...(pages ? { pages } : {}) });
+  const read = await readPdf(bytes, { deadline: options.deadline, signal: options.signal, progress: options.progress, pageRead: options.pageRead, ocr, ...(pages ? { pages } : {}) });
   return read.map((page) => (second.has(page.number) ? { ...page, secondWords: second.get(page.number)! } : page));
 }
 

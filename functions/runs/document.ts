@@ -4,7 +4,9 @@
  */
 import { ReadFailure, type Doc } from '../documents/doc.ts';
 import { hasPageImages, renderPageImages } from '../documents/page-images.ts';
+import type { PageReading } from '../documents/pdf.ts';
 import { readDocument } from '../documents/read.ts';
+import { logger } from '../platform/logger.ts';
 import type { DocumentKind } from '../documents/sniff.ts';
 import { recordPageCount } from '../files/service.ts';
 import type { PageImages } from '../models/engine.ts';
@@ -48,6 +50,24 @@ export interface RunReadWatch {
   deadline: number;
   signal: AbortSignal;
   progress(pagesDone: number, pagesTotal: number): void;
+  /** Each page's read time, summed by how it was read and logged once the read ends (the slowest pages named). */
+  pageRead(pageNumber: number, ms: number, how: PageReading): void;
+}
+
+/** The slowest pages a read's log line names. */
+const SLOWEST_PAGES_LOGGED = 5;
+
+/** One log line for a read: pages and time by how they were read (text layer, pictures' text, OCR of a scan), the slowest pages. */
+function logPageTimes(ctx: RunContext, times: Array<{ page: number; ms: number; how: PageReading }>): void {
+  if (times.length === 0) return;
+  const byReading: Record<string, { pages: number; ms: number }> = {};
+  for (const { ms, how } of times) {
+    const sum = (byReading[how] ??= { pages: 0, ms: 0 });
+    sum.pages++;
+    sum.ms += Math.round(ms);
+  }
+  const slowest = [...times].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_PAGES_LOGGED).map((t) => ({ ...t, ms: Math.round(t.ms) }));
+  logger.info('Document read', { run: ctx.record.id, pages: times.length, by_reading: byReading, slowest_pages: slowest });
 }
 
 /**
@@ -62,6 +82,7 @@ export async function readRunBytes<T>(ctx: RunContext, input: DocumentInputRef, 
   // Pages read so far, shown in the run's record at each look (a long read shows how far it is; a
   // short one, over before the first look, writes nothing).
   let progress: RunProgress | undefined;
+  const times: Array<{ page: number; ms: number; how: PageReading }> = [];
   let shown = 0;
   const watch = setInterval(() => {
     ctx.stillWanted().then(
@@ -77,11 +98,14 @@ export async function readRunBytes<T>(ctx: RunContext, input: DocumentInputRef, 
     }
   }, STILL_WANTED_EVERY_MS);
   try {
-    return await read(bytes, {
+    const result = await read(bytes, {
       deadline: ctx.deadline,
       signal: unwanted.signal,
       progress: (pagesDone, pagesTotal) => (progress = { pages_done: pagesDone, pages_total: pagesTotal }),
+      pageRead: (page, ms, how) => times.push({ page, ms, how }),
     });
+    logPageTimes(ctx, times);
+    return result;
   } catch (error) {
     if (error instanceof ReadFailure) throw new RunFailure(error.code, error.message);
     throw error;
