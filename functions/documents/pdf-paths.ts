@@ -32,15 +32,9 @@ export function mayPaintPaths(bytes: Uint8Array): boolean {
   const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (file.includes('/Encrypt')) return true;
   let budget = MAX_INFLATED;
-  // Bytes walked back over to find dictionaries: a crafted file could make the walks overlap.
-  let walkBudget = 4 * file.length + MAX_DICTIONARY;
-  for (let at = file.indexOf('stream'); at !== -1; at = file.indexOf('stream', at + 6)) {
-    // `stream` as a keyword (not the end of `endstream`) right after a dictionary's `>>`.
-    if (at >= 3 && file.toString('latin1', at - 3, at) === 'end') continue;
-    const { dictionary, walked } = dictionaryBefore(file, at);
-    walkBudget -= walked;
-    if (walkBudget < 0) return true;
-    if (dictionary === undefined) continue;
+  for (const stream of streams(file)) {
+    if (stream === TOO_MUCH) return true;
+    const { at, dictionary } = stream;
     if (NOT_CONTENT.test(dictionary)) continue;
     const eol = file.toString('latin1', at + 6, at + 8);
     const start = at + 6 + (eol === '\r\n' ? 2 : eol[0] === '\n' ? 1 : 0);
@@ -79,13 +73,10 @@ export function mayPaintPaths(bytes: Uint8Array): boolean {
 export function mayHoldPictures(bytes: Uint8Array, minSide: number): boolean {
   const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (file.includes('/Encrypt')) return true;
-  let walkBudget = 4 * file.length + MAX_DICTIONARY;
-  for (let at = file.indexOf('stream'); at !== -1; at = file.indexOf('stream', at + 6)) {
-    if (at >= 3 && file.toString('latin1', at - 3, at) === 'end') continue;
-    const { dictionary, walked } = dictionaryBefore(file, at);
-    walkBudget -= walked;
-    if (walkBudget < 0) return true;
-    if (dictionary === undefined || !IMAGE.test(dictionary)) continue;
+  for (const stream of streams(file)) {
+    if (stream === TOO_MUCH) return true;
+    const { dictionary } = stream;
+    if (!IMAGE.test(dictionary)) continue;
     const width = /\/(?:Width|W)\s+(\d+)(\s+\d+\s+R)?/.exec(dictionary);
     const height = /\/(?:Height|H)\s+(\d+)(\s+\d+\s+R)?/.exec(dictionary);
     if (!width || !height || width[2] || height[2]) return true;
@@ -95,6 +86,28 @@ export function mayHoldPictures(bytes: Uint8Array, minSide: number): boolean {
 }
 
 const IMAGE = /\/Subtype\s*\/Image\b/;
+
+const TOO_MUCH = Symbol('too much');
+
+/**
+ * The file's streams that have a dictionary: where each `stream` keyword is and the dictionary just
+ * before it; TOO_MUCH (and no more) once the walks back over dictionaries pass their budget (a
+ * crafted file could make them overlap).
+ */
+function* streams(file: Buffer): Generator<{ at: number; dictionary: string } | typeof TOO_MUCH> {
+  let walkBudget = 4 * file.length + MAX_DICTIONARY;
+  for (let at = file.indexOf('stream'); at !== -1; at = file.indexOf('stream', at + 6)) {
+    // `stream` as a keyword (not the end of `endstream`) right after a dictionary's `>>`.
+    if (at >= 3 && file.toString('latin1', at - 3, at) === 'end') continue;
+    const { dictionary, walked } = dictionaryBefore(file, at);
+    walkBudget -= walked;
+    if (walkBudget < 0) {
+      yield TOO_MUCH;
+      return;
+    }
+    if (dictionary !== undefined) yield { at, dictionary };
+  }
+}
 
 const LESS = 0x3c; // <
 const GREATER = 0x3e; // >

@@ -18,6 +18,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { PDFDocument } from 'pdf-lib';
 import * as pdfjs from '../../functions/documents/pdfjs.ts';
+import type { PageReading } from '../../functions/documents/pdf.ts';
 import { readDocument, readPdfRange } from '../../functions/documents/read.ts';
 import { fanOutSettings } from '../../functions/parses/ranges.ts';
 import { join } from 'node:path';
@@ -91,10 +92,21 @@ export async function benchParseReal(): Promise<void> {
   // Pages Quire reads by OCR (a text layer of garbage, ./functions/documents/text-sense.ts): read once in
   // process to know them. OCR's time swamps the rest (a 14-slide deck took 18-27 s of a 42 s total),
   // so the ratio is also given over the PDFs read without any OCR.
+  // Pages whose pictures hold text are read with them (./functions/documents/pictures.ts): each such
+  // page's time, from when it was taken to when it was read, is kept here, and the files holding them.
   const ocrPages = new Map<string, number>();
+  const picturePages = new Map<string, number>();
+  const pictureTimes: number[] = [];
   for (const f of files) {
-    const doc = await readDocument(new Uint8Array(readFileSync(f.file)), { kind: 'pdf', dpi: 200, deadline: Date.now() + 600_000 });
+    let pictures = 0;
+    const pageRead = (_page: number, ms: number, how: PageReading) => {
+      if (how !== 'pictures') return;
+      pictures++;
+      pictureTimes.push(ms / 1000);
+    };
+    const doc = await readDocument(new Uint8Array(readFileSync(f.file)), { kind: 'pdf', dpi: 200, deadline: Date.now() + 600_000, pageRead });
     ocrPages.set(f.path, doc.pages.filter((page) => page.ocr).length);
+    picturePages.set(f.path, pictures);
   }
   const rows: Array<{ path: string; pages: number; poppler: number; quire: number; raw: number; pdfminer: number }> = [];
   let fixed = { api: 0, read: 0 };
@@ -180,9 +192,23 @@ export async function benchParseReal(): Promise<void> {
   console.log(
     `| Quire, the ${textOnly.length} PDFs read without OCR (${sum('pages')} pages; OCR read ${ocrRead.join(', ') || 'none'}) | ${(sum('pages') / sum('quire')).toFixed(1)} | ${(sum('poppler') / sum('quire')).toFixed(2)} |`,
   );
+  // Pages with pictures that hold text: each page's own time in process, and the whole API's time for
+  // the PDFs holding them over their pages (their text pages' time counted against them too).
+  const withPictures = rows.filter((r) => picturePages.get(r.path)! > 0);
+  const sorted = [...pictureTimes].sort((a, b) => a - b);
+  const quantile = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  const pictureApi = withPictures.reduce((s, r) => s + r.quire, 0);
+  const picturePdfPages = withPictures.reduce((s, r) => s + r.pages, 0);
+  console.log(
+    `| Quire, the ${withPictures.length} PDFs with pictures that hold text (${picturePdfPages} pages, ${pictureTimes.length} of them with picture text) | ${(picturePdfPages / pictureApi).toFixed(1)} | ${(withPictures.reduce((s, r) => s + r.poppler, 0) / pictureApi).toFixed(2)} |`,
+  );
   const miner = rows.reduce((s, r) => s + r.pdfminer, 0);
   if (pdfminer) console.log(`| pdfminer.six pdf2txt (one run a file) | ${(pages / miner).toFixed(1)} | ${(poppler / miner).toFixed(2)} |\nQuire against pdfminer.six: ${(miner / quire).toFixed(2)}× (goal ≥ 3×)${pdfminerFailed.length ? `; pdfminer failed part-way on ${pdfminerFailed.join(', ')}` : ''}`);
   else console.log('(pdfminer.six not installed: apt-get install python3-pdfminer)');
+  console.log(
+    `\npages with pictures that hold text: whole API ${(pictureApi / picturePdfPages).toFixed(2)} s a page over their PDFs' pages; each such page in process, taken to read: median ${quantile(0.5).toFixed(2)} s, p90 ${quantile(0.9).toFixed(2)} s, slowest ${quantile(1).toFixed(2)} s (goal ≤ 0.5 s a page)`,
+  );
+  for (const r of withPictures) console.log(`   ${r.path}: ${picturePages.get(r.path)} of ${r.pages} pages with picture text; Quire ${(r.quire * 1000).toFixed(0)} ms, pdftotext ${(r.poppler * 1000).toFixed(0)} ms`);
   console.log(`\n## One long document: ${longPages} pages of those PDFs, uploaded in three steps and parsed by reference (median of ${ROUNDS})\n`);
   console.log('| reader | seconds | pages/s | × pdftotext |\n|---|---:|---:|---:|');
   console.log(`| poppler pdftotext -layout | ${long.poppler.toFixed(1)} | ${(longPages / long.poppler).toFixed(1)} | 1.00 |`);
