@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type GreyImage, type Page, ReadFailure, type Word } from '../../../functions/documents/doc.ts';
@@ -52,6 +53,21 @@ function namingOcr(recognizedOn: number[]) {
     },
     concurrency: 2,
   };
+}
+
+/** A long PDF of prose whose pages `picturesAt` also show a picture (one with words in it, drawn by canvas). */
+async function proseWithPictures(pages: number, picturesAt: number[]): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await manyPagesPdf(pages));
+  const canvas = createCanvas(600, 200);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, 600, 200);
+  context.fillStyle = '#000000';
+  context.font = '48px sans-serif';
+  context.fillText('Figure words', 40, 120);
+  const picture = await doc.embedPng(canvas.toBuffer('image/png'));
+  for (const n of picturesAt) doc.getPage(n - 1).drawImage(picture, { x: 72, y: 72, width: 300, height: 100 });
+  return doc.save();
 }
 
 const texts = (pages: Page[]) => pages.map((page) => page.blocks.map((block) => block.text).join('\n'));
@@ -165,6 +181,35 @@ describe('a long PDF read on two threads', () => {
     }
     expect(pages.filter((page) => !page.ocr)).toHaveLength(36);
     expect(texts(pages)[1]).toMatch(/^Section 1\n/);
+  });
+
+  it('reads on the calling thread the pictures the helper finds, and times every page once', async () => {
+    const bytes = await proseWithPictures(40, [1, 20, 39, 40]);
+    const readOn: number[] = [];
+    const timed = new Map<number, string>();
+    const before = pagesReadByHelper();
+    const ocr = {
+      ...namingOcr([]),
+      readPictures: async (pictures: unknown[], _text: unknown[], pageNumber: number): Promise<Word[]> => {
+        readOn.push(pageNumber);
+        expect(pictures).toHaveLength(1);
+        const box = { left: 80, top: 640, width: 120, height: 14 };
+        return [{ text: `picture-on-${pageNumber}`, box, origin: { kind: 'box', page: pageNumber, box }, confidence: 90 }];
+      },
+    };
+    const pages = await readPdf(bytes, { ...budget(), ocr, pageRead: (n, ms, how) => {
+      expect(timed.has(n), `page ${n} timed twice`).toBe(false);
+      expect(ms).toBeGreaterThanOrEqual(0);
+      timed.set(n, how);
+    } });
+    expect(pagesReadByHelper()).toBeGreaterThan(before);
+    expect(readOn.sort((a, b) => a - b)).toEqual([1, 20, 39, 40]);
+    for (const n of [1, 20, 39, 40]) {
+      expect(pages[n - 1]!.words.map((w) => w.text)).toContain(`picture-on-${n}`);
+      expect(timed.get(n)).toBe('pictures');
+    }
+    expect(timed.size).toBe(40);
+    expect([...timed.values()].filter((how) => how === 'text')).toHaveLength(36);
   });
 
   it('stops both threads at the deadline, and the helper takes the next document', async () => {
