@@ -29,6 +29,17 @@ export const PICTURES = {
   lineMargin: 0.5,
   /** The cut-out read by OCR extends this share of the median line height past the lines it holds. */
   cutMargin: 1,
+  /**
+   * A word read below this confidence is dropped: in a picture, OCR's unsure words are mostly a
+   * stamp's or a drawing's strokes read as letters (a signature stamp's "CA$" at 0).
+   */
+  minConfidence: 50,
+  /**
+   * A detected line whose words hold fewer letters and digits than this is dropped: a lone letter or
+   * two is a mark, an icon or a boxed letter beside a heading more often than text (an invoice's
+   * type letter "A" in its box read onto the seller's name beside it).
+   */
+  minLineCharacters: 3,
   /** The cut-out is read in a white border this wide (pixels): Tesseract misplaces lines that touch the image's edge. */
   cutBorder: 16,
 };
@@ -93,16 +104,24 @@ async function readCut(pool: OcrPool, image: GreyImage, lines: Box[]): Promise<W
   return words.flatMap((word) => (word.box && word.text.trim() !== '' ? [{ ...word, box: { ...word.box, left: word.box.left + left - pad, top: word.box.top + top - pad } }] : []));
 }
 
-/** The words whose centre is in one of the lines (grown by PICTURES.lineMargin of its height). */
+/**
+ * The words read surely (PICTURES.minConfidence) whose centre is in one of the lines (grown by
+ * PICTURES.lineMargin of its height), of the lines whose words hold PICTURES.minLineCharacters.
+ */
 function inLines(words: Word[], lines: Box[]): Word[] {
-  return words.filter((word) => {
+  const byLine = lines.map((): Word[] => []);
+  for (const word of words) {
+    if ((word.confidence ?? 100) < PICTURES.minConfidence) continue;
     const x = word.box!.left + word.box!.width / 2;
     const y = word.box!.top + word.box!.height / 2;
-    return lines.some((line) => {
+    const at = lines.findIndex((line) => {
       const grow = line.height * PICTURES.lineMargin;
       return x >= line.left - grow && x <= line.left + line.width + grow && y >= line.top - grow && y <= line.top + line.height + grow;
     });
-  });
+    if (at >= 0) byLine[at]!.push(word);
+  }
+  const characters = (line: Word[]) => line.reduce((sum, word) => sum + word.text.replace(/[^\p{L}\p{N}]/gu, '').length, 0);
+  return byLine.filter((line) => characters(line) >= PICTURES.minLineCharacters).flat();
 }
 
 /** The part of `image` at (left, top), `width` × `height`, in a white border `pad` pixels wide. */
