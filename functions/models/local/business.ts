@@ -906,6 +906,15 @@ function senderName(words: XWord[]): XWord[] | undefined {
  * whole line (letterheads are often printed letter-spaced, in several segments), and a line with the
  * next (a name on two lines: "THREE STOOGES" over "BISTRO & CAFE", "MR D.I.Y. (M)" over "SDN BHD").
  */
+/**
+ * Whether words are all of one layer of the page: all printed in its text layer, or all read by OCR
+ * (a scan's, or a picture's on a page with a text layer: ../../documents/pictures.ts). Only OCR's
+ * words carry a confidence.
+ */
+function oneLayer(words: readonly XWord[]): boolean {
+  return words.every((w) => w.confidence === undefined) || words.every((w) => w.confidence !== undefined);
+}
+
 function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun[] {
   const runs: NameRun[] = [];
   const clean = (words: XWord[]) => {
@@ -928,7 +937,10 @@ function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun
     if (segments.length === 0) return;
     const height = Math.max(...segments.map(lineHeight));
     for (const segment of segments) runs.push({ words: clean(segment.words), order, height: lineHeight(segment) });
-    if (segments.length > 1) runs.push({ words: clean(segments.flatMap((s) => s.words)), order, height });
+    // (The whole line is one name only when it is printed in one layer: a name read in a picture, a
+    // logo's, does not go on into the heading printed as text beside it.)
+    const words = segments.flatMap((s) => s.words);
+    if (segments.length > 1 && oneLayer(words)) runs.push({ words: clean(words), order, height });
     const sender = line.segments[0] === segments[0] ? senderName(segments[0]!.words) : undefined;
     if (sender) runs.push({ words: clean(sender), order, height, sender: true });
     // A name on two lines: both look like words, neither is an address, the first has no legal form

@@ -11,6 +11,7 @@ import type { Doc } from '../../../functions/documents/doc.ts';
 import { readDocument } from '../../../functions/documents/read.ts';
 import type { JsonSchema } from '../../../functions/models/engine.ts';
 import { extract as extractWith, localExtractor } from '../../../functions/models/local/extract.ts';
+import { corpusAvailable, corpusDoc } from '../../support/corpus.ts';
 
 async function txt(lines: string[]): Promise<Doc> {
   return readDocument(new TextEncoder().encode(lines.join('\n')), { kind: 'txt', dpi: 72, deadline: Date.now() + 10_000 });
@@ -350,6 +351,19 @@ describe('business fields', () => {
     const output = (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
     expect(output.vendor_name).toBe('PERNIAGAAN ZHENG HUI');
   });
+
+  it.skipIf(!corpusAvailable())('joins no name read in a picture to the heading printed as text beside it', async () => {
+    // documents/invoice/factura5.pdf: the seller's name is in the picture of a printed form (read by
+    // OCR: ../../documents/pictures.ts); the invoice's type letter "A" and its title "FACTURA" are
+    // printed as text on the same line. "FORTIN FIERROS A" is no name.
+    const doc = await corpusDoc('documents/invoice/factura5.pdf');
+    const line = doc.pages[0]!.lines[0]!;
+    expect(line.text).toBe('FORTIN FIERROS A FACTURA');
+    const words = line.words.map((i) => doc.pages[0]!.words[i]!);
+    expect(words.map((w) => w.confidence !== undefined)).toEqual([true, true, false, false]);
+    const output = (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
+    expect(output.vendor_name).not.toBe('FORTIN FIERROS A');
+  }, 120_000);
 
   it('reads a faded "No" OCR read as "ND" after a label word as the number\'s label, and "to" never', async () => {
     const receipt = (label: string) => scanned(['99 Speed Mart Sdn Bhd', `${label} :        18287/102/T0049`, 'Total Sales (Inclusive GST) RM 2.50']);
