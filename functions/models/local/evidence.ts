@@ -366,7 +366,9 @@ const KIND_NAMES: ReadonlySet<string> = new Set(
  * The title lines of a page: its first short lines, and a line further down the top that only names
  * a kind of document ("CREDIT NOTE" under a receipt's seven lines of letterhead).
  */
-export function titleLines(lines: readonly PageLine[]): PageLine[] {
+export function titleLines(all: readonly PageLine[]): PageLine[] {
+  // (A picture's text, ./text.ts PageLine.picture, is no title.)
+  const lines = all.filter((l) => !l.picture);
   const first = lines.slice(0, EVIDENCE_WEIGHTS.titleLines).filter((l) => l.text.split(' ').length <= EVIDENCE_WEIGHTS.titleLineWords);
   const naming = lines.slice(EVIDENCE_WEIGHTS.titleLines, EVIDENCE_WEIGHTS.namingLines).filter((l) => KIND_NAMES.has(nameKey(textFeatures(l.text).stems)));
   return [...first, ...naming];

@@ -16,6 +16,14 @@ export interface PageLine {
   text: string;
   /** A heading block, or a short line at the top of the page: where documents say what they are. */
   title: boolean;
+  /**
+   * Read in a picture of a page with a text layer (../../documents/pictures.ts: a logo, a chart, a
+   * banner, a photo's sign). Such lines are read only on a page that prints no text of its own, and
+   * never as its title: a document says what it is in its own type (measured: the corpus's pictures
+   * tipped a dev invoice to bank_statement by its banner's words, a dev paper to flat_form and a report
+   * to receipt by their figures' words, and named no document better).
+   */
+  picture?: boolean;
 }
 
 /**
@@ -24,7 +32,9 @@ export interface PageLine {
  * rows or its text; a page without blocks its lines; a page without lines its words.
  */
 export function pageLines(page: Page): PageLine[] {
-  const texts: Array<{ text: string; heading: boolean; table?: boolean }> = [];
+  const texts: Array<{ text: string; heading: boolean; table?: boolean; picture?: boolean }> = [];
+  // (Only OCR's words carry a confidence: on a page that is no scan, those of its pictures.)
+  const inPicture = (line: { words: number[] }) => !page.ocr && line.words.length > 0 && line.words.every((w) => page.words[w]?.confidence !== undefined);
   const used = new Set<number>();
   for (const block of page.blocks) {
     const heading = block.kind === 'heading';
@@ -33,7 +43,7 @@ export function pageLines(page: Page): PageLine[] {
         const line = page.lines[l];
         if (!line || used.has(l)) continue;
         used.add(l);
-        texts.push({ text: line.text, heading, table: block.kind === 'table' });
+        texts.push({ text: line.text, heading, table: block.kind === 'table', ...(inPicture(line) ? { picture: true } : {}) });
       }
     } else if (block.table !== undefined && page.tables[block.table]) {
       // A table without lines: its rows, cells side by side.
@@ -47,14 +57,20 @@ export function pageLines(page: Page): PageLine[] {
   if (texts.length === 0 && page.words.length > 0) texts.push({ text: page.words.map((w) => w.text).join(' '), heading: false });
 
   const lines: PageLine[] = [];
-  for (const { text, heading, table } of texts) {
+  let printed = 0;
+  for (const { text, heading, table, picture } of texts) {
     const trimmed = text.replace(/\s+/g, ' ').trim();
     if (trimmed === '') continue;
+    if (picture) {
+      lines.push({ text: trimmed, title: false, picture: true });
+      continue;
+    }
     // Table rows are data, never a title, even at the top of a page.
     const short = !table && trimmed.split(' ').length <= BM25_SETTINGS.titleMaxWords;
-    lines.push({ text: trimmed, title: heading || (lines.length < BM25_SETTINGS.titleZoneLines && short) });
+    lines.push({ text: trimmed, title: heading || (printed < BM25_SETTINGS.titleZoneLines && short) });
+    printed++;
   }
-  return lines;
+  return printed > 0 ? lines.filter((line) => !line.picture) : lines;
 }
 
 /** The pages an operation reads: all, or the first `n`. */

@@ -113,6 +113,27 @@ describe('tokens and features', () => {
     const page: Page = { ...doc.pages[0]!, blocks: [{ kind: 'table', text: '', lines: [], table: 0 }] };
     expect(pageLines(page).map((l) => l.text)).toEqual(['Item Qty', 'Paper 2']);
   });
+
+  it("leaves out the text of a page's pictures where the page prints text of its own, and never takes it as a title", () => {
+    const doc = fixtureDoc([
+      {
+        blocks: [
+          { kind: 'heading', level: 1, lines: ['Hetzner Online'] },
+          { kind: 'paragraph', lines: ['Rechnung 2016-01'] },
+        ],
+      },
+    ]);
+    const page = doc.pages[0]!;
+    // The banner's words read by OCR in a picture (only OCR's words carry a confidence).
+    const banner = page.lines[0]!;
+    for (const w of banner.words) page.words[w]!.confidence = 91;
+    expect(pageLines(page)).toEqual([{ text: 'Rechnung 2016-01', title: true }]);
+    // A page whose only text is in a picture (a slide that is one screenshot) is read from it, as no title.
+    const onlyPicture: Page = { ...page, blocks: [{ kind: 'heading', level: 1, text: 'Hetzner Online', lines: [0] }] };
+    expect(pageLines(onlyPicture)).toEqual([{ text: 'Hetzner Online', title: false, picture: true }]);
+    // On a scan every word is OCR's: its lines are its own text.
+    expect(pageLines({ ...page, ocr: true }).map((l) => l.text)).toEqual(['Hetzner Online', 'Rechnung 2016-01']);
+  });
 });
 
 describe('evidence', () => {
