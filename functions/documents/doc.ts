@@ -38,6 +38,14 @@ export interface Word {
   confidence?: number;
 }
 
+/**
+ * Whether a word was read by OCR: only OCR's words carry a confidence. On a page that is no scan
+ * (Page.ocr false), those are the words read in its pictures (./pictures.ts).
+ */
+export function readByOcr(word: { confidence?: number }): boolean {
+  return word.confidence !== undefined;
+}
+
 export interface Line {
   text: string;
   box?: Box;

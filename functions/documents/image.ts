@@ -104,6 +104,14 @@ export function rgbaToGrey(rgba: Uint8Array | Uint8ClampedArray, width: number, 
   return grey;
 }
 
+/** RGB to grey, the same luma as rgbaToGrey (no alpha: opaque). */
+export function rgbToGrey(rgb: Uint8Array | Uint8ClampedArray, width: number, height: number): Uint8Array {
+  const pixels = width * height;
+  const grey = new Uint8Array(pixels);
+  for (let i = 0, j = 0; i < pixels; i += 1, j += 3) grey[i] = (rgb[j]! * 77 + rgb[j + 1]! * 150 + rgb[j + 2]! * 29) >> 8;
+  return grey;
+}
+
 /** A structural problem in a file; decodeImage turns it into a ReadFailure naming the format. */
 class FormatError extends Error {}
 

@@ -9,11 +9,12 @@
 import * as pdfjs from './pdfjs.ts';
 import type { PDFDocumentProxy, PDFPageProxy } from './pdfjs.ts';
 import { scanLines } from './raster-rules.ts';
-import { type Box, type GreyImage, MAX_PAGES, type Page, ReadFailure, type Rule, type Word } from './doc.ts';
+import { type Box, type GreyImage, MAX_PAGES, type Page, ReadFailure, readByOcr, type Rule, type Word } from './doc.ts';
 import { plainLetters } from './bidi.ts';
 import { fillAdvances, widthTableFor } from './glyph-widths.ts';
-import { rgbaToGrey } from './image.ts';
+import { rgbaToGrey, rgbToGrey } from './image.ts';
 import { layoutPage } from './layout.ts';
+import { apply, boundingBox, boxThrough, type Matrix, multiply, UNIT_SQUARE } from './matrix.ts';
 import { type HelperJob, pdfHelperRunning, readPagesInHelper } from './pdf-helper.ts';
 import { mayHoldPictures, mayPaintPaths } from './pdf-paths.ts';
 import type { PictureReader, PlacedPicture } from './pictures.ts';
@@ -66,8 +67,6 @@ export interface ReadPdfOptions {
 /** How a page was read: its text layer alone, with the text in its pictures (./pictures.ts), or by OCR whole (a scan). */
 export type PageReading = 'text' | 'pictures' | 'ocr';
 
-type Matrix = [number, number, number, number, number, number];
-
 /** The parts of a pdf.js text content item we use (TextItem; marked-content entries have no `str`). */
 interface TextItem {
   str: string;
@@ -95,7 +94,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     read.set(n, page);
     if (page) done++;
     if (page && total > 0) options.progress?.(done, total);
-    if (page) options.pageRead?.(n, ms, page.ocr ? 'ocr' : page.words.some((w) => w.confidence !== undefined) ? 'pictures' : 'text');
+    if (page) options.pageRead?.(n, ms, page.ocr ? 'ocr' : page.words.some(readByOcr) ? 'pictures' : 'text');
   };
   // A long document is read on two cores: a helper thread (./pdf-helper.ts) and this one take the
   // pages one at a time. A running helper opens its own copy of the document while this thread opens
@@ -616,34 +615,6 @@ async function readPage(page: PDFPageProxy, pageNumber: number, options: ReadPag
 // ---------------------------------------------------------------------------------------------------
 // Text layer
 
-/** Apply n first, then m (the PDF `cm` composition order, same as pdf.js Util.transform(m, n)). */
-function multiply(m: Matrix, n: readonly number[]): Matrix {
-  return [
-    m[0] * n[0]! + m[2] * n[1]!,
-    m[1] * n[0]! + m[3] * n[1]!,
-    m[0] * n[2]! + m[2] * n[3]!,
-    m[1] * n[2]! + m[3] * n[3]!,
-    m[0] * n[4]! + m[2] * n[5]! + m[4],
-    m[1] * n[4]! + m[3] * n[5]! + m[5],
-  ];
-}
-
-function apply(m: Matrix, x: number, y: number): [number, number] {
-  return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
-}
-
-function boundingBox(points: [number, number][]): Box {
-  let [left, top] = points[0]!;
-  let [right, bottom] = points[0]!;
-  for (const [x, y] of points) {
-    left = Math.min(left, x);
-    right = Math.max(right, x);
-    top = Math.min(top, y);
-    bottom = Math.max(bottom, y);
-  }
-  return { left, top, width: right - left, height: bottom - top };
-}
-
 /**
  * The bounding box of the parallelogram spanning s0..s1 along the baseline and t0..t1 up the glyphs,
  * from origin (ox, oy), in viewport space (the four corners, without building them as arrays: this
@@ -1040,12 +1011,12 @@ function readGraphics(operatorList: { fnArray: number[]; argsArray: unknown[] },
         if (IMAGES.has(op)) {
           paints = true;
           // Images paint the unit square under the current transform.
-          const box = boundingBox([apply(state.ctm, 0, 0), apply(state.ctm, 1, 0), apply(state.ctm, 0, 1), apply(state.ctm, 1, 1)]);
+          const box = boxThrough(state.ctm, UNIT_SQUARE);
           imageArea += box.width * box.height;
           const image = args?.[0];
           if ((op === OPS.paintImageXObject && typeof image === 'string') || (op === OPS.paintInlineImageXObject && isImageData(image))) {
             const unitToPage = multiply(toViewport, state.ctm);
-            pictures.push({ image, unitToPage, box: boundingBox([apply(unitToPage, 0, 0), apply(unitToPage, 1, 0), apply(unitToPage, 0, 1), apply(unitToPage, 1, 1)]) });
+            pictures.push({ image, unitToPage, box: boxThrough(unitToPage, UNIT_SQUARE) });
           }
         }
     }
@@ -1125,13 +1096,10 @@ function imageObject(objects: PDFPageProxy['objs'], id: string): Promise<ImageDa
 function greyOf({ width, height, kind, data }: ImageData): Uint8Array | undefined {
   const pixels = width * height;
   if (kind === 3 && data.length >= pixels * 4) return rgbaToGrey(data, width, height);
-  const grey = new Uint8Array(pixels);
-  if (kind === 2 && data.length >= pixels * 3) {
-    for (let i = 0, j = 0; i < pixels; i++, j += 3) grey[i] = (data[j]! * 77 + data[j + 1]! * 150 + data[j + 2]! * 29) >> 8;
-    return grey;
-  }
+  if (kind === 2 && data.length >= pixels * 3) return rgbToGrey(data, width, height);
   const rowBytes = (width + 7) >> 3;
   if (kind === 1 && data.length >= rowBytes * height) {
+    const grey = new Uint8Array(pixels);
     for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) grey[y * width + x] = (data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
     return grey;
   }

@@ -15,7 +15,8 @@
  * once per document: its pixels are the key.
  */
 import { createHash } from 'node:crypto';
-import type { Box, GreyImage, Word } from './doc.ts';
+import { type Box, type GreyImage, unionBox, type Word } from './doc.ts';
+import { boxThrough, type Matrix } from './matrix.ts';
 import { type OcrPool, recognizeAsIs } from './ocr.ts';
 import { paddleDetect } from './ppocr.ts';
 
@@ -47,8 +48,8 @@ export const PICTURES = {
 /** A picture placed on a page: its pixels and where they land. */
 export interface PlacedPicture {
   image: GreyImage;
-  /** Pixel (x, y) of `image`, top-left origin, to page point (x, y), as [a, b, c, d, e, f]: (a·x + c·y + e, b·x + d·y + f). */
-  toPage: readonly [number, number, number, number, number, number];
+  /** Pixel (x, y) of `image`, top-left origin, to page point (x, y) (./matrix.ts). */
+  toPage: Readonly<Matrix>;
 }
 
 export type PictureReader = (pictures: PlacedPicture[], textBoxes: Box[], pageNumber: number) => Promise<Word[]>;
@@ -65,23 +66,23 @@ export function pictureReader(pool: () => Promise<OcrPool>): PictureReader {
     if (!done) cache.set(key, (done = work()));
     return done;
   };
+  // (Pictures are read at once; their words come back in the pictures' order.)
   return async (pictures, textBoxes, pageNumber) => {
-    const words: Word[] = [];
-    await Promise.all(
-      pictures.map(async (picture) => {
+    const words = await Promise.all(
+      pictures.map(async (picture): Promise<Word[]> => {
         const key = keyOf(picture.image);
         const lines = await once(detected, key, () => paddleDetect(picture.image, PICTURES.detectMaxPixels));
         const open = lines.flatMap((line, i) => (coveredShare(pageBox(picture, line), textBoxes) < PICTURES.coveredShare ? [i] : []));
-        if (open.length === 0) return;
+        if (open.length === 0) return [];
         const kept = open.map((i) => lines[i]!);
         const found = await once(read, `${key}|${open.join(',')}`, async () => inLines(await readCut(await pool(), picture.image, kept), kept));
-        for (const word of found) {
+        return found.map((word) => {
           const box = pageBox(picture, word.box!);
-          words.push({ ...word, box, origin: { kind: 'box', page: pageNumber, box: { ...box } } });
-        }
+          return { ...word, box, origin: { kind: 'box', page: pageNumber, box: { ...box } } };
+        });
       }),
     );
-    return words;
+    return words.flat();
   };
 }
 
@@ -94,10 +95,11 @@ function keyOf(image: GreyImage): string {
 async function readCut(pool: OcrPool, image: GreyImage, lines: Box[]): Promise<Word[]> {
   const heights = lines.map((line) => line.height).sort((a, b) => a - b);
   const margin = heights[heights.length >> 1]! * PICTURES.cutMargin;
-  const left = Math.max(0, Math.floor(Math.min(...lines.map((l) => l.left)) - margin));
-  const top = Math.max(0, Math.floor(Math.min(...lines.map((l) => l.top)) - margin));
-  const right = Math.min(image.width, Math.ceil(Math.max(...lines.map((l) => l.left + l.width)) + margin));
-  const bottom = Math.min(image.height, Math.ceil(Math.max(...lines.map((l) => l.top + l.height)) + margin));
+  const all = unionBox(lines)!;
+  const left = Math.max(0, Math.floor(all.left - margin));
+  const top = Math.max(0, Math.floor(all.top - margin));
+  const right = Math.min(image.width, Math.ceil(all.left + all.width + margin));
+  const bottom = Math.min(image.height, Math.ceil(all.top + all.height + margin));
   const pad = PICTURES.cutBorder;
   const cut = crop(image, left, top, right - left, bottom - top, pad);
   const words = pool.readPage ? await pool.readPage(cut) : await recognizeAsIs(pool, cut);
@@ -132,23 +134,12 @@ function crop(image: GreyImage, left: number, top: number, width: number, height
   return { width: stride, height: height + 2 * pad, data, dpi: image.dpi };
 }
 
-/** A box in the picture's pixels as a box on the page (the bounds of its four corners). */
+/** A box in the picture's pixels as a box on the page (the bounds of its four corners), to a hundredth of a point. */
 function pageBox(picture: PlacedPicture, box: Box): Box {
-  const [a, b, c, d, e, f] = picture.toPage;
-  const xs: number[] = [];
-  const ys: number[] = [];
-  for (const [x, y] of [
-    [box.left, box.top],
-    [box.left + box.width, box.top],
-    [box.left, box.top + box.height],
-    [box.left + box.width, box.top + box.height],
-  ] as const) {
-    xs.push(a * x + c * y + e);
-    ys.push(b * x + d * y + f);
-  }
-  const left = round(Math.min(...xs));
-  const top = round(Math.min(...ys));
-  return { left, top, width: round(Math.max(...xs) - left), height: round(Math.max(...ys) - top) };
+  const onPage = boxThrough(picture.toPage, box);
+  const left = round(onPage.left);
+  const top = round(onPage.top);
+  return { left, top, width: round(onPage.left + onPage.width - left), height: round(onPage.top + onPage.height - top) };
 }
 
 /** The share of `box` that the text layer's word boxes cover (overlaps summed, at most 1). */

@@ -25,6 +25,7 @@ import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, MONEY_WORDS,
 import { DATE_LEAD_WORDS, DATED_WORDS } from '../knowledge/form-options.ts';
 import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
 import { ADDRESS_FORMS, AUTHORIZATION_CODES, COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, NAME_LABELS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_ENDINGS, STREET_WORDS } from '../knowledge/fields.ts';
+import { readByOcr } from '../../documents/doc.ts';
 import { type DocIndex, meanOcrConfidence, normalizeToken, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
@@ -902,19 +903,18 @@ function senderName(words: XWord[]): XWord[] | undefined {
 }
 
 /**
+ * Whether words are all of one layer of the page: all printed in its text layer, or all read by OCR
+ * (a scan's, or a picture's on a page with a text layer: ../../documents/pictures.ts).
+ */
+function oneLayer(words: readonly XWord[]): boolean {
+  return words.every((w) => !readByOcr(w)) || words.every(readByOcr);
+}
+
+/**
  * The runs of words at the top of the first page that may be the issuer's name: each segment, each
  * whole line (letterheads are often printed letter-spaced, in several segments), and a line with the
  * next (a name on two lines: "THREE STOOGES" over "BISTRO & CAFE", "MR D.I.Y. (M)" over "SDN BHD").
  */
-/**
- * Whether words are all of one layer of the page: all printed in its text layer, or all read by OCR
- * (a scan's, or a picture's on a page with a text layer: ../../documents/pictures.ts). Only OCR's
- * words carry a confidence.
- */
-function oneLayer(words: readonly XWord[]): boolean {
-  return words.every((w) => w.confidence === undefined) || words.every((w) => w.confidence !== undefined);
-}
-
 function nameRuns(index: DocIndex, top: XLine[], excluded: Set<number>): NameRun[] {
   const runs: NameRun[] = [];
   const clean = (words: XWord[]) => {

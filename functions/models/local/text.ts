@@ -5,7 +5,7 @@
  * Everything here is computed once per request and shared by every consensus vote: votes differ only
  * in the weights they give to features (./random.ts), never in how the text is read.
  */
-import { type Doc, type Page, tableRows } from '../../documents/doc.ts';
+import { type Doc, type Page, readByOcr, tableRows } from '../../documents/doc.ts';
 import { NEGATION_SCOPE, phraseKey, type Token, tokenize } from '../shared/words.ts';
 import { BM25_SETTINGS } from './weights/evidence.ts';
 
@@ -33,8 +33,7 @@ export interface PageLine {
  */
 export function pageLines(page: Page): PageLine[] {
   const texts: Array<{ text: string; heading: boolean; table?: boolean; picture?: boolean }> = [];
-  // (Only OCR's words carry a confidence: on a page that is no scan, those of its pictures.)
-  const inPicture = (line: { words: number[] }) => !page.ocr && line.words.length > 0 && line.words.every((w) => page.words[w]?.confidence !== undefined);
+  const inPicture = (line: { words: number[] }) => !page.ocr && line.words.length > 0 && line.words.every((w) => page.words[w] !== undefined && readByOcr(page.words[w]));
   const used = new Set<number>();
   for (const block of page.blocks) {
     const heading = block.kind === 'heading';
