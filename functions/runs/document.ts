@@ -67,7 +67,7 @@ function logPageTimes(ctx: RunContext, times: Array<{ page: number; ms: number; 
     sum.ms += Math.round(ms);
   }
   const slowest = [...times].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_PAGES_LOGGED).map((t) => ({ ...t, ms: Math.round(t.ms) }));
-  logger.info('Document read', { run: ctx.record.id, pages: times.length, by_reading: byReading, slowest_pages: slowest });
+  logger.info('Document read', { run: ctx.runId, pages: times.length, by_reading: byReading, slowest_pages: slowest });
 }
 
 /**
