@@ -114,16 +114,14 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
   // (A range's helper starts once its last page is known: it must not take pages past the range.)
   const together = !range && pdfHelperRunning() && bytes.byteLength <= MAX_BYTES_TO_OPEN_TOGETHER;
   let helped = together ? startHelper() : undefined;
-  let opened: OpenPdf;
+  let opened: ReadingPdf;
   try {
-    opened = await openPdf(bytes, { images: false });
+    opened = await openForReading(bytes);
   } catch (error) {
     takeNoMore(unread);
     throw error;
   }
-  const { pdf, close } = opened;
-  // A second copy that decodes images, opened only for a page with next to no text (is it a scan?).
-  const withImages = lazyImagesCopy(bytes);
+  const { pdf, withImages, pictures } = opened;
   const count = pdf.numPages;
   const last = Math.min(range?.last ?? count, count);
   total = Math.max(0, last - first + 1);
@@ -135,7 +133,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     if (range) Atomics.store(unread, 0, pagesWord(first, long ? last : 0));
     else settleLastPage(unread, count);
     if (!together && long) helped = startHelper();
-    const reading = { ...options, paintsPaths: mayPaintPaths(bytes), pictures: mayHoldPictures(bytes, PICTURE_SIZE.minSidePixels), imagesDoc: withImages.pdf };
+    const reading = { ...options, paintsPaths: mayPaintPaths(bytes), pictures, imagesDoc: withImages };
     await readPages(pdf, () => takePage(unread, 'front'), reading, onPage);
     // (A short document leaves the helper no page: it is not waited for.)
     if (helped && long) {
@@ -163,8 +161,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
     takeNoMore(unread);
     throw error;
   } finally {
-    await close();
-    await withImages.close();
+    await opened.close();
   }
 }
 
@@ -175,12 +172,11 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
  * (7–15 ms for a 500 KiB file, while the caller does the same) rather than wait for the caller's answer.
  */
 export async function readPdfPages(job: HelperJob, onPage: (pageNumber: number, page: Page | null, ms: number) => void): Promise<void> {
-  let opened: OpenPdf | undefined;
-  const withImages = lazyImagesCopy(job.bytes);
+  let opened: ReadingPdf | undefined;
   try {
-    opened = await openPdf(job.bytes, { images: false });
+    opened = await openForReading(job.bytes);
     settleLastPage(job.unread, opened.pdf.numPages);
-    const reading = { deadline: job.deadline, paintsPaths: mayPaintPaths(job.bytes), pictures: mayHoldPictures(job.bytes, PICTURE_SIZE.minSidePixels), deferScanned: true, imagesDoc: withImages.pdf };
+    const reading = { deadline: job.deadline, paintsPaths: mayPaintPaths(job.bytes), pictures: opened.pictures, deferScanned: true, imagesDoc: opened.withImages };
     await readPages(opened.pdf, () => takePage(job.unread, 'back'), reading, onPage);
   } catch (error) {
     // Whatever failed here, the caller takes no more pages either: the deadline fails the read, and
@@ -190,7 +186,6 @@ export async function readPdfPages(job: HelperJob, onPage: (pageNumber: number, 
     throw error;
   } finally {
     await opened?.close();
-    await withImages.close();
   }
 }
 
@@ -300,13 +295,35 @@ async function openPdf(bytes: Uint8Array, { images }: { images: boolean }): Prom
   }
 }
 
-/** The copy of a document that decodes images (see openPdf), opened on first use, closed with `close`. */
-function lazyImagesCopy(bytes: Uint8Array): { pdf: () => Promise<PDFDocumentProxy>; close(): Promise<void> } {
-  let opened: Promise<OpenPdf> | undefined;
+/** A document opened for reading its pages (openForReading). */
+interface ReadingPdf {
+  pdf: PDFDocumentProxy;
+  /** The document with its images decoded: `pdf` itself, or a copy opened on first use. */
+  withImages: () => Promise<PDFDocumentProxy>;
+  /** Whether it may hold pictures big enough to hold text (./pdf-paths.ts mayHoldPictures). */
+  pictures: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a document for reading. One that cannot hold a picture big enough to hold text is opened
+ * without its images, and a copy that decodes them is opened only for a page with next to no text
+ * (is it a scan?). One that may hold such pictures is opened with them: every page's drawing is read
+ * from it for its pictures, and one copy parses the document's fonts once, not once for the text and
+ * once more for the drawing (a second copy doubled the time of a 4-page letter with a 20 × 18 icon).
+ */
+async function openForReading(bytes: Uint8Array): Promise<ReadingPdf> {
+  const pictures = mayHoldPictures(bytes, PICTURE_SIZE.minSidePixels);
+  const opened = await openPdf(bytes, { images: pictures });
+  if (pictures) return { pdf: opened.pdf, withImages: async () => opened.pdf, pictures, close: opened.close };
+  let copy: Promise<OpenPdf> | undefined;
   return {
-    pdf: async () => (await (opened ??= openPdf(bytes, { images: true }))).pdf,
+    pdf: opened.pdf,
+    withImages: async () => (await (copy ??= openPdf(bytes, { images: true }))).pdf,
+    pictures,
     async close() {
-      if (opened) await (await opened.catch(() => undefined))?.close();
+      await opened.close();
+      if (copy) await (await copy.catch(() => undefined))?.close();
     },
   };
 }

@@ -4,25 +4,34 @@
  *
  * The PDF reader (./pdf.ts) hands over the pictures of a page that are big enough to hold a line of
  * print (PICTURE_SIZE there), as their pixels and where those land on the page. Each is first put to
- * PP-OCR's text detector (./ppocr.ts), read at most PICTURES.detectMaxPixels large: 5–60 ms for most
- * pictures of the corpus's pages, a photo or a drawing with no text coming back with no line. The
- * lines the text layer already covers are dropped (a scan with its own OCR layer, text drawn over a
- * background picture). What is left is cut out and read by the pool's page reader (Tesseract,
- * enlarged where the print is small; PP-OCR alone where `QUIRE_OCR=paddle`), and only the words
- * inside a detected line are kept: Tesseract reads the texture of a photo as letters.
+ * PP-OCR's text detector (./ppocr.ts), read at a resolution of the page (PICTURES.detectDpi): 5–60 ms
+ * for most pictures of the corpus's pages, a photo or a drawing with no text coming back with no
+ * line. The lines the text layer already covers are dropped (a scan with its own OCR layer, text
+ * drawn over a background picture). What is left is read once by the pool's page reader (Tesseract;
+ * PP-OCR alone where `QUIRE_OCR=paddle`): the part of the picture that holds the lines, everything
+ * but the lines whitened and the print scaled to the size Tesseract reads best (readLines). Only the
+ * words inside a detected line are kept: Tesseract reads the texture of a photo as letters.
  *
  * A picture drawn on many pages (a letterhead's logo, an invoice's printed form) is detected and read
  * once per document: its pixels are the key.
  */
 import { createHash } from 'node:crypto';
 import { type Box, type GreyImage, unionBox, type Word } from './doc.ts';
+import { resampleGrey } from './grey-resample.ts';
 import { boxThrough, type Matrix } from './matrix.ts';
-import { type OcrPool, recognizeAsIs } from './ocr.ts';
+import type { OcrPool } from './ocr.ts';
 import { paddleDetect } from './ppocr.ts';
 
 /** The settings of this stage, in one place. */
 export const PICTURES = {
-  /** The detector reads a picture at most this large (scaled down beyond): print stays ≥ 8 px in a picture of the corpus. */
+  /**
+   * The detector reads a picture at this resolution of the page it is drawn on (dots per inch), or its
+   * own where that is less: print of 6 pt and up stays ≥ 12 px high (the detector finds lines of 8 px).
+   * A scan of 18 MP drawn as a half-page figure is looked at in 0.6 MP. At 120 the corpus's smallest
+   * screenshots lost lines of 5 pt print; at 150, a few of their words (CenterOfWhy.pdf p.13, p.17).
+   */
+  detectDpi: 150,
+  /** ... and at most this large (scaled down beyond). */
   detectMaxPixels: 1_000_000,
   /** A detected line is the text layer's own when its words cover this share of its area. */
   coveredShare: 0.5,
@@ -43,6 +52,16 @@ export const PICTURES = {
   minLineCharacters: 3,
   /** The cut-out is read in a white border this wide (pixels): Tesseract misplaces lines that touch the image's edge. */
   cutBorder: 16,
+  /**
+   * A detected line is read scaled to about this many pixels high: Tesseract reads capitals best at
+   * about 30 px (./ocr.ts), and the detector's lines are 1.0–1.4 times the height of the words read in
+   * them on the corpus's pictures.
+   */
+  lineHeight: 32,
+  /** A block is scaled by at least, and at most, these factors (bilinear resampling aliases below a half). */
+  scaleRange: [0.5, 3] as const,
+  /** A block is enlarged to this many pixels at most. */
+  maxCutPixels: 4_000_000,
 };
 
 /** A picture placed on a page: its pixels and where they land. */
@@ -71,11 +90,12 @@ export function pictureReader(pool: () => Promise<OcrPool>): PictureReader {
     const words = await Promise.all(
       pictures.map(async (picture): Promise<Word[]> => {
         const key = keyOf(picture.image);
-        const lines = await once(detected, key, () => paddleDetect(picture.image, PICTURES.detectMaxPixels));
+        const lines = await once(detected, key, () => paddleDetect(picture.image, detectPixels(picture.image)));
         const open = lines.flatMap((line, i) => (coveredShare(pageBox(picture, line), textBoxes) < PICTURES.coveredShare ? [i] : []));
-        if (open.length === 0) return [];
+        if (open.length === 0) { if (process.env.PSTAT) console.error('PSTAT', JSON.stringify({ w: picture.image.width, h: picture.image.height, lines: lines.length, open: 0, words: 0 })); return []; }
         const kept = open.map((i) => lines[i]!);
-        const found = await once(read, `${key}|${open.join(',')}`, async () => inLines(await readCut(await pool(), picture.image, kept), kept));
+        const found = await once(read, `${key}|${open.join(',')}`, async () => inLines(await readLines(await pool(), picture.image, kept), kept));
+        if (process.env.PSTAT) { const c = new Uint32Array(256); for (const v of picture.image.data) c[v]!++; const sorted = [...c].sort((a, b) => b - a); const n = picture.image.data.length; let near = 0; let mode = c.indexOf(sorted[0]!); for (let l = Math.max(0, mode - 16); l <= Math.min(255, mode + 16); l++) near += c[l]!; let edges = 0; const { width, data } = picture.image; for (let i = 1; i < n; i++) if (Math.abs(data[i]! - data[i - 1]!) > 64) edges++; console.error('PSTAT', JSON.stringify({ w: picture.image.width, h: picture.image.height, top1: sorted[0]! / n, near: near / n, top8: sorted.slice(0, 8).reduce((a, b) => a + b, 0) / n, edges: edges / n, lines: lines.length, open: open.length, words: found.length, chars: found.reduce((a, w) => a + w.text.length, 0) })); }
         return found.map((word) => {
           const box = pageBox(picture, word.box!);
           return { ...word, box, origin: { kind: 'box', page: pageNumber, box: { ...box } } };
@@ -86,24 +106,84 @@ export function pictureReader(pool: () => Promise<OcrPool>): PictureReader {
   };
 }
 
+/** How many pixels of `image` the detector reads (PICTURES.detectDpi, PICTURES.detectMaxPixels). */
+function detectPixels(image: GreyImage): number {
+  const atPageDpi = image.width * image.height * Math.min(1, (PICTURES.detectDpi / image.dpi) ** 2);
+  return Math.min(PICTURES.detectMaxPixels, atPageDpi);
+}
+
 /** The same for the same pixels. */
 function keyOf(image: GreyImage): string {
   return `${image.width}x${image.height}:${createHash('sha1').update(image.data).digest('base64')}`;
 }
 
-/** Words of the part of `image` that holds `lines`, boxes in pixels of `image`. */
-async function readCut(pool: OcrPool, image: GreyImage, lines: Box[]): Promise<Word[]> {
-  const heights = lines.map((line) => line.height).sort((a, b) => a - b);
-  const margin = heights[heights.length >> 1]! * PICTURES.cutMargin;
+/**
+ * Words of the part of `image` that holds `lines`, boxes in pixels of `image`. The part is read with
+ * everything but its lines whitened (a photo's or a chart's texture is not read as letters, nor the
+ * background between scattered labels), and scaled so its print is about PICTURES.lineHeight high (a
+ * chart's 10 px labels enlarged once rather than read twice, a poster's 90 px title shrunk).
+ */
+async function readLines(pool: OcrPool, image: GreyImage, lines: Box[]): Promise<Word[]> {
+  const size = median(lines.map(printSize));
+  const margin = size * PICTURES.cutMargin;
   const all = unionBox(lines)!;
   const left = Math.max(0, Math.floor(all.left - margin));
   const top = Math.max(0, Math.floor(all.top - margin));
-  const right = Math.min(image.width, Math.ceil(all.left + all.width + margin));
-  const bottom = Math.min(image.height, Math.ceil(all.top + all.height + margin));
+  const cut = { left, top, width: Math.min(image.width, Math.ceil(all.left + all.width + margin)) - left, height: Math.min(image.height, Math.ceil(all.top + all.height + margin)) - top };
+  const scale = scaleFor(size, cut);
   const pad = PICTURES.cutBorder;
-  const cut = crop(image, left, top, right - left, bottom - top, pad);
-  const words = pool.readPage ? await pool.readPage(cut) : await recognizeAsIs(pool, cut);
-  return words.flatMap((word) => (word.box && word.text.trim() !== '' ? [{ ...word, box: { ...word.box, left: word.box.left + left - pad, top: word.box.top + top - pad } }] : []));
+  const sheet = linesOnWhite(image, cut, lines, scale, pad);
+  // (Read once, as it is: its print is already the size Tesseract reads best, and an unsure word is dropped.)
+  const words = pool.readPage ? await pool.readPage(sheet) : await pool.recognize(sheet);
+  return words.flatMap((word) => {
+    if (!word.box || word.text.trim() === '') return [];
+    const box = { left: cut.left + (word.box.left - pad) / scale, top: cut.top + (word.box.top - pad) / scale, width: word.box.width / scale, height: word.box.height / scale };
+    return [{ ...word, box }];
+  });
+}
+
+/** How high a line's print is: the shorter side of its box (a line of rotated text is taller than wide). */
+function printSize(line: Box): number {
+  return Math.min(line.width, line.height);
+}
+
+/**
+ * How much a part whose print is `size` pixels high is scaled: to PICTURES.lineHeight where its print
+ * is clearly smaller or larger (within PICTURES.scaleRange), and no larger than PICTURES.maxCutPixels.
+ */
+function scaleFor(size: number, cut: Box): number {
+  const [least, most] = PICTURES.scaleRange;
+  const wanted = PICTURES.lineHeight / Math.max(1, size);
+  if (wanted > 0.8 && wanted < 1.25) return 1;
+  return Math.max(least, Math.min(most, wanted, Math.sqrt(PICTURES.maxCutPixels / (cut.width * cut.height))));
+}
+
+/**
+ * `cut` of `image` scaled by `scale`, in a white border `pad` pixels wide, white but for `lines` (each
+ * grown by PICTURES.lineMargin of its print size).
+ */
+function linesOnWhite(image: GreyImage, cut: Box, lines: Box[], scale: number, pad: number): GreyImage {
+  const width = Math.round(cut.width * scale) + 2 * pad;
+  const height = Math.round(cut.height * scale) + 2 * pad;
+  const data = new Uint8Array(width * height).fill(255);
+  for (const line of lines) {
+    const grow = printSize(line) * PICTURES.lineMargin;
+    // The line's place in the sheet, in whole pixels, and the part of the picture that lands there.
+    const x0 = Math.max(0, Math.floor((line.left - grow - cut.left) * scale));
+    const y0 = Math.max(0, Math.floor((line.top - grow - cut.top) * scale));
+    const x1 = Math.min(width - 2 * pad, Math.ceil((line.left + line.width + grow - cut.left) * scale));
+    const y1 = Math.min(height - 2 * pad, Math.ceil((line.top + line.height + grow - cut.top) * scale));
+    if (x1 <= x0 || y1 <= y0) continue;
+    const source = { left: cut.left + x0 / scale, top: cut.top + y0 / scale, width: (x1 - x0) / scale, height: (y1 - y0) / scale };
+    const pixels = resampleGrey(image, source, x1 - x0, y1 - y0, scale, scale);
+    for (let y = 0; y < y1 - y0; y++) data.set(pixels.subarray(y * (x1 - x0), (y + 1) * (x1 - x0)), (y0 + y + pad) * width + x0 + pad);
+  }
+  return { width, height, data, dpi: image.dpi * scale };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1]!;
 }
 
 /**
@@ -124,14 +204,6 @@ function inLines(words: Word[], lines: Box[]): Word[] {
   }
   const characters = (line: Word[]) => line.reduce((sum, word) => sum + word.text.replace(/[^\p{L}\p{N}]/gu, '').length, 0);
   return byLine.filter((line) => characters(line) >= PICTURES.minLineCharacters).flat();
-}
-
-/** The part of `image` at (left, top), `width` × `height`, in a white border `pad` pixels wide. */
-function crop(image: GreyImage, left: number, top: number, width: number, height: number, pad: number): GreyImage {
-  const stride = width + 2 * pad;
-  const data = new Uint8Array(stride * (height + 2 * pad)).fill(255);
-  for (let y = 0; y < height; y++) data.set(image.data.subarray((top + y) * image.width + left, (top + y) * image.width + left + width), (y + pad) * stride + pad);
-  return { width: stride, height: height + 2 * pad, data, dpi: image.dpi };
 }
 
 /** A box in the picture's pixels as a box on the page (the bounds of its four corners), to a hundredth of a point. */
