@@ -37,7 +37,7 @@ export const PICTURES = {
   coveredShare: 0.5,
   /** Around each detected line, this share of its height still belongs to it (OCR's boxes are looser than the detector's). */
   lineMargin: 0.5,
-  /** The cut-out read by OCR extends this share of the median line height past the lines it holds. */
+  /** The cut-out read by OCR extends this share of its print size (readLines) past the lines it holds. */
   cutMargin: 1,
   /**
    * A word read below this confidence is dropped: in a picture, OCR's unsure words are mostly a
@@ -124,7 +124,9 @@ function keyOf(image: GreyImage): string {
  * chart's 10 px labels enlarged once rather than read twice, a poster's 90 px title shrunk).
  */
 async function readLines(pool: OcrPool, image: GreyImage, lines: Box[]): Promise<Word[]> {
-  const size = median(lines.map(printSize));
+  // The print that sets the scale is the smaller print of the part (its lower quartile): a chart's
+  // labels under a title four times their size are enlarged, not shrunk with the title.
+  const size = quantile(lines.map(printSize), 0.25);
   const margin = size * PICTURES.cutMargin;
   const all = unionBox(lines)!;
   const left = Math.max(0, Math.floor(all.left - margin));
@@ -181,9 +183,9 @@ function linesOnWhite(image: GreyImage, cut: Box, lines: Box[], scale: number, p
   return { width, height, data, dpi: image.dpi * scale };
 }
 
-function median(values: number[]): number {
+function quantile(values: number[], share: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1]!;
+  return sorted[Math.floor((sorted.length - 1) * share)]!;
 }
 
 /**

@@ -91,6 +91,35 @@ describe('text in pictures', () => {
     expect(page.blocks.map((b) => b.text).join('\n')).toMatch(/Quarterly revenue/);
   });
 
+  it('reads print of two sizes in one reading: a title five times the size of the line under it', async () => {
+    // A picture of 1500 × 600 pixels drawn 375 points wide (288 dpi): a 110 px title over a line of
+    // 20 px print (5 pt on the page). The part holding both is read once, scaled for its smaller print
+    // (./pictures.ts readLines), and each word is boxed where it is drawn.
+    const canvas = createCanvas(1500, 600);
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, 1500, 600);
+    context.fillStyle = '#000000';
+    context.font = '110px sans-serif';
+    context.fillText('HARVEST', 40, 150);
+    context.font = '20px sans-serif';
+    context.fillText('Wheat tonnes per hectare by region 2024', 40, 420);
+    const at = { left: 100, top: 200, width: 375, height: 150 };
+    readings = 0;
+    const { pages } = await readDocument(await pageWithPicture(canvas.toBuffer('image/png'), at), { kind: 'pdf', dpi: 300, deadline: budget(), ocr: counted });
+    expect(readings).toBe(1);
+    const words = pages[0]!.words.filter((w) => w.confidence !== undefined);
+    for (const word of ['HARVEST', 'Wheat', 'tonnes', 'hectare', 'region', '2024']) {
+      const found = words.find((w) => w.text === word);
+      expect(found, word).toBeDefined();
+      expect(inside(found!.box!, at), `${word} at ${JSON.stringify(found!.box)}`).toBe(true);
+    }
+    // The title's box is where it is drawn: 110 px of 600 is about 27 points of the picture's 150.
+    const title = words.find((w) => w.text === 'HARVEST')!.box!;
+    expect(title.height).toBeGreaterThan(15);
+    expect(title.height).toBeLessThan(35);
+  });
+
   it('looks for no picture in a document that has none', async () => {
     const bytes = await textPdf([['An ordinary letter of plain text.']]);
     expect(mayHoldPictures(bytes, 16)).toBe(false);
