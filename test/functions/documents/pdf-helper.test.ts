@@ -5,7 +5,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type GreyImage, type Page, ReadFailure, type Word } from '../../../functions/documents/doc.ts';
@@ -13,6 +12,7 @@ import { LAST_PAGE_UNKNOWN, MAX_BYTES_TO_OPEN_TOGETHER, readPdf, readPdfPages, u
 import { documentsSharedWithHelper, pagesReadByHelper, pdfHelperBusy, pdfHelperRunning } from '../../../functions/documents/pdf-helper.ts';
 import { REPO_ROOT } from '../../../lib/local/invoker.ts';
 import { manyPagesPdf, scannedPdf } from '../../support/pdf-fixtures.ts';
+import { textPicture } from '../../support/text-picture.ts';
 
 const budget = () => ({ deadline: Date.now() + 60_000 });
 
@@ -58,14 +58,7 @@ function namingOcr(recognizedOn: number[]) {
 /** A long PDF of prose whose pages `picturesAt` also show a picture (one with words in it, drawn by canvas). */
 async function proseWithPictures(pages: number, picturesAt: number[]): Promise<Uint8Array> {
   const doc = await PDFDocument.load(await manyPagesPdf(pages));
-  const canvas = createCanvas(600, 200);
-  const context = canvas.getContext('2d');
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, 600, 200);
-  context.fillStyle = '#000000';
-  context.font = '48px sans-serif';
-  context.fillText('Figure words', 40, 120);
-  const picture = await doc.embedPng(canvas.toBuffer('image/png'));
+  const picture = await doc.embedPng(textPicture(600, 200, [{ text: 'Figure words', size: 48, x: 40, y: 120 }]));
   for (const n of picturesAt) doc.getPage(n - 1).drawImage(picture, { x: 72, y: 72, width: 300, height: 100 });
   return doc.save();
 }

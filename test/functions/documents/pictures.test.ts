@@ -12,6 +12,7 @@ import { mayHoldPictures } from '../../../functions/documents/pdf-paths.ts';
 import { readDocument, readPdfRange } from '../../../functions/documents/read.ts';
 import { corpusAvailable, corpusBytes } from '../../support/corpus.ts';
 import { textPdf } from '../../support/text-pdf.ts';
+import { textPicture } from '../../support/text-picture.ts';
 
 let shared: OcrPool;
 /** OCR readings (whole images or cut-outs) made through the counting pool since the last reset. */
@@ -95,18 +96,13 @@ describe('text in pictures', () => {
     // A picture of 1500 × 600 pixels drawn 375 points wide (288 dpi): a 110 px title over a line of
     // 20 px print (5 pt on the page). The part holding both is read once, scaled for its smaller print
     // (./pictures.ts readLines), and each word is boxed where it is drawn.
-    const canvas = createCanvas(1500, 600);
-    const context = canvas.getContext('2d');
-    context.fillStyle = '#ffffff';
-    context.fillRect(0, 0, 1500, 600);
-    context.fillStyle = '#000000';
-    context.font = '110px sans-serif';
-    context.fillText('HARVEST', 40, 150);
-    context.font = '20px sans-serif';
-    context.fillText('Wheat tonnes per hectare by region 2024', 40, 420);
+    const picture = textPicture(1500, 600, [
+      { text: 'HARVEST', size: 110, x: 40, y: 150 },
+      { text: 'Wheat tonnes per hectare by region 2024', size: 20, x: 40, y: 420 },
+    ]);
     const at = { left: 100, top: 200, width: 375, height: 150 };
     readings = 0;
-    const { pages } = await readDocument(await pageWithPicture(canvas.toBuffer('image/png'), at), { kind: 'pdf', dpi: 300, deadline: budget(), ocr: counted });
+    const { pages } = await readDocument(await pageWithPicture(picture, at), { kind: 'pdf', dpi: 300, deadline: budget(), ocr: counted });
     expect(readings).toBe(1);
     const words = pages[0]!.words.filter((w) => w.confidence !== undefined);
     for (const word of ['HARVEST', 'Wheat', 'tonnes', 'hectare', 'region', '2024']) {

@@ -3,11 +3,11 @@
  * its document is read, pages and time by how they were read (text layer, the text of pictures, OCR
  * of a scan) and its slowest pages. Through the real local stack, tasks run in this process.
  */
-import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { logger } from '../../../functions/platform/logger.ts';
 import { dataUrl, startTestCloud, type TestCloud } from '../../support/cloud.ts';
+import { textPicture } from '../../support/text-picture.ts';
 
 let cloud: TestCloud;
 beforeAll(async () => {
@@ -19,14 +19,7 @@ afterAll(() => cloud?.close());
 async function pdfWithPicture(): Promise<Buffer> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const canvas = createCanvas(600, 200);
-  const context = canvas.getContext('2d');
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, 600, 200);
-  context.fillStyle = '#000000';
-  context.font = '48px sans-serif';
-  context.fillText('Quarterly revenue', 40, 120);
-  const picture = await pdf.embedPng(canvas.toBuffer('image/png'));
+  const picture = await pdf.embedPng(textPicture(600, 200, [{ text: 'Quarterly revenue', size: 48, x: 40, y: 120 }]));
   for (let n = 1; n <= 3; n++) {
     const page = pdf.addPage([612, 792]);
     page.drawText(`Page ${n} of the quarterly report to the board, in plain text.`, { x: 72, y: 720, size: 12, font });
