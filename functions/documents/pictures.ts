@@ -92,10 +92,9 @@ export function pictureReader(pool: () => Promise<OcrPool>): PictureReader {
         const key = keyOf(picture.image);
         const lines = await once(detected, key, () => paddleDetect(picture.image, detectPixels(picture.image)));
         const open = lines.flatMap((line, i) => (coveredShare(pageBox(picture, line), textBoxes) < PICTURES.coveredShare ? [i] : []));
-        if (open.length === 0) { if (process.env.PSTAT) console.error('PSTAT', JSON.stringify({ w: picture.image.width, h: picture.image.height, lines: lines.length, open: 0, words: 0 })); return []; }
+        if (open.length === 0) return [];
         const kept = open.map((i) => lines[i]!);
         const found = await once(read, `${key}|${open.join(',')}`, async () => inLines(await readLines(await pool(), picture.image, kept), kept));
-        if (process.env.PSTAT) { const c = new Uint32Array(256); for (const v of picture.image.data) c[v]!++; const sorted = [...c].sort((a, b) => b - a); const n = picture.image.data.length; let near = 0; let mode = c.indexOf(sorted[0]!); for (let l = Math.max(0, mode - 16); l <= Math.min(255, mode + 16); l++) near += c[l]!; let edges = 0; const { width, data } = picture.image; for (let i = 1; i < n; i++) if (Math.abs(data[i]! - data[i - 1]!) > 64) edges++; console.error('PSTAT', JSON.stringify({ w: picture.image.width, h: picture.image.height, top1: sorted[0]! / n, near: near / n, top8: sorted.slice(0, 8).reduce((a, b) => a + b, 0) / n, edges: edges / n, lines: lines.length, open: open.length, words: found.length, chars: found.reduce((a, w) => a + w.text.length, 0) })); }
         return found.map((word) => {
           const box = pageBox(picture, word.box!);
           return { ...word, box, origin: { kind: 'box', page: pageNumber, box: { ...box } } };
