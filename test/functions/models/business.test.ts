@@ -355,14 +355,18 @@ describe('business fields', () => {
   it.skipIf(!corpusAvailable())('joins no name read in a picture to the heading printed as text beside it', async () => {
     // documents/invoice/factura5.pdf: the seller's name is in the picture of a printed form (read by
     // OCR: ../../documents/pictures.ts); the invoice's type letter "A" and its title "FACTURA" are
-    // printed as text on the same line. "FORTIN FIERROS A" is no name.
+    // printed as text at the same height. "FORTIN FIERROS A" is no name, nor anything with "FACTURA".
+    // (How the page's lines group these words is the layout's business: it changed when the picture's
+    // words' boxes moved by a tenth of a point, so it is not asserted here.)
     const doc = await corpusDoc('documents/invoice/factura5.pdf');
-    const line = doc.pages[0]!.lines[0]!;
-    expect(line.text).toBe('FORTIN FIERROS A FACTURA');
-    const words = line.words.map((i) => doc.pages[0]!.words[i]!);
-    expect(words.map((w) => w.confidence !== undefined)).toEqual([true, true, false, false]);
+    const word = (text: string) => doc.pages[0]!.words.find((w) => w.text === text && w.box!.top < 90)!;
+    expect(['FORTIN', 'FIERROS', 'A', 'FACTURA'].map((text) => word(text).confidence !== undefined)).toEqual([true, true, false, false]);
+    // The name and the heading overlap in height: one line of the page to the eye.
+    const [name, heading] = [word('FORTIN').box!, word('FACTURA').box!];
+    expect(name.top).toBeLessThan(heading.top + heading.height);
+    expect(heading.top).toBeLessThan(name.top + name.height);
     const output = (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
-    expect(output.vendor_name).not.toBe('FORTIN FIERROS A');
+    expect(output.vendor_name ?? '').not.toMatch(/\bA$|FACTURA/);
   }, 120_000);
 
   it('reads a faded "No" OCR read as "ND" after a label word as the number\'s label, and "to" never', async () => {
