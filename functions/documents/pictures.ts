@@ -60,6 +60,8 @@ export const PICTURES = {
   lineHeight: 32,
   /** A block is scaled by at least, and at most, these factors (bilinear resampling aliases below a half). */
   scaleRange: [0.5, 3] as const,
+  /** A block whose print is already this close to lineHeight (the factor it would need) is read as it is. */
+  asIsRange: [0.8, 1.25] as const,
   /** A block is enlarged to this many pixels at most. */
   maxCutPixels: 4_000_000,
 };
@@ -150,12 +152,13 @@ function printSize(line: Box): number {
 
 /**
  * How much a part whose print is `size` pixels high is scaled: to PICTURES.lineHeight where its print
- * is clearly smaller or larger (within PICTURES.scaleRange), and no larger than PICTURES.maxCutPixels.
+ * is clearly smaller or larger (outside PICTURES.asIsRange; within PICTURES.scaleRange), and no larger
+ * than PICTURES.maxCutPixels.
  */
 function scaleFor(size: number, cut: Box): number {
   const [least, most] = PICTURES.scaleRange;
   const wanted = PICTURES.lineHeight / Math.max(1, size);
-  if (wanted > 0.8 && wanted < 1.25) return 1;
+  if (wanted > PICTURES.asIsRange[0] && wanted < PICTURES.asIsRange[1]) return 1;
   return Math.max(least, Math.min(most, wanted, Math.sqrt(PICTURES.maxCutPixels / (cut.width * cut.height))));
 }
 
