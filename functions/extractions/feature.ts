@@ -14,6 +14,7 @@ export const extractionsFeature: Feature = {
     { method: 'DELETE', path: '/v1/extractions/{extraction_id}', handler: 'deleteExtraction', size: 'small', op: ops.delete },
     { method: 'POST', path: '/v1/extractions/{extraction_id}/cancel', handler: 'cancelExtraction', size: 'small', op: ops.cancel },
     { method: 'GET', path: '/v1/extractions/{extraction_id}/sources', handler: 'getExtractionSources', size: 'small', op: ops.sources },
+    { method: 'POST', path: '/v1/extractions/{extraction_id}/sources', handler: 'createExtractionSources', size: 'small', op: ops.createSources },
   ]),
   runs: [
     { kind: extractionKind, path: '/v1/extractions', dashboard: { startable: true, pages: async () => (await import('./dashboard.ts')).extractionPages }, task: async () => (await import('./task.ts')).extractionTask },

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { operation } from '../platform/operation.ts';
 import { runOperations } from '../runs/schema.ts';
-import { CreateExtractionBody, Extraction, ExtractionSources, ListExtractionsQuery } from './schema.ts';
+import { CreateExtractionBody, CreateExtractionSourcesBody, Extraction, ExtractionSources, ExtractionSourcesQuery, ListExtractionsQuery } from './schema.ts';
 
 export const extractionOperations = {
   ...runOperations({
@@ -25,6 +25,17 @@ export const extractionOperations = {
     summary: "Where every value of an extraction's output was read in the document",
     auth: 'api_key',
     params: z.object({ extraction_id: z.string() }),
+    query: ExtractionSourcesQuery,
+    status: 200,
+    response: ExtractionSources,
+    tags: ['extractions'],
+  }),
+  createSources: operation({
+    summary:
+      "Create or join an extraction's sources job (Retab's Python SDK): sources are computed with the extraction, so the job is complete once the extraction is (200); while the extraction runs, 202 with the job pending or running and a Location to poll",
+    auth: 'api_key',
+    params: z.object({ extraction_id: z.string() }),
+    body: CreateExtractionSourcesBody,
     status: 200,
     response: ExtractionSources,
     tags: ['extractions'],

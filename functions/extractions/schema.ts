@@ -43,6 +43,42 @@ export const Extraction = z
   })
   .meta({ id: 'Extraction' });
 
+/** What the Retab SDKs call a sources computation's mode: Quire answers both with the same sources. */
+export const SourcesMode = z.enum(['located', 'cited']);
+export type SourcesMode = z.infer<typeof SourcesMode>;
+
+const SourcesJobId = z.string().max(200).describe("The extraction's sources job (src_...): a different one → 409");
+
+/** POST /v1/extractions/{id}/sources (the Python SDK's extractions.sources.create); a missing body means every default. */
+export const CreateExtractionSourcesBody = z
+  .object({
+    mode: SourcesMode.default('located'),
+    background: z.boolean().default(false).describe('Accepted; the answer is the same either way (nothing is left to compute)'),
+    job_id: SourcesJobId.optional(),
+    retry: z.boolean().optional().describe('Accepted; ignored (sources never fail apart from their extraction)'),
+  })
+  .prefault({});
+export type CreateExtractionSourcesBody = z.infer<typeof CreateExtractionSourcesBody>;
+
+/** GET …/sources: with `mode` or `job_id` (the Python SDK's poll) the answer carries the job. */
+export const ExtractionSourcesQuery = z.object({
+  mode: SourcesMode.optional(),
+  job_id: SourcesJobId.optional(),
+});
+
+export const ExtractionSourcesJob = z
+  .object({
+    object: z.literal('extraction.sources.job'),
+    id: z.string(),
+    mode: SourcesMode,
+    status: z.enum(['pending', 'running', 'completed']),
+    is_partial: z.boolean(),
+    revision: z.number().int(),
+    updated_at: z.string(),
+    error: z.null(),
+  })
+  .meta({ id: 'ExtractionSourcesJob' });
+
 export const ExtractionSources = z
   .object({
     object: z.literal('extraction.sources'),
@@ -51,5 +87,6 @@ export const ExtractionSources = z
     file: FileRef,
     extraction: z.record(z.string(), z.unknown()),
     sources: z.record(z.string(), z.unknown()),
+    job: ExtractionSourcesJob.optional().describe('Present when a sources job was asked for (POST, or GET with mode or job_id)'),
   })
   .meta({ id: 'ExtractionSources' });

@@ -33,4 +33,4 @@ export function metadataFilter(query: { metadata?: string | undefined }): Record
 }
 
 // Sources are read by the API and the dashboard alike; their module leaves out the schema checks (ajv).
-export { extractionSources } from './sources.ts';
+export { extractionSources, extractionSourcesJob } from './sources.ts';

@@ -191,6 +191,10 @@ const idCases: Record<string, IdCase> = {
     make: async (key) => ({ method: 'GET', path: `/v1/extractions/${await createRun('/v1/extractions', RUN_RESOURCES[4]!.body, key)}/sources`, expectStatus: 200 }),
     unknown: { method: 'GET', path: '/v1/extractions/extr_01m7z0qenejn1pv4p44vpcbwww/sources' },
   },
+  'POST /v1/extractions/{extraction_id}/sources': {
+    make: async (key) => ({ method: 'POST', path: `/v1/extractions/${await createRun('/v1/extractions', RUN_RESOURCES[4]!.body, key)}/sources`, body: { mode: 'located' }, expectStatus: 200 }),
+    unknown: { method: 'POST', path: '/v1/extractions/extr_01m7z0qenejn1pv4p44vpcbwww/sources', body: { mode: 'located' } },
+  },
   'GET /v1/projects/{project_id}': {
     make: async (key) => ({ method: 'GET', path: `/v1/projects/${await makeProject(key)}`, expectStatus: 200 }),
     unknown: { method: 'GET', path: '/v1/projects/proj_01m7z0qenejn1pv4p44vpcbwww' },
