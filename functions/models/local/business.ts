@@ -1175,11 +1175,14 @@ const recipientUnderSender = perDocument((index): BusinessValue[] => {
     return words.some((w) => PART_SEPARATOR.test(w.text)) || (next !== undefined && heightOf(l) < PARTY_NUMBER_DATE_WEIGHTS.senderSmaller * heightOf(next));
   });
   if (at < 0) return [];
-  const left = lines[at]!.segments[0]!.box?.left;
-  for (const line of lines.slice(at + 1, at + 1 + PARTY_NUMBER_DATE_WEIGHTS.recipientLines)) {
-    // The window's block is printed flush under the sender's line (other columns beside it are not).
-    const segment = line.segments.find((s) => left === undefined || !s.box || Math.abs(s.box.left - left) <= PARTY_NUMBER_DATE_WEIGHTS.recipientIndent * s.box.height);
-    if (!segment) continue;
+  const sender = lines[at]!.segments[0]!.box;
+  // The window's block is printed flush under the sender's line, close under it. Other columns beside
+  // it (the letterhead's address, read in between) are passed over without counting.
+  const flush = (s: XSegment) => !sender || !s.box || Math.abs(s.box.left - sender.left) <= PARTY_NUMBER_DATE_WEIGHTS.recipientIndent * s.box.height;
+  const close = (s: XSegment) => !sender || !s.box || s.box.top - (sender.top + sender.height) <= PARTY_NUMBER_DATE_WEIGHTS.recipientGap * s.box.height;
+  const under = lines.slice(at + 1).flatMap((line) => line.segments.filter(flush).slice(0, 1));
+  for (const segment of under.slice(0, PARTY_NUMBER_DATE_WEIGHTS.recipientLines)) {
+    if (!close(segment)) break;
     let words = segment.words;
     if (words.length === 1 && FORMS_OF_ADDRESS.has(addressForm(words[0]!.text))) continue;
     if (words[0]!.text.endsWith(':') || (words.length > 1 && words[1]!.text === ':')) continue;
@@ -1197,8 +1200,78 @@ const recipientUnderSender = perDocument((index): BusinessValue[] => {
   return [];
 });
 
+/**
+ * The first line of an address block printed with no label, as an envelope's window shows the
+ * recipient: a few lines flush one under the other in the upper half of the first page, a name over
+ * a street or a postcode ("Adatum Corporation" over "Station Road, 21" and "48436 Düsseldorf"). A
+ * block under a label ("Delivery Address", "Bill to:") is the label's to read; the issuer's own block
+ * (on the page's first line, above any address, or named as the issuer finds it: its label, its
+ * block's heading, its letterhead, its sender's line) is no recipient.
+ */
+const unlabelledAddressBlock = perDocument((index): BusinessValue[] => {
+  const page = index.doc.pages[0];
+  if (!page) return [];
+  const lines = index.lines.filter((l) => l.page === 0 && !l.inCell);
+  const segments = lines.flatMap((l) => l.segments).filter((s) => s.box && s.box.top < PARTY_NUMBER_DATE_WEIGHTS.blockTopShare * page.height);
+  if (segments.length === 0) return [];
+  const firstTop = Math.min(...segments.map((s) => s.box!.top));
+  // The issuer's names as the other readings find them (its labelled or headed name, its letterhead, its sender's line).
+  const issuer = vendorCandidates(index).filter((v) => v.score >= FIELD_FLOORS.vendor_name);
+  const issuerWords = new Set(issuer.flatMap((v) => v.words.map((w) => w.id)));
+  const issuerNames = new Set(issuer.map((v) => letters(String(v.value))));
+  const sender = lines.map((l) => senderName(l.segments.flatMap((s) => s.words))).find((name) => name !== undefined);
+  if (sender) issuerNames.add(letters(sender.map((w) => w.text).join(' ')));
+  // The segment printed flush right over `s`, close enough to be the line before it in a block.
+  const above = (s: XSegment) => {
+    const box = s.box!;
+    let best: XSegment | undefined;
+    for (const o of segments) {
+      if (o === s || !o.box || o.box.top >= box.top) continue;
+      if (Math.abs(o.box.left - box.left) > PARTY_NUMBER_DATE_WEIGHTS.recipientIndent * box.height) continue;
+      if (box.top - (o.box.top + o.box.height) > PARTY_NUMBER_DATE_WEIGHTS.blockLineGap * box.height) continue;
+      if (!best || o.box.top > best.box!.top) best = o;
+    }
+    return best;
+  };
+  const below = new Map<XSegment, XSegment>();
+  for (const s of segments) {
+    const over = above(s);
+    if (over && !below.has(over)) below.set(over, s);
+  }
+  // The issuer's address is printed first: a recipient's block is printed under an address line
+  // (a receipt's store name over its own address is no recipient).
+  const addressTops = segments.filter((s) => ADDRESS_LIKE.test(s.words.map((w) => w.text).join(' '))).map((s) => s.box!.top);
+  const out: BusinessValue[] = [];
+  for (const first of segments) {
+    if (above(first) || first.box!.top <= firstTop || !addressTops.some((top) => top < first.box!.top)) continue;
+    const block = [first];
+    // (The block ends at a line of "label: value": contact details, identifiers, another block's heading.)
+    for (let next = below.get(first); next && block.length < PARTY_NUMBER_DATE_WEIGHTS.blockMaxLines && !next.words.some((w) => w.text.includes(':')); next = below.get(next)) block.push(next);
+    // (An address line has more letters than digits: a table's row of codes and prices is none.)
+    const addressLine = (s: XSegment) => {
+      const text = s.words.map((w) => w.text).join(' ');
+      return ADDRESS_LIKE.test(text) && (text.match(/\p{L}/gu) ?? []).length > (text.match(/\d/g) ?? []).length;
+    };
+    // A form of address alone on its line ("Herr") is followed by the name.
+    const named = first.words.length === 1 && FORMS_OF_ADDRESS.has(addressForm(first.words[0]!.text)) ? block.slice(1) : block;
+    if (named.length < 2 || !named.slice(1).some(addressLine)) continue;
+    const words = named[0]!.words;
+    const text = words.map((w) => w.text).join(' ');
+    // (Nor a part of an address: "TAMAN DAYA,", "Level 6, Bangunan TH, …", "LOT".)
+    if (/,$/.test(text) || (text.match(/,/g) ?? []).length >= 2 || (words.length === 1 && letters(text).length <= PARTY_NUMBER_DATE_WEIGHTS.blockNameLetters)) continue;
+    // (Nor a box's caption, "Nome / Nome Empresarial", that a name label opens.)
+    if (NAME_LABEL_WORDS.some((label) => label.length <= words.length && label.every((w, i) => plainWord(words[i]!.text) === w))) continue;
+    if (!/\p{L}{2}/u.test(text) || /\d{2}/.test(text) || ADDRESS_LIKE.test(text) || CONTACT_ANYWHERE.test(text) || PHONE_LIKE.test(text) || DOCUMENT_TITLE_START.test(text)) continue;
+    if (isLabelText(words) || words.some((w) => w.text.endsWith(':')) || words.some((w) => issuerWords.has(w.id))) continue;
+    if (issuerNames.has(letters(text))) continue;
+    out.push({ concept: 'customer_name', value: text, words, score: PARTY_NUMBER_DATE_WEIGHTS.unlabelledBlock });
+  }
+  // Two blocks with no label and neither the issuer's: which one is the recipient is not told.
+  return out.length === 1 ? out : [];
+});
+
 function customerCandidates(index: DocIndex): BusinessValue[] {
-  const out: BusinessValue[] = [...buyerNames(index), ...recipientUnderSender(index)];
+  const out: BusinessValue[] = [...buyerNames(index), ...recipientUnderSender(index), ...unlabelledAddressBlock(index)];
   // "Name:" in the seller's block names the seller, whatever the customer's labels say.
   const sellers = new Set(sellerNames(index).flatMap((v) => v.words.map((w) => w.id)));
   for (const { read, label, placement } of labelledValues(index, 'customer_name')) {

@@ -442,6 +442,63 @@ describe('business fields', () => {
     expect(receipt.customer_name).toBeNull();
   });
 
+  it('finds the recipient under the sender\'s line past the letterhead\'s column read in between, and an address block printed with no label', async () => {
+    const placed = async (texts: Array<[number, number, string]>) =>
+      (await localExtractor.extract({ doc: await ruledPage(texts, []), schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
+    // The letterhead's address at the right is read between the sender's line and the window's block.
+    const letterhead: Array<[number, number, string]> = [
+      [270, 30, 'Kraxi GmbH'],
+      [55, 142, 'Kraxi GmbH · Flugzeugallee 17 · 12345 Papierfeld'],
+      [455, 152, 'Flugzeugallee 17'],
+      [455, 164, '12345 Papierfeld'],
+      [455, 176, 'Tel. (0123) 4567'],
+      [455, 188, 'info@kraxi.com'],
+    ];
+    const window: Array<[number, number, string]> = [
+      [55, 200, 'Papierflieger-Vertriebs-GmbH'],
+      [55, 213, 'Rabattstr. 25'],
+      [55, 226, '34567 Osterhausen'],
+    ];
+    const totals: Array<[number, number, string]> = [[55, 260, 'Rechnungsnummer: 2014-03'], [55, 500, 'Gesamtbetrag: 119,00 EUR']];
+    expect((await placed([...letterhead, ...window, ...totals])).customer_name).toBe('Papierflieger-Vertriebs-GmbH');
+    // A line far below the sender's line is no recipient of it (close under it, the same line is).
+    const attention = (y: number): Array<[number, number, string]> => [[55, y, 'Papierflieger-Vertriebs-GmbH'], [55, y + 13, 'Abteilung Einkauf']];
+    expect((await placed([...letterhead, ...attention(200), ...totals])).customer_name).toBe('Papierflieger-Vertriebs-GmbH');
+    expect((await placed([...letterhead, ...attention(360), ...totals])).customer_name).toBeNull();
+
+    // No label: the block under the title, a name over a street and a postcode. The block under
+    // "Delivery Address" is that label's; the issuer's own block is on the page's first lines.
+    const issuer: Array<[number, number, string]> = [
+      [40, 30, 'Au bon moulin SARL'],
+      [40, 42, "1242 chemin de l'olive"],
+      [40, 54, '84340 Malaucène'],
+      [40, 92, 'Invoice FA-2017-0008'],
+    ];
+    const delivery: Array<[number, number, string]> = [
+      [40, 123, 'Delivery Address'],
+      [40, 137, 'Me gusta olive'],
+      [40, 149, '87 camino de la calor'],
+      [40, 161, '41700 Dos Hermanas'],
+    ];
+    const billed: Array<[number, number, string]> = [
+      [330, 133, 'Me gusta olive'],
+      [330, 145, 'Pedro Sanchez'],
+      [330, 157, '87 camino de la calor'],
+      [330, 169, '41700 Dos Hermanas'],
+    ];
+    const invoiceTotals: Array<[number, number, string]> = [[40, 500, 'Total 120.00 EUR']];
+    const out = await placed([...issuer, ...delivery, ...billed, ...invoiceTotals]);
+    expect(out.customer_name).toBe('Me gusta olive');
+    expect(out.vendor_name).toBe('Au bon moulin SARL');
+    // Two blocks with no label, neither the issuer's: which is the recipient is not told.
+    const other: Array<[number, number, string]> = [
+      [40, 133, 'Olivar del Sur SL'],
+      [40, 145, 'Calle Mayor 3'],
+      [40, 157, '41001 Sevilla'],
+    ];
+    expect((await placed([...issuer, ...other, ...billed, ...invoiceTotals])).customer_name).toBeNull();
+  });
+
   it('reads German totals ("Rechnungssumme netto/brutto", "zuzüglich MwSt."), an Argentine "Comp. Nro", a street written as one word, and a name with a small title word in it', async () => {
     const kraxi = await extract(['Kraxi GmbH', 'Rechnung 2014-03', 'Rechnungssumme netto 845,00', 'zuzüglich 19% MwSt. 160,55', 'Rechnungssumme brutto 1.005,55']);
     expect(kraxi).toMatchObject({ subtotal: 845, tax: 160.55, total: 1005.55 });

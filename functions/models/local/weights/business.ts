@@ -203,8 +203,20 @@ export const PARTY_NUMBER_DATE_WEIGHTS = {
   headingLetters: 4,
   /** The recipient printed under the sender's line (a letter's address window) … */
   recipientUnderSender: 0.8,
-  /** … looked for on this many lines under it. */
+  /** … looked for on this many lines flush under it (lines of other columns read in between do not count) … */
   recipientLines: 3,
+  /** … each starting at most this many of its text heights below the sender's line. */
+  recipientGap: 8,
+  /** The first line of an address block printed with no label, in the upper part of the first page … */
+  unlabelledBlock: 0.72,
+  /** … above this share of the page's height … */
+  blockTopShare: 0.5,
+  /** … its lines at most this many text heights apart … */
+  blockLineGap: 0.8,
+  /** … and at most this many of them read. */
+  blockMaxLines: 7,
+  /** A name of one word needs more letters than this ("LOT" and "ltem" are a street's and a table's words). */
+  blockNameLetters: 4,
   /** A sender's line without separating marks is printed smaller than this share of the line under it. */
   senderSmaller: 0.85,
   /** … starting at most this many text heights left or right of where the sender's line starts. */
