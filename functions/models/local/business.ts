@@ -1114,7 +1114,10 @@ function readHeadedNames(index: DocIndex, id: 'vendor_name' | 'customer_name'): 
       line.words.length <= PARTY_NUMBER_DATE_WEIGHTS.headingWords &&
       !/\d/.test(line.text) &&
       l.words.map((w) => w.text).join('').replace(/[^\p{L}]/gu, '').length >= PARTY_NUMBER_DATE_WEIGHTS.headingLetters &&
-      nameLabelLength(line.words) === 0
+      nameLabelLength(line.words) === 0 &&
+      // ("Lieferant GmbH" is a supplier's name, and "Rechnung" alone the document's title: no headings.)
+      !hasCompanyEnding(line.text) &&
+      !(line.words.length === 1 && DOCUMENT_TITLE_START.test(line.text))
     );
   };
   const headings = (concept: string) => new Set(labelsOf(index, concept).flatMap((l) => (isHeading(l) ? [l.words[0]!.line] : [])));
@@ -1123,11 +1126,23 @@ function readHeadedNames(index: DocIndex, id: 'vendor_name' | 'customer_name'): 
   const out: BusinessValue[] = [];
   for (const start of own) {
     if (others.has(start)) continue;
+    // Without a "Name:" line, the block's first line past its "label: value" lines, where it reads as
+    // a name ("Verkäufer:", "Globale Nummer: 4000001123452", "Lieferant GmbH").
+    let first: BusinessValue | undefined;
+    let firstSeen = false;
+    let named = false;
     for (let k = 1; k <= PARTY_NUMBER_DATE_WEIGHTS.headedNameLines; k++) {
       const line = index.lines[start + k];
       if (!line || line.page !== index.lines[start]!.page || others.has(line.id) || own.has(line.id)) break;
       const length = nameLabelLength(line.words);
-      if (length === 0) continue;
+      if (length === 0) {
+        if (!firstSeen && !line.words.some((w) => w.text.includes(':'))) {
+          firstSeen = true;
+          if (readsAsName(line.words)) first = { concept: id, value: line.words.map((w) => w.text).join(' '), words: line.words, score: PARTY_NUMBER_DATE_WEIGHTS.headedFirstLine };
+        }
+        continue;
+      }
+      named = true;
       const below = index.lines[line.id + 1];
       const words = length < line.words.length ? line.words.slice(length) : below && below.page === line.page ? below.words : [];
       const text = words.map((w) => w.text).join(' ');
@@ -1136,8 +1151,29 @@ function readHeadedNames(index: DocIndex, id: 'vendor_name' | 'customer_name'): 
       }
       break;
     }
+    if (!named && first) out.push(first);
   }
   return out;
+}
+
+/**
+ * Words that read as a party's name: a few words from a capital, letters, no label, no address (nor
+ * the word "address": "MON ADRESSE LIGNE 1"), contact or title, no long number, no placeholder
+ * ("SELLER_ADDR_1"); not a sentence ("ou des n° courts, appels ou SMS…").
+ */
+function readsAsName(words: XWord[]): boolean {
+  const text = words.map((w) => w.text).join(' ');
+  if (words.length > PARTY_NUMBER_DATE_WEIGHTS.nameMaxWords || !/^[^\p{L}]*\p{Lu}/u.test(text) || text.includes('_') || ADDRESS_WORD.test(text)) return false;
+  return /\p{L}{2}/u.test(text) && !/\d{2}/.test(text) && !ADDRESS_LIKE.test(text) && !CONTACT_ANYWHERE.test(text) && !PHONE_LIKE.test(text) && !DOCUMENT_TITLE_START.test(text) && !isLabelText(words);
+}
+
+/** The word "address" in the corpus languages (and its abbreviation). */
+const ADDRESS_WORD = /(?<![\p{L}])(address|addr|adresse|adres|anschrift|direcci[oó]n|indirizzo|endere[cç]o)(?![\p{L}])/iu;
+
+/** Whether a text ends with a company's legal form ("Lieferant GmbH", "Acme Ltd."), or holds one between words. */
+function hasCompanyEnding(text: string): boolean {
+  const lower = text.toLowerCase();
+  return ENDINGS.some((e) => lower.endsWith(` ${e}`) || lower.endsWith(` ${e}.`) || lower.includes(` ${e} `));
 }
 
 /** The seller's and the buyer's names in their blocks (each read once: the other party's reading needs them too). */

@@ -524,6 +524,20 @@ describe('business fields', () => {
     // A line of "label: value" under a party's label names no one ("Globale Nummer: …" is no name "Globale").
     const gtin = await extractWith({ doc: await txt(['Gutschrift Nr. 471102', 'Verkäufer:', 'Globale Nummer: 4000001123452 (GTIN)', 'Gesamtbetrag: 529,87 EUR']), schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' }, { model: null });
     expect(gtin.output.vendor_name).not.toBe('Globale');
+    // Without a name label, the block's first line past its "label: value" lines, where it reads as a
+    // name ("Lieferant GmbH" holds a supplier's label but is a name, no heading) …
+    const block = async (lines: string[]) => {
+      // (As a ZUGFeRD viewer prints it: the title on top, the seller's block further down.)
+      const texts = ['Verkäufer:', 'Globale Nummer: 4000001123452 (GTIN)', ...lines].map((text, i): [number, number, string] => [50, 300 + 12 * i, text]);
+      const doc = await ruledPage([[50, 100, 'Gutschrift Nr. 471102'], [50, 116, 'vom 05.03.2018'], ...texts, [50, 600, 'Gesamtbetrag: 529,87 EUR']], []);
+      return (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
+    };
+    expect((await block(['Lieferant GmbH', 'Lieferantenstraße 20', 'DE 80333 München'])).vendor_name).toBe('Lieferant GmbH');
+    // … and not a line further down when the first reads as none (an address, a sentence, a placeholder).
+    expect((await block(['Lieferantenstraße 20', 'Deutschland'])).vendor_name).toBeNull();
+    expect((await block(['ou des n° courts, appels ou SMS de vote ou', 'Deutschland'])).vendor_name).toBeNull();
+    expect((await block(['SELLER_ADDR_1', 'Deutschland'])).vendor_name).toBeNull();
+    expect((await block(['MON ADRESSE LIGNE 1', 'Deutschland'])).vendor_name).toBeNull();
   });
 
   it('reads the date after the title\'s number ("Handelsrechnung Nr. 47110815 vom 01.12.2025", or "vom …" under it), not an order\'s date in a sentence', async () => {

@@ -197,6 +197,10 @@ export const PARTY_NUMBER_DATE_WEIGHTS = {
   headedName: 0.85,
   /** … looked for this many lines under the heading. */
   headedNameLines: 6,
+  /** Without a name label, the block's first line past its "label: value" lines, where it reads as a name. */
+  headedFirstLine: 0.8,
+  /** A line of more words than this reads as a sentence, not a party's name. */
+  nameMaxWords: 6,
   /** A party's heading is a line of at most this many words, no digits … */
   headingWords: 5,
   /** … whose label has at least this many letters ("Seller", not "de:"). */
