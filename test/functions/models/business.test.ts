@@ -552,8 +552,10 @@ describe('business fields', () => {
     expect((await extract(['Factuur', 'Factuurnummer: INV12345', 'Leverancier', 'Lev Erancier Inc', 'Totaal: 663,00 EUR'])).vendor_name).toBe('Lev Erancier Inc');
   });
 
-  it('reads the customer after an accounting label ("Debiteur", the debtor billed)', async () => {
+  it('reads the customer after an accounting label ("Debiteur", the debtor billed), and the issuer after its counterpart ("Crediteur", the creditor paid)', async () => {
     expect((await extract(['Factuur', 'Factuurnummer: INV12345', 'Debiteur: Cust Omer BV', 'Totaal: 663,00 EUR'])).customer_name).toBe('Cust Omer BV');
+    const both = await extract(['Factuur', 'Factuurnummer: INV12345', 'Crediteur: Lev Erancier Inc', 'Debiteur: Cust Omer BV', 'Totaal: 663,00 EUR']);
+    expect(both).toMatchObject({ vendor_name: 'Lev Erancier Inc', customer_name: 'Cust Omer BV' });
   });
 
   it('reads the total from what was paid less the change, where it is printed and the total\'s own amount is not', async () => {
