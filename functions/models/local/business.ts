@@ -572,6 +572,33 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   return rankedAmounts(lists, best, totalAgrees(best, labelled), rateAgrees(index, best, taxAtRate));
 }
 
+/**
+ * The amount a column of amounts adds up to, where `v` is its first row: under a column's heading
+ * ("Nettobetrag", "MwSt-Betrag", "Endbetrag"), one row per tax rate and then their sum ("321,40",
+ * "127,59", "448,99"), the document's figure is the sum. Only rows of figures count (no words but a
+ * currency's code): in a block of totals each row has its own label ("Tax 19.00" under "Subtotal
+ * 100.00" is no row of the subtotal's column).
+ */
+function columnTotal(index: DocIndex, v: BusinessValue): BusinessValue {
+  const word = v.words[v.words.length - 1];
+  if (typeof v.value !== 'number' || !word?.box || v.words.length !== 1) return v;
+  const figuresOnly = (line: XLine) => !line.words.some((w) => /\p{L}{2}/u.test(w.text) && !/^[A-Z]{3}$/.test(w.text));
+  if (!figuresOnly(index.lines[word.line]!)) return v;
+  const box = word.box;
+  const below = printedAmounts(index)
+    .filter(({ word: w }) => w.page === word.page && w.box && w.box.top > box.top + box.height / 2 && w.box.left < box.left + box.width && w.box.left + w.box.width > box.left)
+    .filter(({ word: w }) => w.box!.top - box.top <= AMOUNT_WEIGHTS.columnRows * box.height)
+    .sort((a, b) => a.word.box!.top - b.word.box!.top);
+  let sum = v.value;
+  for (const [row, { value, word: w }] of below.entries()) {
+    if (!figuresOnly(index.lines[w.line]!)) return v;
+    // (The sum of two rows at least: v's and one more.)
+    if (row > 0 && Math.abs(value - sum) < 0.005) return { ...v, value, words: [w] };
+    sum += value;
+  }
+  return v;
+}
+
 /** Each amount's labelled readings, checked against how the document prints its amounts, best first. */
 function amountReadings(index: DocIndex, labelled: (id: string) => BusinessValue[]): AmountLists {
   const cents = printsCents(index);
@@ -583,11 +610,12 @@ function amountReadings(index: DocIndex, labelled: (id: string) => BusinessValue
       .map((v) => (cents && !/[.,]\d{1,2}\)?-?$/.test(asPrinted(v)) ? { ...v, score: v.score * AMOUNT_WEIGHTS.withoutCents } : v))
       .sort(byScore);
   const summary = taxSummary(index);
+  const summed = (list: BusinessValue[]) => list.map((v) => columnTotal(index, v));
   const lists = {
     // A tax summary's "Total" row sums its columns, not the document.
-    total: checked(labelled('total').filter((v) => !summary.lines.has(v.words[0]!.line))),
-    subtotal: checked([...labelled('subtotal'), ...summary.subtotal]),
-    tax: checked([...labelled('tax').map((v) => taxAfterBase(index, v)), ...summary.tax]),
+    total: checked(summed(labelled('total').filter((v) => !summary.lines.has(v.words[0]!.line)))),
+    subtotal: checked(summed([...labelled('subtotal'), ...summary.subtotal])),
+    tax: checked(summed([...labelled('tax').map((v) => taxAfterBase(index, v)), ...summary.tax])),
     balance_due: checked(labelled('balance_due')),
   };
   const paid = labelled('amount_paid').length > 0;

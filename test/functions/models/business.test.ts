@@ -56,6 +56,11 @@ async function ruledPage(texts: Array<[number, number, string]>, tables: Array<{
   return readDocument(await pdf.save(), { kind: 'pdf', dpi: 72, deadline: Date.now() + 20_000 });
 }
 
+/** The fields SCHEMA asks for, read from a PDF page of texts placed at [x, y from the top, text]. */
+async function placed(texts: Array<[number, number, string]>): Promise<Record<string, unknown>> {
+  return (await localExtractor.extract({ doc: await ruledPage(texts, []), schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
+}
+
 /** The texts of a ruled table's cells, row by row (an empty string leaves a cell empty). */
 function inCells(table: { columns: number[]; rows: number[] }, cells: string[][]): Array<[number, number, string]> {
   return cells.flatMap((row, r) => row.flatMap((text, c): Array<[number, number, string]> => (text ? [[table.columns[c]! + 4, table.rows[r]! + 14, text]] : [])));
@@ -443,8 +448,6 @@ describe('business fields', () => {
   });
 
   it('finds the recipient under the sender\'s line past the letterhead\'s column read in between, and an address block printed with no label', async () => {
-    const placed = async (texts: Array<[number, number, string]>) =>
-      (await localExtractor.extract({ doc: await ruledPage(texts, []), schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
     // The letterhead's address at the right is read between the sender's line and the window's block.
     const letterhead: Array<[number, number, string]> = [
       [270, 30, 'Kraxi GmbH'],
@@ -529,8 +532,7 @@ describe('business fields', () => {
     const block = async (lines: string[]) => {
       // (As a ZUGFeRD viewer prints it: the title on top, the seller's block further down.)
       const texts = ['Verkäufer:', 'Globale Nummer: 4000001123452 (GTIN)', ...lines].map((text, i): [number, number, string] => [50, 300 + 12 * i, text]);
-      const doc = await ruledPage([[50, 100, 'Gutschrift Nr. 471102'], [50, 116, 'vom 05.03.2018'], ...texts, [50, 600, 'Gesamtbetrag: 529,87 EUR']], []);
-      return (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
+      return placed([[50, 100, 'Gutschrift Nr. 471102'], [50, 116, 'vom 05.03.2018'], ...texts, [50, 600, 'Gesamtbetrag: 529,87 EUR']]);
     };
     expect((await block(['Lieferant GmbH', 'Lieferantenstraße 20', 'DE 80333 München'])).vendor_name).toBe('Lieferant GmbH');
     // … and not a line further down when the first reads as none (an address, a sentence, a placeholder).
@@ -550,6 +552,21 @@ describe('business fields', () => {
 
   it('reads a party\'s heading over its name ("Leverancier" over "Lev Erancier Inc") as no part of the name', async () => {
     expect((await extract(['Factuur', 'Factuurnummer: INV12345', 'Leverancier', 'Lev Erancier Inc', 'Totaal: 663,00 EUR'])).vendor_name).toBe('Lev Erancier Inc');
+  });
+
+  it('reads a tax table\'s amounts from the row that sums its rates\' rows, never a totals block\'s next row', async () => {
+    const row = (y: number, cells: string[]): Array<[number, number, string]> => cells.map((text, i) => [60 + 110 * i, y, text]);
+    const table = [
+      ...row(400, ['Nettobetrag', 'MwSt-Betrag', 'MwSt-%', 'Endbetrag']),
+      ...row(414, ['321,40', '61,07', '19,0', '382,47']),
+      ...row(426, ['127,59', '8,93', '7,0', '136,52']),
+      ...row(446, ['448,99', '70,00', 'EUR', '518,99']),
+    ];
+    const out = await placed([[60, 60, 'Musterlieferant GmbH'], [60, 100, 'Rechnung R-17'], ...table]);
+    expect(out).toMatchObject({ subtotal: 448.99, tax: 70, total: 518.99 });
+    // In a block of totals every row has its label: the subtotal's next rows are no rows of its column.
+    const block = [...row(400, ['Subtotal', '100.00']), ...row(414, ['Tax', '19.00']), ...row(428, ['Total', '119.00'])];
+    expect(await placed([[60, 60, 'Acme Ltd'], [60, 100, 'Invoice 17'], ...block])).toMatchObject({ subtotal: 100, tax: 19, total: 119 });
   });
 
   it('reads the customer after an accounting label ("Debiteur", the debtor billed), and the issuer after its counterpart ("Crediteur", the creditor paid)', async () => {

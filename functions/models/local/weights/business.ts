@@ -51,6 +51,8 @@ export const LABEL_WEIGHTS = {
 
 /** Total, subtotal and tax chosen together (resolveAmounts, taxSummary, taxAfterBase). */
 export const AMOUNT_WEIGHTS = {
+  /** A column of figures is read this many text heights down from its first row for the sum of its rows (columnTotal). */
+  columnRows: 12,
   /** Two amounts closer than this are the same. */
   sameAmount: 0.011,
   /** Rounding to 5 cents (Malaysia, Australia …) or to the unit: amounts this close agree once rounded. */
