@@ -433,7 +433,7 @@ const near = (a: number, b: number, tolerance = AMOUNT_WEIGHTS.sameAmount) => Ma
 export const CENT = 0.01;
 
 /** Printed amounts of the document (each number with two decimals, or with a currency mark). */
-function printedAmounts(index: DocIndex): Array<{ value: number; word: XWord }> {
+const printedAmounts = perDocument((index: DocIndex): Array<{ value: number; word: XWord }> => {
   const out: Array<{ value: number; word: XWord }> = [];
   for (const word of index.words) {
     if (!/\d[.,]\d{2}\b|^[$€£¥₹]/.test(word.text)) continue;
@@ -441,7 +441,7 @@ function printedAmounts(index: DocIndex): Array<{ value: number; word: XWord }> 
     if (parsed && !parsed.percent) out.push({ value: parsed.value, word });
   }
   return out;
-}
+});
 
 /** The rates printed on the document (or on one of its lines): "GST 6%", "6.00% GST", "Tax (8.25%)", as percentages up to 30. */
 function printedRates(index: DocIndex, only?: XLine): number[] {
@@ -1305,17 +1305,17 @@ const unlabelledAddressBlock = perDocument((index): BusinessValue[] => {
   // The issuer's address is printed first: a recipient's block is printed under an address line
   // (a receipt's store name over its own address is no recipient).
   const addressTops = segments.filter((s) => ADDRESS_LIKE.test(s.words.map((w) => w.text).join(' '))).map((s) => s.box!.top);
+  // (An address line has more letters than digits: a table's row of codes and prices is none.)
+  const addressLine = (s: XSegment) => {
+    const text = s.words.map((w) => w.text).join(' ');
+    return ADDRESS_LIKE.test(text) && (text.match(/\p{L}/gu) ?? []).length > (text.match(/\d/g) ?? []).length;
+  };
   const out: BusinessValue[] = [];
   for (const first of segments) {
     if (above(first) || first.box!.top <= firstTop || !addressTops.some((top) => top < first.box!.top)) continue;
     const block = [first];
     // (The block ends at a line of "label: value": contact details, identifiers, another block's heading.)
     for (let next = below.get(first); next && block.length < PARTY_NUMBER_DATE_WEIGHTS.blockMaxLines && !next.words.some((w) => w.text.includes(':')); next = below.get(next)) block.push(next);
-    // (An address line has more letters than digits: a table's row of codes and prices is none.)
-    const addressLine = (s: XSegment) => {
-      const text = s.words.map((w) => w.text).join(' ');
-      return ADDRESS_LIKE.test(text) && (text.match(/\p{L}/gu) ?? []).length > (text.match(/\d/g) ?? []).length;
-    };
     // A form of address alone on its line ("Herr") is followed by the name.
     const named = first.words.length === 1 && FORMS_OF_ADDRESS.has(addressForm(first.words[0]!.text)) ? block.slice(1) : block;
     if (named.length < 2 || !named.slice(1).some(addressLine)) continue;
@@ -1325,8 +1325,7 @@ const unlabelledAddressBlock = perDocument((index): BusinessValue[] => {
     if (/,$/.test(text) || (text.match(/,/g) ?? []).length >= 2 || (words.length === 1 && letters(text).length <= PARTY_NUMBER_DATE_WEIGHTS.blockNameLetters)) continue;
     // (Nor a box's caption, "Nome / Nome Empresarial", that a name label opens.)
     if (NAME_LABEL_WORDS.some((label) => label.length <= words.length && label.every((w, i) => plainWord(words[i]!.text) === w))) continue;
-    if (!/\p{L}{2}/u.test(text) || /\d{2}/.test(text) || ADDRESS_LIKE.test(text) || CONTACT_ANYWHERE.test(text) || PHONE_LIKE.test(text) || DOCUMENT_TITLE_START.test(text)) continue;
-    if (isLabelText(words) || words.some((w) => w.text.endsWith(':')) || words.some((w) => issuerWords.has(w.id))) continue;
+    if (!readsAsName(words) || words.some((w) => w.text.endsWith(':')) || words.some((w) => issuerWords.has(w.id))) continue;
     if (issuerNames.has(letters(text))) continue;
     out.push({ concept: 'customer_name', value: text, words, score: PARTY_NUMBER_DATE_WEIGHTS.unlabelledBlock });
   }
