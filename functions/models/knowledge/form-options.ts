@@ -70,6 +70,16 @@ export const DATE_LEAD_WORDS: string[] = ['le', 'am', 'den', 'el', 'op'];
 export const DATED_WORDS: string[] = ['of', 'dated', 'du', 'date du', 'daté du', 'datée du', 'del', 'della', 'vom', 'datiert vom', 'van', 'gedateerd', 'de', 'fechado el', 'de fecha', 'do', 'datado de'];
 
 /**
+ * A payment term's sentence that gives the due date after an "until" word: "Zahlbar innerhalb 30 Tagen
+ * netto BIS 04.04.2018", "Payable within 30 days, BY 15/03/2025", "À payer AVANT LE 12/12/2024". The
+ * line says what is payable (PAYABLE_WORDS), the date follows an UNTIL_WORDS phrase, and a line that
+ * names a discount (an early payment's deadline, "Zahlbar mit 2% Skonto bis …") gives none.
+ */
+export const PAYABLE_WORDS: string[] = ['payable', 'pay', 'payment', 'zahlbar', 'zahlung', 'payer', 'regler', 'reglement', 'betalen', 'betaling', 'pagar', 'pagadero', 'pago', 'pagare', 'pagabile', 'pagamento'];
+export const UNTIL_WORDS: string[] = ['by', 'until', 'before', 'no later than', 'bis', 'bis zum', 'spätestens', 'avant le', 'avant', 'au plus tard le', 'jusqu au', 'voor', 'uiterlijk', 'antes del', 'antes de', 'hasta el', 'entro il', 'entro', 'até', 'ate'];
+export const DISCOUNT_WORDS: string[] = ['discount', 'skonto', 'escompte', 'remise', 'korting', 'descuento', 'sconto', 'desconto'];
+
+/**
  * Words a form calls the person filling it in ("SALARIÉ(E) nom", "Applicant's name"): a field that says
  * so is the first choice for what the writer says of themself ("my name is …").
  */

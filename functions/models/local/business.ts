@@ -22,7 +22,7 @@
  * A field with no candidate is not in the document: the extractor leaves it null.
  */
 import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, MONEY_WORDS, STATED_IN, WEAK_MARKS } from '../knowledge/currencies.ts';
-import { DATE_LEAD_WORDS, DATED_WORDS } from '../knowledge/form-options.ts';
+import { DATE_LEAD_WORDS, DATED_WORDS, DISCOUNT_WORDS, PAYABLE_WORDS, UNTIL_WORDS } from '../knowledge/form-options.ts';
 import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
 import { ADDRESS_FORMS, AUTHORIZATION_CODES, COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, NAME_LABELS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_ENDINGS, STREET_WORDS } from '../knowledge/fields.ts';
 import { readByOcr } from '../../documents/doc.ts';
@@ -1495,6 +1495,35 @@ function titleDateCandidates(index: DocIndex): BusinessValue[] {
   return out;
 }
 
+const PAYABLE = new Set(PAYABLE_WORDS.map(plainWord));
+const UNTIL = UNTIL_WORDS.map((phrase) => phrase.split(/\s+/).map(plainWord));
+const DISCOUNT = new Set(DISCOUNT_WORDS.map(plainWord));
+
+/**
+ * The due date a payment term's sentence gives after an "until" word: "Zahlbar innerhalb 30 Tagen
+ * netto bis 04.04.2018", "Payable within 30 days, by 15/03/2025" (knowledge/form-options.ts
+ * PAYABLE_WORDS, UNTIL_WORDS). A line that names a discount gives an early payment's deadline, none.
+ */
+function termsDueDates(index: DocIndex): BusinessValue[] {
+  const out: BusinessValue[] = [];
+  for (const line of index.lines) {
+    const plain = line.words.map((w) => plainWord(w.text.replace(/[,.;:]+$/, '')));
+    if (!plain.some((w) => PAYABLE.has(w)) || plain.some((w) => DISCOUNT.has(w))) continue;
+    for (let i = 1; i < plain.length; i++) {
+      const until = UNTIL.find((phrase) => phrase.every((w, k) => plain[i + k] === w));
+      if (!until) continue;
+      const from = i + until.length;
+      if (from >= line.words.length) break;
+      const text = line.words.slice(from, from + PARTY_NUMBER_DATE_WEIGHTS.dateWords).map((w) => w.text).join(' ');
+      const date = parseDate(text, index.dateOrder);
+      if (!date) continue;
+      out.push({ concept: 'due_date', value: date.iso, words: dateSpan(line.words, from, date.length), score: PARTY_NUMBER_DATE_WEIGHTS.termsDue });
+      break;
+    }
+  }
+  return out;
+}
+
 function issueDateCandidates(index: DocIndex, labelled: (id: string) => BusinessValue[]): BusinessValue[] {
   const out = [...datelineCandidates(index), ...titleDateCandidates(index), ...labelled('issue_date')];
   if (out.length > 0) return out;
@@ -1895,6 +1924,9 @@ export function readBusiness(index: DocIndex): BusinessReading {
           break;
         case 'document_number':
           list = documentNumberCandidates(index);
+          break;
+        case 'due_date':
+          list = [...labelled('due_date'), ...termsDueDates(index)];
           break;
         case 'currency':
           list = [...labelled('currency'), ...currencies];

@@ -554,6 +554,16 @@ describe('business fields', () => {
     expect((await extract(['Factuur', 'Factuurnummer: INV12345', 'Leverancier', 'Lev Erancier Inc', 'Totaal: 663,00 EUR'])).vendor_name).toBe('Lev Erancier Inc');
   });
 
+  it('reads the due date a payment term\'s sentence gives after an "until" word, not a discount\'s deadline', async () => {
+    const due = async (term: string[]) => (await extract(['Muster GmbH', 'Rechnung R-17', 'Rechnungsdatum: 01.03.2018', ...term, 'Gesamtbetrag: 119,00 EUR'])).due_date;
+    expect(await due(['Zahlbar innerhalb 30 Tagen netto bis 04.04.2018, 3%'])).toBe('2018-04-04');
+    expect(await due(['Zahlbar mit 2% Skonto bis 14.03.2018', 'Zahlbar ohne Abschlag bis 31.03.2018'])).toBe('2018-03-31');
+    expect(await due(['Zahlbar mit 2% Skonto bis 14.03.2018'])).toBeNull();
+    expect(await due(['Payable within 30 days, by 04/04/2018'])).toBe('2018-04-04');
+    // A date after "bis" in a line that pays nothing is no due date ("Leistungszeitraum 01.03. bis 31.03.2018").
+    expect(await due(['Leistungszeitraum 01.03.2018 bis 31.03.2018'])).toBeNull();
+  });
+
   it('reads a tax table\'s amounts from the row that sums its rates\' rows, never a totals block\'s next row', async () => {
     const row = (y: number, cells: string[]): Array<[number, number, string]> => cells.map((text, i) => [60 + 110 * i, y, text]);
     const table = [
