@@ -184,7 +184,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
         net cost of repairs, estimate total, total estimate, grand total due, total amount due, amount due, bill amount, total bill amount,
         invoice amount, net amount payable, net total, total after tax, total after gst, total after vat, amount after tax`,
       fr: 'total, total ttc, montant ttc, total a payer, net a payer, montant total, somme a payer, total general, montant a payer, total facture',
-      de: 'gesamt, gesamtbetrag, endbetrag, rechnungsbetrag, summe, gesamtsumme, bruttobetrag, brutto, zu zahlen, zahlbetrag, total, betrag, rechnungssumme, rechnungssumme brutto, endsumme, summe brutto, gesamt brutto, bruttosumme, rechnungssumme mit ust',
+      de: 'gesamt, gesamtbetrag, endbetrag, rechnungsbetrag, summe, gesamtsumme, bruttobetrag, brutto, zu zahlen, zahlbetrag, total, betrag, rechnungssumme, rechnungssumme brutto, endsumme, summe brutto, gesamt brutto, bruttosumme, rechnungssumme mit ust, summe gesamt',
       nl: 'totaal, totaalbedrag, totaal incl btw, totaal inclusief btw, te betalen, factuur totaal, factuurbedrag, eindtotaal, totaal te betalen',
       es: 'total, importe total, total a pagar, total factura, monto total',
       it: 'totale, totale fattura, importo totale, totale da pagare, totale documento',

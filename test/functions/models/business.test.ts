@@ -506,6 +506,8 @@ describe('business fields', () => {
     const kraxi = await extract(['Kraxi GmbH', 'Rechnung 2014-03', 'Rechnungssumme netto 845,00', 'zuzüglich 19% MwSt. 160,55', 'Rechnungssumme brutto 1.005,55']);
     expect(kraxi).toMatchObject({ subtotal: 845, tax: 160.55, total: 1005.55 });
     expect((await extract(['Acme Ltd', 'Rechnungssumme ohne USt. 858,75', 'Steuerbetrag 163,16', 'Bruttosumme 1.021,91'])).subtotal).toBe(858.75);
+    // "Summe gesamt": the sum, in total.
+    expect((await extract(['Acme GmbH', 'Rechnung 17', 'Gesamtbeträge Netto EUR MwSt. EUR Brutto EUR', '19,00% MwSt.: 376,37 71,51 447,88', 'Summe gesamt 447,88'])).total).toBe(447.88);
     expect((await extract(['MARCIO Y AGUSTIN ADDAMO', 'FACTURA', 'Punto de Venta: 00003 Comp. Nro: 00001475', 'Total: 44000,00'])).invoice_number).toBe('00001475');
     // "Waldstrasse 86" is an address: the line is a sender's, its name the issuer.
     expect((await extract(['Acme Werkzeuge GmbH · Waldstrasse 86 · Berlin', 'Herr', 'Karl Coyote', 'Rechnung R-1', 'Gesamtbetrag: 42,00 EUR'])).vendor_name).toBe('Acme Werkzeuge GmbH');
