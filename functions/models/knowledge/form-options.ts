@@ -76,7 +76,7 @@ export const DATED_WORDS: string[] = ['of', 'dated', 'du', 'date du', 'daté du'
  * names a discount (an early payment's deadline, "Zahlbar mit 2% Skonto bis …") gives none.
  */
 export const PAYABLE_WORDS: string[] = ['payable', 'pay', 'payment', 'zahlbar', 'zahlung', 'payer', 'regler', 'reglement', 'betalen', 'betaling', 'pagar', 'pagadero', 'pago', 'pagare', 'pagabile', 'pagamento'];
-export const UNTIL_WORDS: string[] = ['by', 'until', 'before', 'no later than', 'bis', 'bis zum', 'spätestens', 'avant le', 'avant', 'au plus tard le', 'jusqu au', 'voor', 'uiterlijk', 'antes del', 'antes de', 'hasta el', 'entro il', 'entro', 'até', 'ate'];
+export const UNTIL_WORDS: string[] = ['by', 'until', 'before', 'no later than', 'bis', 'bis zum', 'spätestens', 'avant le', 'avant', 'au plus tard le', 'jusqu au', 'voor', 'uiterlijk', 'antes del', 'antes de', 'hasta el', 'entro il', 'entro', 'até'];
 export const DISCOUNT_WORDS: string[] = ['discount', 'skonto', 'escompte', 'remise', 'korting', 'descuento', 'sconto', 'desconto'];
 
 /**

@@ -1496,7 +1496,8 @@ function titleDateCandidates(index: DocIndex): BusinessValue[] {
 }
 
 const PAYABLE = new Set(PAYABLE_WORDS.map(plainWord));
-const UNTIL = UNTIL_WORDS.map((phrase) => phrase.split(/\s+/).map(plainWord));
+// (Longest first: "bis zum" before "bis".)
+const UNTIL = UNTIL_WORDS.map((phrase) => phrase.split(/\s+/).map(plainWord)).sort((a, b) => b.length - a.length);
 const DISCOUNT = new Set(DISCOUNT_WORDS.map(plainWord));
 
 /**

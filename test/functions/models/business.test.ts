@@ -562,6 +562,7 @@ describe('business fields', () => {
     expect(await due(['Zahlbar mit 2% Skonto bis 14.03.2018', 'Zahlbar ohne Abschlag bis 31.03.2018'])).toBe('2018-03-31');
     expect(await due(['Zahlbar mit 2% Skonto bis 14.03.2018'])).toBeNull();
     expect(await due(['Payable within 30 days, by 04/04/2018'])).toBe('2018-04-04');
+    expect(await due(['Zahlbar bis zum 04.04.2018 ohne Abzug'])).toBe('2018-04-04');
     // A date after "bis" in a line that pays nothing is no due date ("Leistungszeitraum 01.03. bis 31.03.2018").
     expect(await due(['Leistungszeitraum 01.03.2018 bis 31.03.2018'])).toBeNull();
   });
