@@ -207,9 +207,9 @@ export const PARTY_NUMBER_DATE_WEIGHTS = {
   headingWords: 5,
   /** … whose label has at least this many letters ("Seller", not "de:"). */
   headingLetters: 4,
-  /** The recipient printed under the sender's line (a letter's address window) … */
   /** The due date a payment term's sentence gives after an "until" word ("Zahlbar … bis 04.04.2018"). */
   termsDue: 0.8,
+  /** The recipient printed under the sender's line (a letter's address window) … */
   recipientUnderSender: 0.8,
   /** … looked for on this many lines flush under it (lines of other columns read in between do not count) … */
   recipientLines: 3,
