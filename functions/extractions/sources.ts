@@ -8,14 +8,22 @@ import { fileRefOf, getFile } from '../files/service.ts';
 import { Conflict } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
-import { ACTIVE_STATUSES, type FileRef, type RunStatus } from '../platform/schemas.ts';
-import { getRun, readCompletedRun } from '../runs/service.ts';
+import { ACTIVE_STATUSES, type FileRef } from '../platform/schemas.ts';
+import { readCompletedRun, readRunWithResult, type RunData, type StoredResult } from '../runs/service.ts';
 import { documentTypeOf, pairWithSources } from './anchors.ts';
 import { extractionKind } from './kind.ts';
 import type { SourcesMode } from './schema.ts';
 
+/** Why an extraction that did not complete has no sources (409). */
+const noOutput = (id: string) => (status: string) => `Extraction ${id} has no output to source (status: ${status})`;
+
 export async function extractionSources(p: Platform, scope: Scope, id: string) {
-  const { data, stored } = await readCompletedRun(p, scope, extractionKind, id, (status) => `Extraction ${id} has no output to source (status: ${status})`);
+  const { data, stored } = await readCompletedRun(p, scope, extractionKind, id, noOutput(id));
+  return completedSources(p, scope, id, data, stored);
+}
+
+/** A completed extraction's output, each leaf paired with its source. */
+function completedSources(p: Platform, scope: Scope, id: string, data: RunData, stored: StoredResult) {
   return sourcesOf(p, scope, id, data.file as FileRef, stored.output as Record<string, unknown>, pairWithSources(stored.output, stored.hidden?.sources ?? null) as Record<string, unknown>);
 }
 
@@ -47,10 +55,11 @@ export interface SourcesJobAsk {
  * extraction's `created_at`. `done` says whether the job is complete.
  */
 export async function extractionSourcesJob(p: Platform, scope: Scope, id: string, ask: SourcesJobAsk) {
-  const run = await getRun(p, scope, extractionKind, id, false);
+  // (One read of the record, and of the stored output once there is one.)
+  const { data, stored } = await readRunWithResult(p, scope, extractionKind, id);
   const jobId = `src_${id.slice(id.indexOf('_') + 1)}`;
   if (ask.job_id !== undefined && ask.job_id !== jobId) throw new Conflict(`Sources job ${ask.job_id} is not the job of extraction ${id} (${jobId})`);
-  const status = run.status as RunStatus;
+  const status = data.status;
   const running = ACTIVE_STATUSES.includes(status);
   const job = {
     object: 'extraction.sources.job' as const,
@@ -59,9 +68,10 @@ export async function extractionSourcesJob(p: Platform, scope: Scope, id: string
     status: running ? (status === 'in_progress' ? ('running' as const) : ('pending' as const)) : ('completed' as const),
     is_partial: false,
     revision: 1,
-    updated_at: run.created_at as string,
+    updated_at: data.created_at,
     error: null,
   };
-  const sources = running ? await sourcesOf(p, scope, id, run.file as FileRef, {}, {}) : await extractionSources(p, scope, id);
+  if (!running && !stored) throw new Conflict(noOutput(id)(status));
+  const sources = stored ? await completedSources(p, scope, id, data, stored) : await sourcesOf(p, scope, id, data.file as FileRef, {}, {});
   return { done: !running, answer: { ...sources, job }, location: `/v1/extractions/${id}/sources?mode=${ask.mode}&job_id=${jobId}` };
 }

@@ -236,10 +236,16 @@ export async function readCompletedRun(
   id: string,
   notCompleted: (status: string) => string,
 ): Promise<{ data: RunData; stored: StoredResult }> {
+  const { data, stored } = await readRunWithResult(p, scope, kind, id);
+  if (!stored) throw new Conflict(notCompleted(data.status));
+  return { data, stored };
+}
+
+/** A run's record and, once it completed, its stored result (undefined before); 404 when the run is unknown. */
+export async function readRunWithResult(p: Platform, scope: Scope, kind: RunKind, id: string): Promise<{ data: RunData; stored: StoredResult | undefined }> {
   const data = await readRun(p, scope, kind, id);
   const json = await storedJsonOf(p, data);
-  if (json === undefined) throw new Conflict(notCompleted(data.status));
-  return { data, stored: JSON.parse(json) as StoredResult };
+  return { data, stored: json === undefined ? undefined : (JSON.parse(json) as StoredResult) };
 }
 
 /**

@@ -1047,7 +1047,7 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
     if (!rankOf.has(run.order)) rankOf.set(run.order, text === lower || noise ? rank : rank++);
     let score = ISSUER_WEIGHTS.firstName - rankOf.get(run.order)! * ISSUER_WEIGHTS.perRank;
     const legal = LEGAL_FORM_END.test(text);
-    const ending = legal || ENDINGS.some((e) => lower.endsWith(` ${e}`) || lower.endsWith(` ${e}.`) || lower.includes(` ${e} `)) || OPENINGS.some((o) => lower.startsWith(`${o} `));
+    const ending = legal || hasCompanyEnding(text) || OPENINGS.some((o) => lower.startsWith(`${o} `));
     if (legal) score += ISSUER_WEIGHTS.legalForm;
     else if (ending) score += ISSUER_WEIGHTS.companyWord;
     if (size > ISSUER_WEIGHTS.largerThan) score += Math.min(ISSUER_WEIGHTS.sizeMax, (size - 1) * ISSUER_WEIGHTS.perSize);
@@ -1208,11 +1208,12 @@ function hasCompanyEnding(text: string): boolean {
 const sellerNames = perDocument((index) => readHeadedNames(index, 'vendor_name'));
 const buyerNames = perDocument((index) => readHeadedNames(index, 'customer_name'));
 
-function vendorCandidates(index: DocIndex): BusinessValue[] {
+/** The issuer's candidates (read once: the unlabelled address block keeps away from them too). */
+const vendorCandidates = perDocument((index: DocIndex): BusinessValue[] => {
   const domains = domainsOf(index);
   const byLabel = [...issuerLabelled(index), ...sellerNames(index)].map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? ISSUER_WEIGHTS.labelledSpellsDomain : 1)) }));
   return distinct([...byLabel, ...letterheadCandidates(index, domains)]);
-}
+});
 
 // ---------------------------------------------------------------------------------------------
 // The customer: the first line of the block under its label
@@ -1297,10 +1298,11 @@ const unlabelledAddressBlock = perDocument((index): BusinessValue[] => {
     }
     return best;
   };
+  const over = new Map(segments.map((s) => [s, above(s)] as const));
   const below = new Map<XSegment, XSegment>();
   for (const s of segments) {
-    const over = above(s);
-    if (over && !below.has(over)) below.set(over, s);
+    const o = over.get(s);
+    if (o && !below.has(o)) below.set(o, s);
   }
   // The issuer's address is printed first: a recipient's block is printed under an address line
   // (a receipt's store name over its own address is no recipient).
@@ -1312,7 +1314,7 @@ const unlabelledAddressBlock = perDocument((index): BusinessValue[] => {
   };
   const out: BusinessValue[] = [];
   for (const first of segments) {
-    if (above(first) || first.box!.top <= firstTop || !addressTops.some((top) => top < first.box!.top)) continue;
+    if (over.get(first) || first.box!.top <= firstTop || !addressTops.some((top) => top < first.box!.top)) continue;
     const block = [first];
     // (The block ends at a line of "label: value": contact details, identifiers, another block's heading.)
     for (let next = below.get(first); next && block.length < PARTY_NUMBER_DATE_WEIGHTS.blockMaxLines && !next.words.some((w) => w.text.includes(':')); next = below.get(next)) block.push(next);
