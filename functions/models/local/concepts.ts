@@ -216,5 +216,10 @@ function matchField(info: FieldInfo, parent: FieldInfo | undefined, type: LeafTy
     const match = byTax ? { concept: byTax, score: 1 } : bestFor(tokens, inItem, type);
     if (match && match.score * weight > (best?.score ?? 0)) best = { concept: match.concept, score: match.score * weight };
   }
+  if (!best && !parent && !inItem && key.length > 0 && key.every((t) => t === '#') && typeFits(DOCUMENT_NUMBER, type)) {
+    // A bare "no", "number" or "#" of the document itself (not inside an object or an item) is its number.
+    return { concept: DOCUMENT_NUMBER, score: CONCEPT_WEIGHTS.documentsOwnNumber };
+  }
   return best && best.score >= CONCEPT_WEIGHTS.minScore ? best : undefined;
 }
+const DOCUMENT_NUMBER = CONCEPT_BY_ID.get('document_number')!;

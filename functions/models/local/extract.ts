@@ -159,6 +159,16 @@ function phraseIdentity(info: FieldInfo): string {
   return JSON.stringify([textStems(info.key), info.title ? textStems(info.title) : [], textStems(clause)]);
 }
 
+/** The concepts a schema's document-level fields ask for (outside arrays), as the plan reads them. */
+function documentConcepts(node: FieldNode, parent: FieldInfo | undefined): Set<string> {
+  if (node.kind === 'leaf') {
+    const concept = conceptOfField(node.info, parent, node.type, false)?.concept.id;
+    return new Set(concept ? [concept] : []);
+  }
+  if (node.kind !== 'object') return new Set();
+  return new Set(node.properties.flatMap((p) => [...documentConcepts(p.node, node.info.key ? node.info : undefined)]));
+}
+
 function plan(root: FieldNode): Planned {
   const planned: Planned = { root: { kind: 'none', node: root }, scalars: [], arrays: [], vocabulary: new Set(GENERIC_LABELS.flatMap(textStems)) };
   const remember = (phrases: Phrase[]) => {
@@ -185,9 +195,13 @@ function plan(root: FieldNode): Planned {
     }
   };
 
+  const asked = documentConcepts(root, undefined);
   const leafPlan = (node: LeafNode, parent: FieldInfo | undefined, main: boolean): Plan => {
     const traits = traitsOf(node);
-    const concept = conceptOfField(node.info, parent, node.type, false)?.concept.id;
+    let concept = conceptOfField(node.info, parent, node.type, false)?.concept.id;
+    // What was paid ("amount_paid", "Total paid") is the document's total when the schema asks for no
+    // total besides it: what a receipt's buyer paid is its total, not the cash handed over.
+    if (concept === 'amount_paid' && !asked.has('total')) concept = 'total';
     // A field the lexicon knows but ./business.ts does not read is labelled as the lexicon says too.
     const own = [...fieldPhrases(node.info), ...(concept && !READ_HERE.has(concept) ? labelPhrases(concept) : [])];
     const parentPhrases = parent ? fieldPhrases(parent) : [];

@@ -67,7 +67,7 @@ describe('conceptOfField', () => {
     expect(of('value', { title: 'Invoice total', type: 'number' })).toBe('total');
     expect(of('field_7', { description: 'The invoice number, as printed' })).toBe('document_number');
     expect(of('name')).toBeUndefined();
-    expect(of('number')).toBeUndefined();
+    // (A bare number of the document itself is its number: below, "terse names".)
   });
 
   it('does not stretch a name it only half explains', () => {
@@ -97,5 +97,17 @@ describe('terse names', () => {
     expect(of('gross_pay', { type: 'number' })).not.toBe('total');
     expect(of('from')).toBe('vendor_name');
     expect(of('to')).toBe('customer_name');
+  });
+
+  it("reads a bare number word of the document itself as the document's number, and only there", () => {
+    expect(of('no')).toBe('document_number');
+    expect(of('number')).toBe('document_number');
+    expect(of('#')).toBe('document_number');
+    expect(of('nr', { type: 'number' })).toBe('document_number');
+    // Inside an object it is that object's number (left to its parent's words), in an item the item's.
+    expect(of('no', { parent: 'contact' })).not.toBe('document_number');
+    expect(of('number', { item: true })).not.toBe('document_number');
+    // A name alone still says nothing of whose it is.
+    expect(of('name')).toBeUndefined();
   });
 });

@@ -197,6 +197,20 @@ describe('localExtractor: values nothing backs', () => {
   });
 });
 
+describe('localExtractor: what a schema asks for, read with its other fields', () => {
+  const receipt = ['KEDAI RUNCIT MAJU', 'Receipt No: R000123', '', 'Bread          3.50', 'Milk           6.40', 'TOTAL          9.90', 'CASH          20.00', 'CHANGE        10.10', ''].join('\n');
+
+  it("reads what was paid as the receipt's total when the schema asks for no total, and as the payment when it does", async () => {
+    const doc = await txt(receipt);
+    const paidOnly: JsonSchema = { type: 'object', properties: { merchant: { type: ['string', 'null'] }, amount_paid: { type: ['number', 'null'], title: 'Total paid' } } };
+    expect((run(doc, paidOnly).output as Record<string, unknown>).amount_paid).toBe(9.9);
+    const both: JsonSchema = { type: 'object', properties: { total: { type: ['number', 'null'] }, amount_paid: { type: ['number', 'null'], title: 'Amount tendered' } } };
+    const output = run(doc, both).output as Record<string, unknown>;
+    expect(output.total).toBe(9.9);
+    expect(output.amount_paid).toBe(20);
+  });
+});
+
 describe('localExtractor: schema shapes', () => {
   it('reads $defs and definitions refs, nested objects, enums by similarity, formats and scalar arrays', async () => {
     const doc = await txt(

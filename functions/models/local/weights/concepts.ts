@@ -28,4 +28,6 @@ export const CONCEPT_WEIGHTS = {
   minScore: 0.6,
   /** A plural "s" is dropped from words longer than this. */
   pluralLetters: 3,
+  /** A property of the document itself named only "no", "number" or "#" asks for the document's number this surely. */
+  documentsOwnNumber: 0.8,
 };
