@@ -29,7 +29,7 @@ import { readByOcr } from '../../documents/doc.ts';
 import { type DocIndex, meanOcrConfidence, normalizeToken, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
-import { parseDate, parseNumber, readValue, traitsOf, withSplitCents } from './extract-values.ts';
+import { isPlaceholderCode, parseDate, parseNumber, readValue, traitsOf, withSplitCents } from './extract-values.ts';
 import { bestPhrase, NUMBER, NUMBER_WORDS, type Phrase, textStems } from './extract-words.ts';
 import { formBoxValues } from './form-layouts.ts';
 import { AMOUNT_WEIGHTS, CURRENCY_WEIGHTS, FIELD_FLOORS, ISSUER_WEIGHTS, LABEL_WEIGHTS, MISREAD_LABEL_WEIGHTS, PARTY_NUMBER_DATE_WEIGHTS, TRUST_WEIGHTS } from './weights/business.ts';
@@ -1421,7 +1421,7 @@ function titleNumberCandidates(index: DocIndex): BusinessValue[] {
     let end = i + 1;
     while (end + 1 < words.length && /^[-/]$/.test(words[end]!.text) && /^\d+[:;,.]?$/.test(words[end + 1]!.text)) end += 2;
     const value = words.slice(i, end).map((w) => w.text).join(' ').replace(/^[#:]+|[:;,.]+$/g, '');
-    if (!/\d/.test(value) || (!numbered && value.length < PARTY_NUMBER_DATE_WEIGHTS.titleNumberChars) || AMOUNT_LIKE.test(value) || parseDate(value, index.dateOrder)) continue;
+    if (!/\d/.test(value) || isPlaceholderCode(value) || (!numbered && value.length < PARTY_NUMBER_DATE_WEIGHTS.titleNumberChars) || AMOUNT_LIKE.test(value) || parseDate(value, index.dateOrder)) continue;
     out.push({ concept: 'document_number', value: ocrDigits(value), words: words.slice(i, end), score: PARTY_NUMBER_DATE_WEIGHTS.titleNumber });
   }
   return out;

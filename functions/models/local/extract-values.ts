@@ -377,6 +377,9 @@ function cleanText(text: string): string {
   return text.replace(/^[\s:;,#]+|[\s:;,]+$/g, '').trim();
 }
 
+/** A blank's placeholder of zeros ("0000000000", "00000-0000"): it numbers nothing, no document is numbered so. */
+export const isPlaceholderCode = (code: string) => /^[0\s./-]+$/.test(code);
+
 function readString(words: XWord[], leaf: LeafNode, traits: LeafTraits): Read | undefined {
   let start = 0;
   while (start < words.length && SEPARATOR.test(words[start]!.text)) start++;
@@ -407,7 +410,9 @@ function readString(words: XWord[], leaf: LeafNode, traits: LeafTraits): Read | 
     else if (/^[A-Z][A-Z0-9-]{2,}$/.test(first.text) && !region[1]) return { value: cleanText(first.text), words: [first], fit: VALUE_WEIGHTS.codeWithoutDigit };
     if (!used) return { value: cleanText(region.slice(0, VALUE_WEIGHTS.codeFallbackWords).map((w) => w.text).join(' ')), words: region.slice(0, VALUE_WEIGHTS.codeFallbackWords), fit: VALUE_WEIGHTS.codeFallback };
     while (used.length < VALUE_WEIGHTS.codeWords && region[used.length] && /^\d{2,6}$/.test(region[used.length]!.text) && /\d$/.test(used[used.length - 1]!.text)) used.push(region[used.length]!);
-    return { value: cleanText(used.map((w) => w.text).join(' ')), words: used, fit: used.length === 1 || /\d/.test(first.text) ? 1 : VALUE_WEIGHTS.codeWithPrefix };
+    const code = cleanText(used.map((w) => w.text).join(' '));
+    if (isPlaceholderCode(code)) return undefined;
+    return { value: code, words: used, fit: used.length === 1 || /\d/.test(first.text) ? 1 : VALUE_WEIGHTS.codeWithPrefix };
   }
 
   const limit = traits.freeText ? VALUE_WEIGHTS.freeTextWords : traits.name ? VALUE_WEIGHTS.nameWords : VALUE_WEIGHTS.stringWords;

@@ -963,6 +963,14 @@ describe('business fields', () => {
     ]);
   });
 
+  it("reads no document number off a blank's placeholder of zeros (a sample's \"Invoice No: 0000000000\")", async () => {
+    const out = await extract(['Acme Supplies Ltd', 'Invoice No: 0000000000', 'Date: 2024-03-05', 'Total: 12.00']);
+    expect(out.invoice_number).toBeNull();
+    expect(out.total).toBe(12);
+    expect((await extract(['Acme Supplies Ltd', 'Invoice No: 00000-0000', 'Total: 12.00'])).invoice_number).toBeNull();
+    expect((await extract(['Acme Supplies Ltd', 'Invoice No: 0000012', 'Total: 12.00'])).invoice_number).toBe('0000012');
+  });
+
   it('leaves null what the document does not print, for every type the schema asks', async () => {
     const out = await extract(['Hello,', 'see you on Monday.']);
     expect(Object.values(out).every((v) => v === null)).toBe(true);
