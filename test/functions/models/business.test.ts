@@ -963,6 +963,12 @@ describe('business fields', () => {
     ]);
   });
 
+  it('reads the issue date under a "date and time of issue" label, not an earlier period\'s date ("Competência")', async () => {
+    const out = await extract(['Serviços de Publicidade Ltda', 'NFS-e 999', 'Competência: 07/04/2026', 'Data e hora da emissão: 11/02/2026 10:00:00', 'Valor total: R$ 10.000,00']);
+    expect(out.invoice_date).toBe('2026-02-11');
+    expect((await extract(['Acme Ltd', 'Period: 03/01/2026', 'Date and time of issue: 03/15/2026 09:30', 'Total: 10.00'])).invoice_date).toBe('2026-03-15');
+  });
+
   it("reads no document number off a blank's placeholder of zeros (a sample's \"Invoice No: 0000000000\")", async () => {
     const out = await extract(['Acme Supplies Ltd', 'Invoice No: 0000000000', 'Date: 2024-03-05', 'Total: 12.00']);
     expect(out.invoice_number).toBeNull();
