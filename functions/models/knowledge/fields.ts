@@ -274,8 +274,8 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
     labels: {
       en: `discount, total discount, rounding, rounding adj, rounding adjustment, round adj, adjustment, adjustments, shipping, shipping handling, freight, delivery,
         service charge, svc charge, service chg, savings, total savings, you saved, tip, gratuity, deductible, less deductible, labor total, parts total,
-        total labor, total parts, paint supplies, gross total, total cost of repairs, insurance adjustments, total adjustments, credits`,
-      fr: 'remise, escompte, arrondi, frais de port, livraison', de: 'rabatt, skonto, rundung, versand, versandkosten', nl: 'korting, afronding, verzendkosten', es: 'descuento, redondeo, envio', it: 'sconto, arrotondamento, spedizione', pt: 'desconto, arredondamento, frete',
+        total labor, total parts, paint supplies, gross total, total cost of repairs, insurance adjustments, total adjustments, credits, withholding, withholding tax, tax withheld, total withheld`,
+      fr: 'remise, escompte, arrondi, frais de port, livraison, retenue a la source', de: 'rabatt, skonto, rundung, versand, versandkosten, einbehalt, quellensteuer', nl: 'korting, afronding, verzendkosten', es: 'descuento, redondeo, envio, retencion, retenciones, retencion irpf, total retenciones', it: 'sconto, arrotondamento, spedizione, ritenuta, ritenuta d acconto, ritenute', pt: 'desconto, arredondamento, frete, retencao, retencoes, total das retencoes, valor retido',
     },
   },
   {

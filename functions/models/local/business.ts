@@ -562,8 +562,9 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   const taxAtRate = taxAtRateOf(index);
   const best = bestCombination(lists, labelled, taxAtRate);
   // An amount the others imply, where the document prints it (a tax summary's net amount, say).
-  // (Never what was paid or given back: "CASH 112.48" is no total.)
-  const payments = new Set(['amount_paid', 'change_given'].flatMap((id) => labelled(id).flatMap((v) => v.words.map((w) => w.id))));
+  // (Never what was paid or given back, "CASH 112.48" is no total; nor an amount printed as another
+  // kind, a discount, a shipping cost or a tax withheld: "Total das Retenções 1.115,00" is no tax.)
+  const payments = new Set(['amount_paid', 'change_given', 'other_amount'].flatMap((id) => labelled(id).flatMap((v) => v.words.map((w) => w.id))));
   const printed = printedAmounts(index).filter((p) => !payments.has(p.word.id));
   const used = new Set([best.total, best.subtotal, best.tax].flatMap((v) => v?.words.map((w) => w.id) ?? []));
   roundTotal(index, best, labelled, printed, used);

@@ -91,6 +91,9 @@ function labelTail(words: XWord[]): boolean {
   return words.length <= LABEL_SETTINGS.labelTailWords && words.every((w) => QUALIFIER.test(w.text) || wordOfLetters(w.text));
 }
 
+/** Words that are one aside in brackets, "(ISSQN / Federais)", "(in EUR)": a label's qualifier, however many words. */
+const bracketedAside = (words: XWord[]) => words.length <= LABEL_SETTINGS.labelTailWords && /^\([^()]{1,40}\):?$/.test(words.map((w) => w.text).join(' '));
+
 const isLetterWord = (w: XWord) => /^[\p{L}][\p{L}.'’&/-]*:?$/u.test(w.text);
 const endsLabel = (w: XWord) => w.text.endsWith(':') || w.text === ':';
 
@@ -215,7 +218,7 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
     if (amountAt > 0 && amountAt <= LABEL_SETTINGS.amountAfterQualifier && /^\d[\d,.]*[.,]\d{2}$/.test(after[amountAt]!.text)) regions.push({ words: cutAtNextLabel(after.slice(amountAt), vocabulary), placement, label, qualified: true });
     // Only a qualifier follows ("VAT 20%", "Amount (EUR)"), or a few more words of a longer label the
     // lexicon does not know ("Total Incl. GST@6%"): the value may still be beside or under it.
-    if (!after.every((w) => QUALIFIER.test(w.text)) && !labelTail(after)) return regions;
+    if (!after.every((w) => QUALIFIER.test(w.text)) && !labelTail(after) && !bracketedAside(after)) return regions;
   }
   // The label ends its segment, or only a qualifier or a tail of label words follows it: the value
   // is beside it, under it, or in the next cell. A tail closed like a label ("(Inclusive GST) RM",

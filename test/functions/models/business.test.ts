@@ -969,6 +969,23 @@ describe('business fields', () => {
     expect((await extract(['Acme Ltd', 'Period: 03/01/2026', 'Date and time of issue: 03/15/2026 09:30', 'Total: 10.00'])).invoice_date).toBe('2026-03-15');
   });
 
+  it('reads amounts under captions that end in an aside in brackets ("Total (EUR / gross)" over its figure)', async () => {
+    const out = await placed([[40, 40, 'Acme Ltd'], [40, 60, 'Invoice 17'], [40, 300, 'Subtotal (EUR / net)'], [220, 300, 'VAT (19 %)'], [400, 300, 'Total (EUR / gross)'], [40, 312, '100.00'], [220, 312, '19.00'], [400, 312, '119.00']]);
+    expect(out).toMatchObject({ subtotal: 100, tax: 19, total: 119 });
+  });
+
+  it('never takes an amount printed as withheld for the tax the others imply', async () => {
+    // Total less subtotal is 150, and the document prints 150.00: but as a tax withheld, not charged.
+    for (const lines of [
+      ['Acme Consulting', 'Invoice 17', 'Net amount: 1,000.00', 'Withholding tax: 150.00', 'Total: 1,150.00'],
+      ['Juan Pérez, diseñador gráfico', 'Factura 2024-17', 'Subtotal: 1.000,00', 'Retención IRPF: 150,00', 'Total: 1.150,00'],
+    ]) {
+      const out = await extract(lines);
+      expect(out.tax, lines[3]).toBeNull();
+      expect(out.total).toBe(1150);
+    }
+  });
+
   it("reads no document number off a blank's placeholder of zeros (a sample's \"Invoice No: 0000000000\")", async () => {
     const out = await extract(['Acme Supplies Ltd', 'Invoice No: 0000000000', 'Date: 2024-03-05', 'Total: 12.00']);
     expect(out.invoice_number).toBeNull();
