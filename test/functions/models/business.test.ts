@@ -986,6 +986,13 @@ describe('business fields', () => {
     }
   });
 
+  it('reads the customer under the labels Spanish and Brazilian invoices print for them ("Sr.(s):", "Apellido y Nombre / Razón Social:", "Tomador:")', async () => {
+    const customer = async (lines: string[]) => (await extract(lines)).customer_name;
+    expect(await customer(['Empresa de Prueba', 'Factura A 4000-12345678', 'Fecha: 27/03/2011', 'Sr.(s):  Joao Da Silva', 'Dirección: Rua 76 km 34.5', 'Total: 122,00'])).toBe('Joao Da Silva');
+    expect(await customer(['MARCIO Y AGUSTIN ADDAMO', 'Factura B 00003-00001475', 'DNI: 14180271      Apellido y Nombre / Razón Social: FERNANDEZ ADRIANA', 'Total: 44000,00'])).toBe('FERNANDEZ ADRIANA');
+    expect(await customer(['Serviços de Publicidade Ltda', 'NFS-e 999', 'Tomador: Bento e Silvana Doces e Salgados Ltda', 'Valor total: R$ 10.000,00'])).toBe('Bento e Silvana Doces e Salgados Ltda');
+  });
+
   it("reads no document number off a blank's placeholder of zeros (a sample's \"Invoice No: 0000000000\")", async () => {
     const out = await extract(['Acme Supplies Ltd', 'Invoice No: 0000000000', 'Date: 2024-03-05', 'Total: 12.00']);
     expect(out.invoice_number).toBeNull();
