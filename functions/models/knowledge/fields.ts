@@ -510,7 +510,14 @@ export const NAME_LABELS = `name, company name, company, business name, legal na
 export const ADDRESS_FORMS = `mr, mrs, ms, miss, messrs, dr, herr, frau, firma, familie, eheleute, m, mme, mlle, monsieur, madame, sr, sra, srta, señor, señora,
   dhr, mevr, heer, mevrouw, sig, sig.ra, spett, spettabile, sr., exmo, exma`;
 
-/** Labels naming who a document is from ("From:"), which on a payment slip name the payer. */
+/**
+ * Words that join the words of a name and never end one ("Bank of", "NF-E EMITIDA EM", "Banco do"): a
+ * name read up to one of them was cut at the end of its line, and is not the name. (Single letters
+ * are left out: they end names as initials, "John E".)
+ */
+export const NAME_LINKING_WORDS = `of, and, the, for, at, in, on, by, to, with, &, de, du, des, et, la, le, les, au, aux, en, und, der, die, das, von, vom, zu, zum, zur,
+  im, am, fur, für, del, el, los, las, para, por, di, della, dello, dei, degli, ed, il, per, do, da, dos, das, em, no, na, van, het, voor`;
+
 /**
  * Authorizations printed with an expiry of their own, which is no date of the document: Argentina's
  * electronic authorization code ("C.A.E. Nº 73071582456715" over "Fecha de Vencimiento: 24/02/2023",
@@ -518,6 +525,7 @@ export const ADDRESS_FORMS = `mr, mrs, ms, miss, messrs, dr, herr, frau, firma, 
  */
 export const AUTHORIZATION_CODES = `cae, cai`;
 
+/** Labels naming who a document is from ("From:"), which on a payment slip name the payer. */
 export const SENDER_LABELS = `from, sender, von, absender, expéditeur, de la part de, van, afzender, remitente, mittente, remetente`;
 
 /**

@@ -24,7 +24,7 @@
 import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, MONEY_WORDS, STATED_IN, WEAK_MARKS } from '../knowledge/currencies.ts';
 import { DATE_LEAD_WORDS, DATED_WORDS, DISCOUNT_WORDS, PAYABLE_WORDS, UNTIL_WORDS } from '../knowledge/form-options.ts';
 import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
-import { ADDRESS_FORMS, AUTHORIZATION_CODES, COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, NAME_LABELS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_ENDINGS, STREET_WORDS } from '../knowledge/fields.ts';
+import { ADDRESS_FORMS, AUTHORIZATION_CODES, COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, NAME_LABELS, NAME_LINKING_WORDS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_ENDINGS, STREET_WORDS } from '../knowledge/fields.ts';
 import { readByOcr } from '../../documents/doc.ts';
 import { type DocIndex, meanOcrConfidence, normalizeToken, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
@@ -209,7 +209,7 @@ function plausible(kind: FieldKind, value: unknown, words: XWord[]): boolean {
     }
     case 'name':
       // Letters, not a number, a phone number, an address on the web or mostly digits.
-      return /\p{L}{2}/u.test(String(value)) && !/^[\d\s.,:/-]+$/.test(text) && !/^\d+\s/.test(String(value)) && !/@|www\.|https?:/i.test(text) && !PHONE_LIKE.test(text) && (text.match(/\d/g)?.length ?? 0) <= text.length * LABEL_WEIGHTS.nameMaxDigitShare;
+      return /\p{L}{2}/u.test(String(value)) && !endsWithLinkingWord(String(value)) && !/^[\d\s.,:/-]+$/.test(text) && !/^\d+\s/.test(String(value)) && !/@|www\.|https?:/i.test(text) && !PHONE_LIKE.test(text) && (text.match(/\d/g)?.length ?? 0) <= text.length * LABEL_WEIGHTS.nameMaxDigitShare;
     case 'amount':
       return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) < LABEL_WEIGHTS.amountLimit;
     default:
@@ -1087,6 +1087,9 @@ function matchesDomain(text: string, domains: string[]): boolean {
 
 const SLIP_HEADINGS = listOf(PAYMENT_SLIP_HEADINGS);
 const SENDERS = new Set(listOf(SENDER_LABELS).map(normalizeToken));
+const NAME_LINKERS = new Set(listOf(NAME_LINKING_WORDS));
+/** Whether a name's last word joins it to more ("NF-E EMITIDA EM"): the name was cut at its line's end. */
+const endsWithLinkingWord = (name: string) => NAME_LINKERS.has(name.trim().split(/\s+/).at(-1)!.toLowerCase().replace(/[.,;:]+$/, ''));
 
 /** The first line of a payment slip's heading on each page that prints one (PAYMENT_SLIP_HEADINGS). */
 function paymentSlipStarts(index: DocIndex): Map<number, number> {

@@ -993,6 +993,15 @@ describe('business fields', () => {
     expect(await customer(['Serviços de Publicidade Ltda', 'NFS-e 999', 'Tomador: Bento e Silvana Doces e Salgados Ltda', 'Valor total: R$ 10.000,00'])).toBe('Bento e Silvana Doces e Salgados Ltda');
   });
 
+  it('reads no name cut at the end of its line after a joining word ("Recipient: NF-E EMITIDA EM" / "AMBIENTE DE …")', async () => {
+    const customer = async (first: string) => (await extract(['Acme Supplies Ltd', 'Invoice 17', first, 'Total: 12.00'])).customer_name;
+    expect(await customer('Bill to: Bank of')).toBeNull();
+    expect(await customer('Cliente: Banco do')).toBeNull();
+    expect(await customer('Bill to: Bank of Scotland')).toBe('Bank of Scotland');
+    // (A single letter ends a name as an initial.)
+    expect(await customer('Bill to: John E')).toBe('John E');
+  });
+
   it("reads no document number off a blank's placeholder of zeros (a sample's \"Invoice No: 0000000000\")", async () => {
     const out = await extract(['Acme Supplies Ltd', 'Invoice No: 0000000000', 'Date: 2024-03-05', 'Total: 12.00']);
     expect(out.invoice_number).toBeNull();
