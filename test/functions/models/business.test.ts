@@ -1002,6 +1002,10 @@ describe('business fields', () => {
     expect(await customer('Bill to: John E')).toBe('John E');
   });
 
+  it("reads no party's name off the name of a Brazilian invoice (\"NF-e\", \"Nota Fiscal\")", async () => {
+    expect((await extract(['Empresa Lucro Presumido Ltda', 'Avenida Paulista, 1', 'Destinatário: NF-e', 'Valor total: 1.950,00'])).customer_name).toBeNull();
+  });
+
   it("reads no document number off a blank's placeholder of zeros (a sample's \"Invoice No: 0000000000\")", async () => {
     const out = await extract(['Acme Supplies Ltd', 'Invoice No: 0000000000', 'Date: 2024-03-05', 'Total: 12.00']);
     expect(out.invoice_number).toBeNull();
