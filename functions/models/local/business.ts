@@ -23,6 +23,7 @@
  */
 import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, MONEY_WORDS, STATED_IN, WEAK_MARKS } from '../knowledge/currencies.ts';
 import { DATE_LEAD_WORDS, DATED_WORDS, DISCOUNT_WORDS, PAYABLE_WORDS, UNTIL_WORDS } from '../knowledge/form-options.ts';
+import { DAY_FIRST_WORDS, MONTH_FIRST_WORDS } from '../knowledge/date-order.ts';
 import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
 import { ADDRESS_FORMS, AUTHORIZATION_CODES, COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, NAME_LABELS, NAME_LINKING_WORDS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_ENDINGS, STREET_WORDS } from '../knowledge/fields.ts';
 import { readByOcr } from '../../documents/doc.ts';
@@ -1750,9 +1751,31 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
  */
 function settleDateOrder(index: DocIndex, currencies: BusinessValue[]): void {
   if (index.dateOrderKnown) return;
+  if (writtenDayFirst(index)) {
+    index.dateOrder = 'dmy';
+    return;
+  }
   const currency = currencies[0];
   const code = currency && currency.score >= CURRENCY_WEIGHTS.sureForDateOrder ? currency.value : dollarCountry(index);
   if (code !== 'USD') index.dateOrder = 'dmy';
+}
+
+const MONTH_FIRST = new Set(listOf(MONTH_FIRST_WORDS));
+const DAY_FIRST = new Set(Object.values(DAY_FIRST_WORDS).flatMap(listOf));
+
+/**
+ * Whether the document is written in a language that puts the day first (../knowledge/date-order.ts):
+ * more of its words are such a language's than English's, and at least CURRENCY_WEIGHTS.dayFirstLanguageWords.
+ */
+function writtenDayFirst(index: DocIndex): boolean {
+  let dayFirst = 0;
+  let monthFirst = 0;
+  for (const word of index.words) {
+    const plain = word.text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}]/gu, '');
+    if (DAY_FIRST.has(plain)) dayFirst++;
+    else if (MONTH_FIRST.has(plain)) monthFirst++;
+  }
+  return dayFirst >= CURRENCY_WEIGHTS.dayFirstLanguageWords && dayFirst > monthFirst;
 }
 
 /** Every way to delete one letter from a word (and the word itself): two words one edit apart share one. */

@@ -1006,6 +1006,14 @@ describe('business fields', () => {
     expect((await extract(['Empresa Lucro Presumido Ltda', 'Avenida Paulista, 1', 'Destinatário: NF-e', 'Valor total: 1.950,00'])).customer_name).toBeNull();
   });
 
+  it('reads a date that reads both ways day first in a document written in a day-first language, whatever its currency', async () => {
+    const date = async (lines: string[]) => (await extract(lines)).invoice_date;
+    // No date says which way (no part above 12), no currency but "$": the language does.
+    expect(await date(['Juan Pérez, diseñador gráfico', 'Factura 2024-17', 'Fecha: 05/03/2024', 'Cliente: Ana López', 'Importe total del pago: $ 1.060,00'])).toBe('2024-03-05');
+    expect(await date(['Studio Rossi', 'Fattura n. 17', 'Data: 05/03/2024', 'Cliente: Bar Centrale', 'Totale della fattura: $ 1.060,00'])).toBe('2024-03-05');
+    expect(await date(['Acme Consulting', 'Invoice 17', 'Date: 05/03/2024', 'Bill to: Jane Roe', 'Please pay the amount due: $1,060.00'])).toBe('2024-05-03');
+  });
+
   it("reads no document number off a blank's placeholder of zeros (a sample's \"Invoice No: 0000000000\")", async () => {
     const out = await extract(['Acme Supplies Ltd', 'Invoice No: 0000000000', 'Date: 2024-03-05', 'Total: 12.00']);
     expect(out.invoice_number).toBeNull();

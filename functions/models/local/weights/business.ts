@@ -273,6 +273,8 @@ export const CURRENCY_WEIGHTS = {
   maxScore: 0.95,
   /** Numeric dates are read day-first unless the currency read at least this surely is the US dollar. */
   sureForDateOrder: 0.3,
+  /** … and day-first whatever the currency in a document with at least this many words of a day-first language (more than English ones). */
+  dayFirstLanguageWords: 3,
 };
 
 /** Label words OCR misread by one letter (readMisspelledLabels, misreadShortLabel). */
