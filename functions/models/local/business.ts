@@ -563,13 +563,15 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   const taxAtRate = taxAtRateOf(index);
   const best = bestCombination(lists, labelled, taxAtRate);
   // An amount the others imply, where the document prints it (a tax summary's net amount, say).
-  // (Never what was paid or given back, "CASH 112.48" is no total; nor an amount printed as another
-  // kind, a discount, a shipping cost or a tax withheld: "Total das Retenções 1.115,00" is no tax.)
-  const payments = new Set(['amount_paid', 'change_given', 'other_amount'].flatMap((id) => labelled(id).flatMap((v) => v.words.map((w) => w.id))));
+  // (Never what was paid or given back: "CASH 112.48" is no total.)
+  const payments = new Set(['amount_paid', 'change_given'].flatMap((id) => labelled(id).flatMap((v) => v.words.map((w) => w.id))));
   const printed = printedAmounts(index).filter((p) => !payments.has(p.word.id));
   const used = new Set([best.total, best.subtotal, best.tax].flatMap((v) => v?.words.map((w) => w.id) ?? []));
   roundTotal(index, best, labelled, printed, used);
-  impliedAmounts(best, printed, used);
+  // (Nor an amount printed as another kind, a discount, a shipping cost or a tax withheld: "Total das
+  // Retenções 1.115,00" is no tax. A rounding's figure is, above, where the rounded total is printed.)
+  const otherKinds = new Set(labelled('other_amount').flatMap((v) => v.words.map((w) => w.id)));
+  impliedAmounts(best, printed.filter((p) => !otherKinds.has(p.word.id)), used);
   totalFromPayment(best, labelled, printed, used);
   return rankedAmounts(lists, best, totalAgrees(best, labelled), rateAgrees(index, best, taxAtRate));
 }
@@ -1771,7 +1773,7 @@ function writtenDayFirst(index: DocIndex): boolean {
   let dayFirst = 0;
   let monthFirst = 0;
   for (const word of index.words) {
-    const plain = word.text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}]/gu, '');
+    const plain = folded(word.text).replace(/[^\p{L}]/gu, '');
     if (DAY_FIRST.has(plain)) dayFirst++;
     else if (MONTH_FIRST.has(plain)) monthFirst++;
   }

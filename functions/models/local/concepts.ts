@@ -147,6 +147,7 @@ function bestFor(tokens: string[], inItem: boolean, type: LeafType): ConceptMatc
 const wordsOf = (list: string) => new Set(list.split(',').flatMap((w) => nameTokens(w.trim())));
 const TAX = { tax: wordsOf(TAX_QUALIFIERS.tax), including: wordsOf(TAX_QUALIFIERS.including), excluding: wordsOf(TAX_QUALIFIERS.excluding), gross: wordsOf(TAX_QUALIFIERS.gross), net: wordsOf(TAX_QUALIFIERS.net), notAmount: wordsOf(TAX_QUALIFIERS.notAmount), amount: wordsOf(TAX_QUALIFIERS.amount) };
 const CONCEPT_BY_ID = new Map(FIELD_CONCEPTS.map((c) => [c.id, c]));
+const DOCUMENT_NUMBER = CONCEPT_BY_ID.get('document_number')!;
 
 /**
  * An amount named by its tax: "total with VAT", "montant TTC", "Bruttobetrag" ask for the total;
@@ -222,4 +223,3 @@ function matchField(info: FieldInfo, parent: FieldInfo | undefined, type: LeafTy
   }
   return best && best.score >= CONCEPT_WEIGHTS.minScore ? best : undefined;
 }
-const DOCUMENT_NUMBER = CONCEPT_BY_ID.get('document_number')!;
