@@ -371,5 +371,7 @@ export function titleLines(all: readonly PageLine[]): PageLine[] {
   const lines = all.filter((l) => !l.picture);
   const first = lines.slice(0, EVIDENCE_WEIGHTS.titleLines).filter((l) => l.text.split(' ').length <= EVIDENCE_WEIGHTS.titleLineWords);
   const naming = lines.slice(EVIDENCE_WEIGHTS.titleLines, EVIDENCE_WEIGHTS.namingLines).filter((l) => KIND_NAMES.has(nameKey(textFeatures(l.text).stems)));
-  return [...first, ...naming];
+  // An aside in brackets qualifies a title, it names no document of its own: "Gutschrift (Selbst
+  // ausgestellte Rechnung)" is a credit note that serves as the invoice.
+  return [...first, ...naming].map((l) => ({ ...l, text: l.text.replace(/\([^()]*\)/g, ' ').replace(/\s+/g, ' ').trim() })).filter((l) => l.text !== '');
 }

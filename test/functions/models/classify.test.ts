@@ -152,6 +152,14 @@ describe('layout cues', () => {
     // A title receipts share with invoices ("TAX INVOICE") that far down does not outweigh the till.
     expect(await classify('TAX INVOICE')).toBe('receipt');
   });
+
+  it('an aside in brackets qualifies a title and names no document: "Gutschrift (Selbst ausgestellte Rechnung)" is a credit note', async () => {
+    const categories: Category[] = [CATEGORIES[0]!, { name: 'credit note', description: 'A credit note' }];
+    const lines = (title: string) => ['Lieferant GmbH', 'Lieferantenstraße 20, 80333 München', title, 'Nr. 471102 vom 05.03.2018', 'Kunden AG Mitte', 'Rechnungsbetrag und Umsatzsteuer', 'Artikel 1 Trennblätter 20,00 EUR', 'Gesamtbetrag 529,87 EUR', 'Zahlungsbedingungen: sofort'];
+    const classify = async (title: string) => (await localEngine.classify(request(fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: lines(title) }] }]), { categories }))).output.category;
+    expect(await classify('Gutschrift (Selbst ausgestellte Rechnung) (Rechnung)')).toBe('credit note');
+    expect(await classify('Rechnung (Gutschrift)')).toBe('invoice');
+  });
 });
 
 describe('classification output', () => {
