@@ -1092,7 +1092,7 @@ const SLIP_HEADINGS = listOf(PAYMENT_SLIP_HEADINGS);
 const SENDERS = new Set(listOf(SENDER_LABELS).map(normalizeToken));
 const NAME_LINKERS = new Set(listOf(NAME_LINKING_WORDS));
 /** Whether a name's last word joins it to more ("NF-E EMITIDA EM"): the name was cut at its line's end. */
-const endsWithLinkingWord = (name: string) => NAME_LINKERS.has(name.trim().split(/\s+/).at(-1)!.toLowerCase().replace(/[.,;:]+$/, ''));
+const endsWithLinkingWord = (name: string) => NAME_LINKERS.has(folded(name.trim().split(/\s+/).at(-1)!).replace(/[.,;:]+$/, ''));
 
 /** The first line of a payment slip's heading on each page that prints one (PAYMENT_SLIP_HEADINGS). */
 function paymentSlipStarts(index: DocIndex): Map<number, number> {
