@@ -902,7 +902,9 @@ function adapt(found: BusinessValue, field: ScalarField, index: DocIndex): Read 
   let out: unknown;
   if (node.enum && node.enum.length > 0) {
     out = node.enum.find((o) => typeof o === 'string' && typeof value === 'string' && o.toUpperCase() === value.toUpperCase());
-    if (out === undefined) return readValue(words, node, traits, index.dateOrder);
+    // A currency not among the options is no option: its sign read again would be another country's
+    // ("$" of Argentine pesos is no US dollar). Other values may read as an option by their words.
+    if (out === undefined) return field.concept === 'currency' ? undefined : readValue(words, node, traits, index.dateOrder);
   } else if (node.type === 'number' || node.type === 'integer') {
     out = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : undefined;
   } else if (node.type === 'string' || node.type === 'any') {

@@ -197,6 +197,25 @@ describe('localExtractor: values nothing backs', () => {
   });
 });
 
+describe('localExtractor: a currency among options', () => {
+  const schema = (options: Array<string | null>): JsonSchema => ({
+    type: 'object',
+    properties: { total: { type: ['number', 'null'] }, currency: { type: ['string', 'null'], enum: options } },
+  });
+  const argentine = 'FACTURA\nCUIT: 30-71234567-8\nIngresos Brutos: 901-123456-7\nBuenos Aires\nTotal: $ 12.100,00\n';
+
+  it('a "$" of a country whose dollar is not an option is no option: null, never the US dollar', async () => {
+    const doc = await txt(argentine);
+    expect(run(doc, schema(['ARS', 'USD', 'EUR', null])).output.currency).toBe('ARS');
+    expect(run(doc, schema(['USD', 'EUR', 'GBP', null])).output.currency).toBeNull();
+  });
+
+  it('a "$" with no other country\'s cues is the US dollar among options', async () => {
+    const doc = await txt('INVOICE\nTotal: $1,250.00\n');
+    expect(run(doc, schema(['USD', 'EUR', null])).output.currency).toBe('USD');
+  });
+});
+
 describe('localExtractor: what a schema asks for, read with its other fields', () => {
   const receipt = ['KEDAI RUNCIT MAJU', 'Receipt No: R000123', '', 'Bread          3.50', 'Milk           6.40', 'TOTAL          9.90', 'CASH          20.00', 'CHANGE        10.10', ''].join('\n');
 
