@@ -536,6 +536,8 @@ function taxSummary(index: DocIndex): { subtotal: BusinessValue[]; tax: Business
 
 /** Two amounts in one block of amounts, a few lines apart. */
 const nearLines = (a: BusinessValue, b: BusinessValue) => Math.abs(a.words[0]!.line - b.words[0]!.line) <= AMOUNT_WEIGHTS.blockLines;
+/** The page an amount is printed on. */
+const pageOf = (v: BusinessValue) => v.words[0]!.page;
 /** The readings of each amount, and of what is due. */
 type AmountLists = Record<AmountField | 'balance_due', BusinessValue[]>;
 
@@ -641,7 +643,9 @@ function taxAtRateOf(index: DocIndex): TaxAtRate {
   const otherLines = new Set(labelsOf(index, 'other_amount').map((l) => l.words[0]!.line));
   return (base, tax) => {
     const x = tax.value as number;
-    return x > 0 && !otherLines.has(tax.words[0]!.line) && rates.some((rate) => near((base * rate) / 100, x, AMOUNT_WEIGHTS.taxAtRate));
+    // (A tax summed from its lines' taxes, each rounded, is off the rate by a little more the larger it is.)
+    const tolerance = Math.max(AMOUNT_WEIGHTS.taxAtRate, x * AMOUNT_WEIGHTS.taxAtRateShare);
+    return x > 0 && !otherLines.has(tax.words[0]!.line) && rates.some((rate) => near((base * rate) / 100, x, tolerance));
   };
 }
 
@@ -678,6 +682,10 @@ function scoreCombination(
   // otherwise alike ("SUBTOTALS" of a parts table, "Subtotal" over the total), the nearer wins.
   if (total && subtotal && nearLines(total, subtotal)) score += AMOUNT_WEIGHTS.inTotalsBlock;
   if (total && tax && nearLines(total, tax)) score += AMOUNT_WEIGHTS.inTotalsBlock;
+  // One on another page than the total is no part of its block: a page's running subtotal ("Subtotal"
+  // at the foot of page 1, carried to page 2), or an amount of another page's table.
+  if (total && subtotal && pageOf(total) !== pageOf(subtotal)) score -= AMOUNT_WEIGHTS.otherPage;
+  if (total && tax && pageOf(total) !== pageOf(tax)) score -= AMOUNT_WEIGHTS.otherPage;
   let consistent = false;
   if (t !== undefined && s !== undefined && x !== undefined) {
     if (near(s + x, t)) (score += AMOUNT_WEIGHTS.addsUp), (consistent = true);

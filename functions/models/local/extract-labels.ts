@@ -216,9 +216,10 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
     // A tax code and a faint currency mark between the label and its amount ("GST  A  RN 4.87").
     const amountAt = after.findIndex((w) => !DEBRIS.test(w.text));
     if (amountAt > 0 && amountAt <= LABEL_SETTINGS.amountAfterQualifier && /^\d[\d,.]*[.,]\d{2}$/.test(after[amountAt]!.text)) regions.push({ words: cutAtNextLabel(after.slice(amountAt), vocabulary), placement, label, qualified: true });
-    // Only a qualifier follows ("VAT 20%", "Amount (EUR)"), or a few more words of a longer label the
-    // lexicon does not know ("Total Incl. GST@6%"): the value may still be beside or under it.
-    if (!after.every((w) => QUALIFIER.test(w.text)) && !labelTail(after) && !bracketedAside(after)) return regions;
+    // Only a qualifier or a currency's mark follows ("VAT 20%", "Amount (EUR)", "Importe Total: $"),
+    // or a few more words of a longer label the lexicon does not know ("Total Incl. GST@6%"): the
+    // value may still be beside or under it.
+    if (!after.every((w) => QUALIFIER.test(w.text) || CURRENCY_MARK.test(w.text)) && !labelTail(after) && !bracketedAside(after)) return regions;
   }
   // The label ends its segment, or only a qualifier or a tail of label words follows it: the value
   // is beside it, under it, or in the next cell. A tail closed like a label ("(Inclusive GST) RM",

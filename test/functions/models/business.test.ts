@@ -76,7 +76,45 @@ async function scanned(lines: string[]): Promise<Record<string, unknown>> {
   return (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
 }
 
+/** A PDF of pages of texts ([x, y from the top, text], 10 pt). */
+async function pagesOf(pages: Array<Array<[number, number, string]>>): Promise<Doc> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (const texts of pages) {
+    const page = pdf.addPage([612, 792]);
+    for (const [x, y, text] of texts) page.drawText(text, { x, y: 792 - y, size: 10, font });
+  }
+  return readDocument(await pdf.save(), { kind: 'pdf', dpi: 72, deadline: Date.now() + 20_000 });
+}
+
 describe('business fields', () => {
+  it('reads an amount whose label ends with a currency mark printed apart ("Importe Total: $" beside its amount)', async () => {
+    const out = await extract(['Repuestos del Sur SRL', 'Importe Neto Gravado: $        491435,54', 'IVA 21%: $        103201,45', 'Importe Total: $        594636,99']);
+    expect(out).toMatchObject({ subtotal: 491435.54, tax: 103201.45, total: 594636.99 });
+  });
+
+  it("takes the subtotal of the total's page, not a page's running subtotal carried to the next page", async () => {
+    // Page 1 ends with the items' running "Subtotal", carried to page 2 ("TRANSPORTE"), whose block
+    // prints the net amount, the tax by rate (21% of 491,435.54 is 103,201.46: the tax was summed
+    // from rounded line taxes) and the total.
+    const doc = await pagesOf([
+      [[40, 60, 'Repuestos del Sur SRL'], [40, 200, 'Paragolpes delantero'], [450, 200, '491435,54'], [380, 700, 'Subtotal:'], [450, 700, '594636,99']],
+      [
+        [40, 60, 'Repuestos del Sur SRL'],
+        [380, 200, 'TRANSPORTE:'],
+        [450, 200, '594636,99'],
+        [300, 500, 'Importe Neto Gravado: $'],
+        [450, 500, '491435,54'],
+        ...(['27%', '21%', '10.5%', '5%', '2.5%', '0%'].map((rate, i) => [340, 515 + 15 * i, `IVA ${rate}: $`]) as Array<[number, number, string]>),
+        ...(['0,00', '103201,45', '0,00', '0,00', '0,00', '0,00'].map((tax, i) => [450, 515 + 15 * i, tax]) as Array<[number, number, string]>),
+        [320, 620, 'Importe Total: $'],
+        [450, 620, '594636,99'],
+      ],
+    ]);
+    const out = (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
+    expect(out).toMatchObject({ subtotal: 491435.54, tax: 103201.45, total: 594636.99 });
+  });
+
   it('reads French, German and Dutch labels, amounts and dates', async () => {
     expect(
       await extract(['Boulangerie Martin SARL', '12 rue des Lilas, 75011 Paris', 'Facture N° F-2024-118', 'Date de facture : 02/07/2024', "Date d'échéance : 02/08/2024", 'Total HT : 1 250,00 €', 'TVA 20 % : 250,00 €', 'Total TTC : 1 500,00 €']),

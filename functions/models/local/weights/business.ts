@@ -61,6 +61,8 @@ export const AMOUNT_WEIGHTS = {
   roundedToCents: 5,
   /** A tax at a rate of its base agrees within this. */
   taxAtRate: 0.006,
+  /** … or within this share of the tax (a tax summed from rounded line taxes: 103,201.45 for 21% of 491,435.54). */
+  taxAtRateShare: 0.000002,
   /** A printed rate is a tax rate up to this many percent. */
   maxRate: 30,
   /** A tax is at most this share of its base. */
@@ -73,6 +75,8 @@ export const AMOUNT_WEIGHTS = {
   summaryRows: 3,
   /** Lines apart that still make one block of amounts. */
   blockLines: 4,
+  /** A subtotal or tax on another page than the total counts this much less. */
+  otherPage: 0.3,
   /** An amount printed without cents where the document prints cents (a lost decimal point?) counts this much. */
   withoutCents: 0.5,
   /** The total read from what is due (or what is due from the total) where nothing was paid counts this much. */
