@@ -349,9 +349,14 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'resume',
-    names: 'resume, cv, curriculum vitae, lebenslauf',
+    names: 'resume, cv, curriculum vitae, lebenslauf, hoja de vida, curriculo',
     terms: `resume, curriculum vitae, experience, work experience, education, skills, employment history, references, profile, objective,
-      qualifications, certifications, languages, achievements, university, degree`,
+      qualifications, certifications, languages, achievements, university, degree, professional experience, work history, professional summary,
+      technical skills, key skills, linkedin, github, portfolio, internship, volunteering, hobbies, interests,
+      experience professionnelle, formation, competences, langues, centres d interet, loisirs, diplomes, stage,
+      berufserfahrung, ausbildung, kenntnisse, fahigkeiten, sprachkenntnisse, praktikum, personliche daten,
+      werkervaring, opleiding, vaardigheden, experiencia laboral, experiencia profesional, formacion academica, habilidades, idiomas,
+      esperienza lavorativa, esperienze professionali, istruzione, competenze, experiencia profissional, formacao academica, competencias`,
   },
   {
     id: 'timesheet',
