@@ -511,12 +511,15 @@ export const ADDRESS_FORMS = `mr, mrs, ms, miss, messrs, dr, herr, frau, firma, 
   dhr, mevr, heer, mevrouw, sig, sig.ra, spett, spettabile, sr., exmo, exma`;
 
 /**
- * Words that join the words of a name and never end one ("Bank of", "NF-E EMITIDA EM", "Banco do"): a
- * name read up to one of them was cut at the end of its line, and is not the name. Lower case, accents
- * off ("für" is "fur"). (Single letters are left out: they end names as initials, "John E".)
+ * Words that join other words (articles, prepositions, conjunctions) and never end a name ("Bank of",
+ * "NF-E EMITIDA EM", "Banco do"): a name read up to one of them was cut at the end of its line, and
+ * is not the name. Nor do they qualify a label ("sur le" of "Informations sur le vendeur"). Lower
+ * case, accents off ("für" is "fur"). (Single letters are left out: they end names as initials, "John E".)
  */
-export const NAME_LINKING_WORDS = `of, and, the, for, at, in, on, by, to, with, &, de, du, des, et, la, le, les, au, aux, en, und, der, die, das, von, vom, zu, zum, zur,
-  im, am, fur, del, el, los, las, para, por, di, della, dello, dei, degli, ed, il, per, do, da, dos, em, no, na, van, het, voor`;
+export const LINKING_WORDS = `of, and, the, for, at, in, on, by, to, with, &, de, du, des, et, la, le, les, au, aux, en, und, der, die, das, von, vom, zu, zum, zur,
+  im, am, fur, del, el, los, las, para, por, di, della, dello, dei, degli, ed, il, per, do, da, dos, em, no, na, van, het, voor,
+  sur, par, pour, avec, dans, chez, sous, mit, bei, auf, aus, uber, op, met, bij, uit, con, sobre, sin, su, sul, sulla, nel, nella, dal, dalla,
+  com, pelo, pela`;
 
 /**
  * Authorizations printed with an expiry of their own, which is no date of the document: Argentina's

@@ -14,6 +14,7 @@
 import { blockBelow, cellAt, type DocIndex, segmentAfter, segmentBelow, type XSegment, type XWord } from './extract-index.ts';
 import { bestPhrase, type Phrase, type PhraseSource } from './extract-words.ts';
 import { LABEL_SETTINGS, PLACEMENT_WEIGHT as PLACEMENTS } from './weights/extract-labels.ts';
+import { LINKING_WORDS } from '../knowledge/fields.ts';
 
 export type Placement =
   /** "Label: value" on one segment. */
@@ -94,6 +95,9 @@ function labelTail(words: XWord[]): boolean {
 /** Words that are one aside in brackets, "(ISSQN / Federais)", "(in EUR)": a label's qualifier, however many words. */
 const bracketedAside = (words: XWord[]) => words.length <= LABEL_SETTINGS.labelTailWords && /^\([^()]{1,40}\):?$/.test(words.map((w) => w.text).join(' '));
 
+const LINKERS = new Set(LINKING_WORDS.split(',').map((w) => w.trim()));
+/** An article, preposition or conjunction (../knowledge/fields.ts LINKING_WORDS), accents off. */
+const isLinkingWord = (w: XWord) => LINKERS.has(w.text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase());
 const isLetterWord = (w: XWord) => /^[\p{L}][\p{L}.'’&/-]*:?$/u.test(w.text);
 const endsLabel = (w: XWord) => w.text.endsWith(':') || w.text === ':';
 
@@ -142,9 +146,12 @@ export function findLabels(index: DocIndex, phrases: readonly Phrase[], weightOf
         if (/\d/.test(words[k]!.text) && words[k + 1]?.text !== '%') break;
       }
     }
-    // Up to two qualifier words before the run ("Due" of "Due Date"), unless they follow a label (a value).
+    // Up to two qualifier words before the run ("Due" of "Due Date"), unless they follow a label (a
+    // value). A run that ends its segment after a joining word is a heading's subject: the words
+    // before it say what about it ("Informations sur le vendeur"), they do not qualify it.
+    const heading = words.slice(end).every((w) => SEPARATOR.test(w.text));
     let from = start;
-    while (from > 0 && start - from < LABEL_SETTINGS.maxQualifierWords && isLetterWord(words[from - 1]!) && !endsLabel(words[from - 1]!)) from--;
+    while (from > 0 && start - from < LABEL_SETTINGS.maxQualifierWords && isLetterWord(words[from - 1]!) && !endsLabel(words[from - 1]!) && !(heading && isLinkingWord(words[from - 1]!))) from--;
     const label = words.slice(from, end);
     const labelStems = [...new Set(label.flatMap((w) => w.stems))];
     const { similarity, source } = bestPhrase(labelStems, phrases, weightOf);

@@ -66,10 +66,15 @@ const ABBREVIATIONS: Record<string, string> = {
 export const NUMBER_WORDS: readonly string[] = Object.keys(ABBREVIATIONS).filter((word) => ABBREVIATIONS[word] === NUMBER);
 
 /**
- * Words that say nothing about which field a label is: articles and the like. Smaller than the
- * classifier's stop list on purpose: "to" and "from" tell "Bill To" from "Bill From".
+ * Words that say nothing about which field a label is: articles and the like, in the corpus
+ * languages ("l'" of "Informations sur l'acheteur", "la" of "Nom de la société"). Smaller than the
+ * classifier's stop list on purpose: "to" and "from" tell "Bill To" from "Bill From", "de" and "von"
+ * are labels of their own ("De : Société X").
  */
-const LABEL_STOP = new Set(['a', 'an', 'the', 'of', 'for', 'and', 'or', 'in', 'on', 'at', 'is', 'are', 'was', 'be', 'this', 'that', 'which', 'its', 'it', 'as', 'with']);
+const LABEL_STOP = new Set([
+  ...['a', 'an', 'the', 'of', 'for', 'and', 'or', 'in', 'on', 'at', 'is', 'are', 'was', 'be', 'this', 'that', 'which', 'its', 'it', 'as', 'with'],
+  ...['l', 'd', 'le', 'la', 'les', 'el', 'los', 'las', 'il', 'lo', 'gli', 'der', 'die', 'das', 'den', 'dem', 'het'],
+]);
 
 const stemCache = new Map<string, string[]>();
 

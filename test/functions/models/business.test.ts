@@ -564,6 +564,10 @@ describe('business fields', () => {
     const out = await extract(['Handelsrechnung', 'Verkäufer', 'Nummer: 12345676', 'Name: Rohstoff AG Salzgitter', 'Anschrift: Marktstr. 153', 'Käufer', 'Nummer: 75969813', 'Name: Metallbau Leipzig GmbH & Co. KG', 'Gesamtbetrag: 119,00 EUR']);
     expect(out.vendor_name).toBe('Rohstoff AG Salzgitter');
     expect(out.customer_name).toBe('Metallbau Leipzig GmbH & Co. KG');
+    // A heading that speaks of the party ("Informations sur l'acheteur") opens its block too, its
+    // name label's value on the next line.
+    const french = await extract(['Aperçu de la facture', "Informations sur l'acheteur", 'Nom:', 'Theodor Est', 'Code postal:', '88802', 'Contact', 'Nom:', 'Téléphone:', 'Informations sur le vendeur', 'Nom de la société:', 'Bei Spiel GmbH', 'Total de toutes les lignes', '119,00']);
+    expect(french).toMatchObject({ vendor_name: 'Bei Spiel GmbH', customer_name: 'Theodor Est' });
     // A line of "label: value" under a party's label names no one ("Globale Nummer: …" is no name "Globale").
     const gtin = await extractWith({ doc: await txt(['Gutschrift Nr. 471102', 'Verkäufer:', 'Globale Nummer: 4000001123452 (GTIN)', 'Gesamtbetrag: 529,87 EUR']), schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' }, { model: null });
     expect(gtin.output.vendor_name).not.toBe('Globale');

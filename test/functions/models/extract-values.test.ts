@@ -83,6 +83,18 @@ describe('label words', () => {
     expect(wordStems('(8%):')).toEqual([]);
   });
 
+  it('drops articles in the corpus languages, elided ones too, and keeps words that are labels of their own', () => {
+    expect(wordStems("l'acheteur")).toEqual(wordStems('acheteur'));
+    expect(["Date d'échéance", 'Nom de la société', 'Name der Firma'].map((t) => t.split(' ').flatMap(wordStems))).toEqual([
+      ['date', ...wordStems('échéance')],
+      ['nom', 'de', ...wordStems('société')],
+      ['name', ...wordStems('Firma')],
+    ]);
+    // "De :" and "Von:" say who it is from (the issuer's label).
+    expect(wordStems('De')).toEqual(['de']);
+    expect(wordStems('von')).toEqual(['von']);
+  });
+
   it('scores a label by the phrases of a field, synonyms included', () => {
     const best = (label: string, key: string) => Math.max(...fieldPhrases({ key }).map((p) => labelSimilarity(textStems(label), p)));
     expect(best('Invoice No.', 'invoice_number')).toBe(1);
