@@ -43,18 +43,25 @@ const ITEMS: JsonSchema = {
   properties: { line_items: { type: 'array', items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, amount: { type: 'number' } } } } },
 };
 
-/** A PDF page of texts ([x, y from the top, text], 10 pt) and ruled tables (the x of their column rules, the y of their row rules). */
-async function ruledPage(texts: Array<[number, number, string]>, tables: Array<{ columns: number[]; rows: number[] }>): Promise<Doc> {
+type Ruled = { columns: number[]; rows: number[] };
+
+/** A PDF of pages of texts ([x, y from the top, text], 10 pt) and ruled tables (the x of their column rules, the y of their row rules). */
+async function pagesOf(pages: Array<{ texts: Array<[number, number, string]>; tables?: Ruled[] }>): Promise<Doc> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const page = pdf.addPage([612, 792]);
-  for (const [x, y, text] of texts) page.drawText(text, { x, y: 792 - y, size: 10, font });
-  for (const { columns, rows } of tables) {
-    for (const y of rows) page.drawLine({ start: { x: columns[0]!, y: 792 - y }, end: { x: columns[columns.length - 1]!, y: 792 - y }, thickness: 0.75 });
-    for (const x of columns) page.drawLine({ start: { x, y: 792 - rows[0]! }, end: { x, y: 792 - rows[rows.length - 1]! }, thickness: 0.75 });
+  for (const { texts, tables = [] } of pages) {
+    const page = pdf.addPage([612, 792]);
+    for (const [x, y, text] of texts) page.drawText(text, { x, y: 792 - y, size: 10, font });
+    for (const { columns, rows } of tables) {
+      for (const y of rows) page.drawLine({ start: { x: columns[0]!, y: 792 - y }, end: { x: columns[columns.length - 1]!, y: 792 - y }, thickness: 0.75 });
+      for (const x of columns) page.drawLine({ start: { x, y: 792 - rows[0]! }, end: { x, y: 792 - rows[rows.length - 1]! }, thickness: 0.75 });
+    }
   }
   return readDocument(await pdf.save(), { kind: 'pdf', dpi: 72, deadline: Date.now() + 20_000 });
 }
+
+/** One such page. */
+const ruledPage = (texts: Array<[number, number, string]>, tables: Ruled[]): Promise<Doc> => pagesOf([{ texts, tables }]);
 
 /** The fields SCHEMA asks for, read from a PDF page of texts placed at [x, y from the top, text]. */
 async function placed(texts: Array<[number, number, string]>): Promise<Record<string, unknown>> {
@@ -76,17 +83,6 @@ async function scanned(lines: string[]): Promise<Record<string, unknown>> {
   return (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
 }
 
-/** A PDF of pages of texts ([x, y from the top, text], 10 pt). */
-async function pagesOf(pages: Array<Array<[number, number, string]>>): Promise<Doc> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  for (const texts of pages) {
-    const page = pdf.addPage([612, 792]);
-    for (const [x, y, text] of texts) page.drawText(text, { x, y: 792 - y, size: 10, font });
-  }
-  return readDocument(await pdf.save(), { kind: 'pdf', dpi: 72, deadline: Date.now() + 20_000 });
-}
-
 describe('business fields', () => {
   it('reads an amount whose label ends with a currency mark printed apart ("Importe Total: $" beside its amount)', async () => {
     const out = await extract(['Repuestos del Sur SRL', 'Importe Neto Gravado: $        491435,54', 'IVA 21%: $        103201,45', 'Importe Total: $        594636,99']);
@@ -98,8 +94,9 @@ describe('business fields', () => {
     // prints the net amount, the tax by rate (21% of 491,435.54 is 103,201.46: the tax was summed
     // from rounded line taxes) and the total.
     const doc = await pagesOf([
-      [[40, 60, 'Repuestos del Sur SRL'], [40, 200, 'Paragolpes delantero'], [450, 200, '491435,54'], [380, 700, 'Subtotal:'], [450, 700, '594636,99']],
-      [
+      { texts: [[40, 60, 'Repuestos del Sur SRL'], [40, 200, 'Paragolpes delantero'], [450, 200, '491435,54'], [380, 700, 'Subtotal:'], [450, 700, '594636,99']] },
+      {
+        texts: [
         [40, 60, 'Repuestos del Sur SRL'],
         [380, 200, 'TRANSPORTE:'],
         [450, 200, '594636,99'],
@@ -109,7 +106,8 @@ describe('business fields', () => {
         ...(['0,00', '103201,45', '0,00', '0,00', '0,00', '0,00'].map((tax, i) => [450, 515 + 15 * i, tax]) as Array<[number, number, string]>),
         [320, 620, 'Importe Total: $'],
         [450, 620, '594636,99'],
-      ],
+        ],
+      },
     ]);
     const out = (await localExtractor.extract({ doc, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
     expect(out).toMatchObject({ subtotal: 491435.54, tax: 103201.45, total: 594636.99 });
