@@ -50,6 +50,7 @@ const ABBREVIATIONS: Record<string, string> = {
   incl: 'including',
   inclusive: 'including',
   comp: 'comprobante',
+  vto: 'vencimiento',
   // Number words.
   no: NUMBER,
   nr: NUMBER,

@@ -759,6 +759,9 @@ describe('business fields', () => {
     const vencimiento = (above: string) => extract(['FACTURA', 'Fecha: 14/02/2023', 'Total   77.300,00', above, 'Fecha de Vencimiento: 24/02/2023']);
     expect((await vencimiento('C.A.E. Nº 73071582456715')).due_date).toBeNull();
     expect((await vencimiento('Condiciones de pago')).due_date).toBe('2023-02-24');
+    // "Vto." is how Spanish invoices abbreviate "vencimiento": the payment's is a due date, the authorization's is not.
+    const abbreviated = await extract(['FACTURA', 'Fecha de Emisión: 13/02/2023', 'Fecha de Vto. para el pago: 13/03/2023', 'Importe Total: $        594636,99', 'CAE N°: 73077498062672', 'Fecha de Vto. de CAE: 13/02/2023']);
+    expect(abbreviated).toMatchObject({ invoice_date: '2023-02-13', due_date: '2023-03-13' });
     const rechnung = await extract(['Warenrechnung 4711', 'Käufer', 'GLN 4304171000002', 'Summe   100,00']);
     expect(rechnung.customer_name).not.toBe('GLN');
   });

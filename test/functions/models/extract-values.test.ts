@@ -79,6 +79,7 @@ describe('label words', () => {
     expect(wordStems('No.')).toEqual(['#']);
     expect(wordStems('#')).toEqual(['#']);
     expect(wordStems('P.O.')).toEqual(textStems('purchase order'));
+    expect(wordStems('Vto.')).toEqual(wordStems('vencimiento'));
     expect(textStems('invoiceNumber')).toEqual(textStems('Invoice No'));
     expect(wordStems('(8%):')).toEqual([]);
   });
