@@ -231,9 +231,11 @@ export function valueRegions(index: DocIndex, label: LabelMatch, vocabulary: Rea
   // The label ends its segment, or only a qualifier or a tail of label words follows it: the value
   // is beside it, under it, or in the next cell. A tail closed like a label ("(Inclusive GST) RM",
   // "GST@6%") makes the label the whole segment.
-  const qualified = after.length > 0;
   const closing = after[after.length - 1]?.text ?? '';
-  if (qualified && (QUALIFIER.test(closing) || CURRENCY_MARK.test(closing) || closing.endsWith(')'))) label = { ...label, whole: true };
+  if (after.length > 0 && (QUALIFIER.test(closing) || CURRENCY_MARK.test(closing) || closing.endsWith(')'))) label = { ...label, whole: true };
+  // A value after such words is less sure, unless they are a currency's mark, which says nothing of
+  // what the value is ("Subtotal: $" beside its amount is as sure as "Subtotal:").
+  const qualified = after.length > 0 && !after.every((w) => CURRENCY_MARK.test(w.text));
   // A colon printed apart ("Total    :    9.00") is not the value: the one after it is.
   const right = segmentPastMarks(index, segment);
   // Another label beside this one ("Owner:   Inspection Location:") is no value.

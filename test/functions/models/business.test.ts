@@ -87,6 +87,9 @@ describe('business fields', () => {
   it('reads an amount whose label ends with a currency mark printed apart ("Importe Total: $" beside its amount)', async () => {
     const out = await extract(['Repuestos del Sur SRL', 'Importe Neto Gravado: $        491435,54', 'IVA 21%: $        103201,45', 'Importe Total: $        594636,99']);
     expect(out).toMatchObject({ subtotal: 491435.54, tax: 103201.45, total: 594636.99 });
+    // The mark says nothing of what the amount is: a subtotal so labelled is as sure as "Subtotal: 44000,00".
+    const untaxed = await extract(['Repuestos del Sur SRL', 'Subtotal: $        44000,00', 'Importe Otros Tributos: $        0,00', 'Importe Total: $        44000,00']);
+    expect(untaxed).toMatchObject({ subtotal: 44000, total: 44000 });
   });
 
   it("takes the subtotal of the total's page, not a page's running subtotal carried to the next page", async () => {
