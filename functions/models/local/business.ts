@@ -1492,6 +1492,11 @@ function titleDateCandidates(index: DocIndex): BusinessValue[] {
     const date = parseDate(text, index.dateOrder);
     return date ? { concept: 'issue_date', value: date.iso, words: dateSpan(words, from + 1, date.length), score: PARTY_NUMBER_DATE_WEIGHTS.titleDate } : undefined;
   };
+  const dateAlone = (words: XWord[]): BusinessValue | undefined => {
+    const text = words.map((w) => w.text).join(' ');
+    const date = parseDate(text, index.dateOrder);
+    return date && date.length >= text.length ? { concept: 'issue_date', value: date.iso, words, score: PARTY_NUMBER_DATE_WEIGHTS.titleDate } : undefined;
+  };
   index.lines.forEach((line, l) => {
     if (line.page !== 0 || line.inCell) return;
     const title = DOCUMENT_TITLE_START.exec((line.segments[0]?.words ?? []).map((w) => w.text).join(' '));
@@ -1504,9 +1509,10 @@ function titleDateCandidates(index: DocIndex): BusinessValue[] {
       const value = dated(words, i);
       if (value) return void out.push(value);
     }
-    // … on its line, or opening the line under it ("Gutschrift Nr. 471102" over "vom 05.03.2018").
+    // … on its line, or opening the line under it ("Gutschrift Nr. 471102" over "vom 05.03.2018"), or
+    // alone on that line ("Invoice 103767" over "February 17, 2026").
     const next = index.lines[l + 1];
-    const value = next && next.page === 0 && !next.inCell ? dated(next.words, 0) : undefined;
+    const value = next && next.page === 0 && !next.inCell ? (dated(next.words, 0) ?? dateAlone(next.words)) : undefined;
     if (value) out.push(value);
   });
   return out;

@@ -593,6 +593,17 @@ describe('business fields', () => {
     expect(out.invoice_number).toBe('47110815');
     const under = await extract(['Gutschrift (Selbst ausgestellte Rechnung) Nr. 471102', 'vom 05.03.2018', 'Gesamtbetrag: 119,00 EUR', 'Rechnung gemäß Bestellung vom 01.03.2018.']);
     expect(under.invoice_date).toBe('2018-03-05');
+    // A date alone on the line under the title dates the document; a line that only begins with one does not.
+    // (An item's shipment date under its column's "Date" is no date of the document.)
+    const items = { columns: [40, 110, 290, 410, 500], rows: [290, 306, 322] };
+    const page = await ruledPage(
+      [[50, 40, 'Invoice 103767'], [50, 56, 'February 17, 2026'], [50, 72, 'Page 1 / 1'], ...inCells(items, [['No.', 'Description', 'Date', 'Quantity'], ['1908-S', 'Chair, blue', '02/18/26', '3']]), [380, 400, 'Total Incl. VAT'], [520, 400, '681.87']],
+      [items],
+    );
+    const alone = (await localExtractor.extract({ doc: page, schema: SCHEMA, instructions: null, nConsensus: 1, seed: 's' })).output;
+    expect(alone.invoice_date).toBe('2026-02-17');
+    const inSentence = await extract(['Invoice 103767', 'February 17, 2026 is the day we shipped your order', 'Total € Incl. VAT  681.87']);
+    expect(inSentence.invoice_date).not.toBe('2026-02-17');
   });
 
   it('reads a party\'s heading over its name ("Leverancier" over "Lev Erancier Inc") as no part of the name', async () => {
