@@ -25,10 +25,10 @@ import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, MONEY_WORDS,
 import { DATE_LEAD_WORDS, DATED_WORDS, DISCOUNT_WORDS, PAYABLE_WORDS, UNTIL_WORDS } from '../knowledge/form-options.ts';
 import { DAY_FIRST_WORDS, MONTH_FIRST_WORDS } from '../knowledge/date-order.ts';
 import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
-import { ADDRESS_FORMS, AUTHORIZATION_CODES, COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, NAME_LABELS, LINKING_WORDS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_ENDINGS, STREET_WORDS } from '../knowledge/fields.ts';
+import { ADDRESS_FORMS, AUTHORIZATION_CODES, COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, NAME_LABELS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_ENDINGS, STREET_WORDS } from '../knowledge/fields.ts';
 import { readByOcr } from '../../documents/doc.ts';
 import { type DocIndex, meanOcrConfidence, normalizeToken, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
-import { findLabels, isLexiconWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
+import { findLabels, isLexiconWord, isLinkingWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
 import type { LeafNode } from './extract-schema.ts';
 import { isPlaceholderCode, parseDate, parseNumber, readValue, traitsOf, withSplitCents } from './extract-values.ts';
 import { bestPhrase, NUMBER, NUMBER_WORDS, type Phrase, textStems } from './extract-words.ts';
@@ -1098,9 +1098,8 @@ function matchesDomain(text: string, domains: string[]): boolean {
 
 const SLIP_HEADINGS = listOf(PAYMENT_SLIP_HEADINGS);
 const SENDERS = new Set(listOf(SENDER_LABELS).map(normalizeToken));
-const LINKERS = new Set(listOf(LINKING_WORDS));
 /** Whether a name's last word joins it to more ("NF-E EMITIDA EM"): the name was cut at its line's end. */
-const endsWithLinkingWord = (name: string) => LINKERS.has(folded(name.trim().split(/\s+/).at(-1)!).replace(/[.,;:]+$/, ''));
+const endsWithLinkingWord = (name: string) => isLinkingWord(name.trim().split(/\s+/).at(-1)!.replace(/[.,;:]+$/, ''));
 
 /** The first line of a payment slip's heading on each page that prints one (PAYMENT_SLIP_HEADINGS). */
 function paymentSlipStarts(index: DocIndex): Map<number, number> {

@@ -96,8 +96,8 @@ function labelTail(words: XWord[]): boolean {
 const bracketedAside = (words: XWord[]) => words.length <= LABEL_SETTINGS.labelTailWords && /^\([^()]{1,40}\):?$/.test(words.map((w) => w.text).join(' '));
 
 const LINKERS = new Set(LINKING_WORDS.split(',').map((w) => w.trim()));
-/** An article, preposition or conjunction (../knowledge/fields.ts LINKING_WORDS), accents off. */
-const isLinkingWord = (w: XWord) => LINKERS.has(w.text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase());
+/** Whether a word is an article, preposition or conjunction (../knowledge/fields.ts LINKING_WORDS), in any case, accents off. */
+export const isLinkingWord = (text: string) => LINKERS.has(text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase());
 const isLetterWord = (w: XWord) => /^[\p{L}][\p{L}.'’&/-]*:?$/u.test(w.text);
 const endsLabel = (w: XWord) => w.text.endsWith(':') || w.text === ':';
 
@@ -151,7 +151,7 @@ export function findLabels(index: DocIndex, phrases: readonly Phrase[], weightOf
     // before it say what about it ("Informations sur le vendeur"), they do not qualify it.
     const heading = words.slice(end).every((w) => SEPARATOR.test(w.text));
     let from = start;
-    while (from > 0 && start - from < LABEL_SETTINGS.maxQualifierWords && isLetterWord(words[from - 1]!) && !endsLabel(words[from - 1]!) && !(heading && isLinkingWord(words[from - 1]!))) from--;
+    while (from > 0 && start - from < LABEL_SETTINGS.maxQualifierWords && isLetterWord(words[from - 1]!) && !endsLabel(words[from - 1]!) && !(heading && isLinkingWord(words[from - 1]!.text))) from--;
     const label = words.slice(from, end);
     const labelStems = [...new Set(label.flatMap((w) => w.stems))];
     const { similarity, source } = bestPhrase(labelStems, phrases, weightOf);
