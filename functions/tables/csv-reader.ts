@@ -184,21 +184,34 @@ export class CsvScanner {
  * character boundary (the bytes of a character cut by the block end wait for the next block), so
  * each block decodes alone: ASCII blocks, by far the most common, as Latin-1 (several times faster
  * than a TextDecoder, same text). A leading BOM is dropped.
+ *
+ * The end of a decoded text that the reader could not use yet (an unfinished record) is handed back
+ * with `keep`: its bytes are decoded again at the start of the next block, so every text is one flat
+ * string. (Joining the texts instead made a two-part string for each block, which V8 copies into one
+ * on the first search and reads through an indirection.)
  */
 export class Utf8Blocks {
-  private carry: Uint8Array | undefined;
+  /** What the next block is decoded after: the bytes of the kept text, then those of a character cut by the last block's end. */
+  private keptLength = 0;
+  private keptBytes = Buffer.alloc(0);
+  private tail: Uint8Array = new Uint8Array(0);
+  /** The kept bytes, the tail and the next block, joined (reused). */
+  private joined = Buffer.alloc(0);
+  /** The bytes of the last decoded text (valid until the next `decode`), and whether they were ASCII. */
+  private last: Uint8Array = new Uint8Array(0);
+  private lastAscii = true;
   private first = true;
 
-  /** `undefined` block: the end of the input. */
+  /** `undefined` block: the end of the input. The text starts with what `keep` kept. */
   decode(block: Uint8Array | undefined): string | undefined {
     const final = block === undefined;
-    let bytes: Uint8Array = this.carry ? (block ? Buffer.concat([this.carry, block]) : this.carry) : (block ?? new Uint8Array(0));
-    this.carry = undefined;
+    let bytes = this.afterKept(block ?? new Uint8Array(0));
     if (this.first) {
       // Wait for three bytes before deciding whether the input starts with a BOM.
       if (bytes.length < 3 && !final) {
         // A copy: the block may be reused for the next bytes (blocksOf).
-        this.carry = Uint8Array.prototype.slice.call(bytes);
+        this.tail = Uint8Array.prototype.slice.call(bytes);
+        this.last = new Uint8Array(0);
         return '';
       }
       this.first = false;
@@ -207,15 +220,41 @@ export class Utf8Blocks {
     if (!final) {
       const cut = completeLength(bytes);
       if (cut < bytes.length) {
-        this.carry = Uint8Array.prototype.slice.call(bytes, cut);
+        this.tail = Uint8Array.prototype.slice.call(bytes, cut);
         bytes = bytes.subarray(0, cut);
       }
     }
     const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-    if (isAscii(buffer)) return buffer.toString('latin1');
+    this.last = buffer;
+    this.lastAscii = isAscii(buffer);
+    if (this.lastAscii) return buffer.toString('latin1');
     // At the end, a character cut short is invalid too.
     if (!isUtf8(buffer)) return undefined;
     return buffer.toString('utf8');
+  }
+
+  /** `text` (the last one decoded) from character `from` on starts the next decoded text. */
+  keep(text: string, from: number): void {
+    // A copy: the bytes are the block's, which the next block may overwrite (blocksOf).
+    const kept = this.lastAscii ? this.last.subarray(from) : Buffer.from(text.slice(from), 'utf8');
+    if (this.keptBytes.length < kept.length) this.keptBytes = Buffer.allocUnsafe(kept.length);
+    this.keptBytes.set(kept);
+    this.keptLength = kept.length;
+  }
+
+  /** The kept bytes, the tail and `block`, as one run of bytes (`block` itself when nothing waits). */
+  private afterKept(block: Uint8Array): Uint8Array {
+    const kept = this.keptLength;
+    const tail = this.tail;
+    this.keptLength = 0;
+    this.tail = new Uint8Array(0);
+    if (kept === 0 && tail.length === 0) return block;
+    const length = kept + tail.length + block.length;
+    if (this.joined.length < length) this.joined = Buffer.allocUnsafe(Math.max(length, 2 * this.joined.length));
+    this.joined.set(this.keptBytes.subarray(0, kept), 0);
+    this.joined.set(tail, kept);
+    this.joined.set(block, kept + tail.length);
+    return this.joined.subarray(0, length);
   }
 }
 
@@ -266,7 +305,6 @@ async function* blocksOf(source: AsyncIterable<Uint8Array>, size: number): Async
 export async function readCsv(source: AsyncIterable<Uint8Array>, visitor: CsvVisitor, options: { blockBytes?: number } = {}): Promise<CsvSummary> {
   let scanner: CsvScanner | undefined;
   let delimiter = ',';
-  let pending = '';
   let bytes = 0;
   let headerSeen = false;
   let rowCount = 0;
@@ -294,24 +332,35 @@ export async function readCsv(source: AsyncIterable<Uint8Array>, visitor: CsvVis
     return text;
   };
 
+  /** Characters of the last text not read yet (an unfinished record; `utf8` gives them back). */
+  let unread = 0;
+  const leave = (text: string, from: number) => {
+    unread = text.length - from;
+    if (unread > 0) utf8.keep(text, from);
+  };
+  /** `text` starts with what the last call left unread. */
   const feed = (text: string, final: boolean) => {
-    pending = pending.length > 0 ? pending + text : text;
     if (!scanner) {
       // Sniff on complete lines of the first 64 KB (or of the whole text, when shorter).
-      if (!final && pending.length < SNIFF_CHARS) return;
-      if (pending.length > MAX_RECORD_CHARS && pending.indexOf('\n') < 0) throw new CsvProblem('The CSV header is longer than 16 MB: is this a CSV file?');
-      const cut = final ? pending.length : pending.lastIndexOf('\n');
-      if (cut <= 0 && !final) return;
-      const sample = pending.slice(0, Math.min(cut, 4 * SNIFF_CHARS));
+      if (!final && text.length < SNIFF_CHARS) {
+        leave(text, 0);
+        return;
+      }
+      if (text.length > MAX_RECORD_CHARS && text.indexOf('\n') < 0) throw new CsvProblem('The CSV header is longer than 16 MB: is this a CSV file?');
+      const cut = final ? text.length : text.lastIndexOf('\n');
+      if (cut <= 0 && !final) {
+        leave(text, 0);
+        return;
+      }
+      const sample = text.slice(0, Math.min(cut, 4 * SNIFF_CHARS));
       delimiter = sniffDelimiter(sample);
       scanner = new CsvScanner(delimiter, sample, onRecord);
     }
-    const consumed = scanner.scan(pending, final);
-    pending = consumed === pending.length ? '' : pending.slice(consumed);
+    leave(text, scanner.scan(text, final));
   };
   // Checked once a whole block is scanned, however it was cut into pieces.
   const checkPending = () => {
-    if (scanner && pending.length > MAX_RECORD_CHARS) {
+    if (scanner && unread > MAX_RECORD_CHARS) {
       throw new CsvProblem(`Data row ${rowCount + 1} is longer than ${MAX_RECORD_CHARS / 1024 / 1024} MB: is a quote left open?`);
     }
   };

@@ -150,7 +150,11 @@ export class HyperLogLog {
 /** Exact distinct values up to a bound (then the sketch answers). */
 export const EXACT_DISTINCT_LIMIT = 1_000_000;
 
-/** Distinct values a hash table holds before the counter switches to append-and-deduplicate. */
+/**
+ * Distinct values at which the counter switches from its hash table to append-and-deduplicate: the
+ * table is then half full, and one more value would grow it to twice the size (fresh memory, every
+ * hash moved) only for it to be dropped.
+ */
 const TABLE_LIMIT = 1 << 16;
 
 /** Buckets (by the top bits of a hash) that `removeRepeats` splits a buffer into. */
@@ -252,7 +256,7 @@ export class DistinctCounter {
     if (table) {
       const added = table.add(lo, hi);
       this.seen = !added;
-      if (table.size > TABLE_LIMIT || table.size > this.limit) {
+      if (table.size >= TABLE_LIMIT || table.size > this.limit) {
         this.table = undefined;
         this.startBuffer(table);
         if (this.length > this.limit) this.compact(false);

@@ -126,4 +126,18 @@ describe('round trip (property)', () => {
       { numRuns: 150 },
     );
   });
+
+  it('reads back a table longer than its sniffed start, in pieces cut inside characters and records', async () => {
+    // Past the first 64 KB the reader scans piece by piece, each decoded with the unfinished record
+    // of the one before: characters of 2 to 4 bytes and quoted records cross every kind of cut.
+    const values = ['é', '€uro', '😀', 'a,b', 'say "hi"', 'two\nlines', '', null, 'plain', '中文😀é'];
+    const cells: RawCell[][] = Array.from({ length: 12_000 }, (_, i) => [`r${i}`, values[i % values.length]!, values[(i * 7) % values.length]!, 'x'.repeat(i % 97)]);
+    const csv = toCsv(['id', 'a', 'b', 'pad'], cells, ',', '\r\n');
+    expect(csv.length).toBeGreaterThan(4 * 64 * 1024);
+    for (const [chunk, block] of [[1 << 20, 1 << 20], [65_537, 65_537], [999, 1 << 20], [4093, 70_001]] as const) {
+      const read1 = await read(Buffer.from(csv, 'utf8'), chunk, block);
+      expect(read1.rows).toEqual(cells);
+      expect(read1.summary.rowCount).toBe(cells.length);
+    }
+  });
 });

@@ -51,6 +51,22 @@ describe('DistinctCounter', () => {
   });
 });
 
+describe('DistinctCounter past its table', () => {
+  it('knows repeats while its table holds under 65,536 values, then counts exactly by appending', () => {
+    const counter = new DistinctCounter();
+    for (let i = 0; i < 65_535; i++) expect(counter.add(`v${i}`)).toBe(true);
+    expect(counter.add('v0')).toBe(false);
+    expect(counter.seen).toBe(true);
+    // The 65,536th distinct value is the table's last: from then on a repeat is not told from a new value.
+    expect(counter.add('v65535')).toBe(true);
+    counter.add('v1');
+    expect(counter.seen).toBe(false);
+    for (let i = 0; i < 100_000; i++) counter.add(`v${(i * 7919) % 100_000}`);
+    expect(counter.isExact).toBe(true);
+    expect(counter.count()).toBe(100_000);
+  });
+});
+
 describe('HashSet64', () => {
   it('keeps every distinct hash through its growth', () => {
     const set = new HashSet64(16);
