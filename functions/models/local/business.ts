@@ -1294,8 +1294,9 @@ const unlabelledAddressBlock = perDocument((index): BusinessValue[] => {
   const segments = lines.flatMap((l) => l.segments).filter((s) => s.box && s.box.top < PARTY_NUMBER_DATE_WEIGHTS.blockTopShare * page.height);
   if (segments.length === 0) return [];
   const firstTop = Math.min(...segments.map((s) => s.box!.top));
-  // The issuer's names as the other readings find them (its labelled or headed name, its letterhead, its sender's line).
-  const issuer = vendorCandidates(index).filter((v) => v.score >= FIELD_FLOORS.vendor_name);
+  // The issuer's best name as the other readings find it (its labelled or headed name, its letterhead,
+  // its sender's line). (A second letterhead name, another block's, may be the recipient's.)
+  const issuer = vendorCandidates(index).filter((v) => v.score >= FIELD_FLOORS.vendor_name).sort(byScore).slice(0, 1);
   const issuerWords = new Set(issuer.flatMap((v) => v.words.map((w) => w.id)));
   const issuerNames = new Set(issuer.map((v) => letters(String(v.value))));
   const sender = lines.map((l) => senderName(l.segments.flatMap((s) => s.words))).find((name) => name !== undefined);
@@ -1326,9 +1327,18 @@ const unlabelledAddressBlock = perDocument((index): BusinessValue[] => {
     const text = s.words.map((w) => w.text).join(' ');
     return ADDRESS_LIKE.test(text) && (text.match(/\p{L}/gu) ?? []).length > (text.match(/\d/g) ?? []).length;
   };
+  // The issuer's own block (its best name over its own address) printed apart: then a block printed
+  // first is no issuer's, even with no address above it ("Adatum Corporation" on the left, the
+  // issuer's "CRONUS DE" over "Hofstraße 12" on the right).
+  const issuerSegments = new Set(issuer.flatMap((v) => v.words.map((w) => index.segments[w.segment]!)));
+  const headsBlock = (s: XSegment) => {
+    for (let next = below.get(s), k = 0; next && k < PARTY_NUMBER_DATE_WEIGHTS.blockMaxLines; next = below.get(next), k++) if (addressLine(next)) return true;
+    return false;
+  };
+  const issuerBlock = [...issuerSegments].some((s) => segments.includes(s) && headsBlock(s));
   const out: BusinessValue[] = [];
   for (const first of segments) {
-    if (over.get(first) || first.box!.top <= firstTop || !addressTops.some((top) => top < first.box!.top)) continue;
+    if (over.get(first) || (!issuerBlock && (first.box!.top <= firstTop || !addressTops.some((top) => top < first.box!.top)))) continue;
     const block = [first];
     // (The block ends at a line of "label: value": contact details, identifiers, another block's heading.)
     for (let next = below.get(first); next && block.length < PARTY_NUMBER_DATE_WEIGHTS.blockMaxLines && !next.words.some((w) => w.text.includes(':')); next = below.get(next)) block.push(next);

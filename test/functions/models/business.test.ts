@@ -539,6 +539,18 @@ describe('business fields', () => {
       [40, 157, '41001 Sevilla'],
     ];
     expect((await placed([...issuer, ...other, ...billed, ...invoiceTotals])).customer_name).toBeNull();
+
+    // The window's block printed first, under the title and no address, the issuer's own name over its
+    // address at the right (the name its e-mail spells): the block on the left is the recipient.
+    // Without the issuer's block beside it, a name over an address at the top is the issuer's own (a
+    // receipt's store), no recipient.
+    const titled: Array<[number, number, string]> = [[57, 32, 'Invoice 103767'], [57, 59, 'February 17, 2026']];
+    const recipient: Array<[number, number, string]> = [[57, 112, 'Adatum Corporation'], [57, 127, 'Station Road, 21'], [57, 141, '48436 Düsseldorf']];
+    const company: Array<[number, number, string]> = [[470, 112, 'CRONUS DE'], [470, 127, 'Hofstraße 12'], [470, 141, '20097 Hamburg'], [439, 747, 'info@cronus.com']];
+    const side = await placed([...titled, ...recipient, ...company, [348, 489, 'Total € Incl. VAT 681.87']]);
+    expect(side.customer_name).toBe('Adatum Corporation');
+    expect(side.vendor_name).not.toBe('Adatum Corporation');
+    expect((await placed([...titled, ...recipient, [348, 489, 'Total € Incl. VAT 681.87']])).customer_name).toBeNull();
   });
 
   it('reads German totals ("Rechnungssumme netto/brutto", "zuzüglich MwSt."), an Argentine "Comp. Nro", a street written as one word, and a name with a small title word in it', async () => {
