@@ -31,12 +31,56 @@ const SNIFF_CHARS = 64 * 1024;
 /** A single record longer than this is refused (it is almost always an unterminated quote). */
 export const MAX_RECORD_CHARS = 16 * 1024 * 1024;
 
-export interface CsvVisitor {
-  /** Called once with the header names (checked: none empty, none repeated). */
-  header(names: string[], delimiter: string): void;
-  /** Called for every data record; `fields` is reused between calls: copy what you keep. */
-  row(fields: RawCell[], rowNumber: number): void;
+/**
+ * One record as the scanner read it, without a string per field: field `i` is the text
+ * `sources[i].slice(starts[i], ends[i])`, or null (nothing between the delimiters) when `starts[i]`
+ * is -1. A field points into the decoded text the scanner was given, unless it is quoted and had a
+ * doubled quote or text after its closing quote: then its source is its own string. Reused from one
+ * record to the next: copy what you keep.
+ */
+export class CsvRecord {
+  length = 0;
+  readonly sources: string[] = [];
+  readonly starts: number[] = [];
+  readonly ends: number[] = [];
+
+  /** Field `i` as a string (a slice of its source). */
+  field(i: number): RawCell {
+    const start = this.starts[i]!;
+    return start < 0 ? null : this.sources[i]!.slice(start, this.ends[i]);
+  }
+
+  /** Every field as a string, into `into` (its length set to the record's). */
+  fields(into: RawCell[]): RawCell[] {
+    for (let i = 0; i < this.length; i++) into[i] = this.field(i);
+    // Setting the length is a runtime call: only when it changes (a ragged record).
+    if (into.length !== this.length) into.length = this.length;
+    return into;
+  }
+
+  /** Makes this the record of `fields` (the reverse of `fields`). */
+  setFields(fields: readonly RawCell[]): this {
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i]!;
+      this.sources[i] = field ?? '';
+      this.starts[i] = field === null ? -1 : 0;
+      this.ends[i] = field === null ? -1 : field.length;
+    }
+    this.length = fields.length;
+    return this;
+  }
 }
+
+/**
+ * What `readCsv` calls: `header` once with the header names (checked: none empty, none repeated), then
+ * for every data record either `row` with its fields as strings or `record` with its fields as places
+ * in the decoded text (no string per field: the profiler's way). Both are reused between calls: copy
+ * what you keep.
+ */
+export type CsvVisitor = { header(names: string[], delimiter: string): void } & (
+  | { row(fields: RawCell[], rowNumber: number): void }
+  | { record(record: CsvRecord, rowNumber: number): void }
+);
 
 export interface CsvSummary {
   rowCount: number;
@@ -78,14 +122,14 @@ export class CsvScanner {
   private readonly delimiterChar: string;
   /** The line end searched for: `\n` (a `\r` before it is dropped) or, for old Mac files, `\r`. */
   private readonly newline: string;
-  private readonly fields: RawCell[] = [];
+  private readonly record = new CsvRecord();
   /** Records emitted so far (the header included). */
   rowsSoFar = 0;
 
   constructor(
     delimiter: string,
     sample: string,
-    private readonly onRecord: (fields: RawCell[]) => void,
+    private readonly onRecord: (record: CsvRecord) => void,
   ) {
     this.delimiter = delimiter.charCodeAt(0);
     this.delimiterChar = delimiter;
@@ -97,7 +141,8 @@ export class CsvScanner {
     const dChar = this.delimiterChar;
     const nl = this.newline;
     const n = text.length;
-    const fields = this.fields;
+    const record = this.record;
+    const { sources, starts, ends } = record;
     // Positions of the next delimiter and line end, searched with indexOf (fast) and reused until passed.
     let nextD = -1;
     let nextN = -1;
@@ -108,8 +153,10 @@ export class CsvScanner {
       for (;;) {
         if (pos < n && text.charCodeAt(pos) === 34) {
           // Quoted field: runs to the next quote not doubled; "" inside is one quote.
-          let value = '';
-          let start = pos + 1;
+          const open = pos + 1;
+          /** The value so far, once a doubled quote made it other than a place in `text`. */
+          let value: string | undefined;
+          let start = open;
           for (;;) {
             const q = text.indexOf('"', start);
             if (q < 0) {
@@ -118,14 +165,15 @@ export class CsvScanner {
             }
             if (q + 1 >= n && !final) return recordStart;
             if (q + 1 < n && text.charCodeAt(q + 1) === 34) {
-              value += text.slice(start, q + 1);
+              value = (value ?? '') + text.slice(start, q + 1);
               start = q + 2;
               continue;
             }
-            value += text.slice(start, q);
+            if (value !== undefined) value += text.slice(start, q);
             pos = q + 1;
             break;
           }
+          const close = pos - 1;
           // Anything between the closing quote and the delimiter is kept as written.
           const after = pos;
           while (pos < n) {
@@ -133,8 +181,17 @@ export class CsvScanner {
             if (c === d || c === 10 || c === 13) break;
             pos++;
           }
-          if (pos > after) value += text.slice(after, pos);
-          fields[count++] = value;
+          if (pos > after) value = (value ?? text.slice(open, close)) + text.slice(after, pos);
+          if (value === undefined) {
+            sources[count] = text;
+            starts[count] = open;
+            ends[count] = close;
+          } else {
+            sources[count] = value;
+            starts[count] = 0;
+            ends[count] = value.length;
+          }
+          count++;
         } else {
           const fieldStart = pos;
           if (nextD < pos) {
@@ -150,7 +207,10 @@ export class CsvScanner {
           pos = end;
           // CRLF: the CR before the LF is part of the line end, not of the field.
           const valueEnd = end === nextN && end > fieldStart && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
-          fields[count++] = valueEnd === fieldStart ? null : text.slice(fieldStart, valueEnd);
+          sources[count] = text;
+          starts[count] = valueEnd === fieldStart ? -1 : fieldStart;
+          ends[count] = valueEnd;
+          count++;
         }
         if (pos >= n) {
           if (!final) return recordStart;
@@ -169,11 +229,10 @@ export class CsvScanner {
         break;
       }
       // A line with nothing on it is not a record.
-      if (count === 1 && fields[0] === null) continue;
-      // The array is reused: its length changes only on a ragged record (setting it is a runtime call).
-      if (fields.length !== count) fields.length = count;
+      if (count === 1 && starts[0]! < 0) continue;
+      record.length = count;
       this.rowsSoFar++;
-      this.onRecord(fields);
+      this.onRecord(record);
     }
     return n;
   }
@@ -309,16 +368,19 @@ export async function readCsv(source: AsyncIterable<Uint8Array>, visitor: CsvVis
   let headerSeen = false;
   let rowCount = 0;
 
-  const onRecord = (fields: RawCell[]) => {
+  const fields: RawCell[] = [];
+  const byRecord = 'record' in visitor;
+  const onRecord = (record: CsvRecord) => {
     if (!headerSeen) {
       headerSeen = true;
-      const names = fields.map((f) => f ?? '');
+      const names = record.fields([]).map((f) => f ?? '');
       checkHeader(names);
       visitor.header(names, delimiter);
       return;
     }
     rowCount++;
-    visitor.row(fields, rowCount);
+    if (byRecord) visitor.record(record, rowCount);
+    else visitor.row(record.fields(fields), rowCount);
   };
 
   const utf8 = new Utf8Blocks();

@@ -17,12 +17,15 @@ function fmix32(h: number): number {
 /** The two lanes of the last `hashString` call (module state avoids an allocation per cell). */
 export const lastHash = { lo: 0, hi: 0 };
 
-/** Hashes a string's UTF-16 code units into `lastHash` (two independently mixed 32-bit lanes). */
-export function hashString(s: string): void {
-  const n = s.length;
-  let a = 0x811c9dc5 ^ n;
+/**
+ * Hashes the UTF-16 code units of `s[start, end)` into `lastHash` (two independently mixed 32-bit
+ * lanes): a text hashes the same wherever it is.
+ */
+export function hashString(s: string, start = 0, end = s.length): void {
+  const n = end;
+  let a = 0x811c9dc5 ^ (end - start);
   let b = 0x9747b28c;
-  let i = 0;
+  let i = start;
   // Two code units per step (each is < 2^16, so the pair is one exact 32-bit word).
   for (; i + 1 < n; i += 2) {
     const w = s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16);

@@ -6,7 +6,6 @@
  */
 import {
   CellKind,
-  cellKind,
   compareText,
   dateTimeMillis,
   isBooleanText,
@@ -16,8 +15,10 @@ import {
   isNumberText,
   plainNumber,
   plainNumberInfo,
+  textKind,
   type RawCell,
 } from './cells.ts';
+import { CsvRecord } from './csv-reader.ts';
 import { DistinctCounter, EXACT_DISTINCT_LIMIT, hashString, lastHash } from './hyperloglog.ts';
 import { DIAGNOSTIC_ROWS, type Column, type ColumnProfile, type ColumnSchema, type Diagnostic, type Scalar, type TableSummary } from './types.ts';
 
@@ -32,14 +33,14 @@ const SAMPLE_VALUES = 3;
 const SAMPLE_ROWS = 5;
 
 /**
- * Whether the text of an integer (as plainNumber read it: at most 15 digits) is exactly what
- * String(value) gives back: no `+`, no leading zero, not `-0`. Such a value's hash can be recomputed.
+ * Whether the text `s[start, end)` of an integer (as plainNumber read it: at most 15 digits) is exactly
+ * what String(value) gives back: no `+`, no leading zero, not `-0`. Such a value's hash can be recomputed.
  */
-function isCanonicalInteger(text: string): boolean {
-  const first = text.charCodeAt(0);
+function isCanonicalInteger(s: string, start: number, end: number): boolean {
+  const first = s.charCodeAt(start);
   if (first === 43) return false;
-  const lead = first === 45 ? text.charCodeAt(1) : first;
-  return lead !== 48 || text.length === 1;
+  const lead = first === 45 ? s.charCodeAt(start + 1) : first;
+  return lead !== 48 || end - start === 1;
 }
 
 /** A copy of a string that does not keep the block it was sliced from alive. */
@@ -85,26 +86,27 @@ class ColumnAccumulator {
 
   constructor(readonly name: string) {}
 
-  add(cell: RawCell): void {
-    const kind = cellKind(cell);
+  /** Adds a cell: the text `s[start, end)`, or null when `start` is -1 (see CsvRecord). */
+  add(s: string, start: number, end: number): void {
+    const kind = start < 0 ? CellKind.Null : textKind(s, start, end);
     if (kind === CellKind.Null) {
       this.nulls++;
       return;
     }
-    const text = cell as string;
     if (kind === CellKind.Empty) {
       this.empties++;
-      if (this.blanks.size < 1000) this.blanks.add(text);
+      if (this.blanks.size < 1000) this.blanks.add(detached(s.slice(start, end)));
       return;
     }
     this.values++;
     let c = this.candidates;
     if (c & (INTEGER | NUMBER)) {
-      let value = plainNumber(text);
+      let value = plainNumber(s, start, end);
       let integer = plainNumberInfo.integer;
       const plain = !Number.isNaN(value);
       if (!plain) {
         // Exponents, long digit strings: the careful path.
+        const text = s.slice(start, end);
         integer = isIntegerText(text);
         value = integer || isNumberText(text) ? Number(text) : NaN;
       }
@@ -115,10 +117,10 @@ class ColumnAccumulator {
         if (value <= this.last) this.stopIncreasing();
         this.last = value;
         const nextInRun = this.runLength === 0 || value === this.runStart + this.runLength;
-        if (this.runOpen && plain && integer && nextInRun && isCanonicalInteger(text)) {
-          this.extendRun(value, text);
-          this.textBounds(text);
-        } else if (this.count(text)) this.textBounds(text);
+        if (this.runOpen && plain && integer && nextInRun && isCanonicalInteger(s, start, end)) {
+          this.extendRun(value, s, start, end);
+          this.textBounds(s, start, end);
+        } else if (this.count(s, start, end)) this.textBounds(s, start, end);
         // A number is never a boolean or a date.
         this.candidates = c & (INTEGER | NUMBER);
         return;
@@ -126,19 +128,20 @@ class ColumnAccumulator {
       c &= ~NUMBER;
     }
     this.stopIncreasing();
-    if (this.count(text)) this.textBounds(text);
+    if (this.count(s, start, end)) this.textBounds(s, start, end);
     if (c === 0) {
       this.candidates = 0;
       return;
     }
     if (c & BOOLEAN) {
-      if (!isBooleanText(text)) c &= ~BOOLEAN;
-      else if (text.length === 4) this.sawTrue = true;
+      if (!isBooleanText(s, start, end)) c &= ~BOOLEAN;
+      else if (end - start === 4) this.sawTrue = true;
       else this.sawFalse = true;
     }
-    if (c & DATE && !isDateText(text)) c &= ~DATE;
+    if (c & DATE && !isDateText(s, start, end)) c &= ~DATE;
     if (c & DATE_TIME) {
-      if (isDateTimeText(text)) {
+      if (isDateTimeText(s, start, end)) {
+        const text = s.slice(start, end);
         const t = dateTimeMillis(text);
         if (t < this.timeMin) {
           this.timeMin = t;
@@ -154,10 +157,10 @@ class ColumnAccumulator {
   }
 
   /** The text minimum and maximum (compared as text: every value takes part, whatever its type). */
-  private textBounds(text: string): void {
-    if (this.textMin === null) this.textMin = this.textMax = detached(text);
-    else if (compareText(text, this.textMin) < 0) this.textMin = detached(text);
-    else if (compareText(text, this.textMax!) > 0) this.textMax = detached(text);
+  private textBounds(s: string, start: number, end: number): void {
+    if (this.textMin === null) this.textMin = this.textMax = detached(s.slice(start, end));
+    else if (compareText(s, start, end, this.textMin) < 0) this.textMin = detached(s.slice(start, end));
+    else if (compareText(s, start, end, this.textMax!) > 0) this.textMax = detached(s.slice(start, end));
   }
 
   /**
@@ -167,24 +170,24 @@ class ColumnAccumulator {
    * False when the value was certainly seen before (then it is no new minimum or maximum either:
    * a column of few distinct values skips their text comparisons).
    */
-  private count(text: string): boolean {
+  private count(s: string, start: number, end: number): boolean {
     this.closeRun();
-    hashString(text);
+    hashString(s, start, end);
     let isNew = true;
     if (this.deferred) this.defer(lastHash.lo, lastHash.hi);
     else {
       isNew = this.distinct.addHash(lastHash.lo, lastHash.hi);
       if (this.distinct.seen) return false;
     }
-    if (isNew && this.samples.length < SAMPLE_VALUES) this.samples.push(detached(text));
+    if (isNew && this.samples.length < SAMPLE_VALUES) this.samples.push(detached(s.slice(start, end)));
     return true;
   }
 
   /** A value one more than the run's last (or the first value): new, and not hashed yet. */
-  private extendRun(value: number, text: string): void {
+  private extendRun(value: number, s: string, start: number, end: number): void {
     if (this.runLength === 0) this.runStart = value;
     this.runLength++;
-    if (this.samples.length < SAMPLE_VALUES) this.samples.push(detached(text));
+    if (this.samples.length < SAMPLE_VALUES) this.samples.push(detached(s.slice(start, end)));
   }
 
   /** The run ends: its values' hashes are counted, in order, as if each had been counted on arrival. */
@@ -291,22 +294,34 @@ export class TableProfiler {
     this.columns = names.map((n) => new ColumnAccumulator(n));
   }
 
+  /** The record `row` makes of its fields. */
+  private readonly fromFields = new CsvRecord();
+
   row(fields: RawCell[], rowNumber: number): void {
+    this.record(this.fromFields.setFields(fields), rowNumber);
+  }
+
+  /** A record as the CSV reader hands it over (no string per field): what `row` does. */
+  record(record: CsvRecord, rowNumber: number): void {
     this.rowCount++;
     const columns = this.columns;
     const width = columns.length;
-    if (fields.length !== width) {
+    const { length, sources, starts, ends } = record;
+    if (length !== width) {
       this.raggedCount++;
       if (this.raggedRows.length < DIAGNOSTIC_ROWS) this.raggedRows.push(rowNumber);
     }
     // Missing fields of a short row count as nulls; extra fields belong to no column.
-    if (fields.length >= width) for (let i = 0; i < width; i++) columns[i]!.add(fields[i]!);
-    else for (let i = 0; i < width; i++) columns[i]!.add(i < fields.length ? fields[i]! : null);
+    for (let i = 0; i < width; i++) {
+      if (i < length) columns[i]!.add(sources[i]!, starts[i]!, ends[i]!);
+      else columns[i]!.add('', -1, -1);
+    }
     if (this.sampleRows.length < SAMPLE_ROWS) {
       const sample: Record<string, string | null> = {};
       for (let i = 0; i < width; i++) {
-        const cell = i < fields.length ? fields[i]! : null;
-        sample[this.names[i]!] = cell === null || cellKind(cell) === CellKind.Null ? null : detached(cell);
+        const start = i < length ? starts[i]! : -1;
+        const isNull = start < 0 || textKind(sources[i]!, start, ends[i]!) === CellKind.Null;
+        sample[this.names[i]!] = isNull ? null : detached(record.field(i)!);
       }
       this.sampleRows.push(sample);
     }

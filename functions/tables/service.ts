@@ -160,7 +160,7 @@ async function summarise(chunks: AsyncIterable<Uint8Array>, overrides: Record<st
         }
         profiler.header(names, delimiter);
       },
-      row: (fields, rowNumber) => profiler.row(fields, rowNumber),
+      record: (record, rowNumber) => profiler.record(record, rowNumber),
     });
   } catch (error) {
     if (error instanceof CsvProblem) throw Invalid.at(loc, error.message, 'csv_invalid');

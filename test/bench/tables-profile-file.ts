@@ -13,7 +13,7 @@ const started = performance.now();
 const profiler = new TableProfiler();
 // Chunks of 64 KB (the stream default), as an upload reads them: an S3 body arrives in pieces of at
 // most 64 KB (16 KB TLS records in the cloud), which the reader copies into its blocks.
-const read = await readCsv(createReadStream(file), { header: (n, d) => profiler.header(n, d), row: (f, i) => profiler.row(f, i) });
+const read = await readCsv(createReadStream(file), { header: (n, d) => profiler.header(n, d), record: (r, i) => profiler.record(r, i) });
 const summary = profiler.finish();
 const cpu = process.cpuUsage(cpu0);
 console.log(

@@ -9,9 +9,17 @@ import { isDateTimeText, isNumberText, plainNumber } from '../../../functions/ta
 import { chunksOf, readCsv } from '../../../functions/tables/csv-reader.ts';
 import { TableProfiler } from '../../../functions/tables/profile.ts';
 
+/** The summary of a CSV as an upload makes it: the reader hands the profiler records (no string per field). */
 async function profile(csv: string) {
   const profiler = new TableProfiler();
-  await readCsv(chunksOf(Buffer.from(csv)), { header: (n, d) => profiler.header(n, d), row: (f, i) => profiler.row(f, i) });
+  await readCsv(chunksOf(Buffer.from(csv)), { header: (n, d) => profiler.header(n, d), record: (r, i) => profiler.record(r, i) });
+  return profiler.finish();
+}
+
+/** The same, fed the fields as strings (`row`). */
+async function profileByRow(csv: string, chunk?: number) {
+  const profiler = new TableProfiler();
+  await readCsv(chunksOf(Buffer.from(csv), chunk), { header: (n, d) => profiler.header(n, d), row: (f, i) => profiler.row(f, i) });
   return profiler.finish();
 }
 
@@ -97,6 +105,36 @@ describe('profiler', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('summarises records from the reader as it does the same fields given as strings', async () => {
+    // Quoted values (doubled quotes, text after the closing quote, delimiters and line ends inside),
+    // null tokens, blanks, ragged rows, CRLF, characters outside ASCII, date-times and booleans.
+    const csv = [
+      'id,name,when,ok,n',
+      '1,"a ""b"", c",2024-01-01T10:00:00Z,true,1.5',
+      '2,"x"tail,2024-01-01 10:00,FALSE,NA',
+      '3,,2024-02-29T23:59:59.5+05:30,null,""',
+      '4,"  ",N/A,True,-0',
+      '5,"line\r\nbreak",2023-12-31T00:00,false,1e3',
+      '6,é😀',
+      '7,中文,2024-01-01T00:00:00z,true,7,extra',
+      '8,"",,,',
+    ].join('\r\n');
+    const byRecord = await profile(csv);
+    expect(byRecord.row_count).toBe(8);
+    expect(await profileByRow(csv)).toEqual(byRecord);
+    expect(await profileByRow(csv, 7)).toEqual(byRecord);
+    expect(byRecord.profile.map((c) => [c.name, c.json_schema, c.null_count, c.empty_count, c.distinct_count])).toEqual([
+      ['id', { type: 'integer' }, 0, 0, 8],
+      ['name', { type: 'string' }, 1, 2, 5],
+      ['when', { type: 'string', format: 'date-time' }, 3, 0, 5],
+      ['ok', { type: 'boolean' }, 3, 0, 4],
+      ['n', { type: 'number' }, 3, 1, 4],
+    ]);
+    expect(byRecord.profile[1]).toMatchObject({ min: 'a "b", c', max: '中文' });
+    expect(byRecord.sample_rows[0]).toEqual({ id: '1', name: 'a "b", c', when: '2024-01-01T10:00:00Z', ok: 'true', n: '1.5' });
+    expect(byRecord.sample_rows[1]).toMatchObject({ name: 'xtail', n: null });
   });
 
   it('widens integer to number to string as values demand, comparing numbers numerically', async () => {
