@@ -320,7 +320,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
     labels: {
       en: 'bill to, billed to, invoice to, issued to, sold to, customer, customer name, client, client name, buyer, purchaser, recipient, patient, patient name, insured, insured name, owner, vehicle owner, guest, attention, attn, to, name, account name, guarantor, member name, prepared for, customer details, client details, patient details, buyer details, debtor',
       fr: 'client, facture a, facturer a, destinataire, adresse de facturation, acheteur, nom du client, a l attention de, debiteur',
-      de: 'kunde, rechnungsempfanger, empfanger, rechnung an, kaufer, auftraggeber, an, kundenname, debitor',
+      de: 'kunde, rechnungsempfanger, leistungsempfanger, empfanger, rechnung an, kaufer, auftraggeber, an, kundenname, debitor',
       nl: 'klant, factuur aan, afnemer, koper, aan, geadresseerde, klantnaam, debiteur',
       es: 'cliente, facturar a, destinatario, comprador, nombre del cliente, senor, senores, senor es, sr, sres, sr s, apellido y nombre',
       it: 'cliente, destinatario, intestatario, acquirente, spett, spettabile',

@@ -12,7 +12,7 @@
  *   cells  — the cell to the right of, or below, a cell holding just the label.
  */
 import { blockBelow, cellAt, type DocIndex, segmentAfter, segmentBelow, type XSegment, type XWord } from './extract-index.ts';
-import { bestPhrase, type Phrase, type PhraseSource } from './extract-words.ts';
+import { bestPhrase, type Phrase, type PhraseSource, wordStems } from './extract-words.ts';
 import { LABEL_SETTINGS, PLACEMENT_WEIGHT as PLACEMENTS } from './weights/extract-labels.ts';
 import { LINKING_WORDS } from '../knowledge/fields.ts';
 
@@ -153,8 +153,7 @@ export function findLabels(index: DocIndex, phrases: readonly Phrase[], weightOf
     let from = start;
     while (from > 0 && start - from < LABEL_SETTINGS.maxQualifierWords && isLetterWord(words[from - 1]!) && !endsLabel(words[from - 1]!) && !(heading && isLinkingWord(words[from - 1]!.text))) from--;
     const label = words.slice(from, end);
-    const labelStems = [...new Set(label.flatMap((w) => w.stems))];
-    const { similarity, source } = bestPhrase(labelStems, phrases, weightOf);
+    const { similarity, source } = labelSimilarity(label, phrases, weightOf);
     if (similarity <= 0) continue;
     // A rate printed before the label ("6.00% GST") qualifies it as one printed after it does.
     const first = words.slice(0, from).every((w) => QUALIFIER.test(w.text));
@@ -168,6 +167,22 @@ export function findLabels(index: DocIndex, phrases: readonly Phrase[], weightOf
     });
   }
   return matches;
+}
+
+/**
+ * How well a label's words match the phrases. A label printed as alternatives split by a slash
+ * ("Käufer/Leistungsempfänger:", "Datum/Date:") says either one: each alternative is matched alone
+ * too, so the other does not dilute it.
+ */
+function labelSimilarity(label: XWord[], phrases: readonly Phrase[], weightOf: (s: PhraseSource) => number): ReturnType<typeof bestPhrase> {
+  let best = bestPhrase([...new Set(label.flatMap((w) => w.stems))], phrases, weightOf);
+  const text = label.map((w) => w.text).join(' ');
+  if (!/\p{L}\s*\/\s*\p{L}/u.test(text)) return best;
+  for (const alternative of text.split('/')) {
+    const match = bestPhrase([...new Set(alternative.split(/\s+/).flatMap(wordStems))], phrases, weightOf);
+    if (match.similarity > best.similarity) best = match;
+  }
+  return best;
 }
 
 /**

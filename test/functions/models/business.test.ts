@@ -553,6 +553,12 @@ describe('business fields', () => {
     expect((await placed([...titled, ...recipient, [348, 489, 'Total € Incl. VAT 681.87']])).customer_name).toBeNull();
   });
 
+  it('reads a label printed as alternatives split by a slash as either one ("Käufer/Leistungsempfänger:")', async () => {
+    const buyer = (heading: string) => extract(['Gutschrift Nr. 471102', 'Verkäufer:', 'Lieferant GmbH', 'Lieferantenstraße 20', heading, 'Nummer : GE2020211', 'Kunden AG Mitte', 'Kundenstraße 15', 'Gesamtbetrag: 42,00 EUR']);
+    expect((await buyer('Käufer/Leistungsempfänger:')).customer_name).toBe('Kunden AG Mitte');
+    expect((await buyer('Leistungsempfänger:')).customer_name).toBe('Kunden AG Mitte');
+  });
+
   it('reads German totals ("Rechnungssumme netto/brutto", "zuzüglich MwSt."), an Argentine "Comp. Nro", a street written as one word, and a name with a small title word in it', async () => {
     const kraxi = await extract(['Kraxi GmbH', 'Rechnung 2014-03', 'Rechnungssumme netto 845,00', 'zuzüglich 19% MwSt. 160,55', 'Rechnungssumme brutto 1.005,55']);
     expect(kraxi).toMatchObject({ subtotal: 845, tax: 160.55, total: 1005.55 });
