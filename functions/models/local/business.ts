@@ -339,7 +339,11 @@ function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labe
   for (const label of labels) {
     // An authorization's expiry ("C.A.E. Nº …" over "Fecha de Vencimiento: …") is no payment's due date.
     if (id === 'due_date' && authorizationExpiry(index, label)) continue;
-    for (const region of regionsOf(index, label)) {
+    const regions = regionsOf(index, label);
+    // Lines read past an identifier's line, each with the first word of the block it continues.
+    const passed = new Map<(typeof regions)[number], XWord>();
+    for (let r = 0; r < regions.length; r++) {
+      const region = regions[r]!;
       // A name is never read out of running text ("… may be subject to a 20% restocking fee").
       if (region.placement === 'prose' && (concept.kind === 'name' || concept.kind === 'address' || concept.kind === 'text')) continue;
       let read = withoutTrailingPhone(concept.kind, readValue(region.words, leaf, traits, index.dateOrder));
@@ -348,7 +352,19 @@ function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labe
       // A name read off a line of its own label ("Globale Nummer: 4000001123452" under "Seller:") is that label's first word;
       // words holding labels of their own ("Debiteurennummer: Factuurnummer: INV12345 …") are other fields, no name;
       // nor is one word before a long number ("GLN 4304171000002" under "Käufer"): that number's label.
-      if (concept.kind === 'name' && (labelFollows(index, read.words) || read.words.some((w) => /\p{L}:$/u.test(w.text)) || labelsNumber(index, read.words))) continue;
+      if (concept.kind === 'name' && (labelFollows(index, read.words) || read.words.some((w) => /\p{L}:$/u.test(w.text)) || labelsNumber(index, read.words))) {
+        // A party's block may print an identifier first, the name on the line under it ("Käufer" over
+        // "GLN 4304171000002" over "MUSTER-KUNDE GMBH"): that line is read too, once.
+        const next = region.placement === 'below' && !passed.has(region) ? segmentBelow(index, index.segments[region.words[0]!.segment]!) : undefined;
+        if (next) {
+          const further = { words: next.words, placement: 'below' as const, label };
+          passed.set(further, region.words[0]!);
+          regions.push(further);
+        }
+        continue;
+      }
+      // (A line read past the identifier's is a name only where it reads as one: not its street.)
+      if (passed.has(region) && !readsAsName(read.words)) continue;
       if (concept.kind === 'identifier' && houseNumber(index, read.words)) continue;
       let factor = placementFactor(region.placement, region.label) * (region.qualified ? LABEL_WEIGHTS.qualified : 1);
       // Amounts of a document are beside their label; under it is mostly a column of an item table.
@@ -357,7 +373,7 @@ function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labe
       if (concept.kind === 'date' && (region.placement === 'below' || region.placement === 'cellBelow') && itemHeaderLines(index).has(label.words[0]!.line)) factor *= LABEL_WEIGHTS.itemColumnDate;
       // One word of a name's label with no colon ("SUPPLIERS" in a logo) is a label only weakly; not
       // a heading over its block, the name flush under it ("Leverancier" over "Inleenlev BV").
-      if ((concept.kind === 'name' || concept.kind === 'address') && !label.colon && label.words.length === 1 && !(label.whole && headsBlock(index, label.words[0]!, read.words[0]!))) factor *= LABEL_WEIGHTS.nameOneWordLabel;
+      if ((concept.kind === 'name' || concept.kind === 'address') && !label.colon && label.words.length === 1 && !(label.whole && headsBlock(index, label.words[0]!, passed.get(region) ?? read.words[0]!))) factor *= LABEL_WEIGHTS.nameOneWordLabel;
       // Words after a label with no colon are its value only weakly unless they delimit themselves.
       if ((region.placement === 'inline' || region.placement === 'prose') && typeof read.value === 'string' && !/\d/.test(read.value)) factor *= LABEL_WEIGHTS.inlineWithoutDigit;
       const score = Math.min(1, label.similarity * PLACEMENT_WEIGHT[region.placement] * factor * read.fit);

@@ -559,6 +559,16 @@ describe('business fields', () => {
     expect((await buyer('Leistungsempfänger:')).customer_name).toBe('Kunden AG Mitte');
   });
 
+  it('reads the name under a party block\'s first line when that line is an identifier ("Käufer" over "GLN 4304171000002" over the name)', async () => {
+    const parties = (buyer: Array<[number, number, string]>) =>
+      placed([[40, 63, 'Lieferant'], [40, 72, 'GLN 4333741000005'], [40, 81, 'MUSTERLIEFERANT GMBH'], [40, 102, 'BAHNHOFSTRASSE 99'], [40, 111, '99199 MUSTERHAUSEN'], ...buyer, [366, 63, 'WARENRECHNUNG'], [366, 84, 'Beleg-Nr : R87654321012345'], [366, 500, 'Gesamtbetrag 119,00']]);
+    const block: Array<[number, number, string]> = [[210, 63, 'Käufer'], [210, 72, 'GLN 4304171000002'], [210, 81, 'MUSTER-KUNDE GMBH'], [210, 102, 'KUNDENWEG 88'], [210, 111, '40235 DUESSELDORF']];
+    expect((await parties(block)).customer_name).toBe('MUSTER-KUNDE GMBH');
+    // Only one line is passed over: two identifier lines, and the name is too far from its label.
+    const twice: Array<[number, number, string]> = [[210, 63, 'Käufer'], [210, 72, 'GLN 4304171000002'], [210, 81, 'ILN 4304171000099'], [210, 90, 'MUSTER-KUNDE GMBH'], [210, 102, 'KUNDENWEG 88']];
+    expect((await parties(twice)).customer_name).not.toBe('MUSTER-KUNDE GMBH');
+  });
+
   it('reads German totals ("Rechnungssumme netto/brutto", "zuzüglich MwSt."), an Argentine "Comp. Nro", a street written as one word, and a name with a small title word in it', async () => {
     const kraxi = await extract(['Kraxi GmbH', 'Rechnung 2014-03', 'Rechnungssumme netto 845,00', 'zuzüglich 19% MwSt. 160,55', 'Rechnungssumme brutto 1.005,55']);
     expect(kraxi).toMatchObject({ subtotal: 845, tax: 160.55, total: 1005.55 });
