@@ -568,4 +568,5 @@ export const DOCUMENT_TITLE_START = /^(tax\s+|simplified\s+tax\s+|proforma\s+|pr
  * - CONTACT_ANYWHERE, a text holding a contact word anywhere, is no name (../local/business.ts).
  */
 export const CONTACT_LINE_START = /^(phone|tel|telephone|fax|mobile|e-?mail|www\.|web|website|vat|tax|reg|registration|company (no|number)|abn|gst|iban|swift|bic|attn)\b/i;
-export const CONTACT_ANYWHERE = /@|\bwww\b|https?:|\b(tel|phone|fax|mobile|hp|email|e-mail|website|gst|vat|tax|reg|co\.?\s*no|company no|abn|tin)\b/i;
+// (Letters are told apart from word ends as Unicode reads them: "Hôtel Saint Denis" holds no "tel".)
+export const CONTACT_ANYWHERE = /@|https?:|(?<![\p{L}\p{N}_])(www|tel|phone|fax|mobile|hp|email|e-mail|website|gst|vat|tax|reg|co\.?\s*no|company no|abn|tin)(?![\p{L}\p{N}_])/iu;

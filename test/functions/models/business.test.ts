@@ -532,6 +532,9 @@ describe('business fields', () => {
     const out = await placed([...issuer, ...delivery, ...billed, ...invoiceTotals]);
     expect(out.customer_name).toBe('Me gusta olive');
     expect(out.vendor_name).toBe('Au bon moulin SARL');
+    // An accented letter is a letter: "Hôtel" holds no contact word "tel".
+    const hotel = billed.map(([x, y, text]): [number, number, string] => [x, y, text === 'Me gusta olive' ? 'Hôtel Saint Denis' : text]);
+    expect((await placed([...issuer, ...hotel, ...invoiceTotals])).customer_name).toBe('Hôtel Saint Denis');
     // Two blocks with no label, neither the issuer's: which is the recipient is not told.
     const other: Array<[number, number, string]> = [
       [40, 133, 'Olivar del Sur SL'],
