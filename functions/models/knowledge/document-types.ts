@@ -445,12 +445,12 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'bill_of_lading',
-    names: 'bill of lading, waybill, sea waybill, air waybill, consignment note, connaissement, lettre de voiture, konnossement, frachtbrief, cognossement, vrachtbrief, conocimiento de embarque, carta de porte, polizza di carico, lettera di vettura, conhecimento de embarque',
+    names: 'bill of lading, waybill, sea waybill, air waybill, consignment note, connaissement, lettre de voiture, konnossement, frachtbrief, cognossement, vrachtbrief, conocimiento de embarque, carta de porte, polizza di carico, lettera di vettura, conhecimento de embarque, conhecimento de transporte',
     // (Not what a goods invoice prints too: carriage, delivery terms, gross weights.)
     terms: `bill of lading, shipper, consignee, notify party, vessel, voyage, port of loading, port of discharge, place of receipt,
       container number, seal number, freight prepaid, freight collect, marks and numbers, shipped on board,
       connaissement, verladehafen, konnossement, laadhaven, loshaven, cognossement, conocimiento de embarque, polizza di carico,
-      conhecimento de embarque`,
+      conhecimento de embarque, conhecimento de transporte, contrato de transporte, expedidor, recebedor, cubagem`,
   },
   {
     id: 'court_filing',

@@ -199,6 +199,11 @@ describe('classification output', () => {
     expect(await categoryOf(['Notulen van de vergadering van 12 maart', 'Aanwezig: J. de Vries, A. Bakker', 'Afwezig: P. Jansen', 'Rondvraag: geen punten.', 'Actiepunten: begroting voorbereiden.'])).toBe('minutes');
     expect(await categoryOf(['Shipper: Acme Exports Ltd', 'Consignee: To order', 'Notify party: Blue Imports', 'Vessel / Voyage: MSC Anna 123W', 'Port of loading: Rotterdam', 'Port of discharge: Santos', 'Freight prepaid'])).toBe('shipping');
     expect(await categoryOf(['Betreff: Lieferung verspätet', 'Gesendet: Montag, 3. Juni 2024 09:12', 'Hallo Frau Weber,', 'die Lieferung kommt erst am Freitag.', 'Anhang: lieferschein.pdf'])).toBe('mail');
+    // A Brazilian road consignment note (CT-e): its own name and the carriage's parties, no "bill of lading".
+    const cte = ['DACTE', 'Documento auxiliar do conhecimento de transporte eletrônico', 'Modal rodoviário', 'Data e hora de emissão 27/03/2024', 'Expedidor', 'Recebedor', 'Valor total da carga R$ 3.016,92', 'Cubagem (m³)'];
+    // ("Data", a date in Portuguese, is also a spreadsheet's word.)
+    const sheet = [...categories, { name: 'spreadsheet', description: 'A spreadsheet: a workbook of rows of data' }];
+    expect((await localEngine.classify(request(doc(cte), { categories: sheet }))).output.category).toBe('shipping');
   });
 
   it('with no evidence for any category, the first is only a default, and its likelihood says so', async () => {

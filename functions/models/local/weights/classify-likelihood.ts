@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    1.003454,
-    0.602217,
-    0.442866,
-    -0.103189,
-    -0.238089,
-    -0.064732,
-    0.318716,
-    0.020602
+    1.032925,
+    0.545811,
+    0.446704,
+    -0.012654,
+    -0.202239,
+    -0.103353,
+    0.313079,
+    0.022557
   ],
-  "bias": -0.63116,
+  "bias": -0.598628,
   "fitted": {
     "documents": 228,
     "category_sets": [
@@ -35,7 +35,7 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
       12
     ],
     "rows": 912,
-    "right_rows": 812,
+    "right_rows": 818,
     "lambda": 10
   }
 };
