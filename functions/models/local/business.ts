@@ -1347,11 +1347,11 @@ const unlabelledAddressBlock = perDocument((index): BusinessValue[] => {
   // first is no issuer's, even with no address above it ("Adatum Corporation" on the left, the
   // issuer's "CRONUS DE" over "Hofstraße 12" on the right).
   const issuerSegments = new Set(issuer.flatMap((v) => v.words.map((w) => index.segments[w.segment]!)));
-  const headsBlock = (s: XSegment) => {
+  const headsAddress = (s: XSegment) => {
     for (let next = below.get(s), k = 0; next && k < PARTY_NUMBER_DATE_WEIGHTS.blockMaxLines; next = below.get(next), k++) if (addressLine(next)) return true;
     return false;
   };
-  const issuerBlock = [...issuerSegments].some((s) => segments.includes(s) && headsBlock(s));
+  const issuerBlock = [...issuerSegments].some((s) => segments.includes(s) && headsAddress(s));
   const out: BusinessValue[] = [];
   for (const first of segments) {
     if (over.get(first) || (!issuerBlock && (first.box!.top <= firstTop || !addressTops.some((top) => top < first.box!.top)))) continue;
