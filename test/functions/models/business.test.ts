@@ -554,6 +554,10 @@ describe('business fields', () => {
     expect(side.customer_name).toBe('Adatum Corporation');
     expect(side.vendor_name).not.toBe('Adatum Corporation');
     expect((await placed([...titled, ...recipient, [348, 489, 'Total € Incl. VAT 681.87']])).customer_name).toBeNull();
+    // Nor when the issuer's name heads no address of its own (a name beside the title): the block on
+    // the left may then be the issuer's own address, and which party it is is not told.
+    const named = await placed([...titled, [470, 32, 'CRONUS DE'], ...recipient, [439, 747, 'info@cronus.com'], [348, 489, 'Total € Incl. VAT 681.87']]);
+    expect(named.customer_name).toBeNull();
   });
 
   it('reads a label printed as alternatives split by a slash as either one ("Käufer/Leistungsempfänger:")', async () => {
