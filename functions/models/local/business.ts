@@ -1346,12 +1346,12 @@ const unlabelledAddressBlock = perDocument((index): BusinessValue[] => {
   // The issuer's own block (its best name over its own address) printed apart: then a block printed
   // first is no issuer's, even with no address above it ("Adatum Corporation" on the left, the
   // issuer's "CRONUS DE" over "Hofstraße 12" on the right).
-  const issuerSegments = new Set(issuer.flatMap((v) => v.words.map((w) => index.segments[w.segment]!)));
   const headsAddress = (s: XSegment) => {
     for (let next = below.get(s), k = 0; next && k < PARTY_NUMBER_DATE_WEIGHTS.blockMaxLines; next = below.get(next), k++) if (addressLine(next)) return true;
     return false;
   };
-  const issuerBlock = [...issuerSegments].some((s) => segments.includes(s) && headsAddress(s));
+  // (A segment outside the page's top has nothing below it in `below`: it heads nothing.)
+  const issuerBlock = issuer.some((v) => v.words.some((w) => headsAddress(index.segments[w.segment]!)));
   const out: BusinessValue[] = [];
   for (const first of segments) {
     if (over.get(first) || (!issuerBlock && (first.box!.top <= firstTop || !addressTops.some((top) => top < first.box!.top)))) continue;
