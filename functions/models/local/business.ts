@@ -25,6 +25,7 @@ import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, MONEY_WORDS,
 import { DATE_LEAD_WORDS, DATED_WORDS, DISCOUNT_WORDS, PAYABLE_WORDS, UNTIL_WORDS } from '../knowledge/form-options.ts';
 import { DAY_FIRST_WORDS, MONTH_FIRST_WORDS } from '../knowledge/date-order.ts';
 import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
+import { DOCUMENT_TYPES } from '../knowledge/document-types.ts';
 import { ADDRESS_FORMS, AUTHORIZATION_CODES, COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, NAME_LABELS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_ENDINGS, STREET_WORDS } from '../knowledge/fields.ts';
 import { readByOcr } from '../../documents/doc.ts';
 import { type DocIndex, meanOcrConfidence, normalizeToken, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
@@ -238,8 +239,11 @@ function isLabelText(words: XWord[]): boolean {
 /**
  * Digits an OCR engine read as letters inside a number ("CSPO394921", "1CRO576494", "POSO1/0001"):
  * O after letters and before digits, or between digits, is a zero; I and l between digits a one.
+ * A text layer's letters are as printed ("PO123456789" is a purchase order's number): `words` read
+ * from one are left alone.
  */
-export function ocrDigits(value: string): string {
+export function ocrDigits(value: string, words?: readonly XWord[]): string {
+  if (words && !words.some(readByOcr)) return value;
   return value
     .replace(/(?<=[\p{L}\d])[Oo](?=\d{2,})/gu, '0')
     .replace(/(?<=\d)[Oo](?=\d)/g, '0')
@@ -377,7 +381,7 @@ function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labe
       // Words after a label with no colon are its value only weakly unless they delimit themselves.
       if ((region.placement === 'inline' || region.placement === 'prose') && typeof read.value === 'string' && !/\d/.test(read.value)) factor *= LABEL_WEIGHTS.inlineWithoutDigit;
       const score = Math.min(1, label.similarity * PLACEMENT_WEIGHT[region.placement] * factor * read.fit);
-      let value = concept.kind === 'identifier' && typeof read.value === 'string' ? ocrDigits(read.value) : (read.value as string | number);
+      let value = concept.kind === 'identifier' && typeof read.value === 'string' ? ocrDigits(read.value, read.words) : (read.value as string | number);
       if (concept.kind === 'amount' && typeof value === 'number') value = withThousandDots(index, value, read.words);
       out.push({ read: { concept: id, value, words: read.words, score }, label, placement: region.placement });
     }
@@ -1045,12 +1049,12 @@ function headsAnAddress(top: XLine[], run: NameRun): boolean {
 function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue[] {
   const firstPage = index.lines.filter((l) => l.page === 0 && !l.inCell);
   if (firstPage.length === 0) return [];
-  const pageHeight = index.doc.pages[0]?.height ?? 0;
   const heights = firstPage.flatMap((l) => l.segments.map(lineHeight)).filter((h) => h > 0).sort((a, b) => a - b);
   const median = heights[heights.length >> 1] || 1;
   // (The recipient printed under a sender's line is the customer too.)
   const excluded = new Set([...customerBlocks(index), ...recipientUnderSender(index).flatMap((v) => v.words.map((w) => w.segment))]);
   const out: BusinessValue[] = [];
+  const pageHeight = index.doc.pages[0]?.height ?? 0;
   const top = firstPage.filter((l) => !l.box || !pageHeight || l.box.top < pageHeight * ISSUER_WEIGHTS.topShare).slice(0, ISSUER_WEIGHTS.topLines);
   // The document's title ("TAX INVOICE"): a letterhead printed above it is the issuer's, and the
   // names under it are mostly the customer's (an unlabelled bill-to block).
@@ -1398,7 +1402,13 @@ function customerCandidates(index: DocIndex): BusinessValue[] {
  * no strong label ("Invoice No", "Receipt #"), it is the best there is and counts a little more.
  */
 function documentNumberCandidates(index: DocIndex): BusinessValue[] {
-  const labels = labelsOf(index, 'document_number');
+  // A number labelled as another document's that other documents cite ("Quotation Ref" on an order)
+  // is that document's; on an order, the order's own number ("PURCHASE ORDER: PO123456789") is its number.
+  const own = ownCitedType(index);
+  const labels = [
+    ...labelsOf(index, 'document_number').filter((l) => own === undefined || [own ?? undefined, undefined].includes(citedTypeOf(l))),
+    ...(own ? labelsOf(index, 'order_number').filter((l) => citedTypeOf(l) === own) : []),
+  ];
   const found = labelledValues(index, 'document_number', labels);
   // (A number word alone, "#", names no document; a word with neither colon nor number word, as in
   // a legend's "EST=ESTIMATE", labels nothing.)
@@ -1420,6 +1430,43 @@ function documentNumberCandidates(index: DocIndex): BusinessValue[] {
   ]);
 }
 
+/**
+ * The documents whose numbers others cite (`CITED_TYPES`), each with the stems of its names
+ * (`knowledge/document-types.ts`): "PO Number" or "Quotation Ref" printed on an invoice numbers them.
+ */
+const CITED_TYPES = ['purchase_order', 'estimate'];
+const citedTypeNames = DOCUMENT_TYPES.filter((t) => CITED_TYPES.includes(t.id)).map((t) => ({
+  id: t.id,
+  names: t.names.split(',').map((n) => textStems(n.trim())).filter((stems) => stems.length > 0),
+}));
+
+/** The cited document type some name of which these stems all hold. */
+function citedTypeIn(stems: string[]): string | undefined {
+  return citedTypeNames.find((t) => t.names.some((name) => name.every((s) => stems.includes(s))))?.id;
+}
+
+const citedTypeOf = (label: LabelMatch) => citedTypeIn(label.words.flatMap((w) => w.stems));
+
+/**
+ * The cited type the document is, by the title printed highest on its first page, in its top part
+ * ("PURCHASE ORDER", "Quotation", "Devis"); null when that title names another kind ("Invoice"),
+ * undefined when none is printed there.
+ */
+const ownCitedType = perDocument((index: DocIndex): string | null | undefined => {
+  const pageHeight = index.doc.pages[0]?.height ?? 0;
+  let best: { top: number; type: string | null } | undefined;
+  // (A text file's lines have no boxes: they are in the order printed.)
+  index.lines.forEach((line, order) => {
+    if (line.page !== 0 || line.inCell || (line.box && pageHeight && line.box.top >= pageHeight * ISSUER_WEIGHTS.topShare)) return;
+    const top = line.box?.top ?? order;
+    for (const segment of line.segments) {
+      const title = DOCUMENT_TITLE_START.exec(segment.words.map((w) => w.text).join(' '));
+      if (title && (!best || top < best.top)) best = { top, type: citedTypeIn(textStems(title[0])) ?? null };
+    }
+  });
+  return best?.type;
+});
+
 /** A word that is only a number word ("No.", "Nr", "N°", "#"). */
 const isNumberWord = (w: XWord) => w.text === '#' || (w.stems.length === 1 && w.stems[0] === NUMBER);
 /** An amount as printed ("1,234.56", "12,00", OCR's "0,00TOTALE"): no document's number. */
@@ -1437,12 +1484,16 @@ const TITLE_NUMBERS_OTHER = /order|^(bill|check|guest check|ticket|bon|nota|stat
  * "Rechnung RE1001", "Gutschrift (Selbst ausgestellte Rechnung) Nr. 471102".
  */
 function titleNumberCandidates(index: DocIndex): BusinessValue[] {
+  const own = ownCitedType(index);
   const out: BusinessValue[] = [];
   for (const line of index.lines) {
     if (line.page !== 0 || line.inCell) continue;
     const words = line.segments[0]?.words ?? [];
     const title = DOCUMENT_TITLE_START.exec(words.map((w) => w.text).join(' '));
     if (!title || TITLE_NUMBERS_OTHER.test(title[0])) continue;
+    // "Quotation No: Q-17" under an invoice's title numbers the quotation.
+    const cited = citedTypeIn(textStems(title[0]));
+    if (cited && own !== undefined && cited !== own) continue;
     // The title's words, then a qualifier in brackets, then a number word.
     let i = 0;
     let joined = '';
@@ -1462,7 +1513,7 @@ function titleNumberCandidates(index: DocIndex): BusinessValue[] {
     while (end + 1 < words.length && /^[-/]$/.test(words[end]!.text) && /^\d+[:;,.]?$/.test(words[end + 1]!.text)) end += 2;
     const value = words.slice(i, end).map((w) => w.text).join(' ').replace(/^[#:]+|[:;,.]+$/g, '');
     if (!/\d/.test(value) || isPlaceholderCode(value) || (!numbered && value.length < PARTY_NUMBER_DATE_WEIGHTS.titleNumberChars) || AMOUNT_LIKE.test(value) || parseDate(value, index.dateOrder)) continue;
-    out.push({ concept: 'document_number', value: ocrDigits(value), words: words.slice(i, end), score: PARTY_NUMBER_DATE_WEIGHTS.titleNumber });
+    out.push({ concept: 'document_number', value: ocrDigits(value, words.slice(i, end)), words: words.slice(i, end), score: PARTY_NUMBER_DATE_WEIGHTS.titleNumber });
   }
   return out;
 }

@@ -1114,6 +1114,19 @@ describe('business fields', () => {
     expect((await extract(['Acme Supplies Ltd', 'Invoice No: 0000012', 'Total: 12.00'])).invoice_number).toBe('0000012');
   });
 
+  it("reads a purchase order's own number as its number, not the quotation it cites; an invoice's order and quotation numbers are not the invoice's", async () => {
+    const NUMBER: JsonSchema = { type: 'object', properties: { document_number: { type: 'string', description: 'The number of this document' } } };
+    const order = ['PURCHASE ORDER: PO123456789', 'Date: 31/03/2020', 'Buyer: Acme Retail Ltd', 'Quotation No: QUOT_125487', 'Widgets  10  250.00', 'Total: 250.00'];
+    expect((await extract(order, NUMBER)).document_number).toBe('PO123456789');
+    const invoice = ['INVOICE', 'Bill to: Acme Retail Ltd', 'Purchase Order: PO123456789', 'Quotation No: QUOT_125487', 'Widgets  10  250.00', 'Total: 250.00'];
+    expect((await extract(invoice, NUMBER)).document_number ?? null).toBeNull();
+  });
+
+  it('reads the letters of a number printed in a text layer as printed ("PO0123"), not as digits an OCR engine misread', async () => {
+    expect((await extract(['Acme Supplies Ltd', 'Invoice No: PO0123', 'Total: 12.00'])).invoice_number).toBe('PO0123');
+    expect((await extract(['Acme Supplies Ltd', 'Invoice No: 1O23', 'Total: 12.00'])).invoice_number).toBe('1O23');
+  });
+
   it('leaves null what the document does not print, for every type the schema asks', async () => {
     const out = await extract(['Hello,', 'see you on Monday.']);
     expect(Object.values(out).every((v) => v === null)).toBe(true);
