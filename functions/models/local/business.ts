@@ -1243,9 +1243,39 @@ const sellerNames = perDocument((index) => readHeadedNames(index, 'vendor_name')
 const buyerNames = perDocument((index) => readHeadedNames(index, 'customer_name'));
 
 /** The issuer's candidates (read once: the unlabelled address block keeps away from them too). */
+/**
+ * The issuer under the first company-name label of the first page, where it is printed above every
+ * label of the customer and above any address or phone line in its column: an Argentine invoice's issuer box
+ * ("Razón Social: MARCIO Y AGUSTIN ADDAMO", then "Domicilio Comercial: …") over the buyer's ("Apellido y
+ * Nombre / Razón Social: FERNANDEZ ADRIANA"). Under an address already printed, the issuer's block is
+ * complete and the label is the next party's. ("Name:" is a customer's label too: it names no issuer here.)
+ */
+function firstCompanyNameLabelled(index: DocIndex): BusinessValue[] {
+  const before = (a: XWord, b: XWord) => (a.box && b.box ? a.box.top < b.box.top : a.line < b.line);
+  const customers = labelsOf(index, 'customer_name').map((l) => l.words[0]!).filter((w) => w.page === 0);
+  const firstPage = index.lines.filter((l) => l.page === 0 && !l.inCell);
+  const details = firstPage.flatMap((l) => l.segments).filter((s) => {
+    const text = s.words.map((w) => w.text).join(' ');
+    return ADDRESS_LIKE.test(text) || PHONE_LIKE.test(text);
+  });
+  for (const line of firstPage) {
+    for (const segment of line.segments) {
+      const length = nameLabelLength(segment.words);
+      if (length === 0) continue;
+      const words = segment.words.slice(length);
+      const label = segment.words[0]!;
+      // (An address above in another column, "Punto de Venta: 00003" on the right, is another block's.)
+      const column = (other: XSegment) => !other.box || !segment.box || (other.box.left < segment.box.left + segment.box.width && other.box.left + other.box.width > segment.box.left);
+      if (customers.some((w) => !before(label, w)) || details.some((s) => column(s) && before(s.words[0]!, label)) || !readsAsName(words)) return [];
+      return [{ concept: 'vendor_name', value: words.map((w) => w.text).join(' '), words, score: ISSUER_WEIGHTS.companyNameLabel }];
+    }
+  }
+  return [];
+}
+
 const vendorCandidates = perDocument((index: DocIndex): BusinessValue[] => {
   const domains = domainsOf(index);
-  const byLabel = [...issuerLabelled(index), ...sellerNames(index)].map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? ISSUER_WEIGHTS.labelledSpellsDomain : 1)) }));
+  const byLabel = [...issuerLabelled(index), ...sellerNames(index), ...firstCompanyNameLabelled(index)].map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? ISSUER_WEIGHTS.labelledSpellsDomain : 1)) }));
   return distinct([...byLabel, ...letterheadCandidates(index, domains)]);
 });
 
