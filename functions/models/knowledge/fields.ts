@@ -296,7 +296,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
     kind: 'name',
     about: 'Who issued the document: the seller, supplier, shop, clinic or company at the top',
     labels: {
-      en: 'from, seller, vendor, supplier, issued by, sold by, bill from, billed from, invoice from, remit to, merchant, store, shop, company name, billing provider, provider, provider name, facility, payee, contractor, repair facility, shop name, pay to, sender, shipper, creditor',
+      en: 'from, seller, vendor, supplier, issued by, sold by, bill from, billed from, invoice from, remit to, merchant, store, shop, billing provider, provider, provider name, facility, payee, contractor, repair facility, shop name, pay to, sender, shipper, creditor',
       fr: 'fournisseur, vendeur, emetteur, emis par, prestataire, de, creancier',
       de: 'lieferant, verkaufer, rechnungssteller, aussteller, von, anbieter, leistungserbringer, kreditor',
       nl: 'leverancier, verkoper, afzender, van, uitgever, crediteur',

@@ -1138,6 +1138,8 @@ describe('business fields', () => {
     const VENDOR: JsonSchema = { type: 'object', properties: { vendor_name: { type: 'string' } } };
     expect((await extract(['FACTURA B', 'Cliente', 'Razón Social: FERNANDEZ ADRIANA SRL', 'Importe Total: $ 44000,00'], VENDOR)).vendor_name ?? null).toBeNull();
     expect((await extract(['INVOICE', 'Name: John Smith', 'Address: 12 Main Street', 'Total: 10.00'], VENDOR)).vendor_name ?? null).toBeNull();
+    // "Company Name:" is any party's: under "Bill To:" it is the customer's.
+    expect((await extract(['INVOICE', 'Invoice No: 17', 'Bill To:', 'Company Name: Globex Corporation', 'Total: 10.00'], VENDOR)).vendor_name ?? null).toBeNull();
   });
 
   it('leaves null what the document does not print, for every type the schema asks', async () => {
