@@ -1244,15 +1244,18 @@ const buyerNames = perDocument((index) => readHeadedNames(index, 'customer_name'
 
 /** The issuer's candidates (read once: the unlabelled address block keeps away from them too). */
 /**
- * The issuer under the first company-name label of the first page, where it is printed above every
- * label of the customer and above any address or phone line in its column: an Argentine invoice's issuer box
- * ("Razón Social: MARCIO Y AGUSTIN ADDAMO", then "Domicilio Comercial: …") over the buyer's ("Apellido y
- * Nombre / Razón Social: FERNANDEZ ADRIANA"). Under an address already printed, the issuer's block is
- * complete and the label is the next party's. ("Name:" is a customer's label too: it names no issuer here.)
+ * The party named under the first company-name label of the first page ("Razón Social:"), in its top
+ * part, where no customer label is printed above it. Over any address or phone line in its column,
+ * it is the issuer's: an Argentine invoice's issuer box ("Razón Social: MARCIO Y AGUSTIN ADDAMO", then
+ * "Domicilio Comercial: …") over the buyer's ("Apellido y Nombre / Razón Social: …"). Under the
+ * issuer's address and phone, the issuer's block is complete: it is the next block's, the customer's
+ * ("Av. Rivadavia 12994", "Tel./Fax: …", then "RAZON SOCIAL: LA SEGUNDA COOP LTDA"). ("Name:" is a
+ * customer's label itself: it names no one here.)
  */
-function firstCompanyNameLabelled(index: DocIndex): BusinessValue[] {
+const firstCompanyName = perDocument((index: DocIndex): BusinessValue | undefined => {
   const before = (a: XWord, b: XWord) => (a.box && b.box ? a.box.top < b.box.top : a.line < b.line);
   const customers = labelsOf(index, 'customer_name').map((l) => l.words[0]!).filter((w) => w.page === 0);
+  const pageHeight = index.doc.pages[0]?.height ?? 0;
   const firstPage = index.lines.filter((l) => l.page === 0 && !l.inCell);
   const details = firstPage.flatMap((l) => l.segments).filter((s) => {
     const text = s.words.map((w) => w.text).join(' ');
@@ -1264,18 +1267,22 @@ function firstCompanyNameLabelled(index: DocIndex): BusinessValue[] {
       if (length === 0) continue;
       const words = segment.words.slice(length);
       const label = segment.words[0]!;
+      if (customers.some((w) => !before(label, w)) || !readsAsName(words) || (label.box && pageHeight && label.box.top >= pageHeight * ISSUER_WEIGHTS.topShare)) return undefined;
       // (An address above in another column, "Punto de Venta: 00003" on the right, is another block's.)
       const column = (other: XSegment) => !other.box || !segment.box || (other.box.left < segment.box.left + segment.box.width && other.box.left + other.box.width > segment.box.left);
-      if (customers.some((w) => !before(label, w)) || details.some((s) => column(s) && before(s.words[0]!, label)) || !readsAsName(words)) return [];
-      return [{ concept: 'vendor_name', value: words.map((w) => w.text).join(' '), words, score: ISSUER_WEIGHTS.companyNameLabel }];
+      const issuerAbove = details.some((s) => column(s) && before(s.words[0]!, label));
+      return { concept: issuerAbove ? 'customer_name' : 'vendor_name', value: words.map((w) => w.text).join(' '), words, score: ISSUER_WEIGHTS.companyNameLabel };
     }
   }
-  return [];
-}
+  return undefined;
+});
+
+/** The first company-name label's party, if it is this one. */
+const companyNamed = (index: DocIndex, id: 'vendor_name' | 'customer_name') => [firstCompanyName(index)].filter((v): v is BusinessValue => v?.concept === id);
 
 const vendorCandidates = perDocument((index: DocIndex): BusinessValue[] => {
   const domains = domainsOf(index);
-  const byLabel = [...issuerLabelled(index), ...sellerNames(index), ...firstCompanyNameLabelled(index)].map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? ISSUER_WEIGHTS.labelledSpellsDomain : 1)) }));
+  const byLabel = [...issuerLabelled(index), ...sellerNames(index), ...companyNamed(index, 'vendor_name')].map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? ISSUER_WEIGHTS.labelledSpellsDomain : 1)) }));
   return distinct([...byLabel, ...letterheadCandidates(index, domains)]);
 });
 
@@ -1410,7 +1417,7 @@ const unlabelledAddressBlock = perDocument((index): BusinessValue[] => {
 });
 
 function customerCandidates(index: DocIndex): BusinessValue[] {
-  const out: BusinessValue[] = [...buyerNames(index), ...recipientUnderSender(index), ...unlabelledAddressBlock(index)];
+  const out: BusinessValue[] = [...buyerNames(index), ...recipientUnderSender(index), ...unlabelledAddressBlock(index), ...companyNamed(index, 'customer_name')];
   // "Name:" in the seller's block names the seller, whatever the customer's labels say.
   const sellers = new Set(sellerNames(index).flatMap((v) => v.words.map((w) => w.id)));
   for (const { read, label, placement } of labelledValues(index, 'customer_name')) {

@@ -1127,13 +1127,13 @@ describe('business fields', () => {
     expect((await extract(['Acme Supplies Ltd', 'Invoice No: 1O23', 'Total: 12.00'])).invoice_number).toBe('1O23');
   });
 
-  it("reads the issuer under the first company-name label printed above the customer's labels and above any address (\"Razón Social:\" in an Argentine issuer box)", async () => {
+  it("reads the first company-name label's name (\"Razón Social:\") as the issuer's above any address, as the customer's under the issuer's address, never under a customer's label", async () => {
     const PARTIES: JsonSchema = { type: 'object', properties: { vendor_name: { type: 'string' }, customer_name: { type: 'string' } } };
     const issuerBox = ['ORIGINAL', 'FACTURA B', 'Razón Social: MARCIO Y AGUSTIN ADDAMO', 'Domicilio Comercial: Cordoba 1534 - Funes, Santa Fe', 'Fecha de Emisión: 11/02/2023', 'Apellido y Nombre / Razón Social: FERNANDEZ ADRIANA', 'Domicilio: Roldan', 'Importe Total: $ 44000,00'];
     expect(await extract(issuerBox, PARTIES)).toEqual({ vendor_name: 'MARCIO Y AGUSTIN ADDAMO', customer_name: 'FERNANDEZ ADRIANA' });
     // Under the issuer's address and phone, the label is the next block's: the customer's.
     const underAddress = ['FACTURA A', 'Av. Rivadavia 12994', '(1704) Ramos Mejia', 'Tel./Fax: 4488-5539', 'RAZON SOCIAL: LA SEGUNDA COOP LTDA DE SEGURO', 'DOMICILIO: 2000 - ROSARIO NORTE', 'Total: 17.000,00'];
-    expect((await extract(underAddress, PARTIES)).vendor_name ?? null).toBeNull();
+    expect(await extract(underAddress, PARTIES)).toEqual({ customer_name: 'LA SEGUNDA COOP LTDA DE SEGURO' });
     // Under a customer's label, it is the customer's, even asked for the issuer alone; so is a name under "Name:", a customer's label.
     const VENDOR: JsonSchema = { type: 'object', properties: { vendor_name: { type: 'string' } } };
     expect((await extract(['FACTURA B', 'Cliente', 'Razón Social: FERNANDEZ ADRIANA SRL', 'Importe Total: $ 44000,00'], VENDOR)).vendor_name ?? null).toBeNull();

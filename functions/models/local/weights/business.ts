@@ -179,7 +179,7 @@ export const ISSUER_WEIGHTS = {
   senderLine: 0.15,
   /** … a name of at most this many words. */
   senderNameWords: 6,
-  /** A name under the first page's first company-name label ("Razón Social:"), printed above the customer's labels. */
+  /** A party's name under the first page's first company-name label ("Razón Social:"), printed above the customer's labels. */
   companyNameLabel: 0.8,
   /** A name scoring this or less is no candidate. */
   minScore: 0.2,
