@@ -584,6 +584,13 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   const lists = amountReadings(index, labelled);
   const taxAtRate = taxAtRateOf(index);
   const best = bestCombination(lists, labelled, taxAtRate);
+  // Several taxes printed in the chosen tax's block, one per rate ("BTW (20,00%): 102,00", "BTW
+  // (10,00%): 51,00", …), and the amounts do not add up: which of them, or their sum, is the
+  // document's tax cannot be told.
+  if (best.tax && !best.consistent && severalTaxes(lists.tax, best)) {
+    best.tax = undefined;
+    lists.tax = [];
+  }
   // An amount the others imply, where the document prints it (a tax summary's net amount, say).
   // (Never what was paid or given back: "CASH 112.48" is no total.)
   const payments = new Set(['amount_paid', 'change_given'].flatMap((id) => labelled(id).flatMap((v) => v.words.map((w) => w.id))));
@@ -596,6 +603,20 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
   impliedAmounts(best, printed.filter((p) => !otherKinds.has(p.word.id)), used);
   totalFromPayment(best, labelled, printed, used);
   return rankedAmounts(lists, best, totalAgrees(best, labelled), rateAgrees(index, best, taxAtRate));
+}
+
+/**
+ * Whether the block of the chosen tax prints other taxes (not its subtotal or total, not zero),
+ * AMOUNT_WEIGHTS.severalTaxes amounts in all, and none of them is the sum of the others (a tax
+ * summary's total row, "24.90" under "15.00" and "9.90", tells which is which).
+ */
+function severalTaxes(taxes: BusinessValue[], best: AmountChoice): boolean {
+  const others = new Set([best.subtotal?.value, best.total?.value]);
+  // (Amounts printed as money, with cents: "SERVICE CHARGE 10" prints a rate.)
+  const money = (v: BusinessValue) => /[.,]\d{2}\)?$/.test(v.words.map((w) => w.text).join(''));
+  const amounts = [...new Set(taxes.filter((v) => nearLines(v, best.tax!) && money(v) && v.value !== 0 && !others.has(v.value)).map((v) => v.value as number))];
+  const sum = amounts.reduce((a, b) => a + b, 0);
+  return amounts.length >= AMOUNT_WEIGHTS.severalTaxes && !amounts.some((a) => Math.abs(2 * a - sum) < 0.005);
 }
 
 /**

@@ -1142,6 +1142,16 @@ describe('business fields', () => {
     expect((await extract(['INVOICE', 'Invoice No: 17', 'Bill To:', 'Company Name: Globex Corporation', 'Total: 10.00'], VENDOR)).vendor_name ?? null).toBeNull();
   });
 
+  it('reads no tax from a block of taxes, one per rate, whose amounts do not add up to the total', async () => {
+    const lines = ['Acme Leverancier BV', 'Factuurnummer: INV12345', 'Totaal ex BTW:        533,06', 'BTW (20,00%):        102,00', 'BTW (20,00%):         18,75', 'BTW (10,00%):         51,00', 'BTW (50,00%):         37,50', 'Totaal te betalen:     716,88'];
+    const out = await extract(lines);
+    expect(out.tax).toBeNull();
+    expect(out.total).toBe(716.88);
+    // A block that prints the taxes' own total tells the tax, even where the total is off by one.
+    const summed = await extract(['Acme Supplies BV', 'Invoice No: INV-17', 'Subtotal:          100.00', 'VAT 20%:            20.00', 'VAT 10%:             5.00', 'VAT total:          25.00', 'Total:             126.00']);
+    expect(summed).toMatchObject({ subtotal: 100, tax: 25, total: 126 });
+  });
+
   it('leaves null what the document does not print, for every type the schema asks', async () => {
     const out = await extract(['Hello,', 'see you on Monday.']);
     expect(Object.values(out).every((v) => v === null)).toBe(true);

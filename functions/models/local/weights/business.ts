@@ -75,6 +75,8 @@ export const AMOUNT_WEIGHTS = {
   summaryRows: 3,
   /** Lines apart that still make one block of amounts. */
   blockLines: 4,
+  /** A block printing this many different taxes (one per rate), its amounts not adding up, tells no tax. */
+  severalTaxes: 3,
   /** A subtotal or tax on another page than the total counts this much less. */
   otherPage: 0.3,
   /** An amount printed without cents where the document prints cents (a lost decimal point?) counts this much. */
