@@ -4,6 +4,7 @@
  * scores documents with them (../local/text.ts, evidence.ts); provenance (../locate.ts) matches a
  * provider's answer against the document with the same stems.
  */
+import { LINKING_WORDS } from '../knowledge/fields.ts';
 import { porterStem } from './stem.ts';
 
 /**
@@ -19,6 +20,13 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   under until up very was we were what when where which while who whom why will with would you your yours
   yourself yourselves us via per cent etc eg ie`.split(/\s+/).filter(Boolean),
 );
+
+/**
+ * The joining words of the other languages the engine reads (articles, prepositions, conjunctions:
+ * ../knowledge/fields.ts LINKING_WORDS) are stop words too: "Factura de Crédito" and a utility bill's
+ * "factura de luz" share no phrase "factura de".
+ */
+const JOINING_WORDS: ReadonlySet<string> = new Set(LINKING_WORDS.split(',').map((w) => w.trim()).filter(Boolean));
 
 export interface Token {
   /** The stem ("invoic"), or the lower-cased token for numbers. */
@@ -65,7 +73,7 @@ export function tokenize(line: string): Token[] {
     if (/[^\x00-\x7f]/.test(lower)) lower = lower.normalize('NFKD').replace(/\p{M}/gu, '');
     const end = match.index + raw.length;
     const negator = NEGATORS.has(lower) || (lower === 'no' && /^ [a-z]/i.test(line.slice(end, end + 2)));
-    tokens.push({ stem: stemOf(lower), start: match.index, end, stop: STOP_WORDS.has(lower), negator });
+    tokens.push({ stem: stemOf(lower), start: match.index, end, stop: STOP_WORDS.has(lower) || JOINING_WORDS.has(lower), negator });
   }
   return tokens;
 }

@@ -160,6 +160,13 @@ describe('layout cues', () => {
     expect(await classify('Gutschrift (Selbst ausgestellte Rechnung) (Rechnung)')).toBe('credit note');
     expect(await classify('Rechnung (Gutschrift)')).toBe('invoice');
   });
+
+  it('joining words of other languages make no phrase: "FACTURA DE CRÉDITO" shares nothing with a utility bill\'s "factura de luz"', async () => {
+    const categories: Category[] = [{ name: 'invoice', description: '' }, { name: 'utility_bill', description: '' }, { name: 'receipt', description: '' }];
+    const lines = ['Repuestos & Logistica Express', 'FACTURA DE CRÉDITO ELECTRÓNICA MiPyMEs (FCE)', 'Punto de Venta: 00001   Comp. Nro: 00000125', 'Fecha de Emisión: 13/02/2023', 'Fecha de Vto. para el pago: 13/03/2023', 'Apellido y Nombre / Razón Social: LA SEGUNDA COOPERATIVA', 'Condición de venta: Cuenta Corriente', 'Código  Producto / Servicio  Cantidad  Precio Unit.  Subtotal', 'Tapizado de asiento  1,00  1000,00  1000,00', 'Subtotal: $ 1000,00', 'IVA 21%: $ 210,00', 'Importe Total: $ 1210,00'];
+    const result = await localEngine.classify(request(fixtureDoc([{ blocks: [{ kind: 'paragraph', lines }] }]), { categories }));
+    expect(result.output.category).toBe('invoice');
+  });
 });
 
 describe('classification output', () => {
