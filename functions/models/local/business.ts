@@ -1070,12 +1070,12 @@ function headsAnAddress(top: XLine[], run: NameRun): boolean {
 function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue[] {
   const firstPage = index.lines.filter((l) => l.page === 0 && !l.inCell);
   if (firstPage.length === 0) return [];
+  const pageHeight = index.doc.pages[0]?.height ?? 0;
   const heights = firstPage.flatMap((l) => l.segments.map(lineHeight)).filter((h) => h > 0).sort((a, b) => a - b);
   const median = heights[heights.length >> 1] || 1;
   // (The recipient printed under a sender's line is the customer too.)
   const excluded = new Set([...customerBlocks(index), ...recipientUnderSender(index).flatMap((v) => v.words.map((w) => w.segment))]);
   const out: BusinessValue[] = [];
-  const pageHeight = index.doc.pages[0]?.height ?? 0;
   const top = firstPage.filter((l) => !l.box || !pageHeight || l.box.top < pageHeight * ISSUER_WEIGHTS.topShare).slice(0, ISSUER_WEIGHTS.topLines);
   // The document's title ("TAX INVOICE"): a letterhead printed above it is the issuer's, and the
   // names under it are mostly the customer's (an unlabelled bill-to block).
@@ -1263,7 +1263,6 @@ function hasCompanyEnding(text: string): boolean {
 const sellerNames = perDocument((index) => readHeadedNames(index, 'vendor_name'));
 const buyerNames = perDocument((index) => readHeadedNames(index, 'customer_name'));
 
-/** The issuer's candidates (read once: the unlabelled address block keeps away from them too). */
 /**
  * The party named under the first company-name label of the first page ("Razón Social:"), in its top
  * part, where no customer label is printed above it. Over any address or phone line in its column,
@@ -1301,6 +1300,7 @@ const firstCompanyName = perDocument((index: DocIndex): BusinessValue | undefine
 /** The first company-name label's party, if it is this one. */
 const companyNamed = (index: DocIndex, id: 'vendor_name' | 'customer_name') => [firstCompanyName(index)].filter((v): v is BusinessValue => v?.concept === id);
 
+/** The issuer's candidates (read once: the unlabelled address block keeps away from them too). */
 const vendorCandidates = perDocument((index: DocIndex): BusinessValue[] => {
   const domains = domainsOf(index);
   const byLabel = [...issuerLabelled(index), ...sellerNames(index), ...companyNamed(index, 'vendor_name')].map((v) => ({ ...v, score: Math.min(1, v.score * (matchesDomain(String(v.value), domains) ? ISSUER_WEIGHTS.labelledSpellsDomain : 1)) }));
@@ -1463,10 +1463,11 @@ function documentNumberCandidates(index: DocIndex): BusinessValue[] {
   // A number labelled as another document's that other documents cite ("Quotation Ref" on an order)
   // is that document's; on an order, the order's own number ("PURCHASE ORDER: PO123456789") is its number.
   const own = ownCitedType(index);
-  const labels = [
-    ...labelsOf(index, 'document_number').filter((l) => own === undefined || [own ?? undefined, undefined].includes(citedTypeOf(l))),
-    ...(own ? labelsOf(index, 'order_number').filter((l) => citedTypeOf(l) === own) : []),
-  ];
+  const ownOrNone = (l: LabelMatch) => {
+    const type = citedTypeOf(l);
+    return own === undefined || type === undefined || type === own;
+  };
+  const labels = [...labelsOf(index, 'document_number').filter(ownOrNone), ...(own ? labelsOf(index, 'order_number').filter((l) => citedTypeOf(l) === own) : [])];
   const found = labelledValues(index, 'document_number', labels);
   // (A number word alone, "#", names no document; a word with neither colon nor number word, as in
   // a legend's "EST=ESTIMATE", labels nothing.)
