@@ -221,7 +221,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
         amount before tax, net total, taxable amount, taxable value, amount excl gst, amount excl vat, total ex gst, total ex vat`,
       fr: 'sous total, total ht, montant ht, total hors taxes, montant hors taxes, hors taxe, ht, base ht, net ht',
       de: 'zwischensumme, nettobetrag, netto, summe netto, gesamt netto, nettosumme, betrag netto, rechnungsbetrag netto, rechnungssumme netto, rechnungssumme ohne ust, summe ohne ust, summe ohne mwst, betrag ohne ust, betrag ohne mwst, ohne ust, ohne mwst',
-      nl: 'subtotaal, totaal excl btw, totaal exclusief btw, exclusief btw, excl btw, netto bedrag, bedrag excl btw',
+      nl: 'subtotaal, totaal excl btw, totaal exclusief btw, exclusief btw, excl btw, totaal ex btw, ex btw, netto bedrag, bedrag excl btw',
       es: 'subtotal, base imponible, importe neto, total sin iva, neto',
       it: 'subtotale, imponibile, totale imponibile, importo netto, netto',
       pt: 'subtotal, valor liquido, total sem iva, base tributavel',

@@ -1147,6 +1147,8 @@ describe('business fields', () => {
     const out = await extract(lines);
     expect(out.tax).toBeNull();
     expect(out.total).toBe(716.88);
+    // "ex BTW" is Dutch for "excluding VAT": the subtotal.
+    expect(out.subtotal).toBe(533.06);
     // A block that prints the taxes' own total tells the tax, even where the total is off by one.
     const summed = await extract(['Acme Supplies BV', 'Invoice No: INV-17', 'Subtotal:          100.00', 'VAT 20%:            20.00', 'VAT 10%:             5.00', 'VAT total:          25.00', 'Total:             126.00']);
     expect(summed).toMatchObject({ subtotal: 100, tax: 25, total: 126 });
