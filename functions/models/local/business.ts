@@ -1437,8 +1437,22 @@ const unlabelledAddressBlock = perDocument((index): BusinessValue[] => {
   return out.length === 1 ? out : [];
 });
 
+/**
+ * The name a billing address opens: the line right under a customer's address label alone on its
+ * line ("Adresse du Client" over "LE CLIENT" over "58 rue de la mer"), where it reads as a name.
+ */
+function billingAddressNames(index: DocIndex): BusinessValue[] {
+  const out: BusinessValue[] = [];
+  for (const label of labelsOf(index, 'customer_address')) {
+    if (!label.whole) continue;
+    const below = segmentBelow(index, index.segments[label.words[0]!.segment]!, LABEL_WEIGHTS.farBelow);
+    if (below && readsAsName(below.words)) out.push({ concept: 'customer_name', value: below.words.map((w) => w.text).join(' '), words: below.words, score: PARTY_NUMBER_DATE_WEIGHTS.addressOpensWithName });
+  }
+  return out;
+}
+
 function customerCandidates(index: DocIndex): BusinessValue[] {
-  const out: BusinessValue[] = [...buyerNames(index), ...recipientUnderSender(index), ...unlabelledAddressBlock(index), ...companyNamed(index, 'customer_name')];
+  const out: BusinessValue[] = [...buyerNames(index), ...recipientUnderSender(index), ...unlabelledAddressBlock(index), ...companyNamed(index, 'customer_name'), ...billingAddressNames(index)];
   // "Name:" in the seller's block names the seller, whatever the customer's labels say.
   const sellers = new Set(sellerNames(index).flatMap((v) => v.words.map((w) => w.id)));
   for (const { read, label, placement } of labelledValues(index, 'customer_name')) {

@@ -1154,6 +1154,14 @@ describe('business fields', () => {
     expect(summed).toMatchObject({ subtotal: 100, tax: 25, total: 126 });
   });
 
+  it("reads the customer as the name that opens a billing address (a \"Billing address\" label alone over a name over a street)", async () => {
+    const out = await extract(['Acme Supplies Ltd', 'INVOICE 2024-17', 'Billing address', 'Globex Corporation', '12 Main Street', 'Springfield 12345', 'Total: 120.00']);
+    expect(out.customer_name).toBe('Globex Corporation');
+    // A street or a sentence under the label opens no name.
+    expect((await extract(['Acme Supplies Ltd', 'INVOICE 2024-17', 'Billing address', '12 Main Street', 'Springfield 12345', 'Total: 120.00'])).customer_name).toBeNull();
+    expect((await extract(['Acme Supplies Ltd', 'INVOICE 2024-17', 'Billing address', 'same as the delivery address', 'Total: 120.00'])).customer_name).toBeNull();
+  });
+
   it('leaves null what the document does not print, for every type the schema asks', async () => {
     const out = await extract(['Hello,', 'see you on Monday.']);
     expect(Object.values(out).every((v) => v === null)).toBe(true);
