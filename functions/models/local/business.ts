@@ -1439,7 +1439,7 @@ const unlabelledAddressBlock = perDocument((index): BusinessValue[] => {
 
 /**
  * The name a billing address opens: the line right under a customer's address label alone on its
- * line ("Adresse du Client" over "LE CLIENT" over "58 rue de la mer"), where it reads as a name.
+ * line ("Billing address" over "Globex Corporation" over "12 Main Street"), where it reads as a name.
  */
 function billingAddressNames(index: DocIndex): BusinessValue[] {
   const out: BusinessValue[] = [];

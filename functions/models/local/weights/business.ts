@@ -209,7 +209,7 @@ export const PARTY_NUMBER_DATE_WEIGHTS = {
   headedNameLines: 6,
   /** Without a name label, the block's first line past its "label: value" lines, where it reads as a name. */
   headedFirstLine: 0.8,
-  /** The name on the first line under a billing address's label ("Adresse du Client" over "LE CLIENT"). */
+  /** The name on the first line under a billing address's label ("Billing address" over "Globex Corporation"). */
   addressOpensWithName: 0.8,
   /** A line of more words than this reads as a sentence, not a party's name. */
   nameMaxWords: 6,
