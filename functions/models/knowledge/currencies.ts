@@ -81,6 +81,13 @@ export const MONEY_WORDS: ReadonlySet<string> = new Set(
     .filter(Boolean),
 );
 
+/**
+ * Codes of the currencies the euro replaced: documents from before 2002 (and their samples) print them
+ * ("Total Amount (DEM)"). Read only where a code is sure to be one, in brackets or against a number:
+ * "DEM" is also German for "the".
+ */
+export const FORMER_CODES: ReadonlySet<string> = new Set(['DEM', 'FRF', 'ITL', 'ESP', 'NLG', 'BEF', 'LUF', 'ATS', 'PTE', 'IEP', 'FIM', 'GRD']);
+
 /** Words between a money word and the currency it is stated in: "Beträge in EUR", "montants en euros". */
 export const STATED_IN: ReadonlySet<string> = new Set(['in', 'en', 'em', 'im']);
 

@@ -21,7 +21,7 @@
  *    - the currency: codes, symbols and words anywhere, "$" by the country the document is from.
  * A field with no candidate is not in the document: the extractor leaves it null.
  */
-import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, MONEY_WORDS, STATED_IN, WEAK_MARKS } from '../knowledge/currencies.ts';
+import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, FORMER_CODES, MONEY_WORDS, STATED_IN, WEAK_MARKS } from '../knowledge/currencies.ts';
 import { DATE_LEAD_WORDS, DATED_WORDS, DISCOUNT_WORDS, PAYABLE_WORDS, UNTIL_WORDS } from '../knowledge/form-options.ts';
 import { DAY_FIRST_WORDS, MONTH_FIRST_WORDS } from '../knowledge/date-order.ts';
 import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
@@ -1821,7 +1821,7 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     const bracketed = /\(([A-Za-z$€£¥₹]{1,3}\.?)\)/.exec(word.text)?.[1];
     // (A single letter in brackets is a note or a side, "(P)", not a currency.)
     if (bracketed && !/^[A-Za-z]\.?$/.test(bracketed)) {
-      const code = codeOfMark(bracketed) ?? MARKS.get(bracketed.toUpperCase())?.code;
+      const code = codeOfMark(bracketed) ?? MARKS.get(bracketed.toUpperCase())?.code ?? (FORMER_CODES.has(bracketed) ? bracketed : undefined);
       if (code && (code !== 'USD' || bracketed !== '$')) return vote(code, word, CURRENCY_WEIGHTS.bracketed);
     }
     // A mark over a column naming money in brackets: "RM(TOTAL)", "EUR(AMOUNT)" (a "$" there is left
@@ -1846,7 +1846,7 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     const headsMoney = moneyWord(prev);
     const statedIn = prev?.line === word.line && STATED_IN.has(prev.text.toLowerCase()) && moneyWord(index.words[i - 2]);
     const weight = besideNumber ? CURRENCY_WEIGHTS.besideNumber : headsMoney || statedIn ? CURRENCY_WEIGHTS.bracketed : CURRENCY_WEIGHTS.apart;
-    if (ISO_CODES.has(raw)) return vote(raw, word, weight);
+    if (ISO_CODES.has(raw) || (besideNumber && FORMER_CODES.has(raw))) return vote(raw, word, weight);
     // A "$" set apart from its amount ("$  60.00", a price column): on a scan, only several.
     if (raw === '$') {
       if ((besideNumber || headsMoney) && !ocr) dollars.push(word);

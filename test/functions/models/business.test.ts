@@ -1162,6 +1162,13 @@ describe('business fields', () => {
     expect((await extract(['Acme Supplies Ltd', 'INVOICE 2024-17', 'Billing address', 'same as the delivery address', 'Total: 120.00'])).customer_name).toBeNull();
   });
 
+  it('reads a currency the euro replaced where a code is sure to be one (in brackets, against a number), never the German word "DEM"', async () => {
+    const CURRENCY: JsonSchema = { type: 'object', properties: { currency: { type: 'string' }, total: { type: 'number' } } };
+    expect((await extract(['Lieferant GmbH', 'Rechnung 1997-17', 'Artikel        Menge        Betrag', 'Heizöl        10        37.763,70', 'Total Amount (DEM)        37.763,70'], CURRENCY)).currency).toBe('DEM');
+    expect((await extract(['Lieferant GmbH', 'Rechnung 1997-17', 'Gesamtbetrag        DEM 37.763,70'], CURRENCY)).currency).toBe('DEM');
+    expect((await extract(['Lieferant GmbH', 'Rechnung 1997-17', 'MIT DEM AUTO GELIEFERT', 'ZAHLBAR MIT DEM NAECHSTEN LAUF', 'IN DEM MONAT', 'Gesamtbetrag        37.763,70'], CURRENCY)).currency ?? null).toBeNull();
+  });
+
   it('leaves null what the document does not print, for every type the schema asks', async () => {
     const out = await extract(['Hello,', 'see you on Monday.']);
     expect(Object.values(out).every((v) => v === null)).toBe(true);
