@@ -83,8 +83,8 @@ export const MONEY_WORDS: ReadonlySet<string> = new Set(
 
 /**
  * Codes of the currencies the euro replaced: documents from before 2002 (and their samples) print them
- * ("Total Amount (DEM)"). Read only where a code is sure to be one, in brackets or against a number:
- * "DEM" is also German for "the".
+ * ("Total Amount (DEM)"). Read only where a code is sure to be one, in brackets after a word naming
+ * money or against a number: "DEM" is also German for "the", "(ESP)" may name Spain.
  */
 export const FORMER_CODES: ReadonlySet<string> = new Set(['DEM', 'FRF', 'ITL', 'ESP', 'NLG', 'BEF', 'LUF', 'ATS', 'PTE', 'IEP', 'FIM', 'GRD']);
 

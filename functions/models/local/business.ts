@@ -1821,7 +1821,10 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     const bracketed = /\(([A-Za-z$€£¥₹]{1,3}\.?)\)/.exec(word.text)?.[1];
     // (A single letter in brackets is a note or a side, "(P)", not a currency.)
     if (bracketed && !/^[A-Za-z]\.?$/.test(bracketed)) {
-      const code = codeOfMark(bracketed) ?? MARKS.get(bracketed.toUpperCase())?.code ?? (FORMER_CODES.has(bracketed) ? bracketed : undefined);
+      // (A former code only after a word naming money, "Total Amount (DEM)": "(ESP)" may name Spain.)
+      const before = index.words[i - 1];
+      const former = FORMER_CODES.has(bracketed) && before?.line === word.line && MONEY_WORDS.has(before.text.toLowerCase().replace(/[:.]$/, ''));
+      const code = codeOfMark(bracketed) ?? MARKS.get(bracketed.toUpperCase())?.code ?? (former ? bracketed : undefined);
       if (code && (code !== 'USD' || bracketed !== '$')) return vote(code, word, CURRENCY_WEIGHTS.bracketed);
     }
     // A mark over a column naming money in brackets: "RM(TOTAL)", "EUR(AMOUNT)" (a "$" there is left

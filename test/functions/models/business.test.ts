@@ -1167,6 +1167,8 @@ describe('business fields', () => {
     expect((await extract(['Lieferant GmbH', 'Rechnung 1997-17', 'Artikel        Menge        Betrag', 'Heizöl        10        37.763,70', 'Total Amount (DEM)        37.763,70'], CURRENCY)).currency).toBe('DEM');
     expect((await extract(['Lieferant GmbH', 'Rechnung 1997-17', 'Gesamtbetrag        DEM 37.763,70'], CURRENCY)).currency).toBe('DEM');
     expect((await extract(['Lieferant GmbH', 'Rechnung 1997-17', 'MIT DEM AUTO GELIEFERT', 'ZAHLBAR MIT DEM NAECHSTEN LAUF', 'IN DEM MONAT', 'Gesamtbetrag        37.763,70'], CURRENCY)).currency ?? null).toBeNull();
+    // In brackets after no word of money, "(ESP)" names Spain.
+    expect((await extract(['Proveedor SL', 'Factura 17', 'Calle Mayor 1, Madrid (ESP)', 'Pais (ESP)', 'Total        100,00'], CURRENCY)).currency ?? null).toBeNull();
   });
 
   it('leaves null what the document does not print, for every type the schema asks', async () => {
