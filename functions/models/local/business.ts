@@ -242,8 +242,8 @@ function isLabelText(words: XWord[]): boolean {
  * A text layer's letters are as printed ("PO123456789" is a purchase order's number): `words` read
  * from one are left alone.
  */
-export function ocrDigits(value: string, words?: readonly XWord[]): string {
-  if (words && !words.some(readByOcr)) return value;
+export function ocrDigits(value: string, words: readonly XWord[]): string {
+  if (!words.some(readByOcr)) return value;
   return value
     .replace(/(?<=[\p{L}\d])[Oo](?=\d{2,})/gu, '0')
     .replace(/(?<=\d)[Oo](?=\d)/g, '0')
@@ -554,6 +554,9 @@ function taxSummary(index: DocIndex): { subtotal: BusinessValue[]; tax: Business
   return out;
 }
 
+/** An amount's words as printed, run together ("1.234,56", "RM12.00"). */
+const asPrinted = (v: BusinessValue) => v.words.map((w) => w.text).join('');
+
 /** Two amounts in one block of amounts, a few lines apart. */
 const nearLines = (a: BusinessValue, b: BusinessValue) => Math.abs(a.words[0]!.line - b.words[0]!.line) <= AMOUNT_WEIGHTS.blockLines;
 /** The page an amount is printed on. */
@@ -613,7 +616,7 @@ function resolveAmounts(index: DocIndex, labelled: (id: string) => BusinessValue
 function severalTaxes(taxes: BusinessValue[], best: AmountChoice): boolean {
   const others = new Set([best.subtotal?.value, best.total?.value]);
   // (Amounts printed as money, with cents: "SERVICE CHARGE 10" prints a rate.)
-  const money = (v: BusinessValue) => /[.,]\d{2}\)?$/.test(v.words.map((w) => w.text).join(''));
+  const money = (v: BusinessValue) => /[.,]\d{2}\)?$/.test(asPrinted(v));
   const amounts = [...new Set(taxes.filter((v) => nearLines(v, best.tax!) && money(v) && v.value !== 0 && !others.has(v.value)).map((v) => v.value as number))];
   const sum = amounts.reduce((a, b) => a + b, 0);
   return amounts.length >= AMOUNT_WEIGHTS.severalTaxes && !amounts.some((a) => Math.abs(2 * a - sum) < 0.005);
@@ -650,7 +653,6 @@ function columnTotal(index: DocIndex, v: BusinessValue): BusinessValue {
 function amountReadings(index: DocIndex, labelled: (id: string) => BusinessValue[]): AmountLists {
   const cents = printsCents(index);
   const dotThousands = dotBeforeThreeDigits(index);
-  const asPrinted = (v: BusinessValue) => v.words.map((w) => w.text).join('');
   const checked = (list: BusinessValue[]) =>
     list
       .filter((v) => !(dotThousands && DOT_THREE.test(asPrinted(v))))
@@ -1061,8 +1063,12 @@ function headsAnAddress(top: XLine[], run: NameRun): boolean {
   const after = top[order]!.words.slice(top[order]!.words.indexOf(last) + 1);
   if (after.some((w) => /[\p{L}\d]/u.test(w.text) && !REGISTRATION.test(w.text))) return false;
   const below = top[order + 1];
-  if (!below) return false;
-  const text = below.words.map((w) => w.text).join(' ');
+  return below !== undefined && addressOrPhone(below.words);
+}
+
+/** Whether words print an address or a phone number: a party's details, under or beside its name. */
+function addressOrPhone(words: readonly XWord[]): boolean {
+  const text = words.map((w) => w.text).join(' ');
   return ADDRESS_LIKE.test(text) || PHONE_LIKE.test(text);
 }
 
@@ -1277,10 +1283,7 @@ const firstCompanyName = perDocument((index: DocIndex): BusinessValue | undefine
   const customers = labelsOf(index, 'customer_name').map((l) => l.words[0]!).filter((w) => w.page === 0);
   const pageHeight = index.doc.pages[0]?.height ?? 0;
   const firstPage = index.lines.filter((l) => l.page === 0 && !l.inCell);
-  const details = firstPage.flatMap((l) => l.segments).filter((s) => {
-    const text = s.words.map((w) => w.text).join(' ');
-    return ADDRESS_LIKE.test(text) || PHONE_LIKE.test(text);
-  });
+  const details = firstPage.flatMap((l) => l.segments).filter((s) => addressOrPhone(s.words));
   for (const line of firstPage) {
     for (const segment of line.segments) {
       const length = nameLabelLength(segment.words);
@@ -1817,13 +1820,16 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
   const scanned = (symbol: string, word: XWord) => scannedSymbols.set(symbol, [...(scannedSymbols.get(symbol) ?? []), word]);
   index.words.forEach((word, i) => {
     const ocr = index.doc.pages[word.page]?.ocr ?? false;
+    const next = index.words[i + 1];
+    const prev = index.words[i - 1];
+    // A word naming money on the mark's line: "Cost $", "Netto EUR", "Total Amount (DEM)".
+    const moneyWord = (w: XWord | undefined) => w?.line === word.line && MONEY_WORDS.has(w.text.toLowerCase().replace(/[:.]$/, ''));
     // A mark in brackets states the currency of a column or a total: "Amount (RM)", "Balance Due (AUD)".
     const bracketed = /\(([A-Za-z$€£¥₹]{1,3}\.?)\)/.exec(word.text)?.[1];
     // (A single letter in brackets is a note or a side, "(P)", not a currency.)
     if (bracketed && !/^[A-Za-z]\.?$/.test(bracketed)) {
       // (A former code only after a word naming money, "Total Amount (DEM)": "(ESP)" may name Spain.)
-      const before = index.words[i - 1];
-      const former = FORMER_CODES.has(bracketed) && before?.line === word.line && MONEY_WORDS.has(before.text.toLowerCase().replace(/[:.]$/, ''));
+      const former = FORMER_CODES.has(bracketed) && moneyWord(prev);
       const code = codeOfMark(bracketed) ?? MARKS.get(bracketed.toUpperCase())?.code ?? (former ? bracketed : undefined);
       if (code && (code !== 'USD' || bracketed !== '$')) return vote(code, word, CURRENCY_WEIGHTS.bracketed);
     }
@@ -1839,13 +1845,10 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
     const slashedCode = slashed && codeOfMark(slashed);
     if (slashedCode && !WEAK_MARKS.has(slashed)) return vote(slashedCode, word, CURRENCY_WEIGHTS.bracketed);
     const raw = word.text.replace(/^[([]+|[)\]:,;]+$/g, '');
-    const next = index.words[i + 1];
-    const prev = index.words[i - 1];
     // Beside a number: the amount itself, not a word that ends in a digit ("Param4 R").
     const besideNumber = (next?.line === word.line && /^[-(]?\d/.test(next.text)) || (prev?.line === word.line && /^[-+(]?\d[\d.,']*[)]?$/.test(prev.text));
     // A mark after a word naming money heads a column of amounts in it: "Cost $", "Price $", "Netto
     // EUR"; or states the document's: "Beträge in EUR".
-    const moneyWord = (w: XWord | undefined) => w?.line === word.line && MONEY_WORDS.has(w.text.toLowerCase().replace(/[:.]$/, ''));
     const headsMoney = moneyWord(prev);
     const statedIn = prev?.line === word.line && STATED_IN.has(prev.text.toLowerCase()) && moneyWord(index.words[i - 2]);
     const weight = besideNumber ? CURRENCY_WEIGHTS.besideNumber : headsMoney || statedIn ? CURRENCY_WEIGHTS.bracketed : CURRENCY_WEIGHTS.apart;

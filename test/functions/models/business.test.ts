@@ -1142,6 +1142,15 @@ describe('business fields', () => {
     expect((await extract(['INVOICE', 'Invoice No: 17', 'Bill To:', 'Company Name: Globex Corporation', 'Total: 10.00'], VENDOR)).vendor_name ?? null).toBeNull();
   });
 
+  it('reads the first company-name label on a page by its place: an address in another column does not make it the customer\'s, nor does it name the issuer low on the page', async () => {
+    const VENDOR: JsonSchema = { type: 'object', properties: { vendor_name: { type: 'string' } } };
+    const vendor = async (texts: Array<[number, number, string]>) => (await localExtractor.extract({ doc: await pagesOf([{ texts }]), schema: VENDOR, instructions: null, nConsensus: 1, seed: 's' })).output.vendor_name ?? null;
+    // ("Punto de Venta: 00003" on the right reads as an address: a postal code's five digits.)
+    expect(await vendor([[400, 50, 'FACTURA B'], [400, 70, 'Punto de Venta: 00003'], [40, 100, 'Razón Social: MARCIO Y AGUSTIN ADDAMO'], [40, 115, 'Domicilio Comercial: Cordoba 1534 - Funes'], [40, 400, 'Importe Total: $ 44000,00']])).toBe('MARCIO Y AGUSTIN ADDAMO');
+    expect(await vendor([[400, 50, 'FACTURA B'], [40, 70, 'Av. Rivadavia 12994'], [40, 100, 'Razón Social: MARCIO Y AGUSTIN ADDAMO'], [40, 400, 'Importe Total: $ 44000,00']])).toBeNull();
+    expect(await vendor([[400, 50, 'FACTURA B'], [40, 500, 'Razón Social: MARCIO Y AGUSTIN ADDAMO'], [40, 600, 'Importe Total: $ 44000,00']])).toBeNull();
+  });
+
   it('reads no tax from a block of taxes, one per rate, whose amounts do not add up to the total', async () => {
     const lines = ['Acme Leverancier BV', 'Factuurnummer: INV12345', 'Totaal ex BTW:        533,06', 'BTW (20,00%):        102,00', 'BTW (20,00%):         18,75', 'BTW (10,00%):         51,00', 'BTW (50,00%):         37,50', 'Totaal te betalen:     716,88'];
     const out = await extract(lines);
