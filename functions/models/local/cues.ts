@@ -83,6 +83,16 @@ export function layoutCues(pages: readonly Page[], lines: readonly PageLine[][])
   return cues;
 }
 
+/**
+ * Pages that are worksheets (every word read from a cell: an XLSX or CSV file's sheets, inside a bundle
+ * or an e-mail too) are a workbook's, as the format of a file of their own says (formatCues).
+ */
+export function sheetCues(pages: readonly Page[]): Cue[] {
+  const withWords = pages.filter((p) => p.words.length > 0);
+  const sheets = withWords.length > 0 && withWords.every((p) => p.words.every((w) => w.origin.kind === 'cell'));
+  return sheets ? [{ cue: 'workbook', strength: CUE_SETTINGS.formatStrength, evidence: withWords.length === 1 ? 'a worksheet' : `${withWords.length} worksheets` }] : [];
+}
+
 /** What the file's own format says of its kind (../knowledge/document-types.ts FORMAT_CUES): a workbook, a PPTX, an HTML page, an e-mail. */
 export function formatCues(kind: DocumentKind): Cue[] {
   const cue = FORMAT_CUES[kind];

@@ -16,7 +16,7 @@ import type { Doc, Page } from '../../documents/doc.ts';
 import type { SplitRequest, SplitResult } from '../engine.ts';
 import { consolidateSplits, normalizeKey, OTHER, type SplitVote } from '../shared/consensus.ts';
 import type { LayoutCue } from '../knowledge/document-types.ts';
-import { layoutCues } from './cues.ts';
+import { layoutCues, sheetCues } from './cues.ts';
 import { boundedLogit, type LogisticModel, probabilityOf } from './logistic-model.ts';
 import { buildQueries, cueScores, labelScores, pagesEvidence, type Queries, type TextEvidence, textEvidence, titleLines } from './evidence.ts';
 import { anyNumberLabel, findLabeledDates, findLabeledValues, hasDate, pageMarker, type PageMarker, sameLabel, titleNumbers } from './identifiers.ts';
@@ -119,7 +119,7 @@ function readPages(doc: Doc, request: SplitRequest): PageModel {
   const runCues = paperRunCues(doc.pages, lines, samePaper, queries);
   const extra = doc.pages.map((page, p) => {
     const title = labelScores(queries, textEvidence(queries, titleLines(lines[p]!), CLASSIFY_WEIGHTS.averagePageTokens), null);
-    const cues = cueScores(queries, layoutCues([page], [lines[p]!]));
+    const cues = cueScores(queries, [...layoutCues([page], [lines[p]!]), ...sheetCues([page])]);
     return title.map((t, l) => EVIDENCE_WEIGHTS.title * t + cues[l]! + runCues[p]![l]!);
   });
   return { queries, extra, names: [...queries.labels.slice(0, queries.visible), OTHER], evidence, start, header, samePaper, titled: lines.map((l) => titles(queries, l)), pages: doc.pages, lines, segments: new Map() };
@@ -519,7 +519,7 @@ function segmentScores(model: PageModel, from: number, to: number, bag: Float64A
     read = {
       evidence: textEvidence(model.queries, lines.flat(), CLASSIFY_WEIGHTS.averagePageTokens * withText),
       title: textEvidence(model.queries, titleLines(lines[0] ?? []), CLASSIFY_WEIGHTS.averagePageTokens),
-      cues: cueScores(model.queries, layoutCues(model.pages.slice(from, to), lines)),
+      cues: cueScores(model.queries, [...layoutCues(model.pages.slice(from, to), lines), ...sheetCues(model.pages.slice(from, to))]),
     };
     model.segments.set(key, read);
   }

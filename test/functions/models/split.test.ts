@@ -3,6 +3,7 @@
  * rules, consensus and edge cases.
  */
 import { describe, expect, it } from 'vitest';
+import { readCsv } from '../../../functions/documents/csv.ts';
 import type { Doc } from '../../../functions/documents/doc.ts';
 import type { SplitRequest, SplitResult, Subdocument } from '../../../functions/models/engine.ts';
 import { localEngine } from '../../../functions/models/local/index.ts';
@@ -223,6 +224,17 @@ describe('split edge cases', () => {
     const subdocuments = [SUBDOCUMENTS[0]!, { name: 'pitch deck', description: 'A startup pitch deck', allow_multiple_instances: false }];
     const result = await localEngine.split(request(doc, { subdocuments }));
     expect(pageNames(result, 5)).toEqual(['invoice', 'pitch deck', 'pitch deck', 'pitch deck', 'pitch deck']);
+  });
+
+  it('worksheets are a workbook\'s pages whatever their cells say (an e-mail\'s XLSX or CSV attachment after its invoice)', async () => {
+    const csv = 'Segment,H1 2023,H1 2022,Change\nEurope,1204,1130,6.5%\nAmericas,2310,2275,1.5%\nAsia Pacific,877,912,-3.8%\nTotal,4391,4317,1.7%\n';
+    const sheet = readCsv(new TextEncoder().encode(csv))[0]!;
+    const doc = fixtureDoc(invoice({ seed: 3 }).pages);
+    doc.pages.push({ ...sheet, number: doc.pages.length + 1 });
+    const subdocuments = [SUBDOCUMENTS[0]!, { name: 'spreadsheet', description: 'A spreadsheet or workbook', allow_multiple_instances: false }];
+    const result = await localEngine.split(request(doc, { subdocuments }));
+    expect(pageNames(result, doc.pages.length).at(-1)).toBe('spreadsheet');
+    expect(pageNames(result, doc.pages.length).slice(0, -1).every((name) => name === 'invoice')).toBe(true);
   });
 
   it('pages without text go to "other"', async () => {
