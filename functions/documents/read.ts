@@ -10,6 +10,7 @@ import { readCsv } from './csv.ts';
 import { type Doc, type GreyImage, type Page, ReadFailure, type Word } from './doc.ts';
 import { readDocx } from './docx.ts';
 import { readEmail, readOutlookMessage } from './email.ts';
+import { readEpub } from './epub.ts';
 import { readHtml } from './html.ts';
 import { decodeImage } from './image.ts';
 import { dropRepeatedHeadersFooters, layoutPage, runningKeys } from './layout.ts';
@@ -143,6 +144,9 @@ export async function readDocument(bytes: Uint8Array, options: ReadOptions): Pro
     }
     case 'html':
       pages = readHtml(bytes, { deadline });
+      break;
+    case 'epub':
+      pages = readEpub(bytes, { deadline });
       break;
     case 'txt':
     case 'md':

@@ -4,7 +4,7 @@
  * works on a range of a large upload.
  */
 
-export type DocumentKind = 'pdf' | 'png' | 'jpeg' | 'tiff' | 'webp' | 'docx' | 'xlsx' | 'pptx' | 'csv' | 'txt' | 'md' | 'eml' | 'msg' | 'html';
+export type DocumentKind = 'pdf' | 'png' | 'jpeg' | 'tiff' | 'webp' | 'docx' | 'xlsx' | 'pptx' | 'csv' | 'txt' | 'md' | 'eml' | 'msg' | 'html' | 'epub';
 
 export const MIME_OF: Record<DocumentKind, string> = {
   pdf: 'application/pdf',
@@ -21,6 +21,7 @@ export const MIME_OF: Record<DocumentKind, string> = {
   eml: 'message/rfc822',
   msg: 'application/vnd.ms-outlook',
   html: 'text/html',
+  epub: 'application/epub+zip',
 };
 
 const KIND_OF_MIME = new Map<string, DocumentKind>([
@@ -127,12 +128,9 @@ function officeKind(head: Uint8Array, tail: Uint8Array): DocumentKind {
     if (containsAscii(head, 'xl/') || containsAscii(tail, 'xl/workbook.xml')) return 'xlsx';
   }
   // OpenDocument and EPUB store their type uncompressed in a first entry named "mimetype".
-  const what = containsAscii(head.subarray(0, 256), 'application/vnd.oasis.opendocument.')
-    ? 'an OpenDocument file (.odt, .ods or .odp; save it as DOCX, XLSX or PPTX)'
-    : containsAscii(head.subarray(0, 256), 'application/epub+zip')
-      ? 'an EPUB book'
-      : 'a ZIP archive';
-  throw new DocumentProblem(`The document is ${what}, not a DOCX, XLSX or PPTX file, which is not a supported type`, 'document_unsupported');
+  if (containsAscii(head.subarray(0, 256), 'application/epub+zip')) return 'epub';
+  const what = containsAscii(head.subarray(0, 256), 'application/vnd.oasis.opendocument.') ? 'an OpenDocument file (.odt, .ods or .odp; save it as DOCX, XLSX or PPTX)' : 'a ZIP archive';
+  throw new DocumentProblem(`The document is ${what}, not a DOCX, XLSX, PPTX or EPUB file, which is not a supported type`, 'document_unsupported');
 }
 
 function binaryKind(head: Uint8Array, tail: Uint8Array): DocumentKind | undefined {
@@ -258,7 +256,7 @@ export function sniffDocument(input: SniffInput): Sniffed {
   if (kind) return { kind, mimeType: MIME_OF[kind] };
   if (declaredMime !== undefined && !declared && !GENERIC_MIMES.has(declaredMime) && !declaredMime.startsWith('text/')) {
     throw new DocumentProblem(
-      `MIME type ${declaredMime} is not supported; supported types are PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, PPTX, CSV, TXT, Markdown, HTML and e-mail (.eml, .msg)`,
+      `MIME type ${declaredMime} is not supported; supported types are PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, PPTX, CSV, TXT, Markdown, HTML, EPUB and e-mail (.eml, .msg)`,
       'document_unsupported',
     );
   }
@@ -279,7 +277,7 @@ export function sniffDocument(input: SniffInput): Sniffed {
   }
   if (!isText) {
     throw new DocumentProblem(
-      `The document (${filename}) is binary content of no supported type (supported: PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, PPTX, CSV, TXT, Markdown, HTML, e-mail (.eml, .msg); text must be UTF-8)`,
+      `The document (${filename}) is binary content of no supported type (supported: PDF, PNG, JPEG, TIFF, WEBP, DOCX, XLSX, PPTX, CSV, TXT, Markdown, HTML, EPUB, e-mail (.eml, .msg); text must be UTF-8)`,
       'document_unsupported',
     );
   }

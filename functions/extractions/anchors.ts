@@ -24,6 +24,8 @@ export function documentTypeOf(kind: DocumentKind): DocumentType {
     case 'html':
     case 'eml':
     case 'msg':
+    // An EPUB's words: text spans of its spine's documents read one after another (documents/epub.ts).
+    case 'epub':
       return 'txt';
     // A slide's words are boxes on the slide (image_bbox, page = slide): the contract has no
     // presentation anchor.

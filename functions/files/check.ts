@@ -10,6 +10,7 @@
  */
 import { ReadFailure } from '../documents/doc.ts';
 import { checkInflatedSizes, inflateEntry, readZipDirectory } from '../documents/zip.ts';
+import { epubSpine } from '../documents/epub-spine.ts';
 import { probePdf } from '../documents/pdf-probe.ts';
 import { DocumentProblem, knownPageCount, type DocumentKind } from '../documents/sniff.ts';
 
@@ -20,7 +21,7 @@ export interface CheckedDocument {
 
 /**
  * Checks a document of `kind` (as sniffed). `readBytes` is called only for the kinds whose check
- * reads the file (PDF, DOCX, XLSX, PPTX); the sniffer has already looked at the others.
+ * reads the file (PDF, DOCX, XLSX, PPTX, EPUB); the sniffer has already looked at the others.
  * Throws DocumentProblem (a 422) with the message a parse of the document would give.
  */
 export async function checkDocument(kind: DocumentKind, readBytes: () => Promise<Uint8Array>): Promise<CheckedDocument> {
@@ -36,6 +37,9 @@ export async function checkDocument(kind: DocumentKind, readBytes: () => Promise
         return { pageCount: xlsxSheetCount(await readBytes()) };
       case 'pptx':
         return { pageCount: pptxSlideCount(await readBytes()) };
+      case 'epub':
+        // A parse makes a page of each document of the book's spine.
+        return { pageCount: epubSpine(await readBytes(), Date.now() + EPUB_CHECK_MS).length };
       default:
         return { pageCount: knownPageCount(kind) };
     }
@@ -44,6 +48,9 @@ export async function checkDocument(kind: DocumentKind, readBytes: () => Promise
     throw error;
   }
 }
+
+/** How long the check may parse an EPUB's container and package document (a book's OPF is small). */
+const EPUB_CHECK_MS = 5_000;
 
 /** The ZIP checks readDocx makes before it parses any XML (same messages). */
 function checkDocx(bytes: Uint8Array): void {

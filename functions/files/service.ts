@@ -80,14 +80,14 @@ async function pageCountOf(sniffed: Sniffed, readBytes: () => Promise<Uint8Array
 
 /**
  * Whether a File still lacks the page count an upload of it would have (`POST /v1/files` counts PDF
- * pages, XLSX sheets and PPTX slides; the kind alone tells the others, or nothing cheap does: DOCX,
+ * pages, XLSX sheets, PPTX slides and EPUB spine documents; the kind alone tells the others, or nothing cheap does: DOCX,
  * TIFF, e-mail). Such a File was stored by a run from its document (a data URL, a download URL): the
  * run counts its pages when it reads them and records the count (`recordPageCount`).
  */
 export function pagesToCount(file: File): boolean {
   if (file.page_count !== null) return false;
   const kind = kindOfMime(file.mime_type);
-  return kind === 'pdf' || kind === 'xlsx' || kind === 'pptx';
+  return kind === 'pdf' || kind === 'xlsx' || kind === 'pptx' || kind === 'epub';
 }
 
 /** Records the page count a run read on the File it was given (see pagesToCount); a File gone meanwhile is left so. */

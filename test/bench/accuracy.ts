@@ -35,7 +35,7 @@ const STACKED_PAGES = ['repair_estimates_sample2.pdf', 'repair_estimates_sample4
 export function bundleSources() {
   const multi = new Set(splitTruths().map((t) => t.path));
   return manifest()
-    // (EPUB is not a type Quire reads: it cannot be a part of a bundle.)
+    // (The EPUB book, read since 2026-12-01, stays out so that the bundles are the ones measured before it.)
     .filter((e) => !multi.has(e.path) && !STACKED_PAGES.some((name) => e.path.endsWith(name)) && e.mime !== 'application/epub+zip')
     .map((e) => ({ path: e.path, type: e.type, pages: e.pages }));
 }

@@ -17,11 +17,11 @@
 import type { DocumentKind } from '../../documents/sniff.ts';
 
 /** Layout a kind of document typically has (detected by ../local/cues.ts). */
-export type LayoutCue = 'letter' | 'paper' | 'clauses' | 'contents' | 'totals' | 'form' | 'card' | 'slides' | 'receipt_strip' | 'till' | 'table_heavy' | 'workbook' | 'web' | 'mail';
+export type LayoutCue = 'letter' | 'paper' | 'clauses' | 'contents' | 'totals' | 'form' | 'card' | 'slides' | 'receipt_strip' | 'till' | 'table_heavy' | 'workbook' | 'web' | 'mail' | 'ebook';
 
 /**
  * What a file's own format says of its kind, whatever it holds: a workbook is a spreadsheet, a PPTX
- * slides, a saved HTML file a web page, an EML or MSG file an e-mail.
+ * slides, a saved HTML file a web page, an EML or MSG file an e-mail, an EPUB file a book.
  */
 export const FORMAT_CUES: Partial<Record<DocumentKind, LayoutCue>> = {
   xlsx: 'workbook',
@@ -30,6 +30,7 @@ export const FORMAT_CUES: Partial<Record<DocumentKind, LayoutCue>> = {
   html: 'web',
   eml: 'mail',
   msg: 'mail',
+  epub: 'ebook',
 };
 
 /**
@@ -46,6 +47,7 @@ export const CUE_WORDS: Partial<Record<LayoutCue, string>> = {
   workbook: 'spreadsheet, workbook, excel',
   web: 'web, website, html',
   mail: 'email, e-mail',
+  ebook: 'epub, ebook',
 };
 
 export interface DocumentType {
@@ -216,6 +218,14 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
       acknowledgements, et al, doi, arxiv, journal, proceedings, conference, university, figure, table, equation, dataset, evaluation,
       we propose, in this paper, state of the art`,
     cues: { paper: 1 },
+  },
+  {
+    id: 'book',
+    names: 'ebook, novel, livre, roman, buch, boek, libro, novela, romanzo, livro',
+    terms: `chapter, chapters, preface, foreword, prologue, epilogue, contents, list of illustrations, illustrations, plate, frontispiece,
+      author, by the author, first published, published, publisher, edition, copyright, all rights reserved, isbn, dedication, appendix, index,
+      chapitre, preface, kapitel, vorwort, hoofdstuk, voorwoord, capitulo, prologo, capitolo, prefazione`,
+    cues: { ebook: 1, contents: 1 },
   },
   {
     id: 'manual',

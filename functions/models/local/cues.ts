@@ -96,7 +96,10 @@ export function sheetCues(pages: readonly Page[]): Cue[] {
 /** What the file's own format says of its kind (../knowledge/document-types.ts FORMAT_CUES): a workbook, a PPTX, an HTML page, an e-mail. */
 export function formatCues(kind: DocumentKind): Cue[] {
   const cue = FORMAT_CUES[kind];
-  return cue ? [{ cue, strength: CUE_SETTINGS.formatStrength, evidence: `a ${kind.toUpperCase()} file` }] : [];
+  const name = kind.toUpperCase();
+  // Spelt out, a name that starts with one of these letters starts with a vowel ("an XLSX file", "an EPUB file").
+  const article = /^[AEFHILMNORSX]/.test(name) ? 'an' : 'a';
+  return cue ? [{ cue, strength: CUE_SETTINGS.formatStrength, evidence: `${article} ${name} file` }] : [];
 }
 
 /** The box around a page's words (the print, without the paper around it). */

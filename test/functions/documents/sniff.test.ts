@@ -218,9 +218,9 @@ describe('sniffDocument: rejections', () => {
   it('a ZIP that is no DOCX, XLSX or PPTX is named in the 422', () => {
     const p = problem(() => sniff(zipWith('photos/cat.jpg'), 'archive.docx'));
     expect(p.code).toBe('document_unsupported');
-    expect(p.message).toBe('The document is a ZIP archive, not a DOCX, XLSX or PPTX file, which is not a supported type');
+    expect(p.message).toBe('The document is a ZIP archive, not a DOCX, XLSX, PPTX or EPUB file, which is not a supported type');
     // A folder name alone is not a document: only the main part (word/document.xml, …) makes one.
-    expect(problem(() => sniff(zipWith('word/notes.txt'), 'x.docx')).message).toMatch(/ZIP archive, not a DOCX, XLSX or PPTX/);
+    expect(problem(() => sniff(zipWith('word/notes.txt'), 'x.docx')).message).toMatch(/ZIP archive, not a DOCX, XLSX, PPTX or EPUB/);
     const odt = problem(() => sniff(zipWith('mimetype', 'application/vnd.oasis.opendocument.text'), 'letter.odt'));
     expect(odt.message).toMatch(/^The document is an OpenDocument file \(\.odt, \.ods or \.odp; save it as DOCX, XLSX or PPTX\)/);
   });

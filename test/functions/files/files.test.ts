@@ -716,6 +716,19 @@ describe('uploads are checked as a parse opens the document (issue 23)', () => {
     expect(parsed.body.usage.page_count).toBe(2);
   });
 
+  it.skipIf(!corpusAvailable())('an EPUB book is a document: its page_count is its spine\'s documents, as a parse reads them', async () => {
+    const { key } = await freshTenant();
+    const EPUB_MIME = 'application/epub+zip';
+    const book = await upload('winter-sports.epub', Buffer.from(corpusBytes('documents/book/winter-sports.epub')), 'application/octet-stream', key);
+    expect(book.status, book.text).toBe(201);
+    expect(book.body).toMatchObject({ mime_type: EPUB_MIME, page_count: 10 });
+    const parsed = await cloud.api('POST', '/v1/parses', { key, body: { document: { id: book.body.id, filename: 'winter-sports.epub', mime_type: EPUB_MIME } } });
+    expect(parsed.status).toBe(201);
+    expect(parsed.body.usage.page_count).toBe(10);
+    expect(parsed.body.output.pages[0]).toBe('');
+    expect(parsed.body.output.pages[1]).toContain('Winter Sports in Switzerland');
+  });
+
   it('page_count of a presentation is its slides, as a parse counts them', async () => {
     const { key } = await freshTenant();
     const PPTX_MIME = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';

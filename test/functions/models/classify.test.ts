@@ -139,7 +139,7 @@ describe('layout cues', () => {
     expect(['spreadsheet', 'web_page']).not.toContain((await localEngine.classify(request(as('pdf'), { categories }))).output.category);
     const workbook = await localEngine.classify(request(as('xlsx'), { categories }));
     expect(workbook.output.category).toBe('spreadsheet');
-    expect(workbook.output.reasoning).toContain('a XLSX file');
+    expect(workbook.output.reasoning).toContain('an XLSX file');
     expect((await localEngine.classify(request(as('html'), { categories }))).output.category).toBe('web_page');
   });
 

@@ -50,5 +50,5 @@ it('a ZIP that is no office document: 422 naming it', async () => {
   expect(r.status).toBe(422);
   expect(r.body.detail[0].loc).toEqual(['body', 'document', 'url']);
   expect(r.body.detail[0].type).toBe('document_unsupported');
-  expect(r.body.detail[0].msg).toMatch(/ZIP archive, not a DOCX, XLSX or PPTX file/);
+  expect(r.body.detail[0].msg).toMatch(/ZIP archive, not a DOCX, XLSX, PPTX or EPUB file/);
 });
