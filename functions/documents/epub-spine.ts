@@ -32,10 +32,15 @@ export function epubSpine(bytes: Uint8Array, deadline: number): ZipEntry[] {
     const item = manifest.get(ref.attrs.idref);
     const href = item?.attrs.href;
     if (!item || !href || !XHTML.has(item.attrs['media-type'] ?? '')) continue;
-    const entry = entries.get(resolve(folder, decodeURIComponent(href.split('#')[0]!)));
+    const entry = entries.get(resolve(folder, unescaped(href.split('#')[0]!)));
     if (entry) spine.push(entry);
   }
   if (spine.length === 0) throw new ReadFailure(`The ${WHAT} is corrupt (its spine lists no readable document)`);
+  // A book under DRM lists its encrypted documents in META-INF/encryption.xml (fonts alone are only obfuscated).
+  const encryption = entries.has('META-INF/encryption.xml') ? part('META-INF/encryption.xml') : '';
+  if (spine.some((entry) => encryption.includes(`URI="${entry.name}"`) || encryption.includes(`URI="${entry.name.slice(folder.length)}"`))) {
+    throw new ReadFailure(`The ${WHAT} is encrypted (DRM), which is not supported`, 'document_unsupported');
+  }
   checkInflatedSizes(spine, WHAT);
   return spine;
 }
@@ -48,6 +53,15 @@ function below(node: XmlElement, local: string, found: XmlElement[] = []): XmlEl
     below(item, local, found);
   }
   return found;
+}
+
+/** A URI path with its %-escapes decoded; one that is malformed is taken as written. */
+function unescaped(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 /** A path relative to the package document's folder ("../Text/ch1.xhtml"), as a ZIP entry name. */

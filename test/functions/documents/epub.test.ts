@@ -19,7 +19,7 @@ const CHAPTERS: Record<string, string> = {
 };
 
 /** A book as EPUB writers make it: "mimetype" stored first, a prefixed OPF in a folder, the spine out of the manifest's order. */
-async function book(options: { container?: boolean; spine?: string } = {}): Promise<Uint8Array> {
+async function book(options: { container?: boolean; spine?: string; encrypted?: string } = {}): Promise<Uint8Array> {
   const zip = new JSZip();
   zip.file('mimetype', 'application/epub+zip', { compression: 'STORE' });
   if (options.container !== false) {
@@ -33,10 +33,14 @@ async function book(options: { container?: boolean; spine?: string } = {}): Prom
       `<opf:item id="c1" href="text/chapter%20one.xhtml" media-type="application/xhtml+xml"/>` +
       `<opf:item id="c2" href="./text/../text/chapter-two.xhtml" media-type="application/xhtml+xml"/>` +
       `<opf:item id="css" href="style.css" media-type="text/css"/>` +
+      `<opf:item id="bad" href="text/chapter%E0%A4%A.xhtml" media-type="application/xhtml+xml"/>` +
       `</opf:manifest><opf:spine>${spine}<opf:itemref idref="css"/></opf:spine></opf:package>`,
   );
   for (const [name, text] of Object.entries(CHAPTERS)) zip.file(name, text);
   zip.file('OPS/style.css', 'body { margin: 0 }');
+  if (options.encrypted) {
+    zip.file('META-INF/encryption.xml', `<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><EncryptedData xmlns="http://www.w3.org/2001/04/xmlenc#"><CipherData><CipherReference URI="${options.encrypted}"/></CipherData></EncryptedData></encryption>`);
+  }
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
 }
 
@@ -70,5 +74,12 @@ describe('EPUB books', () => {
   it('a book without its container, or whose spine names nothing readable, is a clear ReadFailure', async () => {
     await expect(read(await book({ container: false }))).rejects.toThrow(new ReadFailure('The EPUB book is corrupt (it has no META-INF/container.xml)'));
     await expect(read(await book({ spine: '<opf:itemref idref="missing"/>' }))).rejects.toThrow(/EPUB book is corrupt \(its spine lists no readable document\)/);
+    // A malformed %-escape in a path is a path as written, not a crash.
+    await expect(read(await book({ spine: '<opf:itemref idref="bad"/>' }))).rejects.toThrow(/spine lists no readable document/);
+  });
+
+  it('a book under DRM (its documents listed as encrypted) is refused as such; obfuscated fonts alone are no reason', async () => {
+    await expect(read(await book({ encrypted: 'OPS/text/chapter-two.xhtml' }))).rejects.toThrow(new ReadFailure('The EPUB book is encrypted (DRM), which is not supported', 'document_unsupported'));
+    expect((await read(await book({ encrypted: 'OPS/fonts/serif.otf' }))).pages).toHaveLength(2);
   });
 });
