@@ -54,6 +54,12 @@ export interface DocumentType {
   id: string;
   /** How people name the kind; any of them in a category's name or description calls on this entry. */
   names: string;
+  /**
+   * Names a category may call the kind by that are no sign of it where a document prints them (the
+   * verb "to book" is printed on bookings): they call on the kind, and are neither its synonyms nor,
+   * as a background kind of a split, its title.
+   */
+  calledBy?: string;
   /** Words and phrases printed on such documents. */
   terms: string;
   /** Its layout cues, each with how telling it is (1: typical; less: sometimes). */
@@ -222,6 +228,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   {
     id: 'book',
     names: 'ebook, novel, livre, roman, buch, boek, libro, novela, romanzo, livro',
+    calledBy: 'book, books, e book',
     terms: `chapter, chapters, preface, foreword, prologue, epilogue, contents, list of illustrations, illustrations, plate, frontispiece,
       author, by the author, first published, published, publisher, edition, copyright, all rights reserved, isbn, dedication, appendix, index,
       chapitre, preface, kapitel, vorwort, hoofdstuk, voorwoord, capitulo, prologo, capitolo, prefazione`,

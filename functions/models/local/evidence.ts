@@ -203,9 +203,10 @@ export function buildQueries(labels: readonly Label[], instructions: string | nu
 function calledOn(name: readonly string[], description: readonly string[]): Array<{ entry: LexiconEntry; byName: boolean; subsumed: boolean; endsName: boolean }> {
   const found: Array<{ entry: LexiconEntry; byName: boolean; run: readonly string[] }> = [];
   for (const entry of LEXICON) {
-    const longest = (stems: readonly string[]) => entry.triggers.filter((t) => containsRun(stems, t)).sort((a, b) => b.length - a.length)[0];
-    const byName = longest(name);
-    const byDescription = byName ? undefined : longest(description);
+    const longest = (stems: readonly string[], names: readonly string[][]) => names.filter((t) => containsRun(stems, t)).sort((a, b) => b.length - a.length)[0];
+    // Its callers only in a label's name: a description's "booking" is no call on books.
+    const byName = longest(name, [...entry.triggers, ...entry.callers]);
+    const byDescription = byName ? undefined : longest(description, entry.triggers);
     if (byName) found.push({ entry, byName: true, run: byName });
     else if (byDescription) found.push({ entry, byName: false, run: byDescription });
   }

@@ -11,6 +11,8 @@ export interface LexiconEntry {
   id: string;
   /** Each name as its content stems (the first is the entry's own); a name triggers when its stems appear in a row. */
   triggers: string[][];
+  /** Names that call on it too but are no sign of it in a document (DocumentType.calledBy). */
+  callers: string[][];
   features: string[];
   /** Layout cues and how telling each is. */
   cues: Array<[LayoutCue, number]>;
@@ -18,7 +20,9 @@ export interface LexiconEntry {
 
 function build(): LexiconEntry[] {
   return DOCUMENT_TYPES.map((type) => {
-    const triggers = type.names.split(',').map((name) => textFeatures(name.trim()).stems).filter((stems) => stems.length > 0);
+    const stemsOf = (names: string) => names.split(',').map((name) => textFeatures(name.trim()).stems).filter((stems) => stems.length > 0);
+    const triggers = stemsOf(type.names);
+    const callers = stemsOf(type.calledBy ?? '');
     const features = new Set<string>();
     for (const term of type.terms.split(',')) {
       const { stems, phrases } = textFeatures(term.trim());
@@ -27,7 +31,7 @@ function build(): LexiconEntry[] {
       if (stems.length === 1) features.add(stems[0]!);
       for (const phrase of phrases) features.add(phrase);
     }
-    return { id: type.id, triggers, features: [...features], cues: Object.entries(type.cues ?? {}) as Array<[LayoutCue, number]> };
+    return { id: type.id, triggers, callers, features: [...features], cues: Object.entries(type.cues ?? {}) as Array<[LayoutCue, number]> };
   });
 }
 

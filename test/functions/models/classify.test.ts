@@ -127,6 +127,19 @@ describe('layout cues', () => {
     expect((await localEngine.classify(request(doc, { categories: denied }))).output.category).toBe('flat_form');
   });
 
+  it('a category named "book" calls on the book kind (its chapters, its EPUB format), though "book" printed in a document is no sign of one', async () => {
+    const categories: Category[] = [
+      { name: 'book', description: 'A book' },
+      { name: 'booking_confirmation', description: 'A booking confirmation' },
+      { name: 'report', description: 'A report' },
+    ];
+    const lines = ['PREFACE', 'These chapters were first written as letters from the mountains.', 'CHAPTER I', 'The sun-seeker goes up the valley in December.', 'CHAPTER II', 'Of rinks, skaters and the frost.'];
+    const doc = { ...fixtureDoc([{ blocks: [{ kind: 'paragraph', lines }] }]), kind: 'epub' as const };
+    const read = await localEngine.classify(request(doc, { categories }));
+    expect(read.output.category).toBe('book');
+    expect(read.output.reasoning).toContain('an EPUB file');
+  });
+
   it('a file\'s own format is evidence: sales figures in a workbook are a spreadsheet, in a saved HTML page a web page, in a PDF neither', async () => {
     const categories: Category[] = [
       { name: 'financial_statement', description: 'Financial statements: income statement, balance sheet, cash flows' },
