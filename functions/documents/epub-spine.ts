@@ -5,26 +5,24 @@
  * parser.
  */
 import { ReadFailure } from './doc.ts';
-import { parseXml, type XmlElement } from './ooxml.ts';
-import { checkInflatedSizes, inflateEntry, readZipDirectory, type ZipEntry } from './zip.ts';
+import { type XmlElement, XmlPackage } from './ooxml.ts';
+import type { ZipEntry } from './zip.ts';
 
 export const EPUB_WHAT = 'EPUB book';
 const WHAT = EPUB_WHAT;
 const XHTML = new Set(['application/xhtml+xml', 'text/html']);
 
-/** The spine's XHTML documents, in reading order, as ZIP entries. */
+/** The spine's XHTML documents, in reading order, as ZIP entries (their declared sizes checked). */
 export function epubSpine(bytes: Uint8Array, deadline: number): ZipEntry[] {
-  const entries = readZipDirectory(bytes, WHAT);
-  const part = (name: string): string => {
-    const entry = entries.get(name);
-    if (!entry) throw new ReadFailure(`The ${WHAT} is corrupt (it has no ${name})`);
-    checkInflatedSizes([entry], WHAT);
-    return inflateEntry(bytes, entry, WHAT).toString('utf8');
+  const pkg = new XmlPackage(bytes, WHAT, deadline);
+  const part = (name: string): XmlElement => {
+    const xml = pkg.part(name);
+    if (!xml) throw new ReadFailure(`The ${WHAT} is corrupt (it has no ${name})`);
+    return xml;
   };
-  const container = parseXml(part('META-INF/container.xml'), WHAT, deadline);
-  const opfPath = below(container, 'rootfile').map((r) => r.attrs['full-path']).find(Boolean);
+  const opfPath = below(part('META-INF/container.xml'), 'rootfile').map((r) => r.attrs['full-path']).find(Boolean);
   if (!opfPath) throw new ReadFailure(`The ${WHAT} is corrupt (its container names no package document)`);
-  const opf = parseXml(part(opfPath), WHAT, deadline);
+  const opf = part(opfPath);
   const folder = opfPath.includes('/') ? opfPath.slice(0, opfPath.lastIndexOf('/') + 1) : '';
   const manifest = new Map(below(opf, 'item').map((item) => [item.attrs.id, item]));
   const spine: ZipEntry[] = [];
@@ -32,16 +30,17 @@ export function epubSpine(bytes: Uint8Array, deadline: number): ZipEntry[] {
     const item = manifest.get(ref.attrs.idref);
     const href = item?.attrs.href;
     if (!item || !href || !XHTML.has(item.attrs['media-type'] ?? '')) continue;
-    const entry = entries.get(resolve(folder, unescaped(href.split('#')[0]!)));
+    const entry = pkg.entry(resolve(folder, unescaped(href.split('#')[0]!)));
     if (entry) spine.push(entry);
   }
   if (spine.length === 0) throw new ReadFailure(`The ${WHAT} is corrupt (its spine lists no readable document)`);
   // A book under DRM lists its encrypted documents in META-INF/encryption.xml (fonts alone are only obfuscated).
-  const encryption = entries.has('META-INF/encryption.xml') ? part('META-INF/encryption.xml') : '';
-  if (spine.some((entry) => encryption.includes(`URI="${entry.name}"`) || encryption.includes(`URI="${entry.name.slice(folder.length)}"`))) {
+  const encryption = pkg.has('META-INF/encryption.xml') ? part('META-INF/encryption.xml') : undefined;
+  const encrypted = new Set(encryption ? below(encryption, 'CipherReference').map((r) => r.attrs.URI) : []);
+  if (spine.some((entry) => encrypted.has(entry.name) || encrypted.has(entry.name.slice(folder.length)))) {
     throw new ReadFailure(`The ${WHAT} is encrypted (DRM), which is not supported`, 'document_unsupported');
   }
-  checkInflatedSizes(spine, WHAT);
+  pkg.check(spine.map((entry) => entry.name));
   return spine;
 }
 

@@ -177,6 +177,11 @@ export class XmlPackage {
     return this.entries.has(name);
   }
 
+  /** A part's ZIP entry (for a part that is not XML: inflate it after check()). */
+  entry(name: string): ZipEntry | undefined {
+    return this.entries.get(name);
+  }
+
   /** Checks the declared sizes of these parts together, before any of them is inflated. */
   check(names: string[]): void {
     const entries = names.filter((n) => !this.checked.has(n)).map((n) => this.entries.get(n)).filter((e): e is ZipEntry => e !== undefined);
