@@ -18,6 +18,8 @@ export interface FormFieldWithOptions extends FormField {
   /** A text field's most characters, and whether they are combed (one per printed box); not on the wire. */
   maxLength?: number;
   comb?: boolean;
+  /** The title of the block of the form the field is in ("Donateur"), first in its description; not on the wire. */
+  block?: string;
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -73,9 +75,10 @@ export function detectedFields(doc: Doc): FormFieldWithOptions[] {
       if (row !== undefined) label = `${label} (row ${row})`;
       const section = seen.section && !label.includes(seen.section) ? seen.section : '';
       // A field nothing names has no description: its section alone does not say what goes in it.
-      const description = label === '' ? '' : joined([section, own && row === undefined ? f.description : label], ' › ');
+      const block = label === '' || !seen.block || label.includes(seen.block) ? undefined : seen.block;
+      const description = label === '' ? '' : joined([block, section, own && row === undefined ? f.description : label], ' › ');
       const comb = f.comb ? { comb: true, maxLength: f.comb } : {};
-      return { key: key(label), type: f.type, description, bbox: normalized(page, f.box), value: null, ...comb };
+      return { key: key(label), type: f.type, description, bbox: normalized(page, f.box), value: null, ...comb, ...(block ? { block } : {}) };
     });
   });
 }
@@ -145,7 +148,10 @@ export function acroFormFields(pdf: PDFDocument, doc: Doc | undefined): FormFiel
       if (tip && !description.toLowerCase().includes(tip.toLowerCase())) description = joined([description, tip], ' — ');
       if (options) description = `${description}${description ? ' ' : ''}(options: ${options.join(', ')})`;
     }
-    return { ...field, description, ...(options ? { options } : {}), ...(readOnly ? { readOnly } : {}), ...(maxLength !== undefined ? { maxLength } : {}), ...(comb ? { comb } : {}) };
+    // The block's title goes first, when the description says something of its own.
+    const block = seen?.block && description !== '' && !description.includes(seen.block) ? seen.block : undefined;
+    if (block) description = `${block} › ${description}`;
+    return { ...field, description, ...(options ? { options } : {}), ...(readOnly ? { readOnly } : {}), ...(maxLength !== undefined ? { maxLength } : {}), ...(comb ? { comb } : {}), ...(block ? { block } : {}) };
   });
 }
 

@@ -28,6 +28,8 @@ export interface PrintedLabel {
   label: string;
   /** The heading of the section the box is in, or "". */
   section: string;
+  /** The title of the block of the form the box is in, over its section ("Donateur"), when there is one. */
+  block?: string;
   /** For a box in a table column: its header and 1-based row. */
   column?: { header: string; row: number };
 }
@@ -264,10 +266,43 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
     labels[i] = `${labels[above]!.replace(/ \(line \d+\)$/, '')} (line ${m ? Number(m[1]) + 1 : 2})`;
     section[i] = section[above]!;
   }
+  // The block a box is in, over its section: the title of the part of the form it belongs to.
+  const titles = blockTitles(page, runs, free, usual, labelRuns);
+  const blocks = widgets.map((w, i) => {
+    const title = titles.find((t) => t.run.bottom <= w.box.top + 1 && w.box.top < t.end && (t.centred || (w.box.left >= t.run.left - 10 && w.box.left < t.run.left + page.width / 2)));
+    const own = section[i]!;
+    return !title || own.includes(title.text) || (own !== '' && title.text.includes(own)) ? '' : title.text;
+  });
   return widgets.map((_, i) => {
     const column = columns.get(i);
-    return column ? { label: labels[i]!, section: section[i]!, column } : { label: labels[i]!, section: section[i]! };
+    const block = blocks[i] ? { block: blocks[i]! } : {};
+    return column ? { label: labels[i]!, section: section[i]!, column, ...block } : { label: labels[i]!, section: section[i]!, ...block };
   });
+}
+
+/** A block's title is a few words on a line of their own, not a label (no ending ":"). */
+const TITLE = { maxWords: 6, largerPrint: 1.15, centredWithin: 0.04, ruleSpan: 0.5 } as const;
+
+/**
+ * The titles of a page's blocks, nearest first for any point under them ("Donateur" over a frame of
+ * "Nom", "Adresse", "Code postal"): a short line alone on its row, not ending in ":", set in larger
+ * print than the page's usual or centred on the page. A title's block runs down to the first rule across
+ * half the page below its own line (the frame's bottom), or to the page's end.
+ */
+function blockTitles(page: Page, runs: Run[], free: Run[], usual: number, labelRuns: Set<Run>): Array<{ run: Run; text: string; centred: boolean; end: number }> {
+  const alone = (run: Run) => !runs.some((o) => o !== run && Math.abs(centerY(o) - centerY(run)) < 0.5 * Math.min(o.bottom - o.top, run.bottom - run.top));
+  const across = (page.rules ?? []).filter((r) => Math.abs(r.y1 - r.y2) < 1 && Math.abs(r.x2 - r.x1) >= TITLE.ruleSpan * page.width).map((r) => (r.y1 + r.y2) / 2);
+  const out: Array<{ run: Run; text: string; centred: boolean; end: number }> = [];
+  for (const run of free) {
+    const text = clean(run.text);
+    if (labelRuns.has(run) || /:\s*$/.test(run.text) || text.split(/\s+/).length > TITLE.maxWords || !/\p{L}{2}/u.test(text) || !alone(run)) continue;
+    const centred = Math.abs((run.left + run.right) / 2 - page.width / 2) <= TITLE.centredWithin * page.width;
+    if (!centred && run.bottom - run.top < TITLE.largerPrint * usual) continue;
+    const height = run.bottom - run.top;
+    const end = Math.min(page.height, ...across.filter((y) => y > run.bottom + 2 * height));
+    out.push({ run, text, centred, end });
+  }
+  return out.sort((a, b) => b.run.bottom - a.run.bottom);
 }
 
 /** Tick boxes' texts: the run beside each on its row, on the side most boxes of the page have theirs. */

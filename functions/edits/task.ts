@@ -80,8 +80,8 @@ export async function fillPdf(
   const writable = fields.flatMap((f, i) => (f.readOnly ? [] : [i]));
   const { values } = await how.filler.fill({
     fields: writable.map((i) => {
-      const { key, type, description, options, maxLength, comb, bbox } = fields[i]!;
-      return { key, type, description, ...(options ? { options } : {}), ...(maxLength !== undefined ? { maxLength } : {}), ...(comb ? { comb } : {}), box: bbox };
+      const { key, type, description, options, maxLength, comb, bbox, block } = fields[i]!;
+      return { key, type, description, ...(options ? { options } : {}), ...(maxLength !== undefined ? { maxLength } : {}), ...(comb ? { comb } : {}), ...(block ? { block } : {}), box: bbox };
     }),
     instructions: how.instructions,
   });

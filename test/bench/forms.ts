@@ -44,7 +44,13 @@ export async function benchForms(): Promise<void> {
   // By the fold of each form's source (test/corpus-truth/folds.json): holdout is the headline.
   const sources = new Map(manifest().map((e) => [e.path, e.source.repo]));
   const foldOfPath = (path: string) => foldOf(sources.get(path)!);
-  for (const fold of FOLDS) console.log(row(`fold ${fold}`, results.filter((r) => foldOfPath(r.path) === fold), flats.filter((r) => foldOfPath(r.path) === fold)));
+  for (const fold of FOLDS) {
+    console.log(row(`fold ${fold}`, results.filter((r) => foldOfPath(r.path) === fold), flats.filter((r) => foldOfPath(r.path) === fold)));
+    for (const style of INSTRUCTION_STYLES) {
+      const mine = (r: { path: string; style: string }) => foldOfPath(r.path) === fold && r.style === style;
+      console.log(row(`fold ${fold}, ${style}`, results.filter(mine), flats.filter(mine)));
+    }
+  }
   for (const truth of truths) console.log(row(truth.path.split('/').pop()!, results.filter((r) => r.path === truth.path), flats.filter((r) => r.path === truth.path)));
   if (!detail) return;
   for (const r of results) {

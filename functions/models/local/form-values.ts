@@ -72,6 +72,8 @@ interface FieldText {
   key: string;
   /** Stems of the section the field is in ("Spouse › First name" → spouse): they only add to a match. */
   section: string[];
+  /** Stems of the title of the block the field is in ("Donateur"): a fact that names them ranks higher; one that does not, no lower. */
+  block: string[];
   /** Stems of the field's name that are not its option's ("Language 1 Check Box" → language). */
   keyGroup: string[];
   /** Short words of the field's name that are no label word, read as abbreviations ("A.NAT1" → nat: nature). */
@@ -894,8 +896,10 @@ const KNOWN_WORDS = new Set([...Object.values(BARE_NAME_WORDS).flat(), ...Object
 
 function fieldTextOf(field: FillField): FieldText {
   const full = field.description.split(/\n| — | - \(/)[0] ?? '';
-  // "Section › label": the label proper is the last part; the sections before it scope the match.
+  // "Section › label": the label proper is the last part; the sections before it scope the match. The
+  // block's title, first, only tells one block's field from another's.
   const parts = full.split(/\s*›\s*/);
+  const block = field.block !== undefined && parts.length > 1 && parts[0] === field.block ? parts.shift()! : '';
   const label = parts.at(-1) ?? '';
   const colon = label.lastIndexOf(':');
   const keyParts = analyse(field.key);
@@ -915,6 +919,7 @@ function fieldTextOf(field: FillField): FieldText {
     ],
     acronyms: [...label.matchAll(/(?<![\p{L}\p{N}])\p{Lu}{2,6}(?![\p{L}\p{N}])/gu)].map((m) => m[0]),
     section: sectionParts.stems,
+    block: analyse(block).stems.filter((b) => !labelStems.has(b)),
     keyGroup: keyParts.stems.filter((k) => !optionStems.has(k)),
     all: [...new Set([...keyParts.stems, ...labelParts.stems])],
     group: colon > 0 ? analyse(label.slice(0, colon)).stems : [],
@@ -946,7 +951,10 @@ function overlapIn(fact: Fact, text: FieldText): { match: number; rank: number }
   const { match, rank } = sectionedOverlap(fact, text);
   // What the writer says of themself goes first to the field the form says is theirs ("salarié(e) nom").
   const self = fact.context.length === 0 && match > 0 && text.all.some((s) => SELF_STEMS.has(s)) ? FILL_WEIGHTS.selfBonus : 0;
-  return { match, rank: rank + self };
+  // "Donateur – code postal": the postcode of the block titled "Donateur", not the other block's.
+  const said = match > 0 && text.block.length > 0 ? [...fact.name, ...fact.context, ...fact.alt.flat()] : [];
+  const block = said.some((s) => text.block.includes(s)) ? FILL_WEIGHTS.blockNamed : 0;
+  return { match, rank: rank + self + block };
 }
 const SELF_STEMS = new Set(SELF_WORDS.map(stemOf));
 

@@ -175,6 +175,63 @@ describe('detected fields of a flat form', () => {
   });
 });
 
+describe('blocks of a form', () => {
+  it("a short line alone on its row, centred, titles the block under it down to the rule across the page: 'Donor – postcode' is the donor's", async () => {
+    const pdf = await PDFDocument.create();
+    const pageRef = pdf.addPage([600, 800]);
+    const form = pdf.getForm();
+    // Widgets at the page's top-left positions of page() below: top 120, 140 (beneficiary), 210, 230 (donor).
+    for (const [name, top] of [['name', 120], ['postcode', 140], ['name_2', 210], ['postcode_2', 230]] as const) {
+      form.createTextField(name).addToPage(pageRef, { x: 120, y: 800 - top - 14, width: 200, height: 14 });
+    }
+    const bytes = await pdf.save();
+    const loaded = await PDFDocument.load(bytes);
+    const printed = page([
+      ['Beneficiary', 272, 100],
+      ['Name:', 50, 123],
+      ['Postcode:', 50, 143],
+      ['Donor', 287, 190],
+      ['Name:', 50, 213],
+      ['Postcode:', 50, 233],
+      ['Signed on behalf of the beneficiary by its treasurer', 50, 300],
+    ]);
+    printed.rules = [{ x1: 40, y1: 170, x2: 560, y2: 170 }];
+    const fields = acroFormFields(loaded, { kind: 'pdf', pages: [printed] });
+    expect(fields.map((f) => [f.description, f.block])).toEqual([
+      ['Beneficiary › Name', 'Beneficiary'],
+      ['Beneficiary › Postcode', 'Beneficiary'],
+      ['Donor › Name', 'Donor'],
+      ['Donor › Postcode', 'Donor'],
+    ]);
+    const instructions = 'Donor – postcode: 67400\nBeneficiary – postcode: 67000\nDonor – name: Helen Muller\nBeneficiary – name: Food Bank Strasbourg';
+    const { formData } = await fillPdf(loaded, bytes, fields, { filler: localFormFiller, instructions, color: '#0000ff' });
+    expect(formData.map((f) => [f.key, f.value])).toEqual([
+      ['name', 'Food Bank Strasbourg'],
+      ['postcode', '67000'],
+      ['name_2', 'Helen Muller'],
+      ['postcode_2', '67400'],
+    ]);
+  });
+
+  it('a line ending in ":", a long line, or one beside other text titles no block; the block ends at a rule across the page', () => {
+    const p = page([
+      ['Address:', 265, 40],
+      ['Name:', 50, 78],
+      ['Donor', 287, 100],
+      ['Name:', 50, 123],
+      ['Name:', 50, 183],
+      ['Employer', 50, 200],
+      ['page 2', 500, 200],
+      ['Name:', 50, 268],
+    ]);
+    p.rules = [{ x1: 40, y1: 170, x2: 560, y2: 170 }];
+    // "Employer" in larger print, but with "page 2" on its row.
+    for (const w of p.words.filter((w) => w.text === 'Employer')) w.box = { ...w.box!, top: 199, height: 10 };
+    const labels = printedLabels(p, [box(120, 75, 200), box(120, 120, 200), box(120, 180, 200), box(120, 265, 200)]);
+    expect(labels.map((l) => l.block)).toEqual([undefined, 'Donor', undefined, undefined]);
+  });
+});
+
 describe('what a field holds', () => {
   it('read-only fields are listed but never offered a value nor written', async () => {
     const pdf = await PDFDocument.create();

@@ -38,6 +38,8 @@ export const FILL_WEIGHTS = {
   sectionPenalty: 0.25,
   /** A fact that names the field's section ranks this much higher. */
   sectionNamed: 0.05,
+  /** A fact that names the title of the field's block ("Donateur") ranks this much higher; naming no block costs nothing. */
+  blockNamed: 0.1,
   /** A fact matching only with the field's section's words counts this much less. */
   sectionOnlyPenalty: 0.15,
   /** What the writer says of themself ranks this much higher on the field the form says is theirs. */
