@@ -66,6 +66,9 @@ export function classify(request: ClassifyRequest, options: ClassifyOptions = { 
   const title = textEvidence(queries, titleLines(pageTexts[0] ?? []), CLASSIFY_WEIGHTS.averagePageTokens);
   const cues = [...layoutCues(pages.slice(0, CLASSIFY_WEIGHTS.cuePages), pageTexts.slice(0, CLASSIFY_WEIGHTS.cuePages)), ...formatCues(request.doc.kind)];
   const read: Read = { queries, evidence, title, cues };
+  // The words of every page add up (a handbook's 83 pages of "loss" and "expense"), while its title is
+  // said once ("Handbook for …"): the title counts as much more as the pages grow.
+  const titleGrowth = Math.pow(pagesWithText, CLASSIFY_WEIGHTS.titleGrowth);
 
   const n = Math.max(1, Math.floor(request.nConsensus));
   const votes: ClassificationVote[] = [];
@@ -73,7 +76,7 @@ export function classify(request: ClassifyRequest, options: ClassifyOptions = { 
     const bag = n === 1 ? null : baggedWeights(queries.features, request.seed, v, n);
     // A vote weighs the layout cues as it weighs words: each a little differently.
     const cueWeight = (cue: string) => (n === 1 ? 1 : jitteredWeight(request.seed, v, n, `cue:${cue}`, CLASSIFY_WEIGHTS.cueSpread));
-    const titleWeight = EVIDENCE_WEIGHTS.title * (n === 1 ? 1 : jitteredWeight(request.seed, v, n, 'title', CLASSIFY_WEIGHTS.cueSpread));
+    const titleWeight = EVIDENCE_WEIGHTS.title * titleGrowth * (n === 1 ? 1 : jitteredWeight(request.seed, v, n, 'title', CLASSIFY_WEIGHTS.cueSpread));
     votes.push(vote(read, bag, titleWeight, cueScores(queries, cues, cueWeight), names, lines.length === 0, options));
   }
   return consolidateClassification(votes, names);
@@ -103,7 +106,8 @@ function vote(read: Read, bag: Float64Array | null, titleWeight: number, cues: F
   ];
   options.trace?.(features);
   const scores = Object.fromEntries(names.map((name, c) => [name, shares[c]!]));
-  const confidence = options.model ? probabilityOf(options.model, features) : shares[chosen]!;
+  // With no evidence at all the answer is a guess among the categories, and its likelihood says so.
+  const confidence = options.model && raw[chosen]! > 0 ? probabilityOf(options.model, features) : shares[chosen]!;
   return { choice: { category: names[chosen]!, reasoning: explain(read, bag, raw, shares, chosen, runnerUp, noText) }, scores, confidence };
 }
 

@@ -242,6 +242,25 @@ describe('classification output', () => {
     expect((await localEngine.classify(request(doc, { firstNPages: 3, categories: CATEGORIES.filter((c) => c.name !== 'payslip') }))).output.category).toBe('invoice');
   });
 
+  it("a long document's title is not drowned by its many pages: a handbook of expense and loss reports is a manual", () => {
+    const categories = [
+      { name: 'manual', description: 'A handbook or user guide' },
+      { name: 'loss run', description: 'An insurance loss history report listing claims' },
+      { name: 'receipt', description: 'Proof of a payment' },
+    ];
+    const body = (n: number) => ({
+      blocks: [
+        { kind: 'heading' as const, lines: [`CHAPTER ${n} - EXPENSE AND LOSS REPORTS`] },
+        { kind: 'paragraph' as const, lines: ['The trustee reports each expense and each loss under the policies.', 'Claims and losses are reviewed every quarter.'] },
+      ],
+    });
+    const title = { blocks: [{ kind: 'heading' as const, lines: ['U.S. Department of Justice', 'Handbook for', 'Standing Trustees', 'October 1, 2012'] }] };
+    const long = fixtureDoc([title, ...Array.from({ length: 40 }, (_, i) => body(i + 1))]);
+    expect(classify(request(long, { categories })).output.category).toBe('manual');
+    // Without the title, the same pages are a loss run.
+    expect(classify(request(fixtureDoc(Array.from({ length: 41 }, (_, i) => body(i + 1))), { categories })).output.category).toBe('loss run');
+  });
+
   it('instructions can add terms to a category', async () => {
     const doc = fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: ['FINAL NOTICE', 'Your account is overdue. Pay now to avoid collection.'] }] }]);
     const categories = [

@@ -16,26 +16,26 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    1.044824,
-    0.514703,
-    0.401854,
-    -0.017594,
-    -0.149182,
-    -0.069911,
-    0.351906,
-    0.012356
+    0.881845,
+    0.368923,
+    0.477996,
+    -0.356936,
+    -0.155926,
+    -0.013559,
+    0.158221,
+    -0.055509
   ],
-  "bias": -0.563456,
+  "bias": -0.028708,
   "fitted": {
-    "documents": 228,
+    "documents": 229,
     "category_sets": [
       54,
       3,
       6,
       12
     ],
-    "rows": 912,
-    "right_rows": 818,
+    "rows": 916,
+    "right_rows": 833,
     "lambda": 10
   }
 };

@@ -18,6 +18,12 @@ export const CLASSIFY_WEIGHTS = {
   runnerUpQuotes: 2,
   /** How much a vote may move the weight of a layout cue, or of the first page's title (relative). */
   cueSpread: 0.5,
+  /**
+   * The first page's title weighs this power of the document's pages with text more (0.5: a 4-page
+   * document's title twice a page's, a 100-page one's ten times): word evidence grows with every page
+   * read, the title is printed once.
+   */
+  titleGrowth: 0.5,
   /** Pages read for layout cues (a long document says what it is in its first pages). */
   cuePages: 12,
   /** Below this share the reasoning says the confidence is low. */
