@@ -1,17 +1,43 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests that time the API under a load of their own run after the rest, alone: beside another test
+ * file on the same two cores they measure that file too (test/reliability/responsive.test.ts once read
+ * a p99 of 767 ms against its 500 ms goal in the suite, 58 ms alone).
+ */
+const TIMED_ALONE = ['test/reliability/responsive.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     pool: 'forks',
-    // Two test files at a time on two cores (Vitest's default leaves one core idle): the suite
-    // waits on emulators, browsers and child processes as much as on the CPU.
-    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 120_000,
     env: {
       POWERTOOLS_LOG_LEVEL: 'ERROR',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'suite',
+          include: ['test/**/*.test.ts'],
+          exclude: TIMED_ALONE,
+          // Two test files at a time on two cores (Vitest's default leaves one core idle): the suite
+          // waits on emulators, browsers and child processes as much as on the CPU.
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'timed alone',
+          include: TIMED_ALONE,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });
