@@ -69,7 +69,7 @@ export interface DocumentType {
 export const DOCUMENT_TYPES: readonly DocumentType[] = [
   {
     id: 'invoice',
-    names: 'invoice, bill, tax invoice, billing statement, commercial invoice, facture, rechnung, factuur, factura, fattura, fatura, nota fiscal',
+    names: 'invoice, bill, tax invoice, billing statement, commercial invoice, facture, rechnung, factuur, factura, fattura, fatura, nota fiscal, 发票, 發票, 请求书, 請求書, 청구서, 세금계산서, 인보이스',
     terms: `invoice, invoice number, invoice date, bill to, billed to, amount due, total due, balance due, due date, payment due, payment terms,
       terms net, net 30, net 15, remit, remittance, remit to, payable, please pay, subtotal, vat, sales tax, tax, unit price, qty, quantity,
       amount, description, services rendered, supplier, vendor, customer, purchase order, po number, bank details, iban, swift, bic, sort code,
@@ -85,7 +85,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'receipt',
-    names: 'receipt, sales receipt, till receipt, proof of purchase, purchase receipt, payment receipt, cash bill, cash receipt, recu, ticket de caisse, quittung, kassenbon, kassabon, bon, kwitantie, recibo, ticket, ricevuta, scontrino, talao',
+    names: 'receipt, sales receipt, till receipt, proof of purchase, purchase receipt, payment receipt, cash bill, cash receipt, recu, ticket de caisse, quittung, kassenbon, kassabon, bon, kwitantie, recibo, ticket, ricevuta, scontrino, talao, 收据, 收據, 领收书, 領収書, 영수증',
     terms: `receipt, thank you for your purchase, thank you for shopping, thank you, please come again, thank you for your visit, paid, amount paid,
       total paid, payment received, cash, change, change due, tendered, card, visa, mastercard, amex, debit card, contactless, chip, pin,
       auth code, authorization, approved, transaction, transaction id, cashier, till, register, store, shop, merchant, terminal, pos, items,
@@ -98,21 +98,21 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'credit_note',
-    names: 'credit note, credit memo, refund note, refund notice, avoir, gutschrift, creditnota, nota de credito, nota di credito',
+    names: 'credit note, credit memo, refund note, refund notice, avoir, gutschrift, creditnota, nota de credito, nota di credito, 红字发票, 贷项通知单, 貸方票, 대변표',
     terms: `credit note, credit memo, credit, credited, refund, refunded, original invoice, returned, return, adjustment, amount credited,
       reason for credit, cn no, refer, avoir, gutschrift, creditnota, nota de credito, nota di credito`,
     cues: { totals: 1, receipt_strip: 1 },
   },
   {
     id: 'purchase_order',
-    names: 'purchase order, po, order form, bon de commande, bestellung, inkooporder, orden de compra, ordine di acquisto, ordem de compra',
+    names: 'purchase order, po, order form, bon de commande, bestellung, inkooporder, orden de compra, ordine di acquisto, ordem de compra, 采购订单, 訂購單, 注文書, 발주서, 구매주문서',
     terms: `purchase order, po number, order number, order date, vendor, supplier, buyer, ship to, deliver to, delivery date, required by,
       quantity, unit price, item, description, approved by, authorized by, terms, total, requisition, bon de commande, bestellung, bestellnummer`,
     cues: { totals: 1 },
   },
   {
     id: 'estimate',
-    names: 'quote, quotation, estimate, repair estimate, proposal, offer, devis, angebot, kostenvoranschlag, offerte, presupuesto, preventivo, orcamento',
+    names: 'quote, quotation, estimate, repair estimate, proposal, offer, devis, angebot, kostenvoranschlag, offerte, presupuesto, preventivo, orcamento, 报价单, 報價單, 見積書, 견적서',
     terms: `quote, quotation, estimate, estimate of record, preliminary estimate, proposal, quote number, valid until, validity, prices valid,
       offer, proposed, scope of work, acceptance, accept this quote, unit price, subtotal, total, options, labor, labour, parts, paint,
       refinish, repair, replace, r&i, body labor, paint labor, parts total, labor total, net cost of repairs, deductible, insured, claim number,
@@ -122,7 +122,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'delivery_note',
-    names: 'packing list, packing slip, delivery note, dispatch note, shipping list, bill of lading, shipping manifest, consignment note, goods received note, bon de livraison, lieferschein, pakbon, albaran, bolla di consegna, guia de remessa',
+    names: 'packing list, packing slip, delivery note, dispatch note, shipping list, bill of lading, shipping manifest, consignment note, goods received note, bon de livraison, lieferschein, pakbon, albaran, bolla di consegna, guia de remessa, 送货单, 送貨單, 納品書, 납품서',
     terms: `packing list, packing slip, delivery note, dispatch, dispatched, shipped, shipment, ship to, ship from, ship date, shipping, carrier,
       tracking number, consignee, consignor, shipper, carton, cartons, box, boxes, package, packages, pallet, pallets, weight, gross weight,
       net weight, dimensions, kg, lbs, quantity shipped, qty shipped, qty ordered, ordered, sku, item, items, packed by, checked by,
@@ -139,7 +139,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'bank_statement',
-    names: 'bank statement, account statement, statement of account, bank account statement, credit card statement, releve de compte, releve bancaire, kontoauszug, rekeningafschrift, extracto bancario, estratto conto, extrato bancario',
+    names: 'bank statement, account statement, statement of account, bank account statement, credit card statement, releve de compte, releve bancaire, kontoauszug, rekeningafschrift, extracto bancario, estratto conto, extrato bancario, 对账单, 對帳單, 取引明細書, 거래내역서',
     terms: `statement, statement period, statement date, account, account number, account holder, sort code, iban, bic, branch, bank, opening balance,
       closing balance, balance brought forward, brought forward, carried forward, balance carried forward, balance, available balance,
       transactions, transaction, deposit, deposits, withdrawal, withdrawals, direct debit, standing order, transfer, transfer to, transfer from,
@@ -150,7 +150,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'payslip',
-    names: 'payslip, pay slip, pay stub, paystub, salary slip, wage slip, earnings statement, pay statement, payroll statement, pay advice, salary statement, bulletin de paie, fiche de paie, gehaltsabrechnung, lohnabrechnung, loonstrook, nomina, busta paga, recibo de vencimento',
+    names: 'payslip, pay slip, pay stub, paystub, salary slip, wage slip, earnings statement, pay statement, payroll statement, pay advice, salary statement, bulletin de paie, fiche de paie, gehaltsabrechnung, lohnabrechnung, loonstrook, nomina, busta paga, recibo de vencimento, 工资单, 薪资单, 給与明細, 급여명세서',
     terms: `payslip, pay slip, employee, employee name, employee id, employee number, employer, gross pay, net pay, take home pay, earnings, deductions,
       total deductions, salary, basic salary, basic pay, wages, overtime, bonus, commission, allowance, income tax, tax code, paye,
       national insurance, ni number, ni contributions, social security, medicare, federal tax, state tax, withholding, pension,
@@ -160,7 +160,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'contract',
-    names: 'contract, agreement, service agreement, lease, tenancy agreement, employment contract, nda, non disclosure agreement, terms and conditions, legal agreement, deed, contrat, vertrag, vereinbarung, overeenkomst, contract, contrato, contratto, accordo',
+    names: 'contract, agreement, service agreement, lease, tenancy agreement, employment contract, nda, non disclosure agreement, terms and conditions, legal agreement, deed, contrat, vertrag, vereinbarung, overeenkomst, contract, contrato, contratto, accordo, 合同, 合约, 契約書, 계약서',
     terms: `agreement, contract, this agreement, parties, party, between, hereby, hereinafter, herein, hereto, whereas, now therefore, shall,
       shall not, term, termination, terminate, governing law, jurisdiction, confidentiality, confidential information, obligations, clause,
       section, indemnify, indemnification, liability, limitation of liability, warranty, warranties, representations, in witness whereof,
@@ -190,7 +190,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'letter',
-    names: 'letter, correspondence, cover letter, notice letter, lettre, brief, schreiben, carta, lettera',
+    names: 'letter, correspondence, cover letter, notice letter, lettre, brief, schreiben, carta, lettera, 信函, 书信, 手紙, 편지, 서신',
     terms: `dear, sincerely, yours sincerely, yours faithfully, kind regards, regards, re, enclosed, enclosure, we are writing, i am writing,
       please find, look forward, respectfully, very truly yours, to whom it may concern,
       madame, monsieur, veuillez agreer, cordialement, sehr geehrte, mit freundlichen grussen, geachte, met vriendelijke groet,
@@ -207,19 +207,19 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'memo',
-    names: 'memo, memorandum, management memo, note de service, aktennotiz, notitie, memorando, memorandum',
+    names: 'memo, memorandum, management memo, note de service, aktennotiz, notitie, memorando, memorandum, 备忘录, 備忘錄, 메모',
     terms: `memo, memorandum, to, from, subject, cc, date, re, action required, distribution, management memo`,
   },
   {
     id: 'report',
-    names: 'report, annual report, financial report, rapport, bericht, verslag, informe, relazione, relatorio',
+    names: 'report, annual report, financial report, rapport, bericht, verslag, informe, relazione, relatorio, 报告, 報告, 报告书, 報告書, 보고서',
     terms: `report, summary, executive summary, findings, introduction, conclusion, recommendations, results, analysis, overview, appendix,
       methodology, figure, table, chapter, rapport, bericht, verslag, informe, relazione, relatorio`,
     cues: { contents: 1 },
   },
   {
     id: 'paper',
-    names: 'paper, research paper, scientific paper, article, academic paper, publication, journal article, thesis, preprint',
+    names: 'paper, research paper, scientific paper, article, academic paper, publication, journal article, thesis, preprint, 论文, 論文, 논문',
     terms: `abstract, introduction, related work, methodology, methods, experiments, results, discussion, conclusion, references,
       acknowledgements, et al, doi, arxiv, journal, proceedings, conference, university, figure, table, equation, dataset, evaluation,
       we propose, in this paper, state of the art`,
@@ -227,7 +227,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'book',
-    names: 'ebook, novel, livre, roman, buch, boek, libro, novela, romanzo, livro',
+    names: 'ebook, novel, livre, roman, buch, boek, libro, novela, romanzo, livro, 书籍, 書籍, 도서',
     calledBy: 'book, books, e book',
     terms: `chapter, chapters, preface, foreword, prologue, epilogue, contents, list of illustrations, illustrations, plate, frontispiece,
       author, by the author, first published, published, publisher, edition, copyright, all rights reserved, isbn, dedication, appendix, index,
@@ -236,7 +236,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'manual',
-    names: 'manual, user manual, user guide, maintenance manual, instruction manual, handbook, owner manual, operating instructions, safety manual, mode d emploi, notice, bedienungsanleitung, handbuch, handleiding, gebruiksaanwijzing, manual de usuario, manuale, istruzioni',
+    names: 'manual, user manual, user guide, maintenance manual, instruction manual, handbook, owner manual, operating instructions, safety manual, mode d emploi, notice, bedienungsanleitung, handbuch, handleiding, gebruiksaanwijzing, manual de usuario, manuale, istruzioni, 说明书, 說明書, 手册, 手冊, 取扱説明書, 설명서, 매뉴얼',
     terms: `manual, guide, instructions, maintenance, safety, warning, caution, important, note, step, procedure, check, inspect, inspection,
       replace, rotation, pressure, tread, wear, service, troubleshooting, specifications, how to, do not, never, always, recommended,
       operating, installation, contents, chapter, section, consult, owner, care, mode d emploi, bedienungsanleitung, handleiding, manual de usuario`,
@@ -253,14 +253,14 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'brochure',
-    names: 'brochure, leaflet, flyer, catalogue, catalog, marketing brochure, price list, prospectus, depliant, broschure, folder, folleto, opuscolo',
+    names: 'brochure, leaflet, flyer, catalogue, catalog, marketing brochure, price list, prospectus, depliant, broschure, folder, folleto, opuscolo, 宣传册, 小册子, 宣傳冊, 리플렛, 브로슈어',
     terms: `discover, enjoy, benefits, offer, offers, save, savings, plans, plan, packages, pricing, prices, price, starting at, from only,
       choose, select, premium, exclusive, why choose, call us, visit us, learn more, contact your dealer, available, models, features,
       prepaid, scheduled maintenance, maintenance plans`,
   },
   {
     id: 'form',
-    names: 'form, application, application form, registration form, questionnaire, formulaire, antrag, formular, formulier, aanvraag, formulario, solicitud, modulo, domanda, requerimento',
+    names: 'form, application, application form, registration form, questionnaire, formulaire, antrag, formular, formulier, aanvraag, formulario, solicitud, modulo, domanda, requerimento, 申请表, 申請表, 申請書, 신청서',
     terms: `form, please complete, complete this form, fill in, applicant, signature, date, name, address, check one, check box, tick, yes, no,
       office use only, for official use, print name, please print, date of birth, declaration, i declare, i certify, section, part,
       formulaire, nom, prenom, adresse, date de naissance, signature, antrag, vorname, nachname, anschrift, geburtsdatum, unterschrift,
@@ -293,7 +293,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'insurance_policy',
-    names: 'insurance policy, insurance, policy, insurance certificate, certificate of insurance, declarations page, police d assurance, versicherungspolice, polis, poliza, polizza, apolice',
+    names: 'insurance policy, insurance, policy, insurance certificate, certificate of insurance, declarations page, police d assurance, versicherungspolice, polis, poliza, polizza, apolice, 保险单, 保單, 保険証券, 보험증권',
     terms: `policy, policy number, policyholder, insured, insurer, premium, coverage, cover, deductible, excess, claim, claims, beneficiary,
       endorsement, exclusions, sum insured, policy period, renewal date, underwriter, named insured, limits of liability, effective date, expiration date`,
   },
@@ -317,7 +317,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'certificate',
-    names: 'certificate, certification, certificate of origin, manufacturer certificate of origin, certificate of title, diploma, certificat, zertifikat, bescheinigung, certificaat, certificado, certificato',
+    names: 'certificate, certification, certificate of origin, manufacturer certificate of origin, certificate of title, diploma, certificat, zertifikat, bescheinigung, certificaat, certificado, certificato, 证书, 證書, 証明書, 증명서',
     terms: `certificate, certify, certifies, hereby certify, awarded, issued, valid, certificate number, this is to certify, completion, registered,
       certificate of origin, manufacturer, manufacturer's certificate, vehicle identification number, vin, make, model, year, body type,
       shipping weight, horsepower, gvwr, assigned to, dealer, invoice number, transfer, first assignment, seal, authorized representative,
@@ -334,7 +334,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'press_release',
-    names: 'press release, news release, media release, announcement, communique de presse, pressemitteilung, persbericht, comunicado de prensa, comunicato stampa, comunicado de imprensa',
+    names: 'press release, news release, media release, announcement, communique de presse, pressemitteilung, persbericht, comunicado de prensa, comunicato stampa, comunicado de imprensa, 新闻稿, 新聞稿, 보도자료',
     terms: `press release, news release, for immediate release, announced today, today announced, announces, media contact, investor contact,
       about the company, forward looking statements, safe harbor, quarter, fiscal, revenue, earnings, record, conference call, webcast, nasdaq,
       nyse, gaap, non gaap, per diluted share, outlook, guidance, ceo, said, communique de presse, pressemitteilung, persbericht`,
@@ -366,7 +366,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'resume',
-    names: 'resume, cv, curriculum vitae, lebenslauf, hoja de vida, curriculo',
+    names: 'resume, cv, curriculum vitae, lebenslauf, hoja de vida, curriculo, 简历, 履歷, 履歴書, 이력서',
     terms: `resume, curriculum vitae, experience, work experience, education, skills, employment history, references, profile, objective,
       qualifications, certifications, languages, achievements, university, degree, professional experience, work history, professional summary,
       technical skills, key skills, linkedin, github, portfolio, internship, volunteering, hobbies, interests,
@@ -389,7 +389,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'utility_bill',
-    names: 'utility bill, electricity bill, gas bill, water bill, phone bill, energy bill, facture d electricite, stromrechnung, energierekening, factura de luz, bolletta',
+    names: 'utility bill, electricity bill, gas bill, water bill, phone bill, energy bill, facture d electricite, stromrechnung, energierekening, factura de luz, bolletta, 电费单, 水费单, 公共料金, 공과금',
     terms: `meter, meter reading, usage, kwh, units used, tariff, standing charge, supply address, billing period, previous reading, current reading,
       energy, electricity, gas, water, account number, amount due, direct debit`,
     cues: { totals: 1 },
@@ -435,7 +435,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'meeting_minutes',
-    names: 'minutes, meeting minutes, minutes of meeting, proces verbal, compte rendu de reunion, protokoll, sitzungsprotokoll, notulen, acta de reunion, verbale di riunione, ata de reuniao',
+    names: 'minutes, meeting minutes, minutes of meeting, proces verbal, compte rendu de reunion, protokoll, sitzungsprotokoll, notulen, acta de reunion, verbale di riunione, ata de reuniao, 会议纪要, 會議記錄, 議事録, 회의록',
     terms: `minutes, present, attendees, attendance, apologies, absent, chair, chaired by, chairperson, secretary, quorum, agenda item, motion, moved,
       seconded, carried, resolved, resolution, approved, action items, next meeting, meeting adjourned, adjourned, called to order,
       minutes of the previous meeting, any other business, decisions,
@@ -448,13 +448,13 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'agenda',
-    names: 'agenda, meeting agenda, order of business, ordre du jour, tagesordnung, orden del dia, ordine del giorno, ordem do dia',
+    names: 'agenda, meeting agenda, order of business, ordre du jour, tagesordnung, orden del dia, ordine del giorno, ordem do dia, 议程, 議程, 안건',
     terms: `agenda, agenda item, approval of minutes, approval of the agenda, coffee break, any other business, adjourn,
       ordre du jour, tagesordnung, rondvraag, orden del dia, ordine del giorno, ordem do dia`,
   },
   {
     id: 'email',
-    names: 'email, e-mail, email message, e-mail message, mail message, courriel, correo electronico, posta elettronica',
+    names: 'email, e-mail, email message, e-mail message, mail message, courriel, correo electronico, posta elettronica, 邮件, 郵件, 메일',
     terms: `subject, cc, bcc, reply, forwarded, fwd, attachment, attachments, original message, wrote, mailto, message-id, mime-version, content-type,
       unsubscribe, best regards, kind regards, objet, envoye, piece jointe, betreff, gesendet, anhang, onderwerp, verzonden, bijlage,
       asunto, enviado, adjunto, oggetto, inviato, allegato, assunto, anexo`,
@@ -484,7 +484,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'financial_statement',
-    names: 'financial statement, financial statements, balance sheet, income statement, profit and loss, cash flow statement, annual accounts, bilan comptable, bilanz, jahresabschluss, jaarrekening, estados financieros, balance general, bilancio, conto economico, demonstracoes financeiras, balanco patrimonial',
+    names: 'financial statement, financial statements, balance sheet, income statement, profit and loss, cash flow statement, annual accounts, bilan comptable, bilanz, jahresabschluss, jaarrekening, estados financieros, balance general, bilancio, conto economico, demonstracoes financeiras, balanco patrimonial, 财务报表, 財務報表, 財務諸表, 재무제표',
     terms: `balance sheet, assets, liabilities, equity, shareholders equity, total assets, total liabilities, current assets, non-current assets,
       current liabilities, revenue, revenues, net income, net profit, operating income, gross profit, cost of sales, ebitda, depreciation,
       amortisation, amortization, retained earnings, cash and cash equivalents, cash flow, operating activities, investing activities,

@@ -62,10 +62,42 @@ export function stemOf(lower: string): string {
   return stem;
 }
 
+/**
+ * Chinese, Japanese and Korean print words without spaces between them (or, in Korean, with particles
+ * glued on): a run of their letters is read as its overlapping pairs of characters ("季度报告" → 季度,
+ * 度报, 报告), the usual way to index such text without a dictionary; a lone character stays one word.
+ */
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** A word's parts: its runs of CJK letters as character pairs, the rest as it is. */
+function* wordParts(raw: string, at: number): Generator<{ raw: string; start: number; cjk: boolean }> {
+  let from = 0;
+  for (const run of raw.matchAll(CJK_RUN)) {
+    if (run.index > from) yield { raw: raw.slice(from, run.index), start: at + from, cjk: false };
+    const chars = [...run[0]];
+    let offset = run.index;
+    if (chars.length === 1) yield { raw: run[0], start: at + offset, cjk: true };
+    for (let i = 0; i + 1 < chars.length; i++) {
+      yield { raw: chars[i]! + chars[i + 1]!, start: at + offset, cjk: true };
+      offset += chars[i]!.length;
+    }
+    from = run.index + run[0].length;
+  }
+  if (from < raw.length) yield { raw: raw.slice(from), start: at + from, cjk: false };
+}
+
 /** Tokens of one line: words of letters and digits; 1-letter words and possessive "s" dropped. */
 export function tokenize(line: string): Token[] {
   const tokens: Token[] = [];
   for (const match of line.matchAll(WORD)) {
+    if (HAS_CJK.test(match[0])) {
+      for (const part of wordParts(match[0], match.index)) {
+        if (part.cjk) tokens.push({ stem: part.raw, start: part.start, end: part.start + part.raw.length, stop: false, negator: false });
+        else tokens.push(...tokenize(part.raw).map((t) => ({ ...t, start: t.start + part.start, end: t.end + part.start })));
+      }
+      continue;
+    }
     const raw = match[0];
     if (raw.length < 2 && !/\d/.test(raw)) continue;
     let lower = raw.toLowerCase().replace(/&/g, '');

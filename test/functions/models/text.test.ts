@@ -7,6 +7,7 @@ import { porterStem } from '../../../functions/models/shared/stem.ts';
 import { countFeatures, type PageLine, pageLines } from '../../../functions/models/local/text.ts';
 import { textFeatures, tokenize } from '../../../functions/models/shared/words.ts';
 import { fixtureDoc } from '../../support/bundle-fixtures.ts';
+import { classify } from '../../../functions/models/local/classify.ts';
 
 const lines = (...texts: string[]): PageLine[] => texts.map((text, i) => ({ text, title: i === 0 }));
 
@@ -53,6 +54,30 @@ describe('tokens and features', () => {
     expect(tokens.filter((t) => !t.stop).map((t) => t.stem)).toEqual(['invoic', 'supplier']);
     const invoice = tokens.find((t) => t.stem === 'invoic')!;
     expect('The Invoice of a supplier'.slice(invoice.start, invoice.end)).toBe('Invoice');
+  });
+
+  it('reads Chinese, Japanese and Korean runs as pairs of characters, with offsets, and the words around them as words', () => {
+    const line = '2018 年第一季度报告 Invoice 请求書';
+    const tokens = tokenize(line);
+    expect(tokens.map((t) => t.stem)).toEqual(['2018', '年第', '第一', '一季', '季度', '度报', '报告', 'invoic', '请求', '求書']);
+    expect(tokens.map((t) => line.slice(t.start, t.end))).toEqual(['2018', '年第', '第一', '一季', '季度', '度报', '报告', 'Invoice', '请求', '求書']);
+    // Korean particles glued to a word leave its pairs whole; Latin letters glued to a run are a word of their own.
+    expect(tokenize('사업보고서는').map((t) => t.stem)).toEqual(['사업', '업보', '보고', '고서', '서는']);
+    expect(tokenize('LPG충전소').map((t) => t.stem)).toEqual(['lpg', '충전', '전소']);
+    // A name of three characters is a phrase of its two pairs, found inside a longer run.
+    expect(textFeatures('使用说明书').phrases).toContain(textFeatures('说明书').phrases[0]);
+  });
+
+  it('a Chinese quarterly report that names itself is a report', async () => {
+    const doc = fixtureDoc([{ blocks: [{ kind: 'heading', lines: ['东北电气发展股份有限公司', '2018 年第一季度报告', '2018 年 04 月'] }, { kind: 'paragraph', lines: ['公司负责人、主管会计工作负责人及会计机构负责人保证季度报告中财务报表的真实、准确、完整。'] }] }]);
+    const categories = [
+      { name: 'invoice', description: 'A bill from a supplier' },
+      { name: 'report', description: 'A report' },
+      { name: 'form', description: 'A form to fill in' },
+    ];
+    const result = classify({ doc, categories, instructions: null, firstNPages: undefined, nConsensus: 1, seed: 's' });
+    expect(result.output.category).toBe('report');
+    expect(result.output.reasoning).toContain('报告');
   });
 
   it('makes two-word phrases across stop words', () => {
