@@ -149,6 +149,9 @@ export function buildQueries(labels: readonly Label[], instructions: string | nu
       if (byName && (!subsumed || endsName)) for (const synonym of entry.triggers) addName(l, synonym, false);
       for (const [cue, weight] of entry.cues) cues[l]!.set(cue, Math.max(cues[l]!.get(cue) ?? 0, factor * weight));
     }
+    // A label named for a layout ("slides", "spreadsheet") is that layout first: of two labels whose
+    // kinds both have it (a pitch deck is slides too), the one named for it wins when nothing else tells them apart.
+    for (const cue of namedCues(name.stems)) cues[l]!.set(cue, Math.max(cues[l]!.get(cue) ?? 0, EVIDENCE_WEIGHTS.namedCue));
     // A layout the description denies counts against the label, whatever its name calls on.
     for (const cue of deniedCues(denied)) cues[l]!.set(cue, -EVIDENCE_WEIGHTS.deniedCue);
   });
@@ -317,6 +320,11 @@ export function deniedSpans(description: string): { kept: string; denied: string
 }
 
 const CUE_STEMS = (Object.entries(CUE_WORDS) as Array<[LayoutCue, string]>).map(([cue, words]) => [cue, new Set(textFeatures(words).stems)] as const);
+
+/** The layout cues a label's name names (knowledge/document-types.ts CUE_WORDS). */
+function namedCues(stems: readonly string[]): LayoutCue[] {
+  return CUE_STEMS.filter(([, words]) => stems.some((s) => words.has(s))).map(([cue]) => cue);
+}
 
 /** The layout cues denied words name (knowledge/document-types.ts CUE_WORDS). */
 function deniedCues(denied: string): LayoutCue[] {

@@ -261,6 +261,18 @@ describe('classification output', () => {
     expect(classify(request(fixtureDoc(Array.from({ length: 41 }, (_, i) => body(i + 1))), { categories })).output.category).toBe('loss run');
   });
 
+  it('of two categories whose kinds share a layout and nothing else tells apart, the one named for the layout wins: a PPTX of a scorecard is slides, not a pitch deck', () => {
+    const doc: Doc = { ...fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: ['Sciences Directorate', 'Virtual Machine Environment Scorecard', 'Code 610: Earth Sciences Division'] }] }]), kind: 'pptx' };
+    for (const categories of [
+      [{ name: 'pitch deck', description: '' }, { name: 'slides', description: '' }],
+      [{ name: 'slides', description: '' }, { name: 'pitch deck', description: '' }],
+    ]) {
+      const result = classify(request(doc, { categories }));
+      expect(result.output.category).toBe('slides');
+      expect(result.output.reasoning).toContain('a PPTX file');
+    }
+  });
+
   it('instructions can add terms to a category', async () => {
     const doc = fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: ['FINAL NOTICE', 'Your account is overdue. Pay now to avoid collection.'] }] }]);
     const categories = [

@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    0.881845,
-    0.368923,
-    0.477996,
-    -0.356936,
-    -0.155926,
-    -0.013559,
-    0.158221,
-    -0.055509
+    0.864703,
+    0.509231,
+    0.401302,
+    -0.404188,
+    -0.18107,
+    0.113985,
+    0.189584,
+    -0.090575
   ],
-  "bias": -0.028708,
+  "bias": 0.116963,
   "fitted": {
     "documents": 229,
     "category_sets": [
@@ -35,7 +35,7 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
       12
     ],
     "rows": 916,
-    "right_rows": 833,
+    "right_rows": 838,
     "lambda": 10
   }
 };

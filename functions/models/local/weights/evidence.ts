@@ -35,6 +35,8 @@ export const EVIDENCE_WEIGHTS = {
   cue: 3,
   /** A layout cue a category's description denies ("no fillable fields") counts against it with this share of a cue. */
   deniedCue: 1,
+  /** The weight of a layout cue a label's own name names ("slides", "spreadsheet"): a little over a kind's full cue (1), so that of two labels with the same cue and nothing else between them the one named for it wins. */
+  namedCue: 1.05,
   /** A document names itself in the first lines of its first page: those count this many times more again. */
   title: 1.5,
   /** Its title lines are among its first this many lines … */
