@@ -269,7 +269,7 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
   // The block a box is in, over its section: the title of the part of the form it belongs to.
   const titles = blockTitles(page, runs, free, usual, labelRuns);
   const blocks = widgets.map((w, i) => {
-    const title = titles.find((t) => t.run.bottom <= w.box.top + 1 && w.box.top < t.end && (t.centred || (w.box.left >= t.run.left - 10 && w.box.left < t.run.left + page.width / 2)));
+    const title = titles.find((t) => t.run.bottom <= w.box.top + 1 && w.box.top < t.end && (t.centred || (w.box.left >= t.run.left - TITLE.columnSlack && w.box.left < t.run.left + page.width / 2)));
     const own = section[i]!;
     return !title || own.includes(title.text) || (own !== '' && title.text.includes(own)) ? '' : title.text;
   });
@@ -280,8 +280,13 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
   });
 }
 
-/** A block's title is a few words on a line of their own, not a label (no ending ":"). */
-const TITLE = { maxWords: 6, largerPrint: 1.15, centredWithin: 0.04, ruleSpan: 0.5 } as const;
+/**
+ * A block's title is a few words on a line of their own, not a label (no ending ":"): at most
+ * `maxWords`, in print `largerPrint` times the usual height or centred within `centredWithin` of the
+ * page's width. Its block ends at a rule across `ruleSpan` of the page; a title not centred heads the
+ * boxes starting right of its own start (less `columnSlack`) and within half a page.
+ */
+const TITLE = { maxWords: 6, largerPrint: 1.15, centredWithin: 0.04, ruleSpan: 0.5, columnSlack: 10 } as const;
 
 /**
  * The titles of a page's blocks, nearest first for any point under them ("Donateur" over a frame of

@@ -218,7 +218,8 @@ export interface FillField {
   /** One character per printed box (a comb field): spaces in a value are left out. */
   comb?: boolean;
   /** Where the field sits (fractions of its page, top-left origin), when known: options named by position. */
-  box?: { page: number; left: number; top: number; width: number; height: number };  /** The title of the block of the form the field is in ("Donateur"), when the page prints one; its description starts with it. */
+  box?: { page: number; left: number; top: number; width: number; height: number };
+  /** The title of the block of the form the field is in ("Donateur"), when the page prints one; its description starts with it. */
   block?: string;
 }
 

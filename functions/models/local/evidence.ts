@@ -321,17 +321,12 @@ export function deniedSpans(description: string): { kept: string; denied: string
 
 const CUE_STEMS = (Object.entries(CUE_WORDS) as Array<[LayoutCue, string]>).map(([cue, words]) => [cue, new Set(textFeatures(words).stems)] as const);
 
-/** The layout cues a label's name names (knowledge/document-types.ts CUE_WORDS). */
+/** The layout cues words name (knowledge/document-types.ts CUE_WORDS): a label's name, or what its description denies. */
 function namedCues(stems: readonly string[]): LayoutCue[] {
   return CUE_STEMS.filter(([, words]) => stems.some((s) => words.has(s))).map(([cue]) => cue);
 }
 
-/** The layout cues denied words name (knowledge/document-types.ts CUE_WORDS). */
-function deniedCues(denied: string): LayoutCue[] {
-  if (!denied) return [];
-  const stems = textFeatures(denied).stems;
-  return CUE_STEMS.filter(([, words]) => stems.some((s) => words.has(s))).map(([cue]) => cue);
-}
+const deniedCues = (denied: string): LayoutCue[] => (denied ? namedCues(textFeatures(denied).stems) : []);
 
 /**
  * What a text's layout cues (./cues.ts) add to each label: a cue many labels share separates them
