@@ -75,7 +75,7 @@ export function detectedFields(doc: Doc): FormFieldWithOptions[] {
       if (row !== undefined) label = `${label} (row ${row})`;
       const section = seen.section && !label.includes(seen.section) ? seen.section : '';
       // A field nothing names has no description: its section alone does not say what goes in it.
-      const block = label === '' || !seen.block || label.includes(seen.block) ? undefined : seen.block;
+      const block = blockOver(seen, label);
       const description = label === '' ? '' : joined([block, section, own && row === undefined ? f.description : label], ' › ');
       const comb = f.comb ? { comb: true, maxLength: f.comb } : {};
       return { key: key(label), type: f.type, description, bbox: normalized(page, f.box), value: null, ...comb, ...(block ? { block } : {}) };
@@ -109,6 +109,9 @@ function meaningfulTooltip(tooltip: string | null): string | null {
   if (!/\p{L}{2}/u.test(tooltip) || /^(text|field|check ?box|textfield|champ|feld|tekstveld)\s*\d*$/i.test(tooltip.trim())) return null;
   return tooltip;
 }
+
+/** The title of the block a field is in, to go first in its description: only over a description that says something, and not again. */
+const blockOver = (seen: PrintedLabel | undefined, text: string) => (seen?.block && text !== '' && !text.includes(seen.block) ? seen.block : undefined);
 
 const joined = (parts: Array<string | null | undefined>, separator: string) => parts.filter((p): p is string => !!p && p.trim() !== '').join(separator);
 
@@ -148,8 +151,7 @@ export function acroFormFields(pdf: PDFDocument, doc: Doc | undefined): FormFiel
       if (tip && !description.toLowerCase().includes(tip.toLowerCase())) description = joined([description, tip], ' — ');
       if (options) description = `${description}${description ? ' ' : ''}(options: ${options.join(', ')})`;
     }
-    // The block's title goes first, when the description says something of its own.
-    const block = seen?.block && description !== '' && !description.includes(seen.block) ? seen.block : undefined;
+    const block = blockOver(seen, description);
     if (block) description = `${block} › ${description}`;
     return { ...field, description, ...(options ? { options } : {}), ...(readOnly ? { readOnly } : {}), ...(maxLength !== undefined ? { maxLength } : {}), ...(comb ? { comb } : {}), ...(block ? { block } : {}) };
   });

@@ -213,6 +213,21 @@ describe('blocks of a form', () => {
     ]);
   });
 
+  it("a title in larger print, not centred, heads the boxes of its own column only: 'Spouse' over the right half", () => {
+    const p = page([
+      ['Name:', 50, 123],
+      ['Spouse', 350, 40],
+      ['Name:', 350, 123],
+    ]);
+    // Far enough over the boxes not to be their section's heading.
+    for (const w of p.words.filter((w) => w.text === 'Spouse')) w.box = { ...w.box!, top: 39, height: 10 };
+    const labels = printedLabels(p, [box(100, 120, 150), box(400, 120, 150)]);
+    expect(labels.map((l) => [l.label, l.block])).toEqual([
+      ['Name', undefined],
+      ['Name', 'Spouse'],
+    ]);
+  });
+
   it('a line ending in ":", a long line, or one beside other text titles no block; the block ends at a rule across the page', () => {
     const p = page([
       ['Address:', 265, 40],
