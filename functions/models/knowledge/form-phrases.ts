@@ -89,6 +89,9 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
       'living at {address}',
       'lives at {address}',
       'residing at {address}',
+      'resides at {address}',
+      'lives in {address}',
+      'living in {address}',
       'my address is {address}',
       'i am {value} tall => height',
       "i'm {value} tall => height",
@@ -143,6 +146,15 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
       'je demeure au {address}',
       'domicilié au {address}',
       'domiciliée au {address}',
+      'habite au {address}',
+      'habite à {address}',
+      'habite {address}',
+      'réside au {address}',
+      'réside à {address}',
+      'demeurant au {address}',
+      'demeurant à {address}',
+      'domicilié à {address}',
+      'domiciliée à {address}',
       'mon adresse est {address}',
       'je mesure {value} => taille',
       "j'ai {value} ans d'{label} => années d'{label}",
@@ -190,6 +202,12 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
       'ich wohne am {address}',
       'wohnhaft in der {address}',
       'wohnhaft in {address}',
+      'wohnt in der {address}',
+      'wohnt im {address}',
+      'wohnt in {address}',
+      'wohnt am {address}',
+      'wohnhaft im {address}',
+      'wohnhaft am {address}',
       'meine adresse ist {address}',
       'meine anschrift ist {address}',
       'ich bin {value} groß => größe',
@@ -223,6 +241,10 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
       'ik woon aan de {address}',
       'ik woon op {address}',
       'ik woon in {address}',
+      'woont in de {address}',
+      'woont aan de {address}',
+      'woont op {address}',
+      'woont in {address}',
       'mijn adres is {address}',
       'ik ben {value} lang => lengte',
     ],
@@ -254,6 +276,11 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
       'nacida el {birth}',
       'vivo en {address}',
       'resido en {address}',
+      'vive en {address}',
+      'reside en {address}',
+      'domiciliado en {address}',
+      'domiciliada en {address}',
+      'con domicilio en {address}',
       'mi dirección es {address}',
       'mi domicilio es {address}',
     ],
@@ -288,6 +315,14 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
       'vivo in {address}',
       'vivo a {address}',
       'risiedo in {address}',
+      'abita in {address}',
+      'abita a {address}',
+      'vive in {address}',
+      'vive a {address}',
+      'risiede in {address}',
+      'risiede a {address}',
+      'residente in {address}',
+      'residente a {address}',
       'il mio indirizzo è {address}',
     ],
     links: ['di', 'del', 'della'],
@@ -326,6 +361,13 @@ export const FORM_PHRASES: Record<string, FormPhrases> = {
       'moro no {address}',
       'resido em {address}',
       'resido na {address}',
+      'mora em {address}',
+      'mora na {address}',
+      'mora no {address}',
+      'reside em {address}',
+      'reside na {address}',
+      'residente em {address}',
+      'residente na {address}',
       'a minha morada é {address}',
       'o meu endereço é {address}',
     ],
@@ -379,6 +421,23 @@ export const BARE_NAME_WORDS: Record<'fullname' | 'lastname' | 'firstname', stri
   fullname: ['name', 'naam', 'nome'],
   lastname: ['nom'],
   firstname: ['nombre'],
+};
+
+/**
+ * Feminine endings of nouns for people, and the masculine ending a form's label often prints instead
+ * ("la donatrice" fills the block "Donateur", "die Antragstellerin" the field "Antragsteller"). Compared
+ * without accents, before stemming; the longest ending that fits is used, and only on words of at
+ * least `minLength` letters before the ending.
+ */
+export const FEMININE_ENDINGS: { minLength: number; endings: Array<[feminine: string, masculine: string]> } = {
+  minLength: 3,
+  endings: [
+    ['trice', 'teur'], // fr: donatrice, directrice
+    ['euse', 'eur'], // fr: vendeuse, demandeuse
+    ['ienne', 'ien'], // fr: gardienne, mécanicienne
+    ['iere', 'ier'], // fr: héritière, créancière
+    ['erin', 'er'], // de: Antragstellerin, Verkäuferin, Schuldnerin
+  ],
 };
 
 /**

@@ -28,7 +28,7 @@
  *    it; a field name abbreviating a word ("A.NAT1": nature) is evidence; "de nature S" is a value of its own.
  */
 import type { FillField, FillRequest, FillResult, FormFiller } from '../engine.ts';
-import { ABBREVIATIONS, BARE_NAME_WORDS, FIELD_CONCEPTS, FORM_PHRASES, NO_WORDS, YES_WORDS } from '../knowledge/form-phrases.ts';
+import { ABBREVIATIONS, BARE_NAME_WORDS, FEMININE_ENDINGS, FIELD_CONCEPTS, FORM_PHRASES, NO_WORDS, YES_WORDS } from '../knowledge/form-phrases.ts';
 import { DATE_LEAD_WORDS, DATED_WORDS, NEGATIONS, OPTION_POSITIONS, OPTION_WORDS, PARTICIPLE_ENDINGS, PASSIVE_AGENTS, SELF_WORDS, SIGNING_VERBS, STATEMENT_WORDS } from '../knowledge/form-options.ts';
 import { ENGLISH_MONTHS, MONTH_NUMBERS, monthKey } from '../knowledge/months.ts';
 import { stemOf, STOP_WORDS } from '../shared/words.ts';
@@ -138,9 +138,19 @@ function analyse(text: string): { stems: string[]; ordinal: number | null } {
     // A range's word counts at the edge of a label ("Période du", "au"), not inside ("Clé du numéro").
     const kept = KEPT_WORDS.has(w) && (i === 0 || i === all.length - 1);
     if ((STOP_WORDS.has(w) || FORM_STOP_WORDS.has(w) || FUNCTION_WORDS.has(w) || KEPT_WORDS.has(w)) && !kept) continue;
-    stems.push(stemOf(w));
+    stems.push(stemOf(masculine(w)));
   }
   return { stems, ordinal };
+}
+
+const ENDINGS_LONGEST_FIRST = [...FEMININE_ENDINGS.endings].sort((a, b) => b[0].length - a[0].length);
+
+/** A person noun as a label prints it: "donatrice" → "donateur", "antragstellerin" → "antragsteller". */
+function masculine(word: string): string {
+  for (const [feminine, masc] of ENDINGS_LONGEST_FIRST) {
+    if (word.endsWith(feminine) && word.length - feminine.length >= FEMININE_ENDINGS.minLength) return word.slice(0, -feminine.length) + masc;
+  }
+  return word;
 }
 
 const normalizedKey = (text: string) => words(text).join('_');
@@ -839,7 +849,9 @@ function readClause(reading: TextReading, state: SentenceReading, clause: Clause
   if (own.ordinal !== null && clause.kind === undefined) reading.item = { ordinal: own.ordinal, context: own.stems.filter((s) => s.length > 0) };
   // "Mon employeur est X et SON adresse est …": the clause is about the topic named before.
   if (clause.anaphor && !about && reading.topic) options.context = [...(options.context ?? []), ...reading.topic];
-  if (!clause.anaphor && clause.kind === undefined) reading.topic = own.stems;
+  // "La donatrice est Muller, prénoms Hélène Marie; elle habite …": a part of a name says more of the
+  // person named before; "elle" is still that person.
+  if (!clause.anaphor && clause.kind === undefined && !own.stems.every((s) => NAME_PART_STEMS.has(s))) reading.topic = own.stems;
   // "fattura nr. 27 del 15/03/2025", "le reçu est daté du 20/11/2024": the date is a value of its own,
   // the date of what the clause names.
   const dated = clause.kind === undefined ? DATED.exec(clause.value) : null;
@@ -853,6 +865,9 @@ function readClause(reading: TextReading, state: SentenceReading, clause: Clause
   else if (clause.kind === 'address' || (own.stems.includes('address') && own.stems.length === 1 && /,/.test(clause.value))) pushFacts(reading, addressFacts(clause.value, options));
   else pushFacts(reading, namedValueFacts(reading, clause, own, options));
 }
+
+/** The stems of a name's parts (given names, family name, full name), in any language the knowledge names them in. */
+const NAME_PART_STEMS = new Set(analyse('firstname lastname fullname').stems);
 
 /** The facts of a named value: "Mon nom est Moreau", a name followed by its address, a type's code given in its name. */
 function namedValueFacts(reading: TextReading, clause: Clause & { value: string }, own: { stems: string[] }, options: MakeOptions): Array<Fact | undefined> {

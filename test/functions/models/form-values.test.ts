@@ -508,4 +508,17 @@ describe('fillForm: sentences that name fields with the form\'s own words', () =
       'Le premier ayant droit est ma conjointe. Le second ayant droit est mon oncle. Ma conjointe atteste sur l\'honneur; elle écrit comme nom et prénom Lambert Sophie et signe. Mon oncle atteste aussi; il écrit comme nom et prénom Moreau Bernard.';
     expect(fillForm({ fields, instructions }).values).toEqual(['Conjointe', 'Oncle', 'Lambert Sophie', 'Moreau Bernard']);
   });
+
+  it('someone else\'s address ("sie wohnt in …") goes to the block of the person named before, in the masculine its title prints; a name\'s parts keep that person the topic', () => {
+    const fields: FillField[] = [
+      { key: 'plz', type: 'text', description: 'Vermieter › Postleitzahl', block: 'Vermieter' },
+      { key: 'ort', type: 'text', description: 'Vermieter › Ort', block: 'Vermieter' },
+      { key: 'plz_2', type: 'text', description: 'Mieter › Postleitzahl', block: 'Mieter' },
+      { key: 'ort_2', type: 'text', description: 'Mieter › Ort', block: 'Mieter' },
+      { key: 'strasse_2', type: 'text', description: 'Mieter › Straße und Hausnummer', block: 'Mieter' },
+    ];
+    const instructions = 'Die Mieterin ist Becker. Der Vorname ist Anna. Sie wohnt in der Kaiserstraße 18, 53113 Bonn.';
+    // The landlord's block is left empty: nothing was said of the landlord.
+    expect(fillForm({ fields, instructions }).values).toEqual([null, null, '53113', 'Bonn', 'Kaiserstraße 18']);
+  });
 });
