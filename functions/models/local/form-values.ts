@@ -1472,6 +1472,16 @@ export function fillForm(request: FillRequest): FillResult {
     // A row whose button was chosen by position takes nothing else.
     request.fields.forEach((field, i) => candidates.push(...candidatesFor(fact, f, field, i, texts[i]!).filter((c) => chosen.has(fact) || !decided.has(c.field))));
   });
+  // What is said of one block's party ("la donatrice …, elle habite …", "nom du donateur") goes to that
+  // block's fields, never to another titled block's.
+  const blockWords = new Set(texts.flatMap((t) => t.block));
+  for (let i = candidates.length - 1; i >= 0; i--) {
+    const c = candidates[i]!;
+    const fact = facts[c.fact]!;
+    const named = [...fact.name, ...fact.context].filter((s) => blockWords.has(s));
+    const block = texts[c.field]!.block;
+    if (named.length > 0 && block.length > 0 && !named.some((s) => block.includes(s))) candidates.splice(i, 1);
+  }
   // A page printed again (the form's second copy, "volet 2"): its fields rank below the first copy's.
   const copies = repeatedFields(request.fields);
   for (const c of candidates) if (copies.has(c.field)) c.score -= FILL_WEIGHTS.copyPenalty;

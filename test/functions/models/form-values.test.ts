@@ -521,4 +521,14 @@ describe('fillForm: sentences that name fields with the form\'s own words', () =
     // The landlord's block is left empty: nothing was said of the landlord.
     expect(fillForm({ fields, instructions }).values).toEqual([null, null, '53113', 'Bonn', 'Kaiserstraße 18']);
   });
+
+  it('what is said of one block\'s party goes to that block\'s fields, even where another block\'s field is keyed by the same word', () => {
+    const fields: FillField[] = [
+      // The form's author keyed the beneficiary's name field "Adresse".
+      { key: 'Adresse', type: 'text', description: 'Bénéficiaire › Nom ou dénomination', block: 'Bénéficiaire' },
+      { key: 'Adresse_2', type: 'text', description: 'Donateur › Adresse', block: 'Donateur' },
+    ];
+    const instructions = 'La donatrice est Hélène Muller. Elle habite 8 allée des Peupliers, 67400 Illkirch.';
+    expect(fillForm({ fields, instructions }).values).toEqual([null, '8 allée des Peupliers']);
+  });
 });
