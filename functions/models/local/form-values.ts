@@ -975,6 +975,9 @@ const SELF_STEMS = new Set(SELF_WORDS.map(stemOf));
 
 function sectionedOverlap(fact: Fact, text: FieldText): { match: number; rank: number } {
   const score = Math.max(overlap(fact, text.all, text.abbrevs), acronymMatch(fact, text));
+  // "Somme : 150,00 euros" for a box labelled only "Euros" under "… la somme de": the value's unit is
+  // the label, and the fact's name is the section's.
+  if (score === 0 && unitLabelled(fact, text)) return { match: 1 - FILL_WEIGHTS.sectionOnlyPenalty, rank: 1 - FILL_WEIGHTS.sectionOnlyPenalty };
   // "Mon employeur est …" names the field "nom" of the section "Employeur", less surely than its label would.
   if (score === 0 && text.section.length > 0) {
     const s = Math.max(0, overlap(fact, [...text.all, ...text.section], text.abbrevs) - FILL_WEIGHTS.sectionOnlyPenalty);
@@ -990,6 +993,12 @@ function sectionedOverlap(fact: Fact, text: FieldText): { match: number; rank: n
   }
   const within = Math.max(score, sectionOverlap(fact, text.all, section));
   return { match: within, rank: within + FILL_WEIGHTS.sectionNamed };
+}
+
+/** A field labelled by a unit alone ("Euros", "kg") under a section that names the fact, for a number in that unit. */
+function unitLabelled(fact: Fact, text: FieldText): boolean {
+  if (text.all.length !== 1 || fact.name.length === 0 || !fact.name.every((s) => text.section.includes(s))) return false;
+  return fact.values.some((v) => /\d/.test(v) && analyse(v).stems.at(-1) === text.all[0]);
 }
 
 /** The abbreviation a fact gives in brackets, printed as a word in the label ("(FD)" → "5) FD"): a sure match. */

@@ -531,4 +531,12 @@ describe('fillForm: sentences that name fields with the form\'s own words', () =
     const instructions = 'La donatrice est Hélène Muller. Elle habite 8 allée des Peupliers, 67400 Illkirch.';
     expect(fillForm({ fields, instructions }).values).toEqual([null, '8 allée des Peupliers']);
   });
+
+  it('a box labelled by a unit alone takes a number in that unit named by its section', () => {
+    const fields: FillField[] = [
+      { key: 'Euros', type: 'text', description: 'Le bénéficiaire reconnaît avoir reçu au titre des dons et versements ouvrant droit à réduction d’impôt, la somme de › Euros' },
+      { key: 'Euros_2', type: 'text', description: 'Frais de port › Euros' },
+    ];
+    expect(fillForm({ fields, instructions: 'Somme : 150,00 euros' }).values).toEqual(['150,00', null]);
+  });
 });
