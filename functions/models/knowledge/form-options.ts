@@ -103,3 +103,22 @@ export const PASSIVE_AGENTS: string[] = ['par', 'by', 'von', 'door', 'por', 'da'
 
 /** How past participles end in the languages Quire reads ("tenue", "réglées", "kept" excepted: "-ed", "geführt"). */
 export const PARTICIPLE_ENDINGS: string[] = ['é', 'ée', 'és', 'ées', 'u', 'ue', 'us', 'ues', 'i', 'ie', 'is', 'ies', 'it', 'ite', 'ed', 'en', 'ado', 'ada', 'ados', 'adas', 'ido', 'ida', 'idos', 'idas', 'ato', 'ata', 'ati', 'ate', 'uto', 'uta', 'ito', 'ita', 'd', 't'];
+
+/**
+ * Numbers written out, by language, accents off ("cent cinquante euros", "one hundred and fifty
+ * dollars"): a run of them (two words or more, one a number) is a value, the amount in words a cheque
+ * or a receipt asks for. Compounds ("einhundertfünfzig", "centocinquanta") are read as runs of these
+ * words written together. The currency and linking words may join a run, never make one alone.
+ */
+export const NUMBER_WORDS: Record<string, string[]> = {
+  en: ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety', 'hundred', 'thousand', 'million'],
+  fr: ['zero', 'un', 'une', 'deux', 'trois', 'quatre', 'cinq', 'six', 'sept', 'huit', 'neuf', 'dix', 'onze', 'douze', 'treize', 'quatorze', 'quinze', 'seize', 'vingt', 'vingts', 'trente', 'quarante', 'cinquante', 'soixante', 'cent', 'cents', 'mille', 'million', 'millions'],
+  de: ['null', 'eins', 'ein', 'eine', 'zwei', 'drei', 'vier', 'funf', 'sechs', 'sieben', 'acht', 'neun', 'zehn', 'elf', 'zwolf', 'zwanzig', 'dreissig', 'vierzig', 'funfzig', 'sechzig', 'siebzig', 'achtzig', 'neunzig', 'hundert', 'tausend', 'million', 'millionen'],
+  nl: ['nul', 'een', 'twee', 'drie', 'vier', 'vijf', 'zes', 'zeven', 'acht', 'negen', 'tien', 'elf', 'twaalf', 'twintig', 'dertig', 'veertig', 'vijftig', 'zestig', 'zeventig', 'tachtig', 'negentig', 'honderd', 'duizend', 'miljoen'],
+  es: ['cero', 'uno', 'una', 'dos', 'tres', 'cuatro', 'cinco', 'seis', 'siete', 'ocho', 'nueve', 'diez', 'once', 'doce', 'trece', 'catorce', 'quince', 'dieciseis', 'veinte', 'treinta', 'cuarenta', 'cincuenta', 'sesenta', 'setenta', 'ochenta', 'noventa', 'cien', 'ciento', 'cientos', 'doscientos', 'trescientos', 'quinientos', 'mil', 'millon', 'millones'],
+  it: ['zero', 'uno', 'una', 'due', 'tre', 'quattro', 'cinque', 'sei', 'sette', 'otto', 'nove', 'dieci', 'undici', 'dodici', 'venti', 'trenta', 'quaranta', 'cinquanta', 'sessanta', 'settanta', 'ottanta', 'novanta', 'cento', 'mille', 'mila', 'milione', 'milioni'],
+  pt: ['zero', 'um', 'uma', 'dois', 'duas', 'tres', 'quatro', 'cinco', 'seis', 'sete', 'oito', 'nove', 'dez', 'onze', 'doze', 'vinte', 'trinta', 'quarenta', 'cinquenta', 'sessenta', 'setenta', 'oitenta', 'noventa', 'cem', 'cento', 'duzentos', 'trezentos', 'quinhentos', 'mil', 'milhao', 'milhoes'],
+};
+
+/** Words that may join a number written out: currencies, their cents, "and". */
+export const NUMBER_JOINING_WORDS: string[] = ['and', 'et', 'und', 'en', 'y', 'e', 'euro', 'euros', 'dollar', 'dollars', 'pound', 'pounds', 'franc', 'francs', 'cent', 'cents', 'centime', 'centimes', 'centimo', 'centimos', 'centesimi', 'centavos', 'rappen', 'pfennig'];

@@ -29,7 +29,7 @@
  */
 import type { FillField, FillRequest, FillResult, FormFiller } from '../engine.ts';
 import { ABBREVIATIONS, BARE_NAME_WORDS, FEMININE_ENDINGS, FIELD_CONCEPTS, FORM_PHRASES, NO_WORDS, YES_WORDS } from '../knowledge/form-phrases.ts';
-import { DATE_LEAD_WORDS, DATED_WORDS, NEGATIONS, OPTION_POSITIONS, OPTION_WORDS, PARTICIPLE_ENDINGS, PASSIVE_AGENTS, SELF_WORDS, SIGNING_VERBS, STATEMENT_WORDS } from '../knowledge/form-options.ts';
+import { DATE_LEAD_WORDS, DATED_WORDS, NEGATIONS, NUMBER_JOINING_WORDS, NUMBER_WORDS, OPTION_POSITIONS, OPTION_WORDS, PARTICIPLE_ENDINGS, PASSIVE_AGENTS, SELF_WORDS, SIGNING_VERBS, STATEMENT_WORDS } from '../knowledge/form-options.ts';
 import { ENGLISH_MONTHS, MONTH_NUMBERS, monthKey } from '../knowledge/months.ts';
 import { stemOf, STOP_WORDS } from '../shared/words.ts';
 import { FILL_WEIGHTS } from './weights/form-values.ts';
@@ -472,8 +472,11 @@ function labelledClause(text: string, vocabulary: Vocabulary): Clause | undefine
     // A name ends at a comma or where a function word starts the rest ("Lambert Sophie | et signe").
     const proper = PROPER_VALUE.exec(value)?.[0];
     const properEnds = proper !== undefined && (proper.length === value.length || /^\s*[,;]/.test(value.slice(proper.length)) || FUNCTION_WORD_NEXT.test(value.slice(proper.length)));
-    if (!/^(?:\d|["“„«])/u.test(value) && !properEnds) continue;
-    if (properEnds && !/^\d/.test(value)) value = proper!;
+    // "en toutes lettres cent cinquante euros": an amount written out is a value too.
+    const spelled = spelledAmount(value);
+    if (!/^(?:\d|["“„«])/u.test(value) && !properEnds && !spelled) continue;
+    if (spelled) value = spelled;
+    else if (properEnds && !/^\d/.test(value)) value = proper!;
     // A word of the form's continues the run ("VAT ID 0312…": the value is not "ID 0312…").
     if (words(tokens[k]![0]).some((w) => !neutralWord(w) && printedWord(w, vocabulary))) continue;
     // The longest run of tokens right before the value that the form prints (read whole: "code postal"
@@ -496,6 +499,47 @@ function labelledClause(text: string, vocabulary: Vocabulary): Clause | undefine
   return undefined;
 }
 const NUMBER_MARK = /^(?:n[°º]|no\.|nr\.?|num\.?|#)$/iu;
+
+const NUMBER_WORD_SET = new Set(Object.values(NUMBER_WORDS).flat());
+const JOINING_WORD_SET = new Set(NUMBER_JOINING_WORDS);
+/** The conjunctions of every language, one word each ("et", "und"). */
+const CONJUNCTION_WORDS = new Set(ALL.flatMap((p) => p.conjunctions).filter((c) => !/\s/.test(c)).map(plain));
+/** Parts of a compound written out ("einhundertfunfzig", "centocinquanta"): words of three letters or more. */
+const COMPOUND_PARTS = [...NUMBER_WORD_SET].filter((w) => w.length >= 3);
+
+/** Whether a word is a number written out, alone or as a compound of such words. */
+function numberWord(word: string): boolean {
+  if (NUMBER_WORD_SET.has(word)) return true;
+  if (word.length < FILL_WEIGHTS.compoundNumberLetters) return false;
+  const reached = new Array<boolean>(word.length + 1).fill(false);
+  reached[0] = true;
+  for (let i = 0; i < word.length; i++) if (reached[i]) for (const part of COMPOUND_PARTS) if (word.startsWith(part, i)) reached[i + part.length] = true;
+  return reached[word.length]!;
+}
+
+/**
+ * The amount written out that a text starts with ("cent cinquante euros et zéro centime; …" → "cent
+ * cinquante euros et zéro centime"): two words or more, one of them a number, up to the first
+ * punctuation; or undefined.
+ */
+function spelledAmount(text: string): string | undefined {
+  let count = 0;
+  let numbers = 0;
+  // The run ends on a number or a currency, not on "and" ("cent cinquante euros et le don …").
+  let runEnd = 0;
+  for (const token of text.matchAll(/\S+/g)) {
+    const bare = token[0].replace(/[,;:.)]+$/, '');
+    const parts = plain(bare).split(/[-‑]/).filter(Boolean);
+    if (parts.length === 0) break;
+    const isNumber = parts.every(numberWord);
+    if (!isNumber && !parts.every((p) => numberWord(p) || JOINING_WORD_SET.has(p))) break;
+    count++;
+    if (isNumber) numbers++;
+    if (isNumber || !CONJUNCTION_WORDS.has(parts.join(''))) runEnd = token.index + bare.length;
+    if (bare !== token[0]) break;
+  }
+  return count >= 2 && numbers >= 1 ? text.slice(0, runEnd).trim() : undefined;
+}
 const NUMBER_BEFORE_WORD = new RegExp(
   `^\\d[\\p{L}\\d/.-]*\\s+(?:${DATED_ALTERNATIVES})\\s+(?:${DATE_LIKE})|^\\d[\\p{L}\\d/.-]*(?=\\s+(?:${[...FUNCTION_WORDS].map(escapeRe).join('|')})\\s)(?!\\s+(?:${DATED_ALTERNATIVES})\\s+(?:${DATE_LIKE}))`,
   'iu',

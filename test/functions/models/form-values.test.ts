@@ -539,4 +539,16 @@ describe('fillForm: sentences that name fields with the form\'s own words', () =
     ];
     expect(fillForm({ fields, instructions: 'Somme : 150,00 euros' }).values).toEqual(['150,00', null]);
   });
+
+  it('an amount written out is a value: "en toutes lettres cent cinquante euros et zéro centime", "in Worten einhundertfünfzig Euro"', () => {
+    const fr: FillField[] = [{ key: 'lettres', type: 'text', description: 'Somme en toutes lettres' }];
+    expect(fillForm({ fields: fr, instructions: 'Le don est de 150,00 euros, en toutes lettres cent cinquante euros et zéro centime; il est versé par chèque.' }).values).toEqual(['cent cinquante euros et zéro centime']);
+    const de: FillField[] = [
+      { key: 'betrag', type: 'text', description: 'Betrag in Ziffern' },
+      { key: 'worte', type: 'text', description: 'Betrag in Worten' },
+    ];
+    expect(fillForm({ fields: de, instructions: 'Der Betrag ist 150,00 Euro, in Worten einhundertfünfzig Euro.' }).values).toEqual(['150,00 Euro', 'einhundertfünfzig Euro']);
+    // A number word alone starts no value ("un don manuel").
+    expect(fillForm({ fields: fr, instructions: 'Somme en toutes lettres un don manuel.' }).values).toEqual([null]);
+  });
 });

@@ -22,6 +22,8 @@ export const FILL_WEIGHTS = {
   leadWords: 5,
   /** A run of the form's own words naming a value ("numéro d'ordre 2024-0387") is at most this many words. */
   labelRunWords: 4,
+  /** A word this long or longer made only of numbers written out is one ("einhundertfunfzig", "centocinquanta"). */
+  compoundNumberLetters: 6,
   /** A list value's items are at most this many words each ("German, English and French"). */
   listItemWords: 4,
 
