@@ -372,6 +372,10 @@ function valueOf(raw: string): string {
   if (passive && PARTICIPLE.test(passive[1]!)) return passive[2]!;
   const m = /^(?:the|a|an|le|la|les|l['’]|un|une|der|die|das|den|de|het|een|el|los|las|il|lo|o|os|as)\s+(.+)$/iu.exec(value);
   if (m && /^(?:\p{Ll}|\d|\p{Lu}{2,}\b)/u.test(m[1]!)) return m[1]!;
+  // "est l'Association Les Paniers …": an elided article in lower case is no part of the name after it
+  // (a name that starts with one prints it in capitals: "L'Oréal").
+  const elided = /^[ld]['’](?=\p{Lu})/u.exec(value);
+  if (elided) return value.slice(elided[0].length);
   return value;
 }
 
@@ -1019,6 +1023,8 @@ const SELF_STEMS = new Set(SELF_WORDS.map(stemOf));
 
 function sectionedOverlap(fact: Fact, text: FieldText): { match: number; rank: number } {
   const score = Math.max(overlap(fact, text.all, text.abbrevs), acronymMatch(fact, text));
+  // "La donatrice est Muller": the name of the party a block is titled by goes in that block's name box.
+  if (score === 0 && partyNamed(fact, text)) return { match: 1 - FILL_WEIGHTS.sectionOnlyPenalty, rank: 1 - FILL_WEIGHTS.sectionOnlyPenalty };
   // "Somme : 150,00 euros" for a box labelled only "Euros" under "… la somme de": the value's unit is
   // the label, and the fact's name is the section's.
   if (score === 0 && unitLabelled(fact, text)) return { match: 1 - FILL_WEIGHTS.sectionOnlyPenalty, rank: 1 - FILL_WEIGHTS.sectionOnlyPenalty };
@@ -1037,6 +1043,15 @@ function sectionedOverlap(fact: Fact, text: FieldText): { match: number; rank: n
   }
   const within = Math.max(score, sectionOverlap(fact, text.all, section));
   return { match: within, rank: within + FILL_WEIGHTS.sectionNamed };
+}
+
+/** The stems of labels that ask for a party's name (a full name, a family name, a bare "Nom", "Name"). */
+const PARTY_NAME_STEMS = new Set([...analyse('fullname lastname').stems, ...[...BARE_NAME_WORDS.fullname, ...BARE_NAME_WORDS.lastname].map((w) => stemOf(plain(w)))]);
+
+/** A fact that is only the title of the field's block ("la donatrice" of "Donateur"), its value a name, for the block's name box. */
+function partyNamed(fact: Fact, text: FieldText): boolean {
+  if (text.block.length === 0 || fact.name.length === 0 || !fact.name.every((s) => text.block.includes(s))) return false;
+  return text.all.some((s) => PARTY_NAME_STEMS.has(s)) && fact.values.every((v) => !/\d/.test(v));
 }
 
 /** A field labelled by a unit alone ("Euros", "kg") under a section that names the fact, for a number in that unit. */

@@ -551,4 +551,16 @@ describe('fillForm: sentences that name fields with the form\'s own words', () =
     // A number word alone starts no value ("un don manuel").
     expect(fillForm({ fields: fr, instructions: 'Somme en toutes lettres un don manuel.' }).values).toEqual([null]);
   });
+
+  it('the party a block is titled by, named in a sentence, goes in that block\'s name box, without an elided article', () => {
+    const fields: FillField[] = [
+      { key: 'nom_b', type: 'text', description: 'Bénéficiaire › Nom ou dénomination', block: 'Bénéficiaire' },
+      { key: 'nom_d', type: 'text', description: 'Donateur › Nom', block: 'Donateur' },
+      { key: 'prenom_d', type: 'text', description: 'Donateur › Prénoms', block: 'Donateur' },
+    ];
+    const instructions = "Le bénéficiaire est l'Association Les Amis du Quartier. Le donateur est Martin.";
+    expect(fillForm({ fields, instructions }).values).toEqual(['Association Les Amis du Quartier', 'Martin', null]);
+    // A name that starts with its article in capitals keeps it.
+    expect(fillForm({ fields, instructions: "Le bénéficiaire est L'Atelier Solidaire." }).values).toEqual(["L'Atelier Solidaire", null, null]);
+  });
 });
