@@ -508,8 +508,8 @@ const NUMBER_WORD_SET = new Set(Object.values(NUMBER_WORDS).flat());
 const JOINING_WORD_SET = new Set(NUMBER_JOINING_WORDS);
 /** The conjunctions of every language, one word each ("et", "und"). */
 const CONJUNCTION_WORDS = new Set(ALL.flatMap((p) => p.conjunctions).filter((c) => !/\s/.test(c)).map(plain));
-/** Parts of a compound written out ("einhundertfunfzig", "centocinquanta"): words of three letters or more. */
-const COMPOUND_PARTS = [...NUMBER_WORD_SET].filter((w) => w.length >= 3);
+/** Parts of a compound written out ("einhundertfunfzig", "centocinquanta"): not the shortest words ("e", "un"). */
+const COMPOUND_PARTS = [...NUMBER_WORD_SET].filter((w) => w.length >= FILL_WEIGHTS.compoundPartLetters);
 
 /** Whether a word is a number written out, alone or as a compound of such words. */
 function numberWord(word: string): boolean {
@@ -1023,11 +1023,10 @@ const SELF_STEMS = new Set(SELF_WORDS.map(stemOf));
 
 function sectionedOverlap(fact: Fact, text: FieldText): { match: number; rank: number } {
   const score = Math.max(overlap(fact, text.all, text.abbrevs), acronymMatch(fact, text));
-  // "La donatrice est Muller": the name of the party a block is titled by goes in that block's name box.
-  if (score === 0 && partyNamed(fact, text)) return { match: 1 - FILL_WEIGHTS.sectionOnlyPenalty, rank: 1 - FILL_WEIGHTS.sectionOnlyPenalty };
-  // "Somme : 150,00 euros" for a box labelled only "Euros" under "… la somme de": the value's unit is
-  // the label, and the fact's name is the section's.
-  if (score === 0 && unitLabelled(fact, text)) return { match: 1 - FILL_WEIGHTS.sectionOnlyPenalty, rank: 1 - FILL_WEIGHTS.sectionOnlyPenalty };
+  // Named by where the field is, not by its label, as surely as "Mon employeur est …" below: "La
+  // donatrice est Muller" (the party a block is titled by, for its name box); "Somme : 150,00 euros" for
+  // a box labelled only "Euros" under "… la somme de" (the value's unit is the label).
+  if (score === 0 && (partyNamed(fact, text) || unitLabelled(fact, text))) return { match: 1 - FILL_WEIGHTS.sectionOnlyPenalty, rank: 1 - FILL_WEIGHTS.sectionOnlyPenalty };
   // "Mon employeur est …" names the field "nom" of the section "Employeur", less surely than its label would.
   if (score === 0 && text.section.length > 0) {
     const s = Math.max(0, overlap(fact, [...text.all, ...text.section], text.abbrevs) - FILL_WEIGHTS.sectionOnlyPenalty);

@@ -24,6 +24,8 @@ export const FILL_WEIGHTS = {
   labelRunWords: 4,
   /** A word this long or longer made only of numbers written out is one ("einhundertfunfzig", "centocinquanta"). */
   compoundNumberLetters: 6,
+  /** …and its parts are numbers of at least this many letters ("cento" + "cinquanta", never "e" or "un"). */
+  compoundPartLetters: 3,
   /** A list value's items are at most this many words each ("German, English and French"). */
   listItemWords: 4,
 
