@@ -372,9 +372,9 @@ function valueOf(raw: string): string {
   if (passive && PARTICIPLE.test(passive[1]!)) return passive[2]!;
   const m = /^(?:the|a|an|le|la|les|l['’]|un|une|der|die|das|den|de|het|een|el|los|las|il|lo|o|os|as)\s+(.+)$/iu.exec(value);
   if (m && /^(?:\p{Ll}|\d|\p{Lu}{2,}\b)/u.test(m[1]!)) return m[1]!;
-  // "est l'Association Les Paniers …": an elided article in lower case is no part of the name after it
-  // (a name that starts with one prints it in capitals: "L'Oréal").
-  const elided = /^[ld]['’](?=\p{Lu})/u.exec(value);
+  // "est l'Association Les Paniers …": the elided article in lower case is no part of the name after it
+  // (a name that starts with one prints it in capitals: "L'Oréal"); a particle is ("d'Ormesson").
+  const elided = /^l['’](?=\p{Lu})/u.exec(value);
   if (elided) return value.slice(elided[0].length);
   return value;
 }

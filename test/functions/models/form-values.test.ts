@@ -562,5 +562,7 @@ describe('fillForm: sentences that name fields with the form\'s own words', () =
     expect(fillForm({ fields, instructions }).values).toEqual(['Association Les Amis du Quartier', 'Martin', null]);
     // A name that starts with its article in capitals keeps it.
     expect(fillForm({ fields, instructions: "Le bénéficiaire est L'Atelier Solidaire." }).values).toEqual(["L'Atelier Solidaire", null, null]);
+    // A particle is part of a family name.
+    expect(fillForm({ fields: [{ key: 'nom', type: 'text', description: 'Nom de famille' }], instructions: "Mon nom de famille est d'Ormesson." }).values).toEqual(["d'Ormesson"]);
   });
 });
