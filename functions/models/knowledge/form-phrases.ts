@@ -426,8 +426,8 @@ export const BARE_NAME_WORDS: Record<'fullname' | 'lastname' | 'firstname', stri
 /**
  * Feminine endings of nouns for people, and the masculine ending a form's label often prints instead
  * ("la donatrice" fills the block "Donateur", "die Antragstellerin" the field "Antragsteller"). Compared
- * without accents, before stemming; the longest ending that fits is used, and only on words of at
- * least `minLength` letters before the ending.
+ * without accents, before stemming, and only on words of at least `minLength` letters before the
+ * ending. No ending ends another: a word fits one at most.
  */
 export const FEMININE_ENDINGS: { minLength: number; endings: Array<[feminine: string, masculine: string]> } = {
   minLength: 3,

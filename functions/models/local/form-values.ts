@@ -143,11 +143,9 @@ function analyse(text: string): { stems: string[]; ordinal: number | null } {
   return { stems, ordinal };
 }
 
-const ENDINGS_LONGEST_FIRST = [...FEMININE_ENDINGS.endings].sort((a, b) => b[0].length - a[0].length);
-
 /** A person noun as a label prints it: "donatrice" → "donateur", "antragstellerin" → "antragsteller". */
 function masculine(word: string): string {
-  for (const [feminine, masc] of ENDINGS_LONGEST_FIRST) {
+  for (const [feminine, masc] of FEMININE_ENDINGS.endings) {
     if (word.endsWith(feminine) && word.length - feminine.length >= FEMININE_ENDINGS.minLength) return word.slice(0, -feminine.length) + masc;
   }
   return word;
