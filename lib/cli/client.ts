@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { ApiClient } from './api-client.ts';
 import { progressBar, renderTable, StatusLine, UsageError } from './output.ts';
 import { DEFAULT_BASE_URL, maskKey, PROFILE_NAME, profilesFile, readProfiles, resolveCredentials, writeProfiles } from './profiles.ts';
-import { isTerminal, kindNamed, kindOfId, renderRun, RUN_KINDS, statusOf, succeeded, waitForRun } from './runs.ts';
+import { isTerminal, kindNamed, kindOfId, renderRun, statusOf, succeeded, waitForRun } from './runs.ts';
 import { documentInput, uploadFile } from './upload.ts';
 import { listenForWebhooks } from './webhook-listener.ts';
 import { verifyWebhook, WebhookVerificationError } from '../../functions/webhooks/verify.ts';
@@ -117,7 +117,7 @@ async function createRun(ctx: Context, path: string, body: Record<string, unknow
   // A synchronous create answers in_progress when the work outlasts 25 s: keep waiting.
   const final = isTerminal(run) ? run : await waitForRun(ctx.client(), run, { quiet: ctx.json });
   if (succeeded(final)) after?.(final);
-  ctx.print(final, renderRun(final));
+  ctx.print(final, await renderRun(final));
   return succeeded(final) ? 0 : 1;
 }
 
@@ -432,8 +432,8 @@ export const clientCommands: ClientCommand[] = [
     summary: 'Show any run (parse, split, …, workflow run) by its id',
     async run(ctx) {
       const id = arg(ctx, 0, 'RUN_ID');
-      const run = await ctx.client().call('GET', `${kindOfId(id).path}/${encodeURIComponent(id)}`);
-      ctx.print(run, renderRun(run));
+      const run = await ctx.client().call('GET', `${(await kindOfId(id)).path}/${encodeURIComponent(id)}`);
+      ctx.print(run, await renderRun(run));
       return isTerminal(run) && !succeeded(run) ? 1 : 0;
     },
   },
@@ -443,9 +443,9 @@ export const clientCommands: ClientCommand[] = [
     summary: 'Wait for a run to end, with a live status line',
     async run(ctx) {
       const id = arg(ctx, 0, 'RUN_ID');
-      const run = await ctx.client().call('GET', `${kindOfId(id).path}/${encodeURIComponent(id)}`);
+      const run = await ctx.client().call('GET', `${(await kindOfId(id)).path}/${encodeURIComponent(id)}`);
       const final = isTerminal(run) ? run : await waitForRun(ctx.client(), run, { quiet: ctx.json });
-      ctx.print(final, renderRun(final));
+      ctx.print(final, await renderRun(final));
       return succeeded(final) ? 0 : 1;
     },
   },
@@ -455,7 +455,7 @@ export const clientCommands: ClientCommand[] = [
     summary: 'Cancel a run',
     async run(ctx) {
       const id = arg(ctx, 0, 'RUN_ID');
-      const answer = await ctx.client().call('POST', `${kindOfId(id).path}/${encodeURIComponent(id)}/cancel`, { json: {} });
+      const answer = await ctx.client().call('POST', `${(await kindOfId(id)).path}/${encodeURIComponent(id)}/cancel`, { json: {} });
       const run = answer.run ?? answer;
       ctx.print(answer, `${run.id}  ${statusOf(run)}${answer.cancellation_status ? `  (${answer.cancellation_status})` : ''}`);
     },
@@ -466,7 +466,7 @@ export const clientCommands: ClientCommand[] = [
     summary: 'Delete a run',
     async run(ctx) {
       const id = arg(ctx, 0, 'RUN_ID');
-      await ctx.client().call('DELETE', `${kindOfId(id).path}/${encodeURIComponent(id)}`);
+      await ctx.client().call('DELETE', `${(await kindOfId(id)).path}/${encodeURIComponent(id)}`);
       ctx.print({ deleted: id }, `Deleted ${id}`);
     },
   },
@@ -475,12 +475,12 @@ export const clientCommands: ClientCommand[] = [
     args: '',
     summary: 'List runs of one type',
     options: {
-      type: { type: 'string', placeholder: 'TYPE', description: `One of ${RUN_KINDS.map((k) => k.name).join(', ')} (default parse)` },
+      type: { type: 'string', placeholder: 'TYPE', description: 'The type of run, as in its events: parse, classification, extraction, … (default parse); an unknown one is answered with the list' },
       status: { type: 'string', placeholder: 'STATUS', description: 'Only runs with this status' },
       limit: { type: 'string', placeholder: 'N', description: 'Page size, 1..100' },
     },
     async run(ctx) {
-      const kind = kindNamed(str(ctx.values, 'type') ?? 'parse');
+      const kind = await kindNamed(str(ctx.values, 'type') ?? 'parse');
       const page = await ctx.client().call('GET', kind.path, { query: { status: str(ctx.values, 'status'), limit: str(ctx.values, 'limit') } });
       ctx.print(page, renderTable(['id', 'status', 'file', 'created'], page.data.map((r: any) => [r.id, statusOf(r), r.file?.filename ?? r.workflow_id ?? '', r.created_at ?? r.timing?.created_at])));
     },
@@ -807,7 +807,7 @@ export const clientCommands: ClientCommand[] = [
         return 0;
       }
       const final = await waitForRun(ctx.client(), run, { quiet: ctx.json });
-      ctx.print(final, renderRun(final));
+      ctx.print(final, await renderRun(final));
       return succeeded(final) ? 0 : 1;
     },
   },

@@ -3,7 +3,6 @@
  * a live status line (Ctrl-C offers to cancel), and a readable rendering of each kind's output.
  */
 import { createInterface } from 'node:readline';
-import { runCollections } from '../../functions/features.ts';
 import type { ApiClient } from './api-client.ts';
 import { renderTable, StatusLine, UsageError } from './output.ts';
 
@@ -16,21 +15,32 @@ export interface RunKind {
   workflow?: boolean;
 }
 
-/** Every kind of run with a collection route (from the feature list), and workflow runs. */
-export const RUN_KINDS: RunKind[] = [
-  ...runCollections.map(({ kind, path }) => ({ name: kind.name, prefix: `${kind.idPrefix}_`, path })),
-  { name: 'workflow_run', prefix: 'run_', path: '/v1/workflows/runs', workflow: true },
-];
+let runKindsLoaded: Promise<RunKind[]> | undefined;
 
-export function kindOfId(id: string): RunKind {
-  const kind = RUN_KINDS.find((k) => id.startsWith(k.prefix));
-  if (!kind) throw new UsageError(`"${id}" is not a run id (expected one of the prefixes ${RUN_KINDS.map((k) => k.prefix).join(' ')})`);
+/**
+ * Every kind of run with a collection route (from the feature list), and workflow runs. The feature
+ * list is loaded only by the commands that meet a run: importing it costs a process about 0.8 s,
+ * which a `whoami` or `files list` should not pay.
+ */
+export function runKinds(): Promise<RunKind[]> {
+  runKindsLoaded ??= import('../../functions/features.ts').then(({ runCollections }) => [
+    ...runCollections.map(({ kind, path }) => ({ name: kind.name, prefix: `${kind.idPrefix}_`, path })),
+    { name: 'workflow_run', prefix: 'run_', path: '/v1/workflows/runs', workflow: true },
+  ]);
+  return runKindsLoaded;
+}
+
+export async function kindOfId(id: string): Promise<RunKind> {
+  const kinds = await runKinds();
+  const kind = kinds.find((k) => id.startsWith(k.prefix));
+  if (!kind) throw new UsageError(`"${id}" is not a run id (expected one of the prefixes ${kinds.map((k) => k.prefix).join(' ')})`);
   return kind;
 }
 
-export function kindNamed(name: string): RunKind {
-  const kind = RUN_KINDS.find((k) => k.name === name);
-  if (!kind) throw new UsageError(`Unknown run type "${name}" (one of: ${RUN_KINDS.map((k) => k.name).join(', ')})`);
+export async function kindNamed(name: string): Promise<RunKind> {
+  const kinds = await runKinds();
+  const kind = kinds.find((k) => k.name === name);
+  if (!kind) throw new UsageError(`Unknown run type "${name}" (one of: ${kinds.map((k) => k.name).join(', ')})`);
   return kind;
 }
 
@@ -62,7 +72,7 @@ function ask(question: string): Promise<boolean> {
  * second Ctrl-C leaves at once (the run goes on).
  */
 export async function waitForRun(client: ApiClient, run: Run, options: { intervalMs?: number; quiet?: boolean } = {}): Promise<Run> {
-  const kind = kindOfId(run.id);
+  const kind = await kindOfId(run.id);
   const line = new StatusLine();
   const started = Date.now();
   let interrupted = false;
@@ -106,14 +116,14 @@ export async function waitForRun(client: ApiClient, run: Run, options: { interva
 }
 
 /** The run's output, readable. */
-export function renderRun(run: Run): string {
+export async function renderRun(run: Run): Promise<string> {
   const status = statusOf(run);
   if (status === 'failed' || status === 'error') {
     const error = run.error ?? run.lifecycle;
     return `${run.id} failed: ${error?.code ?? error?.details?.error_code ?? 'error'}: ${error?.message ?? ''}`;
   }
   if (status !== 'completed') return `${run.id}  ${status}`;
-  const kind = kindOfId(run.id);
+  const kind = await kindOfId(run.id);
   const output = run.output;
   switch (kind.name) {
     case 'parse':
