@@ -166,9 +166,9 @@ function titles(queries: Queries, lines: readonly PageLine[]): Uint8Array {
 
 /**
  * How much each page looks like the first page of a document, from what any document prints:
- * "Page 1 of n" (+3) or "Page k of n" (−5), "continued" (−3), and its header's labeled numbers and
+ * "Page 1 of n" (+3) or "Page k of n" (−5), "continued" (−3), its header's labeled numbers and
  * dates against those of the document so far: a changed one (+3) starts a document, the same one
- * (−3) continues it.
+ * (−3) continues it; and the running head or foot of the page before printed again (−3).
  */
 function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { start: number[]; header: boolean[]; samePaper: boolean[] } {
   const start: number[] = [];
@@ -178,6 +178,7 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
   // The last page with words: a blank page between two pages (read by OCR or not, it found nothing)
   // says nothing about the paper, so the page after it is compared with the page before it.
   let previous: Page | undefined;
+  let before: readonly PageLine[] | undefined;
   const markers = lines.map((l) => pageMarker(l));
   const contents = pages.map((page, p) => layoutCues([page], [lines[p]!]).some((c) => c.cue === 'contents'));
   pages.forEach((page, p) => {
@@ -214,6 +215,11 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
     // One changed fact outweighs any that stayed (a monthly payslip keeps the employee number, not the date).
     if (changed) score += SPLIT_WEIGHTS.changedHeaderFact;
     else if (same) score -= SPLIT_WEIGHTS.sameHeaderFact;
+    // The running head or foot of the page before (with words) printed again (a report's title over
+    // every page), and nothing printed that starts a document: a page of the same document, even on
+    // other paper (a report's letter pages, then its legal-size ones).
+    if (before && !changed && marker.index !== 1 && sharesRunningLine(lines[p]!, before)) score -= SPLIT_WEIGHTS.runningHead;
+    if (!blank) before = lines[p]!;
     start.push(score);
     // A first page prints a number or a date in its header, or dates its opening sentence ("made on 7 July 2024").
     header.push(facts.length > 0 || (top > 0 && isProse(lines[p]![top - 1]!.text) && hasDate(lines[p]![top - 1]!.text)));
@@ -222,6 +228,18 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
     for (const { label, value } of facts) context.set(label, normalizeKey(value));
   });
   return { start, header, samePaper };
+}
+
+/** A line's words of letters, for comparing running heads (their page numbers and dates left out). */
+const runningWords = (line: PageLine | undefined) => (line?.text.toLowerCase().match(/\p{L}{3,}/gu) ?? []).join(' ');
+
+/** Whether two pages print the same first line or the same last line, of SPLIT_WEIGHTS.runningHeadWords words or more. */
+function sharesRunningLine(page: readonly PageLine[], before: readonly PageLine[]): boolean {
+  const same = (a: PageLine | undefined, b: PageLine | undefined) => {
+    const words = runningWords(a);
+    return words.split(' ').length >= SPLIT_WEIGHTS.runningHeadWords && words === runningWords(b);
+  };
+  return same(page[0], before[0]) || same(page[page.length - 1], before[before.length - 1]);
 }
 
 /**

@@ -211,6 +211,23 @@ describe('split edge cases', () => {
     expect(pageNames(result, 6)).toEqual(['contract', 'contract', 'pitch deck', 'pitch deck', 'pitch deck', 'pitch deck']);
   });
 
+  it("a page under the running head of the pages before is theirs, even on other paper: a statement of account annexed to an agreement", async () => {
+    const head = (text: string) => ({ kind: 'paragraph' as const, lines: [text] });
+    const agreementHead = head('Master Services Agreement between Acme Holdings Ltd and Beta Systems LLC');
+    const agreement = contract(7, 3).pages;
+    const annexed = (annexHead: ReturnType<typeof head>) => {
+      const pages = [agreement[0]!, agreement[1]!, bankStatement(4).pages[0]!, agreement[2]!];
+      const doc = fixtureDoc(pages.map((page, i) => ({ blocks: [i === 2 ? annexHead : agreementHead, ...page.blocks] })));
+      // The agreement's first pages on letter paper, the rest on legal-size paper.
+      doc.pages.forEach((page, i) => Object.assign(page, { width: 612, height: i < 2 ? 792 : 1008, unit: 'pt' }));
+      return doc;
+    };
+    expect((await localEngine.split(request(annexed(agreementHead)))).output).toEqual([{ name: 'contract', pages: [1, 2, 3, 4] }]);
+    // Under a head of its own, the statement is a document of its own.
+    const own = await localEngine.split(request(annexed(head('Northern Savings Bank plc Current Account'))));
+    expect(pageNames(own, 4)).toEqual(['contract', 'contract', 'bank statement', 'contract']);
+  });
+
   it('landscape slides with little text are read as slides together: a deck whose opening slides talk of booking rooms is one deck', async () => {
     const para = (...lines: string[]) => ({ blocks: [{ kind: 'paragraph' as const, lines }] });
     const doc = fixtureDoc([

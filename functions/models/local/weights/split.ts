@@ -64,6 +64,10 @@ export const SPLIT_WEIGHTS = {
   continued: 3,
   /** Penalty: a table of contents running on from the page before. */
   contentsRunOn: 3,
+  /** Penalty: the first or last line of the page before (with words) printed again, a running head or foot, on a page whose print starts nothing ("Page 1", a changed number or date) … */
+  runningHead: 3,
+  /** … of at least this many words of three letters or more. */
+  runningHeadWords: 3,
   /** A labelled number or date of the header changed from the document's so far. */
   changedHeaderFact: 3,
   /** Penalty: the same labelled number or date as the document's so far. */
