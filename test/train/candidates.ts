@@ -78,6 +78,15 @@ export async function trainingSet(truths: readonly ExtractionTruth[], variants: 
   return set;
 }
 
+/** Row weights that give each source a total of the square root of its rows (scaled to sum to the rows' count). */
+export function perSourceWeights(rows: readonly { source: string }[]): number[] {
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.source, (counts.get(r.source) ?? 0) + 1);
+  const raw = rows.map((r) => 1 / Math.sqrt(counts.get(r.source)!));
+  const total = raw.reduce((a, b) => a + b, 0);
+  return raw.map((w) => (w * rows.length) / total);
+}
+
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 function fitRows(rows: readonly Row[]): (x: readonly number[]) => number {
@@ -111,10 +120,16 @@ export function fitModel(rows: readonly Row[], fitted: Record<string, unknown>):
   // Platt scaling: how the out-of-fold probabilities relate to being right on a new source, fitted
   // once more (a fit on a source's own rows is surer of itself than it should be).
   const logit = (p: number) => Math.log(Math.max(1e-6, p) / Math.max(1e-6, 1 - p));
+  // A source counts by the square root of its rows, not by its rows: a new user's documents are one
+  // more source, and one repository holds half the rows (its documents are alike and easy). Measured
+  // (README): by rows, held-out likelihoods above 0.9 were 97.6% right with 2.3% of fields wrong; every
+  // source the same, 99.7% and 1.2% but 74.2% right; by the square root, between.
   const platt = fitLogistic(
     outOfFold.map((p) => [logit(p)]),
     rows.map((r) => (r.right ? 1 : 0)),
     0,
+    25,
+    perSourceWeights(rows),
   );
   const calibration = { scale: platt.weights[0]!, shift: Math.round(platt.bias * 1e6) / 1e6 };
   const threshold = THRESHOLD;

@@ -33,8 +33,9 @@ function solve(a: number[][], b: number[]): number[] {
 /**
  * Fits P(y = 1 | x) = sigmoid(bias + weights · x). `lambda` is the L2 penalty on the weights (not on
  * the bias): it keeps weights of rare features small, which is what lets them carry to new sources.
+ * `rowWeights` (default 1 each) says how much each row counts.
  */
-export function fitLogistic(xs: readonly (readonly number[])[], ys: readonly number[], lambda = 1, iterations = 25): Fitted {
+export function fitLogistic(xs: readonly (readonly number[])[], ys: readonly number[], lambda = 1, iterations = 25, rowWeights?: readonly number[]): Fitted {
   const d = xs[0]?.length ?? 0;
   // Parameters: [bias, ...weights]
   let beta = new Array<number>(d + 1).fill(0);
@@ -46,8 +47,9 @@ export function fitLogistic(xs: readonly (readonly number[])[], ys: readonly num
       let z = beta[0]!;
       for (let i = 0; i < d; i++) z += beta[i + 1]! * x[i]!;
       const p = 1 / (1 + Math.exp(-z));
-      const w = Math.max(p * (1 - p), 1e-9);
-      const e = p - ys[r]!;
+      const weight = rowWeights?.[r] ?? 1;
+      const w = weight * Math.max(p * (1 - p), 1e-9);
+      const e = weight * (p - ys[r]!);
       grad[0]! += e;
       for (let i = 0; i < d; i++) grad[i + 1]! += e * x[i]!;
       hess[0]![0]! += w;

@@ -121,8 +121,8 @@ export const CANDIDATE_MODEL: CandidateModel | null = {
   ],
   "bias": -6.436345,
   "calibration": {
-    "scale": 0.604323,
-    "shift": 1.044774
+    "scale": 0.664329,
+    "shift": 0.38258
   },
   "threshold": 0.666667,
   "concepts": [
