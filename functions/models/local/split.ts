@@ -177,8 +177,7 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
   let context = new Map<string, string>();
   // The last page with words: a blank page between two pages (read by OCR or not, it found nothing)
   // says nothing about the paper, so the page after it is compared with the page before it.
-  let previous: Page | undefined;
-  let before: readonly PageLine[] | undefined;
+  let lastWithWords: number | undefined;
   const markers = lines.map((l) => pageMarker(l));
   const contents = pages.map((page, p) => layoutCues([page], [lines[p]!]).some((c) => c.cue === 'contents'));
   pages.forEach((page, p) => {
@@ -187,11 +186,11 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
     // Another paper size, or a scan after born-digital pages: most likely another document. The same
     // paper with nothing that starts a document: most likely the same one.
     const blank = lines[p]!.length === 0;
+    const previous = lastWithWords === undefined ? undefined : pages[lastWithWords]!;
     const otherSize = previous && (page.unit !== previous.unit || Math.abs(page.width - previous.width) > SPLIT_WEIGHTS.otherSizeShare * previous.width || Math.abs(page.height - previous.height) > SPLIT_WEIGHTS.otherSizeShare * previous.height);
     const otherPaper = previous && (otherSize || (!blank && page.ocr !== previous.ocr));
     if (otherPaper) score += SPLIT_WEIGHTS.pageChange;
     samePaper.push(Boolean(previous) && !otherPaper);
-    if (!blank) previous = page;
     if (marker.index === 1) score += SPLIT_WEIGHTS.firstPageMarker;
     else if (marker.index !== undefined && marker.index > 1 && (!otherPaper || followsMarker(markers[p - 1], marker))) score -= SPLIT_WEIGHTS.laterPageMarker;
     if (marker.continued) score -= SPLIT_WEIGHTS.continued;
@@ -218,8 +217,8 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
     // The running head or foot of the page before (with words) printed again (a report's title over
     // every page), and nothing printed that starts a document: a page of the same document, even on
     // other paper (a report's letter pages, then its legal-size ones).
-    if (before && !changed && marker.index !== 1 && sharesRunningLine(lines[p]!, before)) score -= SPLIT_WEIGHTS.runningHead;
-    if (!blank) before = lines[p]!;
+    if (lastWithWords !== undefined && !changed && marker.index !== 1 && sharesRunningLine(lines[p]!, lines[lastWithWords]!)) score -= SPLIT_WEIGHTS.runningHead;
+    if (!blank) lastWithWords = p;
     start.push(score);
     // A first page prints a number or a date in its header, or dates its opening sentence ("made on 7 July 2024").
     header.push(facts.length > 0 || (top > 0 && isProse(lines[p]![top - 1]!.text) && hasDate(lines[p]![top - 1]!.text)));
