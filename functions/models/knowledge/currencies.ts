@@ -121,6 +121,14 @@ export const COUNTRIES: readonly CountryCues[] = [
   { code: 'USD', cues: ['united states', 'usa', 'u.s.a.'], postal: new RegExp(`\\b(?:${US_STATES.join('|')}),?\\s+\\d{5}(?:-\\d{4})?\\b`) },
 ];
 
+/**
+ * A currency's name that several countries' currencies share ("pesos": Argentina's, Mexico's,
+ * Chile's, Colombia's, the Philippines'…; "son pesos diecisiete mil" writes an amount out). Printed on a
+ * document from one of those countries (COUNTRIES), it names that country's currency. (The singular
+ * "peso" is left out: it is a weight in Spanish and Portuguese, "peso bruto".)
+ */
+export const SHARED_CURRENCY_NAMES: ReadonlyArray<{ word: string; codes: readonly string[] }> = [{ word: 'pesos', codes: ['ARS', 'MXN', 'CLP', 'COP', 'PHP'] }];
+
 /** Currencies written with a bare "$" somewhere. */
 export const DOLLAR_SIGN_CODES: ReadonlySet<string> = new Set(['USD', 'AUD', 'CAD', 'NZD', 'SGD', 'HKD', 'MXN', 'ARS', 'CLP', 'COP']);
 

@@ -49,7 +49,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
       nl: 'factuurnummer, factuur nr, factuurnr, factuur no, documentnummer, bonnummer, bon nr, kwitantie nr, creditnota nr, offerte nr',
       es: 'factura no, numero de factura, no de factura, numero factura, recibo no, numero de recibo, ticket no, presupuesto no, comprobante no, numero de comprobante',
       it: 'fattura n, fattura no, numero fattura, numero documento, ricevuta n, scontrino n, preventivo n',
-      pt: 'fatura no, numero da fatura, numero fatura, recibo no, numero do recibo, nota fiscal no, orcamento no',
+      pt: 'fatura no, numero da fatura, numero fatura, recibo no, numero do recibo, nota fiscal no, orcamento no, numero da nota, numero da nota fiscal, numero da nfs e, numero da nf e, nf e no, nfs e no',
       ms: 'no resit, no invois, no bil',
     },
     weak: { en: 'invoice, receipt, bill, no, number, #, document, ref, reference, claim no, claim number, ro number, repair order no, estimate id, workfile id' },
@@ -240,7 +240,7 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
       nl: 'btw, btw bedrag, totaal btw, belasting',
       es: 'iva, impuesto, importe iva, total iva, impuestos',
       it: 'iva, imposta, totale iva, importo iva',
-      pt: 'iva, imposto, valor do iva, total iva, icms',
+      pt: 'iva, imposto, valor do iva, total iva, icms, valor do icms, iss, issqn, valor do iss, issqn apurado',
       ms: 'cukai',
     },
     names: { en: 'tax amount, vat amount, gst amount, total tax, sales tax amount' },
@@ -469,7 +469,8 @@ export const COMPANY_ENDINGS = `sdn bhd, sdn. bhd., bhd, s/b, berhad, inc, inc.,
  * "Kedai Ubat …", "Hotel Seri …"): a line at the top starting with one is a business's name.
  */
 export const COMPANY_OPENINGS = `perniagaan, kedai, syarikat, restoran, restaurant, hotel, klinik, clinic, farmasi, pharmacy, hospital, toko, warung, cafe, bakery,
-  boulangerie, pharmacie, apotheke, bäckerei, autohaus, ristorante, trattoria, farmacia, panaderia, padaria, restaurante`;
+  boulangerie, pharmacie, apotheke, bäckerei, autohaus, ristorante, trattoria, farmacia, panaderia, padaria, restaurante,
+  empresa, entreprise, société, azienda`;
 
 /**
  * Words of street addresses, in the languages above (a few abbreviations with their dot optional):
@@ -527,6 +528,19 @@ export const LINKING_WORDS = `of, and, the, for, at, in, on, by, to, with, &, de
  * "VTO. C.A.E: 18/02/2023") and its printed-invoice code (C.A.I.). Compared as their letters, lower case ("C.A.E." is "cae").
  */
 export const AUTHORIZATION_CODES = `cae, cai`;
+
+/**
+ * Mail services anyone can have an address with: their domain names nobody's business, but the
+ * mailbox at them often does ("fortinfierros@gmail.com" under "FORTIN FIERROS"). Compared as the
+ * domain's first part, lower case.
+ */
+export const FREE_MAIL_PROVIDERS = `gmail, googlemail, yahoo, ymail, hotmail, outlook, live, msn, icloud, me, aol, mail, gmx, web, t-online, orange, free, laposte, wanadoo, libero, uol, bol, terra, yandex, proton, protonmail, zoho, rediffmail, qq, 163`;
+
+/**
+ * Words that mark which copy of a document a sheet is, printed alone near its top ("ORIGINAL",
+ * "DUPLICADO", "Customer copy"): no party's name. Compared lower case, accents and marks off.
+ */
+export const COPY_MARKS = `original, copy, duplicate, triplicate, customer copy, merchant copy, office copy, file copy, reprint, duplicata, copie, kopie, duplikat, zweitschrift, duplicado, triplicado, copia, cuadruplicado, originale, segunda via, primeira via, 2a via, 1a via`;
 
 /** Labels naming who a document is from ("From:"), which on a payment slip name the payer. */
 export const SENDER_LABELS = `from, sender, von, absender, expéditeur, de la part de, van, afzender, remitente, mittente, remetente`;

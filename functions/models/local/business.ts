@@ -21,12 +21,12 @@
  *    - the currency: codes, symbols and words anywhere, "$" by the country the document is from.
  * A field with no candidate is not in the document: the extractor leaves it null.
  */
-import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, FORMER_CODES, MONEY_WORDS, STATED_IN, WEAK_MARKS } from '../knowledge/currencies.ts';
+import { COUNTRIES, CURRENCIES, currencyNamesIn, DOLLAR_SIGN_CODES, FORMER_CODES, MONEY_WORDS, SHARED_CURRENCY_NAMES, STATED_IN, WEAK_MARKS } from '../knowledge/currencies.ts';
 import { DATE_LEAD_WORDS, DATED_WORDS, DISCOUNT_WORDS, PAYABLE_WORDS, UNTIL_WORDS } from '../knowledge/form-options.ts';
 import { DAY_FIRST_WORDS, MONTH_FIRST_WORDS } from '../knowledge/date-order.ts';
 import { STANDARD_TAX_RATES } from '../knowledge/tax-rates.ts';
 import { DOCUMENT_TYPES } from '../knowledge/document-types.ts';
-import { ADDRESS_FORMS, AUTHORIZATION_CODES, COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, NAME_LABELS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_ENDINGS, STREET_WORDS } from '../knowledge/fields.ts';
+import { ADDRESS_FORMS, AUTHORIZATION_CODES, COMPANY_ENDINGS, COMPANY_OPENINGS, CONTACT_ANYWHERE, COPY_MARKS, DOCUMENT_TITLE_START, type FieldConcept, FIELD_CONCEPTS, type FieldKind, FREE_MAIL_PROVIDERS, NAME_LABELS, PAYMENT_SLIP_HEADINGS, SENDER_LABELS, STREET_ENDINGS, STREET_WORDS } from '../knowledge/fields.ts';
 import { readByOcr } from '../../documents/doc.ts';
 import { type DocIndex, meanOcrConfidence, normalizeToken, segmentAfter, segmentBelow, type XLine, type XSegment, type XWord } from './extract-index.ts';
 import { findLabels, isLexiconWord, isLinkingWord, type LabelMatch, PLACEMENT_WEIGHT, type Placement, placementFactor, valueRegions } from './extract-labels.ts';
@@ -300,7 +300,19 @@ function labelsOf(index: DocIndex, id: string): LabelMatch[] {
     const stems = [...new Set(label.words.flatMap((w) => w.stems))];
     out.push({ ...label, similarity: bestPhrase(stems, entry.phrases).similarity });
   }
-  return out;
+  // A party's word alone in the box under a caption is that caption's value: "Prestador" under
+  // "EMITENTE DA NFS-e" says who the issuer is, it labels nothing.
+  if (entry.concept.kind !== 'name') return out;
+  return out.filter((l) => !(l.whole && l.words.length === 1 && underCaption(index, index.segments[l.words[0]!.segment]!)));
+}
+
+/** Whether a segment is printed right under a form's caption: two or more words, all of labels. */
+function underCaption(index: DocIndex, segment: XSegment): boolean {
+  // (A column beside it may print a line in between: the two lines above are looked at.)
+  return [1, 2].some((up) => {
+    const above = index.lines[segment.line - up];
+    return above !== undefined && above.page === index.lines[segment.line]!.page && above.segments.some((s) => s.words.length >= 2 && isLabelText(s.words) && segmentBelow(index, s)?.id === segment.id);
+  });
 }
 
 
@@ -346,6 +358,8 @@ function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labe
     const regions = regionsOf(index, label);
     // Lines read past an identifier's line, each with the first word of the block it continues.
     const passed = new Map<(typeof regions)[number], XWord>();
+    // Lines read under a tax rate.
+    const underRate = new Set<(typeof regions)[number]>();
     for (let r = 0; r < regions.length; r++) {
       const region = regions[r]!;
       // A name is never read out of running text ("… may be subject to a 20% restocking fee").
@@ -353,6 +367,16 @@ function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labe
       let read = withoutTrailingPhone(concept.kind, readValue(region.words, leaf, traits, index.dateOrder));
       if (read && index.splitCents && concept.kind === 'amount') read = withSplitCents(read, region.words);
       if (!read || !plausible(concept.kind, read.value, read.words) || isLabelText(read.words)) continue;
+      // A tax's column may print its rate over its amount ("I.V.A" over "21.00" over "2,950.4"): the
+      // line under a standard rate is read too (which of them is the tax, the amounts' sums tell).
+      if (id === 'tax' && region.placement === 'below' && !underRate.has(region) && STANDARD_TAX_RATES.includes(read.value as number)) {
+        const next = segmentBelow(index, index.segments[region.words[0]!.segment]!);
+        if (next) {
+          const further = { words: next.words, placement: 'below' as const, label };
+          underRate.add(further);
+          regions.push(further);
+        }
+      }
       // A name read off a line of its own label ("Globale Nummer: 4000001123452" under "Seller:") is that label's first word;
       // words holding labels of their own ("Debiteurennummer: Factuurnummer: INV12345 …") are other fields, no name;
       // nor is one word before a long number ("GLN 4304171000002" under "Käufer"): that number's label.
@@ -899,15 +923,18 @@ function lineHeight(segment: XSegment): number {
 /** The domain names printed on the first page (from e-mail addresses and web sites), letters only. */
 function domainsOf(index: DocIndex): string[] {
   const out = new Set<string>();
+  const plain = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
   for (const word of index.words) {
     if (word.page !== 0) continue;
-    const m = /(?:@|www\.|https?:\/\/(?:www\.)?)([a-z0-9-]+)\./i.exec(word.text);
+    const m = /(?:([a-z0-9._-]+)@|www\.|https?:\/\/(?:www\.)?)([a-z0-9-]+)\./i.exec(word.text);
     if (!m) continue;
-    const name = m[1]!.toLowerCase().replace(/[^a-z0-9]/g, '');
-    if (name.length >= ISSUER_WEIGHTS.domainMinLetters && !/^(gmail|yahoo|hotmail|outlook|icloud|aol|live|msn|mail)$/.test(name)) out.add(name);
+    // (At a mail service, the mailbox's name is the one that names its owner.)
+    const name = FREE_MAILS.has(m[2]!.toLowerCase()) ? (m[1] === undefined ? '' : plain(m[1])) : plain(m[2]!);
+    if (name.length >= ISSUER_WEIGHTS.domainMinLetters) out.add(name);
   }
   return [...out];
 }
+const FREE_MAILS = new Set(listOf(FREE_MAIL_PROVIDERS));
 
 /** Lower case without accents ("Société" → "societe"). */
 const folded = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
@@ -1094,6 +1121,8 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
     const { words } = run;
     const text = words.map((w) => w.text).join(' ').replace(/[\s,.;:|]+$/, '');
     if (words.length === 0 || words.length > ISSUER_WEIGHTS.maxWords || !/\p{L}{2}/u.test(text) || isLabelText(words) || LEGAL_FORM_LINE.test(text)) continue;
+    // (Nor do the sheet's copy and page number: "Original", "Pagina 1 de 1".)
+    if (COPIES.has(words.map((w) => letters(w.text)).join(' ')) || pageNumbering(words)) continue;
     if (DOCUMENT_TITLE_START.test(text) || ADDRESS_LIKE.test(text) || CONTACT_ANYWHERE.test(text) || PHONE_LIKE.test(text) || words.some((w) => w.text.endsWith(':'))) continue;
     if (parseDate(text, 'mdy') || (text.match(/\d/g)?.length ?? 0) > text.length / ISSUER_WEIGHTS.digitsDivisor) continue;
     const size = run.height / median;
@@ -1137,10 +1166,19 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
   return distinct(out);
 }
 
+const COPIES = new Set(listOf(COPY_MARKS).map((mark) => mark.split(' ').map(letters).join(' ')));
+/** The page concept's one-word labels ("page", "seite", "pagina"; knowledge/fields.ts). */
+const PAGE_WORDS = new Set(Object.values(FIELD_CONCEPTS.find((c) => c.id === 'page')!.labels).flatMap((list) => listOf(list!)).filter((l) => !l.includes(' ')).map(letters));
+/** Whether words number the page: a page word, then a number ("Pagina 1 de 1", "Page 2/3"). */
+const pageNumbering = (words: XWord[]) => words.length >= 2 && PAGE_WORDS.has(letters(words[0]!.text)) && /\d/.test(words[1]!.text);
+
 /** Whether a name spells one of the document's e-mail or web domains ("Amnosh Suppliers", amnoshsuppliers.com). */
 function matchesDomain(text: string, domains: string[]): boolean {
   const joined = letters(text);
-  return joined.length >= ISSUER_WEIGHTS.domainMinLetters && domains.some((d) => d === joined || (d.length >= ISSUER_WEIGHTS.domainPrefixLetters && joined.startsWith(d)) || (joined.length >= ISSUER_WEIGHTS.domainPrefixLetters && d.startsWith(joined)));
+  // (Or the name's main word, half its letters or more, starts with the domain: "Die Vordefinierte
+  // Firma", vordefiniert.de.)
+  const main = text.split(/\s+/).map(letters).filter((w) => 2 * w.length >= joined.length);
+  return joined.length >= ISSUER_WEIGHTS.domainMinLetters && domains.some((d) => d === joined || (d.length >= ISSUER_WEIGHTS.domainPrefixLetters && (joined.startsWith(d) || main.some((w) => w.startsWith(d)))) || (joined.length >= ISSUER_WEIGHTS.domainPrefixLetters && d.startsWith(joined)));
 }
 
 const SLIP_HEADINGS = listOf(PAYMENT_SLIP_HEADINGS);
@@ -1897,6 +1935,11 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
   }
   // Currency words: "US Dollars", "euros", "ringgit".
   for (const line of index.lines) for (const { code, at } of currencyNamesIn(line.words.map((w) => w.text))) vote(code, line.words[at]!, CURRENCY_WEIGHTS.named);
+  // A name several currencies share ("pesos"), on a document from a country whose currency it is.
+  for (const { word: name, codes } of SHARED_CURRENCY_NAMES) {
+    if (!home || !codes.includes(home.code)) continue;
+    for (const word of index.words) if (word.text.toLowerCase().replace(/[^\p{L}]/gu, '') === name) vote(home.code, word, CURRENCY_WEIGHTS.named);
+  }
   if (dollars.length > 0) {
     const printed = [...votes.keys()].filter((code) => DOLLAR_SIGN_CODES.has(code)).sort((a, b) => votes.get(b)!.count - votes.get(a)!.count)[0];
     const code = printed ?? dollarCountry(index);

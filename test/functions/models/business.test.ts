@@ -1184,4 +1184,61 @@ describe('business fields', () => {
     const out = await extract(['Hello,', 'see you on Monday.']);
     expect(Object.values(out).every((v) => v === null)).toBe(true);
   });
+
+  it("names the issuer whose name's main word the document's domain starts, behind an article ('Die Vordefinierte Firma', vordefiniert.de)", async () => {
+    const VENDOR: JsonSchema = { type: 'object', properties: { vendor_name: { type: 'string' } } };
+    const out = await extract(['Die Vordefinierte Firma', 'Waldstrasse 86-90', '13403 Berlin', 'email: info@vordefiniert.de', 'Rechnung', 'Summe: 10,00'], VENDOR);
+    expect(out.vendor_name).toBe('Die Vordefinierte Firma');
+  });
+
+  describe('reads what Latin American fiscal documents print their own way', () => {
+    const doc = async (texts: Array<[number, number, string]>, schema = SCHEMA) => (await localExtractor.extract({ doc: await pagesOf([{ texts }]), schema, instructions: null, nConsensus: 1, seed: 's' })).output;
+
+    it('reads a tax under its rate in a row of totals ("I.V.A" over "21.00" over the tax, printed to a tenth)', async () => {
+      const out = await doc([
+        [40, 60, 'TALLER NORTE'],
+        [400, 60, 'FACTURA'],
+        [40, 600, 'Subtotal'],
+        [200, 600, 'I.V.A'],
+        [400, 600, 'Total'],
+        [200, 614, '21.00'],
+        [40, 628, '14,049.59'],
+        [200, 628, '2,950.4'],
+        [400, 628, '17,000.00'],
+      ]);
+      expect(out).toMatchObject({ subtotal: 14049.59, tax: 2950.4, total: 17000 });
+    });
+
+    it('names the issuer by its mailbox at a mail service, and counts no copy mark or page number as a name over it', async () => {
+      const VENDOR: JsonSchema = { type: 'object', properties: { vendor_name: { type: 'string' } } };
+      const vendor = async (texts: Array<[number, number, string]>) => (await doc(texts, VENDOR)).vendor_name ?? null;
+      // "nortetaller@gmail.com": gmail names nobody; the mailbox names the shop.
+      expect(await vendor([[40, 40, 'NORTE TALLER'], [40, 55, 'nortetaller@gmail.com'], [400, 40, 'FACTURA'], [40, 300, 'Total: 100,00']])).toBe('NORTE TALLER');
+      // "ORIGINAL" and "Pagina 1 de 1" over the letterhead push it down no more than nothing does.
+      expect(await vendor([[40, 30, 'ORIGINAL'], [40, 40, 'Pagina 1 de 1'], [40, 55, 'Empresa Gomez Hermanos'], [400, 40, 'FACTURA'], [40, 300, 'Total: 100,00']])).toBe('Empresa Gomez Hermanos');
+    });
+
+    it('reads "pesos" as the currency of the country the document is from', async () => {
+      const CURRENCY: JsonSchema = { type: 'object', properties: { currency: { type: 'string' } } };
+      expect((await extract(['FACTURA', 'CUIT: 30-50001770-4', 'SON PESOS: DIECISIETE MIL CON 00/100', 'Total 17.000,00'], CURRENCY)).currency).toBe('ARS');
+      // Without the country, pesos are any of eight currencies.
+      expect((await extract(['FACTURA', 'SON PESOS: DIECISIETE MIL CON 00/100', 'Total 17.000,00'], CURRENCY)).currency ?? null).toBeNull();
+    });
+
+    it("reads a Brazilian NFS-e's number under its caption, and no issuer from the issuer's role printed in its box", async () => {
+      const out = await doc([
+        [40, 40, 'DANFSe v2.0'],
+        [40, 80, 'NÚMERO DA NFS-e'],
+        [250, 80, 'COMPETÊNCIA DA NFS-e'],
+        [40, 94, '999'],
+        [250, 94, '07/04/2026'],
+        [40, 120, 'EMITENTE DA NFS-e'],
+        [250, 120, 'SITUAÇÃO DA NFS-e'],
+        [40, 134, 'Prestador'],
+        [250, 134, 'NFS-e Gerada'],
+      ]);
+      expect(out.invoice_number).toBe('999');
+      expect(out.vendor_name ?? null).toBeNull();
+    });
+  });
 });
