@@ -1020,8 +1020,10 @@ describe('robustness and speed', () => {
     expect(tables).toHaveLength(2);
     expect(tableRows(tables[0])).toEqual(big.expected);
     expect(tableRows(tables[1])).toEqual(ruled.expected);
-    // A few milliseconds on a laptop; the bound leaves room for slow CI machines.
-    expect(perPage).toBeLessThan(40);
+    // A few milliseconds on a laptop; the bound leaves room for slow CI machines (the fastest of the
+    // ten once took 46 ms in a suite run whose other files loaded both cores). What the bound guards
+    // against is a read that compares every pair of words: 2,000 words are 4 million pairs.
+    expect(perPage).toBeLessThan(60);
   });
 
   it('stays fast on a page of 2,000 words of two-column prose', () => {
