@@ -8,27 +8,23 @@ import { defineConfig } from 'vitest/config';
 const TIMED_ALONE = ['test/reliability/responsive.test.ts'];
 
 /**
- * Test files that mock modules, stub globals or timers, or set environment variables before importing
- * the code they test: they run in a fresh module graph each (the rest share one per worker, which
- * saves loading the same modules again for every file).
+ * The engine's unit tests (models, documents, training) load the same large modules file after file:
+ * they share one module graph per worker (Vitest `isolate: false`), which saves loading them again for
+ * every file. Every other test file runs in a fresh process, as do the engine's files that start
+ * servers, clouds or child processes (their work may outlive the file), mock modules, stub globals or
+ * timers, or set the environment before importing what they test.
  */
-const ISOLATED = [
+const SHARED = ['test/functions/models/**/*.test.ts', 'test/functions/documents/**/*.test.ts', 'test/train/**/*.test.ts'];
+const NOT_SHARED = [
   'test/functions/documents/damaged-pages.test.ts',
   'test/functions/documents/layout.test.ts',
+  'test/functions/documents/ocr.test.ts',
   'test/functions/documents/pdf.test.ts',
   'test/functions/documents/pdf-helper.test.ts',
+  'test/functions/documents/pdfjs.test.ts',
+  'test/functions/documents/rtl.test.ts',
   'test/functions/models/providers-api.test.ts',
   'test/functions/models/providers-workers.test.ts',
-  'test/functions/parses/fan-out.test.ts',
-  'test/functions/parses/page-times.test.ts',
-  'test/functions/platform/logs.test.ts',
-  'test/functions/secrets/secrets.test.ts',
-  'test/functions/tables/background-slow.test.ts',
-  'test/functions/tables/background.test.ts',
-  'test/functions/tables/query.test.ts',
-  'test/functions/webhooks/urls.test.ts',
-  'test/functions/webhooks/webhooks.test.ts',
-  'test/lib/cloud/stack.test.ts',
 ];
 
 export default defineConfig({
@@ -46,21 +42,31 @@ export default defineConfig({
         test: {
           name: 'suite',
           include: ['test/**/*.test.ts'],
-          exclude: [...TIMED_ALONE, ...ISOLATED],
+          exclude: [...TIMED_ALONE, ...SHARED],
           // Two test files at a time on two cores (Vitest's default leaves one core idle): the suite
           // waits on emulators, browsers and child processes as much as on the CPU.
           maxWorkers: 2,
-          isolate: false,
           sequence: { groupOrder: 0 },
         },
       },
       {
         extends: true,
         test: {
-          name: 'isolated',
-          include: ISOLATED,
+          name: 'engine',
+          include: SHARED,
+          exclude: NOT_SHARED,
           maxWorkers: 2,
+          isolate: false,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'engine apart',
+          include: NOT_SHARED,
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -69,7 +75,7 @@ export default defineConfig({
           name: 'timed alone',
           include: TIMED_ALONE,
           maxWorkers: 1,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],
