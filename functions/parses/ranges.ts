@@ -34,11 +34,11 @@ import type { ParseOutput } from './schema.ts';
  * (QUIRE_PARSE_FAN_OUT_PAGES, QUIRE_PARSE_RANGE_PAGES: tests lower them to fan short documents out);
  * `concurrency` by QUIRE_PARSE_CONCURRENCY, which the local cloud sets to its task containers.
  */
-export function fanOutSettings(): { minPages: number; rangePages: number; fixedRanges: boolean; concurrency: number } {
-  const rangePages = positive(process.env.QUIRE_PARSE_RANGE_PAGES);
+export function fanOutSettings(env: NodeJS.ProcessEnv = process.env): { minPages: number; rangePages: number; fixedRanges: boolean; concurrency: number } {
+  const rangePages = positive(env.QUIRE_PARSE_RANGE_PAGES);
   return {
     /** A PDF of more pages than this fans out. */
-    minPages: positive(process.env.QUIRE_PARSE_FAN_OUT_PAGES) ?? 200,
+    minPages: positive(env.QUIRE_PARSE_FAN_OUT_PAGES) ?? 200,
     /**
      * Pages per range: one task's share, at least; with fewer tasks at once than ranges, ranges are
      * longer, so that they make one wave (each range opens the file again, a cost more ranges than
@@ -51,7 +51,7 @@ export function fanOutSettings(): { minPages: number; rangePages: number; fixedR
      * Ranges read at once (the Map's MaxConcurrency). On AWS each is a Lambda of its own: 2,000
      * pages (MAX_PAGES) are 20 ranges, all at once. Locally the task containers (one per core).
      */
-    concurrency: positive(process.env.QUIRE_PARSE_CONCURRENCY) ?? 40,
+    concurrency: positive(env.QUIRE_PARSE_CONCURRENCY) ?? 40,
   };
 }
 

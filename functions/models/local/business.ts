@@ -360,6 +360,11 @@ function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labe
     const passed = new Map<(typeof regions)[number], XWord>();
     // Lines read under a tax rate.
     const underRate = new Set<(typeof regions)[number]>();
+    /** The line under a region's, read below the same label. */
+    const lineUnder = (region: (typeof regions)[number]) => {
+      const next = segmentBelow(index, index.segments[region.words[0]!.segment]!);
+      return next && { words: next.words, placement: 'below' as const, label };
+    };
     for (let r = 0; r < regions.length; r++) {
       const region = regions[r]!;
       // A name is never read out of running text ("… may be subject to a 20% restocking fee").
@@ -370,9 +375,8 @@ function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labe
       // A tax's column may print its rate over its amount ("I.V.A" over "21.00" over "2,950.4"): the
       // line under a standard rate is read too (which of them is the tax, the amounts' sums tell).
       if (id === 'tax' && region.placement === 'below' && !underRate.has(region) && STANDARD_TAX_RATES.includes(read.value as number)) {
-        const next = segmentBelow(index, index.segments[region.words[0]!.segment]!);
-        if (next) {
-          const further = { words: next.words, placement: 'below' as const, label };
+        const further = lineUnder(region);
+        if (further) {
           underRate.add(further);
           regions.push(further);
         }
@@ -383,9 +387,8 @@ function labelledValues(index: DocIndex, id: string, labels: LabelMatch[] = labe
       if (concept.kind === 'name' && (labelFollows(index, read.words) || read.words.some((w) => /\p{L}:$/u.test(w.text)) || labelsNumber(index, read.words))) {
         // A party's block may print an identifier first, the name on the line under it ("Käufer" over
         // "GLN 4304171000002" over "MUSTER-KUNDE GMBH"): that line is read too, once.
-        const next = region.placement === 'below' && !passed.has(region) ? segmentBelow(index, index.segments[region.words[0]!.segment]!) : undefined;
-        if (next) {
-          const further = { words: next.words, placement: 'below' as const, label };
+        const further = region.placement === 'below' && !passed.has(region) ? lineUnder(region) : undefined;
+        if (further) {
           passed.set(further, region.words[0]!);
           regions.push(further);
         }
@@ -923,13 +926,12 @@ function lineHeight(segment: XSegment): number {
 /** The domain names printed on the first page (from e-mail addresses and web sites), letters only. */
 function domainsOf(index: DocIndex): string[] {
   const out = new Set<string>();
-  const plain = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
   for (const word of index.words) {
     if (word.page !== 0) continue;
     const m = /(?:([a-z0-9._-]+)@|www\.|https?:\/\/(?:www\.)?)([a-z0-9-]+)\./i.exec(word.text);
     if (!m) continue;
     // (At a mail service, the mailbox's name is the one that names its owner.)
-    const name = FREE_MAILS.has(m[2]!.toLowerCase()) ? (m[1] === undefined ? '' : plain(m[1])) : plain(m[2]!);
+    const name = FREE_MAILS.has(m[2]!.toLowerCase()) ? letters(m[1] ?? '') : letters(m[2]!);
     if (name.length >= ISSUER_WEIGHTS.domainMinLetters) out.add(name);
   }
   return [...out];
@@ -1175,10 +1177,13 @@ const pageNumbering = (words: XWord[]) => words.length >= 2 && PAGE_WORDS.has(le
 /** Whether a name spells one of the document's e-mail or web domains ("Amnosh Suppliers", amnoshsuppliers.com). */
 function matchesDomain(text: string, domains: string[]): boolean {
   const joined = letters(text);
+  if (joined.length < ISSUER_WEIGHTS.domainMinLetters) return false;
+  const prefix = ISSUER_WEIGHTS.domainPrefixLetters;
   // (Or the name's main word, half its letters or more, starts with the domain: "Die Vordefinierte
   // Firma", vordefiniert.de.)
   const main = text.split(/\s+/).map(letters).filter((w) => 2 * w.length >= joined.length);
-  return joined.length >= ISSUER_WEIGHTS.domainMinLetters && domains.some((d) => d === joined || (d.length >= ISSUER_WEIGHTS.domainPrefixLetters && (joined.startsWith(d) || main.some((w) => w.startsWith(d)))) || (joined.length >= ISSUER_WEIGHTS.domainPrefixLetters && d.startsWith(joined)));
+  const starts = (d: string) => joined.startsWith(d) || main.some((w) => w.startsWith(d));
+  return domains.some((d) => d === joined || (d.length >= prefix && starts(d)) || (joined.length >= prefix && d.startsWith(joined)));
 }
 
 const SLIP_HEADINGS = listOf(PAYMENT_SLIP_HEADINGS);
@@ -1938,7 +1943,7 @@ function currencyCandidates(index: DocIndex): BusinessValue[] {
   // A name several currencies share ("pesos"), on a document from a country whose currency it is.
   for (const { word: name, codes } of SHARED_CURRENCY_NAMES) {
     if (!home || !codes.includes(home.code)) continue;
-    for (const word of index.words) if (word.text.toLowerCase().replace(/[^\p{L}]/gu, '') === name) vote(home.code, word, CURRENCY_WEIGHTS.named);
+    for (const id of index.byToken.get(name) ?? []) vote(home.code, index.words[id]!, CURRENCY_WEIGHTS.named);
   }
   if (dollars.length > 0) {
     const printed = [...votes.keys()].filter((code) => DOLLAR_SIGN_CODES.has(code)).sort((a, b) => votes.get(b)!.count - votes.get(a)!.count)[0];

@@ -74,24 +74,6 @@ function readMachine(name: keyof typeof stateMachines): { TimeoutSeconds?: numbe
 }
 
 describe('the life of a state machine execution', () => {
-  /**
-   * The fan-out as deployed: the settings with none of the local runtime's overrides (an in-process
-   * local stack started by another test file of this worker sets QUIRE_PARSE_CONCURRENCY to its task
-   * containers).
-   */
-  const deployedFanOut = () => {
-    const names = ['QUIRE_PARSE_RANGE_PAGES', 'QUIRE_PARSE_CONCURRENCY', 'QUIRE_PARSE_FAN_OUT_PAGES'];
-    const saved = names.map((name) => process.env[name]);
-    for (const name of names) delete process.env[name];
-    try {
-      return fanOutSettings();
-    } finally {
-      names.forEach((name, i) => {
-        if (saved[i] !== undefined) process.env[name] = saved[i];
-      });
-    }
-  };
-
   it('is bounded by a top-level TimeoutSeconds above its longest legitimate path, so the sweeper always gets to a lost record', () => {
     for (const name of ['run', 'workflowRun'] as const) {
       // Each Task state is visited at most once (Start, Execute, Merge, Finish, Fail); a Map's tasks
@@ -99,7 +81,8 @@ describe('the life of a state machine execution', () => {
       const machine = readMachine(name);
       const tasks = Object.values(machine.States).filter((state) => state.Type === 'Task');
       expect(tasks.every((state) => state.TimeoutSeconds! > 0), name).toBe(true);
-      const { rangePages, concurrency } = deployedFanOut();
+      // (As deployed: none of the overrides a local stack or a shell sets in this process's environment.)
+      const { rangePages, concurrency } = fanOutSettings({});
       const waves = Math.ceil(Math.ceil(MAX_PAGES / rangePages) / concurrency);
       const maps = Object.values(machine.States).filter((state) => state.Type === 'Map');
       const mapped = maps.reduce((sum, map) => sum + waves * Object.values(map.ItemProcessor!.States).reduce((s, state) => s + longestTaskSeconds(state), 0), 0);
