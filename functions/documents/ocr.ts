@@ -69,7 +69,7 @@ const RECYCLE_AFTER_PIXELS = 20_000_000;
 /** The DPI that GreyImage uses for "unknown": Tesseract estimates the resolution from text size instead. */
 const UNKNOWN_DPI = 72;
 
-/** Who reads pages: Tesseract, PP-OCR (./ppocr.ts) instead of it, or both (Tesseract first, PP-OCR second). */
+/** Who reads pages: Tesseract, PP-OCR (./ppocr.ts) instead of it, or both (Tesseract, and PP-OCR a second time). */
 export type OcrReader = 'tesseract' | 'paddle' | 'both';
 
 /**
@@ -411,12 +411,16 @@ export interface Reading {
  * turned the same way. Boxes are always in pixels of `image` as given.
  */
 export async function recognizeReadable(pool: OcrPool, image: GreyImage, options: { second?: boolean } = {}): Promise<Reading> {
-  const { words, turn } = await readUpright(pool, image);
-  const main = turn === 0 && !pool.readPage ? await rereadUnsureRegions(pool, image, words) : words;
-  if (!options.second || !pool.readSecond) return { words: main };
+  const readSecond = options.second ? pool.readSecond : undefined;
   // The second reading only refines extraction: a reader that fails (its runtime cannot load on this
   // platform, a page it cannot take) leaves the page with its first reading, as a single reader would.
-  const second = await readTurned(pool.readSecond, image, turn).catch(() => undefined);
+  // Most pages are upright, so it reads the page as it is while the first reader finds its turn; a page
+  // that was turned is read again, turned.
+  const asIs = readSecond?.(image).catch(() => undefined);
+  const { words, turn } = await readUpright(pool, image);
+  const main = turn === 0 && !pool.readPage ? await rereadUnsureRegions(pool, image, words) : words;
+  if (!readSecond) return { words: main };
+  const second = turn === 0 ? await asIs : await readTurned(readSecond, image, turn).catch(() => undefined);
   return second ? { words: main, second } : { words: main };
 }
 

@@ -41,7 +41,13 @@ function modelFile(name: string): string {
 async function models(): Promise<Models> {
   loading ??= (async () => {
     const ort = await import('onnxruntime-node');
-    const options: Ort.InferenceSession.SessionOptions = { intraOpNumThreads: Math.max(1, Math.min(4, availableParallelism())), interOpNumThreads: 1 };
+    // Its threads wait asleep rather than spinning between runs (onnxruntime spins by default): the
+    // reader shares the cores with Tesseract's workers reading the same page, and with other runs.
+    const options: Ort.InferenceSession.SessionOptions = {
+      intraOpNumThreads: Math.max(1, Math.min(4, availableParallelism())),
+      interOpNumThreads: 1,
+      extra: { session: { intra_op: { allow_spinning: '0' } } },
+    };
     const [detector, recogniser] = await Promise.all([
       ort.InferenceSession.create(modelFile('ch_PP-OCRv4_det_infer.onnx'), options),
       ort.InferenceSession.create(modelFile('ch_PP-OCRv4_rec_infer.onnx'), options),

@@ -109,6 +109,45 @@ describe('PP-OCR reader', () => {
     }
   }, 60_000);
 
+  it('reads an upright page the second time while the first reader reads it, and a turned page again, turned', async () => {
+    const scan = renderScan({ dpi: 150 });
+    const pool = await createOcrPool({ size: 1, reader: 'tesseract' });
+    try {
+      // A second reader that says which of its calls it is, how large the page it was given was, and
+      // whether the first reader had finished by then.
+      let firstDone = false;
+      const calls: Array<{ firstDone: boolean; width: number }> = [];
+      const recognize = async (image: Parameters<typeof pool.recognize>[0], options?: { block?: boolean }) => {
+        const words = await pool.recognize(image, options);
+        firstDone = true;
+        return words;
+      };
+      const readSecond = async (image: Parameters<typeof pool.recognize>[0]): Promise<Word[]> => {
+        calls.push({ firstDone, width: image.width });
+        const box = { left: 10, top: 20, width: 30, height: 10 };
+        return [{ text: `call${calls.length}`, box, origin: { kind: 'box', page: 0, box } }];
+      };
+      const reader = { ...pool, recognize, readSecond, detectOrientation: pool.detectOrientation!.bind(pool) };
+      const upright = await recognizeReadable(reader, scan.image, { second: true });
+      expect(calls).toEqual([{ firstDone: false, width: scan.image.width }]);
+      expect(upright.second?.map((w) => w.text)).toEqual(['call1']);
+      expect(wordAccuracy(readingOrder(upright.words), scan.words)).toBeGreaterThanOrEqual(0.95);
+
+      // Turned a quarter: the reading of the page as it is was not of the upright page; the one kept
+      // is of the page turned upright (as wide as the scan is high), its box back on the page as given.
+      calls.length = 0;
+      firstDone = false;
+      const sideways = turnGrey(scan.image, 90);
+      const turned = await recognizeReadable(reader, sideways, { second: true });
+      expect(calls.map((c) => c.width)).toEqual([sideways.width, sideways.height]);
+      expect(calls[0]!.firstDone).toBe(false);
+      expect(turned.second?.map((w) => w.text)).toEqual(['call2']);
+      expect(turned.second![0]!.box).not.toEqual({ left: 10, top: 20, width: 30, height: 10 });
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
   it('names the readers QUIRE_OCR may pick, and refuses another', () => {
     expect(ocrReaderOf(undefined)).toBe('both');
     expect(ocrReaderOf('tesseract')).toBe('tesseract');
