@@ -236,7 +236,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'manual',
-    names: 'manual, user manual, user guide, maintenance manual, instruction manual, handbook, owner manual, operating instructions, safety manual, mode d emploi, notice, bedienungsanleitung, handbuch, handleiding, gebruiksaanwijzing, manual de usuario, manuale, istruzioni, 说明书, 說明書, 手册, 手冊, 取扱説明書, 설명서, 매뉴얼',
+    names: 'manual, user manual, user guide, user documentation, maintenance manual, instruction manual, handbook, owner manual, operating instructions, safety manual, mode d emploi, notice, bedienungsanleitung, handbuch, nutzerdokumentation, benutzerdokumentation, handleiding, gebruiksaanwijzing, manual de usuario, manuale, istruzioni, 说明书, 說明書, 手册, 手冊, 取扱説明書, 설명서, 매뉴얼',
     terms: `manual, guide, instructions, maintenance, safety, warning, caution, important, note, step, procedure, check, inspect, inspection,
       replace, rotation, pressure, tread, wear, service, troubleshooting, specifications, how to, do not, never, always, recommended,
       operating, installation, contents, chapter, section, consult, owner, care, mode d emploi, bedienungsanleitung, handleiding, manual de usuario`,

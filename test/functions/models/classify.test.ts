@@ -226,6 +226,22 @@ describe('classification output', () => {
     expect((await localEngine.classify(request(doc(cte), { categories: sheet }))).output.category).toBe('shipping');
   });
 
+  it('a user documentation about invoices names itself a manual: "Nutzerdokumentation" over pages of invoice words', async () => {
+    const categories = [
+      { name: 'invoice', description: 'Invoice requesting payment for goods or services' },
+      { name: 'manual', description: 'User manual or guide explaining how to use something' },
+    ];
+    const page = (lines: string[]) => ({ blocks: [{ kind: 'paragraph' as const, lines }] });
+    const docOf = (title: string) =>
+      fixtureDoc([
+        page([title, 'zu Version 1.5.1, 13.01.2018', 'Inhaltsverzeichnis', 'Eine Rechnung erzeugen ........ 2', 'Rechnungen prüfen ........ 4']),
+        page(['Installation', 'Laden Sie die Bibliothek herunter und binden Sie sie in Ihr Projekt ein.', 'Eine Rechnung erzeugen', 'Die Testrechnung wird mit wenigen Zeilen Code erzeugt: Rechnungsnummer, Rechnungsdatum, Gesamtbetrag.', 'Anschließend kann die Rechnung geprüft werden.']),
+      ]);
+    const categoryOf = async (title: string) => (await localEngine.classify(request(docOf(title), { categories }))).output.category;
+    expect(await categoryOf('Mustang Project Nutzerdokumentation')).toBe('manual');
+    expect(await categoryOf('Mustang Project Benutzerdokumentation')).toBe('manual');
+  });
+
   it('with no evidence for any category, the first is only a default, and its likelihood says so', async () => {
     const doc = fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: ['Zorblat quixen fummery.'] }] }]);
     const result = await localEngine.classify(request(doc));
