@@ -37,7 +37,9 @@ const NOT_SHARED = [
 /**
  * Every project but the timed one is in one group (`sequence.groupOrder` 0) of two workers, so no
  * project waits for another's last file with a core idle. Within a group Vitest takes projects in the
- * order of their names, so the corpus reader ("corpus") starts first.
+ * order of their names, so the corpus reader ("corpus") starts first. Two test files at a time on two
+ * cores (Vitest's default leaves one core idle): the suite waits on emulators, browsers and child
+ * processes as much as on the CPU.
  */
 const TOGETHER = { maxWorkers: 2, sequence: { groupOrder: 0 } };
 
@@ -57,8 +59,6 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Two test files at a time on two cores (Vitest's default leaves one core idle): the suite
-        // waits on emulators, browsers and child processes as much as on the CPU.
         test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: [...TIMED_ALONE, ...SHARED], ...TOGETHER },
       },
       {

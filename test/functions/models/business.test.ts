@@ -1238,6 +1238,7 @@ describe('business fields', () => {
         [250, 134, 'NFS-e Gerada'],
       ]);
       expect(out.invoice_number).toBe('999');
+      expect(out.vendor_name ?? null).toBeNull();
       // A column beside the caption may print a line between it and its box (the DANFSe's QR note).
       const beside = await doc([
         [40, 40, 'DANFSe v2.0'],
@@ -1248,10 +1249,11 @@ describe('business fields', () => {
         [250, 134, 'NFS-e Gerada'],
       ]);
       expect(beside.vendor_name ?? null).toBeNull();
-      // The taxes of Brazilian invoices: the state's ICMS on goods, the town's ISS on services.
+    });
+
+    it("reads the taxes of Brazilian invoices by their labels: the state's ICMS on goods, the town's ISS on services", async () => {
       expect((await extract(['DANFE', 'VALOR TOTAL DOS PRODUTOS: 1.000,00', 'VALOR DO ICMS: 180,00', 'VALOR TOTAL DA NOTA: 1.180,00'])).tax).toBe(180);
       expect((await extract(['NFS-e', 'Valor do serviço: 1.000,00', 'ISSQN: 50,00', 'Valor total: 1.050,00'])).tax).toBe(50);
-      expect(out.vendor_name ?? null).toBeNull();
     });
   });
 });
