@@ -35,6 +35,27 @@ const NOT_SHARED = [
 ];
 
 /**
+ * The API's feature tests (test/functions, but the engine's) each start a local cloud, ask it things
+ * and close it: they share one module graph per worker too (the AWS SDK, the features and the local
+ * cloud load once per worker instead of once per file). Apart stay those that set the environment,
+ * mock modules or stub globals or timers, and the form-filling tests, whose template reads timed out
+ * once after another file's work in a shared worker (session 35).
+ */
+const CLOUD_SHARED = ['test/functions/**/*.test.ts'];
+const CLOUD_APART = [
+  'test/functions/edits/**/*.test.ts',
+  'test/functions/parses/fan-out.test.ts',
+  'test/functions/parses/page-times.test.ts',
+  'test/functions/platform/logs.test.ts',
+  'test/functions/secrets/secrets.test.ts',
+  'test/functions/tables/background-slow.test.ts',
+  'test/functions/tables/background.test.ts',
+  'test/functions/tables/query.test.ts',
+  'test/functions/webhooks/urls.test.ts',
+  'test/functions/webhooks/webhooks.test.ts',
+];
+
+/**
  * Every project but the timed one is in one group (`sequence.groupOrder` 0) of two workers, so no
  * project waits for another's last file with a core idle. Within a group Vitest takes projects in the
  * order of their names, so the corpus reader ("corpus") starts first. Two test files at a time on two
@@ -59,7 +80,15 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: [...TIMED_ALONE, ...SHARED], ...TOGETHER },
+        test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: [...TIMED_ALONE, ...SHARED, ...CLOUD_SHARED], ...TOGETHER },
+      },
+      {
+        extends: true,
+        test: { name: 'features', include: CLOUD_SHARED, exclude: [...SHARED, ...CLOUD_APART], isolate: false, ...TOGETHER },
+      },
+      {
+        extends: true,
+        test: { name: 'features apart', include: CLOUD_APART, ...TOGETHER },
       },
       {
         extends: true,
