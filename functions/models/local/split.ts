@@ -434,7 +434,9 @@ function rejoinInterruptions(model: PageModel, labels: Int32Array): void {
     let joined = resumes && quiet(end);
     for (let q = p; joined && q < end; q++) if (!quiet(q)) joined = false;
     if (joined) labels.fill(before, p, end);
-    p = end;
+    // Past a run that did not rejoin, the next change of label is looked at in its turn: a document
+    // after the first one may be interrupted too.
+    p = joined ? end : p + 1;
   }
 }
 

@@ -10,7 +10,7 @@ import { localEngine } from '../../../functions/models/local/index.ts';
 import { probabilityOf } from '../../../functions/models/local/logistic-model.ts';
 import { split, SPLIT_PAGE_FEATURES } from '../../../functions/models/local/split.ts';
 import { SPLIT_PAGE_MODEL } from '../../../functions/models/local/weights/split-pages.ts';
-import { bankStatement, contract, fixtureDoc, type FixtureBundle, type FixtureKind, invoice, longBundle, mixedBundle } from '../../support/bundle-fixtures.ts';
+import { bankStatement, contract, fixtureDoc, type FixtureBundle, type FixtureKind, invoice, longBundle, mixedBundle, packingList } from '../../support/bundle-fixtures.ts';
 
 const SUBDOCUMENTS: Subdocument[] = [
   { name: 'invoice', description: 'A bill from a supplier requesting payment for goods or services', allow_multiple_instances: true },
@@ -193,6 +193,23 @@ describe('split edge cases', () => {
       { name: 'invoice', pages: [1] },
       { name: 'contract', pages: [2, 3, 4, 5, 6] },
     ]);
+  });
+
+  it('a page read as something else inside an agreement is the agreement\'s, also when the agreement is not the first document', async () => {
+    // A schedule in the middle of an agreement, on the same paper, with nothing that starts a document:
+    // read page by page it is a packing list (unasked) or a bank statement.
+    const agreement = contract(5, 4).pages;
+    for (const schedule of [packingList(2).pages[0]!, bankStatement(4).pages[0]!]) {
+      const alone = fixtureDoc([agreement[0]!, agreement[1]!, schedule, agreement[2]!, agreement[3]!]);
+      expect((await localEngine.split(request(alone))).output).toEqual([{ name: 'contract', pages: [1, 2, 3, 4, 5] }]);
+      // After an invoice, the agreement's interruption was left as it was read (only the first change of
+      // document was looked at).
+      const after = fixtureDoc([...invoice({ seed: 3 }).pages, agreement[0]!, agreement[1]!, schedule, agreement[2]!, agreement[3]!]);
+      expect((await localEngine.split(request(after))).output).toEqual([
+        { name: 'invoice', pages: [1] },
+        { name: 'contract', pages: [2, 3, 4, 5, 6] },
+      ]);
+    }
   });
 
   it('a cover that names nothing, on paper of its own, goes with the document it opens (a title slide saying "Welcome")', async () => {
