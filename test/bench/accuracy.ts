@@ -172,6 +172,10 @@ export async function benchAccuracy(): Promise<void> {
     const heldOut = (c: SplitCase, i: number) => probabilityOf(models.get(c.sources[i]!)!, c.features[i]!);
     printReliability(pagesOf(FOLDS, heldOut), `split pages, every source, each source's likelihoods by the model fitted without it (${models.size} models, ${pageRows(training).length} pages)`);
     printReliability(pagesOf(['holdout'], heldOut), 'split pages from holdout sources, held out of fitting');
+    if (detail) {
+      console.log('\nWrong pages given a likelihood of 0.9 or more, held out by source:');
+      for (const c of cases) c.expected.forEach((name, i) => { if (c.got[i] !== name && heldOut(c, i) >= 0.9) console.log(`   ${c.name} page ${i + 1} (${c.folds[i]}): got ${c.got[i]} (${heldOut(c, i).toFixed(2)}) want ${name}`); });
+    }
     for (const c of cases) {
       const ok = c.expected.filter((e, i) => c.got[i] === e).length;
       if (ok < c.expected.length || detail) console.log(`   ${ok}/${c.expected.length} ${c.name}\n      want ${c.expected.join(' ')}\n      got  ${c.got.join(' ')}`);

@@ -416,10 +416,12 @@ function viterbi(emission: number[][], transition: (p: number, from: number, to:
  * A document does not stop and resume: a run of pages labelled otherwise between two runs of the
  * same subdocument, on the same paper and with nothing that starts a document where it begins or
  * where the subdocument resumes, is part of that subdocument (the schedules and tables in the middle
- * of an agreement, read as something else page by page).
+ * of an agreement, read as something else page by page). Nor does a document end in pages of a kind
+ * nobody asked for that follow it the same way (a press release's financial statements).
  */
 function rejoinInterruptions(model: PageModel, labels: Int32Array): void {
   const P = labels.length;
+  const other = model.names.length - 1;
   let p = 1;
   while (p < P) {
     if (labels[p] === labels[p - 1]) {
@@ -433,10 +435,26 @@ function rejoinInterruptions(model: PageModel, labels: Int32Array): void {
     const quiet = (q: number) => model.samePaper[q]! && model.start[q]! < SPLIT_WEIGHTS.startThreshold;
     let joined = resumes && quiet(end);
     for (let q = p; joined && q < end; q++) if (!quiet(q)) joined = false;
-    if (joined) labels.fill(before, p, end);
+    if (joined) {
+      labels.fill(before, p, end);
+      p = end;
+      continue;
+    }
+    // Nor does one end in pages of a kind nobody asked for that follow it on the same paper with
+    // nothing that starts a document (a press release's financial statements, a report's appendices),
+    // unless the first of them is a title page (a few lines alone on the page).
+    if (before !== other && labels[p] === other && model.lines[p]!.length >= SPLIT_WEIGHTS.titlePageLines) {
+      let last = p;
+      while (last < P && labels[last] === other && quiet(last)) last++;
+      if (last > p) {
+        labels.fill(before, p, last);
+        p = last;
+        continue;
+      }
+    }
     // Past a run that did not rejoin, the next change of label is looked at in its turn: a document
     // after the first one may be interrupted too.
-    p = joined ? end : p + 1;
+    p++;
   }
 }
 

@@ -212,6 +212,26 @@ describe('split edge cases', () => {
     }
   });
 
+  it('pages of an unasked kind that end a document with nothing that starts another are its own (a schedule of goods), unless a title page opens them', async () => {
+    const agreement = contract(5, 3).pages;
+    // A packing list's second and third pages: its table and "Page 2 of 3", no header of their own.
+    const goods = packingList(2, 3).pages;
+    const appended = fixtureDoc([...invoice({ seed: 3 }).pages, ...agreement, goods[1]!, goods[2]!]);
+    expect((await localEngine.split(request(appended))).output).toEqual([
+      { name: 'invoice', pages: [1] },
+      { name: 'contract', pages: [2, 3, 4, 5, 6] },
+    ]);
+    // A title page of a few lines opens a document of its own; so does a packing list's own first page.
+    const title = { blocks: [{ kind: 'paragraph' as const, lines: ['Annual report', 'Northwind Traders', 'March 2024'] }] };
+    for (const pages of [[title, goods[1]!, goods[2]!], goods]) {
+      expect((await localEngine.split(request(fixtureDoc([...invoice({ seed: 3 }).pages, ...agreement, ...pages])))).output).toEqual([
+        { name: 'invoice', pages: [1] },
+        { name: 'contract', pages: [2, 3, 4] },
+        { name: 'other', pages: [5, 6, 7] },
+      ]);
+    }
+  });
+
   it('a cover that names nothing, on paper of its own, goes with the document it opens (a title slide saying "Welcome")', async () => {
     const para = (...lines: string[]) => ({ blocks: [{ kind: 'paragraph' as const, lines }] });
     const doc = fixtureDoc([

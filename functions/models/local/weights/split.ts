@@ -31,6 +31,12 @@ export const SPLIT_WEIGHTS = {
    */
   segmentShare: 0.7,
 
+  /**
+   * Pages of a kind nobody asked for that end a document with nothing that starts another are its
+   * own, unless the first has fewer lines than this: a title page opens a document of its own.
+   */
+  titlePageLines: 6,
+
   // Changing label between pages
   /** Changing label between pages costs this much; a page's cues adjust it. */
   switchPenalty: 2.5,
