@@ -39,7 +39,8 @@ const NOT_SHARED = [
  * and close it: they share one module graph per worker too (the AWS SDK, the features and the local
  * cloud load once per worker instead of once per file). Apart stay those that set the environment,
  * mock modules or stub globals or timers, and the form-filling tests, whose template reads timed out
- * once after another file's work in a shared worker (session 35).
+ * once after another file's work in a shared worker (session 35). test/suite-sharing.test.ts fails
+ * when a shared file sets the environment, mocks or stubs.
  */
 const CLOUD_SHARED = ['test/functions/**/*.test.ts'];
 const CLOUD_APART = [
