@@ -422,6 +422,8 @@ function viterbi(emission: number[][], transition: (p: number, from: number, to:
 function rejoinInterruptions(model: PageModel, labels: Int32Array): void {
   const P = labels.length;
   const other = model.names.length - 1;
+  // Same paper as the page before, and nothing that starts a document.
+  const quiet = (q: number) => model.samePaper[q]! && model.start[q]! < SPLIT_WEIGHTS.startThreshold;
   let p = 1;
   while (p < P) {
     if (labels[p] === labels[p - 1]) {
@@ -432,7 +434,6 @@ function rejoinInterruptions(model: PageModel, labels: Int32Array): void {
     let end = p;
     while (end < P && labels[end] !== before) end++;
     const resumes = end < P;
-    const quiet = (q: number) => model.samePaper[q]! && model.start[q]! < SPLIT_WEIGHTS.startThreshold;
     let joined = resumes && quiet(end);
     for (let q = p; joined && q < end; q++) if (!quiet(q)) joined = false;
     if (joined) {
