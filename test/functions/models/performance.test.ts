@@ -58,23 +58,42 @@ describe('consensus cost', () => {
 });
 
 describe('long documents', () => {
-  it('classifies, splits and partitions 2,000 pages in reasonable time', async () => {
-    const doc = fixtureDoc(longBundle(2000).pages);
-    expect(doc.pages).toHaveLength(2000);
-    let start = performance.now();
-    const classification = await localEngine.classify({ doc, categories: CATEGORIES, instructions: null, firstNPages: undefined, nConsensus: 1, seed: 'long' });
-    const classifyMs = performance.now() - start;
-    start = performance.now();
-    const split = await localEngine.split({ doc, subdocuments: SUBDOCUMENTS, instructions: null, nConsensus: 5, seed: 'long' });
-    const splitMs = performance.now() - start;
-    start = performance.now();
-    const partition = await localEngine.partition({ doc, key: 'invoice number', instructions: '', allowOverlap: true, nConsensus: 5, seed: 'long' });
-    const partitionMs = performance.now() - start;
-    console.log(`2,000 pages — classify ${classifyMs.toFixed(0)} ms, split (5 votes) ${splitMs.toFixed(0)} ms, partition (5 votes) ${partitionMs.toFixed(0)} ms`);
-    expect(CATEGORIES.map((c) => c.name)).toContain(classification.output.category);
-    expect(split.output.flatMap((e) => e.pages)).toHaveLength(2000);
-    expect(partition.output.length).toBeGreaterThan(100);
-    // Seconds, not minutes, even on a slow CI machine.
-    expect(classifyMs + splitMs + partitionMs).toBeLessThan(15_000);
+  // Timed against the same work on 200 pages in the same run, so a busy machine (the suite's other
+  // worker, a slow CI host) slows both sides: an absolute bound failed CI once at 16.9 s for work that
+  // takes 2.5 s alone. What the test guards is the growth: ten times the pages must cost about ten
+  // times as much, not a hundred (a quadratic step).
+  it('classifies, splits and partitions 2,000 pages in time that grows with the pages, not faster', async () => {
+    const run = async (pages: number) => {
+      const doc = fixtureDoc(longBundle(pages).pages);
+      expect(doc.pages).toHaveLength(pages);
+      const times = { classify: 0, split: 0, partition: 0 };
+      let start = performance.now();
+      const classification = await localEngine.classify({ doc, categories: CATEGORIES, instructions: null, firstNPages: undefined, nConsensus: 1, seed: 'long' });
+      times.classify = performance.now() - start;
+      start = performance.now();
+      const split = await localEngine.split({ doc, subdocuments: SUBDOCUMENTS, instructions: null, nConsensus: 5, seed: 'long' });
+      times.split = performance.now() - start;
+      start = performance.now();
+      const partition = await localEngine.partition({ doc, key: 'invoice number', instructions: '', allowOverlap: true, nConsensus: 5, seed: 'long' });
+      times.partition = performance.now() - start;
+      expect(CATEGORIES.map((c) => c.name)).toContain(classification.output.category);
+      expect(split.output.flatMap((e) => e.pages)).toHaveLength(pages);
+      expect(partition.output.length).toBeGreaterThan(pages / 20);
+      return times;
+    };
+    const total = (t: { classify: number; split: number; partition: number }) => t.classify + t.split + t.partition;
+    await run(200); // warm up (JIT, stem cache)
+    const short = [await run(200), await run(200)];
+    const long = await run(2000);
+    short.push(await run(200), await run(200));
+    const shortMs = short.map(total).sort((a, b) => a - b)[2]!;
+    const longMs = total(long);
+    console.log(
+      `2,000 pages — classify ${long.classify.toFixed(0)} ms, split (5 votes) ${long.split.toFixed(0)} ms, partition (5 votes) ${long.partition.toFixed(0)} ms; ` +
+        `${longMs.toFixed(0)} ms against ${shortMs.toFixed(0)} ms for 200 pages (${(longMs / shortMs).toFixed(1)}x)`,
+    );
+    expect(longMs / shortMs).toBeLessThan(20);
+    // Seconds, not minutes, even on a busy machine.
+    expect(longMs).toBeLessThan(60_000);
   });
 });
