@@ -17,7 +17,7 @@ import { extract, type TracedCandidate } from '../../functions/models/local/extr
 import { type CandidateModel, FEATURE_NAMES } from '../../functions/models/local/learned.ts';
 import { corpusDoc, type ExtractionTruth, manifest } from '../support/corpus.ts';
 import { judgeField, type SchemaVariant, type TruthField, truthFieldsOf } from '../support/corpus-score.ts';
-import { fitLogistic } from './logistic.ts';
+import { fitLogistic, perSourceWeights } from './logistic.ts';
 
 /**
  * What a wrong value costs, in missing ones: a confident wrong value is worse than an honest null
@@ -76,15 +76,6 @@ export async function trainingSet(truths: readonly ExtractionTruth[], variants: 
     for (const variant of variants) rowsOf(doc, truth, variant, sources.get(truth.path)!, set);
   }
   return set;
-}
-
-/** Row weights that give each source a total of the square root of its rows (scaled to sum to the rows' count). */
-export function perSourceWeights(rows: readonly { source: string }[]): number[] {
-  const counts = new Map<string, number>();
-  for (const r of rows) counts.set(r.source, (counts.get(r.source) ?? 0) + 1);
-  const raw = rows.map((r) => 1 / Math.sqrt(counts.get(r.source)!));
-  const total = raw.reduce((a, b) => a + b, 0);
-  return raw.map((w) => (w * rows.length) / total);
 }
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));

@@ -93,6 +93,49 @@ export function fitNamedModel(rows: readonly SourcedRow[], features: readonly st
   return { features: [...features], weights, bias: Math.round(bias * 1e6) / 1e6, fitted };
 }
 
+/** Row weights that give each source a total of the square root of its rows (scaled to sum to the rows' count). */
+export function perSourceWeights(rows: readonly { source: string }[]): number[] {
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.source, (counts.get(r.source) ?? 0) + 1);
+  const raw = rows.map((r) => 1 / Math.sqrt(counts.get(r.source)!));
+  const total = raw.reduce((a, b) => a + b, 0);
+  return raw.map((w) => (w * rows.length) / total);
+}
+
+/**
+ * fitNamedModel, then calibrated for a new source (Platt scaling): how the score of a model fitted
+ * without a source relates to being right on that source's rows, fitted on every source's rows so
+ * scored, a source counting by the square root of its rows. A model is surer of the sources it was
+ * fitted on than it should be of a new one; the calibration takes that back.
+ */
+export function fitCalibratedModel(rows: readonly SourcedRow[], features: readonly string[], lambda: number, fitted: Record<string, unknown>): LogisticModel {
+  const model = fitNamedModel(rows, features, lambda, fitted);
+  const outOfFold = new Array<number>(rows.length).fill(0);
+  for (const source of new Set(rows.map((r) => r.source))) {
+    const kept = rows.filter((r) => r.source !== source);
+    if (kept.length === 0) continue;
+    const other = fitNamedModel(kept, features, lambda, {});
+    rows.forEach((r, i) => {
+      if (r.source === source) outOfFold[i] = scoreOf(other, r.features);
+    });
+  }
+  const platt = fitLogistic(
+    outOfFold.map((z) => [z]),
+    rows.map((r) => (r.right ? 1 : 0)),
+    0,
+    25,
+    perSourceWeights(rows),
+  );
+  return { ...model, calibration: { scale: platt.weights[0]!, shift: Math.round(platt.bias * 1e6) / 1e6 } };
+}
+
+/** The model's linear score (its log-odds before any calibration). */
+function scoreOf(model: LogisticModel, x: readonly number[]): number {
+  let z = model.bias;
+  for (let i = 0; i < x.length; i++) z += model.weights[i]! * x[i]!;
+  return z;
+}
+
 /** One model per source, each fitted on the rows of every other source. */
 export function leaveOneSourceOutModels(rows: readonly SourcedRow[], fit: (kept: readonly SourcedRow[], heldOut: string) => LogisticModel): Map<string, LogisticModel> {
   const models = new Map<string, LogisticModel>();

@@ -78,6 +78,7 @@ export const ${constant}: LogisticModel | null = ${JSON.stringify(model, null, 2
 `,
   );
   model.features.forEach((feature, i) => console.log(`   ${model.weights[i]! >= 0 ? '+' : ''}${model.weights[i]!.toFixed(3)}  ${feature}`));
+  if (model.calibration) console.log(`   calibrated for a new source: sigmoid(${model.calibration.shift.toFixed(3)} + ${model.calibration.scale.toFixed(3)} × score)`);
   console.log(`   ${model.bias >= 0 ? '+' : ''}${model.bias.toFixed(3)}  (bias)\nwrote ${file}`);
 }
 

@@ -13,7 +13,7 @@
 import type { LogisticModel } from '../../functions/models/local/logistic-model.ts';
 import { SPLIT_PAGE_FEATURES } from '../../functions/models/local/split.ts';
 import type { SplitCase } from '../support/corpus-eval.ts';
-import { fitNamedModel, leaveOneSourceOutModels, type SourcedRow } from './logistic.ts';
+import { fitCalibratedModel, leaveOneSourceOutModels, type SourcedRow } from './logistic.ts';
 
 /**
  * The L2 penalty of the fit. Strong, because the rows are far from independent: a document's pages
@@ -30,7 +30,7 @@ export function pageRows(cases: readonly SplitCase[]): SourcedRow[] {
 }
 
 export function fitSplitModel(rows: readonly SourcedRow[], fitted: Record<string, unknown>): LogisticModel {
-  return fitNamedModel(rows, SPLIT_PAGE_FEATURES, SPLIT_LAMBDA, fitted);
+  return fitCalibratedModel(rows, SPLIT_PAGE_FEATURES, SPLIT_LAMBDA, fitted);
 }
 
 /** One model per source, each fitted on the pages of every other source. */

@@ -8,6 +8,11 @@ export interface LogisticModel {
   features: string[];
   weights: number[];
   bias: number;
+  /**
+   * Platt scaling of the score for a new source (fitted on scores of models fitted without each
+   * source): the likelihood is sigmoid(shift + scale × score). Absent: sigmoid(score).
+   */
+  calibration?: { scale: number; shift: number };
   /** What it was fitted on, for whoever reads the file. */
   fitted: Record<string, unknown>;
 }
@@ -16,6 +21,7 @@ export interface LogisticModel {
 export function probabilityOf(model: LogisticModel, x: readonly number[]): number {
   let z = model.bias;
   for (let i = 0; i < x.length; i++) z += model.weights[i]! * x[i]!;
+  if (model.calibration) z = model.calibration.shift + model.calibration.scale * z;
   return 1 / (1 + Math.exp(-z));
 }
 

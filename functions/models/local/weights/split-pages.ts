@@ -40,5 +40,9 @@ export const SPLIT_PAGE_MODEL: LogisticModel | null = {
     "pages": 1222,
     "right_pages": 999,
     "lambda": 10
+  },
+  "calibration": {
+    "scale": 0.629748,
+    "shift": 0.413538
   }
 };
