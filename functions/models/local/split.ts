@@ -178,6 +178,7 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
   // The last page with words: a blank page between two pages (read by OCR or not, it found nothing)
   // says nothing about the paper, so the page after it is compared with the page before it.
   let lastWithWords: number | undefined;
+  const mailHeads: boolean[] = [];
   const markers = lines.map((l) => pageMarker(l));
   const contents = pages.map((page, p) => layoutCues([page], [lines[p]!]).some((c) => c.cue === 'contents'));
   pages.forEach((page, p) => {
@@ -214,6 +215,11 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
     // One changed fact outweighs any that stayed (a monthly payslip keeps the employee number, not the date).
     if (changed) score += SPLIT_WEIGHTS.changedHeaderFact;
     else if (same) score -= SPLIT_WEIGHTS.sameHeaderFact;
+    // An e-mail address in the header where the page before printed none there: a letterhead, a CV's
+    // contact line, a message's sender — what a document prints over its first page.
+    const mail = lines[p]!.slice(0, top).some((l) => EMAIL.test(l.text));
+    if (mail && lastWithWords !== undefined && !mailHeads[lastWithWords] && marker.index === undefined) score += SPLIT_WEIGHTS.headerEmail;
+    mailHeads[p] = mail;
     // The running head or foot of the page before (with words) printed again (a report's title over
     // every page), and nothing printed that starts a document: a page of the same document, even on
     // other paper (a report's letter pages, then its legal-size ones).
@@ -228,6 +234,8 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
   });
   return { start, header, samePaper };
 }
+
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.\p{L}{2,}/u;
 
 /** A line's words of letters, for comparing running heads (their page numbers and dates left out). */
 const runningWords = (line: PageLine | undefined) => (line?.text.toLowerCase().match(/\p{L}{3,}/gu) ?? []).join(' ');

@@ -234,6 +234,22 @@ describe('split edge cases', () => {
     }
   });
 
+  it('an e-mail address over a page whose page before printed none there starts a document: a CV after an agreement', async () => {
+    const agreement = contract(5, 3).pages;
+    const cv = (contact: string) => ({
+      blocks: [
+        { kind: 'paragraph' as const, lines: ['Maria Jensen', contact] },
+        { kind: 'paragraph' as const, lines: ['Work experience', '2019–2024 Senior analyst, Northwind Traders, Copenhagen', '2015–2019 Analyst, Fabrikam A/S'] },
+        { kind: 'paragraph' as const, lines: ['Education', 'MSc Economics, University of Aarhus, 2015'] },
+        { kind: 'paragraph' as const, lines: ['Skills', 'Financial modelling, SQL, Python, Danish, English, German'] },
+      ],
+    });
+    const names = async (contact: string) => pageNames(await localEngine.split(request(fixtureDoc([...agreement, cv(contact)]))), 4);
+    expect(await names('maria.jensen@example.dk · +45 20 12 34 56')).toEqual(['contract', 'contract', 'contract', 'other']);
+    // Without it, nothing starts a document there: the page read as a kind nobody asked for ends the agreement.
+    expect(await names('Copenhagen · +45 20 12 34 56')).toEqual(['contract', 'contract', 'contract', 'contract']);
+  });
+
   it('a cover that names nothing, on paper of its own, goes with the document it opens (a title slide saying "Welcome")', async () => {
     const para = (...lines: string[]) => ({ blocks: [{ kind: 'paragraph' as const, lines }] });
     const doc = fixtureDoc([

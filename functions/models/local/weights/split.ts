@@ -76,6 +76,8 @@ export const SPLIT_WEIGHTS = {
   runningHeadWords: 3,
   /** A labelled number or date of the header changed from the document's so far. */
   changedHeaderFact: 3,
+  /** An e-mail address in a page's header where the page before printed none (a letterhead, a CV's contact line). */
+  headerEmail: 3,
   /** Penalty: the same labelled number or date as the document's so far. */
   sameHeaderFact: 3,
   /** A header's labelled number has at least this many characters. */
