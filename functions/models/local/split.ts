@@ -190,7 +190,11 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
     const previous = lastWithWords === undefined ? undefined : pages[lastWithWords]!;
     const otherSize = previous && (page.unit !== previous.unit || Math.abs(page.width - previous.width) > SPLIT_WEIGHTS.otherSizeShare * previous.width || Math.abs(page.height - previous.height) > SPLIT_WEIGHTS.otherSizeShare * previous.height);
     const otherPaper = previous && (otherSize || (!blank && page.ocr !== previous.ocr));
-    if (otherPaper) score += SPLIT_WEIGHTS.pageChange;
+    // A blank page on other paper between two pages under the same running head (a report's blank
+    // legal-size sheet before its legal-size chapters) starts nothing: it is inside the document.
+    const next = blank ? lines.findIndex((l, q) => q > p && l.length > 0) : -1;
+    const inside = blank && lastWithWords !== undefined && next > 0 && sharesRunningLine(lines[next]!, lines[lastWithWords]!);
+    if (otherPaper && !inside) score += SPLIT_WEIGHTS.pageChange;
     samePaper.push(Boolean(previous) && !otherPaper);
     if (marker.index === 1) score += SPLIT_WEIGHTS.firstPageMarker;
     else if (marker.index !== undefined && marker.index > 1 && (!otherPaper || followsMarker(markers[p - 1], marker))) score -= SPLIT_WEIGHTS.laterPageMarker;

@@ -283,6 +283,28 @@ describe('split edge cases', () => {
     expect(pageNames(own, 4)).toEqual(['contract', 'contract', 'bank statement', 'contract']);
   });
 
+  it('a blank sheet of other paper between pages under one running head is inside the document; before pages that print no such head, the document ends before it', async () => {
+    const head = (text: string) => ({ kind: 'paragraph' as const, lines: [text] });
+    const agreementHead = head('Master Services Agreement between Acme Holdings Ltd and Beta Systems LLC');
+    const agreement = contract(7, 4).pages;
+    const statement = bankStatement(4, 2).pages;
+    // The agreement's first two pages on letter paper; a blank legal-size sheet; the rest on legal-size paper.
+    const sized = (doc: Doc) => {
+      doc.pages.forEach((page, i) => Object.assign(page, { width: 612, height: i < 2 ? 792 : 1008, unit: 'pt' }));
+      return doc;
+    };
+    const blank = { blocks: [] };
+    const headed = sized(fixtureDoc([agreement[0]!, agreement[1]!, blank, agreement[2]!, agreement[3]!].map((page) => ({ blocks: page.blocks.length === 0 ? [] : [agreementHead, ...page.blocks] }))));
+    // Agreements may come several to a bundle: one, not two.
+    const several = SUBDOCUMENTS.map((sub) => ({ ...sub, allow_multiple_instances: true }));
+    expect((await localEngine.split(request(headed, { subdocuments: several }))).output).toEqual([{ name: 'contract', pages: [1, 2, 3, 4, 5] }]);
+    // A statement with no head of the agreement's after it: the agreement ends before the blank sheet.
+    const apart = pageNames(await localEngine.split(request(sized(fixtureDoc([agreement[0]!, agreement[1]!, blank, ...statement])))), 5);
+    expect(apart.slice(0, 2)).toEqual(['contract', 'contract']);
+    expect(apart[2]).not.toBe('contract');
+    expect(apart.slice(3)).toEqual(['bank statement', 'bank statement']);
+  });
+
   it('landscape slides with little text are read as slides together: a deck whose opening slides talk of booking rooms is one deck', async () => {
     const para = (...lines: string[]) => ({ blocks: [{ kind: 'paragraph' as const, lines }] });
     const doc = fixtureDoc([
