@@ -14,7 +14,7 @@ import type { Doc } from '../../functions/documents/doc.ts';
 import { corpusDoc, manifest } from '../support/corpus.ts';
 import { CORPUS_CATEGORIES } from '../support/corpus-score.ts';
 import { seededRandom } from '../support/pdf-fixtures.ts';
-import { fitNamedModel, leaveOneSourceOutModels, type SourcedRow } from './logistic.ts';
+import { fitCalibratedModel, leaveOneSourceOutModels, type SourcedRow } from './logistic.ts';
 
 /** The L2 penalty of the fit (as for split pages, and for the same reason: chosen once, not tuned). */
 export const CLASSIFY_LAMBDA = 10;
@@ -64,7 +64,7 @@ export async function classifyRows(): Promise<ClassifyRow[]> {
 }
 
 export function fitClassifyModel(rows: readonly SourcedRow[], fitted: Record<string, unknown>): LogisticModel {
-  return fitNamedModel(rows, CLASSIFY_FEATURES, CLASSIFY_LAMBDA, fitted);
+  return fitCalibratedModel(rows, CLASSIFY_FEATURES, CLASSIFY_LAMBDA, fitted);
 }
 
 /** One model per source, each fitted on the rows of every other source. */

@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    0.864703,
-    0.509231,
-    0.401302,
-    -0.404188,
-    -0.18107,
-    0.113985,
-    0.189584,
-    -0.090575
+    0.83365,
+    0.505046,
+    0.418715,
+    -0.425442,
+    -0.213519,
+    0.146507,
+    0.178396,
+    -0.095954
   ],
-  "bias": 0.116963,
+  "bias": 0.124257,
   "fitted": {
     "documents": 229,
     "category_sets": [
@@ -35,7 +35,11 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
       12
     ],
     "rows": 916,
-    "right_rows": 838,
+    "right_rows": 840,
     "lambda": 10
+  },
+  "calibration": {
+    "scale": 0.923553,
+    "shift": 0.022726
   }
 };
