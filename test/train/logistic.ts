@@ -3,7 +3,7 @@
  * squares): a few dozen features and some thousands of rows converge in a handful of iterations,
  * and the result depends on nothing but the rows (no random start, no learning rate to tune).
  */
-import type { LogisticModel } from '../../functions/models/local/logistic-model.ts';
+import { type LogisticModel, scoreOf } from '../../functions/models/local/logistic-model.ts';
 
 export interface Fitted {
   weights: number[];
@@ -119,6 +119,15 @@ export function fitCalibratedModel(rows: readonly SourcedRow[], features: readon
       if (r.source === source) outOfFold[i] = scoreOf(other, r.features);
     });
   }
+  return { ...model, calibration: plattScaling(rows, outOfFold) };
+}
+
+/**
+ * Platt scaling: how the scores (log-odds) that models fitted without each row's source give it relate
+ * to being right, fitted once more. A source counts by the square root of its rows, not by its rows:
+ * a new user's documents are one more source, and one repository may hold half the rows.
+ */
+export function plattScaling(rows: readonly SourcedRow[], outOfFold: readonly number[]): { scale: number; shift: number } {
   const platt = fitLogistic(
     outOfFold.map((z) => [z]),
     rows.map((r) => (r.right ? 1 : 0)),
@@ -126,14 +135,7 @@ export function fitCalibratedModel(rows: readonly SourcedRow[], features: readon
     25,
     perSourceWeights(rows),
   );
-  return { ...model, calibration: { scale: platt.weights[0]!, shift: Math.round(platt.bias * 1e6) / 1e6 } };
-}
-
-/** The model's linear score (its log-odds before any calibration). */
-function scoreOf(model: LogisticModel, x: readonly number[]): number {
-  let z = model.bias;
-  for (let i = 0; i < x.length; i++) z += model.weights[i]! * x[i]!;
-  return z;
+  return { scale: platt.weights[0]!, shift: Math.round(platt.bias * 1e6) / 1e6 };
 }
 
 /** One model per source, each fitted on the rows of every other source. */

@@ -19,10 +19,16 @@ export interface LogisticModel {
 
 /** The probability, by `model`, that an answer with these features is right. */
 export function probabilityOf(model: LogisticModel, x: readonly number[]): number {
-  let z = model.bias;
-  for (let i = 0; i < x.length; i++) z += model.weights[i]! * x[i]!;
+  let z = scoreOf(model, x);
   if (model.calibration) z = model.calibration.shift + model.calibration.scale * z;
   return 1 / (1 + Math.exp(-z));
+}
+
+/** The model's fitted score (log-odds) for these features, before any calibration. */
+export function scoreOf(model: LogisticModel, x: readonly number[]): number {
+  let z = model.bias;
+  for (let i = 0; i < x.length; i++) z += model.weights[i]! * x[i]!;
+  return z;
 }
 
 /** logit(p), with p kept within [0.001, 0.999] (a feature must stay finite). */

@@ -192,8 +192,9 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
     const otherPaper = previous && (otherSize || (!blank && page.ocr !== previous.ocr));
     // A blank page on other paper between two pages under the same running head (a report's blank
     // legal-size sheet before its legal-size chapters) starts nothing: it is inside the document.
-    const next = blank ? lines.findIndex((l, q) => q > p && l.length > 0) : -1;
-    const inside = blank && lastWithWords !== undefined && next > 0 && sharesRunningLine(lines[next]!, lines[lastWithWords]!);
+    let next = p + 1;
+    while (blank && next < lines.length && lines[next]!.length === 0) next++;
+    const inside = blank && lastWithWords !== undefined && next < lines.length && sharesRunningLine(lines[next]!, lines[lastWithWords]!);
     if (otherPaper && !inside) score += SPLIT_WEIGHTS.pageChange;
     samePaper.push(Boolean(previous) && !otherPaper);
     if (marker.index === 1) score += SPLIT_WEIGHTS.firstPageMarker;
