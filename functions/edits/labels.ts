@@ -14,6 +14,8 @@
  *   l'employeur" over "nom:" and "adresse:").
  * - **Check boxes and radio buttons**: the text just right of the box (or just left of it when nothing
  *   is on the right).
+ * - **Caption inside**: a box with none of these, whose widget covers a cell with its caption printed in
+ *   it ("Name, Vorname" in small print at the cell's top), is labelled by that caption.
  */
 import type { Box, Page, Word } from '../documents/doc.ts';
 
@@ -243,7 +245,8 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
   }
 
   const ticks = tickLabels(widgets, runs);
-  const labels = widgets.map((w, i) => (w.tick ? (ticks.get(i) ?? '') : clean([rowLabel(i), vertical[i]?.text ?? ''].filter((t) => t !== '').join(' '))));
+  const captions = widgets.map((w) => (w.tick ? '' : captionInside(page, w.box)));
+  const labels = widgets.map((w, i) => (w.tick ? (ticks.get(i) ?? '') : clean([rowLabel(i), vertical[i]?.text ?? ''].filter((t) => t !== '').join(' ')) || captions[i]!));
   // A box with no label of its own right under a labelled box of the same extent, nothing printed
   // between: the next line of the same field ("adresse", then "adresse (line 2)").
   for (const i of topDown) {
@@ -278,6 +281,19 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
     const block = blocks[i] ? { block: blocks[i]! } : {};
     return column ? { label: labels[i]!, section: section[i]!, column, ...block } : { label: labels[i]!, section: section[i]!, ...block };
   });
+}
+
+/**
+ * The caption a form prints inside a box the widget covers whole ("Name, Vorname" in small print at the
+ * top of its cell): the box's label when nothing around it is one. Words inside widgets are no run of
+ * the page's (they label no other box).
+ */
+function captionInside(page: Page, box: Box): string {
+  const inside = page.words.filter(
+    (w) => w.box && !LEADER.test(w.text) && w.box.left >= box.left - 1 && boxRight(w.box) <= boxRight(box) + 1 && w.box.top >= box.top - 1 && boxBottom(w.box) <= boxBottom(box) + 1,
+  );
+  const text = clean(printedRows(inside).map((row) => row.map((w) => w.text).join(' ')).join(' '));
+  return /\p{L}/u.test(text) ? text : '';
 }
 
 /**

@@ -56,6 +56,24 @@ describe('printedLabels', () => {
     expect(labels.map((l) => l.label)).toEqual(['nom', '', 'NAME AND ADDRESS OF THE OFFICE THAT PAYS YOUR BENEFITS FOR SICKNESS AND MATERNITY INSURANCE']);
   });
 
+  it('reads the caption a form prints inside a cell its widget covers whole, and lends it to no other box', () => {
+    // | Name, Vorname        | Geburtsdatum        |   captions in small print at the top of each cell,
+    // |                      |                     |   the widgets covering the cells whole
+    // | Straße, Hausnummer   | Postleitzahl, Wohnort |
+    const p = page([
+      ['Antrag auf Beratungshilfe', 100, 60],
+      ['Name, Vorname', 102, 101],
+      ['Geburtsdatum', 302, 101],
+      ['Straße, Hausnummer', 102, 131],
+      ['Postleitzahl, Wohnort', 302, 131],
+    ]);
+    const labels = printedLabels(p, [box(100, 100, 200, 30), box(300, 100, 200, 30), box(100, 130, 200, 30), box(300, 130, 200, 30)]);
+    expect(labels.map((l) => l.label)).toEqual(['Name, Vorname', 'Geburtsdatum', 'Straße, Hausnummer', 'Postleitzahl, Wohnort']);
+    // A label printed beside the box is still its label, whatever else the box holds.
+    const beside = printedLabels(page([['Beruf:', 40, 103], ['EUR', 250, 103]]), [box(100, 100, 170, 14)]);
+    expect(beside.map((l) => l.label)).toEqual(['Beruf']);
+  });
+
   it('reads labels printed over their boxes on a page that prints them there', () => {
     const p = page([
       ['First name', 100, 88],
