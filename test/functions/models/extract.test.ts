@@ -335,21 +335,33 @@ describe('localExtractor: schema shapes', () => {
     expect(run(invoice, { type: 'string' }).output).toEqual({});
   });
 
-  it('extracts with a 10,000-property schema in bounded time (< 5 s), output valid', () => {
+  it('extracts with a 10,000-property schema in time that grows with the schema, not faster; output valid', () => {
     const words = ['invoice', 'date', 'total', 'amount', 'customer', 'vendor', 'tax', 'due', 'number', 'price', 'quantity', 'description', 'name', 'address', 'payment', 'terms', 'currency', 'order', 'balance', 'account'];
     const types: unknown[] = ['string', 'number', 'integer', 'boolean', ['string', 'null']];
-    const properties: Record<string, unknown> = {};
-    for (let i = 0; i < 10_000; i++) {
-      const a = words[i % words.length]!;
-      const b = words[Math.floor(i / words.length) % words.length]!;
-      properties[`${a}_${b}_${i}`] = { type: types[i % types.length], description: `The ${a} ${b} of entry ${i}` };
-    }
-    const schema: JsonSchema = { type: 'object', properties, required: Object.keys(properties).filter((_, i) => i % 2 === 0) };
-    const started = performance.now();
-    const { output } = run(invoice, schema, 3);
-    const elapsed = performance.now() - started;
-    console.log(`10,000-property schema, 3 votes: ${elapsed.toFixed(0)} ms`);
-    expect(elapsed).toBeLessThan(5000);
+    const schemaOf = (count: number): JsonSchema => {
+      const properties: Record<string, unknown> = {};
+      for (let i = 0; i < count; i++) {
+        const a = words[i % words.length]!;
+        const b = words[Math.floor(i / words.length) % words.length]!;
+        properties[`${a}_${b}_${i}`] = { type: types[i % types.length], description: `The ${a} ${b} of entry ${i}` };
+      }
+      return { type: 'object', properties, required: Object.keys(properties).filter((_, i) => i % 2 === 0) };
+    };
+    const timed = (schema: JsonSchema) => {
+      const started = performance.now();
+      const { output } = run(invoice, schema, 3);
+      return { output, ms: performance.now() - started };
+    };
+    // Timed against a tenth of the schema in the same run, so a busy machine slows both sides: ten
+    // times the properties must cost about ten times as much, not a hundred (a quadratic step).
+    const small = schemaOf(1_000);
+    timed(small); // warm up
+    const shortMs = [timed(small).ms, timed(small).ms, timed(small).ms].sort((x, y) => x - y)[1]!;
+    const schema = schemaOf(10_000);
+    const { output, ms } = timed(schema);
+    console.log(`10,000-property schema, 3 votes: ${ms.toFixed(0)} ms against ${shortMs.toFixed(0)} ms for 1,000 (${(ms / shortMs).toFixed(1)}x)`);
+    expect(ms / shortMs).toBeLessThan(25);
+    expect(ms).toBeLessThan(60_000);
     expectValid(schema, output);
   });
 });
