@@ -108,7 +108,7 @@ function vote(read: Read, bag: Float64Array | null, titleWeight: number, cues: F
   const scores = Object.fromEntries(names.map((name, c) => [name, shares[c]!]));
   // With no evidence at all the answer is a guess among the categories, and its likelihood says so.
   const confidence = options.model && raw[chosen]! > 0 ? probabilityOf(options.model, features) : shares[chosen]!;
-  return { choice: { category: names[chosen]!, reasoning: explain(read, bag, raw, shares, chosen, runnerUp, noText) }, scores, confidence };
+  return { choice: { category: names[chosen]!, reasoning: explain(read, bag, raw, shares, chosen, runnerUp, noText, confidence) }, scores, confidence };
 }
 
 /** The category with the most evidence after the chosen one (the first given among equals), or -1 when there is none. */
@@ -129,7 +129,7 @@ function because(read: Read, bag: Float64Array | null, label: number, limit: num
   return `${words}${shape}`;
 }
 
-function explain(read: Read, bag: Float64Array | null, raw: Float64Array, shares: number[], chosen: number, runnerUp: number, noText: boolean): string {
+function explain(read: Read, bag: Float64Array | null, raw: Float64Array, shares: number[], chosen: number, runnerUp: number, noText: boolean, confidence: number): string {
   const { queries, evidence } = read;
   const name = queries.labels[chosen]!;
   if (raw[chosen]! <= 0) {
@@ -140,6 +140,8 @@ function explain(read: Read, bag: Float64Array | null, raw: Float64Array, shares
   if (runnerUp >= 0 && raw[runnerUp]! > 0) {
     text += ` Next best "${queries.labels[runnerUp]}" (${pct(shares[runnerUp]!)}) ${because(read, bag, runnerUp, CLASSIFY_WEIGHTS.runnerUpQuotes)}.`;
   }
-  if (shares[chosen]! < CLASSIFY_WEIGHTS.lowConfidence) text += ' Low confidence: the evidence is thin or shared with other categories.';
+  // Said by the likelihood returned with the answer (learned and calibrated), not by the evidence's share:
+  // among many categories a right answer's share is small.
+  if (confidence < CLASSIFY_WEIGHTS.lowConfidence) text += ` Low confidence (${pct(confidence)}): the evidence is thin or shared with other categories.`;
   return text;
 }

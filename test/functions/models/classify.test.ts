@@ -355,6 +355,20 @@ describe('classification edge cases', () => {
     }
   });
 
+  it("says its confidence is low by the likelihood it returns, not by the evidence's share (small among many categories even when right)", async () => {
+    const more = ['letter', 'report', 'form', 'manual', 'brochure', 'resume', 'quote', 'purchase order', 'delivery note', 'credit note', 'utility bill', 'medical bill', 'tax form', 'certificate', 'agenda', 'memo', 'press release', 'policy document', 'spreadsheet', 'slides'];
+    const many = [...CATEGORIES, ...more.map((name) => ({ name, description: `A ${name}` }))];
+    const sure = await localEngine.classify(request(fixtureDoc(invoice({ seed: 4 }).pages), { categories: many }));
+    expect(sure.output.category).toBe('invoice');
+    expect(sure.scores.invoice).toBeLessThan(0.5);
+    expect(sure.consensus.likelihoods).toBeGreaterThan(0.7);
+    expect(sure.output.reasoning).not.toMatch(/Low confidence/);
+    // "Account" and "Salary" alone: as much for a bank statement as for a payslip.
+    const torn = await localEngine.classify(request(fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: ['Account', 'Salary'] }] }])));
+    expect(torn.consensus.likelihoods).toBeLessThan(0.7);
+    expect(torn.output.reasoning).toContain(`Low confidence (${torn.consensus.likelihoods.toFixed(2)})`);
+  });
+
   it('text that matches no category says there is no evidence', async () => {
     const doc = fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: ['The quick brown fox jumps over the lazy dog.'] }] }]);
     const result = await localEngine.classify(request(doc));

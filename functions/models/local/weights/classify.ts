@@ -26,6 +26,6 @@ export const CLASSIFY_WEIGHTS = {
   titleGrowth: 0.5,
   /** Pages read for layout cues (a long document says what it is in its first pages). */
   cuePages: 12,
-  /** Below this share the reasoning says the confidence is low. */
-  lowConfidence: 0.5,
+  /** Below this likelihood the reasoning says the confidence is low. */
+  lowConfidence: 0.7,
 };
