@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
  * Tests that time the API under a load of their own run after the rest, alone: beside another test
@@ -65,6 +65,14 @@ const CLOUD_APART = [
  */
 const TOGETHER = { maxWorkers: 2, sequence: { groupOrder: 0 } };
 
+/** A project whose files share one module graph per worker, and the project of its files kept apart. */
+function sharedAndApart(name: string, include: string[], apart: string[], exclude: string[]): TestProjectInlineConfiguration[] {
+  return [
+    { extends: true, test: { name, include, exclude: [...apart, ...exclude], isolate: false, ...TOGETHER } },
+    { extends: true, test: { name: `${name} apart`, include: apart, ...TOGETHER } },
+  ];
+}
+
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -83,22 +91,8 @@ export default defineConfig({
         extends: true,
         test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: [...TIMED_ALONE, ...SHARED, ...CLOUD_SHARED], ...TOGETHER },
       },
-      {
-        extends: true,
-        test: { name: 'features', include: CLOUD_SHARED, exclude: [...SHARED, ...CLOUD_APART], isolate: false, ...TOGETHER },
-      },
-      {
-        extends: true,
-        test: { name: 'features apart', include: CLOUD_APART, ...TOGETHER },
-      },
-      {
-        extends: true,
-        test: { name: 'engine', include: SHARED, exclude: [...NOT_SHARED, ...CORPUS_READER], isolate: false, ...TOGETHER },
-      },
-      {
-        extends: true,
-        test: { name: 'engine apart', include: NOT_SHARED, ...TOGETHER },
-      },
+      ...sharedAndApart('features', CLOUD_SHARED, CLOUD_APART, SHARED),
+      ...sharedAndApart('engine', SHARED, NOT_SHARED, CORPUS_READER),
       {
         extends: true,
         test: { name: 'timed alone', include: TIMED_ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } },
