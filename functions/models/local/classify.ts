@@ -9,7 +9,7 @@
 import type { ClassifyRequest, ClassifyResult } from '../engine.ts';
 import { type ClassificationVote, consolidateClassification } from '../shared/consensus.ts';
 import { buildQueries, cueScores, decisiveQuotes, formatQuotes, labelScores, type Queries, type TextEvidence, textEvidence, titleLines } from './evidence.ts';
-import { baggedWeights, jitteredWeight } from './random.ts';
+import { jitteredWeight, votedWeights } from './random.ts';
 import { type Cue, formatCues, layoutCues } from './cues.ts';
 import { docPages, pageLines, scoreShares } from './text.ts';
 import { boundedLogit, type LogisticModel, probabilityOf } from './logistic-model.ts';
@@ -73,7 +73,7 @@ export function classify(request: ClassifyRequest, options: ClassifyOptions = { 
   const n = Math.max(1, Math.floor(request.nConsensus));
   const votes: ClassificationVote[] = [];
   for (let v = 0; v < n; v++) {
-    const bag = n === 1 ? null : baggedWeights(queries.features, request.seed, v, n);
+    const bag = n === 1 ? null : votedWeights(queries.features, request.seed, v, n, CLASSIFY_WEIGHTS.featureSpread);
     // A vote weighs the layout cues as it weighs words: each a little differently.
     const cueWeight = (cue: string) => (n === 1 ? 1 : jitteredWeight(request.seed, v, n, `cue:${cue}`, CLASSIFY_WEIGHTS.cueSpread));
     const titleWeight = EVIDENCE_WEIGHTS.title * titleGrowth * (n === 1 ? 1 : jitteredWeight(request.seed, v, n, 'title', CLASSIFY_WEIGHTS.cueSpread));

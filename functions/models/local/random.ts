@@ -35,30 +35,18 @@ export function uniformFor(seedOfVote: number, key: string): number {
   return mix32(hashString(key, seedOfVote) ^ 0x9e3779b9) / 4294967296;
 }
 
-/** Poisson(1) by inverse CDF: how often a feature is drawn in a bootstrap sample (0 for about 37%). */
-export function poissonOne(u: number): number {
-  let k = 0;
-  let p = Math.exp(-1);
-  let cumulative = p;
-  while (u >= cumulative && k < 8) {
-    k++;
-    p /= k;
-    cumulative += p;
-  }
-  return k;
-}
-
 /**
- * Bagging over features: per feature of a vocabulary, how much a vote counts it. One vote
- * (nConsensus 1) is the whole model, every weight 1. Several votes each draw a bootstrap sample of the
- * features (Poisson(1) weights, the standard online bagging): every vote sees a genuinely different
- * subset of the evidence, and their majority is steadier than any one of them.
+ * Each vote's weight of each feature of a vocabulary: a factor in [1 - spread, 1 + spread]. One vote
+ * (nConsensus 1) is the whole model, every weight 1. Several votes each weigh the evidence a little
+ * differently, so they part only where the answer is close. (Bootstrap bagging, Poisson(1) weights that
+ * drop a feature from a vote about one time in three, made the majority of five votes worse than one
+ * vote: 181 of 229 corpus documents classified right against 195, split pages 306 against 319.)
  */
-export function baggedWeights(vocabulary: readonly string[], seed: string, vote: number, nConsensus: number): Float64Array {
+export function votedWeights(vocabulary: readonly string[], seed: string, vote: number, nConsensus: number, spread: number): Float64Array {
   const weights = new Float64Array(vocabulary.length);
   if (nConsensus <= 1) return weights.fill(1);
   const s = voteSeed(seed, vote);
-  for (let i = 0; i < vocabulary.length; i++) weights[i] = poissonOne(uniformFor(s, vocabulary[i]!));
+  for (let i = 0; i < vocabulary.length; i++) weights[i] = 1 - spread + 2 * spread * uniformFor(s, vocabulary[i]!);
   return weights;
 }
 

@@ -20,7 +20,7 @@ import { layoutCues, sheetCues } from './cues.ts';
 import { boundedLogit, type LogisticModel, probabilityOf } from './logistic-model.ts';
 import { buildQueries, cueScores, labelScores, pagesEvidence, type Queries, type TextEvidence, textEvidence, titleLines } from './evidence.ts';
 import { anyNumberLabel, findLabeledDates, findLabeledValues, hasDate, pageMarker, type PageMarker, sameLabel, titleNumbers } from './identifiers.ts';
-import { baggedWeights } from './random.ts';
+import { votedWeights } from './random.ts';
 import { countFeatures, type PageLine, pageLines, scoreShares } from './text.ts';
 import { CLASSIFY_WEIGHTS } from './weights/classify.ts';
 import { EVIDENCE_WEIGHTS } from './weights/evidence.ts';
@@ -79,7 +79,7 @@ export function split(request: SplitRequest, options: SplitOptions = { model: SP
   const model = readPages(request.doc, request);
   const votes: SplitVote[] = [];
   for (let v = 0; v < n; v++) {
-    const bag = n === 1 ? null : baggedWeights(model.queries.features, request.seed, v, n);
+    const bag = n === 1 ? null : votedWeights(model.queries.features, request.seed, v, n, SPLIT_WEIGHTS.featureSpread);
     votes.push(runVote(model, bag, multiple, options));
   }
   return consolidateSplits(votes, { pageCount, multipleInstances });

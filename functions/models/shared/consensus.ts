@@ -5,7 +5,8 @@
  *
  * Rules (API): classification — the most-voted category wins, ties to the highest summed score;
  * splits and partitions — page by page by majority, ties to the higher-confidence vote. Likelihoods
- * are vote shares; with a single vote they are the vote's own confidence.
+ * are vote shares; with a single vote they are the vote's own confidence; a classification's votes
+ * that carry a likelihood each count by it.
  */
 import type { ClassificationChoice, ClassifyResult, PartitionEntry, PartitionResult, SplitEntry, SplitResult, Tree } from '../engine.ts';
 
@@ -53,7 +54,10 @@ export function consolidateClassification(votes: readonly ClassificationVote[], 
     if (v.choice.category === winner && (best < 0 || scored[i]![winner]! > scored[best]![winner]!)) best = i;
   });
   const scores = Object.fromEntries(categories.map((c) => [c, summed.get(c)! / votes.length]));
-  const likelihood = votes.length === 1 ? (votes[0]!.confidence ?? scored[0]![winner]!) : count.get(winner)! / votes.length;
+  // Several votes: the winner's votes, each counted by its own likelihood when it has one (the local
+  // engine's are learned and calibrated), over all votes; votes without one (a provider's) make it the
+  // winner's share of votes.
+  const likelihood = votes.length === 1 ? (votes[0]!.confidence ?? scored[0]![winner]!) : votes.reduce((sum, v) => sum + (v.choice.category === winner ? (v.confidence ?? 1) : 0), 0) / votes.length;
   return {
     output: { category: winner, reasoning: votes[best]!.choice.reasoning },
     scores,

@@ -27,6 +27,14 @@ describe('classification', () => {
     expect(result.consensus.likelihoods).toBe(0.5);
   });
 
+  it('votes that carry their own likelihood count by it: the winner\'s votes\' likelihoods over all votes', () => {
+    const sure = (category: string, confidence: number) => ({ ...vote(category, category === 'invoice' ? [0.6, 0.3, 0.1] : [0.3, 0.6, 0.1]), confidence });
+    const result = consolidateClassification([sure('invoice', 0.9), sure('receipt', 0.8), sure('invoice', 0.6)], categories);
+    expect(result.output.category).toBe('invoice');
+    // (0.9 + 0.6) / 3, not the share of votes (2/3): two unsure votes for a category are no sure answer.
+    expect(result.consensus.likelihoods).toBeCloseTo(0.5, 9);
+  });
+
   it('one vote: the likelihood is the model confidence; a vote without scores counts as certain', () => {
     expect(consolidateClassification([vote('contract', [0.1, 0.2, 0.7])], categories).consensus.likelihoods).toBeCloseTo(0.7);
     const bare = consolidateClassification([{ choice: { category: 'receipt', reasoning: 'r' } }], categories);

@@ -157,15 +157,18 @@ describe('split consensus and determinism', () => {
   });
 
   it('different seeds give different votes but the same consolidated split', async () => {
-    // A 60-page file with receipts and payslips among the declared kinds: pages votes can read differently.
-    const doc = fixtureDoc(longBundle(60).pages);
+    // A 200-page file with receipts and payslips among the declared kinds: pages votes can read differently
+    // (each vote weighs the evidence a little differently, so they part only where pages are close).
+    const doc = fixtureDoc(longBundle(200).pages);
     const single = await localEngine.split(request(doc));
-    for (const seed of ['a', 'b', 'c']) {
+    let differing = 0;
+    for (const seed of ['a', 'b', 'c', 'd', 'e']) {
       const result = await localEngine.split(request(doc, { nConsensus: 5, seed }));
-      expectWellFormed(result, 60, 5);
-      expect(new Set(result.consensus.choices.map((choice) => JSON.stringify(choice))).size).toBeGreaterThan(1);
+      expectWellFormed(result, 200, 5);
+      if (new Set(result.consensus.choices.map((choice) => JSON.stringify(choice))).size > 1) differing++;
       expect(result.output).toEqual(single.output);
     }
+    expect(differing).toBeGreaterThan(0);
     // On a clear bundle every seed's consolidated split is the same.
     const clear = fixtureDoc(mixedBundle(9).pages);
     const reference = (await localEngine.split(request(clear))).output;

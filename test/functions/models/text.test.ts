@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from '../../../functions/documents/doc.ts';
 import { buildQueries, decisiveQuotes, labelScores, textEvidence } from '../../../functions/models/local/evidence.ts';
 import { findLabeledValues, identifierValue, keyHeadMatcher, pageMarker } from '../../../functions/models/local/identifiers.ts';
-import { baggedWeights, poissonOne } from '../../../functions/models/local/random.ts';
+import { votedWeights } from '../../../functions/models/local/random.ts';
 import { porterStem } from '../../../functions/models/shared/stem.ts';
 import { countFeatures, type PageLine, pageLines } from '../../../functions/models/local/text.ts';
 import { textFeatures, tokenize } from '../../../functions/models/shared/words.ts';
@@ -196,17 +196,16 @@ describe('evidence', () => {
     expect(medical).toBeGreaterThan(3);
   });
 
-  it('bags features per vote, reproducibly', () => {
+  it('weighs features a little differently per vote, reproducibly', () => {
     const vocabulary = Array.from({ length: 400 }, (_, i) => `f${i}`);
-    expect([...baggedWeights(vocabulary, 's', 0, 1)].every((w) => w === 1)).toBe(true);
-    const a = baggedWeights(vocabulary, 's', 1, 5);
-    expect([...a]).toEqual([...baggedWeights(vocabulary, 's', 1, 5)]);
-    expect([...a]).not.toEqual([...baggedWeights(vocabulary, 's', 2, 5)]);
-    const dropped = [...a].filter((w) => w === 0).length / a.length;
-    expect(dropped).toBeGreaterThan(0.25);
-    expect(dropped).toBeLessThan(0.5);
-    expect(poissonOne(0)).toBe(0);
-    expect(poissonOne(0.999)).toBeGreaterThanOrEqual(3);
+    expect([...votedWeights(vocabulary, 's', 0, 1, 0.25)].every((w) => w === 1)).toBe(true);
+    const a = votedWeights(vocabulary, 's', 1, 5, 0.25);
+    expect([...a]).toEqual([...votedWeights(vocabulary, 's', 1, 5, 0.25)]);
+    expect([...a]).not.toEqual([...votedWeights(vocabulary, 's', 2, 5, 0.25)]);
+    // No feature is dropped: every weight within the spread, spread over all of it.
+    expect(Math.min(...a)).toBeGreaterThanOrEqual(0.75);
+    expect(Math.max(...a)).toBeLessThanOrEqual(1.25);
+    expect(Math.max(...a) - Math.min(...a)).toBeGreaterThan(0.45);
   });
 });
 

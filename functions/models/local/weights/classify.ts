@@ -16,6 +16,8 @@ export const CLASSIFY_WEIGHTS = {
   quotes: 5,
   /** … and for the runner-up. */
   runnerUpQuotes: 2,
+  /** How much a consensus vote may move the weight of a word or phrase of the evidence (relative; 0.25 of 0.25, 0.5, 0.75 measured, the corpus classified by 5 votes: 196, 191, 188 of 229 right). */
+  featureSpread: 0.25,
   /** How much a vote may move the weight of a layout cue, or of the first page's title (relative). */
   cueSpread: 0.5,
   /**

@@ -5,6 +5,9 @@
  * (`ACCURACY_ONLY=split`).
  */
 export const SPLIT_WEIGHTS = {
+  /** How much a consensus vote may move the weight of a word or phrase of the evidence (relative; as classification's). */
+  featureSpread: 0.25,
+
   // A page's labels
   /**
    * "Other" holds at least this much evidence (about two ordinary term matches), so a page needs some
