@@ -5,8 +5,8 @@
  *
  * Rules (API): classification — the most-voted category wins, ties to the highest summed score;
  * splits and partitions — page by page by majority, ties to the higher-confidence vote. Likelihoods
- * are vote shares; with a single vote they are the vote's own confidence; a classification's votes
- * that carry a likelihood each count by it.
+ * are vote shares; with a single vote they are the vote's own confidence; votes that carry their own
+ * likelihood (a classification's, a split's per page) each count by it.
  */
 import type { ClassificationChoice, ClassifyResult, PartitionEntry, PartitionResult, SplitEntry, SplitResult, Tree } from '../engine.ts';
 
@@ -177,7 +177,10 @@ export function consolidateSplits(votes: readonly SplitVote[], options: SplitCon
       });
     }
     labels.push(winner);
-    likelihood.push(votes.length === 1 ? (perVote[0]!.label[p] === undefined ? 0 : confidenceAt(votes[0]!, p)) : top / votes.length);
+    // Several votes: the votes for the winner, each counted by its own likelihood for the page when it
+    // gives one (the local engine's, learned and calibrated), over all votes; else the share of votes.
+    const agreeing = votes.reduce((sum, vote, v) => sum + (perVote[v]!.label[p] === winner ? (vote.pageConfidence?.[p] ?? 1) : 0), 0);
+    likelihood.push(votes.length === 1 ? (perVote[0]!.label[p] === undefined ? 0 : confidenceAt(votes[0]!, p)) : agreeing / votes.length);
   }
 
   // Instances of a multi-instance name: a page starts a new one when most votes that put it and the

@@ -76,6 +76,18 @@ describe('splits', () => {
     ]);
   });
 
+  it("votes that give each page a likelihood count by it: the winner's votes' likelihoods for the page over all votes", () => {
+    const votes = [
+      { entries: [{ name: 'contract', pages: [1, 2] }], confidence: 0.8, pageConfidence: [0.9, 0.6] },
+      { entries: [{ name: 'contract', pages: [1, 2] }], confidence: 0.7, pageConfidence: [0.8, 0.5] },
+      { entries: [{ name: 'contract', pages: [1] }, { name: 'other', pages: [2] }], confidence: 0.7, pageConfidence: [0.7, 0.9] },
+    ];
+    const result = consolidateSplits(votes, { pageCount: 2, multipleInstances: () => false });
+    expect(result.output).toEqual([{ name: 'contract', pages: [1, 2] }]);
+    // Page 1: (0.9 + 0.8 + 0.7) / 3; page 2: (0.6 + 0.5) / 3, not the shares of votes (1 and 2/3).
+    expect(result.consensus.likelihoods[0]!.pages.map((x) => +x.toFixed(3))).toEqual([0.8, 0.367]);
+  });
+
   it('without multiple instances one entry holds all pages of a name, contiguous or not', () => {
     const result = consolidateSplits(
       [{ entries: [{ name: 'contract', pages: [1] }, { name: 'invoice', pages: [2] }, { name: 'contract', pages: [3] }], confidence: 0.5, pageConfidence: [0.5, 0.6, 0.7] }],
