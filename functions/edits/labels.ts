@@ -54,6 +54,9 @@ const centerY = (b: { top: number; bottom: number }) => (b.top + b.bottom) / 2;
 const boxRight = (b: Box) => b.left + b.width;
 const boxBottom = (b: Box) => b.top + b.height;
 
+/** Whether a word's box lies inside another box (a point of slack each way). */
+const within = (b: Box, outer: Box) => b.left >= outer.left - 1 && boxRight(b) <= boxRight(outer) + 1 && b.top >= outer.top - 1 && boxBottom(b) <= boxBottom(outer) + 1;
+
 /** Whether a box's vertical span and a run's share their middle (the same printed row). */
 function sameRow(box: Box, run: { top: number; bottom: number }): boolean {
   const c = centerY(run);
@@ -64,8 +67,7 @@ function sameRow(box: Box, run: { top: number; bottom: number }): boolean {
 /** Runs of words on the page: a line split where the gap is wide or a widget stands between. */
 function runsOf(page: Page, widgets: WidgetBox[]): Run[] {
   const runs: Run[] = [];
-  const insideWidget = (b: Box) =>
-    widgets.some((w) => b.left >= w.box.left - 1 && boxRight(b) <= boxRight(w.box) + 1 && b.top >= w.box.top - 1 && boxBottom(b) <= boxBottom(w.box) + 1);
+  const insideWidget = (b: Box) => widgets.some((w) => within(b, w.box));
   // Words in printed rows of their own (a layout line may join two close lines of a heading).
   for (const row of printedRows(page.words.filter((w) => w.box && !LEADER.test(w.text) && !insideWidget(w.box!)))) {
     let current: Run | undefined;
@@ -245,8 +247,7 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
   }
 
   const ticks = tickLabels(widgets, runs);
-  const captions = widgets.map((w) => (w.tick ? '' : captionInside(page, w.box)));
-  const labels = widgets.map((w, i) => (w.tick ? (ticks.get(i) ?? '') : clean([rowLabel(i), vertical[i]?.text ?? ''].filter((t) => t !== '').join(' ')) || captions[i]!));
+  const labels = widgets.map((w, i) => (w.tick ? (ticks.get(i) ?? '') : clean([rowLabel(i), vertical[i]?.text ?? ''].filter((t) => t !== '').join(' ')) || captionInside(page, w.box)));
   // A box with no label of its own right under a labelled box of the same extent, nothing printed
   // between: the next line of the same field ("adresse", then "adresse (line 2)").
   for (const i of topDown) {
@@ -289,9 +290,7 @@ export function printedLabels(page: Page, widgets: WidgetBox[]): PrintedLabel[] 
  * the page's (they label no other box).
  */
 function captionInside(page: Page, box: Box): string {
-  const inside = page.words.filter(
-    (w) => w.box && !LEADER.test(w.text) && w.box.left >= box.left - 1 && boxRight(w.box) <= boxRight(box) + 1 && w.box.top >= box.top - 1 && boxBottom(w.box) <= boxBottom(box) + 1,
-  );
+  const inside = page.words.filter((w) => w.box && !LEADER.test(w.text) && within(w.box, box));
   const text = clean(printedRows(inside).map((row) => row.map((w) => w.text).join(' ')).join(' '));
   return /\p{L}/u.test(text) ? text : '';
 }

@@ -110,15 +110,8 @@ export function perSourceWeights(rows: readonly { source: string }[]): number[] 
  */
 export function fitCalibratedModel(rows: readonly SourcedRow[], features: readonly string[], lambda: number, fitted: Record<string, unknown>): LogisticModel {
   const model = fitNamedModel(rows, features, lambda, fitted);
-  const outOfFold = new Array<number>(rows.length).fill(0);
-  for (const source of new Set(rows.map((r) => r.source))) {
-    const kept = rows.filter((r) => r.source !== source);
-    if (kept.length === 0) continue;
-    const other = fitNamedModel(kept, features, lambda, {});
-    rows.forEach((r, i) => {
-      if (r.source === source) outOfFold[i] = scoreOf(other, r.features);
-    });
-  }
+  const others = leaveOneSourceOutModels(rows, (kept) => fitNamedModel(kept, features, lambda, {}));
+  const outOfFold = rows.map((r) => scoreOf(others.get(r.source)!, r.features));
   return { ...model, calibration: plattScaling(rows, outOfFold) };
 }
 

@@ -35,6 +35,9 @@ export function uniformFor(seedOfVote: number, key: string): number {
   return mix32(hashString(key, seedOfVote) ^ 0x9e3779b9) / 4294967296;
 }
 
+/** A uniform draw in [0, 1) as a weight in [1 - spread, 1 + spread). */
+const spreadWeight = (uniform: number, spread: number) => 1 - spread + 2 * spread * uniform;
+
 /**
  * Each vote's weight of each feature of a vocabulary: a factor in [1 - spread, 1 + spread]. One vote
  * (nConsensus 1) is the whole model, every weight 1. Several votes each weigh the evidence a little
@@ -46,16 +49,16 @@ export function votedWeights(vocabulary: readonly string[], seed: string, vote: 
   const weights = new Float64Array(vocabulary.length);
   if (nConsensus <= 1) return weights.fill(1);
   const s = voteSeed(seed, vote);
-  for (let i = 0; i < vocabulary.length; i++) weights[i] = 1 - spread + 2 * spread * uniformFor(s, vocabulary[i]!);
+  for (let i = 0; i < vocabulary.length; i++) weights[i] = spreadWeight(uniformFor(s, vocabulary[i]!), spread);
   return weights;
 }
 
 /**
- * A gentler perturbation for scorers with few features (the partition's label and value cues): each
- * weight is scaled by a factor in [1 - spread, 1 + spread], so a vote shifts thresholds rather than
- * forgetting a cue altogether.
+ * One weight, for one key, as votedWeights gives each feature: for scorers with few features (the
+ * partition's label and value cues, a classification's layout cues and title), a factor in
+ * [1 - spread, 1 + spread], so a vote shifts thresholds rather than forgetting a cue altogether.
  */
 export function jitteredWeight(seed: string, vote: number, nConsensus: number, key: string, spread: number): number {
   if (nConsensus <= 1) return 1;
-  return 1 - spread + 2 * spread * uniformFor(voteSeed(seed, vote), key);
+  return spreadWeight(uniformFor(voteSeed(seed, vote), key), spread);
 }

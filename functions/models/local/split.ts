@@ -20,6 +20,7 @@ import { layoutCues, sheetCues } from './cues.ts';
 import { boundedLogit, type LogisticModel, probabilityOf } from './logistic-model.ts';
 import { buildQueries, cueScores, labelScores, pagesEvidence, type Queries, type TextEvidence, textEvidence, titleLines } from './evidence.ts';
 import { anyNumberLabel, findLabeledDates, findLabeledValues, hasDate, pageMarker, type PageMarker, sameLabel, titleNumbers } from './identifiers.ts';
+import { EMAIL } from './extract-values.ts';
 import { votedWeights } from './random.ts';
 import { countFeatures, type PageLine, pageLines, scoreShares } from './text.ts';
 import { CLASSIFY_WEIGHTS } from './weights/classify.ts';
@@ -178,7 +179,8 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
   // The last page with words: a blank page between two pages (read by OCR or not, it found nothing)
   // says nothing about the paper, so the page after it is compared with the page before it.
   let lastWithWords: number | undefined;
-  const mailHeads: boolean[] = [];
+  // Whether that page printed an e-mail address in its header.
+  let lastMailed = false;
   const markers = lines.map((l) => pageMarker(l));
   const contents = pages.map((page, p) => layoutCues([page], [lines[p]!]).some((c) => c.cue === 'contents'));
   pages.forEach((page, p) => {
@@ -192,10 +194,7 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
     const otherPaper = previous && (otherSize || (!blank && page.ocr !== previous.ocr));
     // A blank page on other paper between two pages under the same running head (a report's blank
     // legal-size sheet before its legal-size chapters) starts nothing: it is inside the document.
-    let next = p + 1;
-    while (blank && next < lines.length && lines[next]!.length === 0) next++;
-    const inside = blank && lastWithWords !== undefined && next < lines.length && sharesRunningLine(lines[next]!, lines[lastWithWords]!);
-    if (otherPaper && !inside) score += SPLIT_WEIGHTS.pageChange;
+    if (otherPaper && !(blank && betweenRunningHeads(lines, lastWithWords, p))) score += SPLIT_WEIGHTS.pageChange;
     samePaper.push(Boolean(previous) && !otherPaper);
     if (marker.index === 1) score += SPLIT_WEIGHTS.firstPageMarker;
     else if (marker.index !== undefined && marker.index > 1 && (!otherPaper || followsMarker(markers[p - 1], marker))) score -= SPLIT_WEIGHTS.laterPageMarker;
@@ -223,13 +222,15 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
     // An e-mail address in the header where the page before printed none there: a letterhead, a CV's
     // contact line, a message's sender — what a document prints over its first page.
     const mail = lines[p]!.slice(0, top).some((l) => EMAIL.test(l.text));
-    if (mail && lastWithWords !== undefined && !mailHeads[lastWithWords] && marker.index === undefined) score += SPLIT_WEIGHTS.headerEmail;
-    mailHeads[p] = mail;
+    if (mail && lastWithWords !== undefined && !lastMailed && marker.index === undefined) score += SPLIT_WEIGHTS.headerEmail;
     // The running head or foot of the page before (with words) printed again (a report's title over
     // every page), and nothing printed that starts a document: a page of the same document, even on
     // other paper (a report's letter pages, then its legal-size ones).
     if (lastWithWords !== undefined && !changed && marker.index !== 1 && sharesRunningLine(lines[p]!, lines[lastWithWords]!)) score -= SPLIT_WEIGHTS.runningHead;
-    if (!blank) lastWithWords = p;
+    if (!blank) {
+      lastWithWords = p;
+      lastMailed = mail;
+    }
     start.push(score);
     // A first page prints a number or a date in its header, or dates its opening sentence ("made on 7 July 2024").
     header.push(facts.length > 0 || (top > 0 && isProse(lines[p]![top - 1]!.text) && hasDate(lines[p]![top - 1]!.text)));
@@ -240,7 +241,12 @@ function startCues(pages: readonly Page[], lines: readonly PageLine[][]): { star
   return { start, header, samePaper };
 }
 
-const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.\p{L}{2,}/u;
+/** Whether the pages with words around blank page `p` (the last before it, the first after it) share a running head or foot. */
+function betweenRunningHeads(lines: readonly PageLine[][], before: number | undefined, p: number): boolean {
+  let next = p + 1;
+  while (next < lines.length && lines[next]!.length === 0) next++;
+  return before !== undefined && next < lines.length && sharesRunningLine(lines[next]!, lines[before]!);
+}
 
 /** A line's words of letters, for comparing running heads (their page numbers and dates left out). */
 const runningWords = (line: PageLine | undefined) => (line?.text.toLowerCase().match(/\p{L}{3,}/gu) ?? []).join(' ');
