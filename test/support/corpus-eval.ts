@@ -19,6 +19,7 @@ import {
   addTo,
   type Bundle,
   CORPUS_CATEGORIES,
+  expectedLabel,
   emptyTally,
   type FieldResult,
   type ItemField,
@@ -229,7 +230,7 @@ export async function evaluateBundles(bundles: readonly Bundle[]): Promise<Split
   const out: SplitCase[] = [];
   for (const [i, bundle] of bundles.entries()) {
     const doc = await bundleDoc(bundle);
-    const expected = bundle.parts.flatMap((part) => new Array<string>(part.pages).fill(bundle.subdocuments.includes(part.type) ? part.type : 'other'));
+    const expected = bundle.parts.flatMap((part) => new Array<string>(part.pages).fill(expectedLabel(part.type, bundle.subdocuments)));
     const sources = bundle.parts.flatMap((part) => new Array<string>(part.pages).fill(sourceOf(part.path)));
     const folds = sources.map(foldOf);
     const name = `bundle ${i + 1}: ${bundle.parts.map((p) => `${p.path.split('/').pop()}×${p.pages}`).join(' + ')} | asked ${bundle.subdocuments.join(', ')}`;

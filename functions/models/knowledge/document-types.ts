@@ -112,12 +112,21 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'estimate',
-    names: 'quote, quotation, estimate, repair estimate, proposal, offer, devis, angebot, kostenvoranschlag, offerte, presupuesto, preventivo, orcamento, 报价单, 報價單, 見積書, 견적서',
-    terms: `quote, quotation, estimate, estimate of record, preliminary estimate, proposal, quote number, valid until, validity, prices valid,
-      offer, proposed, scope of work, acceptance, accept this quote, unit price, subtotal, total, options, labor, labour, parts, paint,
-      refinish, repair, replace, r&i, body labor, paint labor, parts total, labor total, net cost of repairs, deductible, insured, claim number,
-      vehicle, vin, odometer, estimator, appraiser, written by, damage, front bumper, rear bumper, panel, oem, aftermarket,
+    names: 'quote, quotation, estimate, proposal, offer, devis, angebot, kostenvoranschlag, offerte, presupuesto, preventivo, orcamento, 报价单, 報價單, 見積書, 견적서',
+    terms: `quote, quotation, estimate, preliminary estimate, proposal, quote number, valid until, validity, prices valid,
+      offer, proposed, scope of work, acceptance, accept this quote, unit price, subtotal, total, options, labor, labour, parts,
       devis, angebot, kostenvoranschlag, offerte, presupuesto, preventivo, orcamento`,
+    cues: { totals: 1, table_heavy: 1 },
+  },
+  {
+    // The estimate a body shop or an insurer's appraiser writes of a damaged vehicle: its own words
+    // (R&I, refinish, panels, the vehicle's VIN), which a quote for goods or services does not print.
+    id: 'repair_estimate',
+    names: 'repair estimate, collision estimate, damage estimate, devis de reparation, reparaturkostenvoranschlag, presupuesto de reparacion, preventivo di riparazione',
+    terms: `estimate of record, paint, refinish, repair, replace, r&i, body labor, paint labor, parts total, labor total, net cost of repairs,
+      vehicle, vin, odometer, mileage, estimator, appraiser, written by, damage, point of impact,
+      front bumper, rear bumper, bumper, fender, panel, quarter panel, oem, aftermarket, blend, sublet, towing,
+      carrosserie, peinture, karosserie, lackierung, fahrzeug, vehiculo, chapa, pintura, carrozzeria, verniciatura, veicolo`,
     cues: { totals: 1, table_heavy: 1 },
   },
   {

@@ -242,6 +242,21 @@ describe('classification output', () => {
     expect(await categoryOf('Mustang Project Benutzerdokumentation')).toBe('manual');
   });
 
+  it("tells a body shop's repair estimate from a quote for goods: both are estimates, only one prints R&I, refinish and panels", async () => {
+    const categories = [
+      { name: 'quote', description: 'Quotation or estimate of prices offered to a customer' },
+      { name: 'repair_estimate', description: 'Estimate of vehicle repair costs' },
+    ];
+    const doc = (lines: string[]) => fixtureDoc([{ blocks: [{ kind: 'paragraph', lines }] }]);
+    const categoryOf = async (lines: string[]) => (await localEngine.classify(request(doc(lines), { categories }))).output.category;
+    const repair = ['ESTIMATE', 'Customer: Dana Lee', 'Vehicle: 2017 Honda Civic  VIN 2HGFC2F59HH512345', 'Odometer 48,210', 'Line  Oper  Description  Labor  Paint',
+      '1  R&I  Front bumper cover  1.2', '2  Repl  LT Fender  2.0  1.8', '3  Rfn  LT Quarter panel  2.6', 'Paint labor 4.4 hrs', 'Parts total 812.40', 'TOTALS 1,402.77'];
+    const goods = ['QUOTATION', 'Quote number Q-2024-118', 'Customer: Northwind Traders', 'Valid until 30 June 2024', 'Item  Qty  Unit price  Amount',
+      'Office chair, ergonomic  12  189.00  2,268.00', 'Standing desk 160 cm  6  415.00  2,490.00', 'Subtotal 4,758.00', 'Total 4,758.00', 'Accept this quote by signing below'];
+    expect(await categoryOf(repair)).toBe('repair_estimate');
+    expect(await categoryOf(goods)).toBe('quote');
+  });
+
   it('with no evidence for any category, the first is only a default, and its likelihood says so', async () => {
     const doc = fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: ['Zorblat quixen fummery.'] }] }]);
     const result = await localEngine.classify(request(doc));

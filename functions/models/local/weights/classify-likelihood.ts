@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    0.83365,
-    0.505046,
-    0.418715,
-    -0.425442,
-    -0.213519,
-    0.146507,
-    0.178396,
-    -0.095954
+    0.85653,
+    0.468784,
+    0.431832,
+    -0.410611,
+    -0.196462,
+    0.192511,
+    0.197015,
+    -0.082462
   ],
-  "bias": 0.124257,
+  "bias": 0.042989,
   "fitted": {
     "documents": 229,
     "category_sets": [
@@ -35,11 +35,11 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
       12
     ],
     "rows": 916,
-    "right_rows": 840,
+    "right_rows": 843,
     "lambda": 10
   },
   "calibration": {
-    "scale": 0.923553,
-    "shift": 0.022726
+    "scale": 0.914093,
+    "shift": 0.016417
   }
 };
