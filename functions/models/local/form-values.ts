@@ -907,9 +907,30 @@ function readClause(reading: TextReading, state: SentenceReading, clause: Clause
     if (rest === '' || !/[\d\p{Lu}]/u.test(rest)) return;
     clause = { ...clause, value: rest };
   }
+  // "Son objet est « Distribution gratuite » sur la première ligne et « aux personnes » sur la
+  // deuxième": what is quoted is the value, the words around it say where it goes; each quoted part
+  // is the next line of the field.
+  const quoted = clause.kind === undefined ? quotedParts(clause.value) : undefined;
+  if (quoted) {
+    quoted.forEach((part, i) => pushFacts(reading, namedValueFacts(reading, { ...clause, value: part }, own, quoted.length > 1 ? { ...options, ordinal: i + 1 } : options)));
+    return;
+  }
   if (clause.kind === 'name') pushFacts(reading, nameFacts(clause.value, options));
   else if (clause.kind === 'address' || (own.stems.includes('address') && own.stems.length === 1 && /,/.test(clause.value))) pushFacts(reading, addressFacts(clause.value, options));
   else pushFacts(reading, namedValueFacts(reading, clause, own, options));
+}
+
+/**
+ * The quoted parts of a value that starts with a quote and says more outside its quotes
+ * (`« A » sur la première ligne et « B » sur la deuxième`); undefined for any other value (a value
+ * quoted whole is only unquoted, by cleanValue).
+ */
+function quotedParts(value: string): string[] | undefined {
+  if (!/^\s*["“„«]/.test(value)) return undefined;
+  const parts = [...value.matchAll(/["“„«]\s*([^"“”„«»]+?)\s*["”“»]/g)];
+  const outside = parts.reduce((rest, m) => rest.replace(m[0], ' '), value);
+  if (parts.length === 0 || !/\p{L}/u.test(outside)) return undefined;
+  return parts.map((m) => m[1]!);
 }
 
 /** The stems of a name's parts (given names, family name, full name), in any language the knowledge names them in. */
@@ -1025,10 +1046,12 @@ function sectionedOverlap(fact: Fact, text: FieldText): { match: number; rank: n
   // donatrice est Muller" (the party a block is titled by, for its name box); "Somme : 150,00 euros" for
   // a box labelled only "Euros" under "… la somme de" (the value's unit is the label).
   if (score === 0 && (partyNamed(fact, text) || unitLabelled(fact, text))) return { match: 1 - FILL_WEIGHTS.sectionOnlyPenalty, rank: 1 - FILL_WEIGHTS.sectionOnlyPenalty };
-  // "Mon employeur est …" names the field "nom" of the section "Employeur", less surely than its label would.
+  // "Mon employeur est …" names the field "nom" of the section "Employeur", less surely than its label
+  // would; and it ranks as a label match that misses the section does: below a fact the field's own
+  // label names ("objet" for "Adresse › Objet (row 2)", not the address's second line).
   if (score === 0 && text.section.length > 0) {
     const s = Math.max(0, overlap(fact, [...text.all, ...text.section], text.abbrevs) - FILL_WEIGHTS.sectionOnlyPenalty);
-    return { match: s, rank: s };
+    return { match: s, rank: s - FILL_WEIGHTS.sectionPenalty };
   }
   if (score === 0 || text.section.length === 0) return { match: score, rank: score };
   const section = new Set(text.section);

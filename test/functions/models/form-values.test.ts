@@ -265,6 +265,19 @@ describe('fillForm', () => {
     expect(fillForm({ fields: flat, instructions: "Nom : Schmit\nNom de l'employeur : Lux Logistique S.A." }).values).toEqual(['Schmit', 'Lux Logistique S.A.']);
   });
 
+  it('writes what an instruction quotes, not the words around it: each quoted part on the next line; a value named by the field label goes before one named only by its section (the second line of an address is no Objet)', () => {
+    const fields: FillField[] = [
+      { key: 'objet_1', type: 'text', description: 'Bénéficiaire des versements › Adresse › Objet (row 1)', block: 'Bénéficiaire des versements' },
+      { key: 'objet_2', type: 'text', description: 'Bénéficiaire des versements › Adresse › Objet (row 2)', block: 'Bénéficiaire des versements' },
+    ];
+    const instructions =
+      'Le bénéficiaire est la Fondation Arc-en-Ciel, 3 rue Victor Hugo, 69002 Lyon. Son objet est « Aide aux devoirs des collégiens » sur la première ligne et « du quartier de la Guillotière » sur la deuxième.';
+    expect(fillForm({ fields, instructions }).values).toEqual(['Aide aux devoirs des collégiens', 'du quartier de la Guillotière']);
+    // One quoted value with words after it: the quoted words alone.
+    const one: FillField[] = [{ key: 'title', type: 'text', description: 'Project title' }];
+    expect(fillForm({ fields: one, instructions: 'The project title is "Clean Rivers Initiative" in capitals on the cover.' }).values).toEqual(['Clean Rivers Initiative']);
+  });
+
   it('gives a list the option as the form lists it, and chooses a proper name the text writes as one list prints it', () => {
     const fields: FillField[] = [
       { key: 'databases', type: 'text', description: 'Databases', options: ['Oracle', 'DB2', ' PostgreSQL'] },
