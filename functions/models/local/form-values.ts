@@ -225,7 +225,8 @@ const ABBREVIATION_SET = new Set([...ABBREVIATIONS].map(plain));
 /** A word whose full stop is part of it: an initial ("Q."), a dotted abbreviation ("S.A.", "r.l."), "Inc.". */
 const abbreviated = (word: string) => /^\p{L}$/u.test(word) || /^(?:\p{L}{1,3}\.)+\p{L}{0,3}$/u.test(word) || ABBREVIATION_SET.has(plain(word));
 
-const unquoted = (value: string) => value.trim().replace(/^["'“‘„«]\s*(.*?)\s*["'”’“»]$/, '$1').trim();
+/** A value quoted whole, without its quotes (not `« A » puis « B »`: two quoted parts, read by quotedParts). */
+const unquoted = (value: string) => value.trim().replace(/^["'“‘„«]\s*([^"“”„«»]*?)\s*["'”’“»]$/, '$1').trim();
 /** A value without its quotes; a clause's final full stop goes (not an initial's: "Jane Q."). */
 const cleanValue = (value: string) => unquoted(withoutFullStop(value.trim()).replace(/\s*[!?]+$/, '')).trim();
 
@@ -802,7 +803,11 @@ function readKeyedLine(reading: TextReading, line: string): boolean {
   }
   // "Ayant droit 1 – Nom de famille": the words before a dash are the section the field is in.
   const names = keyed[1]!.split(/\s+[–—-]\s+/).filter((n) => n.trim() !== '');
-  pushFacts(reading, [makeFact(reading.header ? [reading.header, ...names] : names, [], [unquoted(value)])]);
+  const keys = reading.header ? [reading.header, ...names] : names;
+  // "Objet : « A » puis « B »": each quoted part is the next line of the field (quotedParts).
+  const quoted = quotedParts(value);
+  if (quoted) pushFacts(reading, quoted.map((part, i) => makeFact(keys, [], [part], quoted.length > 1 ? { ordinal: i + 1 } : {})));
+  else pushFacts(reading, [makeFact(keys, [], [unquoted(value)])]);
   return true;
 }
 

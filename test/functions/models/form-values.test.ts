@@ -273,6 +273,7 @@ describe('fillForm', () => {
     const instructions =
       'Le bénéficiaire est la Fondation Arc-en-Ciel, 3 rue Victor Hugo, 69002 Lyon. Son objet est « Aide aux devoirs des collégiens » sur la première ligne et « du quartier de la Guillotière » sur la deuxième.';
     expect(fillForm({ fields, instructions }).values).toEqual(['Aide aux devoirs des collégiens', 'du quartier de la Guillotière']);
+    expect(fillForm({ fields, instructions: 'Objet : « Aide aux devoirs » puis « des collégiens »' }).values).toEqual(['Aide aux devoirs', 'des collégiens']);
     // One quoted value with words after it: the quoted words alone.
     const one: FillField[] = [{ key: 'title', type: 'text', description: 'Project title' }];
     expect(fillForm({ fields: one, instructions: 'The project title is "Clean Rivers Initiative" in capitals on the cover.' }).values).toEqual(['Clean Rivers Initiative']);
