@@ -454,6 +454,13 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
 ];
 
 /**
+ * The words between a page's number and the number of pages ("Page 2 OF 3", "Page 2 SUR 3", "Seite 2
+ * VON 3", "Pagina 2 VAN 3", "Página 2 DE 3", "Pagina 2 DI 3"); the page's own word is the `page`
+ * concept's labels.
+ */
+export const PAGE_COUNT_WORDS = `of, sur, von, van, de, di`;
+
+/**
  * How company names end: legal forms ("Sdn Bhd", "GmbH", "B.V.") and the trade words shops and firms
  * name themselves with ("Trading", "Hardware", "Clinic"). A line at the top ending with one is a
  * company's name, not an address or a slogan.

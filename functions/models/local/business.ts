@@ -35,6 +35,7 @@ import { isPlaceholderCode, parseDate, parseNumber, readValue, traitsOf, withSpl
 import { bestPhrase, NUMBER, NUMBER_WORDS, type Phrase, textStems } from './extract-words.ts';
 import { formBoxValues } from './form-layouts.ts';
 import { AMOUNT_WEIGHTS, CURRENCY_WEIGHTS, FIELD_FLOORS, ISSUER_WEIGHTS, LABEL_WEIGHTS, MISREAD_LABEL_WEIGHTS, PARTY_NUMBER_DATE_WEIGHTS, TRUST_WEIGHTS } from './weights/business.ts';
+import { listOf } from '../shared/words.ts';
 
 export interface BusinessValue {
   concept: string;
@@ -890,7 +891,6 @@ function rankedAmounts(lists: AmountLists, best: AmountChoice, totalAgreed: bool
 // The issuer: labelled, or the letterhead
 
 /** A comma-separated list of the knowledge files, lower case. */
-const listOf = (text: string) => text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
 const ENDINGS = listOf(COMPANY_ENDINGS);
 const AUTHORIZATIONS = new Set(listOf(AUTHORIZATION_CODES));
 const OPENINGS = listOf(COMPANY_OPENINGS);

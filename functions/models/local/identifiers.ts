@@ -8,7 +8,8 @@
  * identifier (has a digit, is not a date, an amount, a time or a percentage).
  */
 import type { Page } from '../../documents/doc.ts';
-import { stemOf, STOP_WORDS } from '../shared/words.ts';
+import { FIELD_CONCEPTS, PAGE_COUNT_WORDS } from '../knowledge/fields.ts';
+import { listOf, stemOf, STOP_WORDS } from '../shared/words.ts';
 import { IDENTIFIER_SETTINGS } from './weights/identifiers.ts';
 import type { PageLine } from './text.ts';
 
@@ -23,8 +24,13 @@ export interface PageMarker {
   continued: boolean;
 }
 
-const PAGE_OF = /\bpage\s+(\d{1,4})\s*(?:of|\/)\s*(\d{1,4})\b/i;
-const PAGE_ALONE = /^\s*(?:page|p\.)\s*(\d{1,4})\s*$/i;
+/** The page's word in every language the knowledge knows ("page", "Seite", "página"), and "p.". */
+const PAGE_WORD = `(?:${[...new Set(Object.values(FIELD_CONCEPTS.find((c) => c.id === 'page')!.labels).flatMap((list) => listOf(list!)).filter((w) => !w.includes(' ')))].join('|')}|p\\.)`;
+/** "Page 2 of 3", "Seite 2 von 3", "Página 2/3" (read without accents). */
+const PAGE_OF = new RegExp(`(?<![\\p{L}\\d])${PAGE_WORD}\\s*(\\d{1,4})\\s*(?:(?:${listOf(PAGE_COUNT_WORDS).join('|')})\\s+|\\/\\s*)(\\d{1,4})(?!\\d)`, 'iu');
+const PAGE_ALONE = new RegExp(`^\\s*${PAGE_WORD}\\s*(\\d{1,4})\\s*$`, 'iu');
+/** A line's text without accents, as the page markers are read. */
+const unaccented = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '');
 const CONTINUED = /\b(?:continued|cont'd|\(cont\.?\)|brought forward)\b/i;
 /** A page number between dashes on a line of its own ("- 2 -", "—3—"). */
 const PAGE_DASHED = /^\s*[-–—]\s*(\d{1,4})\s*[-–—]\s*$/;
@@ -34,12 +40,13 @@ const PAGE_FOOTER = /^\s*(\d{1,3})\s*$/;
 export function pageMarker(lines: readonly PageLine[]): PageMarker {
   const marker: PageMarker = { continued: false };
   for (const line of lines) {
-    const of = PAGE_OF.exec(line.text);
+    const text = unaccented(line.text);
+    const of = PAGE_OF.exec(text);
     if (of && marker.index === undefined) {
       marker.index = Number(of[1]);
       marker.total = Number(of[2]);
     }
-    const alone = PAGE_ALONE.exec(line.text) ?? PAGE_DASHED.exec(line.text);
+    const alone = PAGE_ALONE.exec(text) ?? PAGE_DASHED.exec(text);
     if (alone && marker.index === undefined) marker.index = Number(alone[1]);
     if (CONTINUED.test(line.text)) marker.continued = true;
   }

@@ -26,7 +26,12 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
  * ../knowledge/fields.ts LINKING_WORDS) are stop words too: "Factura de Crédito" and a utility bill's
  * "factura de luz" share no phrase "factura de".
  */
-const JOINING_WORDS: ReadonlySet<string> = new Set(LINKING_WORDS.split(',').map((w) => w.trim()).filter(Boolean));
+const JOINING_WORDS: ReadonlySet<string> = new Set(listOf(LINKING_WORDS));
+
+/** A knowledge list ("a, b, c", ../knowledge/*.ts) as its lower-cased items. */
+export function listOf(text: string): string[] {
+  return text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+}
 
 export interface Token {
   /** The stem ("invoic"), or the lower-cased token for numbers. */

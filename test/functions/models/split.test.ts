@@ -245,6 +245,19 @@ describe('split edge cases', () => {
     }
   });
 
+  it('a page marker in any language the knowledge names starts an instance at its page 1: "Seite 1 von 2" as "Page 1 of 2"', async () => {
+    const page = (lines: string[]) => ({ blocks: [{ kind: 'paragraph' as const, lines }] });
+    const report = (marker: (i: number) => string) =>
+      [1, 2].map((i) =>
+        page(['Prüfbericht Haus Weber', 'Anlage: Heizungsanlage, Baujahr 2012', 'Die Prüfung der Anlage ergab keine Mängel an Brenner und Abgasweg.', 'Messwerte: Abgasverlust 6 %, CO 40 ppm.', marker(i)]),
+      );
+    const subdocuments = [{ name: 'report', description: 'An inspection report', allow_multiple_instances: true }];
+    const instances = async (marker: (i: number) => string) => (await localEngine.split(request(fixtureDoc([...report(marker), ...report(marker)]), { subdocuments }))).output.map((e) => e.pages);
+    for (const marker of [(i: number) => `Page ${i} of 2`, (i: number) => `Seite ${i} von 2`, (i: number) => `Página ${i} de 2`]) expect(await instances(marker)).toEqual([[1, 2], [3, 4]]);
+    // Without a marker, two copies of the same report read as one.
+    expect(await instances(() => '')).toEqual([[1, 2, 3, 4]]);
+  });
+
   it('an e-mail address over a page whose page before printed none there starts a document: a CV after an agreement', async () => {
     const agreement = contract(5, 3).pages;
     const cv = (contact: string) => ({

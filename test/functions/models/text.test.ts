@@ -255,6 +255,13 @@ describe('identifiers', () => {
   it('reads page markers', () => {
     expect(pageMarker(lines('Page 2 of 3'))).toEqual({ index: 2, total: 3, continued: false });
     expect(pageMarker(lines('Items (continued)', 'page 1/4'))).toEqual({ index: 1, total: 4, continued: true });
+    // In the languages the knowledge names the page in, accents or not; not inside another word.
+    expect(pageMarker(lines('Seite 2 von 5'))).toEqual({ index: 2, total: 5, continued: false });
+    expect(pageMarker(lines('Página 1 de 4'))).toEqual({ index: 1, total: 4, continued: false });
+    expect(pageMarker(lines('Page 3 sur 3'))).toEqual({ index: 3, total: 3, continued: false });
+    expect(pageMarker(lines('Pagina 2 di 7'))).toEqual({ index: 2, total: 7, continued: false });
+    expect(pageMarker(lines('Seite 3'))).toEqual({ index: 3, continued: false });
+    expect(pageMarker(lines('Homepage 2 of 3'))).toEqual({ continued: false });
     // A number between dashes, and a bare number closing a page of some length, are page numbers.
     expect(pageMarker(lines('achievable cleanup has occurred.', '- 4 -'))).toEqual({ index: 4, continued: false });
     const body = Array.from({ length: 12 }, (_, i) => `Clause ${i + 1} of the agreement continues here.`);
