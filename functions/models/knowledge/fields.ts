@@ -461,6 +461,13 @@ export const FIELD_CONCEPTS: readonly FieldConcept[] = [
 export const PAGE_COUNT_WORDS = `of, sur, von, van, de, di`;
 
 /**
+ * What a page prints when it carries on from the page before ("continued", a table's total "brought
+ * forward"): a word of its own, not a common one ("report", "transport" and "suite" are other words too).
+ */
+export const CONTINUATION_WORDS = `continued, cont'd, (cont.), (cont), brought forward, carried forward, a reporter, report de la page precedente,
+  fortsetzung, ubertrag, vervolg, continuacion, continua, riporto, continuacao`;
+
+/**
  * How company names end: legal forms ("Sdn Bhd", "GmbH", "B.V.") and the trade words shops and firms
  * name themselves with ("Trading", "Hardware", "Clinic"). A line at the top ending with one is a
  * company's name, not an address or a slogan.

@@ -35,7 +35,7 @@ import { isPlaceholderCode, parseDate, parseNumber, readValue, traitsOf, withSpl
 import { bestPhrase, NUMBER, NUMBER_WORDS, type Phrase, textStems } from './extract-words.ts';
 import { formBoxValues } from './form-layouts.ts';
 import { AMOUNT_WEIGHTS, CURRENCY_WEIGHTS, FIELD_FLOORS, ISSUER_WEIGHTS, LABEL_WEIGHTS, MISREAD_LABEL_WEIGHTS, PARTY_NUMBER_DATE_WEIGHTS, TRUST_WEIGHTS } from './weights/business.ts';
-import { listOf } from '../shared/words.ts';
+import { escapeRegExp, listOf } from '../shared/words.ts';
 
 export interface BusinessValue {
   concept: string;
@@ -895,12 +895,11 @@ const ENDINGS = listOf(COMPANY_ENDINGS);
 const AUTHORIZATIONS = new Set(listOf(AUTHORIZATION_CODES));
 const OPENINGS = listOf(COMPANY_OPENINGS);
 /** A word as a regular expression that matches it literally. */
-const literal = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A street word of the lexicon as a pattern: "st." matches "st" and "st.". */
 const STREET = listOf(STREET_WORDS)
-  .map((w) => literal(w).replace(/\\\.$/, '\\.?'))
+  .map((w) => escapeRegExp(w).replace(/\\\.$/, '\\.?'))
   .join('|');
-const STREET_END = listOf(STREET_ENDINGS).map(literal).join('|');
+const STREET_END = listOf(STREET_ENDINGS).map(escapeRegExp).join('|');
 const ADDRESS_LIKE = new RegExp(
   `\\p{L}(${STREET_END})\\s*\\d|^(no\\.?\\s*)?\\d+[a-z]?\\b[^,]*,|^no\\.?\\s*\\d|\\b(${STREET})(?![\\p{L}])[^\\n]*\\d|\\d.*\\b(${STREET})(?![\\p{L}])|\\bp\\.?o\\.? box\\b|\\b\\d{5}\\b|\\b[A-Z]{1,2}\\d{1,2}[A-Z]?\\s\\d[A-Z]{2}\\b`,
   'iu',

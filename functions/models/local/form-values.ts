@@ -31,7 +31,7 @@ import type { FillField, FillRequest, FillResult, FormFiller } from '../engine.t
 import { ABBREVIATIONS, BARE_NAME_WORDS, FEMININE_ENDINGS, FIELD_CONCEPTS, FORM_PHRASES, NO_WORDS, YES_WORDS } from '../knowledge/form-phrases.ts';
 import { DATE_LEAD_WORDS, DATED_WORDS, NEGATIONS, NUMBER_JOINING_WORDS, NUMBER_WORDS, OPTION_POSITIONS, OPTION_WORDS, PARTICIPLE_ENDINGS, PASSIVE_AGENTS, SELF_WORDS, SIGNING_VERBS, STATEMENT_WORDS } from '../knowledge/form-options.ts';
 import { ENGLISH_MONTHS, MONTH_NUMBERS, monthKey } from '../knowledge/months.ts';
-import { stemOf, STOP_WORDS } from '../shared/words.ts';
+import { escapeRegExp, stemOf, STOP_WORDS } from '../shared/words.ts';
 import { FILL_WEIGHTS } from './weights/form-values.ts';
 
 interface Fact {
@@ -90,9 +90,8 @@ const ORDINAL_WORDS: Record<string, number> = Object.assign({}, ...Object.values
 /** Function words of every language: they say nothing about which field is meant. */
 const FUNCTION_WORDS = new Set(Object.values(FORM_PHRASES).flatMap((p) => p.functionWords.map(plain)));
 
-const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A phrase of the knowledge file as a regex source: any spaces, either apostrophe. */
-const phraseRe = (phrase: string) => escapeRe(phrase).replace(/\s+/g, '\\s+').replace(/['’]/g, "['’]").replace(/"/g, '["“”„«»]');
+const phraseRe = (phrase: string) => escapeRegExp(phrase).replace(/\s+/g, '\\s+').replace(/['’]/g, "['’]").replace(/"/g, '["“”„«»]');
 
 /** Phrases that mean the same on forms, rewritten to one concept word before words are compared. */
 const SYNONYMS: Array<[RegExp, string]> = [
@@ -102,7 +101,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   ...Object.entries({ ...FIELD_CONCEPTS, ...OPTION_WORDS })
     .flatMap(([concept, phrases]) => phrases.map((phrase) => [plain(phrase).replace(/[^\p{L}\p{N}]+/gu, ' ').trim(), concept] as const))
     .sort((a, b) => b[0].length - a[0].length)
-    .map(([phrase, concept]): [RegExp, string] => [new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(phrase).replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}])`, 'gu'), concept]),
+    .map(([phrase, concept]): [RegExp, string] => [new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase).replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}])`, 'gu'), concept]),
 ];
 
 /** Words of a key or label: camelCase, snake_case, dots and digits split; "2nd" → 2; accents off. */
@@ -260,7 +259,7 @@ const RANGE = new RegExp(`(?:^|\\s)(${alternatives(RANGE_WORDS.map((r) => r[0]))
 const KEPT_WORDS = new Set(RANGE_WORDS.flat().map(plain).filter((w) => w.length >= 2 && !FUNCTION_WORDS.has(w)));
 /** A signing verb, then "à <Place>[,] le <date>" (on accent-free text): the place and the date. */
 const SIGNED_AT = new RegExp(
-  `(?:^|\\s)(?:${SIGNING_VERBS.map((v) => `[${v[0]}${v[0]!.toUpperCase()}]${escapeRe(v.slice(1))}`).join('|')})\\b[^.;]{0,60}?\\s(?:à|a|in|at|en|te|em|zu|op)\\s+(\\p{Lu}[\\p{L}'’-]*(?:[\\s-]\\p{Lu}[\\p{L}'’-]*){0,3})(\\s*,?\\s+(?:(?:le|on|the|am|den|el|il|em|op|a)\\s+)?)(${DATE_LIKE})`,
+  `(?:^|\\s)(?:${SIGNING_VERBS.map((v) => `[${v[0]}${v[0]!.toUpperCase()}]${escapeRegExp(v.slice(1))}`).join('|')})\\b[^.;]{0,60}?\\s(?:à|a|in|at|en|te|em|zu|op)\\s+(\\p{Lu}[\\p{L}'’-]*(?:[\\s-]\\p{Lu}[\\p{L}'’-]*){0,3})(\\s*,?\\s+(?:(?:le|on|the|am|den|el|il|em|op|a)\\s+)?)(${DATE_LIKE})`,
   'u',
 );
 const SIGNATURE_STEMS = ['signatur'];
@@ -544,7 +543,7 @@ function spelledAmount(text: string): string | undefined {
   return count >= 2 && numbers >= 1 ? text.slice(0, runEnd).trim() : undefined;
 }
 const NUMBER_BEFORE_WORD = new RegExp(
-  `^\\d[\\p{L}\\d/.-]*\\s+(?:${DATED_ALTERNATIVES})\\s+(?:${DATE_LIKE})|^\\d[\\p{L}\\d/.-]*(?=\\s+(?:${[...FUNCTION_WORDS].map(escapeRe).join('|')})\\s)(?!\\s+(?:${DATED_ALTERNATIVES})\\s+(?:${DATE_LIKE}))`,
+  `^\\d[\\p{L}\\d/.-]*\\s+(?:${DATED_ALTERNATIVES})\\s+(?:${DATE_LIKE})|^\\d[\\p{L}\\d/.-]*(?=\\s+(?:${[...FUNCTION_WORDS].map(escapeRegExp).join('|')})\\s)(?!\\s+(?:${DATED_ALTERNATIVES})\\s+(?:${DATE_LIKE}))`,
   'iu',
 );
 const AMOUNT_START = /^\d{1,3}(?:[ .’']\d{3})*[.,]\d{2}(?![\d.,])(?:\s*(?:€|\$|£|EUR|USD|GBP|CHF)(?![\p{L}]))?/u;
@@ -554,7 +553,7 @@ const AMOUNT_START = /^\d{1,3}(?:[ .’']\d{3})*[.,]\d{2}(?![\d.,])(?:\s*(?:€|
  * a capital alone says nothing where every noun has one ("Stelle trägt die Kosten").
  */
 const PROPER_VALUE = /^(?:\p{Lu}[\p{L}\d'’.-]*|[\d\p{Lu}][\p{Lu}\d/-]+)(?:\s+(?:(?:van|von|de|der|den|du|da|di|del|dos|le|la)\s+)?(?:\p{Lu}[\p{L}\d'’.-]*|\d[\p{Lu}\d/-]*)){0,4}(?![\p{L}\d])/u;
-const FUNCTION_WORD_NEXT = new RegExp(`^\\s+(?:${[...FUNCTION_WORDS, ...ALL.flatMap((p) => p.conjunctions)].map(escapeRe).join('|')})\\s`, 'iu');
+const FUNCTION_WORD_NEXT = new RegExp(`^\\s+(?:${[...FUNCTION_WORDS, ...ALL.flatMap((p) => p.conjunctions)].map(escapeRegExp).join('|')})\\s`, 'iu');
 
 /** A field's label as the page prints it: its description's first part, without the sections before "›". */
 const printedLabel = (field: FillField) => (field.description.split(/\n| — /)[0] ?? '').split(/\s*›\s*/).at(-1)!.trim();
@@ -1285,7 +1284,7 @@ function formatValue(values: string[], field: FillField): string | null {
   }
   // "168 cm" in a field labelled "Height (cm)": the unit is printed already.
   const unit = /^(-?\d+(?:[.,]\d+)?)\s*([\p{L}€$£%]{1,5})\.?$/u.exec(value);
-  if (unit && new RegExp(`(?:^|[\\s(\\[/])${escapeRe(unit[2]!)}(?:$|[\\s)\\]/.:])`, 'iu').test(field.description)) value = unit[1]!;
+  if (unit && new RegExp(`(?:^|[\\s(\\[/])${escapeRegExp(unit[2]!)}(?:$|[\\s)\\]/.:])`, 'iu').test(field.description)) value = unit[1]!;
   if (field.options && field.options.length > 0) {
     let best: string | null = null;
     let bestScore = FILL_WEIGHTS.optionMinSimilarity;
@@ -1543,7 +1542,7 @@ const properOption = (option: string) => /\p{Lu}/u.test(option) && option.trim()
 
 /** The text holds the words as written, whole, and not first in a sentence (where any word has a capital). */
 function writtenInside(text: string, words: string): boolean {
-  const re = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(words)}(?![\\p{L}\\p{N}])`, 'gu');
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(words)}(?![\\p{L}\\p{N}])`, 'gu');
   for (const m of text.matchAll(re)) {
     const before = text.slice(0, m.index).trimEnd();
     if (before !== '' && !/[.!?:;\n]$/.test(before)) return true;

@@ -8,8 +8,8 @@
  * identifier (has a digit, is not a date, an amount, a time or a percentage).
  */
 import type { Page } from '../../documents/doc.ts';
-import { FIELD_CONCEPTS, PAGE_COUNT_WORDS } from '../knowledge/fields.ts';
-import { listOf, stemOf, STOP_WORDS } from '../shared/words.ts';
+import { CONTINUATION_WORDS, FIELD_CONCEPTS, PAGE_COUNT_WORDS } from '../knowledge/fields.ts';
+import { escapeRegExp, listOf, stemOf, STOP_WORDS } from '../shared/words.ts';
 import { IDENTIFIER_SETTINGS } from './weights/identifiers.ts';
 import type { PageLine } from './text.ts';
 
@@ -31,7 +31,9 @@ const PAGE_OF = new RegExp(`(?<![\\p{L}\\d])${PAGE_WORD}\\s*(\\d{1,4})\\s*(?:(?:
 const PAGE_ALONE = new RegExp(`^\\s*${PAGE_WORD}\\s*(\\d{1,4})\\s*$`, 'iu');
 /** A line's text without accents, as the page markers are read. */
 const unaccented = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '');
-const CONTINUED = /\b(?:continued|cont'd|\(cont\.?\)|brought forward)\b/i;
+const escaped = (text: string) => escapeRegExp(text).replace(/\s+/g, '\\s+');
+/** "continued", "Übertrag", "(cont.)" (read without accents), not inside another word. */
+const CONTINUED = new RegExp(`(?<![\\p{L}\\d])(?:${listOf(CONTINUATION_WORDS).map(escaped).join('|')})(?![\\p{L}\\d])`, 'iu');
 /** A page number between dashes on a line of its own ("- 2 -", "—3—"). */
 const PAGE_DASHED = /^\s*[-–—]\s*(\d{1,4})\s*[-–—]\s*$/;
 /** A bare page number ("2") as the last line of a page of some length: its footer. */
@@ -48,7 +50,7 @@ export function pageMarker(lines: readonly PageLine[]): PageMarker {
     }
     const alone = PAGE_ALONE.exec(text) ?? PAGE_DASHED.exec(text);
     if (alone && marker.index === undefined) marker.index = Number(alone[1]);
-    if (CONTINUED.test(line.text)) marker.continued = true;
+    if (CONTINUED.test(text)) marker.continued = true;
   }
   const footer = lines.length >= IDENTIFIER_SETTINGS.footerMinLines ? PAGE_FOOTER.exec(lines[lines.length - 1]!.text) : null;
   if (footer && marker.index === undefined && Number(footer[1]) > 0) marker.index = Number(footer[1]);

@@ -6,6 +6,7 @@
 import type { Doc } from '../../documents/doc.ts';
 import { classify } from './classify.ts';
 import { INFER_SETTINGS } from './weights/infer-schema.ts';
+import { escapeRegExp } from '../shared/words.ts';
 
 interface Kind {
   type: string;
@@ -34,14 +35,13 @@ const KINDS: Kind[] = [
   { type: 'certificate', title: 'Certificate', names: ['certificate'] },
 ];
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The kind named in a text ("ACCOUNT STATEMENT", "Payslip – March"), longest name first. */
 function kindNamedIn(text: string): Kind | undefined {
   let best: { kind: Kind; length: number } | undefined;
   for (const kind of KINDS) {
     for (const name of kind.names) {
-      if (new RegExp(`\\b${escape(name).replace(/ /g, '\\s+')}\\b`, 'i').test(text) && name.length > (best?.length ?? 0)) best = { kind, length: name.length };
+      if (new RegExp(`\\b${escapeRegExp(name).replace(/ /g, '\\s+')}\\b`, 'i').test(text) && name.length > (best?.length ?? 0)) best = { kind, length: name.length };
     }
   }
   return best?.kind;

@@ -28,6 +28,11 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
  */
 const JOINING_WORDS: ReadonlySet<string> = new Set(listOf(LINKING_WORDS));
 
+/** Text as a regular expression matching it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** A knowledge list ("a, b, c", ../knowledge/*.ts) as its lower-cased items. */
 export function listOf(text: string): string[] {
   return text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);

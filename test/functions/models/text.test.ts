@@ -262,6 +262,10 @@ describe('identifiers', () => {
     expect(pageMarker(lines('Pagina 2 di 7'))).toEqual({ index: 2, total: 7, continued: false });
     expect(pageMarker(lines('Seite 3'))).toEqual({ index: 3, continued: false });
     expect(pageMarker(lines('Homepage 2 of 3'))).toEqual({ continued: false });
+    // A page that carries on from the one before says so in its language; "report" or "discontinued" does not.
+    expect(pageMarker(lines('Übertrag: 1.234,00'))).toEqual({ continued: true });
+    expect(pageMarker(lines('Continuación'))).toEqual({ continued: true });
+    expect(pageMarker(lines('Annual report', 'discontinued items'))).toEqual({ continued: false });
     // A number between dashes, and a bare number closing a page of some length, are page numbers.
     expect(pageMarker(lines('achievable cleanup has occurred.', '- 4 -'))).toEqual({ index: 4, continued: false });
     const body = Array.from({ length: 12 }, (_, i) => `Clause ${i + 1} of the agreement continues here.`);
