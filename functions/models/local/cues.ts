@@ -23,7 +23,8 @@ const SALUTATION = /^(dear|to whom it may concern|gentlemen|ladies and gentlemen
 const CLOSING = /^(sincerely|yours sincerely|yours faithfully|yours truly|very truly yours|respectfully|kind regards|best regards|regards|cordialement|bien cordialement|veuillez agr[ée]er|mit freundlichen gr[üu](ß|ss)en|met vriendelijke groet(en)?|hoogachtend|atentamente|cordiales saludos|cordiali saluti|distinti saluti|atenciosamente|cumprimentos)\b/i;
 const ABSTRACT = /^(abstract|summary|résumé|zusammenfassung|samenvatting|resumen|sommario|resumo)\b/i;
 const REFERENCES = /^(references|bibliography|works cited|literature cited|références|literatur|literatuur|referencias|bibliografia|referências)\b/i;
-const CLAUSE = /^(\(?\d{1,2}(\.\d{1,2}){0,3}[.)]?\s+\p{Lu}|article\s+\d|art\.\s*\d|section\s+\d|clause\s+\d|§\s*\d|whereas\b|now,? therefore\b)/iu;
+/** A numbered clause or article, in the corpus languages ("Artículo 1", "Artikel 3", "Clausola 2", "Considérant"). */
+const CLAUSE = /^(\(?\d{1,2}(\.\d{1,2}){0,3}[.)]?\s+\p{Lu}|(article|art[ií]culo|artikel|articolo|artigo)\s+\d|art\.\s*\d|(section|secci[oó]n|sezione|sec[cç][aã]o)\s+\d|(clause|cl[aá]usula|klausel|clausola)\s+\d|§\s*\d|whereas\b|now,? therefore\b|consid[ée]rant\b|considerando\b|overwegende\b)/iu;
 const CONTENTS = /^(table of contents|contents|sommaire|table des matières|inhaltsverzeichnis|inhalt|inhoud|inhoudsopgave|índice|indice|sumário)\b/i;
 const TOTAL_LINE = /^(sub\s?-?total|total|grand total|amount due|balance due|net total|nett total|total due|total ttc|total ht|totaal|gesamt|summe|importe total|totale)\b.*\d[.,]\d{2}\b/i;
 const BLANK_FIELD = /_{5,}|\.{8,}|☐|☑|☒|□|\[\s?\]/;

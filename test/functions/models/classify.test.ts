@@ -7,6 +7,8 @@ import type { Doc } from '../../../functions/documents/doc.ts';
 import type { Category, ClassifyRequest } from '../../../functions/models/engine.ts';
 import { localEngine } from '../../../functions/models/local/index.ts';
 import { classify, CLASSIFY_FEATURES } from '../../../functions/models/local/classify.ts';
+import { layoutCues } from '../../../functions/models/local/cues.ts';
+import { docPages, pageLines } from '../../../functions/models/local/text.ts';
 import { probabilityOf } from '../../../functions/models/local/logistic-model.ts';
 import { CLASSIFY_MODEL } from '../../../functions/models/local/weights/classify-likelihood.ts';
 import { classificationCorpus, fixtureDoc, type FixtureKind, invoice, payslip, receipt } from '../../support/bundle-fixtures.ts';
@@ -100,6 +102,17 @@ describe('classification accuracy', () => {
 });
 
 describe('layout cues', () => {
+  it('numbered articles and clauses are seen in the corpus languages: "Artículo 1", "Artikel 2", "Cláusula 3" as "Article 4"', () => {
+    const cuesOf = (word: string) => {
+      const lines = Array.from({ length: 6 }, (_, i) => [`${word} ${i + 1}`, 'Die Parteien vereinbaren Folgendes über die Nutzung der Räume.']).flat();
+      const pages = docPages(fixtureDoc([{ blocks: [{ kind: 'paragraph', lines }] }]), undefined);
+      return layoutCues(pages, pages.map((p) => pageLines(p))).map((c) => c.cue);
+    };
+    for (const word of ['Article', 'Artículo', 'Artikel', 'Articolo', 'Artigo', 'Cláusula', 'Klausel']) expect(cuesOf(word)).toEqual(['clauses']);
+    // Six lines starting with a word and a number are no clauses.
+    expect(cuesOf('Seite')).toEqual([]);
+  });
+
   it('a till slip headed "TAX INVOICE" that takes cash and gives change is a receipt', async () => {
     const lines = ['FUYI MINI MARKET', 'GST No: 001604310720', 'TAX INVOICE', 'TRN: 1CR0576494', 'Counter 1 Cashier: HOCK', 'Qty UOM U.Price Amt Tax Code',
       'SUMMER CUP 48X230ML', '1 BOX 8.49 8.49 SR', 'GST 6% 0.51', 'Total Includes GST 6% 9.00', 'Cash 50.00', 'Change 41.00', 'Goods sold are not returnable'];

@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    0.85653,
-    0.468784,
-    0.431832,
-    -0.410611,
-    -0.196462,
-    0.192511,
-    0.197015,
-    -0.082462
+    0.855661,
+    0.469737,
+    0.430095,
+    -0.408419,
+    -0.194502,
+    0.199683,
+    0.196537,
+    -0.082452
   ],
-  "bias": 0.042989,
+  "bias": 0.042501,
   "fitted": {
     "documents": 229,
     "category_sets": [
@@ -39,7 +39,7 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "lambda": 10
   },
   "calibration": {
-    "scale": 0.914093,
-    "shift": 0.016417
+    "scale": 0.913626,
+    "shift": 0.016634
   }
 };
