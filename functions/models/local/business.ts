@@ -890,11 +890,9 @@ function rankedAmounts(lists: AmountLists, best: AmountChoice, totalAgreed: bool
 // ---------------------------------------------------------------------------------------------
 // The issuer: labelled, or the letterhead
 
-/** A comma-separated list of the knowledge files, lower case. */
 const ENDINGS = listOf(COMPANY_ENDINGS);
 const AUTHORIZATIONS = new Set(listOf(AUTHORIZATION_CODES));
 const OPENINGS = listOf(COMPANY_OPENINGS);
-/** A word as a regular expression that matches it literally. */
 /** A street word of the lexicon as a pattern: "st." matches "st" and "st.". */
 const STREET = listOf(STREET_WORDS)
   .map((w) => escapeRegExp(w).replace(/\\\.$/, '\\.?'))

@@ -35,7 +35,6 @@ const KINDS: Kind[] = [
   { type: 'certificate', title: 'Certificate', names: ['certificate'] },
 ];
 
-
 /** The kind named in a text ("ACCOUNT STATEMENT", "Payslip – March"), longest name first. */
 function kindNamedIn(text: string): Kind | undefined {
   let best: { kind: Kind; length: number } | undefined;
