@@ -97,25 +97,39 @@ function* wordParts(raw: string, at: number): Generator<{ raw: string; start: nu
   if (from < raw.length) yield { raw: raw.slice(from), start: at + from, cjk: false };
 }
 
-/** Tokens of one line: words of letters and digits; 1-letter words and possessive "s" dropped. */
+/**
+ * A word printed letter-spaced ("I N V O I C E", an OCR layer's "c o n t r a c t s"): three or more
+ * single letters, one space apart.
+ */
+const SPACED_WORD = /(?<![\p{L}\p{N}])\p{L}(?: \p{L}){2,}(?![\p{L}\p{N}])/gu;
+
+/** A line's words: runs of letters and digits, and a letter-spaced word as one (its letters joined; `end` past its last letter). */
+function wordsOf(line: string): Array<{ raw: string; start: number; end: number }> {
+  const spaced = [...line.matchAll(SPACED_WORD)].map((m) => ({ raw: m[0].replace(/ /g, ''), start: m.index, end: m.index + m[0].length }));
+  const words = [...line.matchAll(WORD)].filter((m) => !spaced.some((s) => m.index >= s.start && m.index < s.end)).map((m) => ({ raw: m[0], start: m.index, end: m.index + m[0].length }));
+  return spaced.length === 0 ? words : [...words, ...spaced].sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Tokens of one line: words of letters and digits; 1-letter words and possessive "s" dropped; a word
+ * printed letter-spaced is read as the word, its token spanning the letters.
+ */
 export function tokenize(line: string): Token[] {
   const tokens: Token[] = [];
-  for (const match of line.matchAll(WORD)) {
-    if (HAS_CJK.test(match[0])) {
-      for (const part of wordParts(match[0], match.index)) {
+  for (const { raw, start, end } of wordsOf(line)) {
+    if (HAS_CJK.test(raw)) {
+      for (const part of wordParts(raw, start)) {
         if (part.cjk) tokens.push({ stem: part.raw, start: part.start, end: part.start + part.raw.length, stop: false, negator: false });
         else tokens.push(...tokenize(part.raw).map((t) => ({ ...t, start: t.start + part.start, end: t.end + part.start })));
       }
       continue;
     }
-    const raw = match[0];
     if (raw.length < 2 && !/\d/.test(raw)) continue;
     let lower = raw.toLowerCase().replace(/&/g, '');
     // Accents do not matter ("reçu" is "recu", "Rechnungsempfänger" "rechnungsempfanger").
     if (/[^\x00-\x7f]/.test(lower)) lower = lower.normalize('NFKD').replace(/\p{M}/gu, '');
-    const end = match.index + raw.length;
     const negator = NEGATORS.has(lower) || (lower === 'no' && /^ [a-z]/i.test(line.slice(end, end + 2)));
-    tokens.push({ stem: stemOf(lower), start: match.index, end, stop: STOP_WORDS.has(lower) || JOINING_WORDS.has(lower), negator });
+    tokens.push({ stem: stemOf(lower), start, end, stop: STOP_WORDS.has(lower) || JOINING_WORDS.has(lower), negator });
   }
   return tokens;
 }

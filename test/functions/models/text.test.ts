@@ -56,6 +56,16 @@ describe('tokens and features', () => {
     expect('The Invoice of a supplier'.slice(invoice.start, invoice.end)).toBe('Invoice');
   });
 
+  it('reads a word printed letter-spaced as the word, its offsets spanning the letters: "I N V O I C E", an OCR layer\'s "c o n t r a c t s"', () => {
+    const line = 'T A X  I N V O I C E for the c o n t r a c t s';
+    const tokens = tokenize(line);
+    expect(tokens.filter((t) => !t.stop).map((t) => t.stem)).toEqual(['tax', 'invoic', 'contract']);
+    expect(tokens.filter((t) => !t.stop).map((t) => line.slice(t.start, t.end))).toEqual(['T A X', 'I N V O I C E', 'c o n t r a c t s']);
+    // Two single letters are no word ("a b"), nor are initials glued to a word ("J. R. Smith").
+    expect(tokenize('a b').map((t) => t.stem)).toEqual([]);
+    expect(tokenize('J. R. Smith').map((t) => t.stem)).toEqual(['smith']);
+  });
+
   it('reads Chinese, Japanese and Korean runs as pairs of characters, with offsets, and the words around them as words', () => {
     const line = '2018 年第一季度报告 Invoice 请求書';
     const tokens = tokenize(line);

@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    0.855661,
-    0.469737,
-    0.430095,
-    -0.408419,
-    -0.194502,
-    0.199683,
-    0.196537,
-    -0.082452
+    0.864418,
+    0.450265,
+    0.428313,
+    -0.412955,
+    -0.19793,
+    0.195698,
+    0.194821,
+    -0.085357
   ],
-  "bias": 0.042501,
+  "bias": 0.075726,
   "fitted": {
     "documents": 229,
     "category_sets": [
@@ -35,11 +35,11 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
       12
     ],
     "rows": 916,
-    "right_rows": 843,
+    "right_rows": 844,
     "lambda": 10
   },
   "calibration": {
-    "scale": 0.913626,
-    "shift": 0.016634
+    "scale": 0.914487,
+    "shift": 0.013379
   }
 };
