@@ -221,9 +221,10 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'report',
-    names: 'report, annual report, financial report, rapport, bericht, verslag, informe, relazione, relatorio, 报告, 報告, 报告书, 報告書, 보고서',
+    // (Spanish "informe" only in phrases: alone it stems as English "information" does.)
+    names: 'report, annual report, financial report, rapport, bericht, verslag, informe anual, informe final, informe tecnico, informe de gestion, relazione, relatorio, 报告, 報告, 报告书, 報告書, 보고서',
     terms: `report, summary, executive summary, findings, introduction, conclusion, recommendations, results, analysis, overview, appendix,
-      methodology, figure, table, chapter, rapport, bericht, verslag, informe, relazione, relatorio`,
+      methodology, figure, table, chapter, rapport, bericht, verslag, relazione, relatorio`,
     cues: { contents: 1 },
   },
   {

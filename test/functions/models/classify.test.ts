@@ -270,6 +270,21 @@ describe('classification output', () => {
     expect(await categoryOf(goods)).toBe('quote');
   });
 
+  it('"information" is no report: the Spanish "informe" names a report only in its phrases ("informe anual"), as alone it stems as "information"', async () => {
+    const categories = [
+      { name: 'report', description: 'A report or memo presenting findings, with sections and figures' },
+      { name: 'manual', description: 'User manual or guide explaining how to use something' },
+    ];
+    const page = (lines: string[]) => ({ blocks: [{ kind: 'heading' as const, lines: [lines[0]!] }, { kind: 'paragraph' as const, lines: lines.slice(1) }] });
+    const leaflet = fixtureDoc([
+      page(['Patient information', 'Information about your inhaler', 'How to use the inhaler: shake it, breathe out, press once.', 'More information: ask your pharmacist.']),
+      page(['Patient information', 'Cleaning the inhaler', 'Information on cleaning: rinse the cap weekly.', 'Information for carers.']),
+    ]);
+    expect((await localEngine.classify(request(leaflet, { categories }))).output.category).toBe('manual');
+    const informe = fixtureDoc([page(['Informe anual 2023', 'Resultados del ejercicio y conclusiones del consejo.'])]);
+    expect((await localEngine.classify(request(informe, { categories }))).output.category).toBe('report');
+  });
+
   it('with no evidence for any category, the first is only a default, and its likelihood says so', async () => {
     const doc = fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: ['Zorblat quixen fummery.'] }] }]);
     const result = await localEngine.classify(request(doc));

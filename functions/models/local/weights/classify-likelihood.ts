@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    0.864418,
-    0.450265,
-    0.428313,
-    -0.412955,
-    -0.19793,
-    0.195698,
-    0.194821,
-    -0.085357
+    0.834344,
+    0.410534,
+    0.482234,
+    -0.516188,
+    -0.117818,
+    0.219673,
+    0.131222,
+    -0.088055
   ],
-  "bias": 0.075726,
+  "bias": 0.156806,
   "fitted": {
     "documents": 229,
     "category_sets": [
@@ -35,11 +35,11 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
       12
     ],
     "rows": 916,
-    "right_rows": 844,
+    "right_rows": 847,
     "lambda": 10
   },
   "calibration": {
-    "scale": 0.914487,
-    "shift": 0.013379
+    "scale": 0.938259,
+    "shift": -0.046024
   }
 };
