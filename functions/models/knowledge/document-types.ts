@@ -17,7 +17,10 @@
 import type { DocumentKind } from '../../documents/sniff.ts';
 
 /** Layout a kind of document typically has (detected by ../local/cues.ts). */
-export type LayoutCue = 'letter' | 'paper' | 'clauses' | 'contents' | 'totals' | 'form' | 'card' | 'slides' | 'receipt_strip' | 'till' | 'table_heavy' | 'workbook' | 'web' | 'mail' | 'ebook';
+export type LayoutCue = 'letter' | 'paper' | 'clauses' | 'contents' | 'totals' | 'form' | 'card' | 'slides' | 'receipt_strip' | 'till' | 'table_heavy' | 'workbook' | 'web' | 'mail' | 'ebook' | 'periods';
+
+/** How a CV says a period goes on until now ("Sep. 2023 – present"), lower case without accents (../local/cues.ts). */
+export const PRESENT_WORDS = `present, now, current, today, heute, aujourd'hui, aujourd hui, actuel, actuellement, actualidad, presente, oggi, atual, heden, nu`;
 
 /**
  * What a file's own format says of its kind, whatever it holds: a workbook is a spreadsheet, a PPTX
@@ -384,6 +387,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
       berufserfahrung, ausbildung, kenntnisse, fahigkeiten, sprachkenntnisse, praktikum, personliche daten,
       werkervaring, opleiding, vaardigheden, experiencia laboral, experiencia profesional, formacion academica, habilidades, idiomas,
       esperienza lavorativa, esperienze professionali, istruzione, competenze, experiencia profissional, formacao academica, competencias`,
+    cues: { periods: 1 },
   },
   {
     id: 'timesheet',

@@ -7,7 +7,9 @@
  */
 import type { Page } from '../../documents/doc.ts';
 import type { DocumentKind } from '../../documents/sniff.ts';
-import { FORMAT_CUES, type LayoutCue } from '../knowledge/document-types.ts';
+import { FORMAT_CUES, type LayoutCue, PRESENT_WORDS } from '../knowledge/document-types.ts';
+import { MONTH_NUMBERS } from '../knowledge/months.ts';
+import { listOf } from '../shared/words.ts';
 import type { PageLine } from './text.ts';
 import { CUE_SETTINGS } from './weights/cues.ts';
 
@@ -27,6 +29,16 @@ const REFERENCES = /^(references|bibliography|works cited|literature cited|réf�
 const CLAUSE = /^(\(?\d{1,2}(\.\d{1,2}){0,3}[.)]?\s+\p{Lu}|(article|art[ií]culo|artikel|articolo|artigo)\s+\d|art\.\s*\d|(section|secci[oó]n|sezione|sec[cç][aã]o)\s+\d|(clause|cl[aá]usula|klausel|clausola)\s+\d|§\s*\d|whereas\b|now,? therefore\b|consid[ée]rant\b|considerando\b|overwegende\b)/iu;
 const CONTENTS = /^(table of contents|contents|sommaire|table des matières|inhaltsverzeichnis|inhalt|inhoud|inhoudsopgave|índice|indice|sumário)\b/i;
 const TOTAL_LINE = /^(sub\s?-?total|total|grand total|amount due|balance due|net total|nett total|total due|total ttc|total ht|totaal|gesamt|summe|importe total|totale)\b.*\d[.,]\d{2}\b/i;
+const MONTH = [...MONTH_NUMBERS.keys()].join('|');
+/**
+ * A CV entry's period: a month and year to another, or to now ("Sep. 2023 – Mar. 2024", "Jun 2018 Jan
+ * 2021", "mars 2019 – aujourd'hui"), read on a line without accents in lower case. (Years alone are not
+ * enough: a financial statement's columns print "2022 2023".)
+ */
+const PERIOD = new RegExp(
+  `(?<![\\p{L}\\d])(?:${MONTH})\\.?\\s+(?:19|20)\\d{2}\\s*(?:[-–—/]|to|bis|au|a|al|tot)?\\s*(?:(?:${MONTH})\\.?\\s+(?:19|20)\\d{2}|${listOf(PRESENT_WORDS).join('|')})(?![\\p{L}\\d])`,
+  'u',
+);
 const BLANK_FIELD = /_{5,}|\.{8,}|☐|☑|☒|□|\[\s?\]/;
 /** Paid at a till: the money handed over, then the change given back ("Cash 50.00", "Change 41.00"). */
 const TENDERED = /^(cash|cash tendered|tendered|amount tendered|customer'?s? payment|paid|bar|bargeld|gegeben|esp[eè]ces|efectivo|contanti|dinheiro|contant)\b.*\d[.,]\d{2}\b/i;
@@ -53,6 +65,9 @@ export function layoutCues(pages: readonly Page[], lines: readonly PageLine[][])
   const contentsTitle = texts.find((t) => CONTENTS.test(t) && t.split(' ').length <= CUE_SETTINGS.contentsTitleWords);
   const leaders = texts.filter((t) => /(\.\s?){4,}\s*\d{1,3}$/.test(t)).length;
   if (contentsTitle || leaders >= CUE_SETTINGS.contentsLeaders) cues.push({ cue: 'contents', strength: CUE_SETTINGS.strength, evidence: contentsTitle ? `"${contentsTitle}"` : `${leaders} lines of a table of contents` });
+
+  const periods = texts.filter((t) => PERIOD.test(t.normalize('NFKD').replace(/\p{M}/gu, '').replace(/’/g, "'").toLowerCase())).length;
+  if (periods >= CUE_SETTINGS.periods) cues.push({ cue: 'periods', strength: CUE_SETTINGS.strength, evidence: `${periods} periods from a month to another` });
 
   const totals = texts.filter((t) => TOTAL_LINE.test(t)).length;
   if (totals >= 1) cues.push({ cue: 'totals', strength: CUE_SETTINGS.strength, evidence: 'a block of totals' });

@@ -102,6 +102,29 @@ describe('classification accuracy', () => {
 });
 
 describe('layout cues', () => {
+  it("a CV's periods from a month to another (or to now) are its layout; a statement's columns of years are not", async () => {
+    const cuesOf = (lines: string[]) => {
+      const pages = docPages(fixtureDoc([{ blocks: [{ kind: 'paragraph', lines }] }]), undefined);
+      return layoutCues(pages, pages.map((p) => pageLines(p))).map((c) => c.cue);
+    };
+    const jobs = [
+      'Dunamu Inc. Seoul DevOps Engineer Sep. 2023 Mar. 2024',
+      'Led the service mesh research across clusters.',
+      'Kasa Director of Infrastructure Jun 2018 – Jan 2021',
+      'Migrated the orchestration system to Kubernetes.',
+      'Fabrikam Ingénieur système mars 2015 – aujourd’hui',
+    ];
+    expect(cuesOf(jobs)).toContain('periods');
+    expect(cuesOf(['Revenue 2022 2023', 'Cost of sales 2022 2023', 'Gross profit 2022 2023', 'Dec 2023 closing balance'])).not.toContain('periods');
+    // The second page of a CV, its jobs alone, among a report and a letter: the periods say CV.
+    const categories = [
+      { name: 'report', description: 'A report or memo presenting findings, with sections and figures' },
+      { name: 'resume', description: "Résumé or CV: a person's experience, education and skills" },
+    ];
+    const result = await localEngine.classify(request(fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: jobs }] }]), { categories }));
+    expect(result.output.category).toBe('resume');
+  });
+
   it('numbered articles and clauses are seen in the corpus languages: "Artículo 1", "Artikel 2", "Cláusula 3" as "Article 4"', () => {
     const cuesOf = (word: string) => {
       const lines = Array.from({ length: 6 }, (_, i) => [`${word} ${i + 1}`, 'Die Parteien vereinbaren Folgendes über die Nutzung der Räume.']).flat();

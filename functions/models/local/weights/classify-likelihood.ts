@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    0.834344,
-    0.410534,
-    0.482234,
-    -0.516188,
-    -0.117818,
-    0.219673,
-    0.131222,
-    -0.088055
+    0.839872,
+    0.409556,
+    0.476229,
+    -0.50463,
+    -0.119373,
+    0.242218,
+    0.136095,
+    -0.085543
   ],
-  "bias": 0.156806,
+  "bias": 0.14092,
   "fitted": {
     "documents": 229,
     "category_sets": [
@@ -39,7 +39,7 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "lambda": 10
   },
   "calibration": {
-    "scale": 0.938259,
-    "shift": -0.046024
+    "scale": 0.94401,
+    "shift": -0.062005
   }
 };

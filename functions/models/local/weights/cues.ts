@@ -20,6 +20,8 @@ export const CUE_SETTINGS = {
   clauses: 6,
   /** … and this share of the lines. */
   clauseShare: 0.04,
+  /** A CV's entries: at least this many lines with a period from a month to another (or to now). */
+  periods: 3,
   /** A table of contents: its title of at most this many words, or this many lines of dot leaders. */
   contentsTitleWords: 5,
   contentsLeaders: 5,
