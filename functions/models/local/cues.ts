@@ -22,7 +22,7 @@ export interface Cue {
 }
 
 const SALUTATION = /^(dear|to whom it may concern|gentlemen|ladies and gentlemen|madame|monsieur|madame, monsieur|sehr geehrte|liebe|geachte|beste|estimad[oa]s?|señor|senor|gentile|egregio|spettabile|prezad[oa]s?|caro|cara)\b/i;
-const CLOSING = /^(sincerely|yours sincerely|yours faithfully|yours truly|very truly yours|respectfully|kind regards|best regards|regards|cordialement|bien cordialement|veuillez agr[ée]er|mit freundlichen gr[üu](ß|ss)en|met vriendelijke groet(en)?|hoogachtend|atentamente|cordiales saludos|cordiali saluti|distinti saluti|atenciosamente|cumprimentos)\b/i;
+const CLOSING = /^(sincerely|yours sincerely|yours faithfully|yours truly|very truly yours|respectfully|kind regards|best regards|regards|cordialement|bien cordialement|veuillez agr[ée]er|mit freundlichen gr[üu](ß|ss)en|met vriendelijke groet(en)?|hoogachtend|atentamente|cordiales saludos|cordiali saluti|distinti saluti|atenciosamente|cumprimentos|best wishes|warm regards|with best regards|hochachtungsvoll|(viele|beste|herzliche|freundliche) gr[üu](ß|ss)e|salutations distingu[ée]es|bien [àa] vous|saludos cordiales|un saludo|met hartelijke groet(en)?|hartelijke groet(en)?|cordialmente|com os melhores cumprimentos)\b/i;
 const ABSTRACT = /^(abstract|summary|résumé|zusammenfassung|samenvatting|resumen|sommario|resumo)\b/i;
 const REFERENCES = /^(references|bibliography|works cited|literature cited|références|literatur|literatuur|referencias|bibliografia|referências)\b/i;
 /** A numbered clause or article, in the corpus languages ("Artículo 1", "Artikel 3", "Clausola 2", "Considérant"). */

@@ -125,6 +125,16 @@ describe('layout cues', () => {
     expect(result.output.category).toBe('resume');
   });
 
+  it("a letter's salutation far down the page counts with its closing, in the corpus languages (\"Beste Grüße\", \"Bien à vous\", \"Saludos cordiales\")", () => {
+    const cuesOf = (closing: string) => {
+      const lines = [...Array.from({ length: 30 }, (_, i) => `Zeile ${i + 1} des Berichts über die Anlage.`), 'Sehr geehrte Frau Weber,', 'die Prüfung ist abgeschlossen.', closing, 'Jonas Becker'];
+      const pages = docPages(fixtureDoc([{ blocks: [{ kind: 'paragraph', lines }] }]), undefined);
+      return layoutCues(pages, pages.map((p) => pageLines(p))).map((c) => c.cue);
+    };
+    for (const closing of ['Mit freundlichen Grüßen', 'Beste Grüße', 'Hochachtungsvoll', 'Bien à vous', 'Saludos cordiales', 'Met hartelijke groet']) expect(cuesOf(closing), closing).toContain('letter');
+    expect(cuesOf('Anlage: Messprotokoll')).not.toContain('letter');
+  });
+
   it('numbered articles and clauses are seen in the corpus languages: "Artículo 1", "Artikel 2", "Cláusula 3" as "Article 4"', () => {
     const cuesOf = (word: string) => {
       const lines = Array.from({ length: 6 }, (_, i) => [`${word} ${i + 1}`, 'Die Parteien vereinbaren Folgendes über die Nutzung der Räume.']).flat();
