@@ -36,6 +36,7 @@ import { bestPhrase, NUMBER, NUMBER_WORDS, type Phrase, textStems } from './extr
 import { formBoxValues } from './form-layouts.ts';
 import { AMOUNT_WEIGHTS, CURRENCY_WEIGHTS, FIELD_FLOORS, ISSUER_WEIGHTS, LABEL_WEIGHTS, MISREAD_LABEL_WEIGHTS, PARTY_NUMBER_DATE_WEIGHTS, TRUST_WEIGHTS } from './weights/business.ts';
 import { escapeRegExp, listOf } from '../shared/words.ts';
+import { PAGE_WORDS } from './identifiers.ts';
 
 export interface BusinessValue {
   concept: string;
@@ -1166,10 +1167,10 @@ function letterheadCandidates(index: DocIndex, domains: string[]): BusinessValue
 }
 
 const COPIES = new Set(listOf(COPY_MARKS).map((mark) => mark.split(' ').map(letters).join(' ')));
-/** The page concept's one-word labels ("page", "seite", "pagina"; knowledge/fields.ts). */
-const PAGE_WORDS = new Set(Object.values(FIELD_CONCEPTS.find((c) => c.id === 'page')!.labels).flatMap((list) => listOf(list!)).filter((l) => !l.includes(' ')).map(letters));
+/** The page words (identifiers.ts), as letters. */
+const PAGE_WORD_SET = new Set(PAGE_WORDS.map(letters));
 /** Whether words number the page: a page word, then a number ("Pagina 1 de 1", "Page 2/3"). */
-const pageNumbering = (words: XWord[]) => words.length >= 2 && PAGE_WORDS.has(letters(words[0]!.text)) && /\d/.test(words[1]!.text);
+const pageNumbering = (words: XWord[]) => words.length >= 2 && PAGE_WORD_SET.has(letters(words[0]!.text)) && /\d/.test(words[1]!.text);
 
 /** Whether a name spells one of the document's e-mail or web domains ("Amnosh Suppliers", amnoshsuppliers.com). */
 function matchesDomain(text: string, domains: string[]): boolean {

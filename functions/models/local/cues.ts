@@ -9,7 +9,7 @@ import type { Page } from '../../documents/doc.ts';
 import type { DocumentKind } from '../../documents/sniff.ts';
 import { FORMAT_CUES, type LayoutCue, PRESENT_WORDS } from '../knowledge/document-types.ts';
 import { MONTH_NUMBERS } from '../knowledge/months.ts';
-import { listOf } from '../shared/words.ts';
+import { listOf, unaccented } from '../shared/words.ts';
 import type { PageLine } from './text.ts';
 import { CUE_SETTINGS } from './weights/cues.ts';
 
@@ -39,6 +39,7 @@ const PERIOD = new RegExp(
   `(?<![\\p{L}\\d])(?:${MONTH})\\.?\\s+(?:19|20)\\d{2}\\s*(?:[-–—/]|to|bis|au|a|al|tot)?\\s*(?:(?:${MONTH})\\.?\\s+(?:19|20)\\d{2}|${listOf(PRESENT_WORDS).join('|')})(?![\\p{L}\\d])`,
   'u',
 );
+const YEAR = /(?:19|20)\d{2}/;
 const BLANK_FIELD = /_{5,}|\.{8,}|☐|☑|☒|□|\[\s?\]/;
 /** Paid at a till: the money handed over, then the change given back ("Cash 50.00", "Change 41.00"). */
 const TENDERED = /^(cash|cash tendered|tendered|amount tendered|customer'?s? payment|paid|bar|bargeld|gegeben|esp[eè]ces|efectivo|contanti|dinheiro|contant)\b.*\d[.,]\d{2}\b/i;
@@ -66,7 +67,8 @@ export function layoutCues(pages: readonly Page[], lines: readonly PageLine[][])
   const leaders = texts.filter((t) => /(\.\s?){4,}\s*\d{1,3}$/.test(t)).length;
   if (contentsTitle || leaders >= CUE_SETTINGS.contentsLeaders) cues.push({ cue: 'contents', strength: CUE_SETTINGS.strength, evidence: contentsTitle ? `"${contentsTitle}"` : `${leaders} lines of a table of contents` });
 
-  const periods = texts.filter((t) => PERIOD.test(t.normalize('NFKD').replace(/\p{M}/gu, '').replace(/’/g, "'").toLowerCase())).length;
+  // (Only a line with a year can hold one.)
+  const periods = texts.filter((t) => YEAR.test(t) && PERIOD.test(unaccented(t).replace(/’/g, "'").toLowerCase())).length;
   if (periods >= CUE_SETTINGS.periods) cues.push({ cue: 'periods', strength: CUE_SETTINGS.strength, evidence: `${periods} periods from a month to another` });
 
   const totals = texts.filter((t) => TOTAL_LINE.test(t)).length;

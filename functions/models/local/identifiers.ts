@@ -9,7 +9,7 @@
  */
 import type { Page } from '../../documents/doc.ts';
 import { CONTINUATION_WORDS, FIELD_CONCEPTS, PAGE_COUNT_WORDS } from '../knowledge/fields.ts';
-import { escapeRegExp, listOf, stemOf, STOP_WORDS } from '../shared/words.ts';
+import { escapeRegExp, listOf, stemOf, STOP_WORDS, unaccented } from '../shared/words.ts';
 import { IDENTIFIER_SETTINGS } from './weights/identifiers.ts';
 import type { PageLine } from './text.ts';
 
@@ -24,13 +24,13 @@ export interface PageMarker {
   continued: boolean;
 }
 
-/** The page's word in every language the knowledge knows ("page", "Seite", "página"), and "p.". */
-const PAGE_WORD = `(?:${[...new Set(Object.values(FIELD_CONCEPTS.find((c) => c.id === 'page')!.labels).flatMap((list) => listOf(list!)).filter((w) => !w.includes(' ')))].join('|')}|p\\.)`;
+/** The page concept's one-word labels, in every language the knowledge knows ("page", "seite", "pagina"; knowledge/fields.ts). */
+export const PAGE_WORDS: readonly string[] = [...new Set(Object.values(FIELD_CONCEPTS.find((c) => c.id === 'page')!.labels).flatMap((list) => listOf(list!)).filter((w) => !w.includes(' ')))];
+/** A page's word, or "p.". */
+const PAGE_WORD = `(?:${PAGE_WORDS.join('|')}|p\\.)`;
 /** "Page 2 of 3", "Seite 2 von 3", "Página 2/3" (read without accents). */
 const PAGE_OF = new RegExp(`(?<![\\p{L}\\d])${PAGE_WORD}\\s*(\\d{1,4})\\s*(?:(?:${listOf(PAGE_COUNT_WORDS).join('|')})\\s+|\\/\\s*)(\\d{1,4})(?!\\d)`, 'iu');
 const PAGE_ALONE = new RegExp(`^\\s*${PAGE_WORD}\\s*(\\d{1,4})\\s*$`, 'iu');
-/** A line's text without accents, as the page markers are read. */
-const unaccented = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '');
 const escaped = (text: string) => escapeRegExp(text).replace(/\s+/g, '\\s+');
 /** "continued", "Übertrag", "(cont.)" (read without accents), not inside another word. */
 const CONTINUED = new RegExp(`(?<![\\p{L}\\d])(?:${listOf(CONTINUATION_WORDS).map(escaped).join('|')})(?![\\p{L}\\d])`, 'iu');

@@ -33,6 +33,11 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Text without its accents ("Página" → "Pagina"); ASCII text as it is, at no cost. */
+export function unaccented(text: string): string {
+  return /[^\x00-\x7f]/.test(text) ? text.normalize('NFKD').replace(/\p{M}/gu, '') : text;
+}
+
 /** A knowledge list ("a, b, c", ../knowledge/*.ts) as its lower-cased items. */
 export function listOf(text: string): string[] {
   return text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
@@ -125,9 +130,8 @@ export function tokenize(line: string): Token[] {
       continue;
     }
     if (raw.length < 2 && !/\d/.test(raw)) continue;
-    let lower = raw.toLowerCase().replace(/&/g, '');
     // Accents do not matter ("reçu" is "recu", "Rechnungsempfänger" "rechnungsempfanger").
-    if (/[^\x00-\x7f]/.test(lower)) lower = lower.normalize('NFKD').replace(/\p{M}/gu, '');
+    const lower = unaccented(raw.toLowerCase().replace(/&/g, ''));
     const negator = NEGATORS.has(lower) || (lower === 'no' && /^ [a-z]/i.test(line.slice(end, end + 2)));
     tokens.push({ stem: stemOf(lower), start, end, stop: STOP_WORDS.has(lower) || JOINING_WORDS.has(lower), negator });
   }
