@@ -830,13 +830,18 @@ function unruledGrids(text: PageText): Grid[] {
       i++;
       continue;
     }
+    // A contents list is text, and so is every part of it: its later lines are not tried again alone.
+    if (!made.grid) {
+      i = made.lastLine + 1;
+      continue;
+    }
     grids.push(claim(made.grid, text));
     i = made.lastLine + 1;
   }
   return grids;
 }
 
-function runGrid(run: Run, lines: (Slice & { chunks: Chunk[] })[], text: PageText): { grid: Grid; lastLine: number } | null {
+function runGrid(run: Run, lines: (Slice & { chunks: Chunk[] })[], text: PageText): { grid: Grid | null; lastLine: number } | null {
   const columns = dropProseEdges(run, lines, text);
   // Lines of a multi-column page can line up for a while; but there, two or more of the "columns" go on
   // as running text above or below the run, while a table's columns end with the table.
@@ -871,7 +876,9 @@ function runGrid(run: Run, lines: (Slice & { chunks: Chunk[] })[], text: PageTex
     rows.pop();
   }
   const drafts = rows.map(draftOf);
-  if (!plausibleTable(draftTexts(drafts, C, text), false)) return null;
+  const texts = draftTexts(drafts, C, text);
+  if (contentsList(texts)) return { grid: null, lastLine: run.end };
+  if (!plausibleTable(texts, false)) return null;
 
   // A line just above whose chunks each cover whole columns, one at least spanning several: a header
   // with group headings.
@@ -1287,8 +1294,9 @@ function plausibleTable(rows: string[][], ruled: boolean): boolean {
 /**
  * A table of contents (or an index): text, not a table. Either entries whose dot leaders run into their
  * page numbers, in the last cell (the section numbers in a column of their own are what made columns),
- * or, without leaders, entries of text each with a page number at the right, the numbers small whole
- * numbers that never go down.
+ * or, without leaders, entries of text each with a page number at the right — after the section's
+ * number in a column of its own or not ("8.1 | Security Deposit | 53", "Definitions | 1") — the page
+ * numbers small whole numbers that never go down.
  */
 function contentsList(rows: string[][]): boolean {
   const filled = rows.map((row) => row.filter((cell) => cell !== '')).filter((cells) => cells.length > 0);
@@ -1296,12 +1304,16 @@ function contentsList(rows: string[][]): boolean {
   // section numbers in a column of their own: most rows end so.
   const leadered = filled.filter((cells) => LEADER_TO_PAGE.test(cells.at(-1)!)).length;
   if (leadered >= 3 && leadered >= 0.6 * filled.length) return true;
-  const entries = filled.filter((cells) => cells.length === 2 && /\p{L}/u.test(cells[0]));
-  if (entries.length < 4 || entries.length < 0.8 * filled.length) return false;
-  const pages = entries.map((cells) => cells[1]);
-  if (!pages.every((page) => /^\d{1,4}$/.test(page))) return false;
-  return pages.every((page, k) => k === 0 || Number(page) >= Number(pages[k - 1]));
+  const entry = (cells: string[]) =>
+    (cells.length === 2 || (cells.length === 3 && SECTION_NUMBER.test(cells[0]!))) && /\p{L}/u.test(cells.at(-2)!) && /^\d{1,4}$/.test(cells.at(-1)!);
+  const entries = filled.filter(entry);
+  if (entries.length < 3 || entries.length < 0.8 * filled.length) return false;
+  const pages = entries.map((cells) => Number(cells.at(-1)));
+  return pages.every((page, k) => k === 0 || page >= pages[k - 1]!);
 }
+
+/** A section's number in a contents list: "8", "8.1", "12.3.4.", "A", "IV", "A.2". */
+const SECTION_NUMBER = /^(?:\d{1,3}|[A-Z]|[IVXLC]{1,6})(?:\.\d{1,3})*\.?$/;
 
 // ---------------------------------------------------------------------------------------------------
 // Grid → Table

@@ -36,11 +36,12 @@ describe.skipIf(!corpusAvailable())('tables on real corpus pages', () => {
   }, 120_000);
 
   // Measured 2026-11-30 on 38 pages (holdout 14, dev 13, tuned 11), after the letterhead-footer, leadered
-  // contents, underlined-header, item-line and letterhead-heading changes of functions/documents/tables.ts.
+  // contents, underlined-header, item-line and letterhead-heading changes of functions/documents/tables.ts;
+  // 2026-12-02 on 40 (two tuned contents pages added), after contents lists without leaders.
   const FLOORS: Record<Fold, { cells: number; found: number; spurious: number }> = {
-    holdout: { cells: 87, found: 5, spurious: 5 },
+    holdout: { cells: 87, found: 5, spurious: 2 },
     dev: { cells: 427, found: 9, spurious: 5 },
-    tuned: { cells: 249, found: 5, spurious: 0 },
+    tuned: { cells: 249, found: 5, spurious: 1 },
   };
 
   it('keeps, on every fold, the true cells placed and tables found, and no more spurious tables than measured', async () => {

@@ -738,6 +738,26 @@ describe('prose is not a table', () => {
     expect(detect(words)).toEqual([]);
   });
 
+  it('leaves a numbered table of contents without leaders alone, every part of it, and keeps a numbered item table', () => {
+    // Clause number, title, page number at the right margin, as an agreement's contents page prints them;
+    // a run of them whole is a contents list, and so are its last lines read alone.
+    const entries = ['Definitions and interpretation', 'Conditions precedent', 'Term of the Agreement', 'General obligations of the Operator', 'Provision of personnel', 'Payments', 'Insurance', 'Force Majeure'];
+    const pages = [1, 16, 17, 17, 29, 40, 48, 50];
+    const words: Word[] = [];
+    entries.forEach((entry, k) => {
+      const y = 100 + 16 * k;
+      words.push(...lineWords(String(k + 1), 72, y), ...lineWords(entry, 110, y), ...lineWords(String(pages[k]), 500, y));
+    });
+    expect(detect(words)).toEqual([]);
+    // Positions, items and quantities that never go down, but with prices: a table.
+    const items: Word[] = [];
+    ['Consulting', 'Travel expenses', 'Hardware', 'Licence'].forEach((item, k) => {
+      const y = 100 + 16 * k;
+      items.push(...lineWords(String(k + 1), 72, y), ...lineWords(item, 110, y), ...lineWords(String(k + 2), 400, y), ...lineWords(`${(k + 1) * 120}.00`, 480, y));
+    });
+    expect(detect(items)).toHaveLength(1);
+  });
+
   it("leaves a letterhead alone: blocks side by side at the foot of the page (small print or no numbers) or at its head (no numbers)", () => {
     const blocks = [
       ['Acme GmbH', 'Geschäftsführer: Max Muster', 'Registergericht Frankfurt'],

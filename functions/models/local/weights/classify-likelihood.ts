@@ -18,14 +18,14 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
   "weights": [
     0.839872,
     0.409556,
-    0.476229,
+    0.47623,
     -0.50463,
     -0.119373,
     0.242218,
-    0.136095,
-    -0.085543
+    0.136094,
+    -0.085542
   ],
-  "bias": 0.14092,
+  "bias": 0.140918,
   "fitted": {
     "documents": 229,
     "category_sets": [
@@ -39,7 +39,7 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "lambda": 10
   },
   "calibration": {
-    "scale": 0.94401,
-    "shift": -0.062005
+    "scale": 0.944009,
+    "shift": -0.062004
   }
 };
