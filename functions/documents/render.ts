@@ -4,7 +4,7 @@
  */
 import { columnLetters } from './columns.ts';
 import YAML from 'yaml';
-import type { Block, Cell, Page, Table } from './doc.ts';
+import { type Block, type Cell, type Page, type Table, tableRows } from './doc.ts';
 
 export type TableFormat = 'markdown' | 'yaml' | 'html' | 'json';
 
@@ -164,12 +164,30 @@ function renderBlock(page: Page, block: Block, format: TableFormat): string {
       return listLine(block.text);
     case 'table': {
       const table = block.table !== undefined ? page.tables[block.table] : undefined;
+      if (table?.form) return formText(table, table.form.captionRow);
       // Sheets (named pages of cells) are the pages that carry a name.
       return table ? renderTable(table, format, page.name !== undefined) : block.text;
     }
     default:
       return block.text;
   }
+}
+
+/**
+ * A form's captioned boxes as text: each caption with the value under it, a line each ("NÚMERO DA
+ * NFS-e: 999"); a caption with nothing under it alone, a row before the first caption row as it is.
+ */
+function formText(table: Table, captionRow: 0 | 1): string {
+  const rows = tableRows(table);
+  const lines: string[] = [];
+  if (captionRow === 1) lines.push(rows[0]!.filter((cell) => cell.trim() !== '').join(' '));
+  for (let r = captionRow; r < rows.length; r += 2) {
+    rows[r]!.forEach((caption, c) => {
+      const value = (rows[r + 1]?.[c] ?? '').trim();
+      if (caption.trim() !== '' || value !== '') lines.push(caption.trim() === '' ? value : value === '' ? caption.trim() : `${caption.trim()}: ${value}`);
+    });
+  }
+  return lines.filter((line) => line !== '').join('\n');
 }
 
 /** A page as Markdown text with tables in `format`; blocks apart by a blank line, list items by a newline. */

@@ -13,7 +13,7 @@
  * Every distance threshold is a multiple of the page's typical word height, so the same code works in
  * PDF points and in image pixels.
  */
-import { type Box, type Cell, type Rule, type Table, unionBox, type Word } from './doc.ts';
+import { type Box, type Cell, type Rule, type Table, tableRows, unionBox, type Word } from './doc.ts';
 import { medianOf, orderByKey } from './order.ts';
 
 // ---------------------------------------------------------------------------------------------------
@@ -1340,8 +1340,38 @@ function toTable(grid: Grid, text: PageText): Table {
     });
   const rowCount = grid.ys.length - 1;
   const columnCount = grid.xs.length - 1;
-  return { rowCount, columnCount, headerRows: headerRowCount(grid, cells, text), cells, box: unionBox(cells.map((cell) => cell.box!)) };
+  const table: Table = { rowCount, columnCount, headerRows: headerRowCount(grid, cells, text), cells, box: unionBox(cells.map((cell) => cell.box!)) };
+  const captionRow = captionedBoxes(tableRows(table));
+  if (captionRow !== undefined) table.form = { captionRow };
+  return table;
 }
+
+/**
+ * A form's captioned boxes, not a table of data: rows of captions ("NÚMERO DA NFS-e | COMPETÊNCIA DA
+ * NFS-e": no digit) alternating with rows of their values ("999 | 07/04/2026"), at least two caption
+ * rows of two cells or more, most value rows holding a digit, and no column of numbers (a table's columns
+ * hold values of one kind; here each column alternates captions and values). The first caption row
+ * (0 or 1), or undefined for a table.
+ */
+function captionedBoxes(rows: string[][]): 0 | 1 | undefined {
+  const filled = (row: string[]) => row.filter((cell) => cell.trim() !== '');
+  const caption = (row: string[]) => filled(row).every((cell) => !/\d/.test(cell));
+  const alternating = ([0, 1] as const).find((parity) => {
+    const captionRows = rows.filter((row, r) => r % 2 === parity && filled(row).length > 0);
+    const valueRows = rows.filter((row, r) => r % 2 !== parity && filled(row).length > 0);
+    const withDigits = valueRows.filter((row) => filled(row).some((cell) => /\d/.test(cell))).length;
+    return captionRows.every(caption) && captionRows.filter((row) => filled(row).length >= 2).length >= 2 && withDigits > valueRows.length / 2;
+  });
+  if (alternating === undefined) return undefined;
+  const columnCount = rows[0]?.length ?? 0;
+  const numbers = range(0, columnCount).some((c) => {
+    const cells = rows.map((row) => row[c] ?? '').filter((cell) => cell.trim() !== '');
+    return cells.length >= 3 && cells.filter(isNumeric).length > 0.6 * cells.length;
+  });
+  return numbers ? undefined : alternating;
+}
+
+
 
 /**
  * Header rows: the first row (or a first band of rows joined by merged header cells) when it differs

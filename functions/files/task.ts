@@ -5,7 +5,7 @@
  * intent), and the operations that fit. With quire-local (the model blueprints run on) it is deterministic.
  */
 import type { Doc } from '../documents/doc.ts';
-import { tableRows } from '../documents/doc.ts';
+import { dataTables, tableRows } from '../documents/doc.ts';
 import { DOCUMENT_TYPES } from '../models/knowledge/document-types.ts';
 import { engineFor, schemaGeneratorFor } from '../models/engines.ts';
 import { creditsFor } from '../models/registry.ts';
@@ -93,7 +93,7 @@ function pageSummary(page: Doc['pages'][number]) {
     ...(page.name !== undefined ? { name: page.name } : {}),
     ocr: page.ocr,
     word_count: page.words.length,
-    table_count: page.tables.length,
+    table_count: dataTables(page).length,
     headings: page.blocks.filter((b) => b.kind === 'heading').slice(0, 5).map((b) => b.text),
     form_fields: page.formFields ?? 0,
     ...(page.failure ? { failure: page.failure } : {}),
@@ -103,7 +103,7 @@ function pageSummary(page: Doc['pages'][number]) {
 function tablesOf(doc: Doc) {
   return doc.pages
     .flatMap((page) =>
-      page.tables.map((table) => {
+      dataTables(page).map((table) => {
         const rows = tableRows(table);
         return { page: page.number, rows: table.rowCount, columns: table.columnCount, header: table.headerRows > 0 ? rows[table.headerRows - 1]! : [] };
       }),
@@ -118,6 +118,6 @@ function suggestions(doc: Doc, documents: Array<{ document_type: string }>, json
   if (documents.length > 1) out.push({ operation: 'split', reason: `It holds ${documents.length} documents (${kinds.join(', ')})`, body: { subdocuments: kinds.map((name) => ({ name, description: describe(name), allow_multiple_instances: true })) } });
   out.push({ operation: 'extract', reason: documents.length > 1 ? 'Its data, by the suggested json_schema (of the whole file: split it first for a schema per document)' : 'Its data, by the suggested json_schema', body: { json_schema: jsonSchema } });
   if (doc.pages.some((page) => (page.formFields ?? 0) > 0)) out.push({ operation: 'edit', reason: 'It has fillable form fields' });
-  if (doc.pages.some((page) => page.tables.length > 0)) out.push({ operation: 'parse', reason: 'It has tables: a parse gives them as Markdown, HTML, JSON or YAML' });
+  if (doc.pages.some((page) => dataTables(page).length > 0)) out.push({ operation: 'parse', reason: 'It has tables: a parse gives them as Markdown, HTML, JSON or YAML' });
   return out;
 }

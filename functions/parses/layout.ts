@@ -7,7 +7,7 @@
  * with coordinates (PDFs, images, slides) have any, and only the first LAYOUT_PAGES: the dashboard
  * draws no more.
  */
-import type { Box, Doc } from '../documents/doc.ts';
+import { type Box, dataTables, type Doc } from '../documents/doc.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Scope } from '../platform/ports.ts';
 import { readApartResult, readCompletedRun } from '../runs/service.ts';
@@ -36,7 +36,7 @@ export function layoutOf(doc: Doc): PageLayout[] {
     layout.push({
       page: page.number,
       words: page.words.flatMap((word) => (word.box ? [[word.text, fraction(word.box)] as [string, FractionBox]] : [])),
-      tables: page.tables.map((table) => ({
+      tables: dataTables(page).map((table) => ({
         box: table.box ? fraction(table.box) : null,
         cells: table.cells.flatMap((cell) => (cell.box ? [{ row: cell.row, column: cell.column, box: fraction(cell.box) }] : [])),
       })),

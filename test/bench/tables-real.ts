@@ -13,7 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Page } from '../../functions/documents/doc.ts';
-import { tableRows } from '../../functions/documents/doc.ts';
+import { dataTables, tableRows } from '../../functions/documents/doc.ts';
 import { renderPage } from '../../functions/documents/render.ts';
 import { CORPUS_DIR, corpusBytes, FOLDS, type Fold } from '../support/corpus.ts';
 import { readCorpusPdf } from '../support/table-score.ts';
@@ -44,7 +44,7 @@ export interface TablesRealResult {
 }
 
 function readerTables(page: Page): RenderedTable[] {
-  return page.tables.map((table) => ({ rows: tableRows(table), headerRows: table.headerRows }));
+  return dataTables(page).map((table) => ({ rows: tableRows(table), headerRows: table.headerRows }));
 }
 
 function layoutText(truth: TablePageTruth): string {

@@ -5,7 +5,7 @@
  * fields to fill; an ID card is a small card-shaped picture; a deck is landscape slides; a receipt a
  * tall narrow strip, and the money tendered at the till with the change given back. The kinds that have each cue are in ../knowledge/document-types.ts.
  */
-import type { Page } from '../../documents/doc.ts';
+import { dataTables, type Page } from '../../documents/doc.ts';
 import type { DocumentKind } from '../../documents/sniff.ts';
 import { FORMAT_CUES, type LayoutCue, PRESENT_WORDS } from '../knowledge/document-types.ts';
 import { MONTH_NUMBERS } from '../knowledge/months.ts';
@@ -96,7 +96,7 @@ export function layoutCues(pages: readonly Page[], lines: readonly PageLine[][])
   const sparse = pages.filter((p) => p.words.length < CUE_SETTINGS.sparseWords).length;
   if (pages.length >= CUE_SETTINGS.slidesPages && landscape >= pages.length * CUE_SETTINGS.landscapeShare && sparse >= pages.length * CUE_SETTINGS.sparseShare) cues.push({ cue: 'slides', strength: CUE_SETTINGS.strength, evidence: 'landscape slides with little text' });
 
-  const tabled = pages.filter((p) => p.tables.length > 0).length;
+  const tabled = pages.filter((p) => dataTables(p).length > 0).length;
   if (pages.length > 0 && tabled >= Math.max(1, pages.length * CUE_SETTINGS.tabledShare)) cues.push({ cue: 'table_heavy', strength: CUE_SETTINGS.strength, evidence: 'pages of tables' });
   return cues;
 }

@@ -7,7 +7,8 @@
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Rule, type Table, tableRows, type Word } from '../../../functions/documents/doc.ts';
+import { dataTables, type Rule, type Table, tableRows, type Word } from '../../../functions/documents/doc.ts';
+import { renderPage } from '../../../functions/documents/render.ts';
 import { createOcrPool } from '../../../functions/documents/ocr.ts';
 import { readPdf } from '../../../functions/documents/pdf.ts';
 import { greyToPdfWords } from '../../../functions/documents/raster.ts';
@@ -756,6 +757,61 @@ describe('prose is not a table', () => {
       items.push(...lineWords(String(k + 1), 72, y), ...lineWords(item, 110, y), ...lineWords(String(k + 2), 400, y), ...lineWords(`${(k + 1) * 120}.00`, 480, y));
     });
     expect(detect(items)).toHaveLength(1);
+  });
+
+  it("reads a form's captioned boxes (caption over value, several a row) as the form it is, rendered as captions and values; a table of data stays one", () => {
+    const boxes = [
+      ['Invoice number', 'Date of issue', 'Place of supply'],
+      ['999', '07/04/2026', 'Sao Vicente'],
+      ['Series', 'Status', 'Purpose'],
+      ['1', 'Issued', '-'],
+      ['Registration', 'Municipal tax number', 'Telephone'],
+      ['11.222.333/0001-44', '-', '(13) 2802-3254'],
+    ];
+    const form = gridWords(boxes, { x0: 60, y0: 100, colWidths: [170, 170, 170], rules: 'grid' });
+    const [read] = detect(form.words, form.rules);
+    expect(tableRows(read!)).toEqual(form.expected);
+    expect(read!.form).toEqual({ captionRow: 0 });
+    const page = { number: 1, width: 612, height: 792, unit: 'pt' as const, ocr: false, words: form.words, lines: [], tables: [read!], blocks: [{ kind: 'table' as const, text: '', lines: [], table: 0 }] };
+    expect(dataTables(page)).toEqual([]);
+    expect(renderPage(page, 'markdown')).toBe(
+      ['Invoice number: 999', 'Date of issue: 07/04/2026', 'Place of supply: Sao Vicente', 'Series: 1', 'Status: Issued', 'Purpose: -', 'Registration: 11.222.333/0001-44', 'Municipal tax number: -', 'Telephone: (13) 2802-3254'].join('\n'),
+    );
+    // A header over rows of data (a column of amounts), and a table of words whose rows look alike: tables.
+    const data = gridWords(
+      [
+        ['Description', 'Period', 'Amount'],
+        ['Rent', 'January', '1,200.00'],
+        ['Service charge', 'January', '85.00'],
+        ['Parking', 'January', '40.00'],
+      ],
+      { x0: 60, y0: 100, colWidths: [170, 120, 100], align: ['left', 'left', 'right'], rules: 'grid' },
+    );
+    expect(detect(data.words, data.rules)[0]!.form).toBeUndefined();
+    const words = gridWords(
+      [
+        ['Category', 'Where points are earned'],
+        ['Supermarkets', 'Emart, Lotte Mart, Homeplus'],
+        ['Fuel', 'Every filling station'],
+        ['Convenience stores', 'GS25, CU, 7-Eleven'],
+      ],
+      { x0: 60, y0: 100, colWidths: [150, 300], rules: 'grid' },
+    );
+    expect(detect(words.words, words.rules)[0]!.form).toBeUndefined();
+    // Items printed on two lines (name and colour, then quantity, price and amount): rows alternate, but a
+    // column holds only numbers.
+    const items = gridWords(
+      [
+        ['Stainless bracket', 'Blue', ''],
+        ['2', '12.00', '24.00'],
+        ['Hex bolt', 'Zinc', ''],
+        ['10', '0.40', '4.00'],
+        ['Rubber seal', 'Black', ''],
+        ['30', '0.15', '4.50'],
+      ],
+      { x0: 60, y0: 100, colWidths: [150, 100, 100], rules: 'grid' },
+    );
+    expect(detect(items.words, items.rules)[0]!.form).toBeUndefined();
   });
 
   it("leaves a letterhead alone: blocks side by side at the foot of the page (small print or no numbers) or at its head (no numbers)", () => {

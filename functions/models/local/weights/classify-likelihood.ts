@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    0.839872,
-    0.409556,
-    0.47623,
-    -0.50463,
-    -0.119373,
-    0.242218,
-    0.136094,
-    -0.085542
+    0.840557,
+    0.409133,
+    0.475932,
+    -0.504897,
+    -0.119589,
+    0.242618,
+    0.136426,
+    -0.085494
   ],
-  "bias": 0.140918,
+  "bias": 0.141022,
   "fitted": {
     "documents": 229,
     "category_sets": [
@@ -39,7 +39,7 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "lambda": 10
   },
   "calibration": {
-    "scale": 0.944009,
-    "shift": -0.062004
+    "scale": 0.943968,
+    "shift": -0.061728
   }
 };

@@ -20,20 +20,20 @@ export const SPLIT_PAGE_MODEL: LogisticModel | null = {
     "other_margin"
   ],
   "weights": [
-    0.437444,
-    0.05644,
-    -0.003883,
-    -1.073714,
-    0.010763,
-    0.04934,
-    0.004685,
-    -0.081375,
-    -0.210931,
-    0.229259,
-    0.010241,
-    0.121562
+    0.437275,
+    0.05735,
+    -0.003183,
+    -1.075052,
+    0.010827,
+    0.04924,
+    0.004508,
+    -0.081301,
+    -0.21128,
+    0.22938,
+    0.010134,
+    0.122529
   ],
-  "bias": 1.014009,
+  "bias": 1.012607,
   "fitted": {
     "bundles": 80,
     "corpus_bundles": 5,
@@ -42,7 +42,7 @@ export const SPLIT_PAGE_MODEL: LogisticModel | null = {
     "lambda": 10
   },
   "calibration": {
-    "scale": 0.423821,
-    "shift": 0.823639
+    "scale": 0.42432,
+    "shift": 0.823019
   }
 };
