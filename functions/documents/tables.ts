@@ -148,8 +148,46 @@ export function detectTables(words: Word[], rules: Rule[], page: { width: number
   grids.push(...[...horizontalRuleGrids(looseHorizontal, text), ...unruledGrids(text)].filter((grid) => !letterhead(grid, text)));
 
   return grids
-    .map((grid) => toTable(grid, text))
+    .map((grid) => toTable(splitNumberColumn(grid, text), text))
     .sort((a, b) => a.box!.top - b.box!.top || a.box!.left - b.box!.left);
+}
+
+/**
+ * A first column that holds two set close together ("Pos. Artikelbeschreibung" over "1 Superdrachen",
+ * "2 Turbo Flyer": position numbers one space before the names, too close for a gap between columns)
+ * is split where its body's words leave a channel: every body row of it starts with a number or code
+ * (a word with a digit) and goes on past a gap that no body word crosses, and its heading is two
+ * words or more without a digit (the two columns' headings). Each word then goes to the side its middle is on.
+ */
+function splitNumberColumn(grid: Grid, text: PageText): Grid {
+  const rows = grid.ys.length - 1;
+  const single = grid.cells.filter((cell) => cell.column === 0 && cell.columnSpan === 1 && cell.rowSpan === 1 && cell.words.length > 0);
+  const heading = single.find((cell) => cell.row === 0);
+  const body = single.filter((cell) => cell.row > 0);
+  if (!heading || heading.words.length < 2 || heading.words.some((w) => /\d/.test(text.words[w].text)) || body.length < 2 || body.length < 0.5 * (rows - 1)) return grid;
+  let channelLeft = -Infinity;
+  let channelRight = Infinity;
+  for (const cell of body) {
+    const words = [...cell.words].sort((a, b) => text.left[a] - text.left[b]);
+    if (words.length < 2 || !/\d/.test(text.words[words[0]].text)) return grid;
+    channelLeft = Math.max(channelLeft, text.right[words[0]]);
+    channelRight = Math.min(channelRight, ...words.slice(1).map((w) => text.left[w]));
+  }
+  if (channelRight <= channelLeft) return grid;
+  const at = (channelLeft + channelRight) / 2;
+  const cells: GridCell[] = [];
+  for (const cell of grid.cells) {
+    if (cell.column > 0) cells.push({ ...cell, column: cell.column + 1 });
+    else if (cell.columnSpan > 1) cells.push({ ...cell, columnSpan: cell.columnSpan + 1 });
+    else {
+      const middle = (w: number) => (text.left[w] + text.right[w]) / 2;
+      const left = cell.words.filter((w) => middle(w) < at);
+      const right = cell.words.filter((w) => middle(w) >= at);
+      if (left.length > 0 || right.length === 0) cells.push({ ...cell, words: left });
+      if (right.length > 0) cells.push({ ...cell, column: 1, words: right });
+    }
+  }
+  return { ...grid, xs: [grid.xs[0], at, ...grid.xs.slice(1)], cells };
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -38,10 +38,11 @@ describe.skipIf(!corpusAvailable())('tables on real corpus pages', () => {
   // Measured 2026-11-30 on 38 pages (holdout 14, dev 13, tuned 11), after the letterhead-footer, leadered
   // contents, underlined-header, item-line and letterhead-heading changes of functions/documents/tables.ts;
   // 2026-12-02 on 40 (two tuned contents pages added), after contents lists without leaders and a form's
-  // captioned boxes read as the form they are (dataTables: no table of the page's).
+  // captioned boxes read as the form they are (dataTables: no table of the page's), and a first column
+  // holding position numbers and names set close split in two.
   const FLOORS: Record<Fold, { cells: number; found: number; spurious: number }> = {
     holdout: { cells: 87, found: 5, spurious: 1 },
-    dev: { cells: 427, found: 9, spurious: 2 },
+    dev: { cells: 443, found: 9, spurious: 2 },
     tuned: { cells: 249, found: 5, spurious: 1 },
   };
 

@@ -759,6 +759,28 @@ describe('prose is not a table', () => {
     expect(detect(items)).toHaveLength(1);
   });
 
+  it('splits a first column that holds two set close together: position numbers one space before the item names', () => {
+    const items = [
+      ['1', 'Superdrachen', '2', '20,00', '40,00'],
+      ['2', 'Turbo Flyer', '5', '40,00', '200,00'],
+      ['3', 'Sturzflug-Geier', '1', '180,00', '180,00'],
+      ['10', 'Storch', '10', '20,00', '200,00'],
+    ];
+    const row = (cells: string[], y: number) => {
+      // The number right-aligned to x 92, the name from x 95 (a space), the rest in columns of their own.
+      const number = lineWords(cells[0]!, 0, y);
+      const width = number.at(-1)!.box!.left + number.at(-1)!.box!.width - number[0]!.box!.left;
+      return [...lineWords(cells[0]!, 92 - width, y), ...lineWords(cells[1]!, 95, y), ...lineWords(cells[2]!, 300, y), ...lineWords(cells[3]!, 380, y), ...lineWords(cells[4]!, 460, y)];
+    };
+    const heading = [...lineWords('Pos.', 72, 100), ...lineWords('Artikelbeschreibung', 95, 100), ...lineWords('Menge', 300, 100), ...lineWords('Preis', 380, 100), ...lineWords('Betrag', 460, 100)];
+    const words = [...heading, ...items.flatMap((cells, k) => row(cells, 118 + 18 * k))];
+    const [table] = detect(words);
+    expect(tableRows(table!)).toEqual([['Pos.', 'Artikelbeschreibung', 'Menge', 'Preis', 'Betrag'], ...items]);
+    // Names that start with a word, not a number: one column, as printed.
+    const names = [...lineWords('Article name', 72, 100), ...lineWords('Menge', 300, 100), ...lineWords('Preis', 380, 100), ...lineWords('Betrag', 460, 100), ...items.flatMap((cells, k) => [...lineWords(`Kite ${cells[1]}`, 72, 118 + 18 * k), ...lineWords(cells[2]!, 300, 118 + 18 * k), ...lineWords(cells[3]!, 380, 118 + 18 * k), ...lineWords(cells[4]!, 460, 118 + 18 * k)])];
+    expect(tableRows(detect(names)[0]!).map((r) => r.length)).toEqual([4, 4, 4, 4, 4]);
+  });
+
   it("reads a form's captioned boxes (caption over value, several a row) as the form it is, rendered as captions and values; a table of data stays one", () => {
     const boxes = [
       ['Invoice number', 'Date of issue', 'Place of supply'],
