@@ -1386,19 +1386,21 @@ function toTable(grid: Grid, text: PageText): Table {
 
 /**
  * A form's captioned boxes, not a table of data: rows of captions ("NÚMERO DA NFS-e | COMPETÊNCIA DA
- * NFS-e": no digit) alternating with rows of their values ("999 | 07/04/2026"), at least two caption
- * rows of two cells or more, most value rows holding a digit, and no column of numbers (a table's columns
+ * NFS-e": words, no digit) alternating with rows of their values ("999 | 07/04/2026"), at least two caption
+ * rows of two cells or more, most value rows holding a digit or a dash ("-": nothing to declare), and no column of numbers (a table's columns
  * hold values of one kind; here each column alternates captions and values). The first caption row
  * (0 or 1), or undefined for a table.
  */
 function captionedBoxes(rows: string[][]): 0 | 1 | undefined {
   const filled = (row: string[]) => row.filter((cell) => cell.trim() !== '');
-  const caption = (row: string[]) => filled(row).every((cell) => !/\d/.test(cell));
+  // A caption is words without a digit; a value has a digit, or is a dash: the form's "nothing here".
+  const caption = (row: string[]) => filled(row).every((cell) => !/\d/.test(cell) && /\p{L}/u.test(cell));
+  const value = (cell: string) => /\d/.test(cell) || NO_VALUE.test(cell);
   const alternating = ([0, 1] as const).find((parity) => {
     const captionRows = rows.filter((row, r) => r % 2 === parity && filled(row).length > 0);
     const valueRows = rows.filter((row, r) => r % 2 !== parity && filled(row).length > 0);
-    const withDigits = valueRows.filter((row) => filled(row).some((cell) => /\d/.test(cell))).length;
-    return captionRows.every(caption) && captionRows.filter((row) => filled(row).length >= 2).length >= 2 && withDigits > valueRows.length / 2;
+    const withValues = valueRows.filter((row) => filled(row).some(value)).length;
+    return captionRows.every(caption) && captionRows.filter((row) => filled(row).length >= 2).length >= 2 && withValues > valueRows.length / 2;
   });
   if (alternating === undefined) return undefined;
   const columnCount = rows[0]?.length ?? 0;
@@ -1408,6 +1410,9 @@ function captionedBoxes(rows: string[][]): 0 | 1 | undefined {
   });
   return numbers ? undefined : alternating;
 }
+
+/** A box a form leaves empty with a dash or two ("-", "- -", "—"). */
+const NO_VALUE = /^[-–—](\s*[-–—])*$/;
 
 
 

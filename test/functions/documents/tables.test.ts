@@ -799,6 +799,17 @@ describe('prose is not a table', () => {
     expect(renderPage(page, 'markdown')).toBe(
       ['Invoice number: 999', 'Date of issue: 07/04/2026', 'Place of supply: Sao Vicente', 'Series: 1', 'Status: Issued', 'Purpose: -', 'Registration: 11.222.333/0001-44', 'Municipal tax number: -', 'Telephone: (13) 2802-3254'].join('\n'),
     );
+    // A row of dashes is a row of values the form leaves empty ("-": nothing to declare).
+    const dashed = gridWords(
+      [
+        ['Special regime', 'Immunity', 'Suspension'],
+        ['-', '-', '- -'],
+        ['Tax base', 'Rate', 'Tax withheld'],
+        ['R$ 10.000,00', '5,00%', 'R$ 500,00'],
+      ],
+      { x0: 60, y0: 100, colWidths: [170, 170, 170], rules: 'grid' },
+    );
+    expect(detect(dashed.words, dashed.rules)[0]!.form).toEqual({ captionRow: 0 });
     // A header over rows of data (a column of amounts), and a table of words whose rows look alike: tables.
     const data = gridWords(
       [
