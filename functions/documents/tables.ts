@@ -157,7 +157,8 @@ export function detectTables(words: Word[], rules: Rule[], page: { width: number
  * "2 Turbo Flyer": position numbers one space before the names, too close for a gap between columns)
  * is split where its body's words leave a channel: every body row of it starts with a number or code
  * (a word with a digit) and goes on past a gap that no body word crosses, and its heading is two
- * words or more without a digit (the two columns' headings). Each word then goes to the side its middle is on.
+ * words or more without a digit (the two columns' headings). Each word goes to the side its middle
+ * is on.
  */
 function splitNumberColumn(grid: Grid, text: PageText): Grid {
   const rows = grid.ys.length - 1;
@@ -1386,10 +1387,10 @@ function toTable(grid: Grid, text: PageText): Table {
 
 /**
  * A form's captioned boxes, not a table of data: rows of captions ("NÚMERO DA NFS-e | COMPETÊNCIA DA
- * NFS-e": words, no digit) alternating with rows of their values ("999 | 07/04/2026"), at least two caption
- * rows of two cells or more, most value rows holding a digit or a dash ("-": nothing to declare), and no column of numbers (a table's columns
- * hold values of one kind; here each column alternates captions and values). The first caption row
- * (0 or 1), or undefined for a table.
+ * NFS-e": words, no digit) alternating with rows of their values ("999 | 07/04/2026"), at least two
+ * caption rows of two cells or more, most value rows holding a digit or a dash ("-": nothing to
+ * declare), and no column of numbers (a table's columns hold values of one kind; here each column
+ * alternates captions and values). The first caption row (0 or 1), or undefined for a table.
  */
 function captionedBoxes(rows: string[][]): 0 | 1 | undefined {
   const filled = (row: string[]) => row.filter((cell) => cell.trim() !== '');
@@ -1413,8 +1414,6 @@ function captionedBoxes(rows: string[][]): 0 | 1 | undefined {
 
 /** A box a form leaves empty with a dash or two ("-", "- -", "—"). */
 const NO_VALUE = /^[-–—](\s*[-–—])*$/;
-
-
 
 /**
  * Header rows: the first row (or a first band of rows joined by merged header cells) when it differs
