@@ -182,9 +182,10 @@ function formText(table: Table, captionRow: 0 | 1): string {
   const lines: string[] = [];
   if (captionRow === 1) lines.push(rows[0]!.filter((cell) => cell.trim() !== '').join(' '));
   for (let r = captionRow; r < rows.length; r += 2) {
-    rows[r]!.forEach((caption, c) => {
+    rows[r]!.forEach((cell, c) => {
+      const caption = cell.trim();
       const value = (rows[r + 1]?.[c] ?? '').trim();
-      if (caption.trim() !== '' || value !== '') lines.push(caption.trim() === '' ? value : value === '' ? caption.trim() : `${caption.trim()}: ${value}`);
+      lines.push(caption && value ? `${caption}: ${value}` : caption || value);
     });
   }
   return lines.filter((line) => line !== '').join('\n');

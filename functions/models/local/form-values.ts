@@ -31,7 +31,7 @@ import type { FillField, FillRequest, FillResult, FormFiller } from '../engine.t
 import { ABBREVIATIONS, BARE_NAME_WORDS, FEMININE_ENDINGS, FIELD_CONCEPTS, FORM_PHRASES, NO_WORDS, YES_WORDS } from '../knowledge/form-phrases.ts';
 import { DATE_LEAD_WORDS, DATED_WORDS, NEGATIONS, NUMBER_JOINING_WORDS, NUMBER_WORDS, OPTION_POSITIONS, OPTION_WORDS, PARTICIPLE_ENDINGS, PASSIVE_AGENTS, SELF_WORDS, SIGNING_VERBS, STATEMENT_WORDS } from '../knowledge/form-options.ts';
 import { ENGLISH_MONTHS, MONTH_NUMBERS, monthKey } from '../knowledge/months.ts';
-import { escapeRegExp, stemOf, STOP_WORDS } from '../shared/words.ts';
+import { escapeRegExp, phrasePattern, stemOf, STOP_WORDS } from '../shared/words.ts';
 import { FILL_WEIGHTS } from './weights/form-values.ts';
 
 interface Fact {
@@ -91,7 +91,7 @@ const ORDINAL_WORDS: Record<string, number> = Object.assign({}, ...Object.values
 const FUNCTION_WORDS = new Set(Object.values(FORM_PHRASES).flatMap((p) => p.functionWords.map(plain)));
 
 /** A phrase of the knowledge file as a regex source: any spaces, either apostrophe. */
-const phraseRe = (phrase: string) => escapeRegExp(phrase).replace(/\s+/g, '\\s+').replace(/['’]/g, "['’]").replace(/"/g, '["“”„«»]');
+const phraseRe = (phrase: string) => phrasePattern(phrase).replace(/['’]/g, "['’]").replace(/"/g, '["“”„«»]');
 
 /** Phrases that mean the same on forms, rewritten to one concept word before words are compared. */
 const SYNONYMS: Array<[RegExp, string]> = [
@@ -101,7 +101,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   ...Object.entries({ ...FIELD_CONCEPTS, ...OPTION_WORDS })
     .flatMap(([concept, phrases]) => phrases.map((phrase) => [plain(phrase).replace(/[^\p{L}\p{N}]+/gu, ' ').trim(), concept] as const))
     .sort((a, b) => b[0].length - a[0].length)
-    .map(([phrase, concept]): [RegExp, string] => [new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase).replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}])`, 'gu'), concept]),
+    .map(([phrase, concept]): [RegExp, string] => [new RegExp(`(?<![\\p{L}\\p{N}])${phrasePattern(phrase)}(?![\\p{L}\\p{N}])`, 'gu'), concept]),
 ];
 
 /** Words of a key or label: camelCase, snake_case, dots and digits split; "2nd" → 2; accents off. */

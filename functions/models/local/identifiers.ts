@@ -9,7 +9,7 @@
  */
 import type { Page } from '../../documents/doc.ts';
 import { CONTINUATION_WORDS, FIELD_CONCEPTS, PAGE_COUNT_WORDS } from '../knowledge/fields.ts';
-import { escapeRegExp, listOf, stemOf, STOP_WORDS, unaccented } from '../shared/words.ts';
+import { listOf, phrasePattern, stemOf, STOP_WORDS, unaccented } from '../shared/words.ts';
 import { IDENTIFIER_SETTINGS } from './weights/identifiers.ts';
 import type { PageLine } from './text.ts';
 
@@ -31,9 +31,8 @@ const PAGE_WORD = `(?:${PAGE_WORDS.join('|')}|p\\.)`;
 /** "Page 2 of 3", "Seite 2 von 3", "Página 2/3" (read without accents). */
 const PAGE_OF = new RegExp(`(?<![\\p{L}\\d])${PAGE_WORD}\\s*(\\d{1,4})\\s*(?:(?:${listOf(PAGE_COUNT_WORDS).join('|')})\\s+|\\/\\s*)(\\d{1,4})(?!\\d)`, 'iu');
 const PAGE_ALONE = new RegExp(`^\\s*${PAGE_WORD}\\s*(\\d{1,4})\\s*$`, 'iu');
-const escaped = (text: string) => escapeRegExp(text).replace(/\s+/g, '\\s+');
 /** "continued", "Übertrag", "(cont.)" (read without accents), not inside another word. */
-const CONTINUED = new RegExp(`(?<![\\p{L}\\d])(?:${listOf(CONTINUATION_WORDS).map(escaped).join('|')})(?![\\p{L}\\d])`, 'iu');
+const CONTINUED = new RegExp(`(?<![\\p{L}\\d])(?:${listOf(CONTINUATION_WORDS).map(phrasePattern).join('|')})(?![\\p{L}\\d])`, 'iu');
 /** A page number between dashes on a line of its own ("- 2 -", "—3—"). */
 const PAGE_DASHED = /^\s*[-–—]\s*(\d{1,4})\s*[-–—]\s*$/;
 /** A bare page number ("2") as the last line of a page of some length: its footer. */

@@ -6,7 +6,7 @@
 import type { Doc } from '../../documents/doc.ts';
 import { classify } from './classify.ts';
 import { INFER_SETTINGS } from './weights/infer-schema.ts';
-import { escapeRegExp } from '../shared/words.ts';
+import { phrasePattern } from '../shared/words.ts';
 
 interface Kind {
   type: string;
@@ -40,7 +40,7 @@ function kindNamedIn(text: string): Kind | undefined {
   let best: { kind: Kind; length: number } | undefined;
   for (const kind of KINDS) {
     for (const name of kind.names) {
-      if (new RegExp(`\\b${escapeRegExp(name).replace(/ /g, '\\s+')}\\b`, 'i').test(text) && name.length > (best?.length ?? 0)) best = { kind, length: name.length };
+      if (new RegExp(`\\b${phrasePattern(name)}\\b`, 'i').test(text) && name.length > (best?.length ?? 0)) best = { kind, length: name.length };
     }
   }
   return best?.kind;

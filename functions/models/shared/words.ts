@@ -33,6 +33,11 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Words as a regular expression's source matching them literally, any run of spaces for a space ("brought forward"). */
+export function phrasePattern(text: string): string {
+  return escapeRegExp(text).replace(/\s+/g, '\\s+');
+}
+
 /** Text without its accents ("Página" → "Pagina"); ASCII text as it is, at no cost. */
 export function unaccented(text: string): string {
   return /[^\x00-\x7f]/.test(text) ? text.normalize('NFKD').replace(/\p{M}/gu, '') : text;

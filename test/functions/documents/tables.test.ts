@@ -9,6 +9,9 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dataTables, type Rule, type Table, tableRows, type Word } from '../../../functions/documents/doc.ts';
 import { renderPage } from '../../../functions/documents/render.ts';
+import { layoutCues } from '../../../functions/models/local/cues.ts';
+import { pageLines } from '../../../functions/models/local/text.ts';
+import { layoutOf } from '../../../functions/parses/layout.ts';
 import { createOcrPool } from '../../../functions/documents/ocr.ts';
 import { readPdf } from '../../../functions/documents/pdf.ts';
 import { greyToPdfWords } from '../../../functions/documents/raster.ts';
@@ -757,6 +760,39 @@ describe('prose is not a table', () => {
       items.push(...lineWords(String(k + 1), 72, y), ...lineWords(item, 110, y), ...lineWords(String(k + 2), 400, y), ...lineWords(`${(k + 1) * 120}.00`, 480, y));
     });
     expect(detect(items)).toHaveLength(1);
+  });
+
+  it("a form's captioned boxes are none of the page's tables: not in the parse's layout, no table-heavy page", () => {
+    const boxes = gridWords(
+      [
+        ['Invoice number', 'Date of issue'],
+        ['999', '07/04/2026'],
+        ['Series', 'Status'],
+        ['1', 'Issued'],
+      ],
+      { x0: 60, y0: 100, colWidths: [200, 200], rules: 'grid' },
+    );
+    const data = gridWords(
+      [
+        ['Description', 'Amount'],
+        ['Rent', '1,200.00'],
+        ['Service charge', '85.00'],
+        ['Parking', '40.00'],
+      ],
+      { x0: 60, y0: 100, colWidths: [200, 100], align: ['left', 'right'], rules: 'grid' },
+    );
+    const pageOf = (fixture: typeof boxes) => {
+      const tables = detect(fixture.words, fixture.rules);
+      return { number: 1, width: 612, height: 792, unit: 'pt' as const, ocr: false, words: fixture.words, lines: [], tables, blocks: tables.map((_, t) => ({ kind: 'table' as const, text: '', lines: [], table: t })) };
+    };
+    const cuesOf = (page: ReturnType<typeof pageOf>) => layoutCues([page], [pageLines(page)]).map((c) => c.cue);
+    const form = pageOf(boxes);
+    expect(form.tables.map((t) => t.form)).toEqual([{ captionRow: 0 }]);
+    expect(layoutOf({ kind: 'pdf', pages: [form] })[0]!.tables).toEqual([]);
+    expect(cuesOf(form)).not.toContain('table_heavy');
+    const table = pageOf(data);
+    expect(layoutOf({ kind: 'pdf', pages: [table] })[0]!.tables).toHaveLength(1);
+    expect(cuesOf(table)).toContain('table_heavy');
   });
 
   it('splits a first column that holds two set close together: position numbers one space before the item names', () => {
