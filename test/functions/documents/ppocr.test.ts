@@ -148,6 +148,44 @@ describe('PP-OCR reader', () => {
     }
   }, 120_000);
 
+  it.runIf(corpusAvailable())('reads a photo Tesseract finds no text on by the second reader, asked or not; a page Tesseract reads well is read once', async () => {
+    // ../shared/corpus/documents/certificate_of_origin/certificate_of_origin_sample4_picture.jpg, read
+    // by eye: a 640 × 480 photo of a certificate on a guilloche background, titled "MANUFACTURER'S
+    // CERTIFICATE OF ORIGIN", issued by "TAIZHOU ZHONGNENG MOTORCYCLE CO., LTD" to "COUNTYIMPORTS.COM",
+    // "LAS VEGAS, NV 89104". Tesseract reads no word of it, at any turn or size.
+    const [photo] = await decodeImage(corpusBytes('documents/certificate_of_origin/certificate_of_origin_sample4_picture.jpg'), 'jpeg');
+    const pool = await createOcrPool({ size: 1, reader: 'both' });
+    try {
+      expect(await pool.recognize(photo!)).toEqual([]);
+      const alone = await recognizeReadable(pool, photo!);
+      const text = alone.words.map((w) => w.text).join(' ');
+      for (const printed of ['CERTIFICATE', 'ZHONGNENG', 'MOTORCYCLE', 'COUNTYIMPORTS.COM', '89104']) expect(text).toContain(printed);
+      expect(alone.second).toBeUndefined();
+      // Asked for two readings, the better one is the page's text and Tesseract's (nothing) the second.
+      const twice = await recognizeReadable(pool, photo!, { second: true });
+      expect(twice.words.map((w) => w.text).join(' ')).toContain('ZHONGNENG');
+      expect(twice.second).toEqual([]);
+
+      // ../shared/corpus/documents/medical_bill/medical_bill_sample6_bad_quality.jpg, read by eye: a
+      // UB-04 claim form, blurred: "OUTPATIENT" over it, "Anytown", "Report HIPAA National …" and
+      // "AmeriHealth" among its boxes. Tesseract reads it poorly ("Any Hospital" as "ny apie"), PP-OCR
+      // (whose detector finds few of its lines) worse: Tesseract's reading stays.
+      const [bill] = await decodeImage(corpusBytes('documents/medical_bill/medical_bill_sample6_bad_quality.jpg'), 'jpeg');
+      const billText = (await recognizeReadable(pool, bill!)).words.map((w) => w.text).join(' ');
+      for (const printed of ['OUTPATIENT', 'Anytown', 'HIPAA', 'AmeriHealth']) expect(billText).toContain(printed);
+
+      // A clean scan reads well: the second reader is not asked when no second reading is.
+      const scan = renderScan({ dpi: 150 });
+      let asked = 0;
+      const counting = { ...pool, recognize: pool.recognize.bind(pool), detectOrientation: pool.detectOrientation!.bind(pool), readSecond: (image: Parameters<typeof pool.recognize>[0]) => (asked++, pool.readSecond!(image)) };
+      const clean = await recognizeReadable(counting, scan.image);
+      expect(asked).toBe(0);
+      expect(wordAccuracy(readingOrder(clean.words), scan.words)).toBeGreaterThanOrEqual(0.95);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
   it('names the readers QUIRE_OCR may pick, and refuses another', () => {
     expect(ocrReaderOf(undefined)).toBe('both');
     expect(ocrReaderOf('tesseract')).toBe('tesseract');

@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    0.840557,
-    0.409133,
-    0.475932,
-    -0.504897,
-    -0.119589,
-    0.242618,
-    0.136426,
-    -0.085494
+    0.815949,
+    0.441869,
+    0.395979,
+    -0.475181,
+    -0.06768,
+    0.188611,
+    0.151588,
+    -0.029475
   ],
-  "bias": 0.141022,
+  "bias": 0.359488,
   "fitted": {
     "documents": 229,
     "category_sets": [
@@ -35,11 +35,11 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
       12
     ],
     "rows": 916,
-    "right_rows": 847,
+    "right_rows": 854,
     "lambda": 10
   },
   "calibration": {
-    "scale": 0.943968,
-    "shift": -0.061728
+    "scale": 0.957319,
+    "shift": -0.124561
   }
 };
