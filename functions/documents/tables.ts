@@ -125,6 +125,8 @@ interface PageText {
  * amount (a table continued from the page before keeps its numbers).
  */
 const PAGE_FURNITURE = { footerBand: 0.85, headerBand: 0.1, smallText: 0.85 };
+/** Two headings in one ruled box are farther apart than this many word heights (the words of one heading, a space). */
+const SHARED_COLUMN_GAP = 0.8;
 
 // ---------------------------------------------------------------------------------------------------
 // Entry point
@@ -141,8 +143,10 @@ export function detectTables(words: Word[], rules: Rule[], page: { width: number
   const looseHorizontal: Segment[] = [];
   for (const group of connectRules(horizontal, vertical, 0.4 * text.h)) {
     const grid = ruledGrid(group.horizontal, group.vertical, text);
-    if (grid) grids.push(claim(grid, text));
-    else looseHorizontal.push(...group.horizontal);
+    if (!grid) looseHorizontal.push(...group.horizontal);
+    // Boxes of labelled values are text; none of their words starts another table.
+    else if (labelledBoxes(gridTexts(grid, text))) claim(grid, text);
+    else grids.push(claim(splitSharedColumns(grid, text), text));
   }
   // Grids not drawn as grids (rules between rows only, or none): a letterhead's footer or heading is no table.
   grids.push(...[...horizontalRuleGrids(looseHorizontal, text), ...unruledGrids(text)].filter((grid) => !letterhead(grid, text)));
@@ -534,6 +538,68 @@ function ruledGrid(horizontal: Segment[], vertical: Segment[], text: PageText): 
 }
 
 /**
+ * Boxes that each hold a label and its value ("Date d'échéance : 30/01/2019", "MOYEN DE PAIEMENT :
+ * VIREMENT", "COMPTE : IBAN : …"): a bill's panels drawn as boxes, read as text. A table's cells hold
+ * values, with a label among them here and there.
+ */
+function labelledBoxes(rows: string[][]): boolean {
+  const cells = rows.flat().filter((cell) => cell !== '');
+  return cells.length >= 2 && cells.filter((cell) => LABELLED_VALUE.test(cell)).length > 0.5 * cells.length;
+}
+
+
+/**
+ * A ruled column that holds two: its heading is two headings side by side, farther apart than the words
+ * of one ("Prix unitaire" and "Rem." in one box of the header, no rule between them), and every word
+ * under it sits under one of them, the two sides never overlapping (the prices right-aligned under the
+ * first, the discounts under the second). Split where the sides leave off.
+ */
+function splitSharedColumns(grid: Grid, text: PageText): Grid {
+  let out = grid;
+  for (let c = grid.xs.length - 2; c >= 0; c--) {
+    const heading = out.cells.find((cell) => cell.row === 0 && cell.column === c && cell.columnSpan === 1);
+    if (!heading || heading.rowSpan !== 1 || heading.words.length < 2) continue;
+    const headings = sideBySide(heading.words, SHARED_COLUMN_GAP * text.h, text);
+    if (headings.length !== 2) continue;
+    const body = out.cells.filter((cell) => cell.row > 0 && cell.column <= c && cell.column + cell.columnSpan > c);
+    if (body.some((cell) => cell.columnSpan > 1)) continue;
+    // What each cell prints, in pieces as far apart as the headings ("4,55 €" one piece, "10%" another).
+    const pieces = body.flatMap((cell) => sideBySide(cell.words, SHARED_COLUMN_GAP * text.h, text));
+    const centre = (span: Interval) => (span.left + span.right) / 2;
+    const [a, b] = headings.map(centre);
+    const first = pieces.filter((span) => Math.abs(centre(span) - a) <= Math.abs(centre(span) - b));
+    const second = pieces.filter((span) => !first.includes(span));
+    if (first.length === 0 || second.length === 0) continue;
+    const leftEnd = Math.max(headings[0].right, ...first.map((span) => span.right));
+    const rightStart = Math.min(headings[1].left, ...second.map((span) => span.left));
+    if (leftEnd >= rightStart) continue;
+    out = splitColumn(out, c, (leftEnd + rightStart) / 2, text);
+  }
+  return out;
+}
+
+/** Words grouped by where they sit across: words whose extents overlap or lie within `gap` of each other are one group. */
+function sideBySide(words: number[], gap: number, text: PageText): Interval[] {
+  return mergeIntervals(words.map((w) => ({ left: text.left[w], right: text.right[w] })), gap);
+}
+
+/** The grid with column `c` cut in two at `x`: each word of its cells to the side its middle is on; a cell across it spans both. */
+function splitColumn(grid: Grid, c: number, x: number, text: PageText): Grid {
+  const middle = (w: number) => (text.left[w] + text.right[w]) / 2;
+  const cells: GridCell[] = [];
+  for (const cell of grid.cells) {
+    if (cell.column > c) cells.push({ ...cell, column: cell.column + 1 });
+    else if (cell.column + cell.columnSpan <= c) cells.push(cell);
+    else if (cell.columnSpan > 1) cells.push({ ...cell, columnSpan: cell.columnSpan + 1 });
+    else {
+      cells.push({ ...cell, words: cell.words.filter((w) => middle(w) < x) });
+      cells.push({ ...cell, column: c + 1, words: cell.words.filter((w) => middle(w) >= x) });
+    }
+  }
+  return { ...grid, xs: [...grid.xs.slice(0, c + 1), x, ...grid.xs.slice(c + 1)], cells };
+}
+
+/**
  * Rows the rules do not separate. A grid with vertical rules but horizontal rules only around the header
  * and the whole table holds many text rows between two rules: when bands of several text rows hold most
  * of the text, those bands are split into their text rows. A fully ruled table with a wrapped cell here
@@ -555,7 +621,12 @@ function splitBands(grid: Grid, bandWords: number[][], text: PageText): Grid {
   const tallBand = bandRows.some((rows) => rows && rows.length >= 3);
   if (!(multiLines * 2 > lineCount && (tallBand || R <= 2))) return grid;
 
-  const split = bandRows.map((rows) => (rows && rows.length >= 2 ? rows : null));
+  // Where rules draw the body's rows (two bands or more under the header), a band holding one row of
+  // values among lines of text in a few columns is one row whose cells wrap: an item's code and name on
+  // two or three lines, its numbers centred on the band (so its first line is not the values' line).
+  const ruledRows = R >= 3;
+  const split = bandRows.map((rows) => (rows && rows.length >= 2 && !(ruledRows && wrappedRow(rows, C)) ? rows : null));
+  if (split.every((rows) => rows === null)) return grid;
   const start: number[] = [];
   let count = 0;
   for (let r = 0; r < R; r++) {
@@ -582,6 +653,12 @@ function splitBands(grid: Grid, bandWords: number[][], text: PageText): Grid {
   });
   const doubleRules = new Set([...(grid.doubleRules ?? [])].map((k) => start[k]));
   return { xs: grid.xs, ys, cells, doubleRules };
+}
+
+/** At most one of a band's rows fills more than a few of the columns: the others are its cells' wrapped lines. */
+function wrappedRow(rows: TextRow[], columnCount: number): boolean {
+  const few = Math.max(1, Math.floor((columnCount - 1) / 2));
+  return rows.filter((row) => row.cells.filter((words) => words.length > 0).length > few).length <= 1;
 }
 
 /** Given words (all free) as slices of their lines, top to bottom. */
@@ -1444,17 +1521,19 @@ function headerRowCount(grid: Grid, cells: Cell[], text: PageText): number {
     const body = cells.filter((cell) => cell.row >= h);
     // A double rule under the header band, when double rules are not simply the table's style.
     if (doubles.has(h) && (doubles.size === 1 || doubles.size < (rowCount - 1) / 2)) return h;
-    // Text over a column of numbers (a year heads a column of amounts too, as in financial statements).
-    const textOverNumbers = range(0, columnCount).some((c) => {
+    // Text over a column of numbers (a year heads a column of amounts too, as in financial statements);
+    // under a header of one row only, text over numbers in two columns (a tax summary's one rate).
+    const oneRow = rowCount - h === 1;
+    const textOverNumbers = range(0, columnCount).filter((c) => {
       const values = body.filter((cell) => cell.column === c && cell.columnSpan === 1 && cell.text !== '' && !PLACEHOLDER.test(cell.text));
-      if (values.length < 2 || values.filter((cell) => isNumeric(cell.text)).length < 0.8 * values.length) return false;
+      if (values.length < (oneRow ? 1 : 2) || values.filter((cell) => isNumeric(cell.text)).length < 0.8 * values.length) return false;
       const yearColumn = values.filter((cell) => YEAR.test(cell.text)).length >= 0.5 * values.length;
       return range(0, h).every((r) => {
         const heading = cellAt(r, c)?.text ?? '';
         return (/\p{L}/u.test(heading) && !isNumeric(heading)) || (YEAR.test(heading) && !yearColumn);
       });
-    });
-    if (textOverNumbers) return h;
+    }).length;
+    if (textOverNumbers >= (oneRow ? 2 : 1)) return h;
     // Larger type. OCR boxes vary with the letters (capitals, ascenders), so they need a larger margin.
     const heights = (from: Cell[]) => {
       const values: number[] = [];
@@ -1485,6 +1564,8 @@ function isNumeric(value: string): boolean {
 const YEAR = /^(19|20)\d\d$/;
 /** A rule typed as text: five or more dashes, underscores or equals signs and nothing else. */
 const TEXT_RULE = /^[-_=–—]{5,}$/;
+/** A label and its value in one cell: a word, a colon, a space, more text ("Date : 30/01/2019"; not "10:30", "GLN:598…"). */
+const LABELLED_VALUE = /\p{L}[\p{L}.)]*\s?:\s+\S/u;
 /** A dot leader (four dots or more, spaced or not) and a page number ending a cell. */
 const LEADER_TO_PAGE = /(\.\s?){4,}\s*\d{1,4}$/;
 

@@ -39,10 +39,12 @@ describe.skipIf(!corpusAvailable())('tables on real corpus pages', () => {
   // contents, underlined-header, item-line and letterhead-heading changes of functions/documents/tables.ts;
   // 2026-12-02 on 40 (two tuned contents pages added), after contents lists without leaders and a form's
   // captioned boxes read as the form they are (dataTables: no table of the page's), and a first column
-  // holding position numbers and names set close split in two.
+  // holding position numbers and names set close split in two; 2026-12-02 (session 41) on 42 (two dev e-invoices
+  // added), after ruled item bands kept whole round their wrapped cells, boxes of labelled values read as text,
+  // a ruled column holding two headings split, and a one-row table headed by text over numbers.
   const FLOORS: Record<Fold, { cells: number; found: number; spurious: number }> = {
     holdout: { cells: 87, found: 5, spurious: 1 },
-    dev: { cells: 443, found: 9, spurious: 1 },
+    dev: { cells: 520, found: 15, spurious: 1 },
     tuned: { cells: 249, found: 5, spurious: 1 },
   };
 

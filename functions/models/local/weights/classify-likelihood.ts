@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    0.815949,
-    0.441869,
-    0.395979,
-    -0.475181,
-    -0.06768,
-    0.188611,
-    0.151588,
-    -0.029475
+    0.817224,
+    0.441968,
+    0.397206,
+    -0.47561,
+    -0.068091,
+    0.18777,
+    0.15159,
+    -0.029064
   ],
-  "bias": 0.359488,
+  "bias": 0.354616,
   "fitted": {
     "documents": 229,
     "category_sets": [
@@ -39,7 +39,7 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "lambda": 10
   },
   "calibration": {
-    "scale": 0.957319,
-    "shift": -0.124561
+    "scale": 0.958273,
+    "shift": -0.126549
   }
 };

@@ -20,20 +20,20 @@ export const SPLIT_PAGE_MODEL: LogisticModel | null = {
     "other_margin"
   ],
   "weights": [
-    0.44094,
-    0.020797,
-    -0.034167,
-    -1.10628,
-    0.007656,
-    0.056703,
-    0.00989,
-    -0.034744,
-    -0.194114,
-    0.22744,
-    0.019272,
-    0.124205
+    0.438979,
+    0.019508,
+    -0.0275,
+    -1.111618,
+    0.006971,
+    0.039312,
+    0.024944,
+    -0.031545,
+    -0.154707,
+    0.228843,
+    0.019758,
+    0.123655
   ],
-  "bias": 1.076974,
+  "bias": 1.048391,
   "fitted": {
     "bundles": 80,
     "corpus_bundles": 5,
@@ -42,7 +42,7 @@ export const SPLIT_PAGE_MODEL: LogisticModel | null = {
     "lambda": 10
   },
   "calibration": {
-    "scale": 0.421281,
-    "shift": 0.831416
+    "scale": 0.419093,
+    "shift": 0.834352
   }
 };
