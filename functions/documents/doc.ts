@@ -88,11 +88,12 @@ export interface Table {
   cells: Cell[];
   box?: Box;
   /**
-   * A form's captioned boxes read as a grid (each caption over its value, several a row), its captions
-   * every other row from row `captionRow`: kept for what reads values by their captions (extraction,
-   * sources), rendered as captions and values, and no table of the page's (dataTables).
+   * A form's captioned boxes read as a grid (each caption over its value, several a row): its captions
+   * every other row from row `captionRow`, or, without it, each box's caption atop its value in the box.
+   * Kept for what reads values by their captions (extraction, sources), rendered as captions and
+   * values, and no table of the page's (dataTables).
    */
-  form?: { captionRow: 0 | 1 };
+  form?: { captionRow?: 0 | 1 };
 }
 
 /** A page's tables of data: its tables but a form's captioned boxes. */

@@ -176,8 +176,10 @@ function renderBlock(page: Page, block: Block, format: TableFormat): string {
 /**
  * A form's captioned boxes as text: each caption with the value under it, a line each ("NÚMERO DA
  * NFS-e: 999"); a caption with nothing under it alone, a row before the first caption row as it is.
+ * Boxes holding their own captions are a line each, as printed ("NOME / RAZÃO SOCIAL Ana Souza").
  */
-function formText(table: Table, captionRow: 0 | 1): string {
+function formText(table: Table, captionRow: 0 | 1 | undefined): string {
+  if (captionRow === undefined) return table.cells.map((cell) => cell.text.trim()).filter((text) => text !== '').join('\n');
   const rows = tableRows(table);
   const lines: string[] = [];
   if (captionRow === 1) lines.push(rows[0]!.filter((cell) => cell.trim() !== '').join(' '));

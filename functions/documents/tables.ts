@@ -125,6 +125,8 @@ interface PageText {
  * amount (a table continued from the page before keeps its numbers).
  */
 const PAGE_FURNITURE = { footerBand: 0.85, headerBand: 0.1, smallText: 0.85 };
+/** A grid is a form's captioned boxes when this share of its filled cells open with a caption printed this much smaller than its other words. */
+const CAPTIONED_CELLS = { share: 0.6, smaller: 0.8 };
 /** Two headings in one ruled box are farther apart than this many word heights (the words of one heading, a space). */
 const SHARED_COLUMN_GAP = 0.8;
 
@@ -1189,9 +1191,14 @@ function linesToRows(slices: Slice[], columnOf: (w: number) => number, columnCou
   const usual = median(gaps);
   const maxGap = usual > 1.5 * tight + 0.1 * text.h ? (tight + usual) / 2 : Math.max(0.5 * text.h, 1.2 * usual);
   // The word did not fit: the line above, a space (a low estimate) and the word reach past the column's
-  // widest line, which is no wider than the width the text was wrapped to.
+  // widest line, which is no wider than the width the text was wrapped to. A number goes on a text's
+  // line only in a column of text (a claim number wrapped under an article's name), not under amounts.
+  const textColumn = range(0, columnCount).map((c) => {
+    const texts = lineCells.map((cells) => cells[c]).filter((words) => words.length > 0).map((words) => wordsText(words, text));
+    return texts.filter((t) => !isNumeric(t)).length > 0.5 * texts.length;
+  });
   const wraps = (before: number[], after: number[], c: number) =>
-    !isNumeric(wordsText(after, text)) && widthOf(before) + 0.2 * text.h + widthOf(after.slice(0, 1)) >= columnWidth[c];
+    (textColumn[c] || !isNumeric(wordsText(after, text))) && widthOf(before) + 0.2 * text.h + widthOf(after.slice(0, 1)) >= columnWidth[c];
 
   const rows: TextRow[] = [];
   slices.forEach((slice, i) => {
@@ -1459,7 +1466,29 @@ function toTable(grid: Grid, text: PageText): Table {
   const table: Table = { rowCount, columnCount, headerRows: headerRowCount(grid, cells, text), cells, box: unionBox(cells.map((cell) => cell.box!)) };
   const captionRow = captionedBoxes(tableRows(table));
   if (captionRow !== undefined) table.form = { captionRow };
+  else if (captionedCells(cells, text)) table.form = {};
   return table;
+}
+
+/**
+ * A form's boxes each holding its caption atop its value ("NOME / RAZÃO SOCIAL" in small capitals over
+ * the name: a Brazilian DANFE's boxes): most filled cells open with a line of capitals without a digit,
+ * printed smaller than the grid's other words, with or without a value under it. A table's header row
+ * of small capitals over its rows of values is half its cells at most.
+ */
+function captionedCells(cells: Cell[], text: PageText): boolean {
+  const filled = cells.filter((cell) => cell.words.length > 0);
+  const firstLines = filled.map((cell) => groupLines(cell.words, text)[0]!.words);
+  const captionLike = (words: number[]) => {
+    const line = wordsText(words, text);
+    return !/\d/.test(line) && /\p{Lu}/u.test(line) && line === line.toUpperCase();
+  };
+  const captions = firstLines.filter(captionLike);
+  if (captions.length < 3 || captions.length < CAPTIONED_CELLS.share * filled.length) return false;
+  const captionWords = new Set(captions.flat());
+  const height = (w: number) => text.bottom[w] - text.top[w];
+  const others = filled.flatMap((cell) => cell.words).filter((w) => !captionWords.has(w));
+  return others.length > 0 && median([...captionWords].map(height)) <= CAPTIONED_CELLS.smaller * median(others.map(height));
 }
 
 /**

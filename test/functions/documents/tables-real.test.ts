@@ -41,10 +41,12 @@ describe.skipIf(!corpusAvailable())('tables on real corpus pages', () => {
   // captioned boxes read as the form they are (dataTables: no table of the page's), and a first column
   // holding position numbers and names set close split in two; 2026-12-02 (session 41) on 42 (two dev e-invoices
   // added), after ruled item bands kept whole round their wrapped cells, boxes of labelled values read as text,
-  // a ruled column holding two headings split, and a one-row table headed by text over numbers.
+  // a ruled column holding two headings split, and a one-row table headed by text over numbers; then on 43 (a dev
+  // DANFE added), after boxes holding their own captions read as a form (its receipt stub is still a table); then on
+  // 44 (a dev Argentine invoice added; its letter box is a spurious table), after a number wrapped in a column of text.
   const FLOORS: Record<Fold, { cells: number; found: number; spurious: number }> = {
     holdout: { cells: 87, found: 5, spurious: 1 },
-    dev: { cells: 520, found: 15, spurious: 1 },
+    dev: { cells: 637, found: 17, spurious: 3 },
     tuned: { cells: 249, found: 5, spurious: 1 },
   };
 

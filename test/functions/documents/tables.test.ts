@@ -599,6 +599,21 @@ describe('unruled tables', () => {
     expect(table.headerRows).toBe(1);
   });
 
+  it('merges a number wrapped onto the next line of a column of text (a claim number under an article)', () => {
+    // The first column empty on every item line (as an invoice leaves its code column), so only the wrap
+    // can join the lines; the names wrap where the column ends, some leaving the claim number alone.
+    const rows = [
+      ['Código', 'Producto / Servicio', 'Cantidad', 'Subtotal'],
+      ['', 'ABSORBEDOR GOLPES DEL. 208 /\nSINIESTRO 2693496', '1,00', '86674,38'],
+      ['', 'GUIA DER. PARAG. DEL. 208 / SINIESTRO\n2693496', '1,00', '4640,50'],
+      ['', 'MARCO ANTINIEBLA DER. 208 / SINIESTRO\n2693496', '1,00', '10871,90'],
+      ['', 'PARAGOLPES DEL. 208 / SINIESTRO\n2693496', '1,00', '158063,64'],
+    ];
+    const fixture = gridWords(rows, { x0: 40, y0: 100, colWidths: [50, 230, 60, 80], align: ['left', 'left', 'right', 'right'], rowHeight: 14 });
+    const [table] = detect(fixture.words);
+    expect(tableRows(table)).toEqual(fixture.expected);
+  });
+
   it("keeps an item's further lines (name, remark) in its cell, and a rule typed as dashes out of the columns", () => {
     const words: Word[] = [];
     const xs = [60, 110, 330, 420, 500];
@@ -920,6 +935,58 @@ describe('prose is not a table', () => {
     // Names that start with a word, not a number: one column, as printed.
     const names = [...lineWords('Article name', 72, 100), ...lineWords('Menge', 300, 100), ...lineWords('Preis', 380, 100), ...lineWords('Betrag', 460, 100), ...items.flatMap((cells, k) => [...lineWords(`Kite ${cells[1]}`, 72, 118 + 18 * k), ...lineWords(cells[2]!, 300, 118 + 18 * k), ...lineWords(cells[3]!, 380, 118 + 18 * k), ...lineWords(cells[4]!, 460, 118 + 18 * k)])];
     expect(tableRows(detect(names)[0]!).map((r) => r.length)).toEqual([4, 4, 4, 4, 4]);
+  });
+
+  it("reads boxes that hold their captions (small capitals atop each value) as a form, a line each; a table headed in small capitals stays one", () => {
+    // As a Brazilian DANFE prints its boxes: each drawn box a caption in 5-point capitals over its value in 8.
+    const boxed = (cells: [string, string][][], captionSize = 5) => {
+      const words: Word[] = [];
+      const rules: Rule[] = [];
+      const [x0, y0, width, height] = [60, 100, 160, 22];
+      cells.forEach((row, r) => {
+        row.forEach(([caption, value], c) => {
+          const [x, y] = [x0 + c * width, y0 + r * height];
+          if (caption) words.push(...lineWords(caption, x + 3, y + 3, captionSize));
+          if (value) words.push(...lineWords(value, x + 3, y + 10, 8));
+        });
+      });
+      for (let r = 0; r <= cells.length; r++) rules.push({ x1: x0, y1: y0 + r * height, x2: x0 + 3 * width, y2: y0 + r * height });
+      for (let c = 0; c <= 3; c++) rules.push({ x1: x0 + c * width, y1: y0, x2: x0 + c * width, y2: y0 + cells.length * height });
+      return { words, rules };
+    };
+    const boxes: [string, string][][] = [
+      [['NATUREZA DA OPERAÇÃO', 'Venda'], ['PROTOCOLO DE AUTORIZAÇÃO', '-'], ['CNPJ / CPF', '81.583.054/0001-29']],
+      [['NOME / RAZÃO SOCIAL', 'Ana Souza'], ['DATA DA EMISSÃO', '01/01/2020'], ['INSCRIÇÃO ESTADUAL', '']],
+      [['MUNICÍPIO', 'São Paulo'], ['UF', 'SP'], ['CEP', '01136-000']],
+    ];
+    const form = boxed(boxes);
+    const [read] = detect(form.words, form.rules);
+    expect(read!.form).toEqual({});
+    const page = { number: 1, width: 612, height: 792, unit: 'pt' as const, ocr: false, words: form.words, lines: [], tables: [read!], blocks: [{ kind: 'table' as const, text: '', lines: [], table: 0 }] };
+    expect(dataTables(page)).toEqual([]);
+    expect(renderPage(page, 'markdown').split('\n')).toEqual([
+      'NATUREZA DA OPERAÇÃO Venda',
+      'PROTOCOLO DE AUTORIZAÇÃO -',
+      'CNPJ / CPF 81.583.054/0001-29',
+      'NOME / RAZÃO SOCIAL Ana Souza',
+      'DATA DA EMISSÃO 01/01/2020',
+      'INSCRIÇÃO ESTADUAL',
+      'MUNICÍPIO São Paulo',
+      'UF SP',
+      'CEP 01136-000',
+    ]);
+    // Headings in small capitals over rows of values: a table (the captions are its first row only).
+    const items = boxed(
+      [
+        [['CÓDIGO', ''], ['DESCRIÇÃO', ''], ['V.TOTAL', '']],
+        [['', 'FURN_9001'], ['', 'Flipover'], ['', '1.950,00']],
+        [['', 'FURN_9002'], ['', 'Cadeira'], ['', '320,00']],
+      ],
+    );
+    expect(detect(items.words, items.rules)[0]!.form).toBeUndefined();
+    // Capitals printed as large as the rest are no captions of boxes (a table's cells may well be capitals).
+    const large = boxed(boxes, 8);
+    expect(detect(large.words, large.rules)[0]?.form).toBeUndefined();
   });
 
   it("reads a form's captioned boxes (caption over value, several a row) as the form it is, rendered as captions and values; a table of data stays one", () => {
