@@ -125,8 +125,11 @@ interface PageText {
  * amount (a table continued from the page before keeps its numbers).
  */
 const PAGE_FURNITURE = { footerBand: 0.85, headerBand: 0.1, smallText: 0.85 };
-/** A grid is a form's captioned boxes when this share of its filled cells open with a caption printed this much smaller than its other words. */
-const CAPTIONED_CELLS = { share: 0.6, smaller: 0.8 };
+/**
+ * A grid is a form's captioned boxes when this share of its filled cells, on this many rows or more, open with
+ * a caption printed this much smaller than its other words.
+ */
+const CAPTIONED_CELLS = { share: 0.6, rows: 3, smaller: 0.8 };
 /** Two headings in one ruled box are farther apart than this many word heights (the words of one heading, a space). */
 const SHARED_COLUMN_GAP = 0.8;
 
@@ -1473,8 +1476,8 @@ function toTable(grid: Grid, text: PageText): Table {
 /**
  * A form's boxes each holding its caption atop its value ("NOME / RAZÃO SOCIAL" in small capitals over
  * the name: a Brazilian DANFE's boxes): most filled cells open with a line of capitals without a digit,
- * printed smaller than the grid's other words, with or without a value under it. A table's header row
- * of small capitals over its rows of values is half its cells at most.
+ * printed smaller than the grid's other words, with or without a value under it, on three rows of boxes
+ * or more. A table's header of small capitals is one or two rows.
  */
 function captionedCells(cells: Cell[], text: PageText): boolean {
   const filled = cells.filter((cell) => cell.words.length > 0);
@@ -1483,9 +1486,11 @@ function captionedCells(cells: Cell[], text: PageText): boolean {
     const line = wordsText(words, text);
     return !/\d/.test(line) && /\p{Lu}/u.test(line) && line === line.toUpperCase();
   };
-  const captions = firstLines.filter(captionLike);
-  if (captions.length < 3 || captions.length < CAPTIONED_CELLS.share * filled.length) return false;
-  const captionWords = new Set(captions.flat());
+  const captioned = filled.filter((_, i) => captionLike(firstLines[i]!));
+  if (captioned.length < 3 || captioned.length < CAPTIONED_CELLS.share * filled.length) return false;
+  // Captions on every row of boxes, not a header's one or two over a sparse row of values.
+  if (new Set(captioned.map((cell) => cell.row)).size < CAPTIONED_CELLS.rows) return false;
+  const captionWords = new Set(filled.flatMap((_, i) => (captionLike(firstLines[i]!) ? firstLines[i]! : [])));
   const height = (w: number) => text.bottom[w] - text.top[w];
   const others = filled.flatMap((cell) => cell.words).filter((w) => !captionWords.has(w));
   return others.length > 0 && median([...captionWords].map(height)) <= CAPTIONED_CELLS.smaller * median(others.map(height));

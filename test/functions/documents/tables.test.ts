@@ -984,6 +984,15 @@ describe('prose is not a table', () => {
       ],
     );
     expect(detect(items.words, items.rules)[0]!.form).toBeUndefined();
+    // … and over one sparse row of values (most of the cells the header's).
+    const sparse = boxed(
+      [
+        [['CÓDIGO', ''], ['DESCRIÇÃO', ''], ['V.TOTAL', '']],
+        [['', ''], ['', 'Flipover'], ['', '']],
+        [['VALOR TOTAL DA NOTA', ''], ['', ''], ['', '1.950,00']],
+      ],
+    );
+    expect(detect(sparse.words, sparse.rules)[0]!.form).toBeUndefined();
     // Capitals printed as large as the rest are no captions of boxes (a table's cells may well be capitals).
     const large = boxed(boxes, 8);
     expect(detect(large.words, large.rules)[0]?.form).toBeUndefined();
