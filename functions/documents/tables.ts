@@ -184,20 +184,7 @@ function splitNumberColumn(grid: Grid, text: PageText): Grid {
     channelRight = Math.min(channelRight, ...words.slice(1).map((w) => text.left[w]));
   }
   if (channelRight <= channelLeft) return grid;
-  const at = (channelLeft + channelRight) / 2;
-  const cells: GridCell[] = [];
-  for (const cell of grid.cells) {
-    if (cell.column > 0) cells.push({ ...cell, column: cell.column + 1 });
-    else if (cell.columnSpan > 1) cells.push({ ...cell, columnSpan: cell.columnSpan + 1 });
-    else {
-      const middle = (w: number) => (text.left[w] + text.right[w]) / 2;
-      const left = cell.words.filter((w) => middle(w) < at);
-      const right = cell.words.filter((w) => middle(w) >= at);
-      if (left.length > 0 || right.length === 0) cells.push({ ...cell, words: left });
-      if (right.length > 0) cells.push({ ...cell, column: 1, words: right });
-    }
-  }
-  return { ...grid, xs: [grid.xs[0], at, ...grid.xs.slice(1)], cells };
+  return splitColumn(grid, 0, (channelLeft + channelRight) / 2, text);
 }
 
 // ---------------------------------------------------------------------------------------------------
