@@ -11,7 +11,7 @@
  */
 import { corpusAvailable, extractionTruths, FOLDS, manifest, splitTruths } from '../support/corpus.ts';
 import { evaluateBundles, evaluateClassification, evaluateCorpusBundles, evaluateExtraction, evaluateLocate, type ClassificationResult, pageAccuracy, readingCeiling, type SplitCase, summarizeExtraction } from '../support/corpus-eval.ts';
-import { CORPUS_CATEGORIES, type FieldResult, makeBundles, SCHEMA_VARIANTS, type Tally, tallyTotal } from '../support/corpus-score.ts';
+import { CORPUS_CATEGORIES, type FieldResult, makeBundles, SCHEMA_VARIANTS, soloBundles, type Tally, tallyTotal } from '../support/corpus-score.ts';
 import { probabilityOf } from '../../functions/models/local/logistic-model.ts';
 import { leaveOneSourceOut, trainingSet } from '../train/candidates.ts';
 import { leaveOneSourceOutSplit, pageRows, TRAINING_BUNDLES } from '../train/split-pages.ts';
@@ -180,6 +180,17 @@ export async function benchAccuracy(): Promise<void> {
       const ok = c.expected.filter((e, i) => c.got[i] === e).length;
       if (ok < c.expected.length || detail) console.log(`   ${ok}/${c.expected.length} ${c.name}\n      want ${c.expected.join(' ')}\n      got  ${c.got.join(' ')}`);
     }
+    // As a user splits one file: each document alone, in its own format, asked for its type among three others.
+    const solo = await evaluateBundles(soloBundles(bundleSources(), BUNDLE_SEED));
+    const all = pageAccuracy(solo);
+    console.log(`\n### Each document split alone (${solo.length} files, their first 6 pages, each asked for its type among 3 others): ${all.right}/${all.pages} pages right (${pct(all.right, all.pages)})\n`);
+    console.log('| pages from | pages | right | missed (other) | wrong (another type) |\n|---|---:|---:|---:|---:|');
+    for (const fold of FOLDS) {
+      const f = pageAccuracy(solo, fold);
+      console.log(`| ${fold} sources | ${f.pages} | ${f.right} (${pct(f.right, f.pages)}) | ${f.missed} | ${f.wrong} (${pct(f.wrong, f.pages)}) |`);
+    }
+    // (Holdout documents are counted, never listed: rules are not written from them.)
+    if (detail) for (const c of solo) if (c.folds[0] !== 'holdout' && c.got.some((g, i) => g !== c.expected[i])) console.log(`   ${c.name}\n      want ${c.expected.join(' ')}\n      got  ${c.got.join(' ')}`);
   }
 }
 

@@ -216,14 +216,16 @@ async function splitPages(doc: Doc, subdocuments: readonly string[]): Promise<{ 
   return { got, likelihoods, features };
 }
 
-/** A bundle as one Doc: each part's first pages, one after the other, renumbered. */
+/** A bundle as one Doc: each part's first pages, one after the other, renumbered (a PDF; one part keeps its file's format). */
 async function bundleDoc(bundle: Bundle): Promise<Doc> {
   const pages = [];
+  let kind: Doc['kind'] = 'pdf';
   for (const part of bundle.parts) {
     const doc = await corpusDoc(part.path);
     pages.push(...doc.pages.slice(0, part.pages));
+    if (bundle.parts.length === 1) kind = doc.kind;
   }
-  return { kind: 'pdf', pages: pages.map((page, i) => ({ ...page, number: i + 1 })) };
+  return { kind, pages: pages.map((page, i) => ({ ...page, number: i + 1 })) };
 }
 
 export async function evaluateBundles(bundles: readonly Bundle[]): Promise<SplitCase[]> {

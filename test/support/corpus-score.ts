@@ -631,6 +631,23 @@ export interface BundleSource {
 }
 
 /**
+ * Each document split alone, as a user splits one file: its first `maxPages` pages, asked for its type
+ * among `others` other types of the corpus, drawn at random (seeded).
+ */
+export function soloBundles(sources: readonly BundleSource[], seed: number, others = 3, maxPages = 6): Bundle[] {
+  const random = seededRandom(seed);
+  const types = [...new Set(sources.map((s) => s.type))].sort();
+  return sources.map((source) => {
+    const asked = [source.type];
+    while (asked.length < others + 1) {
+      const type = types[Math.floor(random() * types.length)]!;
+      if (!asked.includes(type)) asked.push(type);
+    }
+    return { parts: [{ path: source.path, type: source.type, pages: Math.min(source.pages, maxPages) }], subdocuments: asked.sort() };
+  });
+}
+
+/**
  * Bundles of 3–6 documents of different types, each document cut to its first `maxPages` pages; the
  * subdocuments asked for leave out one or two of the bundle's types (their pages belong to "other", or to
  * the kind they are of when that is asked: `expectedLabel`),

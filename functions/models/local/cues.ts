@@ -111,6 +111,16 @@ export function sheetCues(pages: readonly Page[]): Cue[] {
   return sheets ? [{ cue: 'workbook', strength: CUE_SETTINGS.formatStrength, evidence: withWords.length === 1 ? 'a worksheet' : `${withWords.length} worksheets` }] : [];
 }
 
+/**
+ * What the format says of pages of a file of `kind`, for a split: every page of a deck, a web page, a
+ * book or a workbook is of the file's format; an e-mail's pages are its message and its attachments,
+ * documents of their own, so only their worksheets say what they are (sheetCues).
+ */
+export function pageFormatCues(kind: DocumentKind, pages: readonly Page[]): Cue[] {
+  const own = kind === 'eml' || kind === 'msg' ? [] : formatCues(kind);
+  return own.length > 0 ? own : sheetCues(pages);
+}
+
 /** What the file's own format says of its kind (../knowledge/document-types.ts FORMAT_CUES): a workbook, a PPTX, an HTML page, an e-mail. */
 export function formatCues(kind: DocumentKind): Cue[] {
   const cue = FORMAT_CUES[kind];

@@ -13,10 +13,11 @@
  * chain, which is cheap (pages × labels²).
  */
 import type { Doc, Page } from '../../documents/doc.ts';
+import type { DocumentKind } from '../../documents/sniff.ts';
 import type { SplitRequest, SplitResult } from '../engine.ts';
 import { consolidateSplits, normalizeKey, OTHER, type SplitVote } from '../shared/consensus.ts';
 import type { LayoutCue } from '../knowledge/document-types.ts';
-import { layoutCues, sheetCues } from './cues.ts';
+import { layoutCues, pageFormatCues } from './cues.ts';
 import { boundedLogit, type LogisticModel, probabilityOf } from './logistic-model.ts';
 import { buildQueries, cueScores, labelScores, pagesEvidence, type Queries, type TextEvidence, textEvidence, titleLines } from './evidence.ts';
 import { anyNumberLabel, findLabeledDates, findLabeledValues, hasDate, pageMarker, type PageMarker, sameLabel, titleNumbers } from './identifiers.ts';
@@ -105,6 +106,8 @@ interface PageModel {
   /** Per page, per subdocument: whether one of its names is the page's title. */
   titled: Uint8Array[];
   pages: readonly Page[];
+  /** The file's format (a deck's, a web page's pages are of it: pageFormatCues). */
+  kind: DocumentKind;
   lines: PageLine[][];
   /** Segments read as a whole (relabelSegments), by "from:to": their evidence, title evidence and layout cue scores. */
   segments: Map<string, { evidence: TextEvidence; title: TextEvidence; cues: Float64Array }>;
@@ -120,10 +123,10 @@ function readPages(doc: Doc, request: SplitRequest): PageModel {
   const runCues = paperRunCues(doc.pages, lines, samePaper, queries);
   const extra = doc.pages.map((page, p) => {
     const title = labelScores(queries, textEvidence(queries, titleLines(lines[p]!), CLASSIFY_WEIGHTS.averagePageTokens), null);
-    const cues = cueScores(queries, [...layoutCues([page], [lines[p]!]), ...sheetCues([page])]);
+    const cues = cueScores(queries, [...layoutCues([page], [lines[p]!]), ...pageFormatCues(doc.kind, [page])]);
     return title.map((t, l) => EVIDENCE_WEIGHTS.title * t + cues[l]! + runCues[p]![l]!);
   });
-  return { queries, extra, names: [...queries.labels.slice(0, queries.visible), OTHER], evidence, start, header, samePaper, titled: lines.map((l) => titles(queries, l)), pages: doc.pages, lines, segments: new Map() };
+  return { queries, extra, names: [...queries.labels.slice(0, queries.visible), OTHER], evidence, start, header, samePaper, titled: lines.map((l) => titles(queries, l)), pages: doc.pages, kind: doc.kind, lines, segments: new Map() };
 }
 
 /** Layout cues only a run of pages shows (./cues.ts: landscape slides with little text, three or more). */
@@ -441,8 +444,7 @@ function viterbi(emission: number[][], transition: (p: number, from: number, to:
 function rejoinInterruptions(model: PageModel, labels: Int32Array): void {
   const P = labels.length;
   const other = model.names.length - 1;
-  // Same paper as the page before, and nothing that starts a document.
-  const quiet = (q: number) => model.samePaper[q]! && model.start[q]! < SPLIT_WEIGHTS.startThreshold;
+  const quiet = (q: number) => quietPage(model, q);
   let p = 1;
   while (p < P) {
     if (labels[p] === labels[p - 1]) {
@@ -498,33 +500,69 @@ interface Segment {
  */
 function relabelSegments(model: PageModel, labels: Int32Array, kinds: Int32Array, bag: Float64Array | null): Segment[] {
   const P = labels.length;
-  const visible = model.queries.visible;
   const other = model.names.length - 1;
   const out: Segment[] = [];
+  // The segment before, once read: where it began and what it went to.
+  let before: { from: number; label: number } | undefined;
   let from = 0;
   for (let p = 1; p <= P; p++) {
     // (Within a run of "other": inside a subdocument's run, pages read as other kinds are still its pages.)
     const sameKind = labels[p] !== other || kinds[p] === kinds[p - 1];
     if (p < P && labels[p] === labels[p - 1] && sameKind && model.start[p]! < SPLIT_WEIGHTS.startThreshold) continue;
-    const raw = segmentScores(model, from, p, bag);
-    let best = 0;
-    for (let l = 1; l < visible; l++) if (raw[l]! > raw[best]!) best = l;
-    let hidden = SPLIT_WEIGHTS.otherScore;
-    for (let l = visible; l < raw.length; l++) hidden = Math.max(hidden, raw[l]!);
-    const label = raw[best]! >= SPLIT_WEIGHTS.segmentShare * hidden ? best : other;
-    const shares = scoreShares([...raw.subarray(0, visible), hidden], SPLIT_WEIGHTS.prior, SPLIT_WEIGHTS.power);
-    const share = shares[label === other ? visible : label]!;
-    let runnerUp = label === other ? raw[best]! : hidden;
-    for (let l = 0; l < visible; l++) if (l !== label) runnerUp = Math.max(runnerUp, raw[l]!);
-    const won = label === other ? hidden : raw[best]!;
-    const segment = { share, margin: Math.log((1 + Math.max(0, won)) / (1 + Math.max(0, runnerUp))), pages: p - from };
-    for (let q = from; q < p; q++) {
-      labels[q] = label;
-      out.push(segment);
+    let start = from;
+    let read = readSegment(model, from, p, bag);
+    // Pages of kinds nobody asked for that follow a document read as a subdocument, on the same paper
+    // with nothing that starts a document (a manual's pages of code after its introduction), are read
+    // with it: where the whole still reads as that subdocument, they are its pages.
+    if (read.label === other && before && before.label !== other && continuesQuietly(model, from, p)) {
+      const whole = readSegment(model, before.from, p, bag);
+      if (whole.label === before.label) {
+        start = before.from;
+        read = whole;
+        out.length = start;
+      }
     }
+    for (let q = start; q < p; q++) {
+      labels[q] = read.label;
+      out.push(read.segment);
+    }
+    before = { from: start, label: read.label };
     from = p;
   }
   return out;
+}
+
+/**
+ * Pages [from, to) read as one document (segmentScores): to its best subdocument when that has
+ * evidence and at least SPLIT_WEIGHTS.segmentShare of the best hidden kind's, else to "other".
+ */
+function readSegment(model: PageModel, from: number, to: number, bag: Float64Array | null): { label: number; segment: Segment } {
+  const visible = model.queries.visible;
+  const other = model.names.length - 1;
+  const raw = segmentScores(model, from, to, bag);
+  let best = 0;
+  for (let l = 1; l < visible; l++) if (raw[l]! > raw[best]!) best = l;
+  let hidden = SPLIT_WEIGHTS.otherScore;
+  for (let l = visible; l < raw.length; l++) hidden = Math.max(hidden, raw[l]!);
+  const label = raw[best]! >= SPLIT_WEIGHTS.segmentShare * hidden ? best : other;
+  const shares = scoreShares([...raw.subarray(0, visible), hidden], SPLIT_WEIGHTS.prior, SPLIT_WEIGHTS.power);
+  const share = shares[label === other ? visible : label]!;
+  let runnerUp = label === other ? raw[best]! : hidden;
+  for (let l = 0; l < visible; l++) if (l !== label) runnerUp = Math.max(runnerUp, raw[l]!);
+  const won = label === other ? hidden : raw[best]!;
+  return { label, segment: { share, margin: Math.log((1 + Math.max(0, won)) / (1 + Math.max(0, runnerUp))), pages: to - from } };
+}
+
+/** Page q is on the same paper as the page before, and nothing on it starts a document. */
+function quietPage(model: PageModel, q: number): boolean {
+  return model.samePaper[q]! && model.start[q]! < SPLIT_WEIGHTS.startThreshold;
+}
+
+/** Whether pages [from, to) continue the page before them quietly (quietPage), the first no title page (a few lines alone). */
+function continuesQuietly(model: PageModel, from: number, to: number): boolean {
+  if (model.lines[from]!.length < SPLIT_WEIGHTS.titlePageLines) return false;
+  for (let q = from; q < to; q++) if (!quietPage(model, q)) return false;
+  return true;
 }
 
 /** Each page's SPLIT_PAGE_FEATURES: what its likelihood is learned from. */
@@ -576,7 +614,7 @@ function segmentScores(model: PageModel, from: number, to: number, bag: Float64A
     read = {
       evidence: textEvidence(model.queries, lines.flat(), CLASSIFY_WEIGHTS.averagePageTokens * withText),
       title: textEvidence(model.queries, titleLines(lines[0] ?? []), CLASSIFY_WEIGHTS.averagePageTokens),
-      cues: cueScores(model.queries, [...layoutCues(model.pages.slice(from, to), lines), ...sheetCues(model.pages.slice(from, to))]),
+      cues: cueScores(model.queries, [...layoutCues(model.pages.slice(from, to), lines), ...pageFormatCues(model.kind, model.pages.slice(from, to))]),
     };
     model.segments.set(key, read);
   }

@@ -319,6 +319,22 @@ describe.skipIf(!runs)('accuracy on real documents (subset of ../shared/corpus)'
     expect(bundle.got).toEqual(bundle.expected);
   });
 
+  it('pages read as kinds nobody asked for that quietly follow a document read as a subdocument are its pages: a manual\'s pages of code', { timeout: 120_000 }, async () => {
+    // Alone, its pages 3–6 (code and settings) read as another kind nobody asked for than its first two.
+    const manual = await splitBundle([{ path: 'documents/manual/ZugferdDev.de.pdf', type: 'manual', pages: 6 }], ['bill_of_lading', 'manual', 'npdes_permit', 'retail_installment_sale_contract']);
+    expect(manual.got).toEqual(new Array(6).fill('manual'));
+  });
+
+  it('a file\'s format says what its pages are, as it does for the file classified: a PPTX\'s slide, a saved web page', { timeout: 120_000 }, async () => {
+    for (const [path, type] of [
+      ['documents/slides/science-exploration-1p.pptx', 'slides'],
+      ['documents/web_page/ideas-page.html', 'web_page'],
+    ] as const) {
+      const alone = await splitBundle([{ path, type, pages: 1 }], ['bank_statement', 'payslip', 'resume', type]);
+      expect(alone.got).toEqual([type]);
+    }
+  });
+
   it('a document does not stop and resume: the exhibits and schedules inside an agreement stay with it', { timeout: 120_000 }, async () => {
     const [agreement] = await evaluateCorpusBundles(splitTruths().filter((t) => t.path.includes('o&m_sample2')));
     // Pages 9–30 are the model agreement (its pages 10–20 read as calendars, quotes and lists page by page).
