@@ -363,10 +363,18 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
   },
   {
     id: 'presentation',
-    names: 'presentation, pitch deck, deck, slides, slide deck, investor presentation, pitch, keynote, praesentation, presentatie, presentacion, presentazione',
-    terms: `problem, solution, market, market size, market validation, business model, competition, competitive advantage, team, traction, financial,
-      financials, revenue model, product, go to market, investors, funding, the ask, vision, mission, why now, customers, users, growth,
-      milestones, roadmap, thank you, contact`,
+    names: 'presentation, deck, slides, slide deck, keynote, praesentation, presentatie, presentacion, presentazione',
+    terms: `agenda, overview, outline, introduction, summary, key takeaways, next steps, questions, q&a, thank you, thanks, contact, roadmap,
+      vision, mission, team, product, customers, users, growth`,
+    cues: { slides: 1 },
+  },
+  {
+    // A pitch deck is slides too (the presentation kind, which "deck" calls on), with a pitch's sections.
+    id: 'pitch_deck',
+    names: 'pitch deck, pitch, investor presentation, investor deck, startup pitch',
+    terms: `problem, solution, market, market size, market validation, market opportunity, business model, revenue model, competition,
+      competitors, competitive advantage, traction, go to market, investors, investment, funding, raise, the ask, why now, milestones,
+      financials, financial projections, unit economics, exit`,
     cues: { slides: 1 },
   },
   {

@@ -303,6 +303,41 @@ describe('classification output', () => {
     expect(await categoryOf(goods)).toBe('quote');
   });
 
+  it("tells a pitch deck from other slides: both are slides, only one pitches a problem, a market, traction and an ask", async () => {
+    const categories = [
+      { name: 'pitch_deck', description: 'Startup pitch deck' },
+      { name: 'slides', description: 'Presentation slides' },
+    ];
+    const slide = (title: string, ...lines: string[]) => ({ blocks: [{ kind: 'heading' as const, lines: [title] }, { kind: 'paragraph' as const, lines }] });
+    const landscape = (pages: ReturnType<typeof slide>[]) => {
+      const doc = fixtureDoc(pages);
+      for (const page of doc.pages) Object.assign(page, { width: 792, height: 612, unit: 'pt' });
+      return doc;
+    };
+    const categoryOf = async (pages: ReturnType<typeof slide>[]) => (await localEngine.classify(request(landscape(pages), { categories }))).output.category;
+    const pitch = [
+      slide('Roomly', 'Book rooms with local hosts'),
+      slide('Problem', 'Hotels are expensive and far from where people want to be.'),
+      slide('Solution', 'A web platform where hosts rent out their spare rooms.'),
+      slide('Market size', '2 billion trips a year; 560 million booked online.'),
+      slide('Business model', 'We take a 10% commission on each booking.'),
+      slide('Traction', '40,000 nights booked; 20% growth a month.'),
+      slide('Competition', 'Hotels, hostels and classifieds, and our competitive advantage.'),
+      slide('The ask', 'Raising 500,000 in seed funding for 12 months of milestones.'),
+    ];
+    const talk = [
+      slide('Quarterly operations review', 'Facilities team'),
+      slide('Agenda', 'Overview, building works, energy use, next steps'),
+      slide('Overview', 'Three sites, 42 staff, 11 open work orders.'),
+      slide('Building works', 'Roof repairs finished in May; lifts serviced in June.'),
+      slide('Energy use', 'Down 8% on last year after the lighting upgrade.'),
+      slide('Next steps', 'Heating controls in the autumn; a new cleaning contract.'),
+      slide('Questions?', 'Thank you'),
+    ];
+    expect(await categoryOf(pitch)).toBe('pitch_deck');
+    expect(await categoryOf(talk)).toBe('slides');
+  });
+
   it('"information" is no report: the Spanish "informe" names a report only in its phrases ("informe anual"), as alone it stems as "information"', async () => {
     const categories = [
       { name: 'report', description: 'A report or memo presenting findings, with sections and figures' },

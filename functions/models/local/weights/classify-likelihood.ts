@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    0.817224,
-    0.441968,
-    0.397206,
-    -0.47561,
-    -0.068091,
-    0.18777,
-    0.15159,
-    -0.029064
+    0.787245,
+    0.451237,
+    0.421726,
+    -0.5091,
+    -0.079608,
+    0.207538,
+    0.140785,
+    -0.028818
   ],
-  "bias": 0.354616,
+  "bias": 0.335913,
   "fitted": {
     "documents": 229,
     "category_sets": [
@@ -35,11 +35,11 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
       12
     ],
     "rows": 916,
-    "right_rows": 854,
+    "right_rows": 855,
     "lambda": 10
   },
   "calibration": {
-    "scale": 0.958273,
-    "shift": -0.126549
+    "scale": 0.970862,
+    "shift": -0.162439
   }
 };
