@@ -17,7 +17,7 @@
 import type { DocumentKind } from '../../documents/sniff.ts';
 
 /** Layout a kind of document typically has (detected by ../local/cues.ts). */
-export type LayoutCue = 'letter' | 'paper' | 'clauses' | 'contents' | 'totals' | 'form' | 'card' | 'slides' | 'receipt_strip' | 'till' | 'table_heavy' | 'workbook' | 'web' | 'mail' | 'ebook' | 'periods';
+export type LayoutCue = 'letter' | 'paper' | 'clauses' | 'contents' | 'totals' | 'form' | 'fillable' | 'card' | 'slides' | 'receipt_strip' | 'till' | 'table_heavy' | 'workbook' | 'web' | 'mail' | 'ebook' | 'periods';
 
 /** How a CV says a period goes on until now ("Sep. 2023 – present"), lower case without accents (../local/cues.ts). */
 export const PRESENT_WORDS = `present, now, current, today, heute, aujourd'hui, aujourd hui, actuel, actuellement, actualidad, presente, oggi, atual, heden, nu`;
@@ -41,7 +41,7 @@ export const FORMAT_CUES: Partial<Record<DocumentKind, LayoutCue>> = {
  * ("no fillable fields", knowledge/negation.ts) counts that cue against the category.
  */
 export const CUE_WORDS: Partial<Record<LayoutCue, string>> = {
-  form: 'fillable, fields, interactive, acroform',
+  fillable: 'fillable, fields, interactive, acroform',
   letter: 'salutation',
   paper: 'abstract, references',
   clauses: 'clauses, articles',
@@ -278,14 +278,14 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
       office use only, for official use, print name, please print, date of birth, declaration, i declare, i certify, section, part,
       formulaire, nom, prenom, adresse, date de naissance, signature, antrag, vorname, nachname, anschrift, geburtsdatum, unterschrift,
       formulier, naam, voornaam, handtekening, formulario, nombre, apellidos, firma, modulo, cognome, nome, firma`,
-    cues: { form: 1 },
+    cues: { form: 1, fillable: 1 },
   },
   {
     id: 'tax_form',
     names: 'tax form, tax return, w2, w-2, form 1099, p60, tax statement, declaration d impot, steuererklarung, belastingaangifte, declaracion de la renta, dichiarazione dei redditi',
     terms: `tax return, tax year, taxpayer, filing status, adjusted gross income, taxable income, wages tips, federal income tax withheld,
       social security wages, employer identification number, refund, schedule, deductions, exemptions, irs, hmrc, form, salaire, impot, steuer`,
-    cues: { form: 0.7 },
+    cues: { form: 0.7, fillable: 0.7 },
   },
   {
     id: 'medical_bill',
@@ -296,7 +296,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
       principal procedure, condition codes, occurrence, value codes, hospital, clinic, physician, doctor, room charges, pharmacy, laboratory,
       lab, radiology, consultation, treatment, inpatient, outpatient, bill no, uhid, ip no, ward, bed, nursing, medicines, consumables,
       hospital account, guarantor, insurance payments, adjustments, patient balance, amount due from patient`,
-    cues: { totals: 1, form: 0.5 },
+    cues: { totals: 1, form: 0.5, fillable: 0.5 },
   },
   {
     id: 'medical_record',
@@ -437,7 +437,7 @@ export const DOCUMENT_TYPES: readonly DocumentType[] = [
       amount financed, total of payments, total sale price, truth in lending, federal truth in lending disclosures, number of payments,
       amount of payments, when payments are due, down payment, cash price, trade-in, vehicle, year, make, model, vehicle identification number,
       new used, itemization of amount financed, insurance, late charge, prepayment, arbitration, the buyer, you the buyer, we the seller`,
-    cues: { form: 0.5, clauses: 0.5 },
+    cues: { form: 0.5, fillable: 0.5, clauses: 0.5 },
   },
   {
     id: 'legal_text',

@@ -79,7 +79,8 @@ export function layoutCues(pages: readonly Page[], lines: readonly PageLine[][])
 
   const fields = pages.reduce((sum, p) => sum + (p.formFields ?? 0), 0);
   const blanks = texts.filter((t) => BLANK_FIELD.test(t)).length;
-  if (fields > 0) cues.push({ cue: 'form', strength: CUE_SETTINGS.formFieldsStrength + Math.log2(fields), evidence: `${fields} fillable form fields` });
+  // (Fields to fill on screen and blanks printed to fill on paper are cues apart: a category may deny the one and not the other, "no fillable fields".)
+  if (fields > 0) cues.push({ cue: 'fillable', strength: CUE_SETTINGS.formFieldsStrength + Math.log2(fields), evidence: `${fields} fillable form fields` });
   else if (blanks >= CUE_SETTINGS.formBlanks) cues.push({ cue: 'form', strength: CUE_SETTINGS.strength, evidence: `${blanks} blanks to fill in` });
 
   const first = pages[0];

@@ -173,6 +173,28 @@ describe('layout cues', () => {
     expect((await localEngine.classify(request(doc, { categories: denied }))).output.category).toBe('flat_form');
   });
 
+  it('what "no fillable fields" denies is fields to fill on screen, not blanks printed to fill on paper', async () => {
+    const categories: Category[] = [
+      { name: 'flat_form', description: 'A printed or scanned form filled in on paper (no fillable fields)' },
+      { name: 'invoice', description: 'An invoice' },
+    ];
+    const captions = ['MEMBERSHIP', 'Last name', 'First name', 'Address', 'Date of birth', 'Signature'];
+    const page = (blank: string) => fixtureDoc([{ blocks: [{ kind: 'paragraph', lines: captions.map((c, i) => (i === 0 ? c : `${c} ${blank}`)) }] }]);
+    const likelihood = async (doc: Doc) => {
+      const result = await localEngine.classify(request(doc, { categories }));
+      expect(result.output.category).toBe('flat_form');
+      return result.consensus.likelihoods;
+    };
+    const blanks = page('____________');
+    expect(layoutCues(docPages(blanks), [pageLines(blanks.pages[0]!)]).map((c) => c.cue)).toContain('form');
+    const bare = await likelihood(page(''));
+    // Printed blanks are a form's layout: the form is likelier with them …
+    expect(await likelihood(blanks)).toBeGreaterThan(bare);
+    // … and fillable fields, which the description denies, make it less likely.
+    blanks.pages[0]!.formFields = 6;
+    expect(await likelihood(blanks)).toBeLessThan(bare);
+  });
+
   it('a category named "book" calls on the book kind (its chapters, its EPUB format), though "book" printed in a document is no sign of one', async () => {
     const categories: Category[] = [
       { name: 'book', description: 'A book' },

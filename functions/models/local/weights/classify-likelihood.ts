@@ -16,16 +16,16 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "no_evidence"
   ],
   "weights": [
-    0.787245,
-    0.451237,
-    0.421726,
-    -0.5091,
-    -0.079608,
-    0.207538,
-    0.140785,
-    -0.028818
+    0.786547,
+    0.449927,
+    0.422864,
+    -0.51066,
+    -0.080328,
+    0.209158,
+    0.138611,
+    -0.029005
   ],
-  "bias": 0.335913,
+  "bias": 0.340873,
   "fitted": {
     "documents": 229,
     "category_sets": [
@@ -39,7 +39,7 @@ export const CLASSIFY_MODEL: LogisticModel | null = {
     "lambda": 10
   },
   "calibration": {
-    "scale": 0.970862,
-    "shift": -0.162439
+    "scale": 0.971092,
+    "shift": -0.16301
   }
 };

@@ -20,20 +20,20 @@ export const SPLIT_PAGE_MODEL: LogisticModel | null = {
     "other_margin"
   ],
   "weights": [
-    0.396252,
-    -0.00608,
-    -0.006425,
-    -1.140837,
-    0.013259,
-    0.382687,
-    0.007346,
-    0.0596,
-    -0.195249,
-    0.236726,
-    0.038461,
-    0.131443
+    0.420204,
+    -0.032286,
+    -0.006428,
+    -1.127051,
+    0.012973,
+    0.376513,
+    0.003754,
+    0.056099,
+    -0.205302,
+    0.238748,
+    0.02321,
+    0.141888
   ],
-  "bias": 0.835982,
+  "bias": 0.834313,
   "fitted": {
     "bundles": 80,
     "corpus_bundles": 5,
@@ -42,7 +42,7 @@ export const SPLIT_PAGE_MODEL: LogisticModel | null = {
     "lambda": 10
   },
   "calibration": {
-    "scale": 0.411687,
-    "shift": 0.843571
+    "scale": 0.418212,
+    "shift": 0.833052
   }
 };
