@@ -149,8 +149,8 @@ export function detectTables(words: Word[], rules: Rule[], page: { width: number
   for (const group of connectRules(horizontal, vertical, 0.4 * text.h)) {
     const grid = ruledGrid(group.horizontal, group.vertical, text);
     if (!grid) looseHorizontal.push(...group.horizontal);
-    // Boxes of labelled values are text; none of their words starts another table.
-    else if (labelledBoxes(gridTexts(grid, text))) claim(grid, text);
+    // Boxes of labelled values, or boxes stacked in one column, are text; none of their words starts another table.
+    else if (textBoxes(gridTexts(grid, text))) claim(grid, text);
     else grids.push(claim(splitSharedColumns(grid, text), text));
   }
   // Grids not drawn as grids (rules between rows only, or none): a letterhead's footer or heading is no table.
@@ -537,6 +537,15 @@ function ruledGrid(horizontal: Segment[], vertical: Segment[], text: PageText): 
 function labelledBoxes(rows: string[][]): boolean {
   const cells = rows.flat().filter((cell) => cell !== '');
   return cells.length >= 2 && cells.filter((cell) => LABELLED_VALUE.test(cell)).length > 0.5 * cells.length;
+}
+
+/**
+ * Ruled boxes that are text, not a table: boxes of labelled values (labelledBoxes), or boxes whose text
+ * all sits in one column (a letter box over a name, a stack of notes): a table has values side by side.
+ */
+function textBoxes(rows: string[][]): boolean {
+  const filledColumns = range(0, rows[0]?.length ?? 0).filter((c) => rows.some((row) => row[c] !== '')).length;
+  return filledColumns < 2 || labelledBoxes(rows);
 }
 
 

@@ -43,10 +43,11 @@ describe.skipIf(!corpusAvailable())('tables on real corpus pages', () => {
   // added), after ruled item bands kept whole round their wrapped cells, boxes of labelled values read as text,
   // a ruled column holding two headings split, and a one-row table headed by text over numbers; then on 43 (a dev
   // DANFE added), after boxes holding their own captions read as a form (its receipt stub is still a table); then on
-  // 44 (a dev Argentine invoice added; its letter box is a spurious table), after a number wrapped in a column of text.
+  // 44 (a dev Argentine invoice added; its letter box is a spurious table), after a number wrapped in a column of text;
+  // the letter box is text since session 42 (ruled boxes whose text sits in one column).
   const FLOORS: Record<Fold, { cells: number; found: number; spurious: number }> = {
     holdout: { cells: 87, found: 5, spurious: 1 },
-    dev: { cells: 637, found: 17, spurious: 3 },
+    dev: { cells: 637, found: 17, spurious: 2 },
     tuned: { cells: 249, found: 5, spurious: 1 },
   };
 

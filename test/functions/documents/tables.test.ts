@@ -262,6 +262,26 @@ describe('ruled tables', () => {
     expect(tableRows(detect(items.words, items.rules)[0]!)).toEqual(items.expected);
   });
 
+  it("reads ruled boxes whose text all sits in one column as text: a pleading's line numbers in their ruled margin, a letter box over a name; two columns of values stay a table", () => {
+    const numbered = gridWords(
+      Array.from({ length: 12 }, (_, i) => [String(i + 1), '', '']),
+      { x0: 30, y0: 700, colWidths: [30, 400, 60], rules: 'grid' },
+    );
+    const box = gridWords(
+      [
+        ['A CÓD. 201', ''],
+        ['Santa', ''],
+      ],
+      { x0: 280, y0: 300, colWidths: [60, 120], rules: 'grid' },
+    );
+    for (const fixture of [numbered, box]) expect(detect(fixture.words, fixture.rules)).toEqual([]);
+    const listed = gridWords(
+      Array.from({ length: 12 }, (_, i) => [String(i + 1), `${(i + 1) * 12},00`, '']),
+      { x0: 30, y0: 700, colWidths: [30, 400, 60], rules: 'grid' },
+    );
+    expect(tableRows(detect(listed.words, listed.rules)[0]!)).toEqual(listed.expected);
+  });
+
   it('splits a ruled column that holds two: two headings side by side in one box, every value under one of them', () => {
     const rows = [
       ['Description', 'Quantité', 'Prix\nunitaire', 'Rem.', 'Prix HT'],
