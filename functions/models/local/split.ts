@@ -496,7 +496,8 @@ interface Segment {
  * segment is a run of pages with one label and no first-page cue after its first page (in a run of
  * "other", also of one kind in `kinds`, the chain where each hidden kind is a state). It goes to
  * its best subdocument when that has evidence and at least SPLIT_WEIGHTS.segmentShare of the best
- * hidden kind's, else to "other". Returns, per page, the segment it is in.
+ * hidden kind's, else to "other" (readSegment); a segment gone to "other" that quietly continues a
+ * subdocument's is read with it (continuesQuietly). Returns, per page, the segment it is in.
  */
 function relabelSegments(model: PageModel, labels: Int32Array, kinds: Int32Array, bag: Float64Array | null): Segment[] {
   const P = labels.length;
