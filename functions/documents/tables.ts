@@ -625,8 +625,13 @@ function splitBands(grid: Grid, bandWords: number[][], text: PageText): Grid {
   // Where rules draw the body's rows (two bands or more under the header), a band holding one row of
   // values among lines of text in a few columns is one row whose cells wrap: an item's code and name on
   // two or three lines, its numbers centred on the band (so its first line is not the values' line).
-  const ruledRows = R >= 3;
-  const split = bandRows.map((rows) => (rows && rows.length >= 2 && !(ruledRows && wrappedRow(rows, C)) ? rows : null));
+  // A first band of words without a number in two boxes or more, over bands below it, is the header, its
+  // headings wrapped in their boxes (one box across the columns is a caption); the rules under it draw
+  // the body's rows as they do under two bands or more.
+  const headingBoxes = grid.cells.filter((cell) => cell.row === 0 && cell.words.length > 0).length;
+  const headings = R >= 2 && headingBoxes >= 2 && bandWords[0]!.every((w) => !isNumeric(text.words[w]!.text));
+  const ruledRows = R >= 3 || headings;
+  const split = bandRows.map((rows, r) => (rows && rows.length >= 2 && !(ruledRows && wrappedRow(rows, C)) && !(r === 0 && headings) ? rows : null));
   if (split.every((rows) => rows === null)) return grid;
   const start: number[] = [];
   let count = 0;

@@ -44,10 +44,11 @@ describe.skipIf(!corpusAvailable())('tables on real corpus pages', () => {
   // a ruled column holding two headings split, and a one-row table headed by text over numbers; then on 43 (a dev
   // DANFE added), after boxes holding their own captions read as a form (its receipt stub is still a table); then on
   // 44 (a dev Argentine invoice added; its letter box is a spurious table), after a number wrapped in a column of text;
-  // the letter box is text since session 42 (ruled boxes whose text sits in one column).
+  // the letter box is text since session 42 (ruled boxes whose text sits in one column); then on 45 (a dev survey
+  // report's page added: a ruled header of wrapped headings over one row), after such a header kept one row.
   const FLOORS: Record<Fold, { cells: number; found: number; spurious: number }> = {
-    holdout: { cells: 87, found: 5, spurious: 1 },
-    dev: { cells: 637, found: 17, spurious: 2 },
+    holdout: { cells: 88, found: 5, spurious: 1 },
+    dev: { cells: 665, found: 19, spurious: 2 },
     tuned: { cells: 249, found: 5, spurious: 1 },
   };
 

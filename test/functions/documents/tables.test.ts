@@ -262,6 +262,34 @@ describe('ruled tables', () => {
     expect(tableRows(detect(items.words, items.rules)[0]!)).toEqual(items.expected);
   });
 
+  it('keeps a ruled header whose headings wrap in their boxes one row, over one row of values or one item whose cells wrap too', () => {
+    const options = { x0: 50, y0: 300, colWidths: [80, 90, 100, 60, 50], rules: 'grid' as const };
+    const shares = gridWords(
+      [
+        ['Synthèse\ndes\nrésultats', 'Tous les jours\nou presque', 'Deux à trois fois\npar semaine', 'Jamais', 'Total'],
+        ['', '60%', '25%', '3%', '244'],
+      ],
+      options,
+    );
+    const [table] = detect(shares.words, shares.rules);
+    expect(tableRows(table!)).toEqual([
+      ['Synthèse des résultats', 'Tous les jours ou presque', 'Deux à trois fois par semaine', 'Jamais', 'Total'],
+      ['', '60%', '25%', '3%', '244'],
+    ]);
+    expect(table!.headerRows).toBe(1);
+    const limits = gridWords(
+      [
+        ['Parameter', 'Units', 'Average\nMonthly', 'Maximum\nDaily', 'Notes'],
+        ['Flow', 'MGD', '55 (see\nnote 1.)', '44.8 (see\nnote 2.)', 'Grab'],
+      ],
+      options,
+    );
+    expect(tableRows(detect(limits.words, limits.rules)[0]!)).toEqual([
+      ['Parameter', 'Units', 'Average Monthly', 'Maximum Daily', 'Notes'],
+      ['Flow', 'MGD', '55 (see note 1.)', '44.8 (see note 2.)', 'Grab'],
+    ]);
+  });
+
   it("reads ruled boxes whose text all sits in one column as text: a pleading's line numbers in their ruled margin, a letter box over a name; two columns of values stay a table", () => {
     const numbered = gridWords(
       Array.from({ length: 12 }, (_, i) => [String(i + 1), '', '']),
