@@ -132,6 +132,11 @@ const PAGE_FURNITURE = { footerBand: 0.85, headerBand: 0.1, smallText: 0.85 };
 const CAPTIONED_CELLS = { share: 0.6, rows: 3, smaller: 0.8 };
 /** Two headings in one ruled box are farther apart than this many word heights (the words of one heading, a space). */
 const SHARED_COLUMN_GAP = 0.8;
+/**
+ * runningText: lines are text when this many of their cells beginning with a word, and this share of
+ * them, begin lower case, and this many columns hold a phrase so begun or that many a word so begun.
+ */
+const RUNNING_TEXT = { cells: 4, share: 0.5, phraseColumns: 2, lowerColumns: 3 };
 
 // ---------------------------------------------------------------------------------------------------
 // Entry point
@@ -1407,7 +1412,7 @@ function plausibleTable(rows: string[][], ruled: boolean): boolean {
   // Some column must hold data or short labels; lines of running text (narrow page columns) hold neither.
   const dataColumn = (cells: string[]) => cells.filter((cell) => !LIST_MARKER.test(cell) && (isNumeric(cell) || wordCount(cell) <= 3)).length >= 0.6 * cells.length;
   if (!columns.some(dataColumn)) return false;
-  if (contentsList(rows)) return false;
+  if (contentsList(rows) || runningText(rows)) return false;
   if (ruled) return columns.length >= 2 && fullRows >= 2;
   if (columns.length >= 3) return fullRows >= 3;
   if (columns.length === 2) {
@@ -1437,6 +1442,26 @@ function contentsList(rows: string[][]): boolean {
   if (entries.length < 3 || entries.length < 0.8 * filled.length) return false;
   const pages = entries.map((cells) => Number(cells.at(-1)));
   return pages.every((page, k) => k === 0 || page >= pages[k - 1]!);
+}
+
+/**
+ * Lines of running text whose word gaps line up (a justified paragraph, its lines underlined; two
+ * columns of text side by side): most cells begin in the middle of a sentence, with a lower-case word
+ * ("coverage for", "in", "the"), and such phrases or words stand in several columns, where a table's cells
+ * begin with a capital or a figure, and its lower-case words are units ("feet", "pH") or the
+ * definitions of one column (beside a list of abbreviations). Addresses and codes
+ * ("cancervic.org.au", "mg/L") are no words of a sentence.
+ */
+function runningText(rows: string[][]): boolean {
+  const word = (cell: string) => /^\p{L}/u.test(cell) && !/[@/]|\.\p{L}/u.test(cell.split(' ')[0]!);
+  const lower = (cell: string) => word(cell) && /^\p{Ll}/u.test(cell);
+  const cells = rows.flat().filter(word);
+  const lowerCells = cells.filter(lower).length;
+  if (lowerCells < RUNNING_TEXT.cells || lowerCells < RUNNING_TEXT.share * cells.length) return false;
+  const columns = range(0, rows[0]?.length ?? 0);
+  const phraseColumns = columns.filter((c) => rows.some((row) => lower(row[c] ?? '') && wordCount(row[c]!) >= 2)).length;
+  const lowerColumns = columns.filter((c) => rows.some((row) => lower(row[c] ?? ''))).length;
+  return phraseColumns >= RUNNING_TEXT.phraseColumns || lowerColumns >= RUNNING_TEXT.lowerColumns;
 }
 
 /** A section's number in a contents list: "8", "8.1", "12.3.4.", "A", "IV", "A.2". */

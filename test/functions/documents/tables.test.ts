@@ -882,6 +882,29 @@ describe('prose is not a table', () => {
     expect(detect(columns.flatMap((c) => c.words))).toEqual([]);
   });
 
+  it("leaves lines of running text whose word gaps line up alone (a justified paragraph, underlined or not); a list of abbreviations beside their lower-case definitions stays a table", () => {
+    const justified = [
+      ['the operator shall', 'provide and keep', 'in force during', 'the whole term'],
+      ['of this agreement', 'the insurance that', 'is described in', 'the schedule below'],
+      ['and shall deliver', 'copies of each', 'policy to the', 'owner on request'],
+      ['before the work', 'starts at the', 'site and again', 'at each renewal'],
+    ];
+    for (const rules of ['none', 'rows'] as const) {
+      const fixture = gridWords(justified, { x0: 72, y0: 120, colWidths: [120, 120, 120, 120], rules });
+      expect(detect(fixture.words, fixture.rules), `rules: ${rules}`).toEqual([]);
+    }
+    const abbreviations = [
+      ['MGD', 'million gallons per day'],
+      ['pH', 'a measure of acidity'],
+      ['BOD', 'biochemical oxygen demand'],
+      ['TSS', 'total suspended solids'],
+      ['NPDES', 'national pollutant discharge elimination system'],
+    ];
+    const fixture = gridWords(abbreviations, { x0: 72, y0: 120, colWidths: [80, 300] });
+    const [table] = detect(fixture.words);
+    expect(tableRows(table!)).toEqual(fixture.expected);
+  });
+
   it('leaves a table of contents alone, with dot leaders or without (page numbers that never go down)', () => {
     const entries = ['Introduction', 'Accelerate Innovation', 'Remove Red Tape', 'Encourage Open Source', 'Enable Adoption', 'Support Manufacturing'];
     for (const leaders of [true, false]) {
