@@ -14,6 +14,7 @@
  * PDF points and in image pixels.
  */
 import { type Box, type Cell, type Rule, type Table, tableRows, unionBox, type Word } from './doc.ts';
+import { COMMON_WORDS } from './knowledge/common-words.ts';
 import { medianOf, orderByKey } from './order.ts';
 
 // ---------------------------------------------------------------------------------------------------
@@ -134,9 +135,11 @@ const CAPTIONED_CELLS = { share: 0.6, rows: 3, smaller: 0.8 };
 const SHARED_COLUMN_GAP = 0.8;
 /**
  * runningText: lines are text when this many of their cells beginning with a word, and this share of
- * them, begin lower case, and this many columns hold a phrase so begun or that many a word so begun.
+ * them, begin lower case; this many columns hold a phrase so begun; this share of the words of their
+ * phrases (cells of two words or more) are common words; and no more than this share of their cells
+ * are numbers.
  */
-const RUNNING_TEXT = { cells: 4, share: 0.5, phraseColumns: 2, lowerColumns: 3 };
+const RUNNING_TEXT = { cells: 4, share: 0.5, phraseColumns: 2, commonWords: 0.2, numbers: 0.15 };
 
 // ---------------------------------------------------------------------------------------------------
 // Entry point
@@ -1446,22 +1449,33 @@ function contentsList(rows: string[][]): boolean {
 
 /**
  * Lines of running text whose word gaps line up (a justified paragraph, its lines underlined; two
- * columns of text side by side): most cells begin in the middle of a sentence, with a lower-case word
- * ("coverage for", "in", "the"), and such phrases or words stand in several columns, where a table's cells
- * begin with a capital or a figure, and its lower-case words are units ("feet", "pH") or the
- * definitions of one column (beside a list of abbreviations). Addresses and codes
- * ("cancervic.org.au", "mg/L") are no words of a sentence.
+ * columns of text side by side): most cells begin in the middle of a sentence, with a lower-case word,
+ * phrases so begun stand in several columns ("coverage for", "states in which"), and the phrases are
+ * made of a language's common words (knowledge/common-words.ts) as sentences are. A table's cells
+ * begin with a capital or a figure, and its lower-case values are words of their own ("yes",
+ * "closed", "feet"), the phrases of one column (the definitions beside a list of abbreviations) or
+ * names without articles ("coastal winter sediment"); nor is a table mostly without numbers read
+ * badly from a scan (lower-case noise among its prices). Addresses and codes ("cancervic.org.au",
+ * "mg/L") are no words of a sentence.
  */
 function runningText(rows: string[][]): boolean {
+  const filled = rows.flat().filter((cell) => cell !== '');
+  if (filled.filter(isNumeric).length > RUNNING_TEXT.numbers * filled.length) return false;
   const word = (cell: string) => /^\p{L}/u.test(cell) && !/[@/]|\.\p{L}/u.test(cell.split(' ')[0]!);
   const lower = (cell: string) => word(cell) && /^\p{Ll}/u.test(cell);
-  const cells = rows.flat().filter(word);
+  const cells = filled.filter(word);
   const lowerCells = cells.filter(lower).length;
   if (lowerCells < RUNNING_TEXT.cells || lowerCells < RUNNING_TEXT.share * cells.length) return false;
-  const columns = range(0, rows[0]?.length ?? 0);
-  const phraseColumns = columns.filter((c) => rows.some((row) => lower(row[c] ?? '') && wordCount(row[c]!) >= 2)).length;
-  const lowerColumns = columns.filter((c) => rows.some((row) => lower(row[c] ?? ''))).length;
-  return phraseColumns >= RUNNING_TEXT.phraseColumns || lowerColumns >= RUNNING_TEXT.lowerColumns;
+  const phrase = (cell: string) => lower(cell) && wordCount(cell) >= 2;
+  const phraseColumns = range(0, rows[0]?.length ?? 0).filter((c) => rows.some((row) => phrase(row[c] ?? ''))).length;
+  if (phraseColumns < RUNNING_TEXT.phraseColumns) return false;
+  const phraseWords = filled.filter((cell) => wordCount(cell) >= 2).flatMap((cell) => cell.split(/\s+/).map(plainWord));
+  return phraseWords.filter((w) => COMMON_WORDS.has(w)).length >= RUNNING_TEXT.commonWords * phraseWords.length;
+}
+
+/** A word as COMMON_WORDS keeps it: lower case, accents and punctuation off. */
+function plainWord(word: string): string {
+  return word.normalize('NFKD').replace(/[\p{M}\p{P}]/gu, '').toLowerCase();
 }
 
 /** A section's number in a contents list: "8", "8.1", "12.3.4.", "A", "IV", "A.2". */

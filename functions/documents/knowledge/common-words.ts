@@ -2,7 +2,8 @@
  * The most common short words of the Latin-script languages documents come in (articles,
  * prepositions, pronouns, auxiliaries), lower case with accents off. Running text in any of these
  * languages is a third or more such words; a text layer whose fonts map to the wrong characters
- * ("9ffbiffdjn`k_cfZXcj" for "Book rooms with locals") has next to none. Used by ../text-sense.ts.
+ * ("9ffbiffdjn`k_cfZXcj" for "Book rooms with locals") has next to none. Used by ../text-sense.ts,
+ * and by ../tables.ts (lines of running text whose word gaps line up are no table).
  * To extend: add a language's words (frequent ones only: a long list would match garbage by chance).
  */
 const WORDS: Record<string, string> = {

@@ -882,7 +882,7 @@ describe('prose is not a table', () => {
     expect(detect(columns.flatMap((c) => c.words))).toEqual([]);
   });
 
-  it("leaves lines of running text whose word gaps line up alone (a justified paragraph, underlined or not); a list of abbreviations beside their lower-case definitions stays a table", () => {
+  it("leaves lines of running text whose word gaps line up alone (a justified paragraph, underlined or not); abbreviations beside lower-case definitions, and lower-case values, stay tables", () => {
     const justified = [
       ['the operator shall', 'provide and keep', 'in force during', 'the whole term'],
       ['of this agreement', 'the insurance that', 'is described in', 'the schedule below'],
@@ -900,9 +900,18 @@ describe('prose is not a table', () => {
       ['TSS', 'total suspended solids'],
       ['NPDES', 'national pollutant discharge elimination system'],
     ];
-    const fixture = gridWords(abbreviations, { x0: 72, y0: 120, colWidths: [80, 300] });
-    const [table] = detect(fixture.words);
-    expect(tableRows(table!)).toEqual(fixture.expected);
+    const features = [
+      ['Feature', 'Basic', 'Pro', 'Team'],
+      ['shared folders', 'no', 'yes', 'yes'],
+      ['audit log', 'no', 'no', 'yes'],
+      ['single sign-on', 'no', 'no', 'yes'],
+      ['export to the archive', 'yes', 'yes', 'yes'],
+    ];
+    for (const [rows, colWidths] of [[abbreviations, [80, 300]], [features, [150, 80, 80, 80]]] as const) {
+      const fixture = gridWords(rows.map((row) => [...row]), { x0: 72, y0: 120, colWidths: [...colWidths] });
+      const [table] = detect(fixture.words);
+      expect(tableRows(table!)).toEqual(fixture.expected);
+    }
   });
 
   it('leaves a table of contents alone, with dot leaders or without (page numbers that never go down)', () => {
