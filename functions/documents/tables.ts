@@ -1454,9 +1454,9 @@ function contentsList(rows: string[][]): boolean {
  * made of a language's common words (knowledge/common-words.ts) as sentences are. A table's cells
  * begin with a capital or a figure, and its lower-case values are words of their own ("yes",
  * "closed", "feet"), the phrases of one column (the definitions beside a list of abbreviations) or
- * names without articles ("coastal winter sediment"); nor is a table mostly without numbers read
- * badly from a scan (lower-case noise among its prices). Addresses and codes ("cancervic.org.au",
- * "mg/L") are no words of a sentence.
+ * names without articles ("coastal winter sediment"); and a table read badly from a scan, lower-case
+ * noise among its prices, holds numbers, which running text hardly does. Addresses and codes
+ * ("cancervic.org.au", "mg/L") are no words of a sentence.
  */
 function runningText(rows: string[][]): boolean {
   const filled = rows.flat().filter((cell) => cell !== '');
