@@ -14,7 +14,7 @@
  * PDF points and in image pixels.
  */
 import { type Box, type Cell, type Rule, type Table, tableRows, unionBox, type Word } from './doc.ts';
-import { COMMON_WORDS } from './knowledge/common-words.ts';
+import { COMMON_WORDS, plainWord } from './knowledge/common-words.ts';
 import { medianOf, orderByKey } from './order.ts';
 
 // ---------------------------------------------------------------------------------------------------
@@ -1469,13 +1469,8 @@ function runningText(rows: string[][]): boolean {
   const phrase = (cell: string) => lower(cell) && wordCount(cell) >= 2;
   const phraseColumns = range(0, rows[0]?.length ?? 0).filter((c) => rows.some((row) => phrase(row[c] ?? ''))).length;
   if (phraseColumns < RUNNING_TEXT.phraseColumns) return false;
-  const phraseWords = filled.filter((cell) => wordCount(cell) >= 2).flatMap((cell) => cell.split(/\s+/).map(plainWord));
+  const phraseWords = filled.filter((cell) => wordCount(cell) >= 2).flatMap((cell) => cell.split(/\s+/).map((w) => plainWord(w.replace(/\p{P}/gu, ''))));
   return phraseWords.filter((w) => COMMON_WORDS.has(w)).length >= RUNNING_TEXT.commonWords * phraseWords.length;
-}
-
-/** A word as COMMON_WORDS keeps it: lower case, accents and punctuation off. */
-function plainWord(word: string): string {
-  return word.normalize('NFKD').replace(/[\p{M}\p{P}]/gu, '').toLowerCase();
 }
 
 /** A section's number in a contents list: "8", "8.1", "12.3.4.", "A", "IV", "A.2". */

@@ -13,7 +13,7 @@
  * case says little: chemistry and brand names mix it freely). Symbols inside a word (` \ _ # ^ < > @ %
  * between letters) are not plausible, except in addresses.
  */
-import { COMMON_WORDS } from './knowledge/common-words.ts';
+import { COMMON_WORDS, plainWord } from './knowledge/common-words.ts';
 
 /** Leading and trailing punctuation that real words carry (quotes, brackets, sentence marks). */
 const EDGE_PUNCTUATION = /^[\s"'“”‘’«»‹›()[\]{}¡¿*•·–—-]+|[\s"'“”‘’«»‹›()[\]{}.,;:!?*…–—-]+$/gu;
@@ -36,15 +36,6 @@ const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
 /** Runs of letters (with their marks) and digits, joined by punctuation and symbols: a clause of a script written without spaces. */
 const NON_LATIN_RUNS = /^[\p{P}\p{S}]*[\p{L}\p{M}\p{N}]+(?:[\p{P}\p{S}]+[\p{L}\p{M}\p{N}]+)*[\p{P}\p{S}]*$/u;
 const VOWEL = /[aeiouyæøœ]/i;
-
-/** Lower case without accents ("Être" → "etre"), the form COMMON_WORDS keeps. */
-function plain(word: string): string {
-  // ASCII has nothing to decompose or strip (most words: the slow path was ~1% of a PDF read).
-  if (ASCII.test(word)) return word.toLowerCase();
-  return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
-const ASCII = /^[\x00-\x7f]*$/;
 
 export type TokenVerdict = 'plausible' | 'implausible' | 'none';
 
@@ -101,9 +92,9 @@ function judgeWord(token: string): TokenVerdict {
   // A word of another script: we do not judge its spelling.
   if (!LATIN.test(word)) return 'plausible';
   if (/[^\p{Script=Latin}'’\-.µμ]/u.test(word)) return 'implausible'; // Latin mixed with another script (µg, μm excepted)
-  if (COMMON_WORDS.has(plain(word))) return 'plausible';
+  if (COMMON_WORDS.has(plainWord(word))) return 'plausible';
   for (const part of word.split(/['’\-.]/)) {
-    const lower = plain(part);
+    const lower = plainWord(part);
     if (part === part.toLowerCase() && lower.length >= 4 && !VOWEL.test(lower)) return 'implausible';
   }
   return 'plausible';
@@ -162,7 +153,7 @@ function tokenSense(token: string): TokenSense {
   if (verdict !== 'none') {
     const word = token.replace(EDGE_PUNCTUATION, '');
     const lowerWord = /^\p{Ll}{2,}$/u.test(word) && LATIN.test(word);
-    sense = { verdict, chars: token.replace(/[^\p{L}\p{N}]/gu, '').length, lowerWord, commonWord: lowerWord && COMMON_WORDS.has(plain(word)) };
+    sense = { verdict, chars: token.replace(/[^\p{L}\p{N}]/gu, '').length, lowerWord, commonWord: lowerWord && COMMON_WORDS.has(plainWord(word)) };
   }
   if (judged.size >= MAX_JUDGED) judged.clear();
   judged.set(token, sense);

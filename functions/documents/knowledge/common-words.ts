@@ -42,3 +42,12 @@ const WORDS: Record<string, string> = {
 
 /** Every common word of every language above. */
 export const COMMON_WORDS: ReadonlySet<string> = new Set(Object.values(WORDS).flatMap((words) => words.split(/\s+/).filter(Boolean)));
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Lower case without accents ("Être" → "etre"), the form COMMON_WORDS keeps. */
+export function plainWord(word: string): string {
+  // ASCII has nothing to decompose or strip (most words: the slow path was ~1% of a PDF read).
+  if (ASCII.test(word)) return word.toLowerCase();
+  return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
