@@ -882,7 +882,7 @@ describe('prose is not a table', () => {
     expect(detect(columns.flatMap((c) => c.words))).toEqual([]);
   });
 
-  it("leaves lines of running text whose word gaps line up alone (a justified paragraph, underlined or not); abbreviations beside lower-case definitions, and lower-case values, stay tables", () => {
+  it("leaves lines of running text whose word gaps line up alone (a justified paragraph, underlined or not); abbreviations beside lower-case definitions, lower-case values, and lower-case phrases among prices stay tables", () => {
     const justified = [
       ['the operator shall', 'provide and keep', 'in force during', 'the whole term'],
       ['of this agreement', 'the insurance that', 'is described in', 'the schedule below'],
@@ -907,7 +907,15 @@ describe('prose is not a table', () => {
       ['single sign-on', 'no', 'no', 'yes'],
       ['export to the archive', 'yes', 'yes', 'yes'],
     ];
-    for (const [rows, colWidths] of [[abbreviations, [80, 300]], [features, [150, 80, 80, 80]]] as const) {
+    // An item table read badly from a scan: lower-case phrases in two columns, but prices in every row.
+    const scannedItems = [
+      ['Qty', 'Item', 'Unit', 'Price', 'Amount'],
+      ['10', 'paint for the walls', 'per can', '$20.00', '$200.00'],
+      ['4', 'sheen for the doors', 'per can', '$15.00', '$60.00'],
+      ['2', 'gloss for the trim', 'per gal', '$20.00', '$40.00'],
+      ['4', 'primer for the wood', 'per gal', '$12.50', '$50.00'],
+    ];
+    for (const [rows, colWidths] of [[abbreviations, [80, 300]], [features, [150, 80, 80, 80]], [scannedItems, [40, 150, 70, 70, 70]]] as const) {
       const fixture = gridWords(rows.map((row) => [...row]), { x0: 72, y0: 120, colWidths: [...colWidths] });
       const [table] = detect(fixture.words);
       expect(tableRows(table!)).toEqual(fixture.expected);
