@@ -48,10 +48,11 @@ describe.skipIf(!corpusAvailable())('tables on real corpus pages', () => {
   // report's page added: a ruled header of wrapped headings over one row), after such a header kept one row; then
   // on 49 (session 43: four tuned pages of running text added, justified or in two columns, where the reader
   // made 7 tables), after lines of running text read as text (4 left: two pairs of a justified paragraph's lines,
-  // capitalised or of single words, and a drawing's callout labels).
+  // capitalised or of single words, and a drawing's callout labels); then on 55 (session 44: six dev e-invoice,
+  // credit-note and Argentine invoice pages added whose item or totals tables the reader missed or split).
   const FLOORS: Record<Fold, { cells: number; found: number; spurious: number }> = {
     holdout: { cells: 88, found: 5, spurious: 1 },
-    dev: { cells: 665, found: 19, spurious: 2 },
+    dev: { cells: 703, found: 21, spurious: 2 },
     tuned: { cells: 249, found: 5, spurious: 4 },
   };
 
