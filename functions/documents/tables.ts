@@ -140,6 +140,13 @@ const SHARED_COLUMN_GAP = 0.8;
  * are numbers.
  */
 const RUNNING_TEXT = { cells: 4, share: 0.5, phraseColumns: 2, commonWords: 0.2, numbers: 0.15 };
+/**
+ * headedGrid: the headings' line is at most `gap` word heights above the first row; a heading has at
+ * most `headingWords` words; at most `rows` rows under it (more rows show their own columns).
+ */
+const HEADED_ROWS = { gap: 1.5, headingWords: 3, rows: 2 };
+/** Lines above a table's rule overlapping by more than this many word heights are headings stacked in one header band. */
+const STAGGERED_HEADINGS = 0.3;
 
 // ---------------------------------------------------------------------------------------------------
 // Entry point
@@ -154,15 +161,20 @@ export function detectTables(words: Word[], rules: Rule[], page: { width: number
   const grids: Grid[] = [];
   // Rules that touch no vertical rule (or belong to a frame that is no grid) may still be booktabs rules.
   const looseHorizontal: Segment[] = [];
+  const frames: Frame[] = [];
   for (const group of connectRules(horizontal, vertical, 0.4 * text.h)) {
     const grid = ruledGrid(group.horizontal, group.vertical, text);
-    if (!grid) looseHorizontal.push(...group.horizontal);
+    if (!grid) {
+      looseHorizontal.push(...group.horizontal);
+      const frame = frameOf(group.horizontal, group.vertical, text);
+      if (frame) frames.push(frame);
+    }
     // Boxes of labelled values, or boxes stacked in one column, are text; none of their words starts another table.
     else if (textBoxes(gridTexts(grid, text))) claim(grid, text);
     else grids.push(claim(splitSharedColumns(grid, text), text));
   }
   // Grids not drawn as grids (rules between rows only, or none): a letterhead's footer or heading is no table.
-  grids.push(...[...horizontalRuleGrids(looseHorizontal, text), ...unruledGrids(text)].filter((grid) => !letterhead(grid, text)));
+  grids.push(...[...horizontalRuleGrids(looseHorizontal, frames, text), ...unruledGrids(text)].filter((grid) => !letterhead(grid, text)));
 
   return grids
     .map((grid) => toTable(splitNumberColumn(grid, text), text))
@@ -532,8 +544,17 @@ function ruledGrid(horizontal: Segment[], vertical: Segment[], text: PageText): 
   const grid = splitBands(drawn, bandWords, text);
   if (grid.ys.length - 1 < 2) return null; // a single row of boxes is no table
   // Rows read from the text (rules only around the block) must look like a table as much as an unruled
-  // one: a frame with a rule between two columns of running text is a page layout.
-  if (grid !== drawn && !plausibleTable(gridTexts(grid, text), false)) return null;
+  // one: a frame with a rule between two columns of running text is a page layout. Where two rules or
+  // more cut the frame into columns from top to bottom, the columns are drawn, not lined up by chance:
+  // a header over one item row whose cells are mostly empty is a table (a header alone, its headings
+  // wrapped, is not), running text in them is not.
+  const columnsDrawn = range(1, C).filter((c) => coverage(columnRules[c], ys[0], ys[R]) >= 0.5).length >= 2;
+  if (grid !== drawn) {
+    const texts = gridTexts(grid, text);
+    const sideBySideRows = texts.filter((row) => row.filter((cell) => cell !== '').length >= 2).length;
+    const drawnTable = columnsDrawn && sideBySideRows >= 2 && !runningText(texts) && !contentsList(texts);
+    if (!drawnTable && !plausibleTable(texts, false)) return null;
+  }
   return grid;
 }
 
@@ -699,7 +720,7 @@ function slicesOfWords(words: number[], text: PageText): Slice[] {
  * Booktabs and rule-per-row tables. Long horizontal rules of (nearly) the same extent form a family; a
  * table lies between two of them. From each rule down, the farthest rule that closes a valid table wins.
  */
-function horizontalRuleGrids(rules: Segment[], text: PageText): Grid[] {
+function horizontalRuleGrids(rules: Segment[], frames: Frame[], text: PageText): Grid[] {
   // Underlines under a word or two are shorter than this.
   const long = rules.filter((s) => s.to - s.from >= 4 * text.h).sort((a, b) => a.at - b.at);
   const grids: Grid[] = [];
@@ -722,6 +743,9 @@ function horizontalRuleGrids(rules: Segment[], text: PageText): Grid[] {
         // A rule longer than the region, crossing it, makes it a slice of something larger (one column of
         // a statement whose rows are separated by full-width rules): no table of its own.
         if (rules.some((r) => r.at > family[a].at + text.tol && r.at < family[b].at - text.tol && crossesWider(r, family[a], text))) continue;
+        // A closed frame below the region's top rule, a blank stretch above it, is a box of its own (a
+        // totals box under the items), not rows of a table that runs on into it.
+        if (frames.some((frame) => frame.apart && frame.top > family[a].at + text.tol && frame.bottom <= family[b].at + text.tol)) continue;
         const grid =
           (lead && ruledRegionGrid({ ...family[a], at: lead.top }, family[b], [...lead.separators, ...family.slice(a, b)], text, lead.header)) ||
           ruledRegionGrid(family[a], family[b], family.slice(a + 1, b), text);
@@ -735,6 +759,29 @@ function horizontalRuleGrids(rules: Segment[], text: PageText): Grid[] {
     }
   }
   return grids;
+}
+
+/** A closed rectangle drawn around something: its top and bottom rules; `apart` when more than two word heights of blank paper lie above it. */
+interface Frame {
+  top: number;
+  bottom: number;
+  apart: boolean;
+}
+
+/**
+ * Rules that close a rectangle and no grid (two horizontals, two verticals, joined at the corners): a
+ * frame around a box of text, a header band, a totals box. (A blank stretch ends a table: see unruledGrids.)
+ */
+function frameOf(horizontal: Segment[], vertical: Segment[], text: PageText): Frame | null {
+  if (horizontal.length !== 2 || vertical.length !== 2) return null;
+  const [top, bottom] = horizontal.slice().sort((p, q) => p.at - q.at);
+  const [left, right] = vertical.slice().sort((p, q) => p.at - q.at);
+  const near = (p: number, q: number) => Math.abs(p - q) <= 0.4 * text.h;
+  const closed = [top, bottom].every((h) => near(h.from, left.at) && near(h.to, right.at)) && [left, right].every((v) => near(v.from, top.at) && near(v.to, bottom.at));
+  if (!closed) return null;
+  const above = text.lines.filter((line) => line.bottom <= top.at && line.words.some((w) => text.right[w] > left.at && text.left[w] < right.at));
+  const blank = above.length === 0 ? Infinity : top.at - Math.max(...above.map((line) => line.bottom));
+  return { top: top.at, bottom: bottom.at, apart: blank > 2 * text.h };
 }
 
 /**
@@ -793,6 +840,20 @@ function leadingRows(rule: Segment, bottomRule: Segment, rules: Segment[], text:
   const overValues = (chunks: Chunk[]) => columns.length >= 2 && chunks.every((chunk) => chunk.left > columns[0].right);
   const straddles = (w: number, x: number) => text.left[w] < x - text.tol && text.right[w] > x + text.tol;
 
+  // Headings stacked in a tall header band, each centred in its cell, make lines half a line apart that
+  // overlap one another: rows never do. Such a block right on the rule, spread over three columns or
+  // more, is the header the rule underlines, all of it one band.
+  const block: number[] = [];
+  for (let l = text.lines.length - 1, reachUp = rule.at; l >= 0; l--) {
+    const line = text.lines[l];
+    if ((line.top + line.bottom) / 2 >= rule.at) continue;
+    if (reachUp - line.bottom > 0.5 * text.h || inRegion(l).length === 0) break;
+    block.push(l);
+    reachUp = Math.min(reachUp, line.top);
+  }
+  const blockChunks = mergeIntervals(block.flatMap((l) => chunksOf({ line: l, words: inRegion(l), top: text.lines[l].top, bottom: text.lines[l].bottom }, text)), 0.3 * text.h);
+  if (staggered(block.map((l) => text.lines[l]), text) && blockChunks.length >= 3) return { top: Math.min(...block.map((l) => text.lines[l].top)) - text.tol, separators: [], header: true };
+
   const rows: number[] = [];
   const header: number[] = [];
   let reach = rule.at;
@@ -823,6 +884,53 @@ function leadingRows(rule: Segment, bottomRule: Segment, rules: Segment[], text:
   const separators = rows.slice(1).map((l, k) => halfway(l, rows[k]));
   if (header.length > 0 && rows.length > 0) separators.push(halfway(header[0], rows.at(-1)!));
   return { top, separators: separators.sort((p, q) => p.at - q.at), header: header.length > 0 };
+}
+
+/**
+ * A body column under two headings set apart (farther than SHARED_COLUMN_GAP) of a header of three or
+ * more is two columns when some stretch between the headings is crossed by no word, of the header or
+ * the body, and each side holds words on two lines or more: a note under an item's name ("Bruttopreis :
+ * 9,9000") ran the two together as one chunk, its words a word space apart. Cut in the middle of the
+ * widest such stretch.
+ */
+function splitUnderHeadings(columns: Interval[], header: Slice[], body: Slice[], text: PageText): Interval[] {
+  const headings = header.flatMap((slice) => chunksOf(slice, text));
+  // A header of three headings or more: a table's, not a pair of labels over a form's boxes.
+  if (headings.length < 3) return columns;
+  const words = [...header, ...body].flatMap((slice) => slice.words);
+  return columns.flatMap((column) => {
+    const over = headings.filter((chunk) => (chunk.left + chunk.right) / 2 > column.left && (chunk.left + chunk.right) / 2 < column.right).sort((a, b) => a.left - b.left);
+    const cuts: number[] = [];
+    for (let k = 0; k + 1 < over.length; k++) {
+      const [a, b] = [over[k], over[k + 1]];
+      if (b.left - a.right <= SHARED_COLUMN_GAP * text.h) continue;
+      const middle = (a.left + a.right) / 2;
+      const next = (b.left + b.right) / 2;
+      const taken = mergeIntervals(
+        words.filter((w) => text.right[w] > middle && text.left[w] < next).map((w) => ({ left: text.left[w], right: text.right[w] })),
+        0,
+      );
+      const free = [middle, ...taken.flatMap((span) => [span.left, span.right]), next];
+      let best = { width: 0.3 * text.h, at: NaN };
+      for (let i = 0; i + 1 < free.length; i += 2) if (free[i + 1] - free[i] > best.width) best = { width: free[i + 1] - free[i], at: (free[i] + free[i + 1]) / 2 };
+      // Values under each heading, on two lines or more: two columns, not a heading over a gap in one.
+      const linesBeside = (side: (w: number) => boolean) => body.filter((slice) => slice.words.some((w) => text.left[w] >= column.left - text.tol && text.right[w] <= column.right + text.tol && side(w))).length;
+      const centre = (w: number) => (text.left[w] + text.right[w]) / 2;
+      if (Number.isFinite(best.at) && linesBeside((w) => centre(w) < best.at) >= 2 && linesBeside((w) => centre(w) > best.at) >= 2) cuts.push(best.at);
+    }
+    if (cuts.length === 0) return [column];
+    const edges = [column.left, ...cuts, column.right];
+    return edges.slice(1).map((right, k) => {
+      const inside = words.filter((w) => (text.left[w] + text.right[w]) / 2 > edges[k] && (text.left[w] + text.right[w]) / 2 < right);
+      return { left: Math.min(...inside.map((w) => text.left[w])), right: Math.max(...inside.map((w) => text.right[w])) };
+    });
+  });
+}
+
+/** Lines that overlap one another by more than STAGGERED_HEADINGS: headings stacked in one band, centred in their cells. */
+function staggered(lines: { top: number; bottom: number }[], text: PageText): boolean {
+  const sorted = lines.slice().sort((a, b) => a.top - b.top);
+  return sorted.some((line, k) => k > 0 && sorted[k - 1].bottom - line.top > STAGGERED_HEADINGS * text.h);
 }
 
 /**
@@ -864,7 +972,7 @@ function ruledRegionGrid(topRule: Segment, bottomRule: Segment, separators: Segm
     .filter((chunks) => chunks.length * 2 > bodyColumns.length)
     .flat()
     .filter((chunk) => !bodyColumns.some((column) => column.right > chunk.left && column.left < chunk.right));
-  const columns = mergeIntervals([...bodyColumns, ...clear], 0.3 * text.h);
+  const columns = splitUnderHeadings(mergeIntervals([...bodyColumns, ...clear], 0.3 * text.h), header, body, text);
   if (columns.length < 2) return null;
   const xs = columnEdges(columns, area.left, area.right);
   const C = columns.length;
@@ -882,7 +990,7 @@ function ruledRegionGrid(topRule: Segment, bottomRule: Segment, separators: Segm
   let headerRows: RowDraft[] = [];
   if (header.length > 0) {
     const placed = header.map((slice) => spanningRow(slice, columns, xs, text));
-    if (placed.some((row) => row === null)) headerRows = [draftOf(mergeLines(header, columnOf, C))];
+    if (placed.some((row) => row === null) || staggered(header, text)) headerRows = [draftOf(mergeLines(header, columnOf, C))];
     else if (placed.some((row) => row!.cells.some((cell) => cell.span > 1))) headerRows = placed as RowDraft[];
     else headerRows = [mergeDrafts(placed as RowDraft[])];
   }
@@ -938,11 +1046,17 @@ function unruledGrids(text: PageText): Grid[] {
   };
 
   const grids: Grid[] = [];
+  // A line of headings over too few rows for their columns to show by themselves: a table all the same.
+  const headed = (i: number) => {
+    const made = headedGrid(i, lines, grow(i + 1), text);
+    if (made) grids.push(claim(made.grid, text));
+    return made ? made.lastLine + 1 : i + 1;
+  };
   for (let i = 0; i < lines.length; ) {
     const run = grow(i);
     // Lines of long chunks are running text (a multi-column page): no table, and no need to look closer.
     if (!run || median(range(run.start, run.end + 1).flatMap((l) => lines[l].chunks.map((chunk) => chunk.words.length))) > 6) {
-      i++;
+      i = headed(i);
       continue;
     }
     // A first line of group headings hides gaps (a heading across them), makes gaps of its own (a heading
@@ -952,12 +1066,12 @@ function unruledGrids(text: PageText): Grid[] {
     // (A full header line that adds a column is the header of a column empty in the body: keep it.)
     const sparse = later && lines[i].chunks.length * 2 <= later.columns.length && lines[i + 1].chunks.length > lines[i].chunks.length;
     if (later && later.end >= run.end && (later.columns.length > run.columns.length || sparse)) {
-      i++;
+      i = headed(i);
       continue;
     }
     const made = runGrid(run, lines, text);
     if (!made) {
-      i++;
+      i = headed(i);
       continue;
     }
     // A contents list is text, and so is every part of it: its later lines are not tried again alone.
@@ -1018,6 +1132,38 @@ function runGrid(run: Run, lines: (Slice & { chunks: Chunk[] })[], text: PageTex
     if (header && header.cells.some((cell) => cell.span > 1)) drafts.unshift(header);
   }
   return { grid: joinHeadingToColumn(gridFromRows(drafts, xs)), lastLine: Math.max(...rows.at(-1)!.lines) };
+}
+
+/**
+ * A line of headings right over one or two rows of values (an invoice of one item, its name wrapped
+ * under it): with so few rows, columns of values are no evidence by themselves; the headings are. The
+ * line holds short headings and no number, the rows three columns or more, each headed by the words
+ * over it, and the first row holds two numbers or more.
+ */
+function headedGrid(i: number, lines: (Slice & { chunks: Chunk[] })[], run: Run | null, text: PageText): { grid: Grid; lastLine: number } | null {
+  const head = lines[i];
+  const next = lines[i + 1];
+  if (!head || !next || head.chunks.length === 0 || next.chunks.length === 0 || next.top - head.bottom > HEADED_ROWS.gap * text.h) return null;
+  const headings = head.chunks.map((chunk) => wordsText(chunk.words, text));
+  if (headings.some((heading) => /\d/.test(heading) || wordCount(heading) > HEADED_ROWS.headingWords)) return null;
+  const end = run?.end ?? i + 1;
+  const columns = run?.columns ?? mergeIntervals(next.chunks, 0.3 * text.h);
+  if (columns.length < 3) return null;
+  const xs = columnEdges(columns, Math.min(columns[0].left, head.chunks[0].left), Math.max(columns.at(-1)!.right, head.chunks.at(-1)!.right));
+  const columnOf = (w: number) => position(xs, (text.left[w] + text.right[w]) / 2);
+  // Every column headed, by the words whose middle is over it (two headings set close share a chunk).
+  const headingCells = range(0, columns.length).map((c) => head.words.filter((w) => columnOf(w) === c));
+  if (headingCells.some((words) => words.length === 0)) return null;
+  const slices = range(i + 1, end + 1).map((l) => lines[l]).filter((line) => line.words.length > 0);
+  const rows = linesToRows(slices, columnOf, columns.length, text);
+  if (rows.length > HEADED_ROWS.rows) return null;
+  const header: RowDraft = { top: head.top, bottom: head.bottom, cells: headingCells.map((words, column) => ({ column, span: 1, words })), lines: [head.line] };
+  const drafts = [header, ...rows.map(draftOf)];
+  const texts = draftTexts(drafts, columns.length, text);
+  if (texts[1].filter(isNumeric).length < 2 || runningText(texts) || contentsList(texts)) return null;
+  const grid = gridFromRows(drafts, xs);
+  grid.headerRows = 1;
+  return { grid, lastLine: Math.max(...rows.at(-1)!.lines) };
 }
 
 /** A grid at the foot of the page in small print or without numbers, or at its head without numbers (see PAGE_FURNITURE): letterhead. */
@@ -1224,12 +1370,16 @@ function linesToRows(slices: Slice[], columnOf: (w: number) => number, columnCou
       // A further line of text in a cell of an item (its name, then a remark under it), the item's key in
       // the first column and its values on the first line: only text, only in columns the row fills, the
       // first column left empty.
+      // Or, left of the item's values (two numbers or more after its key), its codes and name going on in
+      // columns its first line left empty (an article number under the position, its GTIN under that).
+      const valueColumns = range(1, columnCount).filter((c) => row.cells[c].length > 0 && isNumeric(wordsText(row.cells[c], text)));
       const itemLine =
         few &&
         columnCount >= 3 &&
         row.cells[0].length > 0 &&
         cells[0].length === 0 &&
-        filled.every((c) => row.cells[c].length > 0 && !isNumeric(wordsText(cells[c], text)));
+        (filled.every((c) => row.cells[c].length > 0 && !isNumeric(wordsText(cells[c], text))) ||
+          (valueColumns.length >= 2 && filled.every((c) => c < valueColumns[0])));
       continues =
         itemLine ||
         (few && filled.every((c) => row.cells[c].length > 0 && wraps(row.lastLines[c], cells[c], c))) ||

@@ -49,10 +49,12 @@ describe.skipIf(!corpusAvailable())('tables on real corpus pages', () => {
   // on 49 (session 43: four tuned pages of running text added, justified or in two columns, where the reader
   // made 7 tables), after lines of running text read as text (4 left: two pairs of a justified paragraph's lines,
   // capitalised or of single words, and a drawing's callout labels); then on 55 (session 44: six dev e-invoice,
-  // credit-note and Argentine invoice pages added whose item or totals tables the reader missed or split).
+  // credit-note and Argentine invoice pages added whose item or totals tables the reader missed or split), after
+  // columns drawn by rules, a totals box framed apart, headings stacked over a rule, headings over one item,
+  // a column split under two headings and an item's article numbers under its first line.
   const FLOORS: Record<Fold, { cells: number; found: number; spurious: number }> = {
     holdout: { cells: 88, found: 5, spurious: 1 },
-    dev: { cells: 703, found: 21, spurious: 2 },
+    dev: { cells: 744, found: 24, spurious: 2 },
     tuned: { cells: 249, found: 5, spurious: 4 },
   };
 

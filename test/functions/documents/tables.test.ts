@@ -362,6 +362,42 @@ describe('ruled tables', () => {
     expect(tables[0].headerRows).toBe(1);
   });
 
+  it('reads a frame cut into columns by rules, its header over one item row of mostly empty cells, as a table; its header alone, or prose in its columns, is none', () => {
+    // A frame and the rules between columns, none between rows (an e-invoice's item table).
+    const framed = (fixture: ReturnType<typeof gridWords>): Rule[] => [
+      { x1: fixture.xs[0]!, y1: fixture.ys[0]!, x2: fixture.xs.at(-1)!, y2: fixture.ys[0]! },
+      { x1: fixture.xs[0]!, y1: fixture.bottom, x2: fixture.xs.at(-1)!, y2: fixture.bottom },
+      ...fixture.xs.map((x) => ({ x1: x, y1: fixture.ys[0]!, x2: x, y2: fixture.bottom })),
+    ];
+    const options = { x0: 22, y0: 290, colWidths: [28, 231, 61, 55, 44, 55, 78], rowHeight: 14 };
+    const invoice = gridWords(
+      [
+        ['Nr', 'Omschrijving', 'Dienst/uur', 'Prijs', 'BTW%', 'Toeslag', 'Totaal(EUR)'],
+        ['00200', '(Zie Bijlage 00200)', '', '195,00', '', '', ''],
+      ],
+      options,
+    );
+    const tables = detect(invoice.words, framed(invoice));
+    expect(tables).toHaveLength(1);
+    expect(tableRows(tables[0]!)).toEqual(invoice.expected);
+    expect(tables[0]!.headerRows).toBe(1);
+    // The band of an item table continued on the next page: its headings wrap, no item under them.
+    const header = gridWords([['Código', 'Producto / Servicio', 'Cantidad', 'U. medida', 'Precio Unit.', '% Bonif', 'Subtotal', 'Alícuota\nIVA', 'Subtotal c/IVA']], {
+      ...options,
+      colWidths: [45, 140, 50, 45, 55, 40, 55, 45, 70],
+    });
+    // Single-line headings centred on the band, beside the two lines of the wrapped one.
+    for (const word of header.words) if (!['Alícuota', 'IVA'].includes(word.text)) word.box!.top += 6;
+    expect(detect(header.words, framed(header))).toEqual([]);
+    const prose = wrap(`${proseText()} ${proseText()}`, 150).split('\n');
+    const columns = gridWords([0, 1, 2].map(() => ['', '', '']).map((_, r) => [prose.slice(r * 4, r * 4 + 4).join('\n'), prose.slice(12 + r * 4, 16 + r * 4).join('\n'), prose.slice(24 + r * 4, 28 + r * 4).join('\n')]), {
+      x0: 40,
+      y0: 100,
+      colWidths: [170, 170, 170],
+    });
+    expect(detect(columns.words, framed(columns))).toEqual([]);
+  });
+
   it('detects the header of an all-text table only from a double rule under row 1', () => {
     const rows = [
       ['Name', 'Role', 'City'],
@@ -465,6 +501,90 @@ describe('tables with horizontal rules only', () => {
     expect(table.cells.find((c) => c.text === 'Temperature')).toMatchObject({ row: 0, column: 1, columnSpan: 2 });
     expect(tableRows(table).slice(1)).toEqual(fixture.expected);
     expect(table.headerRows).toBe(2);
+  });
+
+  it("ends a table whose header is framed at the totals box framed under it: the box is no rows of the table", () => {
+    const box = (left: number, top: number, right: number, bottom: number): Rule[] => [
+      { x1: left, y1: top, x2: right, y2: top },
+      { x1: left, y1: bottom, x2: right, y2: bottom },
+      { x1: left, y1: top, x2: left, y2: bottom },
+      { x1: right, y1: top, x2: right, y2: bottom },
+    ];
+    const xs = [10, 70, 300, 400, 500];
+    const words: Word[] = [];
+    ['CANTIDAD', 'DESCRIPCION', 'PRECIO UNITARIO', 'ALICUOTA IVA', 'PRECIO NETO'].forEach((heading, c) => words.push(...lineWords(heading, xs[c]!, 276)));
+    const items = [
+      ['1.00', 'CAMBIO DE MANGUERA DE ALTA PRESION', '63,884.30', '(21.00)', '63,884.30'],
+      ['2.00', 'BOBINA DE COMPRESOR', '5,500.00', '(21.00)', '11,000.00'],
+      ['1.00', 'MANO DE OBRA', '12,000.00', '(21.00)', '12,000.00'],
+    ];
+    items.forEach((item, r) => item.forEach((cell, c) => words.push(...lineWords(cell, xs[c]!, 310 + 14 * r))));
+    const totals = [10, 110, 190, 280, 400, 490];
+    ['SUBTOTAL', 'ALICUOTA IVA', 'IVA$', 'PERCEPCIONES IVA', 'PERCEPCIONES OTROS', 'NO GRAVADOS'].forEach((heading, c) => words.push(...lineWords(heading, totals[c]!, 530)));
+    ['86,884.30', '21.00', '18,245.70'].forEach((value, c) => words.push(...lineWords(value, totals[c]!, 544)));
+    words.push(...lineWords('TOTAL $', 400, 570), ...lineWords('105,130.00', 490, 570));
+    const tables = detect(words, [...box(4, 270, 580, 291), ...box(4, 522, 580, 600)]);
+    const items_ = tables.find((table) => tableRows(table)[0]![0] === 'CANTIDAD');
+    expect(tableRows(items_!)).toEqual([['CANTIDAD', 'DESCRIPCION', 'PRECIO UNITARIO', 'ALICUOTA IVA', 'PRECIO NETO'], ...items]);
+    expect(items_!.headerRows).toBe(1);
+    // A total row framed right under the items (no blank paper between) is the table's last row.
+    const withTotal = [...words, ...lineWords('TOTAL', xs[1]!, 354), ...lineWords('86,884.30', xs[4]!, 354)];
+    const framedTotal = detect(withTotal, [...box(4, 270, 580, 291), ...box(4, 351, 580, 367), ...box(4, 522, 580, 600)]);
+    const all = framedTotal.find((table) => tableRows(table)[0]![0] === 'CANTIDAD');
+    expect(tableRows(all!).at(-1)).toEqual(['', 'TOTAL', '', '', '86,884.30']);
+  });
+
+  it('keeps the headings stacked in a tall header band over the rule one header row, each centred in its cell', () => {
+    const xs = [50, 75, 155, 245, 355, 440, 505];
+    const words: Word[] = [];
+    // Lines of 11 pt at 11 pt pitch, each heading centred on the band from 660 to 706.
+    const stacked = [['Pos'], ['Art-Nr-Kunde', 'Art-Nr-Lief.', 'Art-Nr', '(Art)'], ['Beschreibung'], ['Nettopreis'], ['Menge'], ['USt.'], ['Positions-', 'betrag', 'ohne', 'USt.']];
+    stacked.forEach((lines, c) => lines.forEach((line, k) => words.push(...lineWords(line, xs[c]!, 683 - (lines.length * 11) / 2 + 11 * k, 10))));
+    const items = [
+      ['1', 'TB100A4', 'Trennblätter A4', '9,9000', '20 Stk', '19 %', '198,00'],
+      ['2', 'TB200A4', 'Ordner A4 breit', '2,5000', '10 Stk', '19 %', '25,00'],
+      ['3', 'KL50', 'Klammern', '0,9900', '50 Stk', '19 %', '49,50'],
+    ];
+    items.forEach((item, r) => item.forEach((cell, c) => words.push(...lineWords(cell, xs[c]!, 712 + 14 * r))));
+    const rules: Rule[] = [
+      { x1: 50, y1: 708, x2: 545, y2: 708 },
+      { x1: 50, y1: 760, x2: 545, y2: 760 },
+    ];
+    const [table] = detect(words, rules);
+    expect(tableRows(table!)).toEqual([
+      ['Pos', 'Art-Nr-Kunde Art-Nr-Lief. Art-Nr (Art)', 'Beschreibung', 'Nettopreis', 'Menge', 'USt.', 'Positions- betrag ohne USt.'],
+      ...items,
+    ]);
+    expect(table!.headerRows).toBe(1);
+  });
+
+  it("keeps an item's article numbers under its first line in its row, and two headed columns apart that a note under the item runs together", () => {
+    const xs = [50, 75, 155, 245, 355, 440, 505];
+    const words: Word[] = [];
+    ['Pos', 'Art-Nr', 'Beschreibung', 'Nettopreis', 'Menge', 'USt.', 'Betrag'].forEach((heading, c) => words.push(...lineWords(heading, xs[c]!, 694)));
+    const items = [
+      ['1', '', 'Trennblätter', '9,9000', '20 Stk', '19 %', '198,00'],
+      ['2', '', 'Ordner', '2,5000', '10 Stk', '19 %', '25,00'],
+    ];
+    let y = 712;
+    for (const item of items) {
+      item.forEach((cell, c) => cell && words.push(...lineWords(cell, xs[c]!, y)));
+      words.push(...lineWords(`TB${item[0]}00A4`, xs[1]!, y + 11), ...lineWords('A4', xs[2]!, y + 11));
+      words.push(...lineWords(`40123450012${item[0]}5`, xs[1]!, y + 22));
+      y += 40;
+    }
+    // A note under the last item, from the description's column into the price's, a word space apart.
+    words.push(...lineWords('Bruttopreis', 160, y - 5), ...lineWords(':', 160 + lineWidth('Bruttopreis') + 4, y - 5), ...lineWords('2,5000', 160 + lineWidth('Bruttopreis :') + 6, y - 5));
+    const rules: Rule[] = [
+      { x1: 50, y1: 706, x2: 545, y2: 706 },
+      { x1: 50, y1: y + 10, x2: 545, y2: y + 10 },
+    ];
+    const [table] = detect(words, rules);
+    const rows = tableRows(table!);
+    expect(rows[0]).toEqual(['Pos', 'Art-Nr', 'Beschreibung', 'Nettopreis', 'Menge', 'USt.', 'Betrag']);
+    expect(rows[1]).toEqual(['1', 'TB100A4 4012345001215', 'Trennblätter A4', '9,9000', '20 Stk', '19 %', '198,00']);
+    expect(rows[2]![1]).toBe('TB200A4 4012345001225');
+    expect(rows[2]![3]).toMatch(/^2,5000/);
   });
 
   it('reads a table with a rule under every row, wrapped cells included', () => {
@@ -685,6 +805,45 @@ describe('unruled tables', () => {
     expect(rows[0]).toEqual(['Position', 'Material', 'Menge', 'Preis', 'Betrag']);
     expect(rows[1]).toEqual(['10', 'M-01 Sony Sunny01 Low radiation device', '5 ST', '1.630,00', '8.150,00']);
     expect(rows[3]).toEqual(['30', 'M-10 Highscreen MS 1775P Low radiation device', '4 ST', '2.350,00', '9.400,00']);
+  });
+
+  it('reads a line of headings over one item as a table (two headings set close over their values); headings over a line of text, or over one number, are none', () => {
+    const words: Word[] = [];
+    [
+      ['Cantidad', 55],
+      ['Codigo', 111],
+      ['Descripcion', 250],
+      ['Precio', 451],
+      ['Total', 520],
+    ].forEach(([heading, x]) => words.push(...lineWords(heading as string, x as number, 271, 11)));
+    [
+      ['1.00', 73],
+      ['00102', 103],
+      ['ABSORBEDOR GOLPES DEL.', 166],
+      ['14,049.59', 422],
+      ['14,049.59', 501],
+    ].forEach(([cell, x]) => words.push(...lineWords(cell as string, x as number, 284, 8)));
+    ['STRO: 2470831', 'PEUGEOT 207', 'PAT: LEG-386'].forEach((line, k) => words.push(...lineWords(line, 166, 295 + 11 * k, 8)));
+    const [table, ...others] = detect(words);
+    expect(others).toEqual([]);
+    expect(tableRows(table!)).toEqual([
+      ['Cantidad', 'Codigo', 'Descripcion', 'Precio', 'Total'],
+      ['1.00', '00102', 'ABSORBEDOR GOLPES DEL. STRO: 2470831 PEUGEOT 207 PAT: LEG-386', '14,049.59', '14,049.59'],
+    ]);
+    expect(table!.headerRows).toBe(1);
+
+    const headingsOver = (cells: [string, number][]) => {
+      const page: Word[] = [];
+      [
+        ['Ship to', 60],
+        ['Bill to', 250],
+        ['Notes', 440],
+      ].forEach(([heading, x]) => page.push(...lineWords(heading as string, x as number, 100)));
+      cells.forEach(([cell, x]) => page.push(...lineWords(cell, x, 114)));
+      return detect(page);
+    };
+    expect(headingsOver([['Harbor Road', 60], ['Main Street', 250], ['Leave at the door', 440]])).toEqual([]);
+    expect(headingsOver([['Harbor Road 12', 60], ['Main Street', 250], ['Leave at the door', 440]])).toEqual([]);
   });
 
   it('merges a wrapped row label whose values sit on its last line', () => {
