@@ -144,7 +144,12 @@ const RUNNING_TEXT = { cells: 4, share: 0.5, phraseColumns: 2, commonWords: 0.2,
  * headedGrid: the headings' line is at most `gap` word heights above the first row; a heading has at
  * most `headingWords` words; at most `rows` rows under it (more rows show their own columns).
  */
-const HEADED_ROWS = { gap: 1.5, headingWords: 3, rows: 2 };
+const HEADED_ROWS = { gap: 2, headingWords: 3, rows: 2 };
+/**
+ * monospacedPitch: a line is monospaced when `words` of its words of `letters` characters or more are
+ * as wide per character within `spread`; its chunks split at gaps wider than `spaces` characters.
+ */
+const MONOSPACED = { letters: 4, words: 3, spread: 0.04, spaces: 1.5 };
 /** Lines above a table's rule overlapping by more than this many word heights are headings stacked in one header band. */
 const STAGGERED_HEADINGS = 0.3;
 
@@ -335,13 +340,29 @@ function slicesIn(text: PageText, area: { left: number; right: number; top: numb
 }
 
 /**
+ * The character pitch of a line set in a monospaced font (a statement or an ERP print in Courier): its
+ * words of `letters` characters or more, `words` of them at least, all as wide per character within
+ * `spread`. Undefined for a proportional font. In such a line a word space is a whole character wide,
+ * as wide as the gap between columns elsewhere; its columns are set two spaces apart or more.
+ */
+function monospacedPitch(words: number[], text: PageText): number | undefined {
+  const pitches = words
+    .filter((w) => [...text.words[w].text].length >= MONOSPACED.letters)
+    .map((w) => (text.right[w] - text.left[w]) / [...text.words[w].text].length);
+  if (pitches.length < MONOSPACED.words) return undefined;
+  const [low, high] = [Math.min(...pitches), Math.max(...pitches)];
+  return high <= low * (1 + MONOSPACED.spread) ? median(pitches) : undefined;
+}
+
+/**
  * A line's words split where the gap is wider than a word space. The space is judged against the line's
  * own height (from ascenders to descenders), which holds for PDF text boxes and for tight OCR boxes.
  * 0.7 em: a space is 0.25-0.35 em, but a PDF reader that spreads an item's width evenly over its
  * characters makes it up to ~0.65 em in capitals; table gutters are rarely under 1 em.
  */
 function chunksOf(slice: Slice, text: PageText): Chunk[] {
-  const wordGap = 0.7 * Math.min(slice.bottom - slice.top, 2 * text.h);
+  const pitch = monospacedPitch(slice.words, text);
+  const wordGap = pitch ? MONOSPACED.spaces * pitch : 0.7 * Math.min(slice.bottom - slice.top, 2 * text.h);
   const chunks: Chunk[] = [];
   // Words of one chunk also sit on one level: a value centred beside a label wrapped over two lines
   // shares the page's line with the label's lines, yet half a line off them, it is no word of theirs.

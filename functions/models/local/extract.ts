@@ -678,12 +678,29 @@ function runVote(index: DocIndex, planned: Planned, weights: Weights, scoring: S
         table.headerLine === lines.headerLine ? lines.items.length < EXTRACT_WEIGHTS.linesOverTable * table.items.length : table.score >= lines.score || lines.items.length < table.items.length;
       const found = fromTables && fromTables.items.length > 0 && (!fromLines || tableFirst(fromTables, fromLines)) ? fromTables : fromLines;
       // No table a header names: lines whose figures multiply out (a till receipt's items).
-      arrays.set(array.ref, found?.items ?? itemsFromPricedLines(index, array.leaves) ?? []);
+      arrays.set(array.ref, withoutCopies(found?.items ?? itemsFromPricedLines(index, array.leaves) ?? []));
     } else if (array.kind === 'scalars') {
       arrays.set(array.ref, scalarItems(index, array.phrases, array.leaves[0]!, weights.column, weightOf, planned.vocabulary));
     }
   }
   return { scalars, arrays };
+}
+
+/**
+ * Items read from a document printed again (an invoice's "original", "duplicado" and "triplicado"
+ * pages): the items are their first run repeated whole, each repeat starting on a later page than the
+ * run before it ended. Only the first copy's are items. The same line printed twice on one page stays.
+ */
+function withoutCopies(items: Items): Items {
+  const valueOf = (item: Map<number, ItemValue>) => JSON.stringify([...item].sort(([a], [b]) => a - b).map(([leaf, value]) => [leaf, value.read.value]));
+  const pages = (item: Map<number, ItemValue>) => [...item.values()].flatMap((value) => value.read.words.map((word) => word.page));
+  const keys = items.map(valueOf);
+  for (let n = 1; n * 2 <= items.length; n++) {
+    if (items.length % n !== 0 || !keys.every((key, i) => key === keys[i % n])) continue;
+    const copies = Array.from({ length: items.length / n }, (_, k) => items.slice(k * n, k * n + n).flatMap(pages));
+    if (copies.every((run) => run.length > 0) && copies.every((run, k) => k === 0 || Math.min(...run) > Math.max(...copies[k - 1]!))) return items.slice(0, n);
+  }
+  return items;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -51,11 +51,12 @@ describe.skipIf(!corpusAvailable())('tables on real corpus pages', () => {
   // capitalised or of single words, and a drawing's callout labels); then on 55 (session 44: six dev e-invoice,
   // credit-note and Argentine invoice pages added whose item or totals tables the reader missed or split), after
   // columns drawn by rules, a totals box framed apart, headings stacked over a rule, headings over one item,
-  // a column split under two headings and an item's article numbers under its first line.
+  // a column split under two headings and an item's article numbers under its first line; then monospaced
+  // lines' columns two spaces apart (a leasing invoice's totals table; a tuned O&M page's spurious table gone).
   const FLOORS: Record<Fold, { cells: number; found: number; spurious: number }> = {
     holdout: { cells: 88, found: 5, spurious: 1 },
-    dev: { cells: 744, found: 24, spurious: 2 },
-    tuned: { cells: 249, found: 5, spurious: 4 },
+    dev: { cells: 754, found: 25, spurious: 2 },
+    tuned: { cells: 249, found: 5, spurious: 3 },
   };
 
   it('keeps, on every fold, the true cells placed and tables found, and no more spurious tables than measured', async () => {

@@ -846,6 +846,39 @@ describe('unruled tables', () => {
     expect(headingsOver([['Harbor Road 12', 60], ['Main Street', 250], ['Leave at the door', 440]])).toEqual([]);
   });
 
+  it('reads a monospaced print: words a character apart, columns two or more, its headings over two rows between typed rules', () => {
+    // Courier at 10 pt: 6 pt a character, every space as wide as a letter (a proportional font's column gap).
+    const words: Word[] = [];
+    const mono = (line: string, row: number) => {
+      for (const match of line.matchAll(/\S+/g)) {
+        const box = { left: 43 + 6 * match.index, top: 400 + 10.25 * row, width: 6 * match[0].length, height: 7.9 };
+        words.push({ text: match[0], box, origin: { kind: 'box', page: 1, box } });
+      }
+    };
+    const lines = [
+      'Finanzrate vom 01.11.2024 bis 30.11.2024',
+      'Nettobetrag (zzgl. 19,00% MwSt.)                                            376,37',
+      '',
+      '----------------------------------------------------------------------------------',
+      '==================================================================================',
+      'Gesamtbeträge'.padEnd(45) + 'Netto EUR     MwSt. EUR    Brutto EUR',
+      '-'.repeat(82),
+      ' '.repeat(27) + '19,00% MwSt.:' + '376,37'.padStart(14) + '71,51'.padStart(14) + '447,88'.padStart(14),
+      ' '.repeat(27) + '-'.repeat(55),
+      ' '.repeat(28) + 'Summe gesamt' + '447,88'.padStart(42),
+      ' '.repeat(27) + '='.repeat(55),
+    ];
+    lines.forEach(mono);
+    const tables = detect(words);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Gesamtbeträge', 'Netto EUR', 'MwSt. EUR', 'Brutto EUR'],
+        ['19,00% MwSt.:', '376,37', '71,51', '447,88'],
+        ['Summe gesamt', '', '', '447,88'],
+      ],
+    ]);
+  });
+
   it('merges a wrapped row label whose values sit on its last line', () => {
     const rows = [
       ['Cash flows', '2023', '2024'],

@@ -6,6 +6,7 @@
  */
 import { withNullableValues } from '../../../functions/models/nullable-schema.ts';
 import { Ajv } from 'ajv';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Doc } from '../../../functions/documents/doc.ts';
@@ -131,6 +132,41 @@ describe('localExtractor: section headings in an item list', () => {
       ].join('\n'),
     );
     expect(names(run(doc, ITEMS))).toContain('GIFT WRAP SERVICE');
+  });
+});
+
+describe('localExtractor: an item table on later pages', () => {
+  const ITEMS: JsonSchema = { type: 'object', properties: { line_items: { type: 'array', items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, amount: { type: 'number' } } } } } };
+
+  /** A PDF whose pages each print an item table (header and rows), as given. */
+  async function itemPages(pages: string[][][]): Promise<Doc> {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    for (const rows of pages) {
+      const page = pdf.addPage([595, 842]);
+      page.drawText('INVOICE 2024-117', { x: 60, y: 780, size: 14, font });
+      rows.forEach((row, r) => {
+        [60, 300, 420].forEach((x, c) => {
+          const cell = row[c]!;
+          const width = c === 0 ? 0 : font.widthOfTextAtSize(cell, 10);
+          page.drawText(cell, { x: c === 0 ? x : x + 60 - width, y: 700 - 16 * r, size: 10, font });
+        });
+      });
+    }
+    return readDocument(await pdf.save(), { kind: 'pdf', dpi: 200, deadline: Date.now() + 60_000 });
+  }
+  const names = (result: ExtractResult) => (result.output.line_items as Array<{ description: string }>).map((item) => item.description);
+  const header = ['Description', 'Quantity', 'Amount'];
+
+  it('reads the rows a table continues with on the next page, but not the same rows printed again (a duplicate copy)', async () => {
+    const first = [header, ['Hex bolts M8', '200', '48.00'], ['Washers M8', '200', '12.00'], ['Lock nuts M8', '100', '19.50']];
+    const copies = await itemPages([first, first, first]);
+    expect(names(run(copies, ITEMS))).toEqual(['Hex bolts M8', 'Washers M8', 'Lock nuts M8']);
+    const continued = await itemPages([first, [header, ['Spring pins 4x20', '50', '7.25'], ['Cable ties 200mm', '100', '6.90'], ['Hex bolts M8', '200', '48.00']]]);
+    expect(names(run(continued, ITEMS))).toEqual(['Hex bolts M8', 'Washers M8', 'Lock nuts M8', 'Spring pins 4x20', 'Cable ties 200mm', 'Hex bolts M8']);
+    // The same lines twice on one page are items twice.
+    const twice = await itemPages([[header, ['Hex bolts M8', '200', '48.00'], ['Washers M8', '200', '12.00'], ['Hex bolts M8', '200', '48.00'], ['Washers M8', '200', '12.00']]]);
+    expect(names(run(twice, ITEMS))).toEqual(['Hex bolts M8', 'Washers M8', 'Hex bolts M8', 'Washers M8']);
   });
 });
 
