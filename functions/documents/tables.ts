@@ -1394,16 +1394,17 @@ function linesToRows(slices: Slice[], columnOf: (w: number) => number, columnCou
       // Or, left of the item's values (two numbers or more after its key), its codes and name going on in
       // columns its first line left empty (an article number under the position, its GTIN under that).
       const valueColumns = range(1, columnCount).filter((c) => row.cells[c].length > 0 && isNumeric(wordsText(row.cells[c], text)));
+      // A line putting a figure under one of the item's numbers is a note of its own ("Bruttopreis : 9,9000").
+      const figureUnderValue = filled.some((c) => valueColumns.includes(c) && /\d/.test(wordsText(cells[c], text)));
       const itemLine =
         few &&
         columnCount >= 3 &&
         row.cells[0].length > 0 &&
         cells[0].length === 0 &&
-        (filled.every((c) => row.cells[c].length > 0 && !isNumeric(wordsText(cells[c], text))) ||
-          (valueColumns.length >= 2 && filled.every((c) => c < valueColumns[0])));
+        (filled.every((c) => row.cells[c].length > 0 && !isNumeric(wordsText(cells[c], text))) || (valueColumns.length >= 2 && filled.every((c) => c < valueColumns[0])));
       continues =
-        itemLine ||
-        (few && filled.every((c) => row.cells[c].length > 0 && wraps(row.lastLines[c], cells[c], c))) ||
+        (itemLine && !figureUnderValue) ||
+        (few && !figureUnderValue && filled.every((c) => row.cells[c].length > 0 && wraps(row.lastLines[c], cells[c], c))) ||
         (row.lineCount === 1 &&
           rowFilled.length === 1 &&
           cells[rowFilled[0]].length > 0 &&

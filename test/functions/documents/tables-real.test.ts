@@ -52,10 +52,11 @@ describe.skipIf(!corpusAvailable())('tables on real corpus pages', () => {
   // credit-note and Argentine invoice pages added whose item or totals tables the reader missed or split), after
   // columns drawn by rules, a totals box framed apart, headings stacked over a rule, headings over one item,
   // a column split under two headings and an item's article numbers under its first line; then monospaced
-  // lines' columns two spaces apart (a leasing invoice's totals table; a tuned O&M page's spurious table gone).
+  // lines' columns two spaces apart (a leasing invoice's totals table; a tuned O&M page's spurious table gone)
+  // and a note with a figure under an item's price kept out of the item's row.
   const FLOORS: Record<Fold, { cells: number; found: number; spurious: number }> = {
     holdout: { cells: 88, found: 5, spurious: 1 },
-    dev: { cells: 754, found: 25, spurious: 2 },
+    dev: { cells: 756, found: 25, spurious: 2 },
     tuned: { cells: 249, found: 5, spurious: 3 },
   };
 
